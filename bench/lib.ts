@@ -1,0 +1,31 @@
+import { execFile } from "node:child_process";
+import path from "node:path";
+import { promisify } from "node:util";
+import { ROOT } from "../test/support/process.ts";
+
+const AUTOCANNON = path.join(ROOT, "node_modules/.bin/autocannon");
+export const CONNECTIONS = 10;
+
+export const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+export const round = (x: number, digits = 0) => Math.round(x * 10 ** digits) / 10 ** digits;
+
+export interface LoadResult {
+  rps: number;
+  p50: number;
+  p99: number;
+  non2xx: number;
+  errors: number;
+}
+
+/** One autocannon run (a separate process, so the load generator does not share the service's event loop). */
+export async function autocannon(url: string, durationS: number, headers: Record<string, string> = {}): Promise<LoadResult> {
+  const headerArgs = Object.entries(headers).flatMap(([k, v]) => ["-H", `${k}=${v}`]);
+  const { stdout } = await promisify(execFile)(AUTOCANNON, ["-j", "-c", String(CONNECTIONS), "-d", String(durationS), ...headerArgs, url], {
+    maxBuffer: 16 * 1024 * 1024,
+  });
+  const r = JSON.parse(stdout);
+  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, non2xx: r.non2xx, errors: r.errors + r.timeouts };
+}

@@ -1,0 +1,19 @@
+import type { RouteDef } from "./route.ts";
+import { apiKeyRoutes } from "./routes/api-keys.ts";
+import { auditLogRoutes } from "./routes/audit-logs.ts";
+import { authRoutes } from "./routes/auth.ts";
+import { attributeRoutes } from "./routes/attributes.ts";
+import { eventRoutes } from "./routes/events.ts";
+import { objectRoutes } from "./routes/objects.ts";
+import { sightingRoutes } from "./routes/sightings.ts";
+import { tagRoutes } from "./routes/tags.ts";
+import { galaxyRoutes } from "./routes/galaxies.ts";
+import { organisationRoutes } from "./routes/organisations.ts";
+import { roleRoutes } from "./routes/roles.ts";
+import { searchRoutes } from "./routes/search.ts";
+import { correlationRoutes } from "./routes/correlations.ts";
+import { settingsRoutes } from "./routes/settings.ts";
+import { userRoutes } from "./routes/users.ts";
+
+/** The whole REST surface. Order matters only for readability: paths are matched exactly. */
+export const routeTable: RouteDef[] = [...authRoutes, ...userRoutes, ...roleRoutes, ...organisationRoutes, ...settingsRoutes, ...apiKeyRoutes, ...auditLogRoutes, ...galaxyRoutes, ...searchRoutes, ...correlationRoutes, ...eventRoutes, ...attributeRoutes, ...objectRoutes, ...tagRoutes, ...sightingRoutes];

@@ -1,0 +1,72 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { z } from "zod";
+import { authorize } from "../src/auth/principal.ts";
+import { errors, fromZodError } from "../src/platform/errors.ts";
+import type { Runtime } from "../src/runtime.ts";
+import { originOf } from "./origin.ts";
+import type { RouteDef } from "./route.ts";
+
+/** `/users/{user_id}` → `/users/:user_id` */
+export const fastifyPath = (path: string) => path.replace(/\{([a-z_]+)\}/g, ":$1");
+
+export function authorizationHeaders(request: FastifyRequest): string[] {
+  const raw = request.raw.rawHeaders;
+  const values: string[] = [];
+  for (let i = 0; i < raw.length; i += 2) if (raw[i].toLowerCase() === "authorization") values.push(raw[i + 1]);
+  return values;
+}
+
+function parsePart<T>(schema: z.ZodType<T> | undefined, value: unknown, where: string): T {
+  if (!schema) return undefined as T;
+  const result = schema.safeParse(value ?? (where === "body" ? undefined : {}));
+  if (!result.success) throw fromZodError(result.error, where);
+  return result.data;
+}
+
+export function registerRoutes(app: FastifyInstance, routes: RouteDef[], runtime: Runtime): void {
+  for (const def of routes) {
+    app.route({
+      method: def.method,
+      url: fastifyPath(def.path),
+      bodyLimit: def.bodyLimit,
+      handler: async (request: FastifyRequest, reply: FastifyReply) => {
+        const { services } = runtime;
+        // Authentication and scopes come before any look at the input: an unauthorised caller
+        // gets 401/403, never a 422 that describes the route.
+        const principal =
+          def.scopes === null ? null : await services.authenticator.authenticate(authorizationHeaders(request), originOf(request));
+        if (def.scopes !== null) authorize(principal, ...def.scopes);
+        if (def.body) checkContentType(request, def.bodyType ?? "json");
+        const params = parsePart(def.params, request.params, "path");
+        const query = parsePart(def.query, request.query, "query");
+        const body = parsePart(def.body, request.body, "body");
+        let status = def.status;
+        const result = await def.handler({ principal, params, query, body, services, request, reply, setStatus: (s) => (status = s) });
+        reply.status(status);
+        if (status === 204) return reply.send();
+        return reply.send(result);
+      },
+    });
+  }
+}
+
+function checkContentType(request: FastifyRequest, expected: "json" | "form"): void {
+  const type = (request.headers["content-type"] ?? "").split(";")[0].trim().toLowerCase();
+  const ok = expected === "json" ? type === "application/json" : type === "application/x-www-form-urlencoded";
+  if (!ok) {
+    throw errors.unsupportedMediaType(
+      `Content-Type must be ${expected === "json" ? "application/json" : "application/x-www-form-urlencoded"}`,
+    );
+  }
+}
+
+/** The methods a path answers to, for 405 responses. */
+export function methodsForPath(routes: RouteDef[], url: string): string[] {
+  const path = url.split("?")[0].replace(/\/+$/, "") || "/";
+  const methods = new Set<string>();
+  for (const r of routes) {
+    const pattern = new RegExp("^" + r.path.replace(/\/+$/, "").replace(/\{[a-z_]+\}/g, "[^/]+") + "$");
+    if (pattern.test(path)) methods.add(r.method);
+  }
+  return [...methods];
+}

@@ -1,0 +1,48 @@
+import type { FastifyReply, FastifyRequest } from "fastify";
+import type { z } from "zod";
+import type { Principal } from "../src/auth/principal.ts";
+import type { Services } from "../src/services.ts";
+
+export type HttpMethod = "GET" | "POST" | "PATCH" | "PUT" | "DELETE";
+
+export interface RouteContext<P, Q, B> {
+  principal: Principal | null;
+  params: P;
+  query: Q;
+  body: B;
+  services: Services;
+  request: FastifyRequest;
+  reply: FastifyReply;
+  /** Answers with another status than the route's declared one (e.g. 200 for a re-import). */
+  setStatus(status: number): void;
+}
+
+/**
+ * One REST route: the shim validates the request against these schemas, checks the declared
+ * scopes before looking at the input (so an unauthorised caller learns nothing from a 422), calls
+ * one service function in the handler and serialises its answer. The same table produces /openapi.json.
+ */
+export interface RouteDef<P = unknown, Q = unknown, B = unknown> {
+  method: HttpMethod;
+  /** OpenAPI style: `/users/{user_id}`. */
+  path: string;
+  summary: string;
+  tag: string;
+  /** Scopes the caller must hold; `null` for routes open to anonymous callers. Services check them again. */
+  scopes: string[] | null;
+  params?: z.ZodType<P>;
+  query?: z.ZodType<Q>;
+  body?: z.ZodType<B>;
+  /** `form` for application/x-www-form-urlencoded bodies (the OAuth2 token endpoint). */
+  bodyType?: "json" | "form";
+  /** Largest accepted body in bytes (default: the server's 1 MiB). */
+  bodyLimit?: number;
+  status: number;
+  /** Response schema, for the OpenAPI document only. */
+  response?: z.ZodType;
+  handler(ctx: RouteContext<P, Q, B>): unknown | Promise<unknown>;
+}
+
+export function defineRoute<P = undefined, Q = undefined, B = undefined>(def: RouteDef<P, Q, B>): RouteDef {
+  return def as unknown as RouteDef;
+}

@@ -1,0 +1,56 @@
+import { z } from "zod";
+import { defineRoute } from "../route.ts";
+import { idParams, intId, isoDateTime } from "../schemas.ts";
+import { apiKeyOut } from "../serializers.ts";
+
+const keyId = idParams("key_id");
+const toggle = z.object({ disabled: z.boolean() }).strict();
+
+export const apiKeyRoutes = [
+  defineRoute({
+    method: "GET", path: "/api-keys/", summary: "List the caller's own API keys (never the token or its hash)", tag: "api-keys",
+    scopes: ["api_keys:read"], status: 200,
+    handler: async ({ principal, services }) => (await services.apiKeys.listOwn(principal)).map(apiKeyOut),
+  }),
+  defineRoute({
+    method: "POST", path: "/api-keys/", summary: "Create an API key; the token is returned only in this response", tag: "api-keys",
+    scopes: ["api_keys:create"], status: 201,
+    body: z
+      .object({
+        name: z.string().trim().min(1).max(255),
+        comment: z.string().max(2000).nullable().optional(),
+        scopes: z.array(z.string().min(1).max(100)).max(200),
+        expires_at: isoDateTime.nullable().optional(),
+      })
+      .strict(),
+    handler: async ({ principal, body, services }) => {
+      const { key, token } = await services.apiKeys.create(principal, { name: body.name, comment: body.comment, scopes: body.scopes, expiresAt: body.expires_at });
+      return { ...apiKeyOut(key), token };
+    },
+  }),
+  defineRoute({
+    method: "PATCH", path: "/api-keys/{key_id}", summary: "Enable or disable your own key: {\"disabled\": bool}", tag: "api-keys",
+    scopes: ["api_keys:update"], params: keyId, body: toggle, status: 200,
+    handler: async ({ principal, params, body, services }) => apiKeyOut(await services.apiKeys.setDisabled(principal, params.key_id, body.disabled)),
+  }),
+  defineRoute({
+    method: "DELETE", path: "/api-keys/{key_id}", summary: "Delete your own key (refused while an administrator holds it)", tag: "api-keys",
+    scopes: ["api_keys:delete"], params: keyId, status: 204,
+    handler: ({ principal, params, services }) => services.apiKeys.deleteOwn(principal, params.key_id),
+  }),
+  defineRoute({
+    method: "GET", path: "/admin/api-keys/", summary: "List every user's API keys, optionally of one user", tag: "api-keys",
+    scopes: ["api_keys:admin"], query: z.object({ user_id: intId.optional() }).strict(), status: 200,
+    handler: async ({ principal, query, services }) => (await services.apiKeys.adminList(principal, query.user_id)).map(apiKeyOut),
+  }),
+  defineRoute({
+    method: "PATCH", path: "/admin/api-keys/{key_id}", summary: "Lock or unlock a key: {\"disabled\": bool} sets the administrator's hold", tag: "api-keys",
+    scopes: ["api_keys:admin"], params: keyId, body: toggle, status: 200,
+    handler: async ({ principal, params, body, services }) => apiKeyOut(await services.apiKeys.adminSetLocked(principal, params.key_id, body.disabled)),
+  }),
+  defineRoute({
+    method: "DELETE", path: "/admin/api-keys/{key_id}", summary: "Delete any user's key", tag: "api-keys",
+    scopes: ["api_keys:admin"], params: keyId, status: 204,
+    handler: ({ principal, params, services }) => services.apiKeys.adminDelete(principal, params.key_id),
+  }),
+];

@@ -1,0 +1,106 @@
+import { z } from "zod";
+import { defineRoute } from "../route.ts";
+import { errors } from "../../src/platform/errors.ts";
+import { originOf } from "../origin.ts";
+
+const tokenForm = z
+  .object({
+    grant_type: z.string().max(64).optional(),
+    username: z.string().max(320).optional(),
+    password: z.string().max(1024).optional(),
+    refresh_token: z.string().max(512).optional(),
+    scope: z.string().max(4096).optional(),
+    client_id: z.string().max(255).optional(),
+    client_secret: z.string().max(255).optional(),
+  })
+  .strict();
+
+const tokenResponse = z.object({
+  access_token: z.string(),
+  token_type: z.literal("bearer"),
+  expires_in: z.number(),
+  refresh_token: z.string(),
+  scope: z.string(),
+});
+
+export const authRoutes = [
+  defineRoute({
+    method: "POST",
+    path: "/auth/token",
+    summary: "OAuth2 token endpoint: password and refresh_token grants (form-encoded)",
+    tag: "auth",
+    scopes: null,
+    bodyType: "form",
+    body: tokenForm,
+    status: 200,
+    response: tokenResponse,
+    async handler({ body, services, request, reply }) {
+      reply.header("Cache-Control", "no-store");
+      const grant = body.grant_type ?? "password";
+      if (grant === "password") {
+        const missing = (["username", "password"] as const).filter((k) => !body[k]);
+        if (missing.length) throw errors.validation(missing.map((k) => ({ type: "missing", loc: ["body", k], msg: "Field required" })));
+        return services.auth.passwordGrant(originOf(request), body.username!, body.password!, body.scope);
+      }
+      if (grant === "refresh_token") {
+        if (!body.refresh_token) throw errors.validation([{ type: "missing", loc: ["body", "refresh_token"], msg: "Field required" }]);
+        return services.auth.refreshGrant(body.refresh_token);
+      }
+      throw errors.unsupportedGrantType(grant);
+    },
+  }),
+  defineRoute({
+    method: "POST",
+    path: "/auth/refresh",
+    summary: "Refresh an access token (the peer's JSON form of the refresh_token grant)",
+    tag: "auth",
+    scopes: null,
+    body: z.object({ refresh_token: z.string().min(1, "Refresh token is required").max(512) }).strict(),
+    status: 200,
+    response: tokenResponse,
+    handler: ({ body, services, reply }) => {
+      reply.header("Cache-Control", "no-store");
+      return services.auth.refreshGrant(body.refresh_token);
+    },
+  }),
+  defineRoute({
+    method: "POST",
+    path: "/auth/logout",
+    summary: "Revoke the presented access token and the user's refresh tokens",
+    tag: "auth",
+    scopes: [],
+    status: 204,
+    handler: ({ principal, services }) => services.auth.logout(principal!),
+  }),
+  defineRoute({
+    method: "GET",
+    path: "/auth/whoami",
+    summary: "The caller's identity and effective scopes (checks a key or token; no scope needed)",
+    tag: "auth",
+    scopes: [],
+    status: 200,
+    handler: ({ principal, services }) => {
+      const w = services.auth.whoami(principal);
+      return {
+        actor_type: w.actorType,
+        user_id: w.userId,
+        email: w.email,
+        org_id: w.orgId,
+        role_id: w.roleId,
+        credential_id: w.credentialId,
+        scopes: w.scopes,
+        expires_at: w.expiresAt?.toISOString() ?? null,
+      };
+    },
+  }),
+  defineRoute({
+    method: "GET",
+    path: "/auth/scopes",
+    summary: "Every scope the service knows, with a one-line description",
+    tag: "auth",
+    scopes: [],
+    status: 200,
+    response: z.record(z.string(), z.string()),
+    handler: ({ services }) => services.roles.scopeCatalogue(),
+  }),
+];

@@ -1,0 +1,142 @@
+import { z } from "zod";
+import { defineRoute } from "../route.ts";
+import { pageQueryFields, queryBool } from "../schemas.ts";
+import { eventOut } from "../serializers/events.ts";
+import { errors } from "../../src/platform/errors.ts";
+import { isCalendarDate } from "../../src/modules/events/misp-parse.ts";
+
+const uuidParam = z.object({ event_uuid: z.uuid().transform((u) => u.toLowerCase()) }).strict();
+const tagParams = z.object({ event_uuid: z.uuid().transform((u) => u.toLowerCase()), tag: z.string().min(1).max(255) }).strict();
+const dateString = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}(T00:00:00(\.0+)?Z?)?$/, "must be a date YYYY-MM-DD")
+  .transform((s) => s.slice(0, 10))
+  .refine(isCalendarDate, "must be a date that exists, years 1 to 9999");
+
+const eventFields = {
+  date: dateString.optional(),
+  threat_level: z.number().int().min(1).max(4).optional(),
+  analysis: z.number().int().min(0).max(2).optional(),
+  distribution: z.number().int().min(0).max(4).optional(),
+  published: z.boolean().optional(),
+  locked: z.boolean().optional(),
+  protected: z.boolean().optional(),
+  disable_correlation: z.boolean().optional(),
+  extends_uuid: z.uuid().nullable().optional(),
+};
+type EventBody = { [K in keyof typeof eventFields]?: z.infer<(typeof eventFields)[K]> } & { info?: string };
+const toFields = (b: EventBody) => ({
+  info: b.info,
+  date: b.date,
+  threatLevel: b.threat_level,
+  analysis: b.analysis,
+  distribution: b.distribution,
+  published: b.published,
+  locked: b.locked,
+  protected: b.protected,
+  disableCorrelation: b.disable_correlation,
+  extendsUuid: b.extends_uuid?.toLowerCase() ?? b.extends_uuid,
+});
+
+/** A MISP event of 100 000 attributes is about 30 MB of JSON; 50 MB and more is refused (413). */
+export const IMPORT_BODY_LIMIT = 48 * 1024 * 1024;
+
+export const eventRoutes = [
+  defineRoute({
+    method: "GET", path: "/events/", summary: "List events the caller may read, newest change first (paginated)", tag: "events",
+    scopes: ["events:read"], status: 200,
+    query: z
+      .object({
+        ...pageQueryFields,
+        info: z.string().max(1000).optional(),
+        uuid: z.uuid().optional(),
+        published: queryBool.optional(),
+        deleted: queryBool.optional(),
+        include_attributes: queryBool.optional(),
+      })
+      .strict(),
+    handler: async ({ principal, query, services }) => {
+      // Events are hard-deleted here, so `deleted=true` matches nothing (accepted for peer clients).
+      if (query.deleted) return { items: [], total: 0, page: query.page, size: query.size, pages: 0 };
+      const page = await services.events.list(principal, { info: query.info, uuid: query.uuid?.toLowerCase(), published: query.published }, query);
+      return { ...page, items: page.items.map(eventOut) };
+    },
+  }),
+  defineRoute({
+    method: "POST", path: "/events/import", summary: "Import an event in MISP JSON form ({\"Event\": {...}}); 201 created, 200 updated or unchanged", tag: "events",
+    scopes: ["events:create"], status: 201, bodyLimit: IMPORT_BODY_LIMIT,
+    // on_invalid=skip is MISP's behaviour: invalid attributes are dropped and listed, the rest is stored.
+    query: z.object({ on_invalid: z.enum(["reject", "skip"]).default("reject") }).strict(),
+    body: z.unknown(),
+    handler: async ({ principal, query, body, services, setStatus }) => {
+      const { result, skipped, event } = await services.events.importMisp(principal, body, { skipInvalidAttributes: query.on_invalid === "skip" });
+      if (!result.created) setStatus(200);
+      return {
+        ...eventOut(event),
+        import: { created: result.created, changed: result.changed, attributes: result.attributes, objects: result.objects, skipped },
+      };
+    },
+  }),
+  defineRoute({
+    method: "GET", path: "/events/{event_uuid}", summary: "Get an event", tag: "events",
+    scopes: ["events:read"], params: uuidParam, status: 200,
+    handler: async ({ principal, params, services }) => eventOut(await services.events.get(principal, params.event_uuid)),
+  }),
+  defineRoute({
+    method: "GET", path: "/events/{event_uuid}/export", summary: "Export an event in MISP JSON form (format=misp)", tag: "events",
+    scopes: ["events:read"], params: uuidParam, status: 200,
+    query: z.object({ format: z.enum(["misp", "json"]).default("misp") }).strict(),
+    handler: ({ principal, params, services }) => services.events.exportMisp(principal, params.event_uuid),
+  }),
+  defineRoute({
+    method: "POST", path: "/events/", summary: "Create an event", tag: "events",
+    scopes: ["events:create"], status: 201,
+    body: z.object({ info: z.string().trim().min(1).max(65_535), uuid: z.uuid().optional(), ...eventFields }).strict(),
+    handler: async ({ principal, body, services }) =>
+      eventOut(await services.events.create(principal, { ...toFields(body), info: body.info, uuid: body.uuid?.toLowerCase() })),
+  }),
+  defineRoute({
+    method: "PATCH", path: "/events/{event_uuid}", summary: "Update an event", tag: "events",
+    scopes: ["events:update"], params: uuidParam, status: 200,
+    body: z.object({ info: z.string().trim().min(1).max(65_535).optional(), ...eventFields }).strict(),
+    handler: async ({ principal, params, body, services }) => {
+      if (Object.keys(body).length === 0) throw errors.invalidField(["body"], "Nothing to update");
+      return eventOut(await services.events.update(principal, params.event_uuid, toFields(body)));
+    },
+  }),
+  defineRoute({
+    method: "DELETE", path: "/events/{event_uuid}", summary: "Delete an event with its attributes, objects and sightings (hard delete)", tag: "events",
+    scopes: ["events:delete"], params: uuidParam, status: 204,
+    query: z.object({ force: queryBool.optional() }).strict(),
+    handler: ({ principal, params, services }) => services.events.delete(principal, params.event_uuid),
+  }),
+  defineRoute({
+    method: "POST", path: "/events/{event_uuid}/publish", summary: "Publish an event", tag: "events",
+    scopes: ["events:publish"], params: uuidParam, status: 200,
+    handler: async ({ principal, params, services }) => {
+      await services.events.setPublished(principal, params.event_uuid, true);
+      return { message: `Event ${params.event_uuid} has been published.` };
+    },
+  }),
+  defineRoute({
+    method: "POST", path: "/events/{event_uuid}/unpublish", summary: "Unpublish an event", tag: "events",
+    scopes: ["events:publish"], params: uuidParam, status: 200,
+    handler: async ({ principal, params, services }) => {
+      await services.events.setPublished(principal, params.event_uuid, false);
+      return { message: `Event ${params.event_uuid} has been unpublished.` };
+    },
+  }),
+  defineRoute({
+    method: "POST", path: "/events/{event_uuid}/tag/{tag}", summary: "Tag an event (the tag is created when missing)", tag: "events",
+    scopes: ["events:tag"], params: tagParams, status: 201,
+    handler: async ({ principal, params, services }) => {
+      await services.events.tag(principal, params.event_uuid, params.tag);
+      return undefined; // the peer answers 201 with an empty body
+    },
+  }),
+  defineRoute({
+    method: "DELETE", path: "/events/{event_uuid}/tag/{tag}", summary: "Remove a tag from an event", tag: "events",
+    scopes: ["events:tag"], params: tagParams, status: 204,
+    handler: ({ principal, params, services }) => services.events.untag(principal, params.event_uuid, params.tag),
+  }),
+];

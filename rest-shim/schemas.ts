@@ -1,0 +1,46 @@
+import { z } from "zod";
+
+/** Path ids: digits only; anything else is a 422 naming the parameter, never a database error. */
+export const intId = z
+  .string()
+  .regex(/^[0-9]{1,10}$/, "must be a positive integer")
+  .transform(Number)
+  .refine((n) => n >= 1 && n <= 2_147_483_647, "must be a positive integer");
+
+export const idOrUuid = z.union([
+  intId,
+  z.uuid().transform((u) => u.toLowerCase()),
+]);
+
+export const idParams = (name: string) => z.object({ [name]: intId }).strict();
+
+export const queryInt = (min: number, max: number, dflt: number) =>
+  z
+    .string()
+    .regex(/^-?[0-9]{1,10}$/, "must be an integer")
+    .transform(Number)
+    .pipe(z.number().int().min(min).max(max))
+    .default(dflt);
+
+/** The peer's P4 paging: `skip` and `limit`, answered with a plain array. */
+export const skipLimitQuery = z
+  .object({ skip: queryInt(0, 1_000_000_000, 0), limit: queryInt(1, 1000, 100) })
+  .strict();
+
+export const queryBool = z.enum(["true", "false", "1", "0"]).transform((v) => v === "true" || v === "1");
+
+export const email = z.email().max(320);
+export const password = z.string().min(8, "must be at least 8 characters").max(1024);
+export const shortText = (max = 255) => z.string().trim().min(1).max(max);
+export const nullableText = (max = 10_000) => z.string().max(max).nullable();
+
+/** The peer's P1 paging: `page` (from 1) and `size` (1..100, default 50). */
+export const pageQueryFields = {
+  page: queryInt(1, 1_000_000, 1),
+  size: queryInt(1, 100, 50),
+};
+
+export const queryIntOptional = (min: number, max: number) =>
+  z.string().regex(/^-?[0-9]{1,10}$/, "must be an integer").transform(Number).pipe(z.number().int().min(min).max(max)).optional();
+
+export const isoDateTime = z.iso.datetime({ offset: true, local: true }).transform((s) => new Date(s));

@@ -1,0 +1,49 @@
+import type { EventView, TagView } from "../../src/modules/events/event-reader.ts";
+
+export function tagOut(t: TagView) {
+  return {
+    id: t.id,
+    name: t.name,
+    colour: t.colour,
+    exportable: t.exportable,
+    hide_tag: t.hideTag,
+    is_galaxy: t.isGalaxy,
+    is_custom_galaxy: t.isCustomGalaxy,
+    local_only: t.localOnly,
+    numerical_value: t.numericalValue,
+    local: t.local,
+  };
+}
+
+/** The peer's Event response (attributes and objects are read through their own routes). */
+export function eventOut(e: EventView) {
+  return {
+    uuid: e.uuid,
+    info: e.info,
+    org_id: e.orgId,
+    orgc_id: e.orgcId,
+    user_id: e.userId,
+    date: `${e.date}T00:00:00`,
+    published: e.published,
+    analysis: e.analysis,
+    threat_level: e.threatLevel,
+    distribution: e.distribution,
+    sharing_group_id: e.sharingGroupId,
+    attribute_count: e.attributeCount,
+    object_count: e.objectCount,
+    timestamp: e.timestamp,
+    publish_timestamp: e.publishTimestamp,
+    sighting_timestamp: e.sightingTimestamp,
+    proposal_email_lock: e.proposalEmailLock,
+    locked: e.locked,
+    protected: e.protected,
+    deleted: false,
+    disable_correlation: e.disableCorrelation,
+    extends_uuid: e.extendsUuid,
+    tags: e.tags.map(tagOut),
+    organisation: e.org,
+    orgc: e.orgc,
+    attributes: [],
+    objects: [],
+  };
+}

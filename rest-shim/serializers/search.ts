@@ -1,0 +1,25 @@
+import type { SearchPage } from "../../src/modules/search/search.service.ts";
+
+/** `@timestamp` as epoch milliseconds, as OpenSearch's `sort` values (event times are naive UTC). */
+const sortTime = (v: unknown) => (typeof v === "string" ? Date.parse(/(Z|[+-]\d\d:?\d\d)$/.test(v) ? v : `${v}Z`) : null);
+
+/** The peer's P3 envelope with raw-hit-shaped results (`_index`, `_id`, `_score`, `_source`, `sort`). */
+export function searchPageOut(page: SearchPage, sortBy: "@timestamp" | "_score") {
+  return {
+    page: page.page,
+    size: page.size,
+    total: page.total,
+    // Ours: whether `total` is exact ("eq") or a lower bound ("gte", past 10 000).
+    total_relation: page.totalRelation,
+    took: page.took,
+    timed_out: page.timedOut,
+    max_score: page.maxScore,
+    results: page.hits.map((h) => ({
+      _index: h.index,
+      _id: h.id,
+      _score: h.score,
+      _source: h.source,
+      sort: [sortBy === "_score" ? h.score : sortTime(h.source["@timestamp"]), h.id],
+    })),
+  };
+}

@@ -1,0 +1,99 @@
+import crypto from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import { SignJWT, jwtVerify, errors as joseErrors } from "jose";
+
+const ISSUER = "workbench";
+const AUDIENCE = "workbench-api";
+
+export interface AccessClaims {
+  userId: number;
+  /** Scopes asked for at login; null means "whatever the role grants". */
+  scope: string[] | null;
+  jti: string;
+  expiresAt: Date;
+}
+
+/** Verified tokens kept so a client reusing its token is not re-verified on every request. */
+const VERIFIED_CACHE_SIZE = 10_000;
+
+export class AccessTokens {
+  private readonly key: Uint8Array;
+  /**
+   * Verification of the same token string always gives the same claims, so the result is kept until
+   * the token expires. Revocation and the user's state are checked on every request elsewhere.
+   */
+  private readonly verified = new Map<string, AccessClaims>();
+  constructor(secret: string, readonly ttlSeconds: number) {
+    this.key = new TextEncoder().encode(secret);
+  }
+
+  async issue(userId: number, scope: string[] | null, ttlSeconds = this.ttlSeconds): Promise<{ token: string; jti: string }> {
+    const jti = crypto.randomUUID();
+    const jwt = new SignJWT({ token_use: "access", ...(scope ? { scope: scope.join(" ") } : {}) })
+      .setProtectedHeader({ alg: "HS256", typ: "JWT" })
+      .setSubject(String(userId))
+      .setIssuer(ISSUER)
+      .setAudience(AUDIENCE)
+      .setJti(jti)
+      .setIssuedAt()
+      .setExpirationTime(Math.floor(Date.now() / 1000) + ttlSeconds);
+    return { token: await jwt.sign(this.key), jti };
+  }
+
+  /** Returns null for anything that is not a valid, unexpired access token of ours. */
+  async verify(token: string): Promise<AccessClaims | null> {
+    const known = this.verified.get(token);
+    if (known) {
+      if (known.expiresAt.getTime() > Date.now()) return known;
+      this.verified.delete(token);
+      return null;
+    }
+    const claims = await this.verifySignature(token);
+    if (claims) {
+      if (this.verified.size >= VERIFIED_CACHE_SIZE) this.verified.clear();
+      this.verified.set(token, claims);
+    }
+    return claims;
+  }
+
+  private async verifySignature(token: string): Promise<AccessClaims | null> {
+    try {
+      const { payload } = await jwtVerify(token, this.key, {
+        algorithms: ["HS256"],
+        issuer: ISSUER,
+        audience: AUDIENCE,
+        requiredClaims: ["sub", "jti", "exp", "iat"],
+      });
+      if (payload.token_use !== "access") return null;
+      const userId = Number(payload.sub);
+      if (!Number.isSafeInteger(userId) || userId <= 0) return null;
+      if (typeof payload.jti !== "string" || !/^[0-9a-f-]{36}$/.test(payload.jti)) return null;
+      const scope = typeof payload.scope === "string" ? payload.scope.split(" ").filter(Boolean) : null;
+      return { userId, scope, jti: payload.jti, expiresAt: new Date((payload.exp as number) * 1000) };
+    } catch (err) {
+      if (err instanceof joseErrors.JOSEError) return null;
+      throw err;
+    }
+  }
+}
+
+/** JWT_SECRET, or one generated at first start and kept in DATA_DIR (mode 0600). */
+export function resolveJwtSecret(configured: string | undefined, dataDir: string): string {
+  if (configured) return configured;
+  const file = path.join(dataDir, "jwt-secret");
+  try {
+    const existing = fs.readFileSync(file, "utf8").trim();
+    if (existing.length >= 32) return existing;
+  } catch {
+    /* first start */
+  }
+  fs.mkdirSync(dataDir, { recursive: true });
+  const secret = crypto.randomBytes(32).toString("hex");
+  fs.writeFileSync(file, secret, { mode: 0o600 });
+  return secret;
+}
+
+export function looksLikeJwt(token: string): boolean {
+  return /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/.test(token);
+}

@@ -1,0 +1,174 @@
+/**
+ * The scope catalogue and the one place where grants are matched. A scope is `<resource>:<action>`;
+ * a grant list satisfies it when it holds `*`, `<resource>:*` or the scope itself.
+ */
+const RESOURCES: Record<string, { label: string; actions: Record<string, string> }> = {
+  users: {
+    label: "users",
+    actions: {
+      me: "Read and update your own account.",
+      create: "Create users.",
+      read: "Read users.",
+      update: "Update users (role, organisation, disabled flag, password).",
+      delete: "Delete users.",
+    },
+  },
+  organisations: { label: "organisations", actions: crud("organisations") },
+  roles: { label: "roles", actions: crud("roles") },
+  events: {
+    label: "events",
+    actions: {
+      ...crud("events"),
+      tag: "Tag and untag events.",
+      publish: "Publish and unpublish events.",
+      import: "Import events in MISP JSON format.",
+    },
+  },
+  attributes: { label: "attributes", actions: { ...crud("attributes"), tag: "Tag and untag attributes." } },
+  objects: { label: "objects", actions: crud("objects") },
+  tags: { label: "tags", actions: crud("tags") },
+  taxonomies: { label: "taxonomies", actions: crud("taxonomies") },
+  galaxies: { label: "galaxies", actions: crud("galaxies") },
+  sightings: { label: "sightings", actions: crud("sightings") },
+  correlations: {
+    label: "correlations",
+    actions: {
+      read: "Read and search correlations.",
+      create: "Run correlation rebuilds.",
+      delete: "Delete correlations.",
+      admin: "Manage correlation exclusions and settings.",
+    },
+  },
+  feeds: {
+    label: "feeds",
+    actions: {
+      ...crud("feeds"),
+      fetch: "Trigger feed fetches.",
+      preview: "Preview feed contents without ingesting.",
+      test: "Test feed connections.",
+    },
+  },
+  hunts: {
+    label: "hunts",
+    actions: { ...crud("hunts"), run: "Run hunts now." },
+  },
+  tasks: {
+    label: "scheduled tasks and jobs",
+    actions: {
+      create: "Create scheduled tasks.",
+      read: "Read scheduled tasks and job status.",
+      update: "Update, pause and resume scheduled tasks.",
+      delete: "Delete scheduled tasks.",
+      run: "Trigger a scheduled task now.",
+    },
+  },
+  settings: {
+    label: "runtime settings",
+    actions: {
+      read: "Read runtime settings; retention preview.",
+      update: "Change runtime settings.",
+      delete: "Reset runtime settings to their defaults.",
+    },
+  },
+  user_settings: {
+    label: "your own user settings",
+    actions: {
+      read: "Read your own user settings.",
+      update: "Write your own user settings (follows, saved searches).",
+      delete: "Delete your own user settings.",
+    },
+  },
+  notifications: {
+    label: "notifications",
+    actions: { read: "Read your notifications and subscribe to them.", update: "Mark, unfollow and delete your notifications." },
+  },
+  api_keys: {
+    label: "API keys",
+    actions: {
+      read: "List your own API keys.",
+      create: "Create API keys.",
+      update: "Enable or disable your own API keys.",
+      delete: "Delete your own API keys.",
+      admin: "List, lock, unlock and delete any user's API keys.",
+    },
+  },
+  audit_logs: { label: "audit log", actions: { admin: "Read the audit log." } },
+  mcp: { label: "MCP server", actions: { config: "Generate an MCP client configuration.", use: "Use the MCP server tools and resources." } },
+};
+
+function crud(what: string): Record<string, string> {
+  return {
+    create: `Create ${what}.`,
+    read: `Read ${what}.`,
+    update: `Update ${what}.`,
+    delete: `Delete ${what}.`,
+  };
+}
+
+/** Every scope the service knows, with a one-line description. */
+export const SCOPE_CATALOGUE: Readonly<Record<string, string>> = Object.freeze(
+  Object.fromEntries(
+    Object.entries(RESOURCES).flatMap(([res, { actions }]) =>
+      Object.entries(actions).map(([action, text]) => [`${res}:${action}`, text]),
+    ),
+  ),
+);
+
+export const ADMIN_SCOPE = "*";
+
+/** `*`, `<known resource>:*` and catalogue scopes are valid scope strings. */
+export function isKnownScope(scope: string): boolean {
+  if (scope === ADMIN_SCOPE) return true;
+  if (scope.endsWith(":*")) return Object.hasOwn(RESOURCES, scope.slice(0, -2));
+  return Object.hasOwn(SCOPE_CATALOGUE, scope);
+}
+
+/** Does this grant list allow `required`? `required` may itself be a wildcard (`events:*`, `*`). */
+export function grants(granted: readonly string[], required: string): boolean {
+  if (granted.includes(ADMIN_SCOPE)) return true;
+  if (required === ADMIN_SCOPE) return false;
+  const resource = required.slice(0, required.indexOf(":"));
+  if (granted.includes(`${resource}:*`)) return true;
+  if (required.endsWith(":*")) return false;
+  return granted.includes(required);
+}
+
+/**
+ * Effective permissions are the intersection of several grant lists (role, token scope, API key):
+ * a scope is held when every list grants it. Kept as lists instead of a computed set so wildcards
+ * intersect exactly.
+ */
+export function grantedByAll(grantSets: readonly (readonly string[])[], required: string): boolean {
+  // No grant list at all grants nothing (every() of an empty list would say yes).
+  return grantSets.length > 0 && grantSets.every((set) => grants(set, required));
+}
+
+/**
+ * Results by the identity of the grant lists: a principal's lists come from the authentication
+ * cache, so the same arrays recur request after request, and the walk over the catalogue
+ * (hundreds of checks) is done once per cached key or user instead of once per request.
+ */
+const effectiveByLists = new WeakMap<readonly string[], WeakMap<readonly string[], readonly string[]>>();
+
+/** The catalogue scopes (and wildcards) an intersection of grant lists holds, for display. */
+export function effectiveScopes(grantSets: readonly (readonly string[])[]): string[] {
+  if (grantSets.length === 0 || grantSets.length > 2) return computeEffectiveScopes(grantSets);
+  const [first, second = first] = grantSets;
+  let inner = effectiveByLists.get(first);
+  if (!inner) effectiveByLists.set(first, (inner = new WeakMap()));
+  let result = inner.get(second);
+  if (!result) inner.set(second, (result = computeEffectiveScopes(grantSets)));
+  return [...result];
+}
+
+function computeEffectiveScopes(grantSets: readonly (readonly string[])[]): string[] {
+  if (grantedByAll(grantSets, ADMIN_SCOPE)) return [ADMIN_SCOPE];
+  const out: string[] = [];
+  for (const res of Object.keys(RESOURCES)) {
+    if (grantedByAll(grantSets, `${res}:*`)) out.push(`${res}:*`);
+    else for (const action of Object.keys(RESOURCES[res].actions)) {
+      if (grantedByAll(grantSets, `${res}:${action}`)) out.push(`${res}:${action}`);
+    }
+  }
+  return out;
+}

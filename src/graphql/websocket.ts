@@ -1,0 +1,86 @@
+import type { Server } from "node:http";
+import { useServer } from "graphql-ws/use/ws";
+import { WebSocketServer, type WebSocket } from "ws";
+import { GraphQLError, type ExecutionArgs } from "graphql";
+import { AppError } from "../platform/errors.ts";
+import type { Principal } from "../auth/principal.ts";
+import type { Runtime } from "../runtime.ts";
+import type { createGraphQLServer } from "./yoga.ts";
+import { originFromNode } from "./yoga.ts";
+
+type Extra = Record<PropertyKey, unknown> & {
+  principal?: Principal | null;
+};
+
+type Enveloped = ReturnType<ReturnType<typeof createGraphQLServer>["getEnveloped"]>;
+
+/**
+ * graphql-ws on the HTTP server's /graphql path. The connection authenticates once, from
+ * `connectionParams.authorization` (same values as the HTTP header): no credential closes it with
+ * 4401, a rejected one with 4403. Execution goes through Yoga's envelop so both transports share
+ * one schema, context and error masking.
+ */
+export function attachGraphQLWebSocket(server: Server, runtime: Runtime, yoga: ReturnType<typeof createGraphQLServer>) {
+  const wss = new WebSocketServer({ noServer: true, maxPayload: 1024 * 1024 });
+  server.on("upgrade", (req, socket, head) => {
+    const path = (req.url ?? "").split("?")[0];
+    if (path !== "/graphql" || !runtime.isReady) {
+      socket.end("HTTP/1.1 404 Not Found\r\n\r\n");
+      return;
+    }
+    wss.handleUpgrade(req, socket, head, (ws) => wss.emit("connection", ws, req));
+  });
+
+  const disposable = useServer<Record<string, unknown> | undefined, Extra>(
+    {
+      execute: (args) => (args.rootValue as Enveloped).execute(args),
+      subscribe: (args) => (args.rootValue as Enveloped).subscribe(args),
+      onConnect: async (ctx) => {
+        const raw = ctx.connectionParams?.authorization ?? ctx.connectionParams?.Authorization;
+        if (typeof raw !== "string" || raw.trim() === "") {
+          (ctx.extra as unknown as { socket: WebSocket }).socket.close(4401, "Unauthorized");
+          return false;
+        }
+        try {
+          const request = (ctx.extra as unknown as { request: import("node:http").IncomingMessage }).request;
+          ctx.extra.principal = await runtime.services.authenticator.authenticate([raw], originFromNode(request));
+          return ctx.extra.principal !== null;
+        } catch (err) {
+          if (err instanceof AppError) return false;
+          throw err;
+        }
+      },
+      onSubscribe: async (ctx, _id, payload) => {
+        const enveloped = yoga.getEnveloped({ wsPrincipal: ctx.extra.principal ?? null });
+        let document;
+        try {
+          document = enveloped.parse(payload.query);
+        } catch (err) {
+          if (err instanceof GraphQLError) return [err];
+          throw err;
+        }
+        const args: ExecutionArgs = {
+          schema: enveloped.schema,
+          operationName: payload.operationName,
+          document,
+          variableValues: payload.variables,
+          contextValue: await enveloped.contextFactory(),
+          rootValue: enveloped,
+        };
+        const validationErrors = enveloped.validate(args.schema, args.document);
+        if (validationErrors.length) return validationErrors;
+        return args;
+      },
+    },
+    wss,
+  );
+
+  return {
+    async close() {
+      await disposable.dispose();
+      for (const client of wss.clients) client.terminate();
+      await new Promise<void>((r) => wss.close(() => r()));
+    },
+    clientCount: () => wss.clients.size,
+  };
+}

@@ -1,0 +1,74 @@
+import pg from "pg";
+import { makeWorkerUtils, run, type Runner, type TaskList } from "graphile-worker";
+import type { AppContext } from "../app-context.ts";
+import { graphileLogger } from "../platform/graphile-logger.ts";
+import { pruneExpiredTokens } from "./tasks/prune-expired-tokens.ts";
+import { dispatchChanges } from "./tasks/dispatch-changes.ts";
+import { DISPATCH_CHANGES_TASK } from "../modules/changes/change-log.ts";
+import { INDEX_CHANGES_TASK, indexChangesTask } from "./tasks/index-changes.ts";
+import { CORRELATE_CHANGES_TASK, correlateChangesTask } from "./tasks/correlate-changes.ts";
+import { rebuildCorrelationsTask } from "./tasks/rebuild-correlations.ts";
+import { REBUILD_CORRELATIONS_TASK } from "../modules/correlations/rebuild.ts";
+
+/** Every task the worker runs; tasks that need the process's dependencies close over them. */
+export function createTaskList(ctx: AppContext): TaskList {
+  return {
+    prune_expired_tokens: pruneExpiredTokens,
+    [DISPATCH_CHANGES_TASK]: dispatchChanges,
+    [INDEX_CHANGES_TASK]: indexChangesTask(ctx.db.pool, ctx.search),
+    [CORRELATE_CHANGES_TASK]: correlateChangesTask(ctx.db.pool),
+    [REBUILD_CORRELATIONS_TASK]: rebuildCorrelationsTask(ctx.db.pool),
+  };
+}
+
+const CRONTAB = ["0 * * * * prune_expired_tokens ?fill=1h"].join("\n");
+
+export interface WorkerHandle {
+  runner: Runner;
+  stop(): Promise<void>;
+}
+
+/**
+ * Runs graphile-worker with a pool of its own (closed only after the runner stops, or a job that
+ * finishes during shutdown would stay locked for 4 hours). With `singleWorker` (ROLE=all on an
+ * embedded database) no other worker can exist, so locks left by a crashed predecessor are released.
+ */
+export async function startWorker(ctx: AppContext, opts: { singleWorker: boolean; concurrency?: number }): Promise<WorkerHandle> {
+  const concurrency = opts.concurrency ?? 4;
+  const pool = new pg.Pool({ connectionString: ctx.db.url, max: concurrency + 2, application_name: "workbench-worker" });
+  pool.on("error", (err) => ctx.log.warn({ err }, "idle worker connection failed"));
+  // graphile-worker checks that every pooled client has an error handler before it uses the pool.
+  pool.on("connect", (client) => client.on("error", (err) => ctx.log.warn({ err }, "worker connection failed")));
+  const logger = graphileLogger(ctx.log);
+  if (opts.singleWorker) await releaseStaleLocks(pool, ctx, logger);
+  const runner = await run({
+    pgPool: pool,
+    taskList: createTaskList(ctx),
+    crontab: CRONTAB,
+    concurrency,
+    noHandleSignals: true,
+    pollInterval: 1000,
+    logger,
+  });
+  return {
+    runner,
+    async stop() {
+      await runner.stop();
+      await pool.end();
+    },
+  };
+}
+
+async function releaseStaleLocks(pool: pg.Pool, ctx: AppContext, logger: ReturnType<typeof graphileLogger>): Promise<void> {
+  const { rows } = await pool.query<{ locked_by: string }>(
+    "SELECT DISTINCT locked_by FROM graphile_worker._private_jobs WHERE locked_by IS NOT NULL",
+  );
+  if (rows.length === 0) return;
+  const utils = await makeWorkerUtils({ pgPool: pool, logger });
+  try {
+    await utils.forceUnlockWorkers(rows.map((r) => r.locked_by));
+  } finally {
+    await utils.release();
+  }
+  ctx.log.warn({ workers: rows.length }, "released jobs locked by workers of a previous run");
+}

@@ -1,0 +1,127 @@
+import type { Sql } from "../../platform/db/transaction.ts";
+import type { TagView } from "../events/event-reader.ts";
+
+/** The event fields access rules and change records need, read with every attribute. */
+export interface EventRef {
+  id: number;
+  uuid: string;
+  info: string;
+  distribution: number;
+  orgId: number;
+  orgcId: number;
+}
+
+export interface AttributeView {
+  id: string;
+  uuid: string;
+  eventId: number;
+  eventUuid: string;
+  objectId: number | null;
+  objectUuid: string | null;
+  objectRelation: string | null;
+  type: string;
+  category: string;
+  value: string;
+  value1: string;
+  value2: string | null;
+  toIds: boolean;
+  comment: string;
+  distribution: number;
+  sharingGroupId: number | null;
+  timestamp: number;
+  firstSeen: Date | null;
+  lastSeen: Date | null;
+  deleted: boolean;
+  disableCorrelation: boolean;
+  tags: TagView[];
+  event: EventRef;
+}
+
+const TAGS_JSON = `COALESCE((SELECT json_agg(json_build_object('id', t.id, 'name', t.name, 'colour', t.colour, 'exportable', t.exportable,
+       'hideTag', t.hide_tag, 'isGalaxy', t.is_galaxy, 'isCustomGalaxy', t.is_custom_galaxy, 'localOnly', t.local_only,
+       'numericalValue', t.numerical_value, 'local', at.local) ORDER BY t.name)
+     FROM attribute_tags at JOIN tags t ON t.id = at.tag_id WHERE at.attribute_id = a.id), '[]')`;
+
+/** `a` attributes, `e` its event, `o` its object (outer join): callers add WHERE and ORDER. */
+export const ATTRIBUTE_FROM = `FROM attributes a JOIN events e ON e.id = a.event_id LEFT JOIN objects o ON o.id = a.object_id`;
+
+const ATTRIBUTE_SELECT = `
+  SELECT a.id::text, a.uuid::text, a.event_id, a.object_id, a.object_relation, a.type, a.category, a.value, a.value1, a.value2,
+         a.to_ids, a.comment, a.distribution, a.sharing_group_id, a.timestamp, a.first_seen, a.last_seen, a.deleted,
+         a.disable_correlation, o.uuid::text AS object_uuid, e.uuid::text AS event_uuid, e.info AS event_info,
+         e.distribution AS event_distribution, e.org_id AS event_org_id, e.orgc_id AS event_orgc_id, ${TAGS_JSON} AS tags
+    ${ATTRIBUTE_FROM}`;
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+function toAttributeView(r: any): AttributeView {
+  return {
+    id: r.id,
+    uuid: r.uuid,
+    eventId: r.event_id,
+    eventUuid: r.event_uuid,
+    objectId: r.object_id,
+    objectUuid: r.object_uuid,
+    objectRelation: r.object_relation,
+    type: r.type,
+    category: r.category,
+    value: r.value,
+    value1: r.value1,
+    value2: r.value2,
+    toIds: r.to_ids,
+    comment: r.comment,
+    distribution: r.distribution,
+    sharingGroupId: r.sharing_group_id,
+    timestamp: Number(r.timestamp),
+    firstSeen: r.first_seen,
+    lastSeen: r.last_seen,
+    deleted: r.deleted,
+    disableCorrelation: r.disable_correlation,
+    tags: r.tags,
+    event: {
+      id: r.event_id,
+      uuid: r.event_uuid,
+      info: r.event_info,
+      distribution: r.event_distribution,
+      orgId: r.event_org_id,
+      orgcId: r.event_orgc_id,
+    },
+  };
+}
+
+export async function loadAttribute(sql: Sql, uuid: string): Promise<AttributeView | null> {
+  const { rows } = await sql.query(`${ATTRIBUTE_SELECT} WHERE a.uuid = $1`, [uuid]);
+  return rows[0] ? toAttributeView(rows[0]) : null;
+}
+
+export async function listAttributes(sql: Sql, where: string, params: unknown[], limit: number, offset: number): Promise<{ items: AttributeView[]; total: number }> {
+  const page = await sql.query(`${ATTRIBUTE_SELECT} WHERE ${where} ORDER BY a.timestamp DESC, a.id DESC LIMIT ${limit} OFFSET ${offset}`, params);
+  const count = await sql.query<{ n: number }>(`SELECT count(*)::int AS n ${ATTRIBUTE_FROM} WHERE ${where}`, params);
+  return { items: page.rows.map(toAttributeView), total: count.rows[0].n };
+}
+
+/**
+ * The attributes of these objects, oldest first. A live object shows its live attributes; a
+ * soft-deleted object shows all of them (they were deleted with it).
+ */
+export async function attributesOfObjects(sql: Sql, objectIds: number[]): Promise<Map<number, AttributeView[]>> {
+  const byObject = new Map<number, AttributeView[]>();
+  if (objectIds.length === 0) return byObject;
+  const { rows } = await sql.query(`${ATTRIBUTE_SELECT} WHERE a.object_id = ANY($1::int[]) AND (NOT a.deleted OR o.deleted) ORDER BY a.id`, [objectIds]);
+  for (const r of rows.map(toAttributeView)) {
+    const list = byObject.get(r.objectId!) ?? [];
+    list.push(r);
+    byObject.set(r.objectId!, list);
+  }
+  return byObject;
+}
+
+/** Locks an event row (events first, then their children: one lock order for every writer). */
+export async function lockEvent(sql: Sql, by: { uuid: string } | { id: number }): Promise<EventRef | null> {
+  const [column, value] = "uuid" in by ? ["uuid", by.uuid] : ["id", by.id];
+  const { rows } = await sql.query(
+    `SELECT id, uuid::text, info, distribution, org_id, orgc_id FROM events WHERE ${column} = $1 FOR UPDATE`,
+    [value],
+  );
+  const r = rows[0];
+  return r ? { id: r.id, uuid: r.uuid, info: r.info, distribution: r.distribution, orgId: r.org_id, orgcId: r.orgc_id } : null;
+}

@@ -1,0 +1,206 @@
+import type pg from "pg";
+import type { AppContext } from "../../app-context.ts";
+import { authorize, type Principal } from "../../auth/principal.ts";
+import { withTransaction } from "../../platform/db/transaction.ts";
+import { errors } from "../../platform/errors.ts";
+import { offsetOf, pageOf, type Page, type PageRequest } from "../../platform/pagination.ts";
+import { recordChanges, type Change } from "../changes/change-log.ts";
+import { canReadEvent, canWriteEvent, readableEventsSql } from "../events/event-access.ts";
+import { ensureTags } from "../events/event-writer.ts";
+import { checkTagName } from "../tags/tag-rules.ts";
+import { listAttributes, loadAttribute, lockEvent, type AttributeView, type EventRef } from "./attribute-reader.ts";
+import { prepareAttributePatch, prepareNewAttribute, type AttributeCreate, type AttributePatch } from "./attribute-rules.ts";
+import { insertAttributes, touchEvent, touchObject, updateAttributeColumns } from "./attribute-writer.ts";
+import { Issues, nowSeconds } from "./input-checks.ts";
+
+export interface AttributeFilter {
+  eventUuid?: string;
+  type?: string;
+  /** Given: the attributes of that object; absent: standalone attributes only (as the peer). */
+  objectUuid?: string;
+  /** Default false: soft-deleted attributes are left out unless asked for. */
+  deleted?: boolean;
+}
+
+/** What change records say about a deleted attribute (the notification payload needs no re-read). */
+export function attributeDeletedChange(a: Pick<AttributeView, "uuid" | "type" | "value">, e: EventRef, objectUuid: string | null): Change {
+  return {
+    kind: "attribute.deleted",
+    entityType: "attribute",
+    entityUuid: a.uuid,
+    eventUuid: e.uuid,
+    payload: { event_title: e.info, attribute_type: a.type, attribute_value: a.value, object_uuid: objectUuid },
+  };
+}
+
+const objectPayload = (objectUuid: string | null) => (objectUuid ? { object_uuid: objectUuid } : {});
+
+/**
+ * Attributes: reading follows the readability of the attribute's event, writing needs write
+ * access to it. Every write bumps the attribute's, its object's and its event's `timestamp` and
+ * records its change in the same transaction.
+ */
+export class AttributesService {
+  constructor(private readonly ctx: AppContext) {}
+
+  async list(p: Principal | null, filter: AttributeFilter, req: PageRequest): Promise<Page<AttributeView>> {
+    authorize(p, "attributes:read");
+    const params: unknown[] = [];
+    const where = [readableEventsSql(p, "e", params)];
+    const add = (sql: string, value: unknown) => {
+      params.push(value);
+      where.push(sql.replace("?", `$${params.length}`));
+    };
+    if (filter.eventUuid) add("e.uuid = ?", filter.eventUuid);
+    if (filter.type) add("a.type = ?", filter.type);
+    if (filter.objectUuid) add("o.uuid = ?", filter.objectUuid);
+    else where.push("a.object_id IS NULL");
+    add("a.deleted = ?", filter.deleted ?? false);
+    const { items, total } = await listAttributes(this.ctx.db.pool, where.join(" AND "), params, req.size, offsetOf(req));
+    return pageOf(items, total, req);
+  }
+
+  /** 404 when missing or when its event is not readable: existence is not disclosed. Deleted ones are returned. */
+  async get(p: Principal | null, uuid: string): Promise<AttributeView> {
+    authorize(p, "attributes:read");
+    const a = await loadAttribute(this.ctx.db.pool, uuid);
+    if (!a || !canReadEvent(p, a.event)) throw errors.notFound("Attribute");
+    return a;
+  }
+
+  async create(p: Principal | null, input: AttributeCreate): Promise<AttributeView> {
+    authorize(p, "attributes:create");
+    if (!input.eventUuid) throw errors.badRequest("Event UUID must be provided");
+    const issues = new Issues();
+    const row = prepareNewAttribute(issues, ["body"], input);
+    issues.throwIfAny();
+    return withTransaction(this.ctx.db.pool, async (client) => {
+      const e = await writableEvent(client, p, input.eventUuid!);
+      let objectId: number | null = null;
+      if (input.objectUuid) {
+        const o = await client.query<{ id: number }>("SELECT id FROM objects WHERE uuid = $1 AND event_id = $2 FOR UPDATE", [input.objectUuid, e.id]);
+        if (!o.rowCount) throw errors.invalidField(["body", "object_uuid"], "No object with this uuid in the event", input.objectUuid);
+        objectId = o.rows[0].id;
+      }
+      const now = nowSeconds();
+      await insertAttributes(client, e.id, [{ row: row!, objectId }], now);
+      if (objectId !== null) await touchObject(client, objectId, now);
+      await touchEvent(client, e.id, now);
+      await recordChanges(client, p, [
+        { kind: "attribute.created", entityType: "attribute", entityUuid: row!.uuid, eventUuid: e.uuid, payload: input.objectUuid ? { object_uuid: input.objectUuid } : null },
+      ]);
+      return (await loadAttribute(client, row!.uuid))!;
+    });
+  }
+
+  async update(p: Principal | null, uuid: string, patch: AttributePatch): Promise<AttributeView> {
+    authorize(p, "attributes:update");
+    return this.mutate(p, uuid, async (client, a, e, now) => {
+      const issues = new Issues();
+      const prepared = prepareAttributePatch(issues, ["body"], a, patch);
+      issues.throwIfAny();
+      const { columns, fields } = prepared!;
+      let objectId = a.objectId;
+      let objectUuid = a.objectUuid;
+      if (patch.objectUuid !== undefined && patch.objectUuid !== a.objectUuid) {
+        objectUuid = patch.objectUuid;
+        objectId = null;
+        if (patch.objectUuid !== null) {
+          const o = await client.query<{ id: number }>("SELECT id FROM objects WHERE uuid = $1 AND event_id = $2 FOR UPDATE", [patch.objectUuid, e.id]);
+          if (!o.rowCount) throw errors.invalidField(["body", "object_uuid"], "No object with this uuid in the event", patch.objectUuid);
+          objectId = o.rows[0].id;
+        }
+        columns.object_id = objectId;
+        fields.push("object_uuid");
+      }
+      if (fields.length === 0) return [];
+      await updateAttributeColumns(client, a.id, columns, now);
+      for (const id of new Set([a.objectId, objectId])) if (id !== null) await touchObject(client, id, now);
+      await touchEvent(client, e.id, now);
+      if (columns.deleted === true) return [attributeDeletedChange(a, e, objectUuid)];
+      return [{ kind: "attribute.updated", entityType: "attribute", entityUuid: a.uuid, eventUuid: e.uuid, payload: { ...objectPayload(objectUuid), fields } }];
+    });
+  }
+
+  /** Soft delete, as MISP: the row stays with `deleted = true`. Deleting a deleted attribute changes nothing. */
+  async delete(p: Principal | null, uuid: string): Promise<void> {
+    authorize(p, "attributes:delete");
+    await this.mutate(p, uuid, async (client, a, e, now) => {
+      if (a.deleted) return [];
+      await updateAttributeColumns(client, a.id, { deleted: true }, now);
+      if (a.objectId !== null) await touchObject(client, a.objectId, now);
+      await touchEvent(client, e.id, now);
+      return [attributeDeletedChange(a, e, a.objectUuid)];
+    });
+  }
+
+  /** Tags an attribute; the tag is created when missing. Tagging twice changes nothing. */
+  async tag(p: Principal | null, uuid: string, tagName: string, local = false): Promise<void> {
+    authorize(p, "attributes:tag");
+    const name = checkTagName(tagName, ["path", "tag"]);
+    await this.mutate(p, uuid, async (client, a, e, now) => {
+      const ids = await ensureTags(client, [{ name, colour: null, exportable: true, local }], p);
+      const inserted = await client.query("INSERT INTO attribute_tags (attribute_id, tag_id, local) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING", [a.id, ids.get(name), local]);
+      if (!inserted.rowCount) return [];
+      await updateAttributeColumns(client, a.id, {}, now);
+      if (a.objectId !== null) await touchObject(client, a.objectId, now);
+      await touchEvent(client, e.id, now);
+      return [{ kind: "attribute.tagged", entityType: "attribute", entityUuid: a.uuid, eventUuid: e.uuid, payload: { ...objectPayload(a.objectUuid), tag: name } }];
+    });
+  }
+
+  /** Removes a tag (name matched case-insensitively); 404 when the attribute does not carry it. */
+  async untag(p: Principal | null, uuid: string, tagName: string): Promise<void> {
+    authorize(p, "attributes:tag");
+    const name = checkTagName(tagName, ["path", "tag"]);
+    await this.mutate(p, uuid, async (client, a, e, now) => {
+      const removed = await client.query<{ name: string }>(
+        "DELETE FROM attribute_tags at USING tags t WHERE at.tag_id = t.id AND at.attribute_id = $1 AND lower(t.name) = lower($2) RETURNING t.name",
+        [a.id, name],
+      );
+      if (!removed.rowCount) throw errors.notFound("Tag on this attribute");
+      await updateAttributeColumns(client, a.id, {}, now);
+      if (a.objectId !== null) await touchObject(client, a.objectId, now);
+      await touchEvent(client, e.id, now);
+      return removed.rows.map((r) => ({
+        kind: "attribute.untagged",
+        entityType: "attribute" as const,
+        entityUuid: a.uuid,
+        eventUuid: e.uuid,
+        payload: { ...objectPayload(a.objectUuid), tag: r.name },
+      }));
+    });
+  }
+
+  /**
+   * Locks the attribute's event, then the attribute; checks read (404) and write (403) access;
+   * runs `fn` and records its changes in the same transaction; returns the attribute as stored.
+   */
+  private mutate(
+    p: Principal,
+    uuid: string,
+    fn: (client: pg.PoolClient, a: AttributeView, e: EventRef, now: number) => Promise<Change[]>,
+  ): Promise<AttributeView> {
+    return withTransaction(this.ctx.db.pool, async (client) => {
+      const ref = await client.query<{ event_id: number }>("SELECT event_id FROM attributes WHERE uuid = $1", [uuid]);
+      if (!ref.rowCount) throw errors.notFound("Attribute");
+      const e = await lockEvent(client, { id: ref.rows[0].event_id });
+      if (!e || !canReadEvent(p, e)) throw errors.notFound("Attribute");
+      if (!canWriteEvent(p, e)) throw errors.forbidden("The event belongs to another organisation");
+      await client.query("SELECT 1 FROM attributes WHERE uuid = $1 FOR UPDATE", [uuid]);
+      const a = await loadAttribute(client, uuid);
+      if (!a) throw errors.notFound("Attribute");
+      const changes = await fn(client, a, e, nowSeconds());
+      if (changes.length) await recordChanges(client, p, changes);
+      return (await loadAttribute(client, uuid))!;
+    });
+  }
+}
+
+/** Locks an event for a write: 404 when missing or unreadable, 403 when readable but not the caller's to change. */
+export async function writableEvent(client: pg.PoolClient, p: Principal, eventUuid: string): Promise<EventRef> {
+  const e = await lockEvent(client, { uuid: eventUuid });
+  if (!e || !canReadEvent(p, e)) throw errors.notFound("Event");
+  if (!canWriteEvent(p, e)) throw errors.forbidden("The event belongs to another organisation");
+  return e;
+}

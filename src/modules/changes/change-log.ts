@@ -1,0 +1,52 @@
+import type { Principal } from "../../auth/principal.ts";
+import type { Sql } from "../../platform/db/transaction.ts";
+
+export type EntityType = "event" | "attribute" | "object" | "object_reference" | "sighting";
+
+/** Kinds are `<entity>.<verb>`: event.created|updated|deleted|published|unpublished|tagged|untagged, ... */
+export interface Change {
+  kind: string;
+  entityType: EntityType;
+  entityUuid: string;
+  eventUuid: string | null;
+  payload?: Record<string, unknown> | null;
+}
+
+/** The job key of a consumer's job for one range: a second enqueue of the same range replaces it. */
+export const changeRangeJobKey = (task: string, firstId: number, lastId: number) => `${task}:${firstId}-${lastId}`;
+
+/** Job that fans a range of change records out to every consumer (indexing, correlation, notifications). */
+export const DISPATCH_CHANGES_TASK = "dispatch_changes";
+const CHUNK = 5000;
+
+/**
+ * Appends change records inside the caller's transaction and enqueues one dispatch job per range,
+ * in the same transaction: the records and their follow-up jobs exist exactly when the change commits.
+ */
+export async function recordChanges(sql: Sql, actor: Principal | null, changes: Change[]): Promise<void> {
+  for (let i = 0; i < changes.length; i += CHUNK) {
+    const chunk = changes.slice(i, i + CHUNK);
+    const { rows } = await sql.query<{ first: string; last: string }>(
+      `WITH inserted AS (
+         INSERT INTO change_records (kind, entity_type, entity_uuid, event_uuid, actor_type, actor_user_id, payload)
+         SELECT kind, entity_type, entity_uuid, event_uuid, $6, $7, payload
+           FROM unnest($1::text[], $2::text[], $3::uuid[], $4::uuid[], $5::jsonb[]) AS c(kind, entity_type, entity_uuid, event_uuid, payload)
+         RETURNING id)
+       SELECT min(id)::text AS first, max(id)::text AS last FROM inserted`,
+      [
+        chunk.map((c) => c.kind),
+        chunk.map((c) => c.entityType),
+        chunk.map((c) => c.entityUuid),
+        chunk.map((c) => c.eventUuid),
+        chunk.map((c) => (c.payload ? JSON.stringify(c.payload) : null)),
+        actor?.actorType ?? "system",
+        actor?.userId ?? null,
+      ],
+    );
+    await sql.query(`SELECT graphile_worker.add_job($1, json_build_object('first_id', $2::bigint, 'last_id', $3::bigint))`, [
+      DISPATCH_CHANGES_TASK,
+      rows[0].first,
+      rows[0].last,
+    ]);
+  }
+}

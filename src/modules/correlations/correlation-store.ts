@@ -1,0 +1,306 @@
+/**
+ * The SQL of correlation: which attributes of other events share a value (or a part of a composite
+ * value, or an address inside a network) with a batch of attributes, and the diff against the pairs
+ * stored. Set-based per batch: an import of 100 000 attributes is 50 batches, not 100 000 lookups.
+ */
+import type { Sql } from "../../platform/db/transaction.ts";
+import rules from "./correlation-rules.json" with { type: "json" };
+
+export type MatchType = "term" | "composite" | "cidr";
+
+export interface CorrelationSettings {
+  /** A value found in more events than this never correlates (MISP's over-correlation guard). */
+  maxEventsPerValue: number;
+  matchTypes: MatchType[];
+}
+
+export interface PairRow {
+  id: number;
+  source_attribute_id: number;
+  target_attribute_id: number;
+  match_type: MatchType;
+}
+
+interface Match {
+  sourceId: number;
+  targetId: number;
+  sourceEventId: number;
+  targetEventId: number;
+  value: string;
+  matchType: MatchType;
+}
+
+const NON_CORRELATING = rules.nonCorrelatingTypes;
+const PRIMARY_ONLY = rules.primaryOnlyTypes;
+const CIDR_TYPES = Object.keys(rules.cidrTypes);
+const ADDRESS_OF = (alias: string) => `wb_try_inet(CASE WHEN ${alias}.type = 'domain|ip' THEN ${alias}.value2 ELSE ${alias}.value1 END)`;
+
+/** An attribute that takes part in correlation (alias `b`, event alias `be`). */
+const ELIGIBLE = (a: string, e: string) =>
+  `NOT ${a}.deleted AND NOT ${a}.disable_correlation AND NOT ${e}.disable_correlation AND ${a}.type <> ALL($2::text[])`;
+
+/** `%` is the only wildcard of an exclusion: LIKE's `_` and `\` are escaped. */
+const EXCLUDED = (value: string) =>
+  `EXISTS (SELECT 1 FROM correlation_exclusions x WHERE ${value} LIKE replace(replace(x.value, '\\', '\\\\'), '_', '\\_'))`;
+
+/**
+ * The pairs of one attribute (`id` is an SQL expression), read through the two id indexes: a join on
+ * `id IN (source, target)` makes the planner scan the whole table.
+ */
+const PAIRS_OF = (id: string, matchType = "TRUE") =>
+  `(SELECT * FROM correlations WHERE source_attribute_id = ${id} AND ${matchType}
+    UNION ALL SELECT * FROM correlations WHERE target_attribute_id = ${id} AND ${matchType})`;
+
+const pairKey = (a: number, b: number, t: string) => (a < b ? `${a}:${b}:${t}` : `${b}:${a}:${t}`);
+
+/**
+ * The values a batch touches: its attributes' values and parts as they are now, and the values of
+ * the pairs they have (a changed or deleted value must lose its pairs).
+ */
+async function touchedValues(sql: Sql, ids: number[]): Promise<string[]> {
+  const { rows } = await sql.query<{ value: string }>(
+    `SELECT x.value FROM attributes a CROSS JOIN LATERAL (VALUES (a.value1, 1), (a.value2, 2)) AS x(value, part)
+      WHERE a.id = ANY($1::bigint[]) AND x.value IS NOT NULL AND x.value <> '' AND NOT (x.part = 2 AND a.type = ANY($2::text[]))
+     UNION
+     SELECT c.value FROM unnest($1::bigint[]) AS i(id) CROSS JOIN LATERAL ${PAIRS_OF("i.id", "match_type <> 'cidr'")} c`,
+    [ids, PRIMARY_ONLY],
+  );
+  return rows.map((r) => r.value);
+}
+
+/**
+ * The touched values plus the current values of every attribute paired through them: a pair
+ * stored under one value may hold through another now, and must be judged by all of them.
+ */
+async function withPartnerValues(sql: Sql, values: string[]): Promise<string[]> {
+  if (values.length === 0) return values;
+  const { rows } = await sql.query<{ value: string }>(
+    // Value by value (LATERAL ... OFFSET 0): the planner otherwise assumes every value is popular and scans the table.
+    `SELECT DISTINCT x.value FROM unnest($1::text[]) AS v(value)
+       CROSS JOIN LATERAL (SELECT source_attribute_id, target_attribute_id FROM correlations
+                            WHERE value = v.value AND match_type <> 'cidr' OFFSET 0) c
+       JOIN attributes a ON a.id IN (c.source_attribute_id, c.target_attribute_id)
+       CROSS JOIN LATERAL (VALUES (a.value1, 1), (a.value2, 2)) AS x(value, part)
+      WHERE x.value IS NOT NULL AND x.value <> '' AND NOT (x.part = 2 AND a.type = ANY($2::text[]))`,
+    [values, PRIMARY_ONLY],
+  );
+  return [...new Set([...values, ...rows.map((r) => r.value)])];
+}
+
+/**
+ * Equal values and composite parts, reconciled per value: in each event the first attribute (lowest
+ * id) carrying the value represents the event, and every two representatives form a pair. A value
+ * found in more events than the cap, or excluded, has no pairs. So a value costs at most
+ * cap × (cap - 1) / 2 pairs, however many copies of it the events hold.
+ */
+async function valuePairs(sql: Sql, values: string[], settings: CorrelationSettings): Promise<Match[]> {
+  if (values.length === 0) return [];
+  const { rows } = await sql.query<{ source_id: number; target_id: number; source_event_id: number; target_event_id: number; value: string; composite: boolean }>(
+    `WITH vals AS (
+       SELECT DISTINCT v AS value FROM unnest($1::text[]) AS v WHERE NOT ${EXCLUDED("v")}),
+     counted AS (
+       SELECT d.value,
+              (SELECT count(DISTINCT b.event_id) FROM attributes b JOIN events be ON be.id = b.event_id
+                WHERE (b.value1 = d.value OR (b.value2 = d.value AND b.type <> ALL($3::text[]))) AND ${ELIGIBLE("b", "be")}) AS events
+         FROM vals d),
+     reps AS (
+       SELECT DISTINCT ON (c.value, b.event_id) c.value, b.id, b.event_id, b.type
+         FROM counted c
+         JOIN attributes b ON b.value1 = c.value OR (b.value2 = c.value AND b.type <> ALL($3::text[]))
+         JOIN events be ON be.id = b.event_id
+        WHERE c.events BETWEEN 2 AND $4 AND ${ELIGIBLE("b", "be")}
+        ORDER BY c.value, b.event_id, b.id)
+     SELECT s.id AS source_id, t.id AS target_id, s.event_id AS source_event_id, t.event_id AS target_event_id, s.value,
+            (strpos(s.type, '|') > 0 OR strpos(t.type, '|') > 0) AS composite
+       FROM reps s JOIN reps t ON t.value = s.value AND s.event_id < t.event_id`,
+    [values, NON_CORRELATING, PRIMARY_ONLY, settings.maxEventsPerValue],
+  );
+  return rows
+    .map((r) => ({ sourceId: r.source_id, targetId: r.target_id, sourceEventId: r.source_event_id, targetEventId: r.target_event_id, value: r.value, matchType: (r.composite ? "composite" : "term") as MatchType }))
+    .filter((m) => settings.matchTypes.includes(m.matchType));
+}
+
+/** Hosts inside networks, both ways: a host of the batch in a stored network, a network of the batch around stored hosts. */
+async function cidrMatches(sql: Sql, ids: number[], settings: CorrelationSettings): Promise<Match[]> {
+  if (!settings.matchTypes.includes("cidr")) return [];
+  const { rows } = await sql.query<{ source_id: number; target_id: number; source_event_id: number; target_event_id: number; value: string }>(
+    `WITH src AS (
+       SELECT a.id, a.event_id, ${ADDRESS_OF("a")} AS addr
+         FROM attributes a JOIN events e ON e.id = a.event_id
+        WHERE a.id = ANY($1::bigint[]) AND a.type = ANY($3::text[]) AND ${ELIGIBLE("a", "e")}),
+     hosts AS (SELECT * FROM src WHERE addr IS NOT NULL AND masklen(addr) = CASE family(addr) WHEN 4 THEN 32 ELSE 128 END
+                 AND NOT ${EXCLUDED("host(addr)")}),
+     nets AS (SELECT * FROM src WHERE addr IS NOT NULL AND masklen(addr) < CASE family(addr) WHEN 4 THEN 32 ELSE 128 END
+                 AND NOT ${EXCLUDED("text(addr)")}),
+     stored_nets AS (
+       SELECT b.id, b.event_id, ${ADDRESS_OF("b")} AS addr
+         FROM attributes b JOIN events be ON be.id = b.event_id
+        WHERE b.type IN ('ip-src', 'ip-dst', 'ip-src|port', 'ip-dst|port') AND strpos(b.value1, '/') > 0
+          AND EXISTS (SELECT 1 FROM hosts) AND ${ELIGIBLE("b", "be")}),
+     stored_hosts AS (
+       SELECT b.id, b.event_id, ${ADDRESS_OF("b")} AS addr
+         FROM attributes b JOIN events be ON be.id = b.event_id
+        WHERE b.type = ANY($3::text[]) AND EXISTS (SELECT 1 FROM nets) AND ${ELIGIBLE("b", "be")})
+     SELECT h.id AS source_id, n.id AS target_id, h.event_id AS source_event_id, n.event_id AS target_event_id, text(n.addr) AS value
+       FROM hosts h JOIN stored_nets n ON n.addr IS NOT NULL AND h.addr << n.addr AND n.event_id <> h.event_id
+     UNION ALL
+     SELECT n.id, h.id, n.event_id, h.event_id, text(n.addr)
+       FROM nets n JOIN stored_hosts h ON h.addr IS NOT NULL AND masklen(h.addr) = CASE family(h.addr) WHEN 4 THEN 32 ELSE 128 END
+        AND h.addr << n.addr AND h.event_id <> n.event_id`,
+    [ids, NON_CORRELATING, CIDR_TYPES],
+  );
+  // A network around more events than the cap is as over-correlating as a shared value.
+  const eventsPerNetwork = new Map<string, Set<number>>();
+  for (const r of rows) {
+    const events = eventsPerNetwork.get(r.value) ?? new Set<number>();
+    events.add(r.source_event_id).add(r.target_event_id);
+    eventsPerNetwork.set(r.value, events);
+  }
+  return rows
+    .filter((r) => eventsPerNetwork.get(r.value)!.size <= settings.maxEventsPerValue)
+    .map((r) => ({ sourceId: r.source_id, targetId: r.target_id, sourceEventId: r.source_event_id, targetEventId: r.target_event_id, value: r.value, matchType: "cidr" as const }));
+}
+
+export interface BatchOutcome {
+  created: PairRow[];
+  removed: PairRow[];
+}
+
+/**
+ * Brings the stored pairs in line with the data as it is now, for every value the batch touches and
+ * for the CIDR pairs of its attributes: pairs that no longer hold are removed, new ones inserted (the
+ * unique index makes a concurrent insert of the same pair a no-op, so each pair is created, and
+ * reported, once). A value over the cap loses all its pairs, also between attributes outside the batch.
+ * `goneValues` are values of attributes deleted for good: another attribute of their event may now
+ * represent it.
+ */
+export async function correlateBatch(sql: Sql, ids: number[], settings: CorrelationSettings, goneValues: string[] = []): Promise<BatchOutcome> {
+  if (ids.length === 0 && goneValues.length === 0) return { created: [], removed: [] };
+  const values = await withPartnerValues(sql, [...new Set([...(await touchedValues(sql, ids)), ...goneValues])]);
+  const batch = new Set(ids);
+  const wanted = new Map<string, Match>();
+  for (const m of [...(await valuePairs(sql, values, settings)), ...(await cidrMatches(sql, ids, settings))]) {
+    // The attribute being correlated is the source: its followers learn of the pair.
+    const oriented = batch.has(m.targetId) && !batch.has(m.sourceId)
+      ? { ...m, sourceId: m.targetId, targetId: m.sourceId, sourceEventId: m.targetEventId, targetEventId: m.sourceEventId }
+      : m;
+    const key = pairKey(m.sourceId, m.targetId, m.matchType);
+    if (!wanted.has(key)) wanted.set(key, oriented);
+  }
+  const existing = await sql.query<PairRow & { value: string }>(
+    `SELECT c.id, c.source_attribute_id, c.target_attribute_id, c.match_type, c.value FROM unnest($2::text[]) AS v(value)
+       CROSS JOIN LATERAL (SELECT * FROM correlations WHERE value = v.value AND match_type <> 'cidr' OFFSET 0) c
+     UNION
+     SELECT c.id, c.source_attribute_id, c.target_attribute_id, c.match_type, c.value FROM unnest($1::bigint[]) AS i(id)
+       CROSS JOIN LATERAL ${PAIRS_OF("i.id", "match_type = 'cidr'")} c`,
+    [ids, values],
+  );
+  const stale = existing.rows.filter((p) => !wanted.has(pairKey(p.source_attribute_id, p.target_attribute_id, p.match_type)));
+  // A pair that holds through another value than the one stored (a value changed on both sides)
+  // keeps its row and announcement; its value is brought up to date.
+  const revalued: { id: number; value: string }[] = [];
+  for (const p of existing.rows) {
+    const key = pairKey(p.source_attribute_id, p.target_attribute_id, p.match_type);
+    const m = wanted.get(key);
+    if (m && m.value !== p.value) revalued.push({ id: p.id, value: m.value });
+    wanted.delete(key);
+  }
+  if (revalued.length) {
+    await sql.query("UPDATE correlations c SET value = v.value FROM unnest($1::bigint[], $2::text[]) AS v(id, value) WHERE c.id = v.id", [
+      revalued.map((r) => r.id),
+      revalued.map((r) => r.value),
+    ]);
+  }
+
+  const removed: PairRow[] = [];
+  if (stale.length) {
+    const del = await sql.query<PairRow>(
+      "DELETE FROM correlations WHERE id = ANY($1::bigint[]) RETURNING id, source_attribute_id, target_attribute_id, match_type",
+      [stale.map((p) => p.id)],
+    );
+    removed.push(...del.rows);
+  }
+  const fresh = [...wanted.values()];
+  if (fresh.length === 0) return { created: [], removed };
+  const ins = await sql.query<PairRow>(
+    `INSERT INTO correlations (source_attribute_id, target_attribute_id, source_event_id, target_event_id, match_type, value)
+     SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::int[], $4::int[], $5::text[], $6::text[])
+     ON CONFLICT ((LEAST(source_attribute_id, target_attribute_id)), (GREATEST(source_attribute_id, target_attribute_id)), match_type) DO NOTHING
+     RETURNING id, source_attribute_id, target_attribute_id, match_type`,
+    [
+      fresh.map((m) => m.sourceId),
+      fresh.map((m) => m.targetId),
+      fresh.map((m) => m.sourceEventId),
+      fresh.map((m) => m.targetEventId),
+      fresh.map((m) => m.matchType),
+      fresh.map((m) => m.value),
+    ],
+  );
+  return { created: ins.rows, removed };
+}
+
+/** What change records and documents say about a pair: both sides with their events. */
+export interface PairDetail {
+  id: number;
+  match_type: MatchType;
+  value: string;
+  created_at: Date;
+  source_attribute_uuid: string;
+  source_attribute_type: string;
+  source_attribute_value: string;
+  source_event_uuid: string;
+  source_event_distribution: number;
+  source_event_org_id: number;
+  source_event_orgc_id: number;
+  target_attribute_uuid: string;
+  target_attribute_type: string;
+  target_attribute_value: string;
+  target_event_uuid: string;
+  target_event_distribution: number;
+  target_event_org_id: number;
+  target_event_orgc_id: number;
+}
+
+const PAIR_DETAIL = `
+  SELECT c.id, c.match_type, c.value, c.created_at,
+         sa.uuid::text AS source_attribute_uuid, sa.type AS source_attribute_type, sa.value AS source_attribute_value,
+         se.uuid::text AS source_event_uuid, se.distribution AS source_event_distribution, se.org_id AS source_event_org_id, se.orgc_id AS source_event_orgc_id,
+         ta.uuid::text AS target_attribute_uuid, ta.type AS target_attribute_type, ta.value AS target_attribute_value,
+         te.uuid::text AS target_event_uuid, te.distribution AS target_event_distribution, te.org_id AS target_event_org_id, te.orgc_id AS target_event_orgc_id
+    FROM correlations c
+    JOIN attributes sa ON sa.id = c.source_attribute_id JOIN events se ON se.id = sa.event_id
+    JOIN attributes ta ON ta.id = c.target_attribute_id JOIN events te ON te.id = ta.event_id`;
+
+export async function pairDetails(sql: Sql, ids: number[]): Promise<PairDetail[]> {
+  if (ids.length === 0) return [];
+  const { rows } = await sql.query<PairDetail>(`${PAIR_DETAIL} WHERE c.id IN (SELECT i.id FROM unnest($1::bigint[]) AS i(id) OFFSET 0) ORDER BY c.id`, [ids]);
+  return rows;
+}
+
+/** Every pair that involves one of these attributes (by uuid). */
+export async function pairsOfAttributes(sql: Sql, attributeUuids: string[]): Promise<PairDetail[]> {
+  if (attributeUuids.length === 0) return [];
+  const { rows } = await sql.query<PairDetail>(
+    `${PAIR_DETAIL} WHERE c.id IN (SELECT p.id FROM attributes x CROSS JOIN LATERAL ${PAIRS_OF("x.id")} p WHERE x.uuid = ANY($1::uuid[]))`,
+    [attributeUuids],
+  );
+  return rows;
+}
+
+/** Uuids of attributes (for change records of removed pairs: both attributes still exist then). */
+export async function attributeUuidsById(sql: Sql, ids: number[]): Promise<Map<number, { uuid: string; eventUuid: string }>> {
+  if (ids.length === 0) return new Map();
+  const { rows } = await sql.query<{ id: number; uuid: string; event_uuid: string }>(
+    "SELECT a.id, a.uuid::text, e.uuid::text AS event_uuid FROM attributes a JOIN events e ON e.id = a.event_id WHERE a.id = ANY($1::bigint[])",
+    [ids],
+  );
+  return new Map(rows.map((r) => [r.id, { uuid: r.uuid, eventUuid: r.event_uuid }]));
+}
+
+export async function correlationSettings(sql: Sql, defaults: { max_correlations_per_value: number; match_types: MatchType[] }): Promise<CorrelationSettings> {
+  const { rows } = await sql.query<{ value: { max_correlations_per_value?: number; match_types?: MatchType[] } }>(
+    "SELECT value FROM runtime_settings WHERE namespace = 'correlations'",
+  );
+  const v = { ...defaults, ...(rows[0]?.value ?? {}) };
+  return { maxEventsPerValue: v.max_correlations_per_value, matchTypes: v.match_types };
+}

@@ -1,0 +1,170 @@
+import type { AppContext } from "../../app-context.ts";
+import { authorize, hasScope, type Principal } from "../../auth/principal.ts";
+import { correlationDocuments } from "../../search/indexing/documents.ts";
+import { pairsOfAttributes } from "./correlation-store.ts";
+import { errors } from "../../platform/errors.ts";
+import { withTransaction } from "../../platform/db/transaction.ts";
+import type { AuditService } from "../audit/audit.service.ts";
+import { canReadEvent, readableEventsSql } from "../events/event-access.ts";
+import type { SearchPage, SearchService } from "../search/search.service.ts";
+import { CORRELATION_QUEUE, REBUILD_CORRELATIONS_TASK, createRebuild, findRebuild, type RebuildRow } from "./rebuild.ts";
+
+/** The peer's exact filters of GET /correlations/. */
+export const CORRELATION_FILTERS = ["source_attribute_uuid", "source_event_uuid", "target_attribute_uuid", "target_event_uuid", "match_type"] as const;
+export type CorrelationFilters = Partial<Record<(typeof CORRELATION_FILTERS)[number], string>>;
+
+export interface CorrelationStats {
+  totalCorrelations: number;
+  topCorrelatedEvents: { key: string; docCount: number }[];
+  topCorrelatedValues: { key: string; docCount: number }[];
+}
+
+/** A correlation document in the peer's raw-hit shape. */
+export interface CorrelationHit {
+  _index: "svc-correlations";
+  _id: string;
+  _score: null;
+  _source: Record<string, unknown>;
+}
+
+export interface Exclusion {
+  id: number;
+  value: string;
+  comment: string;
+  created_by: number | null;
+  created_at: Date;
+}
+
+const MAX_EXCLUSION_LENGTH = 1024;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/**
+ * Correlations: searched through the correlations index (both directions of each pair), counted
+ * from PostgreSQL, rebuilt by a resumable job, and tuned by exclusions. A caller sees a pair only
+ * when both of its events are readable to them.
+ */
+export class CorrelationsService {
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly audit: AuditService,
+    private readonly search: SearchService,
+  ) {}
+
+  list(p: Principal | null, filters: CorrelationFilters, page: { page: number; size: number }): Promise<SearchPage> {
+    authorize(p, "correlations:read");
+    for (const [name, value] of Object.entries(filters)) {
+      if (value === undefined) continue;
+      const ok = name === "match_type" ? ["term", "composite", "cidr"].includes(value) : UUID.test(value);
+      if (!ok) throw errors.invalidField(["query", name], name === "match_type" ? "must be term, composite or cidr" : "must be a UUID", value);
+    }
+    return this.search.search(p, "correlations", {
+      query: "",
+      page: page.page,
+      size: page.size,
+      sortBy: "@timestamp",
+      sortOrder: "desc",
+      includeDeleted: true,
+      filters: Object.fromEntries(Object.entries(filters).filter(([, v]) => v !== undefined)) as Record<string, string>,
+    });
+  }
+
+  /**
+   * The correlations of listed attributes, as the peer's raw hits with the attribute as source.
+   * Empty without correlations:read; pairs with events the caller may not read are left out.
+   */
+  async ofAttributes(p: Principal | null, uuids: string[]): Promise<Map<string, CorrelationHit[]>> {
+    const out = new Map<string, CorrelationHit[]>(uuids.map((u) => [u, []]));
+    if (!p || !hasScope(p, "correlations:read") || uuids.length === 0) return out;
+    const wanted = new Set(uuids);
+    for (const pair of await pairsOfAttributes(this.ctx.db.pool, uuids)) {
+      for (const doc of correlationDocuments(pair)) {
+        const src = doc.source as Record<string, unknown>;
+        const mine = src.source_attribute_uuid as string;
+        if (!wanted.has(mine)) continue;
+        const other = { distribution: src.target_event_distribution as number, orgId: src.target_event_org_id as number, orgcId: src.target_event_orgc_id as number };
+        if (!canReadEvent(p, other)) continue;
+        out.get(mine)!.push({ _index: "svc-correlations", _id: doc.id, _score: null, _source: src });
+      }
+    }
+    return out;
+  }
+
+  async stats(p: Principal | null): Promise<CorrelationStats> {
+    authorize(p, "correlations:read");
+    const params: unknown[] = [];
+    const visible = `SELECT c.* FROM correlations c JOIN events se ON se.id = c.source_event_id JOIN events te ON te.id = c.target_event_id
+                      WHERE ${readableEventsSql(p, "se", params)} AND ${readableEventsSql(p, "te", params)}`;
+    const { rows } = await this.ctx.db.pool.query<{ total: number; events: { key: string; doc_count: number }[] | null; vals: { key: string; doc_count: number }[] | null }>(
+      `WITH visible AS (${visible})
+       SELECT (SELECT count(*)::int FROM visible) AS total,
+              (SELECT json_agg(t) FROM (
+                 SELECT e.uuid AS key, count(*)::int AS doc_count
+                   FROM (SELECT source_event_id AS id FROM visible UNION ALL SELECT target_event_id FROM visible) x
+                   JOIN events e ON e.id = x.id GROUP BY e.uuid ORDER BY 2 DESC, 1 LIMIT 10) t) AS events,
+              (SELECT json_agg(t) FROM (
+                 SELECT value AS key, count(*)::int AS doc_count FROM visible GROUP BY value ORDER BY 2 DESC, 1 LIMIT 10) t) AS vals`,
+      params,
+    );
+    const r = rows[0];
+    const out = (list: { key: string; doc_count: number }[] | null) => (list ?? []).map((x) => ({ key: x.key, docCount: x.doc_count }));
+    return { totalCorrelations: r.total, topCorrelatedEvents: out(r.events), topCorrelatedValues: out(r.vals) };
+  }
+
+  /** Queues a full rebuild; the pairs that already hold are kept (and not announced again). */
+  async startRebuild(p: Principal | null): Promise<{ rebuild: RebuildRow; jobId: string }> {
+    authorize(p, "correlations:create");
+    const queued = await withTransaction(this.ctx.db.pool, async (client) => {
+      const rebuild = await createRebuild(client, p.userId);
+      const jobId = await this.ctx.jobs.add(REBUILD_CORRELATIONS_TASK, { rebuild_id: rebuild.id }, { queueName: CORRELATION_QUEUE, jobKey: `${REBUILD_CORRELATIONS_TASK}:${rebuild.id}` }, client);
+      return { rebuild, jobId };
+    });
+    await this.audit.record(p, { action: "correlations.rebuild_requested", resourceType: "correlation_rebuild", resourceId: queued.rebuild.id });
+    return queued;
+  }
+
+  async rebuild(p: Principal | null, id: number): Promise<RebuildRow> {
+    authorize(p, "correlations:read");
+    const row = await findRebuild(this.ctx.db.pool, id);
+    if (!row) throw errors.notFound("Correlation rebuild");
+    return row;
+  }
+
+  async exclusions(p: Principal | null): Promise<Exclusion[]> {
+    authorize(p, "correlations:read");
+    const { rows } = await this.ctx.db.pool.query<Exclusion>("SELECT id, value, comment, created_by, created_at FROM correlation_exclusions ORDER BY id");
+    return rows;
+  }
+
+  /**
+   * A value (`%` matches any run of characters) that stops correlating. Existing pairs with that
+   * value stay until their attributes are correlated again, e.g. by a rebuild.
+   */
+  async addExclusion(p: Principal | null, value: string, comment = ""): Promise<Exclusion> {
+    authorize(p, "correlations:create");
+    if (value.length === 0 || value.length > MAX_EXCLUSION_LENGTH) throw errors.invalidField(["body", "value"], `must be 1 to ${MAX_EXCLUSION_LENGTH} characters`);
+    if (/^%*$/.test(value)) throw errors.invalidField(["body", "value"], "an exclusion of only wildcards would stop all correlation");
+    if (value.includes("\0") || comment.includes("\0")) throw errors.invalidField(["body"], "must not contain NUL bytes");
+    const { prisma } = this.ctx.db;
+    const row = await prisma
+      .$transaction(async (tx) => {
+        const created = await tx.correlationExclusion.create({ data: { value, comment, createdBy: p.userId } });
+        await this.audit.record(p, { action: "correlations.exclusion_added", resourceType: "correlation_exclusion", resourceId: created.id, metadata: { value } }, tx);
+        return created;
+      })
+      .catch((err: unknown) => {
+        if ((err as { code?: string }).code === "P2002") throw errors.conflict("This exclusion exists already");
+        throw err;
+      });
+    return { id: row.id, value: row.value, comment: row.comment, created_by: row.createdBy, created_at: row.createdAt };
+  }
+
+  async deleteExclusion(p: Principal | null, id: number): Promise<void> {
+    authorize(p, "correlations:delete");
+    await this.ctx.db.prisma.$transaction(async (tx) => {
+      const row = await tx.correlationExclusion.findUnique({ where: { id } });
+      if (!row) throw errors.notFound("Correlation exclusion");
+      await tx.correlationExclusion.delete({ where: { id } });
+      await this.audit.record(p, { action: "correlations.exclusion_deleted", resourceType: "correlation_exclusion", resourceId: id, metadata: { value: row.value } }, tx);
+    });
+  }
+}

@@ -1,0 +1,152 @@
+import type pg from "pg";
+import type { Change } from "../changes/change-log.ts";
+import { recordChanges } from "../changes/change-log.ts";
+import { withTransaction, type Sql } from "../../platform/db/transaction.ts";
+import { RUNTIME_DEFAULTS } from "../settings/runtime-settings.schema.ts";
+import { isCompositeType, splitComposite } from "../attributes/catalogue/index.ts";
+import {
+  attributeUuidsById,
+  correlateBatch,
+  correlationSettings,
+  pairDetails,
+  type BatchOutcome,
+  type CorrelationSettings,
+} from "./correlation-store.ts";
+
+export const CORRELATION_BATCH = 1000;
+export const CORRELATION_CREATED = "attribute.correlation.created";
+export const CORRELATION_DELETED = "attribute.correlation.deleted";
+/** Change records of pairs: the correlation job skips them, the indexer writes their documents. */
+export const isCorrelationChange = (kind: string) => kind === CORRELATION_CREATED || kind === CORRELATION_DELETED;
+
+/** Event fields whose change re-correlates every attribute of the event. */
+const RECORRELATING_EVENT_FIELDS = new Set(["disableCorrelation"]);
+
+interface ChangeRow {
+  kind: string;
+  entity_type: string;
+  entity_uuid: string;
+  payload: { fields?: string[]; attribute_type?: string; attribute_value?: string } | null;
+}
+
+export interface CorrelationCounts {
+  attributes: number;
+  created: number;
+  removed: number;
+}
+
+export const loadSettings = (sql: Sql) => correlationSettings(sql, RUNTIME_DEFAULTS.correlations);
+
+/**
+ * One batch in one transaction: the pairs and the change records that announce them commit
+ * together, so a retried job finds its pairs stored and announces nothing twice.
+ */
+export async function correlateInTransaction(
+  pool: pg.Pool,
+  ids: number[],
+  settings: CorrelationSettings,
+  alsoInTransaction?: (client: pg.PoolClient, outcome: BatchOutcome) => Promise<void>,
+  goneValues: string[] = [],
+): Promise<BatchOutcome> {
+  return withTransaction(pool, async (client) => {
+    // Short statements whose estimates are inflated by popular values: JIT only costs here.
+    await client.query("SET LOCAL jit = off");
+    const outcome = await correlateBatch(client, ids, settings, goneValues);
+    await recordChanges(client, null, await changesFor(client, outcome));
+    await alsoInTransaction?.(client, outcome);
+    return outcome;
+  });
+}
+
+async function changesFor(sql: Sql, outcome: BatchOutcome): Promise<Change[]> {
+  const changes: Change[] = [];
+  for (const d of await pairDetails(sql, outcome.created.map((p) => p.id))) {
+    changes.push({
+      kind: CORRELATION_CREATED,
+      entityType: "attribute",
+      entityUuid: d.source_attribute_uuid,
+      eventUuid: d.source_event_uuid,
+      // Spec 6.3's correlation payload, plus what identifies the pair.
+      payload: {
+        correlation_id: d.id,
+        match_type: d.match_type,
+        value: d.value,
+        source_attribute_uuid: d.source_attribute_uuid,
+        source_event_uuid: d.source_event_uuid,
+        target_event_uuid: d.target_event_uuid,
+        target_attribute_uuid: d.target_attribute_uuid,
+        target_attribute_type: d.target_attribute_type,
+        target_attribute_value: d.target_attribute_value,
+      },
+    });
+  }
+  if (outcome.removed.length) {
+    const uuids = await attributeUuidsById(sql, outcome.removed.flatMap((p) => [p.source_attribute_id, p.target_attribute_id]));
+    for (const p of outcome.removed) {
+      const source = uuids.get(p.source_attribute_id);
+      const target = uuids.get(p.target_attribute_id);
+      if (!source || !target) continue;
+      changes.push({
+        kind: CORRELATION_DELETED,
+        entityType: "attribute",
+        entityUuid: source.uuid,
+        eventUuid: source.eventUuid,
+        payload: { correlation_id: p.id, match_type: p.match_type, source_attribute_uuid: source.uuid, target_attribute_uuid: target.uuid },
+      });
+    }
+  }
+  return changes;
+}
+
+/** The parts of a stored value as value1/value2 hold them (the catalogue's split of composites). */
+const partsOf = (type: string | undefined, value: string) => {
+  const parts = type && isCompositeType(type) ? splitComposite(type, value) : null;
+  return parts ? parts.map((p) => p.value) : [value];
+};
+
+/**
+ * The attribute ids a range of change records asks to (re)correlate, and the values of attributes
+ * deleted with their event or object (their rows, and their pairs, are gone).
+ */
+async function attributesToCorrelate(sql: Sql, firstId: number, lastId: number): Promise<{ ids: number[]; goneValues: string[] }> {
+  const { rows } = await sql.query<ChangeRow>(
+    "SELECT kind, entity_type, entity_uuid::text, payload FROM change_records WHERE id BETWEEN $1 AND $2",
+    [firstId, lastId],
+  );
+  const attributes = new Set<string>();
+  const events = new Set<string>();
+  const goneValues = new Set<string>();
+  for (const r of rows) {
+    if (r.entity_type === "attribute") {
+      if (isCorrelationChange(r.kind) || r.kind.endsWith("tagged")) continue;
+      attributes.add(r.entity_uuid);
+      if (r.kind === "attribute.deleted" && r.payload?.attribute_value) for (const v of partsOf(r.payload.attribute_type, r.payload.attribute_value)) goneValues.add(v);
+    } else if (r.kind === "event.updated" && (!r.payload?.fields || r.payload.fields.some((f) => RECORRELATING_EVENT_FIELDS.has(f)))) {
+      events.add(r.entity_uuid);
+    }
+  }
+  if (attributes.size === 0 && events.size === 0) return { ids: [], goneValues: [] };
+  const { rows: ids } = await sql.query<{ id: number }>(
+    `SELECT a.id FROM attributes a WHERE a.uuid = ANY($1::uuid[])
+     UNION SELECT a.id FROM attributes a JOIN events e ON e.id = a.event_id WHERE e.uuid = ANY($2::uuid[])
+     ORDER BY 1`,
+    [[...attributes], [...events]],
+  );
+  return { ids: ids.map((r) => r.id), goneValues: [...goneValues] };
+}
+
+/** Correlates what a range of change records touched (hard-deleted attributes lost their pairs by cascade). */
+export async function correlateChangeRange(pool: pg.Pool, firstId: number, lastId: number): Promise<CorrelationCounts> {
+  const { ids, goneValues } = await attributesToCorrelate(pool, firstId, lastId);
+  const counts: CorrelationCounts = { attributes: ids.length, created: 0, removed: 0 };
+  if (ids.length === 0 && goneValues.length === 0) return counts;
+  const settings = await loadSettings(pool);
+  const batches = Math.max(Math.ceil(ids.length / CORRELATION_BATCH), Math.ceil(goneValues.length / CORRELATION_BATCH));
+  for (let b = 0; b < batches; b++) {
+    const slice = (list: (number | string)[]) => list.slice(b * CORRELATION_BATCH, (b + 1) * CORRELATION_BATCH);
+    const outcome = await correlateInTransaction(pool, slice(ids) as number[], settings, undefined, slice(goneValues) as string[]);
+    counts.created += outcome.created.length;
+    counts.removed += outcome.removed.length;
+  }
+  return counts;
+}

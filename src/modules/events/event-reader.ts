@@ -1,0 +1,114 @@
+import type pg from "pg";
+
+type Sql = Pick<pg.Pool, "query">;
+
+export interface TagView {
+  id: number;
+  name: string;
+  colour: string;
+  exportable: boolean;
+  hideTag: boolean;
+  isGalaxy: boolean;
+  isCustomGalaxy: boolean;
+  localOnly: boolean;
+  numericalValue: number | null;
+  local: boolean;
+}
+
+export interface OrgRef {
+  id: number;
+  uuid: string;
+  name: string;
+}
+
+export interface EventView {
+  id: number;
+  uuid: string;
+  info: string;
+  date: string;
+  threatLevel: number;
+  analysis: number;
+  distribution: number;
+  sharingGroupId: number | null;
+  published: boolean;
+  publishTimestamp: number;
+  timestamp: number;
+  sightingTimestamp: number | null;
+  orgId: number;
+  orgcId: number;
+  userId: number | null;
+  locked: boolean;
+  proposalEmailLock: boolean;
+  protected: boolean;
+  disableCorrelation: boolean;
+  extendsUuid: string | null;
+  galaxies: unknown[];
+  attributeCount: number;
+  objectCount: number;
+  createdAt: Date;
+  updatedAt: Date;
+  org: OrgRef;
+  orgc: OrgRef;
+  tags: TagView[];
+}
+
+const EVENT_SELECT = `
+  SELECT e.id, e.uuid::text, e.info, to_char(e.date, 'YYYY-MM-DD') AS date, e.threat_level, e.analysis, e.distribution,
+         e.sharing_group_id, e.published, e.publish_timestamp, e.timestamp, e.sighting_timestamp, e.org_id, e.orgc_id, e.user_id,
+         e.locked, e.proposal_email_lock, e.protected, e.disable_correlation, e.extends_uuid::text, e.galaxies, e.created_at, e.updated_at,
+         (SELECT count(*) FROM attributes a WHERE a.event_id = e.id AND a.object_id IS NULL AND NOT a.deleted)::int AS attribute_count,
+         (SELECT count(*) FROM objects o WHERE o.event_id = e.id AND NOT o.deleted)::int AS object_count,
+         json_build_object('id', org.id, 'uuid', org.uuid, 'name', org.name) AS org,
+         json_build_object('id', orgc.id, 'uuid', orgc.uuid, 'name', orgc.name) AS orgc,
+         COALESCE((SELECT json_agg(json_build_object('id', t.id, 'name', t.name, 'colour', t.colour, 'exportable', t.exportable,
+                     'hideTag', t.hide_tag, 'isGalaxy', t.is_galaxy, 'isCustomGalaxy', t.is_custom_galaxy, 'localOnly', t.local_only,
+                     'numericalValue', t.numerical_value, 'local', et.local) ORDER BY t.name)
+                   FROM event_tags et JOIN tags t ON t.id = et.tag_id WHERE et.event_id = e.id), '[]') AS tags
+    FROM events e JOIN organisations org ON org.id = e.org_id JOIN organisations orgc ON orgc.id = e.orgc_id`;
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+function toEventView(r: any): EventView {
+  return {
+    id: r.id,
+    uuid: r.uuid,
+    info: r.info,
+    date: r.date,
+    threatLevel: r.threat_level,
+    analysis: r.analysis,
+    distribution: r.distribution,
+    sharingGroupId: r.sharing_group_id,
+    published: r.published,
+    publishTimestamp: Number(r.publish_timestamp),
+    timestamp: Number(r.timestamp),
+    sightingTimestamp: r.sighting_timestamp === null ? null : Number(r.sighting_timestamp),
+    orgId: r.org_id,
+    orgcId: r.orgc_id,
+    userId: r.user_id,
+    locked: r.locked,
+    proposalEmailLock: r.proposal_email_lock,
+    protected: r.protected,
+    disableCorrelation: r.disable_correlation,
+    extendsUuid: r.extends_uuid,
+    galaxies: r.galaxies,
+    attributeCount: r.attribute_count,
+    objectCount: r.object_count,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+    org: r.org,
+    orgc: r.orgc,
+    tags: r.tags,
+  };
+}
+
+export async function loadEvent(sql: Sql, uuid: string): Promise<EventView | null> {
+  const { rows } = await sql.query(`${EVENT_SELECT} WHERE e.uuid = $1`, [uuid]);
+  return rows[0] ? toEventView(rows[0]) : null;
+}
+
+export async function listEvents(sql: Sql, where: string, params: unknown[], limit: number, offset: number): Promise<{ items: EventView[]; total: number }> {
+  const [page, count] = await Promise.all([
+    sql.query(`${EVENT_SELECT} WHERE ${where} ORDER BY e.timestamp DESC, e.id DESC LIMIT ${limit} OFFSET ${offset}`, params),
+    sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM events e WHERE ${where}`, params),
+  ]);
+  return { items: page.rows.map(toEventView), total: count.rows[0].n };
+}

@@ -1,0 +1,258 @@
+import crypto from "node:crypto";
+import type { AppContext } from "../../app-context.ts";
+import { authorize, type Principal } from "../../auth/principal.ts";
+import { withTransaction } from "../../platform/db/transaction.ts";
+import { errors, type ValidationIssue } from "../../platform/errors.ts";
+import { offsetOf, pageOf, type Page, type PageRequest } from "../../platform/pagination.ts";
+import { recordChanges, type Change } from "../changes/change-log.ts";
+import { canReadEvent, canWriteEvent, readableEventsSql } from "./event-access.ts";
+import type { EventDraft } from "./event-draft.ts";
+import { listEvents, loadEvent, type EventView } from "./event-reader.ts";
+import { ensureTags, writeEventDraft, type WriteResult } from "./event-writer.ts";
+import { exportMispEvent } from "./misp-export.ts";
+import { parseMispEvent, type ParseOptions } from "./misp-parse.ts";
+
+export interface EventFilter {
+  info?: string;
+  uuid?: string;
+  published?: boolean;
+  orgcUuid?: string;
+}
+
+/** Fields of POST /events/ and PATCH /events/{uuid} (snake_case is the shim's business). */
+export interface EventFields {
+  info?: string;
+  date?: string;
+  threatLevel?: number;
+  analysis?: number;
+  distribution?: number;
+  published?: boolean;
+  locked?: boolean;
+  protected?: boolean;
+  disableCorrelation?: boolean;
+  extendsUuid?: string | null;
+}
+
+const now = () => Math.floor(Date.now() / 1000);
+
+export class EventsService {
+  constructor(private readonly ctx: AppContext) {}
+
+  async list(p: Principal | null, filter: EventFilter, req: PageRequest): Promise<Page<EventView>> {
+    authorize(p, "events:read");
+    const params: unknown[] = [];
+    const where = [readableEventsSql(p, "e", params)];
+    if (filter.info) {
+      params.push(`%${filter.info.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+      where.push(`e.info ILIKE $${params.length}`);
+    }
+    if (filter.uuid) {
+      params.push(filter.uuid);
+      where.push(`e.uuid = $${params.length}`);
+    }
+    if (filter.published !== undefined) {
+      params.push(filter.published);
+      where.push(`e.published = $${params.length}`);
+    }
+    const { items, total } = await listEvents(this.ctx.db.pool, where.join(" AND "), params, req.size, offsetOf(req));
+    return pageOf(items, total, req);
+  }
+
+  /** 404 for events the caller may not read: existence is not disclosed. */
+  async get(p: Principal | null, uuid: string): Promise<EventView> {
+    authorize(p, "events:read");
+    const e = await loadEvent(this.ctx.db.pool, uuid);
+    if (!e || !canReadEvent(p, e)) throw errors.notFound("Event");
+    return e;
+  }
+
+  async create(p: Principal | null, fields: EventFields & { info: string; uuid?: string }): Promise<EventView> {
+    authorize(p, "events:create");
+    // Creating it published is publishing: the same scope as POST /events/{uuid}/publish.
+    if (fields.published) authorize(p, "events:publish");
+    const ts = now();
+    const draft: EventDraft = {
+      uuid: fields.uuid ?? crypto.randomUUID(),
+      info: fields.info,
+      date: fields.date ?? new Date().toISOString().slice(0, 10),
+      threatLevel: fields.threatLevel ?? 4,
+      analysis: fields.analysis ?? 0,
+      distribution: fields.distribution ?? 0,
+      sharingGroupId: null,
+      published: fields.published ?? false,
+      timestamp: ts,
+      publishTimestamp: fields.published ? ts : 0,
+      sightingTimestamp: null,
+      locked: fields.locked ?? false,
+      proposalEmailLock: false,
+      protected: fields.protected ?? false,
+      disableCorrelation: fields.disableCorrelation ?? false,
+      extendsUuid: fields.extendsUuid ?? null,
+      orgc: null,
+      tags: [],
+      galaxies: [],
+      attributes: [],
+      objects: [],
+    };
+    if (await loadEvent(this.ctx.db.pool, draft.uuid)) throw errors.conflict("An event with this uuid already exists");
+    await this.write(p, draft);
+    return this.get(p, draft.uuid);
+  }
+
+  /** MISP JSON import: 201 when created, 200 when an existing event was updated or was already as new. */
+  async importMisp(p: Principal | null, body: unknown, opts: ParseOptions = {}): Promise<{ result: WriteResult; skipped: ValidationIssue[]; event: EventView }> {
+    authorize(p, "events:create");
+    const { draft, skipped } = parseMispEvent(body, opts);
+    const result = await this.write(p, draft);
+    return { result, skipped, event: await this.get(p, draft.uuid) };
+  }
+
+  /** Stores a validated draft (import, feeds) in one transaction as the given caller. */
+  async write(p: Principal, draft: EventDraft): Promise<WriteResult> {
+    if (p.orgId === null) throw errors.forbidden("Only users of an organisation can own events");
+    return withTransaction(this.ctx.db.pool, (client) =>
+      writeEventDraft(client, p, draft, {
+        ownerOrgId: p.orgId!,
+        assertCanUpdate: (orgId) => {
+          if (!canWriteEvent(p, { orgId })) throw errors.forbidden("The event belongs to another organisation");
+        },
+      }),
+    );
+  }
+
+  async exportMisp(p: Principal | null, uuid: string): Promise<{ Event: Record<string, unknown> }> {
+    const e = await this.get(p, uuid);
+    return exportMispEvent(this.ctx.db.pool, e);
+  }
+
+  async update(p: Principal | null, uuid: string, fields: EventFields): Promise<EventView> {
+    authorize(p, "events:update");
+    await this.mutate(p, uuid, async (client, e) => {
+      const sets: string[] = [];
+      const params: unknown[] = [];
+      const set = (column: string, value: unknown) => {
+        params.push(value);
+        sets.push(`${column} = $${params.length}`);
+      };
+      if (fields.info !== undefined) set("info", fields.info);
+      if (fields.date !== undefined) set("date", fields.date);
+      if (fields.threatLevel !== undefined) set("threat_level", fields.threatLevel);
+      if (fields.analysis !== undefined) set("analysis", fields.analysis);
+      if (fields.distribution !== undefined) set("distribution", fields.distribution);
+      if (fields.locked !== undefined) set("locked", fields.locked);
+      if (fields.protected !== undefined) set("protected", fields.protected);
+      if (fields.disableCorrelation !== undefined) set("disable_correlation", fields.disableCorrelation);
+      if (fields.extendsUuid !== undefined) set("extends_uuid", fields.extendsUuid);
+      const publishing = fields.published !== undefined && fields.published !== e.published;
+      if (publishing) {
+        // Changing the published state is publishing or unpublishing, whatever the route.
+        authorize(p, "events:publish");
+        set("published", fields.published);
+        if (fields.published) set("publish_timestamp", now());
+      }
+      set("timestamp", Math.max(now(), e.timestamp + 1));
+      params.push(e.id);
+      await client.query(`UPDATE events SET ${sets.join(", ")}, updated_at = now() WHERE id = $${params.length}`, params);
+      const changes: Change[] = [
+        { kind: "event.updated", entityType: "event", entityUuid: e.uuid, eventUuid: e.uuid, payload: { fields: Object.keys(fields).filter((k) => fields[k as keyof EventFields] !== undefined) } },
+      ];
+      if (publishing) changes.push({ kind: fields.published ? "event.published" : "event.unpublished", entityType: "event", entityUuid: e.uuid, eventUuid: e.uuid });
+      return changes;
+    });
+    return this.get(p, uuid);
+  }
+
+  async setPublished(p: Principal | null, uuid: string, published: boolean): Promise<EventView> {
+    authorize(p, "events:publish");
+    await this.mutate(p, uuid, async (client, e) => {
+      if (e.published === published) return [];
+      await client.query(
+        `UPDATE events SET published = $1, publish_timestamp = CASE WHEN $1 THEN $2 ELSE publish_timestamp END, updated_at = now() WHERE id = $3`,
+        [published, now(), e.id],
+      );
+      return [{ kind: published ? "event.published" : "event.unpublished", entityType: "event", entityUuid: e.uuid, eventUuid: e.uuid }];
+    });
+    return this.get(p, uuid);
+  }
+
+  async tag(p: Principal | null, uuid: string, tagName: string, local = false): Promise<void> {
+    authorize(p, "events:tag");
+    await this.mutate(p, uuid, async (client, e) => {
+      const ids = await ensureTags(client, [{ name: tagName, colour: null, exportable: true, local }], p);
+      const inserted = await client.query(
+        "INSERT INTO event_tags (event_id, tag_id, local) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING",
+        [e.id, ids.get(tagName), local],
+      );
+      if (!inserted.rowCount) return [];
+      await client.query("UPDATE events SET timestamp = GREATEST(timestamp + 1, $2), updated_at = now() WHERE id = $1", [e.id, now()]);
+      return [{ kind: "event.tagged", entityType: "event", entityUuid: e.uuid, eventUuid: e.uuid, payload: { tag: tagName } }];
+    });
+  }
+
+  async untag(p: Principal | null, uuid: string, tagName: string): Promise<void> {
+    authorize(p, "events:tag");
+    await this.mutate(p, uuid, async (client, e) => {
+      const removed = await client.query(
+        "DELETE FROM event_tags et USING tags t WHERE et.tag_id = t.id AND et.event_id = $1 AND lower(t.name) = lower($2)",
+        [e.id, tagName],
+      );
+      if (!removed.rowCount) throw errors.notFound("Tag on this event");
+      await client.query("UPDATE events SET timestamp = GREATEST(timestamp + 1, $2), updated_at = now() WHERE id = $1", [e.id, now()]);
+      return [{ kind: "event.untagged", entityType: "event", entityUuid: e.uuid, eventUuid: e.uuid, payload: { tag: tagName } }];
+    });
+  }
+
+  /**
+   * Hard delete of the event with its attributes, objects, references, tags and sightings (the
+   * foreign keys cascade). The change records carry what consumers need once the rows are gone.
+   */
+  async delete(p: Principal | null, uuid: string): Promise<void> {
+    authorize(p, "events:delete");
+    await this.mutate(p, uuid, async (client, e) => {
+      const attrs = await client.query<{ uuid: string; type: string; value: string; object_uuid: string | null }>(
+        `SELECT a.uuid::text, a.type, a.value, o.uuid::text AS object_uuid FROM attributes a LEFT JOIN objects o ON o.id = a.object_id WHERE a.event_id = $1`,
+        [e.id],
+      );
+      const changes: Change[] = [
+        {
+          kind: "event.deleted",
+          entityType: "event",
+          entityUuid: e.uuid,
+          eventUuid: e.uuid,
+          payload: { event_name: e.info, organisation_uuid: e.orgc.uuid, organisation_name: e.orgc.name },
+        },
+        ...attrs.rows.map((a) => ({
+          kind: "attribute.deleted",
+          entityType: "attribute" as const,
+          entityUuid: a.uuid,
+          eventUuid: e.uuid,
+          payload: { event_title: e.info, attribute_type: a.type, attribute_value: a.value, object_uuid: a.object_uuid, cascade: true },
+        })),
+      ];
+      const objects = await client.query<{ uuid: string; name: string }>("SELECT uuid::text, name FROM objects WHERE event_id = $1 ORDER BY id", [e.id]);
+      changes.push(
+        ...objects.rows.map((o) => ({
+          kind: "object.deleted",
+          entityType: "object" as const,
+          entityUuid: o.uuid,
+          eventUuid: e.uuid,
+          payload: { event_title: e.info, object_name: o.name, cascade: true },
+        })),
+      );
+      await client.query("DELETE FROM events WHERE id = $1", [e.id]);
+      return changes;
+    });
+  }
+
+  /** Loads, checks read and write access, runs `fn` and records its changes in one transaction. */
+  private async mutate(p: Principal, uuid: string, fn: (client: import("pg").PoolClient, e: EventView) => Promise<Change[]>): Promise<void> {
+    await withTransaction(this.ctx.db.pool, async (client) => {
+      const locked = await client.query("SELECT id FROM events WHERE uuid = $1 FOR UPDATE", [uuid]);
+      const e = locked.rowCount ? await loadEvent(client, uuid) : null;
+      if (!e || !canReadEvent(p, e)) throw errors.notFound("Event");
+      if (!canWriteEvent(p, e)) throw errors.forbidden("The event belongs to another organisation");
+      const changes = await fn(client, e);
+      if (changes.length) await recordChanges(client, p, changes);
+    });
+  }
+}

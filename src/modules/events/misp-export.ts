@@ -1,0 +1,157 @@
+import type pg from "pg";
+import type { EventView } from "./event-reader.ts";
+
+type Sql = Pick<pg.Pool, "query">;
+
+/** MISP writes first_seen/last_seen with microseconds and an explicit offset. */
+function mispTime(d: Date | null): string | null {
+  if (!d) return null;
+  return d.toISOString().replace(/\.(\d{3})Z$/, ".$1000+00:00");
+}
+
+const str = (n: number | null | undefined) => (n === null || n === undefined ? "0" : String(n));
+
+/**
+ * The event in MISP's JSON form (`{"Event": {...}}`), as MISP itself exports it: numbers as strings,
+ * standalone attributes under Attribute, object attributes and references under each Object.
+ */
+export async function exportMispEvent(sql: Sql, e: EventView): Promise<{ Event: Record<string, unknown> }> {
+  const [attributes, objects, references, attributeTags, sightings] = await Promise.all([
+    sql.query(
+      `SELECT a.id, a.uuid::text, a.object_id, a.object_relation, a.type, a.category, a.value, a.to_ids, a.comment, a.distribution,
+              a.sharing_group_id, a.timestamp, a.first_seen, a.last_seen, a.deleted, a.disable_correlation
+         FROM attributes a WHERE a.event_id = $1 ORDER BY a.id`,
+      [e.id],
+    ),
+    sql.query(
+      `SELECT id, uuid::text, name, meta_category, description, template_uuid, template_version, timestamp, distribution,
+              sharing_group_id, comment, deleted, first_seen, last_seen
+         FROM objects WHERE event_id = $1 ORDER BY id`,
+      [e.id],
+    ),
+    sql.query(
+      `SELECT r.object_id, r.uuid::text, o.uuid::text AS source_uuid, r.referenced_uuid::text, r.referenced_type, r.relationship_type,
+              r.comment, r.timestamp, r.deleted
+         FROM object_references r JOIN objects o ON o.id = r.object_id WHERE r.event_id = $1 ORDER BY r.id`,
+      [e.id],
+    ),
+    sql.query(
+      `SELECT at.attribute_id, t.name, t.colour, t.exportable, at.local
+         FROM attribute_tags at JOIN attributes a ON a.id = at.attribute_id JOIN tags t ON t.id = at.tag_id
+        WHERE a.event_id = $1 ORDER BY t.name`,
+      [e.id],
+    ),
+    sql.query(
+      `SELECT s.attribute_id, s.uuid::text, s.type, s.source, s.date_sighting, o.uuid::text AS org_uuid, o.name AS org_name
+         FROM sightings s LEFT JOIN organisations o ON o.id = s.org_id WHERE s.event_id = $1 ORDER BY s.id`,
+      [e.id],
+    ),
+  ]);
+  const group = <T extends { attribute_id?: string; object_id?: number }>(rows: T[], key: "attribute_id" | "object_id") => {
+    const m = new Map<string, T[]>();
+    for (const r of rows) {
+      const k = String(r[key]);
+      if (!m.has(k)) m.set(k, []);
+      m.get(k)!.push(r);
+    }
+    return m;
+  };
+  const tagsByAttr = group(attributeTags.rows, "attribute_id");
+  const sightingsByAttr = group(sightings.rows, "attribute_id");
+  const refsByObject = group(references.rows, "object_id");
+
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  const attribute = (a: any) => ({
+    uuid: a.uuid,
+    type: a.type,
+    category: a.category,
+    value: a.value,
+    to_ids: a.to_ids,
+    comment: a.comment,
+    distribution: str(a.distribution),
+    sharing_group_id: str(a.sharing_group_id),
+    timestamp: String(a.timestamp),
+    deleted: a.deleted,
+    disable_correlation: a.disable_correlation,
+    first_seen: mispTime(a.first_seen),
+    last_seen: mispTime(a.last_seen),
+    ...(a.object_relation !== null ? { object_relation: a.object_relation } : {}),
+    ...(tagsByAttr.has(String(a.id))
+      ? { Tag: tagsByAttr.get(String(a.id))!.map((t) => ({ name: t.name, colour: t.colour, exportable: t.exportable, local: t.local })) }
+      : {}),
+    ...(sightingsByAttr.has(String(a.id))
+      ? {
+          Sighting: sightingsByAttr.get(String(a.id))!.map((s) => ({
+            uuid: s.uuid,
+            type: String(s.type),
+            source: s.source,
+            date_sighting: String(s.date_sighting),
+            attribute_uuid: a.uuid,
+            ...(s.org_name ? { Organisation: { uuid: s.org_uuid, name: s.org_name } } : {}),
+          })),
+        }
+      : {}),
+  });
+
+  const attrsByObject = new Map<number, unknown[]>();
+  const standalone: unknown[] = [];
+  for (const a of attributes.rows) {
+    if (a.object_id === null) standalone.push(attribute(a));
+    else {
+      if (!attrsByObject.has(a.object_id)) attrsByObject.set(a.object_id, []);
+      attrsByObject.get(a.object_id)!.push(attribute(a));
+    }
+  }
+  return {
+    Event: {
+      uuid: e.uuid,
+      info: e.info,
+      date: e.date,
+      threat_level_id: String(e.threatLevel),
+      analysis: String(e.analysis),
+      distribution: String(e.distribution),
+      sharing_group_id: str(e.sharingGroupId),
+      published: e.published,
+      timestamp: String(e.timestamp),
+      publish_timestamp: String(e.publishTimestamp),
+      ...(e.sightingTimestamp !== null ? { sighting_timestamp: String(e.sightingTimestamp) } : {}),
+      locked: e.locked,
+      proposal_email_lock: e.proposalEmailLock,
+      protected: e.protected,
+      disable_correlation: e.disableCorrelation,
+      extends_uuid: e.extendsUuid ?? "",
+      attribute_count: String(attributes.rows.length),
+      Org: { uuid: e.org.uuid, name: e.org.name },
+      Orgc: { uuid: e.orgc.uuid, name: e.orgc.name },
+      Tag: e.tags.map((t) => ({ name: t.name, colour: t.colour, exportable: t.exportable, local: t.local })),
+      Galaxy: e.galaxies,
+      Attribute: standalone,
+      Object: objects.rows.map((o) => ({
+        uuid: o.uuid,
+        name: o.name,
+        "meta-category": o.meta_category,
+        description: o.description,
+        template_uuid: o.template_uuid,
+        template_version: o.template_version === null ? null : String(o.template_version),
+        timestamp: String(o.timestamp),
+        distribution: str(o.distribution),
+        sharing_group_id: str(o.sharing_group_id),
+        comment: o.comment,
+        deleted: o.deleted,
+        first_seen: mispTime(o.first_seen),
+        last_seen: mispTime(o.last_seen),
+        Attribute: attrsByObject.get(o.id) ?? [],
+        ObjectReference: (refsByObject.get(String(o.id)) ?? []).map((r) => ({
+          uuid: r.uuid,
+          source_uuid: r.source_uuid,
+          referenced_uuid: r.referenced_uuid,
+          ...(r.referenced_type !== null ? { referenced_type: String(r.referenced_type) } : {}),
+          relationship_type: r.relationship_type,
+          comment: r.comment,
+          timestamp: String(r.timestamp),
+          deleted: r.deleted,
+        })),
+      })),
+    },
+  };
+}

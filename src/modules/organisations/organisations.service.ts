@@ -1,0 +1,101 @@
+import crypto from "node:crypto";
+import type { AppContext } from "../../app-context.ts";
+import { authorize, type Principal } from "../../auth/principal.ts";
+import { errors } from "../../platform/errors.ts";
+import type { AuditService } from "../audit/audit.service.ts";
+import { diff, isUniqueViolation } from "../roles/roles.service.ts";
+import type { Organisation, Prisma } from "../../generated/prisma/client.ts";
+
+export interface OrganisationInput {
+  name: string;
+  uuid?: string;
+  description?: string | null;
+  type?: string | null;
+  nationality?: string | null;
+  sector?: string | null;
+  contacts?: string | null;
+  local?: boolean;
+  restrictedToDomain?: string[];
+  landingPage?: string | null;
+}
+
+/** Organisations are readable by anyone holding organisations:read (MISP shares org names freely). */
+export class OrganisationsService {
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly audit: AuditService,
+  ) {}
+
+  async list(p: Principal | null, page: { skip: number; limit: number }): Promise<Organisation[]> {
+    authorize(p, "organisations:read");
+    return this.ctx.db.prisma.organisation.findMany({ orderBy: { id: "asc" }, skip: page.skip, take: page.limit });
+  }
+
+  /** By numeric id or uuid, as the peer accepts both. */
+  async get(p: Principal | null, idOrUuid: number | string): Promise<Organisation> {
+    authorize(p, "organisations:read");
+    const org = await this.ctx.db.prisma.organisation.findUnique({
+      where: typeof idOrUuid === "number" ? { id: idOrUuid } : { uuid: idOrUuid },
+    });
+    if (!org) throw errors.notFound("Organisation");
+    return org;
+  }
+
+  async create(p: Principal | null, input: OrganisationInput): Promise<Organisation> {
+    authorize(p, "organisations:create");
+    const { prisma } = this.ctx.db;
+    return prisma.$transaction(async (tx) => {
+      await this.checkUnique(tx, input.name, input.uuid);
+      const org = await tx.organisation.create({
+        data: { ...input, uuid: input.uuid ?? crypto.randomUUID(), createdBy: p.userId },
+      });
+      await this.audit.record(p, { action: "organisation.created", resourceType: "organisation", resourceId: org.id, metadata: { name: org.name, uuid: org.uuid } }, tx);
+      return org;
+    }).catch(alreadyExists);
+  }
+
+  async update(p: Principal | null, id: number, input: Partial<Omit<OrganisationInput, "uuid">>): Promise<Organisation> {
+    authorize(p, "organisations:update");
+    const { prisma } = this.ctx.db;
+    return prisma.$transaction(async (tx) => {
+      const before = await tx.organisation.findUnique({ where: { id } });
+      if (!before) throw errors.notFound("Organisation");
+      if (input.name !== undefined && input.name !== before.name) await this.checkUnique(tx, input.name);
+      const org = await tx.organisation.update({ where: { id }, data: input });
+      await this.audit.record(p, {
+        action: "organisation.updated",
+        resourceType: "organisation",
+        resourceId: id,
+        metadata: { changes: diff(before, org, ["name", "description", "type", "nationality", "sector", "contacts", "local", "restrictedToDomain", "landingPage"]) },
+      }, tx);
+      return org;
+    }).catch(alreadyExists);
+  }
+
+  /** Refused while users belong to it: deleting an organisation must not silently delete accounts. */
+  async delete(p: Principal | null, idOrUuid: number | string): Promise<void> {
+    authorize(p, "organisations:delete");
+    const { prisma } = this.ctx.db;
+    await prisma.$transaction(async (tx) => {
+      const org = await tx.organisation.findUnique({
+        where: typeof idOrUuid === "number" ? { id: idOrUuid } : { uuid: idOrUuid },
+        include: { _count: { select: { users: true } } },
+      });
+      if (!org) throw errors.notFound("Organisation");
+      if (org._count.users > 0) throw errors.conflict(`The organisation still has ${org._count.users} user(s)`);
+      await tx.organisation.delete({ where: { id: org.id } });
+      await this.audit.record(p, { action: "organisation.deleted", resourceType: "organisation", resourceId: org.id, metadata: { name: org.name, uuid: org.uuid } }, tx);
+    });
+  }
+
+  private async checkUnique(tx: Prisma.TransactionClient, name: string, uuid?: string): Promise<void> {
+    if (await tx.organisation.findUnique({ where: { name } })) throw errors.conflict("An organisation with this name already exists");
+    if (uuid && (await tx.organisation.findUnique({ where: { uuid } }))) throw errors.conflict("An organisation with this uuid already exists");
+  }
+}
+
+/** A concurrent request created the same name or uuid first: the unique index decides, the loser gets 409. */
+function alreadyExists(err: unknown): never {
+  if (isUniqueViolation(err)) throw errors.conflict("An organisation with this name or uuid already exists");
+  throw err;
+}

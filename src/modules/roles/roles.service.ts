@@ -1,0 +1,126 @@
+import type { AppContext } from "../../app-context.ts";
+import { authorize, hasScope, type Principal } from "../../auth/principal.ts";
+import { ADMIN_SCOPE, SCOPE_CATALOGUE, isKnownScope, grantedByAll } from "../../auth/scopes.ts";
+import { errors } from "../../platform/errors.ts";
+import type { AuditService } from "../audit/audit.service.ts";
+import type { Role } from "../../generated/prisma/client.ts";
+
+export const ADMIN_ROLE_ID = 1;
+
+export interface RoleInput {
+  name: string;
+  scopes: string[];
+  defaultRole?: boolean;
+}
+
+export class RolesService {
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly audit: AuditService,
+  ) {}
+
+  scopeCatalogue(): Readonly<Record<string, string>> {
+    return SCOPE_CATALOGUE;
+  }
+
+  async list(p: Principal | null, page: { skip: number; limit: number }): Promise<Role[]> {
+    authorize(p, "roles:read");
+    return this.ctx.db.prisma.role.findMany({ orderBy: { id: "asc" }, skip: page.skip, take: page.limit });
+  }
+
+  async get(p: Principal | null, id: number): Promise<Role> {
+    authorize(p, "roles:read");
+    const role = await this.ctx.db.prisma.role.findUnique({ where: { id } });
+    if (!role) throw errors.notFound("Role");
+    return role;
+  }
+
+  async create(p: Principal | null, input: RoleInput): Promise<Role> {
+    authorize(p, "roles:create");
+    const scopes = this.checkScopes(p, input.scopes);
+    const { prisma } = this.ctx.db;
+    return prisma.$transaction(async (tx) => {
+      if (await tx.role.findUnique({ where: { name: input.name } })) throw errors.conflict("A role with this name already exists");
+      if (input.defaultRole) await tx.role.updateMany({ data: { defaultRole: false } });
+      const role = await tx.role.create({ data: { name: input.name, scopes, defaultRole: input.defaultRole ?? false } });
+      await this.audit.record(p, { action: "role.created", resourceType: "role", resourceId: role.id, metadata: { name: role.name, scopes } }, tx);
+      return role;
+    }).catch(nameTaken);
+  }
+
+  async update(p: Principal | null, id: number, input: Partial<RoleInput>): Promise<Role> {
+    authorize(p, "roles:update");
+    const scopes = input.scopes === undefined ? undefined : this.checkScopes(p, input.scopes);
+    const { prisma } = this.ctx.db;
+    return this.ctx.authCache.afterChange(`roles:${id}`, () => prisma.$transaction(async (tx) => {
+      const before = await tx.role.findUnique({ where: { id } });
+      if (!before) throw errors.notFound("Role");
+      if (!canAssignRole(p, before.scopes)) throw errors.forbidden("You cannot modify a role whose scopes exceed your own");
+      if (id === ADMIN_ROLE_ID && scopes !== undefined && !scopes.includes(ADMIN_SCOPE)) {
+        throw errors.conflict("The administrator role must keep the * scope");
+      }
+      if (input.name !== undefined && input.name !== before.name && (await tx.role.findUnique({ where: { name: input.name } }))) {
+        throw errors.conflict("A role with this name already exists");
+      }
+      if (input.defaultRole) await tx.role.updateMany({ where: { id: { not: id } }, data: { defaultRole: false } });
+      const role = await tx.role.update({
+        where: { id },
+        data: { name: input.name, scopes, defaultRole: input.defaultRole },
+      });
+      await this.audit.record(p, {
+        action: "role.updated",
+        resourceType: "role",
+        resourceId: id,
+        metadata: { changes: diff(before, role, ["name", "scopes", "defaultRole"]) },
+      }, tx);
+      return role;
+    }).catch(nameTaken));
+  }
+
+  async delete(p: Principal | null, id: number): Promise<void> {
+    authorize(p, "roles:delete");
+    if (id === ADMIN_ROLE_ID) throw errors.conflict("The administrator role cannot be deleted");
+    const { prisma } = this.ctx.db;
+    await prisma.$transaction(async (tx) => {
+      const role = await tx.role.findUnique({ where: { id }, include: { _count: { select: { users: true } } } });
+      if (!role) throw errors.notFound("Role");
+      if (!canAssignRole(p, role.scopes)) throw errors.forbidden("You cannot delete a role whose scopes exceed your own");
+      if (role._count.users > 0) throw errors.conflict(`The role is assigned to ${role._count.users} user(s)`);
+      await tx.role.delete({ where: { id } });
+      await this.audit.record(p, { action: "role.deleted", resourceType: "role", resourceId: id, metadata: { name: role.name } }, tx);
+    });
+  }
+
+  /** Scopes must exist, and nobody can grant a role more than they hold themselves. */
+  private checkScopes(p: Principal, requested: string[]): string[] {
+    const scopes = [...new Set(requested)];
+    const unknown = scopes.filter((s) => !isKnownScope(s));
+    if (unknown.length) throw errors.invalidScope(`Unknown scopes: ${unknown.slice(0, 20).join(", ")}`);
+    const beyond = scopes.filter((s) => !hasScope(p, s));
+    if (beyond.length) throw errors.forbidden(`Scopes exceed your own: ${beyond.join(", ")}`);
+    return scopes;
+  }
+}
+
+/** Can `p` hand out a role with these scopes (to a user it creates or updates)? */
+export function canAssignRole(p: Principal, roleScopes: readonly string[]): boolean {
+  return roleScopes.every((s) => grantedByAll(p.grantSets, s));
+}
+
+function nameTaken(err: unknown): never {
+  if (isUniqueViolation(err)) throw errors.conflict("A role with this name already exists");
+  throw err;
+}
+
+/** A unique index refused a write that a concurrent request made first (Prisma P2002). */
+export function isUniqueViolation(err: unknown): boolean {
+  return typeof err === "object" && err !== null && (err as { code?: unknown }).code === "P2002";
+}
+
+export function diff<T extends object>(before: T, after: T, keys: (keyof T)[]): Record<string, { before: unknown; after: unknown }> {
+  const out: Record<string, { before: unknown; after: unknown }> = {};
+  for (const k of keys) {
+    if (JSON.stringify(before[k]) !== JSON.stringify(after[k])) out[String(k)] = { before: before[k], after: after[k] };
+  }
+  return out;
+}

@@ -1,0 +1,110 @@
+import type { AppContext } from "../../app-context.ts";
+import { authorize, isAdmin, type Principal } from "../../auth/principal.ts";
+import { errors } from "../../platform/errors.ts";
+import { INDEX_FIELDS } from "../../search/fields.ts";
+import { LuceneSyntaxError } from "../../search/lucene/errors.ts";
+import { parseLucene } from "../../search/lucene/parse.ts";
+import type { LuceneAst } from "../../search/lucene/ast.ts";
+import { SearchQueryError, type IndexName, type SearchHit } from "../../search/search-index.ts";
+
+/** The searchable indices, by the name of their routes. */
+export type SearchTarget = "events" | "attributes" | "correlations";
+
+const INDEX_OF: Record<SearchTarget, IndexName> = { events: "svc-events", attributes: "svc-attributes", correlations: "svc-correlations" };
+
+/** OpenSearch's max_result_window: deeper pages need search_after, which Explore does not offer. */
+export const MAX_SEARCH_WINDOW = 10_000;
+export const MAX_SEARCH_PAGE_SIZE = 100;
+
+export interface SearchInput {
+  query: string;
+  page: number;
+  size: number;
+  sortBy: "@timestamp" | "_score";
+  sortOrder: "asc" | "desc";
+  /** Events and attributes only (correlation documents have no `deleted`). */
+  includeDeleted: boolean;
+  /** Exact filters ANDed to the query (e.g. the peer's `/correlations/` filters). */
+  filters?: Record<string, string>;
+}
+
+export interface SearchPage {
+  page: number;
+  size: number;
+  /** Exact up to 10 000 (`totalRelation` "eq"); beyond, 10 000 and "gte" (as the peer's OpenSearch). */
+  total: number;
+  totalRelation: "eq" | "gte";
+  took: number;
+  timedOut: false;
+  maxScore: number | null;
+  hits: SearchHit[];
+}
+
+/** Parses a user's Lucene query; a rejected query is a 400 with the parser's message and position. */
+export function parseUserQuery(query: string): LuceneAst {
+  try {
+    return parseLucene(query);
+  } catch (err) {
+    if (err instanceof LuceneSyntaxError) {
+      throw errors.invalidQuery(err.message, err.code, { offset: err.offset, line: err.line, column: err.column });
+    }
+    throw err;
+  }
+}
+
+/** A failed search as an API error: too slow or backend down are 503s with a code saying which. */
+export function searchFailure(err: unknown): unknown {
+  if (!(err instanceof SearchQueryError)) return err;
+  if (err.kind === "timeout") return errors.searchTimeout(`${err.message}. Narrow the query (fields, time range) and try again.`);
+  if (err.kind === "unavailable") return errors.searchUnavailable("The search backend is unavailable; try again shortly");
+  return errors.badRequest(err.message);
+}
+
+/**
+ * Explore search over the events and attributes indices. Visibility is the data core's: a caller
+ * who is not an administrator sees documents of events their organisation may read, nothing else.
+ */
+export class SearchService {
+  constructor(private readonly ctx: AppContext) {}
+
+  async search(p: Principal | null, target: SearchTarget, input: SearchInput): Promise<SearchPage> {
+    authorize(p, `${target}:read`);
+    if (!Number.isSafeInteger(input.page) || input.page < 1) throw errors.invalidField(["query", "page"], "must be an integer ≥ 1", input.page);
+    if (!Number.isSafeInteger(input.size) || input.size < 1 || input.size > MAX_SEARCH_PAGE_SIZE) {
+      throw errors.invalidField(["query", "size"], `must be an integer from 1 to ${MAX_SEARCH_PAGE_SIZE}`, input.size);
+    }
+    const query = parseUserQuery(input.query);
+    const from = (input.page - 1) * input.size;
+    if (from + input.size > MAX_SEARCH_WINDOW) {
+      throw errors.invalidField(["query", "page"], `page × size must not exceed ${MAX_SEARCH_WINDOW}; narrow the query instead`, input.page);
+    }
+    const index = INDEX_OF[target];
+    const result = await this.ctx.search
+      .search({
+        index,
+        query,
+        defaultFields: INDEX_FIELDS[index].defaultFields,
+        access: { admin: isAdmin(p), orgId: p.orgId },
+        filters: { ...(input.includeDeleted || target === "correlations" ? {} : { deleted: false }), ...input.filters },
+        from,
+        size: input.size,
+        sort: { field: input.sortBy, order: input.sortOrder },
+        timeoutMs: this.ctx.config.SEARCH_TIMEOUT_MS,
+      })
+      .catch((err: unknown) => {
+        throw searchFailure(err);
+      });
+    const byScore = input.sortBy === "_score";
+    const scores = result.hits.map((h) => h.score).filter((s): s is number => s !== null);
+    return {
+      page: input.page,
+      size: input.size,
+      total: result.total,
+      totalRelation: result.totalRelation,
+      took: result.tookMs,
+      timedOut: false,
+      maxScore: byScore && scores.length ? Math.max(...scores) : null,
+      hits: byScore ? result.hits : result.hits.map((h) => ({ ...h, score: null })),
+    };
+  }
+}

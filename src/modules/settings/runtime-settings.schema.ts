@@ -1,0 +1,40 @@
+import { z } from "zod";
+
+/**
+ * Runtime settings: namespaced JSON that administrators change without a restart. Each namespace
+ * has a schema and defaults (spec 2.3 and 2.5); a stored value replaces its whole namespace.
+ */
+export const RUNTIME_SETTINGS = {
+  retention: z
+    .object({
+      enabled: z.boolean(),
+      period_days: z.number().int().min(1).max(36_500),
+      warning_days: z.number().int().min(0).max(36_500),
+      exempt_tags: z.array(z.string().min(1).max(255)).max(1000),
+    })
+    .strict(),
+  notifications: z
+    .object({
+      email_max_per_hour: z.number().int().min(0).max(100_000),
+    })
+    .strict(),
+  correlations: z
+    .object({
+      max_correlations_per_value: z.number().int().min(1).max(100_000),
+      match_types: z.array(z.enum(["term", "cidr", "composite"])).max(3),
+    })
+    .strict(),
+} as const;
+
+export type RuntimeNamespace = keyof typeof RUNTIME_SETTINGS;
+export type RuntimeSettingValue<N extends RuntimeNamespace> = z.infer<(typeof RUNTIME_SETTINGS)[N]>;
+
+export const RUNTIME_DEFAULTS: { [N in RuntimeNamespace]: RuntimeSettingValue<N> } = {
+  retention: { enabled: false, period_days: 365, warning_days: 30, exempt_tags: ["retention:exempt"] },
+  notifications: { email_max_per_hour: 10 },
+  correlations: { max_correlations_per_value: 20, match_types: ["term", "cidr", "composite"] },
+};
+
+export function isRuntimeNamespace(ns: string): ns is RuntimeNamespace {
+  return Object.hasOwn(RUNTIME_SETTINGS, ns);
+}

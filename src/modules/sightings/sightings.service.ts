@@ -1,0 +1,286 @@
+import crypto from "node:crypto";
+import type { AppContext } from "../../app-context.ts";
+import { authorize, type Principal } from "../../auth/principal.ts";
+import { withTransaction } from "../../platform/db/transaction.ts";
+import { errors } from "../../platform/errors.ts";
+import { recordChanges, type Change } from "../changes/change-log.ts";
+import { canReadEvent, readableEventsSql } from "../events/event-access.ts";
+import { loadAttribute } from "../attributes/attribute-reader.ts";
+import { checkText, checkUuidField, Issues, nowSeconds } from "../attributes/input-checks.ts";
+import { MAX_VALUE_LENGTH } from "../attributes/catalogue/index.ts";
+
+/** MISP's sighting types, by code. */
+export const SIGHTING_TYPES = ["sighting", "false-positive", "expiration"] as const;
+export type SightingTypeName = (typeof SIGHTING_TYPES)[number];
+
+/** Names and codes a client may send: ours, MISP's codes, and the peer's `positive`/`negative`. */
+const TYPE_ALIASES: Record<string, number> = {
+  sighting: 0,
+  positive: 0,
+  "0": 0,
+  "false-positive": 1,
+  negative: 1,
+  "1": 1,
+  expiration: 2,
+  "2": 2,
+};
+
+/** The type code for a name or code; undefined when it is none of them. */
+export function sightingTypeCode(t: string | number): number | undefined {
+  return TYPE_ALIASES[String(t).trim().toLowerCase()];
+}
+
+export interface SightingInput {
+  /** Required unless attribute_uuid is given; with attribute_uuid it must be the attribute's value (or one of its halves). */
+  value?: string;
+  type?: string | number;
+  /** Epoch seconds (fractions allowed); default now. */
+  timestamp?: number;
+  attributeUuid?: string;
+  source?: string;
+}
+
+export interface SightingsCreated {
+  /** Sightings stored (one per matched attribute per item). */
+  created: number;
+  /** True when the per-request cap cut the matches short. */
+  capped: boolean;
+  /** Items skipped (array mode: empty value), as `{index, detail}`. */
+  skipped: { index: number; detail: string }[];
+}
+
+export interface SightingHit {
+  _index: string;
+  _id: string;
+  _score: null;
+  _source: {
+    uuid: string;
+    value: string;
+    type: SightingTypeName;
+    timestamp: number;
+    attribute_uuid: string;
+    attribute_type: string;
+    event_uuid: string;
+    observer: { organisation: string | null; source: string };
+    "@timestamp": string;
+  };
+}
+
+export interface SightingSearch {
+  page: number;
+  size: number;
+  total: number;
+  took: number;
+  timed_out: boolean;
+  max_score: null;
+  results: SightingHit[];
+}
+
+export const MAX_SIGHTINGS_PER_REQUEST = 1000;
+/** Attributes one value may hit (the peer looks at the first 1000 matches). */
+export const MAX_MATCHES_PER_VALUE = 1000;
+/** Sightings one request may store in total. */
+export const MAX_SIGHTINGS_STORED = 10_000;
+export const SIGHTINGS_INDEX = "svc-sightings";
+const MAX_TIMESTAMP = 253_402_300_799;
+
+interface Prepared {
+  index: number;
+  value: string | null;
+  type: number;
+  ts: number;
+  source: string;
+  attributeUuid: string | null;
+}
+
+/**
+ * Sightings, stored per attribute with the caller's organisation. A sighting names an attribute by
+ * uuid, or a value: then every readable, live attribute whose value (or composite half) is exactly
+ * that value gets one.
+ */
+export class SightingsService {
+  constructor(private readonly ctx: AppContext) {}
+
+  async create(p: Principal | null, items: SightingInput[], opts: { skipEmpty: boolean }): Promise<SightingsCreated> {
+    authorize(p, "sightings:create");
+    const issues = new Issues();
+    if (items.length > MAX_SIGHTINGS_PER_REQUEST) issues.add(["body"], `at most ${MAX_SIGHTINGS_PER_REQUEST} sightings per request`, items.length);
+    if (items.length === 0) issues.add(["body"], "no sightings given");
+    issues.throwIfAny();
+    const now = nowSeconds();
+    const skipped: SightingsCreated["skipped"] = [];
+    const prepared: Prepared[] = [];
+    items.forEach((s, index) => {
+      const loc = opts.skipEmpty || items.length > 1 ? ["body", index] : ["body"];
+      const value = s.value === undefined ? null : s.value.trim();
+      if (value === "" || (value === null && !s.attributeUuid)) {
+        if (opts.skipEmpty && value === "") {
+          skipped.push({ index, detail: "empty value skipped" });
+          return;
+        }
+        issues.add([...loc, "value"], value === null ? "Field required (or give attribute_uuid)" : "must not be empty");
+        return;
+      }
+      if (value !== null) checkText(issues, [...loc, "value"], value, MAX_VALUE_LENGTH);
+      const type = s.type === undefined ? 0 : sightingTypeCode(s.type);
+      if (type === undefined) issues.add([...loc, "type"], `must be one of ${SIGHTING_TYPES.join(", ")} (or 0, 1, 2)`, s.type);
+      const ts = s.timestamp ?? now;
+      if (!Number.isFinite(ts) || ts < 0 || ts > MAX_TIMESTAMP) issues.add([...loc, "timestamp"], "must be epoch seconds between 1970 and 9999", s.timestamp);
+      if (s.source !== undefined) checkText(issues, [...loc, "source"], s.source, 255, { singleLine: true });
+      const attributeUuid = s.attributeUuid === undefined ? null : checkUuidField(issues, [...loc, "attribute_uuid"], s.attributeUuid);
+      prepared.push({ index, value, type: type ?? 0, ts: Math.floor(ts), source: s.source ?? "", attributeUuid });
+    });
+    issues.throwIfAny();
+
+    return withTransaction(this.ctx.db.pool, async (client) => {
+      // Items naming an attribute: it must be readable (404 otherwise, nothing stored) and carry the value.
+      const byUuid = new Map<string, { id: string; event_id: number; value: string }>();
+      for (const s of prepared.filter((x) => x.attributeUuid)) {
+        const a = await loadAttribute(client, s.attributeUuid!);
+        if (!a || !canReadEvent(p, a.event)) throw errors.notFound("Attribute");
+        if (s.value !== null && s.value !== a.value && s.value !== a.value1 && s.value !== a.value2) {
+          issues.add(opts.skipEmpty || items.length > 1 ? ["body", s.index, "value"] : ["body", "value"], "is not the value of this attribute", s.value);
+        }
+        if (s.value === null) s.value = a.value;
+        byUuid.set(s.attributeUuid!, { id: a.id, event_id: a.eventId, value: a.value });
+      }
+      issues.throwIfAny();
+
+      const params: unknown[] = [];
+      const readable = readableEventsSql(p, "e", params);
+      const n = params.length;
+      const col = <T>(f: (s: Prepared) => T) => prepared.map(f);
+      params.push(
+        col((s) => s.index),
+        col((s) => s.value),
+        col((s) => (s.attributeUuid ? byUuid.get(s.attributeUuid)!.id : null)),
+        MAX_MATCHES_PER_VALUE,
+        MAX_SIGHTINGS_STORED + 1,
+      );
+      const $ = (i: number) => `$${n + i}`;
+      // 1. What each item hits: the named attribute, or up to 1000 live readable attributes whose
+      //    value1 or value2 is the value (hash indexes; OFFSET 0 keeps the ORDER BY from turning
+      //    this into a primary-key scan), in item order, at most MAX_SIGHTINGS_STORED (+1 to see the cap).
+      const matched = await client.query<{ idx: number; attribute_id: string; event_id: number }>(
+        `WITH items AS (SELECT * FROM unnest(${$(1)}::int[], ${$(2)}::text[], ${$(3)}::bigint[]) AS i(idx, value, attribute_id))
+         SELECT idx, attribute_id::text, event_id FROM (
+           SELECT i.idx, m.id AS attribute_id, m.event_id
+             FROM items i CROSS JOIN LATERAL (
+               SELECT id, event_id FROM (
+                 SELECT a.id, a.event_id FROM attributes a JOIN events e ON e.id = a.event_id
+                  WHERE i.attribute_id IS NULL AND (a.value1 = i.value OR a.value2 = i.value) AND NOT a.deleted AND ${readable}
+                 OFFSET 0) x
+               ORDER BY id DESC LIMIT ${$(4)}) m
+           UNION ALL
+           SELECT i.idx, a.id, a.event_id FROM items i JOIN attributes a ON a.id = i.attribute_id) y
+         ORDER BY idx, attribute_id DESC LIMIT ${$(5)}`,
+        params,
+      );
+      const capped = matched.rows.length > MAX_SIGHTINGS_STORED;
+      const hits = matched.rows.slice(0, MAX_SIGHTINGS_STORED);
+      if (hits.length === 0) return { created: 0, capped, skipped };
+      // 2. Lock the events (in id order, as every writer locks an event before its children), so
+      //    that a concurrent event delete or attribute write cannot deadlock with this request.
+      const eventIds = [...new Set(hits.map((h) => h.event_id))];
+      await client.query("SELECT id FROM events WHERE id = ANY($1::int[]) ORDER BY id FOR NO KEY UPDATE", [eventIds]);
+      // 3. Store one sighting per hit, with the caller's organisation.
+      const byIndex = new Map(prepared.map((s) => [s.index, s]));
+      const uuids: string[] = hits.map(() => crypto.randomUUID());
+      const { rows } = await client.query<{ uuid: string; attribute_uuid: string; event_uuid: string; type: number; ts: string }>(
+        `WITH inserted AS (
+           INSERT INTO sightings (uuid, attribute_id, event_id, type, source, org_id, date_sighting)
+           SELECT x.u, a.id, a.event_id, x.type, x.source, $6, x.ts
+             FROM unnest($1::uuid[], $2::bigint[], $3::smallint[], $4::text[], $5::bigint[]) WITH ORDINALITY AS x(u, attribute_id, type, source, ts, ord)
+             JOIN attributes a ON a.id = x.attribute_id
+            ORDER BY x.ord
+           RETURNING uuid, attribute_id, event_id, type, date_sighting)
+         SELECT s.uuid::text, a.uuid::text AS attribute_uuid, e.uuid::text AS event_uuid, s.type, s.date_sighting::text AS ts
+           FROM inserted s JOIN attributes a ON a.id = s.attribute_id JOIN events e ON e.id = s.event_id`,
+        [
+          uuids,
+          hits.map((h) => h.attribute_id),
+          hits.map((h) => byIndex.get(h.idx)!.type),
+          hits.map((h) => byIndex.get(h.idx)!.source),
+          hits.map((h) => byIndex.get(h.idx)!.ts),
+          p.orgId,
+        ],
+      );
+      const valueOf = new Map(uuids.map((u, i) => [u, byIndex.get(hits[i].idx)!.value]));
+      await client.query(
+        `UPDATE events e SET sighting_timestamp = GREATEST(COALESCE(e.sighting_timestamp, 0), x.ts)
+           FROM (SELECT u AS uuid, max(t) AS ts FROM unnest($1::uuid[], $2::bigint[]) AS y(u, t) GROUP BY u) x WHERE e.uuid = x.uuid`,
+        [rows.map((r) => r.event_uuid), rows.map((r) => r.ts)],
+      );
+      const org = p.orgId === null ? null : (await client.query<{ name: string }>("SELECT name FROM organisations WHERE id = $1", [p.orgId])).rows[0]?.name ?? null;
+      const changes: Change[] = rows.map((r) => ({
+        kind: "sighting.created",
+        entityType: "sighting",
+        entityUuid: r.uuid,
+        eventUuid: r.event_uuid,
+        payload: { attribute_uuid: r.attribute_uuid, sighting_type: SIGHTING_TYPES[r.type], value: valueOf.get(r.uuid), organisation: org, timestamp: Number(r.ts) },
+      }));
+      await recordChanges(client, p, changes);
+      return { created: rows.length, capped, skipped };
+    });
+  }
+
+  /** The peer's P3 search envelope over the sightings of attributes the caller may read, newest first. */
+  async list(p: Principal | null, q: { page: number; size: number; attributeUuid?: string; type?: string | number }): Promise<SightingSearch> {
+    authorize(p, "sightings:read");
+    const started = Date.now();
+    const params: unknown[] = [];
+    const where = [readableEventsSql(p, "e", params)];
+    if (q.attributeUuid) {
+      params.push(q.attributeUuid);
+      where.push(`a.uuid = $${params.length}`);
+    }
+    if (q.type !== undefined) {
+      const code = sightingTypeCode(q.type);
+      if (code === undefined) throw errors.invalidField(["query", "type"], `must be one of ${SIGHTING_TYPES.join(", ")} (or 0, 1, 2)`, q.type);
+      params.push(code);
+      where.push(`s.type = $${params.length}`);
+    }
+    const from = `FROM sightings s JOIN attributes a ON a.id = s.attribute_id JOIN events e ON e.id = a.event_id WHERE ${where.join(" AND ")}`;
+    const { rows } = await this.ctx.db.pool.query<{
+      uuid: string;
+      type: number;
+      source: string;
+      date_sighting: string;
+      attribute_uuid: string;
+      attribute_type: string;
+      value: string;
+      event_uuid: string;
+      organisation: string | null;
+    }>(
+      `SELECT s.uuid::text, s.type, s.source, s.date_sighting::text, a.uuid::text AS attribute_uuid, a.type AS attribute_type, a.value,
+              e.uuid::text AS event_uuid, (SELECT name FROM organisations WHERE id = s.org_id) AS organisation
+         ${from} ORDER BY s.id DESC LIMIT ${q.size} OFFSET ${(q.page - 1) * q.size}`,
+      params,
+    );
+    const count = await this.ctx.db.pool.query<{ n: number }>(`SELECT count(*)::int AS n ${from}`, params);
+    return {
+      page: q.page,
+      size: q.size,
+      total: count.rows[0].n,
+      took: Date.now() - started,
+      timed_out: false,
+      max_score: null,
+      results: rows.map((r) => ({
+        _index: SIGHTINGS_INDEX,
+        _id: r.uuid,
+        _score: null,
+        _source: {
+          uuid: r.uuid,
+          value: r.value,
+          type: SIGHTING_TYPES[r.type],
+          timestamp: Number(r.date_sighting),
+          attribute_uuid: r.attribute_uuid,
+          attribute_type: r.attribute_type,
+          event_uuid: r.event_uuid,
+          observer: { organisation: r.organisation, source: r.source },
+          "@timestamp": new Date(Number(r.date_sighting) * 1000).toISOString().replace(/\.\d{3}Z$/, "Z"),
+        },
+      })),
+    };
+  }
+}

@@ -1,0 +1,190 @@
+import type { AppContext } from "../../app-context.ts";
+import { authorize, isAdmin, requireUser, type Principal } from "../../auth/principal.ts";
+import { hashPassword, verifyPassword } from "../../auth/passwords.ts";
+import { errors } from "../../platform/errors.ts";
+import type { AuditService } from "../audit/audit.service.ts";
+import { ADMIN_ROLE_ID, canAssignRole, diff, isUniqueViolation } from "../roles/roles.service.ts";
+import type { Prisma } from "../../generated/prisma/client.ts";
+
+const withRelations = { role: true, organisation: true } as const;
+export type UserRecord = Prisma.UserGetPayload<{ include: typeof withRelations }>;
+
+export interface CreateUserInput {
+  email: string;
+  orgId: number;
+  roleId: number;
+  password?: string;
+  disabled?: boolean;
+}
+
+export interface UpdateUserInput {
+  email?: string;
+  orgId?: number;
+  roleId?: number;
+  password?: string;
+  disabled?: boolean;
+}
+
+/**
+ * Users. Administrators (scope *) manage everyone; other holders of users:* manage users of their
+ * own organisation only, and can never hand out a role whose scopes exceed their own.
+ */
+export class UsersService {
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly audit: AuditService,
+  ) {}
+
+  async me(p: Principal | null): Promise<UserRecord> {
+    authorize(p, "users:me");
+    requireUser(p);
+    const user = await this.ctx.db.prisma.user.findUnique({ where: { id: p.userId }, include: withRelations });
+    if (!user) throw errors.unauthenticated();
+    return user;
+  }
+
+  async list(p: Principal | null, page: { skip: number; limit: number }): Promise<UserRecord[]> {
+    authorize(p, "users:read");
+    return this.ctx.db.prisma.user.findMany({
+      where: this.visibleTo(p),
+      include: withRelations,
+      orderBy: { id: "asc" },
+      skip: page.skip,
+      take: page.limit,
+    });
+  }
+
+  async get(p: Principal | null, id: number): Promise<UserRecord> {
+    authorize(p, "users:read");
+    return this.findVisible(p, id);
+  }
+
+  async create(p: Principal | null, input: CreateUserInput): Promise<UserRecord> {
+    authorize(p, "users:create");
+    const email = input.email.toLowerCase();
+    const passwordHash = input.password ? await hashPassword(input.password) : null;
+    const { prisma } = this.ctx.db;
+    return prisma.$transaction(async (tx) => {
+      await this.checkAssignment(p, tx, input.orgId, input.roleId);
+      if (await tx.user.findUnique({ where: { email } })) throw errors.badRequest("Email already registered");
+      const user = await tx.user.create({
+        data: { email, passwordHash, orgId: input.orgId, roleId: input.roleId, disabled: input.disabled ?? false },
+        include: withRelations,
+      });
+      await this.audit.record(p, {
+        action: "user.created",
+        resourceType: "user",
+        resourceId: user.id,
+        metadata: { email, org_id: input.orgId, role_id: input.roleId },
+      }, tx);
+      return user;
+    }).catch(emailTaken);
+  }
+
+  async update(p: Principal | null, id: number, input: UpdateUserInput): Promise<UserRecord> {
+    authorize(p, "users:update");
+    const passwordHash = input.password ? await hashPassword(input.password) : undefined;
+    const { prisma } = this.ctx.db;
+    return this.ctx.authCache.afterChange(`users:${id}`, () => prisma.$transaction(async (tx) => {
+      const before = await this.findVisible(p, id, tx);
+      if (!canAssignRole(p, before.role.scopes)) {
+        // Editing (or demoting) someone who holds more power than you would be a privilege escalation path.
+        throw errors.forbidden("You cannot modify a user whose role exceeds your own scopes");
+      }
+      if (input.orgId !== undefined || input.roleId !== undefined) {
+        await this.checkAssignment(p, tx, input.orgId ?? before.orgId, input.roleId ?? before.roleId);
+      }
+      const email = input.email?.toLowerCase();
+      if (email && email !== before.email && (await tx.user.findUnique({ where: { email } }))) {
+        throw errors.badRequest("Email already registered");
+      }
+      const losesAdmin =
+        before.roleId === ADMIN_ROLE_ID && !before.disabled &&
+        ((input.roleId !== undefined && input.roleId !== ADMIN_ROLE_ID) || input.disabled === true);
+      if (losesAdmin) await this.keepOneAdmin(tx, id);
+      const user = await tx.user.update({
+        where: { id },
+        data: { email, orgId: input.orgId, roleId: input.roleId, disabled: input.disabled, passwordHash },
+        include: withRelations,
+      });
+      if (input.disabled === true || passwordHash) {
+        // Sessions end when an account is disabled or its password is reset.
+        await tx.refreshToken.updateMany({ where: { userId: id, revokedAt: null }, data: { revokedAt: new Date() } });
+      }
+      // Audit metadata uses the wire names (as user.created does): org_id, role_id.
+      const changes = Object.fromEntries(
+        Object.entries(diff(before, user, ["email", "orgId", "roleId", "disabled"])).map(([k, v]) => [k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`), v]),
+      );
+      if (passwordHash) changes.password = { before: "[set]", after: "[changed]" };
+      await this.audit.record(p, { action: "user.updated", resourceType: "user", resourceId: id, metadata: { changes } }, tx);
+      return user;
+    }).catch(emailTaken));
+  }
+
+  /** Self-service: a user changes their own password, proving they know the current one. */
+  async changeOwnPassword(p: Principal | null, currentPassword: string, newPassword: string): Promise<UserRecord> {
+    authorize(p, "users:me");
+    requireUser(p);
+    if (p.actorType !== "user") throw errors.forbidden("Passwords can only be changed with an interactive login");
+    const { prisma } = this.ctx.db;
+    const user = await prisma.user.findUnique({ where: { id: p.userId } });
+    if (!user || !(await verifyPassword(user.passwordHash, currentPassword))) {
+      throw errors.invalidField(["body", "current_password"], "Current password is incorrect");
+    }
+    const passwordHash = await hashPassword(newPassword);
+    return this.ctx.authCache.afterChange(`users:${p.userId}`, () => prisma.$transaction(async (tx) => {
+      const updated = await tx.user.update({ where: { id: p.userId }, data: { passwordHash }, include: withRelations });
+      await tx.refreshToken.updateMany({ where: { userId: p.userId, revokedAt: null }, data: { revokedAt: new Date() } });
+      await this.audit.record(p, { action: "user.password_changed", resourceType: "user", resourceId: p.userId }, tx);
+      return updated;
+    }));
+  }
+
+  async delete(p: Principal | null, id: number): Promise<void> {
+    authorize(p, "users:delete");
+    if (p.userId === id) throw errors.conflict("You cannot delete your own account");
+    const { prisma } = this.ctx.db;
+    await this.ctx.authCache.afterChange(`users:${id}`, () => prisma.$transaction(async (tx) => {
+      const user = await this.findVisible(p, id, tx);
+      if (!canAssignRole(p, user.role.scopes)) throw errors.forbidden("You cannot delete a user whose role exceeds your own scopes");
+      if (user.roleId === ADMIN_ROLE_ID && !user.disabled) await this.keepOneAdmin(tx, id);
+      await tx.user.delete({ where: { id } });
+      await this.audit.record(p, { action: "user.deleted", resourceType: "user", resourceId: id, metadata: { email: user.email } }, tx);
+    }));
+  }
+
+  private visibleTo(p: Principal): Prisma.UserWhereInput {
+    return isAdmin(p) ? {} : { orgId: p.orgId ?? -1 };
+  }
+
+  private async findVisible(p: Principal, id: number, tx: Prisma.TransactionClient = this.ctx.db.prisma): Promise<UserRecord> {
+    const user = await tx.user.findFirst({ where: { id, ...this.visibleTo(p) }, include: withRelations });
+    if (!user) throw errors.notFound("User");
+    return user;
+  }
+
+  private async checkAssignment(p: Principal, tx: Prisma.TransactionClient, orgId: number, roleId: number): Promise<void> {
+    const [org, role] = await Promise.all([
+      tx.organisation.findUnique({ where: { id: orgId } }),
+      tx.role.findUnique({ where: { id: roleId } }),
+    ]);
+    if (!org) throw errors.invalidField(["body", "org_id"], "Organisation does not exist", orgId);
+    if (!role) throw errors.invalidField(["body", "role_id"], "Role does not exist", roleId);
+    if (!isAdmin(p) && orgId !== p.orgId) throw errors.forbidden("You can only manage users of your own organisation");
+    if (!canAssignRole(p, role.scopes)) throw errors.forbidden("You cannot assign a role whose scopes exceed your own");
+  }
+
+  /** Refuses a change that would leave no enabled administrator. */
+  private async keepOneAdmin(tx: Prisma.TransactionClient, changingUserId: number): Promise<void> {
+    // Serialise these checks: two concurrent changes to two administrators must not both see the other.
+    await tx.$executeRaw`SELECT pg_advisory_xact_lock(727003)`;
+    const others = await tx.user.count({ where: { roleId: ADMIN_ROLE_ID, disabled: false, id: { not: changingUserId } } });
+    if (others === 0) throw errors.conflict("This would leave no enabled administrator");
+  }
+}
+
+/** Two concurrent requests for one e-mail: the unique index decides, and the loser gets the same 400. */
+function emailTaken(err: unknown): never {
+  if (isUniqueViolation(err)) throw errors.badRequest("Email already registered");
+  throw err;
+}

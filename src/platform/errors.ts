@@ -1,0 +1,109 @@
+import type { ZodError } from "zod";
+
+/**
+ * The one error catalogue. Every error the API returns is built here, so its `code` is stable
+ * and documented; the wire body is always `{"detail": <message or list>, "code": <code>}`.
+ */
+export const ERROR_CODES = {
+  bad_request: 400,
+  invalid_query: 400,
+  unsupported_grant_type: 400,
+  invalid_scope: 400,
+  unauthenticated: 401,
+  invalid_grant: 401,
+  invalid_credentials: 401,
+  token_revoked: 401,
+  insufficient_scope: 403,
+  forbidden: 403,
+  not_found: 404,
+  method_not_allowed: 405,
+  conflict: 409,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  validation_error: 422,
+  rate_limited: 429,
+  internal_error: 500,
+  service_unavailable: 503,
+  search_timeout: 503,
+  search_unavailable: 503,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+/** One entry of a 422 `detail` list, in the peer's (pydantic's) shape so its clients can read it. */
+export interface ValidationIssue {
+  type: string;
+  loc: (string | number)[];
+  msg: string;
+  input?: unknown;
+}
+
+export class AppError extends Error {
+  readonly status: number;
+  constructor(
+    readonly code: ErrorCode,
+    readonly detail: string | ValidationIssue[],
+    readonly headers: Record<string, string> = {},
+    /** Further keys of the body, e.g. where a query failed to parse. */
+    readonly extra: Record<string, unknown> = {},
+  ) {
+    super(typeof detail === "string" ? detail : detail.map((d) => `${d.loc.join(".")}: ${d.msg}`).join("; "));
+    this.status = ERROR_CODES[code];
+  }
+
+  toBody(): { detail: string | ValidationIssue[]; code: ErrorCode } & Record<string, unknown> {
+    return { ...this.extra, detail: this.detail, code: this.code };
+  }
+}
+
+const bearerChallenge = (scopes?: readonly string[]) =>
+  scopes && scopes.length ? `Bearer scope="${scopes.join(" ")}"` : "Bearer";
+
+export const errors = {
+  badRequest: (detail: string) => new AppError("bad_request", detail),
+  invalidScope: (detail: string) => new AppError("invalid_scope", detail),
+  invalidGrant: (detail = "Invalid or expired refresh token") => new AppError("invalid_grant", detail),
+  unsupportedGrantType: (grant: string) =>
+    new AppError("unsupported_grant_type", `Unsupported grant_type: ${grant.slice(0, 64)}`),
+  unauthenticated: (detail = "Could not validate credentials", scopes?: readonly string[]) =>
+    new AppError("unauthenticated", detail, { "WWW-Authenticate": bearerChallenge(scopes) }),
+  invalidCredentials: () =>
+    new AppError("invalid_credentials", "Incorrect username or password", { "WWW-Authenticate": "Bearer" }),
+  tokenRevoked: () => new AppError("token_revoked", "Token has been revoked", { "WWW-Authenticate": "Bearer" }),
+  insufficientScope: (required: readonly string[]) =>
+    new AppError("insufficient_scope", `Not enough permissions: requires ${required.join(", ")}`, {
+      "WWW-Authenticate": `${bearerChallenge(required)}, error="insufficient_scope"`,
+    }),
+  forbidden: (detail: string) => new AppError("forbidden", detail),
+  notFound: (what: string) => new AppError("not_found", `${what} not found`),
+  routeNotFound: () => new AppError("not_found", "Not Found"),
+  methodNotAllowed: (allow: readonly string[]) =>
+    new AppError("method_not_allowed", "Method Not Allowed", { Allow: allow.join(", ") }),
+  conflict: (detail: string) => new AppError("conflict", detail),
+  payloadTooLarge: (detail = "Request body is too large") => new AppError("payload_too_large", detail),
+  unsupportedMediaType: (detail: string) => new AppError("unsupported_media_type", detail),
+  validation: (issues: ValidationIssue[]) => new AppError("validation_error", issues),
+  invalidField: (loc: (string | number)[], msg: string, input?: unknown) =>
+    new AppError("validation_error", [{ type: "value_error", loc, msg, input }]),
+  unavailable: (detail: string) => new AppError("service_unavailable", detail),
+  /** A Lucene query the parser rejects: its message, the reason and the 1-based position. */
+  invalidQuery: (detail: string, reason: string, position: { offset: number; line: number; column: number }) =>
+    new AppError("invalid_query", detail, {}, { reason, position }),
+  searchTimeout: (detail: string) => new AppError("search_timeout", detail),
+  searchUnavailable: (detail: string) => new AppError("search_unavailable", detail),
+  internal: () => new AppError("internal_error", "Internal Server Error"),
+};
+
+/** Turns a zod failure into the 422 list; `where` is the part of the request ("body", "query", "path"). */
+export function fromZodError(err: ZodError, where: string): AppError {
+  return errors.validation(
+    err.issues.flatMap((i): ValidationIssue[] => {
+      const path = [where, ...i.path.map((p) => (typeof p === "symbol" ? String(p) : p))];
+      // One entry per unknown field, located at the field, as pydantic (and so the peer) reports it.
+      if (i.code === "unrecognized_keys") {
+        return i.keys.map((key) => ({ type: "extra_forbidden", loc: [...path, key], msg: "Extra inputs are not permitted" }));
+      }
+      return [{ type: i.code, loc: path, msg: i.message }];
+    }),
+  );
+}

@@ -1,0 +1,37 @@
+import type { Runtime } from "../runtime.ts";
+
+const CACHE_MS = 1000;
+
+/** /healthz: ready, database reachable. Cached for a second so probes cost nothing under load. */
+export class HealthCheck {
+  private last: { at: number; ok: boolean; reason?: string } | null = null;
+  private inflight: Promise<{ ok: boolean; reason?: string }> | null = null;
+
+  constructor(private readonly runtime: Runtime) {}
+
+  async check(): Promise<{ ok: boolean; reason?: string }> {
+    if (!this.runtime.isReady) return { ok: false, reason: `starting: ${this.runtime.stage}` };
+    if (this.last && Date.now() - this.last.at < CACHE_MS) return this.last;
+    this.inflight ??= this.probe().finally(() => (this.inflight = null));
+    return this.inflight;
+  }
+
+  private async probe(): Promise<{ ok: boolean; reason?: string }> {
+    let result: { ok: boolean; reason?: string };
+    try {
+      await withTimeout(this.runtime.ctx.db.pool.query("SELECT 1"), 2000);
+      result = { ok: true };
+    } catch {
+      result = { ok: false, reason: "database unreachable" };
+    }
+    this.last = { at: Date.now(), ...result };
+    return result;
+  }
+}
+
+function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const t = setTimeout(() => reject(new Error("timeout")), ms);
+    p.then((v) => (clearTimeout(t), resolve(v)), (e) => (clearTimeout(t), reject(e)));
+  });
+}

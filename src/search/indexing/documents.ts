@@ -1,0 +1,250 @@
+/**
+ * Search documents built from PostgreSQL, the source of truth: the only SQL of the indexer. Field
+ * names are those of `../fields.ts` (the peer's documents, peer-api-notes section 4). Documents are
+ * always built from the rows as they are now, never from a change record's payload, so indexing a
+ * range twice, or two ranges in either order, leaves the same index.
+ */
+import net from "node:net";
+import type { Sql } from "../../platform/db/transaction.ts";
+import type { SearchDocument } from "../search-index.ts";
+import { pairsOfAttributes, type PairDetail } from "../../modules/correlations/correlation-store.ts";
+
+interface TagRow {
+  name: string;
+  colour: string;
+  local: boolean;
+  is_galaxy: boolean;
+}
+
+const TAGS_OF = (joinTable: string, key: string, id: string) => `COALESCE((
+    SELECT json_agg(json_build_object('name', t.name, 'colour', t.colour, 'local', x.local,
+                                      'is_galaxy', t.is_galaxy OR t.name LIKE 'misp-galaxy:%') ORDER BY t.name)
+      FROM ${joinTable} x JOIN tags t ON t.id = x.tag_id WHERE x.${key} = ${id}), '[]'::json)`;
+
+const EVENT_SELECT = `
+  SELECT e.id, e.uuid::text, e.info, e.org_id, e.orgc_id, e.user_id, to_char(e.date, 'YYYY-MM-DD') AS date, e.published,
+         e.analysis, e.threat_level, e.distribution, e.timestamp, e.publish_timestamp, e.sighting_timestamp,
+         e.locked, e.protected, e.disable_correlation, e.extends_uuid::text,
+         (SELECT count(*) FROM attributes a WHERE a.event_id = e.id AND NOT a.deleted) AS attribute_count,
+         (SELECT count(*) FROM objects o WHERE o.event_id = e.id AND NOT o.deleted) AS object_count,
+         org.uuid::text AS org_uuid, org.name AS org_name, orgc.uuid::text AS orgc_uuid, orgc.name AS orgc_name,
+         ${TAGS_OF("event_tags", "event_id", "e.id")} AS tags
+    FROM events e
+    JOIN organisations org ON org.id = e.org_id
+    JOIN organisations orgc ON orgc.id = e.orgc_id`;
+
+const ATTRIBUTE_SELECT = `
+  SELECT a.id, a.uuid::text, e.uuid::text AS event_uuid, o.uuid::text AS object_uuid, a.object_relation, a.category,
+         a.type, a.value, a.value1, a.value2, a.comment, a.to_ids, a.deleted, a.disable_correlation, a.timestamp,
+         floor(extract(epoch FROM a.first_seen))::bigint AS first_seen, floor(extract(epoch FROM a.last_seen))::bigint AS last_seen,
+         a.distribution, e.distribution AS event_distribution, e.org_id AS event_org_id, e.orgc_id AS event_orgc_id,
+         ${TAGS_OF("attribute_tags", "attribute_id", "a.id")} AS tags
+    FROM attributes a
+    JOIN events e ON e.id = a.event_id
+    LEFT JOIN objects o ON o.id = a.object_id`;
+
+interface EventRow {
+  id: number;
+  uuid: string;
+  info: string;
+  org_id: number;
+  orgc_id: number;
+  user_id: number | null;
+  date: string;
+  published: boolean;
+  analysis: number;
+  threat_level: number;
+  distribution: number;
+  timestamp: number;
+  publish_timestamp: number;
+  sighting_timestamp: number | null;
+  locked: boolean;
+  protected: boolean;
+  disable_correlation: boolean;
+  extends_uuid: string | null;
+  attribute_count: number;
+  object_count: number;
+  org_uuid: string;
+  org_name: string;
+  orgc_uuid: string;
+  orgc_name: string;
+  tags: TagRow[];
+}
+
+interface AttributeRow {
+  id: number;
+  uuid: string;
+  event_uuid: string;
+  object_uuid: string | null;
+  object_relation: string | null;
+  category: string;
+  type: string;
+  value: string;
+  value1: string;
+  value2: string | null;
+  comment: string;
+  to_ids: boolean;
+  deleted: boolean;
+  disable_correlation: boolean;
+  timestamp: number;
+  first_seen: number | null;
+  last_seen: number | null;
+  distribution: number;
+  event_distribution: number;
+  event_org_id: number;
+  event_orgc_id: number;
+  tags: TagRow[];
+}
+
+/** The peer writes event `@timestamp` as a naive ISO time (no offset); ours is UTC. */
+const naiveIso = (epochSeconds: number) => new Date(epochSeconds * 1000).toISOString().slice(0, 19);
+
+function eventDocument(r: EventRow): SearchDocument {
+  return {
+    id: r.uuid,
+    source: {
+      uuid: r.uuid,
+      info: r.info,
+      org_id: r.org_id,
+      orgc_id: r.orgc_id,
+      user_id: r.user_id,
+      date: r.date,
+      published: r.published,
+      analysis: r.analysis,
+      threat_level: r.threat_level,
+      distribution: r.distribution,
+      attribute_count: r.attribute_count,
+      object_count: r.object_count,
+      timestamp: r.timestamp,
+      publish_timestamp: r.publish_timestamp,
+      sighting_timestamp: r.sighting_timestamp,
+      locked: r.locked,
+      protected: r.protected,
+      disable_correlation: r.disable_correlation,
+      // Events are hard-deleted here; the field stays for queries written for the peer.
+      deleted: false,
+      extends_uuid: r.extends_uuid,
+      organisation: { uuid: r.org_uuid, name: r.org_name },
+      orgc: { uuid: r.orgc_uuid, name: r.orgc_name },
+      tags: r.tags,
+      "@timestamp": naiveIso(r.timestamp),
+      event_distribution: r.distribution,
+      event_org_id: r.org_id,
+      event_orgc_id: r.orgc_id,
+    },
+  };
+}
+
+const isCidr = (v: string) => {
+  const [ip, bits, extra] = v.split("/");
+  const family = net.isIP(ip);
+  return extra === undefined && family !== 0 && /^\d{1,3}$/.test(bits ?? "") && Number(bits) <= (family === 4 ? 32 : 128);
+};
+
+const IP_IN_VALUE1 = new Set(["ip-src", "ip-dst", "ip-src|port", "ip-dst|port"]);
+
+/**
+ * `expanded.ip` / `expanded.ip_range`, which the peer fills in an ingest pipeline: the address of
+ * ip-src/ip-dst (a CIDR goes to ip_range), and the address part of the composite types that carry one.
+ */
+export function expandedFields(type: string, value1: string, value2: string | null): Record<string, string> {
+  const candidate = IP_IN_VALUE1.has(type) ? value1 : type === "domain|ip" ? value2 : null;
+  if (!candidate) return {};
+  if (candidate.includes("/")) return isCidr(candidate) ? { ip_range: candidate } : {};
+  return net.isIP(candidate) ? { ip: candidate } : {};
+}
+
+function attributeDocument(r: AttributeRow): SearchDocument {
+  return {
+    id: r.uuid,
+    source: {
+      uuid: r.uuid,
+      event_uuid: r.event_uuid,
+      object_uuid: r.object_uuid,
+      object_relation: r.object_relation,
+      category: r.category,
+      type: r.type,
+      value: r.value,
+      comment: r.comment,
+      to_ids: r.to_ids,
+      deleted: r.deleted,
+      disable_correlation: r.disable_correlation,
+      timestamp: r.timestamp,
+      first_seen: r.first_seen,
+      last_seen: r.last_seen,
+      distribution: r.distribution,
+      tags: r.tags,
+      expanded: expandedFields(r.type, r.value1, r.value2),
+      "@timestamp": new Date(r.timestamp * 1000).toISOString(),
+      event_distribution: r.event_distribution,
+      event_org_id: r.event_org_id,
+      event_orgc_id: r.event_orgc_id,
+    },
+  };
+}
+
+export async function loadEventDocuments(sql: Sql, uuids: string[]): Promise<SearchDocument[]> {
+  const { rows } = await sql.query<EventRow>(`${EVENT_SELECT} WHERE e.uuid = ANY($1::uuid[])`, [uuids]);
+  return rows.map(eventDocument);
+}
+
+export async function loadAttributeDocuments(sql: Sql, uuids: string[]): Promise<SearchDocument[]> {
+  const { rows } = await sql.query<AttributeRow>(`${ATTRIBUTE_SELECT} WHERE a.uuid = ANY($1::uuid[])`, [uuids]);
+  return rows.map(attributeDocument);
+}
+
+export async function attributeUuidsOfEvents(sql: Sql, eventUuids: string[]): Promise<string[]> {
+  const { rows } = await sql.query<{ uuid: string }>(
+    "SELECT a.uuid::text FROM attributes a JOIN events e ON e.id = a.event_id WHERE e.uuid = ANY($1::uuid[])",
+    [eventUuids],
+  );
+  return rows.map((r) => r.uuid);
+}
+
+/** Keyset pages of every document of an index, for a rebuild: `after` is the last row id seen. */
+export async function eventDocumentPage(sql: Sql, after: number, limit: number): Promise<{ docs: SearchDocument[]; last: number | null }> {
+  const { rows } = await sql.query<EventRow>(`${EVENT_SELECT} WHERE e.id > $1 ORDER BY e.id LIMIT $2`, [after, limit]);
+  return { docs: rows.map(eventDocument), last: rows.at(-1)?.id ?? null };
+}
+
+export async function attributeDocumentPage(sql: Sql, after: number, limit: number): Promise<{ docs: SearchDocument[]; last: number | null }> {
+  const { rows } = await sql.query<AttributeRow>(`${ATTRIBUTE_SELECT} WHERE a.id > $1 ORDER BY a.id LIMIT $2`, [after, limit]);
+  return { docs: rows.map(attributeDocument), last: rows.at(-1)?.id ?? null };
+}
+
+/**
+ * A stored pair as two documents, one per direction (`<source>|<target>|<match_type>`), so
+ * `source_attribute_uuid:X` finds every correlation of X, as in the peer's index.
+ */
+export function correlationDocuments(d: PairDetail): SearchDocument[] {
+  const side = (from: "source" | "target") => {
+    const to = from === "source" ? "target" : "source";
+    const pick = (who: "source" | "target", prefix: "source" | "target") => ({
+      [`${prefix}_attribute_uuid`]: d[`${who}_attribute_uuid`],
+      [`${prefix}_attribute_type`]: d[`${who}_attribute_type`],
+      [`${prefix}_attribute_value`]: d[`${who}_attribute_value`],
+      [`${prefix}_event_uuid`]: d[`${who}_event_uuid`],
+      [`${prefix}_event_distribution`]: d[`${who}_event_distribution`],
+      [`${prefix}_event_org_id`]: d[`${who}_event_org_id`],
+      [`${prefix}_event_orgc_id`]: d[`${who}_event_orgc_id`],
+    });
+    return {
+      id: correlationDocumentId(d[`${from}_attribute_uuid`], d[`${to}_attribute_uuid`], d.match_type),
+      source: {
+        ...pick(from, "source"),
+        ...pick(to, "target"),
+        match_type: d.match_type,
+        value: d.value,
+        // The peer writes correlation times in UTC with an explicit offset.
+        "@timestamp": new Date(d.created_at).toISOString().replace("Z", "+00:00"),
+      },
+    };
+  };
+  return [side("source"), side("target")];
+}
+
+export const correlationDocumentId = (source: string, target: string, matchType: string) => `${source}|${target}|${matchType}`;
+
+export async function loadCorrelationDocuments(sql: Sql, attributeUuids: string[]): Promise<SearchDocument[]> {
+  return (await pairsOfAttributes(sql, attributeUuids)).flatMap(correlationDocuments);
+}

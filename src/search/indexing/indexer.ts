@@ -1,0 +1,129 @@
+import type { Sql } from "../../platform/db/transaction.ts";
+import type { SearchIndex } from "../search-index.ts";
+import { attributeUuidsOfEvents, correlationDocumentId, loadAttributeDocuments, loadCorrelationDocuments, loadEventDocuments } from "./documents.ts";
+import { ensureSearchIndices } from "./prepare.ts";
+import { CORRELATION_DELETED, isCorrelationChange } from "../../modules/correlations/correlator.ts";
+
+const BATCH = 2000;
+
+/** Event fields that attribute documents copy (their access fields): a change re-indexes every attribute. */
+const FIELDS_COPIED_TO_ATTRIBUTES = new Set(["distribution", "orgId", "orgcId", "sharingGroupId"]);
+
+interface ChangeRow {
+  kind: string;
+  entity_type: string;
+  entity_uuid: string;
+  event_uuid: string | null;
+  payload: { fields?: string[]; source_attribute_uuid?: string; target_attribute_uuid?: string; match_type?: string } | null;
+}
+
+interface Touched {
+  events: Set<string>;
+  attributes: Set<string>;
+  wholeEvents: Set<string>;
+  /** Attributes whose correlation documents are rewritten from the stored pairs. */
+  correlated: Set<string>;
+  /** Correlation documents of removed pairs (both directions). */
+  correlationsGone: Set<string>;
+}
+
+export interface IndexedCounts {
+  indexed: number;
+  deleted: number;
+}
+
+/** Which documents a range of change records touches. */
+function touched(rows: ChangeRow[]): Touched {
+  const events = new Set<string>();
+  const attributes = new Set<string>();
+  const wholeEvents = new Set<string>();
+  const correlated = new Set<string>();
+  const correlationsGone = new Set<string>();
+  for (const r of rows) {
+    if (isCorrelationChange(r.kind)) {
+      const { source_attribute_uuid: s, target_attribute_uuid: t, match_type: m } = r.payload ?? {};
+      if (!s || !t || !m) continue;
+      if (r.kind === CORRELATION_DELETED) correlationsGone.add(correlationDocumentId(s, t, m)).add(correlationDocumentId(t, s, m));
+      correlated.add(s).add(t);
+    } else if (r.entity_type === "event") {
+      events.add(r.entity_uuid);
+      // An import update carries no field list: its attributes may all have changed access.
+      const fields = r.payload?.fields;
+      if (r.kind === "event.updated" && (!fields || fields.some((f) => FIELDS_COPIED_TO_ATTRIBUTES.has(f)))) wholeEvents.add(r.entity_uuid);
+    } else if (r.entity_type === "attribute") {
+      attributes.add(r.entity_uuid);
+      // attribute_count of the event document.
+      if (r.event_uuid) events.add(r.event_uuid);
+    } else if (r.entity_type === "object" && r.event_uuid) {
+      events.add(r.event_uuid);
+    }
+  }
+  for (const a of attributes) correlated.add(a);
+  return { events, attributes, wholeEvents, correlated, correlationsGone };
+}
+
+/**
+ * Brings the search indices up to date with change records `firstId..lastId`: each touched event and
+ * attribute is re-read from PostgreSQL and written whole (by uuid), or deleted when its row is gone.
+ * Idempotent, and independent of the order ranges are processed in.
+ */
+export async function indexChangeRange(sql: Sql, search: SearchIndex, firstId: number, lastId: number): Promise<IndexedCounts> {
+  await ensureSearchIndices(search);
+  const { rows } = await sql.query<ChangeRow>(
+    `SELECT kind, entity_type, entity_uuid::text, event_uuid::text, payload FROM change_records WHERE id BETWEEN $1 AND $2`,
+    [firstId, lastId],
+  );
+  const { events, attributes, wholeEvents, correlated, correlationsGone } = touched(rows);
+  if (wholeEvents.size) {
+    for (const uuid of await attributeUuidsOfEvents(sql, [...wholeEvents])) {
+      attributes.add(uuid);
+      correlated.add(uuid);
+    }
+  }
+  const counts: IndexedCounts = { indexed: 0, deleted: 0 };
+  const goneAttributes = await syncDocuments(search, "svc-attributes", [...attributes], (uuids) => loadAttributeDocuments(sql, uuids), counts);
+  await syncDocuments(search, "svc-events", [...events], (uuids) => loadEventDocuments(sql, uuids), counts);
+  await syncCorrelations(sql, search, [...correlated], [...correlationsGone], goneAttributes, counts);
+  return counts;
+}
+
+/**
+ * Correlation documents: removed pairs first, then every stored pair of the touched attributes is
+ * written again (values, types and event access fields are copied into them). Pairs of a
+ * hard-deleted attribute went with it (foreign key cascade): its documents are found by uuid.
+ */
+async function syncCorrelations(sql: Sql, search: SearchIndex, attributeUuids: string[], goneIds: string[], goneAttributes: string[], counts: IndexedCounts): Promise<void> {
+  if (goneIds.length) await search.deleteByIds("svc-correlations", goneIds);
+  if (goneAttributes.length) {
+    await search.deleteByTerms("svc-correlations", "source_attribute_uuid", goneAttributes);
+    await search.deleteByTerms("svc-correlations", "target_attribute_uuid", goneAttributes);
+  }
+  counts.deleted += goneIds.length;
+  for (let i = 0; i < attributeUuids.length; i += BATCH) {
+    const docs = await loadCorrelationDocuments(sql, attributeUuids.slice(i, i + BATCH));
+    if (docs.length) await search.bulkIndex("svc-correlations", docs);
+    counts.indexed += docs.length;
+  }
+}
+
+async function syncDocuments(
+  search: SearchIndex,
+  index: "svc-events" | "svc-attributes",
+  uuids: string[],
+  load: (uuids: string[]) => Promise<{ id: string; source: Record<string, unknown> }[]>,
+  counts: IndexedCounts,
+): Promise<string[]> {
+  const goneAll: string[] = [];
+  for (let i = 0; i < uuids.length; i += BATCH) {
+    const batch = uuids.slice(i, i + BATCH);
+    const docs = await load(batch);
+    const found = new Set(docs.map((d) => d.id));
+    const gone = batch.filter((u) => !found.has(u));
+    if (docs.length) await search.bulkIndex(index, docs);
+    if (gone.length) await search.deleteByIds(index, gone);
+    counts.indexed += docs.length;
+    counts.deleted += gone.length;
+    goneAll.push(...gone);
+  }
+  return goneAll;
+}

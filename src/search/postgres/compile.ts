@@ -1,0 +1,413 @@
+/**
+ * Lucene AST (`../lucene/ast.ts`) -> a parameterised SQL condition over `search_documents d`
+ * (columns described in `./documents.ts`), with OpenSearch `query_string` semantics per field type
+ * (`../fields.ts`).
+ *
+ * SAFETY: the SQL text is built only from constant fragments and `$n` placeholders. Every value
+ * from the query (terms, patterns, bounds, even field names, which are additionally restricted to
+ * the fields.ts allowlist) is a bind parameter. Nothing the user typed is ever spliced into SQL.
+ *
+ * Semantics (see ast.ts for the boolean rules):
+ * - A leaf that analyses to nothing (`info:"--"`, a phrase of punctuation) is DROPPED from its bool,
+ *   as Lucene's QueryParser drops null clauses; a query that drops entirely matches nothing.
+ * - A field not in fields.ts (nor a `.keyword` sub-field of a text field) matches nothing, as an
+ *   unmapped field in OpenSearch (so `-unknown:x` matches everything). `expanded.ip2geo.*` is not in
+ *   fields.ts, so it is such a field.
+ * - Field patterns (`tags.*:x`, `*:x`) expand over fields.ts names and text `.keyword` sub-fields
+ *   (all types, as OpenSearch's expansion). Default fields are lenient: a value a field type
+ *   cannot take (`abc` on a long) is no match for that field. Explicit fields and patterns are
+ *   strict, as OpenSearch: `distribution:abc`, `distribution:a*`, `*:abc` (a long among the
+ *   matched fields), `@timestamp:[x TO y]` with a bad date raise FieldTypeError (-> 400) - unless
+ *   the default fields are all fields (none or `*`): then OpenSearch's query_string is lenient
+ *   everywhere and so is this compiler.
+ * - text: term -> OR of its analysed tokens; phrase -> consecutive tokens within one value;
+ *   wildcard -> the pattern lower-cased (OpenSearch normalises wildcard terms on text fields)
+ *   matched against single tokens; regex -> case-sensitive, against single tokens; range -> bounds
+ *   lower-cased, compared with tokens in code point order.
+ * - keyword (and `text.keyword`): exact, case-sensitive whole value for terms, phrases, wildcards,
+ *   regexes; ranges in code point order (`COLLATE "C"`).
+ * - long: exact integer (a fractional term matches nothing, as OpenSearch); ranges round bounds.
+ * - date: a term is the range [v TO v]; bounds with date math and OpenSearch's rounding rules
+ *   (`./dates.ts`); `@timestamp` uses the `ts` column (btree).
+ * - ip: address (exact) or CIDR (`10.0.0.0/8`, containment), ranges by address order.
+ * - ip_range: a term is one address (a CIDR block is a type error, as OpenSearch) and matches the
+ *   ranges that contain it; a range `[a TO b]` matches the ranges that intersect it.
+ * - boolean: `true` / `false`.
+ * - Boosts and fuzziness do not change hit sets except fuzzy terms (`term~`), which this backend
+ *   does not implement (FieldTypeError -> 400). Phrase slop > 0 is likewise not implemented.
+ */
+import type { BoolNode, LuceneNode, PhraseNode, RangeNode, RegexNode, TermNode } from "../lucene/ast.ts";
+import { INDEX_FIELDS, type FieldType } from "../fields.ts";
+import type { IndexName } from "../search-index.ts";
+import { analyze, lowerCase } from "./analyzer.ts";
+import { parseDateMath } from "./dates.ts";
+import { parseCidr, parseIp } from "./ip.ts";
+import { luceneRegexToPostgres, RegexUnsupported } from "./regex.ts";
+
+/** The query cannot run on a field of this type (OpenSearch fails the query too: route -> 400). */
+export class FieldTypeError extends Error {}
+
+type Cond = string | null;
+
+interface ResolvedField {
+  /** Key in `d.fields` (`info`, `info.keyword`, `tags.name`). */
+  key: string;
+  /** Semantics (a `.keyword` sub-field is a keyword). */
+  type: FieldType;
+}
+
+const NUMERIC = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
+const MAX_LONG = 9223372036854775807n;
+const MIN_LONG = -9223372036854775808n;
+
+function globToRegExp(pattern: string): RegExp {
+  const body = pattern
+    .split("*")
+    .map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))
+    .join(".*");
+  return new RegExp(`^${body}$`, "s");
+}
+
+/** Wildcard pattern (`*`, `?`, escapes `\*` `\?` `\\`) -> LIKE pattern with `\` as escape. */
+export function wildcardToLike(pattern: string): string {
+  let out = "";
+  const cps = [...pattern];
+  for (let i = 0; i < cps.length; i++) {
+    let ch = cps[i]!;
+    if (ch === "\\" && i + 1 < cps.length) {
+      ch = cps[++i]!;
+      out += ch === "%" || ch === "_" || ch === "\\" ? `\\${ch}` : ch;
+      continue;
+    }
+    if (ch === "*") out += "%";
+    else if (ch === "?") out += "_";
+    else out += ch === "%" || ch === "_" || ch === "\\" ? `\\${ch}` : ch;
+  }
+  return out;
+}
+
+export class SqlCompiler {
+  readonly params: unknown[] = [];
+  private readonly fields: Record<string, FieldType>;
+  private readonly queryable: ResolvedField[];
+  /** Default fields are all fields: OpenSearch's query_string is then lenient for every field. */
+  private readonly lenientAll: boolean;
+
+  constructor(
+    private readonly index: IndexName,
+    private readonly defaultFields: string[],
+    private readonly now: number,
+  ) {
+    this.fields = INDEX_FIELDS[index].fields;
+    this.lenientAll = defaultFields.length === 0 || defaultFields.includes("*");
+    this.queryable = [];
+    for (const [key, type] of Object.entries(this.fields)) {
+      this.queryable.push({ key, type });
+      if (type === "text") this.queryable.push({ key: `${key}.keyword`, type: "keyword" });
+    }
+  }
+
+  /** A placeholder for a bind parameter. */
+  p(value: unknown): string {
+    this.params.push(value);
+    return `$${this.params.length}`;
+  }
+
+  private contains(key: string, value: unknown): string {
+    return `d.fields @> ${this.p(JSON.stringify({ [key]: [value] }))}::jsonb`;
+  }
+
+  private anyValue(key: string, predicate: (x: string) => string, asText = true): string {
+    const fn = asText ? "jsonb_array_elements_text" : "jsonb_array_elements";
+    const k = this.p(key);
+    // `?` is answered by the GIN index on fields: only documents that have the field are unpacked.
+    return `(d.fields ? ${k} AND EXISTS (SELECT 1 FROM ${fn}(d.fields -> ${k}) AS x(v) WHERE ${predicate("x.v")}))`;
+  }
+
+  /** The whole query; a query that compiles to nothing matches nothing. */
+  compileQuery(node: LuceneNode): string {
+    return this.node(node) ?? "FALSE";
+  }
+
+  /** `{ field: value }` exact filters (text fields compare on `.keyword`), lenient. */
+  compileFilter(field: string, value: string | number | boolean): string {
+    const key = this.fields[field] === "text" ? `${field}.keyword` : field;
+    const node: TermNode = { kind: "term", field: key, value: String(value), wildcard: false };
+    const f = this.resolve(key).fields[0];
+    if (!f) return "FALSE";
+    const mark = this.params.length;
+    try {
+      return this.leaf(node, f) ?? "FALSE";
+    } catch (err) {
+      this.params.length = mark;
+      if (err instanceof FieldTypeError) return "FALSE";
+      throw err;
+    }
+  }
+
+  /** Non-administrators: for each access prefix, distribution 1-3 or their organisation. */
+  compileAccess(orgId: number | null): string {
+    const parts = INDEX_FIELDS[this.index].accessPrefixes.map((prefix) => {
+      const ors = [1, 2, 3].map((n) => this.contains(`${prefix}distribution`, n));
+      if (orgId !== null) {
+        ors.push(this.contains(`${prefix}org_id`, orgId), this.contains(`${prefix}orgc_id`, orgId));
+      }
+      return `(${ors.join(" OR ")})`;
+    });
+    return parts.length ? parts.join(" AND ") : "TRUE";
+  }
+
+  private node(node: LuceneNode): Cond {
+    switch (node.kind) {
+      case "matchAll":
+        return "TRUE";
+      case "bool":
+        return this.bool(node);
+      case "exists":
+        return this.exists(node.field);
+      default:
+        return this.fieldLeaf(node);
+    }
+  }
+
+  private bool(node: BoolNode): Cond {
+    const compile = (list: LuceneNode[]) => list.map((n) => this.node(n)).filter((c): c is string => c !== null);
+    const must = compile(node.must);
+    // With a required clause, should clauses only score: not compiled (no unused parameters).
+    const should = must.length ? [] : compile(node.should);
+    const mustNot = compile(node.mustNot);
+    if (must.length + should.length + mustNot.length === 0) return null;
+    const parts: string[] = [];
+    if (must.length) parts.push(...must.map((c) => `(${c})`));
+    else if (should.length) parts.push(`(${should.map((c) => `(${c})`).join(" OR ")})`);
+    for (const c of mustNot) parts.push(`NOT (${c})`);
+    return parts.join(" AND ");
+  }
+
+  /** Fields a leaf applies to; `lenient` for default fields and patterns. */
+  private resolve(field: string | null): { fields: ResolvedField[]; lenient: boolean } {
+    if (field === null) {
+      if (this.defaultFields.length === 0) return this.resolve("*");
+      const out = this.defaultFields.flatMap((f) => this.resolve(f).fields);
+      return { fields: out, lenient: true };
+    }
+    if (field.includes("*")) {
+      const re = globToRegExp(field);
+      // As OpenSearch: a pattern is lenient only when the default fields are all fields; otherwise a
+      // matched field that cannot take the value (a date, a boolean, an ip) fails the query.
+      return { fields: this.queryable.filter((f) => re.test(f.key)), lenient: this.lenientAll };
+    }
+    const f = this.queryable.find((q) => q.key === field);
+    return { fields: f ? [f] : [], lenient: this.lenientAll };
+  }
+
+  private fieldLeaf(node: TermNode | PhraseNode | RegexNode | RangeNode): Cond {
+    const { fields, lenient } = this.resolve(node.field);
+    if (fields.length === 0) return "FALSE";
+    const conds: string[] = [];
+    for (const f of fields) {
+      let c: Cond;
+      const mark = this.params.length;
+      try {
+        c = this.leaf(node, f);
+      } catch (err) {
+        if (!(lenient && err instanceof FieldTypeError)) throw err;
+        // Parameters pushed before the failure are not referenced: drop them.
+        this.params.length = mark;
+        c = "FALSE";
+      }
+      if (c !== null) conds.push(c);
+    }
+    if (conds.length === 0) return null;
+    return conds.length === 1 ? conds[0]! : conds.map((c) => `(${c})`).join(" OR ");
+  }
+
+  private exists(field: string): Cond {
+    let keys = this.resolve(field).fields.map((f) => f.key);
+    if (keys.length === 0 && !field.includes("*")) {
+      // An object field (`tags`, `expanded`): exists when any of its sub-fields does.
+      keys = this.queryable.filter((q) => q.key.startsWith(`${field}.`)).map((q) => q.key);
+    }
+    if (keys.length === 0) return "FALSE";
+    return keys.map((k) => `d.fields ? ${this.p(k)}`).join(" OR ");
+  }
+
+  leaf(node: TermNode | PhraseNode | RegexNode | RangeNode, f: ResolvedField): Cond {
+    switch (node.kind) {
+      case "term":
+        if (node.wildcard) return this.wildcard(node.pattern, f);
+        if (node.fuzzy !== undefined) throw new FieldTypeError("fuzzy queries (term~) are not supported by the PostgreSQL search backend");
+        return this.term(node.value, f);
+      case "phrase":
+        return this.phrase(node, f);
+      case "regex":
+        return this.regex(node.pattern, f);
+      case "range":
+        return this.range(node, f);
+    }
+  }
+
+  private term(value: string, f: ResolvedField): Cond {
+    switch (f.type) {
+      case "text": {
+        const tokens = [...new Set(analyze(value))];
+        if (tokens.length === 0) return null;
+        return tokens.map((t) => this.contains(f.key, t)).join(" OR ");
+      }
+      case "keyword":
+        return this.contains(f.key, value);
+      case "long": {
+        const t = value.trim();
+        if (!NUMERIC.test(t)) throw new FieldTypeError(`'${value}' is not a number (field ${f.key})`);
+        const n = Number(t);
+        if (!Number.isInteger(n)) return "FALSE";
+        const big = /^[+-]?\d+$/.test(t) ? BigInt(t) : BigInt(n);
+        if (big > MAX_LONG || big < MIN_LONG) throw new FieldTypeError(`'${value}' is out of range for a long (field ${f.key})`);
+        return `d.fields @> jsonb_build_object(${this.p(f.key)}::text, jsonb_build_array(${this.p(big.toString())}::numeric))`;
+      }
+      case "boolean": {
+        if (value !== "true" && value !== "false") throw new FieldTypeError(`'${value}' is not a boolean (field ${f.key})`);
+        return this.contains(f.key, value === "true");
+      }
+      case "date":
+        return this.range({ kind: "range", field: f.key, lower: value, upper: value, includeLower: true, includeUpper: true }, f);
+      case "ip": {
+        if (value.includes("/")) {
+          const cidr = parseCidr(value);
+          if (cidr === null) throw new FieldTypeError(`'${value}' is not an IP address or CIDR block (field ${f.key})`);
+          return this.anyValue(f.key, (x) => `${x}::inet <<= ${this.p(cidr)}::inet`);
+        }
+        const ip = parseIp(value);
+        if (ip === null) throw new FieldTypeError(`'${value}' is not an IP address (field ${f.key})`);
+        return this.contains(f.key, ip);
+      }
+      case "ip_range": {
+        // A term is one address (OpenSearch rejects a CIDR block here: "is not an IP string literal").
+        const ip = parseIp(value);
+        if (ip === null) throw new FieldTypeError(`'${value}' is not an IP address (field ${f.key})`);
+        return this.anyValue(f.key, (x) => `${x}::inet >>= ${this.p(ip)}::inet`);
+      }
+    }
+  }
+
+  private phrase(node: PhraseNode, f: ResolvedField): Cond {
+    if (f.type !== "text") return this.term(node.value, f);
+    const tokens = analyze(node.value);
+    if (tokens.length === 0) return null;
+    if (tokens.length === 1) return this.contains(f.key, tokens[0]);
+    if (node.slop > 0) throw new FieldTypeError("phrase slop (\"...\"~n) is not supported by the PostgreSQL search backend");
+    const candidates = `d.fields @> ${this.p(JSON.stringify({ [f.key]: [...new Set(tokens)] }))}::jsonb`;
+    const needle = this.p(` ${tokens.join(" ")} `);
+    return `${candidates} AND EXISTS (SELECT 1 FROM jsonb_array_elements_text(d.phrases -> ${this.p(f.key)}) AS x(v) WHERE strpos(x.v, ${needle}) > 0)`;
+  }
+
+  private wildcard(pattern: string, f: ResolvedField): Cond {
+    if (f.type !== "text" && f.type !== "keyword") {
+      throw new FieldTypeError(`wildcard queries need a text or keyword field, ${f.key} is ${f.type}`);
+    }
+    const like = wildcardToLike(f.type === "text" ? lowerCase(pattern) : pattern);
+    // Trigram-indexed superset test on search_text first, then the exact per-value test.
+    const pre = `d.search_text LIKE ${this.p(`%${like}%`)}`;
+    return `${pre} AND ${this.anyValue(f.key, (x) => `${x} LIKE ${this.p(like)}`)}`;
+  }
+
+  private regex(pattern: string, f: ResolvedField): Cond {
+    if (f.type !== "text" && f.type !== "keyword") {
+      throw new FieldTypeError(`regular expressions need a text or keyword field, ${f.key} is ${f.type}`);
+    }
+    let re: { anchored: string; unanchored: string };
+    try {
+      re = luceneRegexToPostgres(pattern);
+    } catch (err) {
+      if (err instanceof RegexUnsupported) throw new FieldTypeError(`Unsupported regular expression: ${err.message}`);
+      throw err;
+    }
+    const pre = `d.search_text ~ ${this.p(re.unanchored)}`;
+    return `${pre} AND ${this.anyValue(f.key, (x) => `${x} ~ ${this.p(re.anchored)}`)}`;
+  }
+
+  private range(node: RangeNode, f: ResolvedField): Cond {
+    const { lower, upper, includeLower, includeUpper } = node;
+    if (lower === null && upper === null) return this.exists(f.key);
+    switch (f.type) {
+      case "long": {
+        const num = (v: string) => {
+          if (!NUMERIC.test(v.trim())) throw new FieldTypeError(`'${v}' is not a number (field ${f.key})`);
+          return Number(v.trim());
+        };
+        const preds: string[] = [];
+        if (lower !== null) {
+          const l = num(lower);
+          preds.push(`(x.v)::numeric >= ${this.p(String(includeLower ? Math.ceil(l) : Math.floor(l) + 1))}::numeric`);
+        }
+        if (upper !== null) {
+          const u = num(upper);
+          preds.push(`(x.v)::numeric <= ${this.p(String(includeUpper ? Math.floor(u) : Math.ceil(u) - 1))}::numeric`);
+        }
+        return this.anyValue(f.key, () => preds.join(" AND "), false);
+      }
+      case "date": {
+        const bound = (v: string, roundUp: boolean) => {
+          const t = parseDateMath(v.trim(), roundUp, this.now);
+          if (t === null) throw new FieldTypeError(`'${v}' is not a date or date math expression (field ${f.key})`);
+          return t;
+        };
+        const l = lower === null ? null : bound(lower, !includeLower) + (includeLower ? 0 : 1);
+        const u = upper === null ? null : bound(upper, includeUpper) - (includeUpper ? 0 : 1);
+        if (f.key === "@timestamp") {
+          const preds = ["d.ts IS NOT NULL"];
+          if (l !== null) preds.push(`d.ts >= ${this.p(new Date(l).toISOString())}::timestamptz`);
+          if (u !== null) preds.push(`d.ts <= ${this.p(new Date(u).toISOString())}::timestamptz`);
+          return preds.join(" AND ");
+        }
+        const preds: string[] = [];
+        if (l !== null) preds.push(`(x.v)::numeric >= ${this.p(String(l))}::numeric`);
+        if (u !== null) preds.push(`(x.v)::numeric <= ${this.p(String(u))}::numeric`);
+        return this.anyValue(f.key, () => preds.join(" AND "), false);
+      }
+      case "ip": {
+        const ip = (v: string) => {
+          const r = parseIp(v);
+          if (r === null) throw new FieldTypeError(`'${v}' is not an IP address (field ${f.key})`);
+          return r;
+        };
+        const preds: string[] = [];
+        if (lower !== null) preds.push(`x.v::inet ${includeLower ? ">=" : ">"} ${this.p(ip(lower))}::inet`);
+        if (upper !== null) preds.push(`x.v::inet ${includeUpper ? "<=" : "<"} ${this.p(ip(upper))}::inet`);
+        return this.anyValue(f.key, () => preds.join(" AND "));
+      }
+      case "keyword":
+      case "text": {
+        const norm = (v: string) => (f.type === "text" ? lowerCase(v) : v);
+        const preds: string[] = [];
+        if (lower !== null) preds.push(`x.v COLLATE "C" ${includeLower ? ">=" : ">"} ${this.p(norm(lower))}`);
+        if (upper !== null) preds.push(`x.v COLLATE "C" ${includeUpper ? "<=" : "<"} ${this.p(norm(upper))}`);
+        return this.anyValue(f.key, () => preds.join(" AND "));
+      }
+      case "boolean": {
+        const b = (v: string) => {
+          if (v !== "true" && v !== "false") throw new FieldTypeError(`'${v}' is not a boolean (field ${f.key})`);
+          return v;
+        };
+        const preds: string[] = [];
+        if (lower !== null) preds.push(`(x.v)::boolean ${includeLower ? ">=" : ">"} ${this.p(b(lower))}::boolean`);
+        if (upper !== null) preds.push(`(x.v)::boolean ${includeUpper ? "<=" : "<"} ${this.p(b(upper))}::boolean`);
+        return this.anyValue(f.key, () => preds.join(" AND "), false);
+      }
+      case "ip_range": {
+        // Ranges that intersect [lower, upper] (OpenSearch's default relation).
+        const ip = (v: string) => {
+          const r = parseIp(v);
+          if (r === null) throw new FieldTypeError(`'${v}' is not an IP address (field ${f.key})`);
+          return r;
+        };
+        const preds: string[] = [];
+        const last = (x: string) => `host(broadcast(${x}::inet))::inet`;
+        const first = (x: string) => `host(network(${x}::inet))::inet`;
+        if (lower !== null) preds.push(`${last("x.v")} ${includeLower ? ">=" : ">"} ${this.p(ip(lower))}::inet`);
+        if (upper !== null) preds.push(`${first("x.v")} ${includeUpper ? "<=" : "<"} ${this.p(ip(upper))}::inet`);
+        return this.anyValue(f.key, () => preds.join(" AND "));
+      }
+    }
+  }
+}

@@ -1,0 +1,261 @@
+/**
+ * The PostgreSQL backend of `SearchIndex` (`../search-index.ts`): the embedded default.
+ *
+ * - Storage: table `search_documents` (migration `20261123110000_search_documents`; columns and the
+ *   values precomputed at index time in `./documents.ts`). `ensureIndices` only checks that the
+ *   migration ran (it creates the table if missing, for databases migrated by other means).
+ * - Queries: `./compile.ts` turns the parsed Lucene AST into a parameterised condition (no user
+ *   text in the SQL, ever); access and request filters are ANDed to it.
+ * - Sort: `@timestamp` (missing last) then id in code point order, as the OpenSearch backend
+ *   (`_id` asc); `_score`: scoring is NOT implemented: every hit scores 1, so `_score` sorting is
+ *   id order (the conformance check compares hit sets for `_score` sorts). With an `@timestamp`
+ *   sort hits carry `score: null`, as OpenSearch does.
+ * - `total`: counted in the same snapshot, exactly up to `trackTotalHits` (default 10 000, as
+ *   OpenSearch) and then "gte": counting 900 000 JSONB documents costs seconds, the first 10 001 ms.
+ * - The page, sorted by `@timestamp`: with few matches (the bounded count was not reached) the
+ *   matching rows are collected through the indexes and the newest picked (top-N sort). With many,
+ *   the `ts` index is walked from the newest row, which stops after `from + size` matches - unless
+ *   the matches are old or clustered; so that walk gets a short time budget, and past it the top-N
+ *   plan runs instead.
+ * - `from + size` is capped at 10 000 as OpenSearch's `max_result_window`.
+ * - Timeouts: each search is one transaction with `statement_timeout` set locally (bound
+ *   parameter via set_config); a cancelled statement raises `SearchQueryError(kind "timeout")`.
+ *   PostgreSQL's regex engine does not backtrack catastrophically, but the timeout bounds anything.
+ * - Strings with U+0000 (JSONB and TEXT cannot hold it) are stored with U+FFFD instead.
+ */
+import type pg from "pg";
+import { INDEX_FIELDS } from "../fields.ts";
+import {
+  INDEX_NAMES,
+  SearchQueryError,
+  type IndexName,
+  type SearchDocument,
+  type SearchHit,
+  type SearchIndex,
+  type SearchRequest,
+  type SearchResult,
+  DEFAULT_TRACK_TOTAL_HITS,
+} from "../search-index.ts";
+import { FieldTypeError, SqlCompiler } from "./compile.ts";
+import { buildRow } from "./documents.ts";
+
+/** How long the newest-first index walk may take before the top-N plan is used instead. */
+const TS_WALK_BUDGET_MS = 40;
+
+export const SEARCH_TABLE = "search_documents";
+const MAX_RESULT_WINDOW = 10_000;
+const BULK_CHUNK = 500;
+
+/** Same DDL as the migration (idempotent), for databases where it did not run. */
+const DDL = `
+CREATE EXTENSION IF NOT EXISTS pg_trgm;
+CREATE TABLE IF NOT EXISTS "search_documents" (
+  "index_name" TEXT NOT NULL, "id" TEXT NOT NULL, "source" JSONB NOT NULL, "fields" JSONB NOT NULL,
+  "phrases" JSONB NOT NULL, "search_text" TEXT NOT NULL, "ts" TIMESTAMPTZ,
+  CONSTRAINT "search_documents_pkey" PRIMARY KEY ("index_name", "id"));
+CREATE INDEX IF NOT EXISTS "search_documents_fields_gin_idx" ON "search_documents" USING GIN ("fields");
+CREATE INDEX IF NOT EXISTS "search_documents_search_text_trgm_idx" ON "search_documents" USING GIN ("search_text" gin_trgm_ops);
+CREATE INDEX IF NOT EXISTS "search_documents_ts_idx" ON "search_documents" ("index_name", "ts" DESC NULLS LAST, "id" COLLATE "C");
+`;
+
+function sanitize(value: unknown): unknown {
+  if (typeof value === "string") return value.includes("\u0000") ? value.replace(/\u0000/g, "\ufffd") : value;
+  if (Array.isArray(value)) return value.map(sanitize);
+  if (value !== null && typeof value === "object") {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) out[sanitize(k) as string] = sanitize(v);
+    return out;
+  }
+  return value;
+}
+
+function pgCode(err: unknown): string | undefined {
+  return typeof err === "object" && err !== null && "code" in err ? String((err as { code: unknown }).code) : undefined;
+}
+
+export class PostgresSearchIndex implements SearchIndex {
+  readonly backend = "postgres" as const;
+
+  constructor(private readonly pool: pg.Pool) {}
+
+  async ensureIndices(): Promise<void> {
+    const { rows } = await this.pool.query<{ t: string | null }>("SELECT to_regclass($1)::text AS t", [SEARCH_TABLE]);
+    if (rows[0]?.t) return;
+    await this.pool.query(DDL);
+  }
+
+  async bulkIndex(index: IndexName, docs: SearchDocument[]): Promise<void> {
+    for (let i = 0; i < docs.length; i += BULK_CHUNK) {
+      // Last write wins for an id repeated within one call (as a bulk request).
+      const byId = new Map<string, SearchDocument>();
+      for (const d of docs.slice(i, i + BULK_CHUNK)) byId.set(d.id, { id: d.id, source: sanitize(d.source) as Record<string, unknown> });
+      const rows = [...byId.values()].map((d) => buildRow(index, d));
+      await this.pool.query(
+        `INSERT INTO search_documents (index_name, id, source, fields, phrases, search_text, ts)
+         SELECT $1, r.id, r.source, r.fields, r.phrases, r.search_text, r.ts
+         FROM unnest($2::text[], $3::jsonb[], $4::jsonb[], $5::jsonb[], $6::text[], $7::timestamptz[])
+           AS r(id, source, fields, phrases, search_text, ts)
+         ON CONFLICT (index_name, id) DO UPDATE SET source = EXCLUDED.source, fields = EXCLUDED.fields,
+           phrases = EXCLUDED.phrases, search_text = EXCLUDED.search_text, ts = EXCLUDED.ts`,
+        [
+          index,
+          rows.map((r) => r.id),
+          rows.map((r) => JSON.stringify(r.source)),
+          rows.map((r) => JSON.stringify(r.fields)),
+          rows.map((r) => JSON.stringify(r.phrases)),
+          rows.map((r) => r.searchText),
+          rows.map((r) => r.ts),
+        ],
+      );
+    }
+  }
+
+  async deleteByIds(index: IndexName, ids: string[]): Promise<void> {
+    if (ids.length === 0) return;
+    await this.pool.query("DELETE FROM search_documents WHERE index_name = $1 AND id = ANY($2::text[])", [index, ids]);
+  }
+
+  async deleteByTerms(index: IndexName, field: string, values: string[]): Promise<void> {
+    if (values.length === 0) return;
+    const type = INDEX_FIELDS[index].fields[field];
+    if (type === undefined) return;
+    const key = type === "text" ? `${field}.keyword` : field;
+    await this.pool.query("DELETE FROM search_documents WHERE index_name = $1 AND (fields -> $2) ?| $3::text[]", [index, key, values]);
+  }
+
+  async refresh(): Promise<void> {
+    // Writes are visible once committed.
+  }
+
+  async clear(index: IndexName): Promise<void> {
+    await this.pool.query("DELETE FROM search_documents WHERE index_name = $1", [index]);
+  }
+
+  async health(): Promise<{ ok: boolean; reason?: string }> {
+    try {
+      const { rows } = await this.pool.query<{ t: string | null }>("SELECT to_regclass($1)::text AS t", [SEARCH_TABLE]);
+      return rows[0]?.t ? { ok: true } : { ok: false, reason: "table search_documents is missing" };
+    } catch (err) {
+      return { ok: false, reason: err instanceof Error ? err.message : String(err) };
+    }
+  }
+
+  async close(): Promise<void> {
+    // The pool belongs to the caller.
+  }
+
+  async search(req: SearchRequest): Promise<SearchResult> {
+    const started = Date.now();
+    if (!INDEX_NAMES.includes(req.index)) throw new SearchQueryError(`Unknown index ${String(req.index)}`, "invalid");
+    if (!Number.isInteger(req.from) || !Number.isInteger(req.size) || req.from < 0 || req.size < 0) {
+      throw new SearchQueryError("from and size must be non-negative integers", "invalid");
+    }
+    if (req.from + req.size > MAX_RESULT_WINDOW) {
+      throw new SearchQueryError(`from + size must be at most ${MAX_RESULT_WINDOW}`, "invalid");
+    }
+    const c = new SqlCompiler(req.index, req.defaultFields, Date.now());
+    let where: string;
+    try {
+      const conds = [`d.index_name = ${c.p(req.index)}`, `(${c.compileQuery(req.query)})`];
+      if (!req.access.admin) conds.push(`(${c.compileAccess(req.access.orgId)})`);
+      for (const [field, value] of Object.entries(req.filters ?? {})) conds.push(`(${c.compileFilter(field, value)})`);
+      where = conds.join(" AND ");
+    } catch (err) {
+      if (err instanceof FieldTypeError) throw new SearchQueryError(err.message, "invalid");
+      throw err;
+    }
+    const direction = req.sort.order === "asc" ? "ASC" : "DESC";
+    // `d.ts + interval '0'` sorts the same but keeps the planner off the ts index (the top-N plan).
+    const orderBy = (useTsIndex: boolean) =>
+      req.sort.field === "@timestamp"
+        ? `${useTsIndex ? "d.ts" : "(d.ts + interval '0')"} ${direction} NULLS LAST, d.id COLLATE "C" ASC`
+        : `d.id COLLATE "C" ASC`;
+    const bound = req.trackTotalHits === true ? null : (req.trackTotalHits ?? DEFAULT_TRACK_TOTAL_HITS);
+    const params = c.params;
+    const limit = `$${params.length + 1}`;
+    const offset = `$${params.length + 2}`;
+    const timeoutMs = Math.max(1, Math.floor(req.timeoutMs));
+
+    let client: pg.PoolClient;
+    try {
+      client = await this.pool.connect();
+    } catch (err) {
+      throw new SearchQueryError(`PostgreSQL is unavailable: ${(err as Error).message}`, "unavailable");
+    }
+    let broken = false;
+    try {
+      await client.query("BEGIN READ ONLY");
+      await client.query("SELECT set_config('statement_timeout', $1, true)", [String(timeoutMs)]);
+      const counted = await client.query<{ n: string }>(
+        bound === null
+          ? `SELECT count(*) AS n FROM search_documents d WHERE ${where}`
+          : `SELECT count(*) AS n FROM (SELECT 1 FROM search_documents d WHERE ${where} LIMIT ${bound + 1}) t`,
+        params,
+      );
+      const matches = Number(counted.rows[0]?.n ?? 0);
+      const many = bound === null ? matches > DEFAULT_TRACK_TOTAL_HITS : matches > bound;
+      type Row = { id: string; source: Record<string, unknown> };
+      const page = (useTsIndex: boolean) =>
+        client.query<Row>(`SELECT d.id, d.source FROM search_documents d WHERE ${where} ORDER BY ${orderBy(useTsIndex)} LIMIT ${limit} OFFSET ${offset}`, [
+          ...params,
+          req.size,
+          req.from,
+        ]);
+      let rows: { rows: Row[] } = { rows: [] };
+      if (req.size > 0 && (many || req.from < matches)) {
+        rows = many && req.sort.field === "@timestamp" ? await this.pageByTsWalk(client, page, timeoutMs) : await page(false);
+      }
+      await client.query("COMMIT");
+      const hits: SearchHit[] = rows.rows.map((r) => ({
+        index: req.index,
+        id: r.id,
+        score: req.sort.field === "_score" ? 1 : null,
+        source: r.source,
+      }));
+      const capped = bound !== null && matches > bound;
+      return { total: capped ? bound : matches, totalRelation: capped ? "gte" : "eq", hits, tookMs: Date.now() - started };
+    } catch (err) {
+      await client.query("ROLLBACK").catch(() => {
+        broken = true;
+      });
+      const code = pgCode(err);
+      // The regex library reports a cancel that lands inside it as an invalid-regex error.
+      if (code === "57014" || (code === "2201B" && /cancel/i.test((err as Error).message))) throw new SearchQueryError(`Search timed out after ${timeoutMs} ms and was cancelled`, "timeout");
+      if (code === "2201B" || code === "54001" || code === "54000") {
+        throw new SearchQueryError(`Query rejected by PostgreSQL: ${(err as Error).message}`, "invalid");
+      }
+      if (code?.startsWith("08") || code === "57P01" || code === "53300") {
+        broken = true;
+        throw new SearchQueryError(`PostgreSQL is unavailable: ${(err as Error).message}`, "unavailable");
+      }
+      throw err;
+    } finally {
+      client.release(broken);
+    }
+  }
+
+  /**
+   * Many matches: walk the ts index from the newest row within a short budget; when the matches are
+   * sparse near that end the walk is cancelled (savepoint) and the top-N plan answers instead.
+   */
+  private async pageByTsWalk<R extends pg.QueryResultRow>(
+    client: pg.PoolClient,
+    page: (useTsIndex: boolean) => Promise<pg.QueryResult<R>>,
+    timeoutMs: number,
+  ): Promise<pg.QueryResult<R>> {
+    const budget = Math.min(TS_WALK_BUDGET_MS, timeoutMs);
+    await client.query("SAVEPOINT ts_walk");
+    await client.query("SELECT set_config('statement_timeout', $1, true)", [String(budget)]);
+    try {
+      const rows = await page(true);
+      await client.query("RELEASE SAVEPOINT ts_walk");
+      await client.query("SELECT set_config('statement_timeout', $1, true)", [String(timeoutMs)]);
+      return rows;
+    } catch (err) {
+      if (pgCode(err) !== "57014" || budget >= timeoutMs) throw err;
+      await client.query("ROLLBACK TO SAVEPOINT ts_walk");
+      await client.query("SELECT set_config('statement_timeout', $1, true)", [String(timeoutMs)]);
+      return page(false);
+    }
+  }
+}

@@ -1,0 +1,94 @@
+/**
+ * The search indices behind Explore, hunts and correlations, as one interface with two backends:
+ * OpenSearch (production scale; `OPENSEARCH_URL`) and PostgreSQL (the embedded default). Both take
+ * the same Lucene query strings (parsed and validated by `./lucene/parse.ts` first, so both reject
+ * the same input) and must return the same hits; a conformance suite runs both over the same data.
+ */
+import type { LuceneAst } from "./lucene/ast.ts";
+
+/** Index names of the spec (the peer calls them misp-events, misp-attributes, misp-attribute-correlations). */
+export const INDEX_NAMES = ["svc-events", "svc-attributes", "svc-correlations"] as const;
+export type IndexName = (typeof INDEX_NAMES)[number];
+
+/** A document as stored: `id` is the entity uuid (correlations: `<source>|<target>|<match_type>`). */
+export interface SearchDocument {
+  id: string;
+  source: Record<string, unknown>;
+}
+
+/**
+ * Who is searching. Documents of events a caller may not read never match: documents carry the
+ * access fields that `./fields.ts` lists per index, and non-administrators get the filter
+ * `<prefix>distribution:[1 TO 3] OR <prefix>org_id:<org> OR <prefix>orgc_id:<org>` for each prefix.
+ */
+export interface SearchAccess {
+  admin: boolean;
+  orgId: number | null;
+}
+
+export interface SearchRequest {
+  index: IndexName;
+  /** The parsed user query (parse with `parseLucene`; an empty query is match-all). */
+  query: LuceneAst;
+  /** Default fields for terms written without a field (peer: events `info`, attributes `value`). */
+  defaultFields: string[];
+  access: SearchAccess;
+  /** Extra exact filters ANDed to the query, e.g. `{ deleted: false }`. */
+  filters?: Record<string, string | number | boolean>;
+  from: number;
+  size: number;
+  sort: { field: "@timestamp" | "_score"; order: "asc" | "desc" };
+  /** The search is cancelled after this long (statement_timeout / OpenSearch timeout). */
+  timeoutMs: number;
+  /**
+   * Count matches exactly up to this many (default `DEFAULT_TRACK_TOTAL_HITS`, OpenSearch's own
+   * default); beyond, `total` is the bound and `totalRelation` "gte". `true` counts them all.
+   */
+  trackTotalHits?: number | true;
+}
+
+export const DEFAULT_TRACK_TOTAL_HITS = 10_000;
+
+export interface SearchHit {
+  index: IndexName;
+  id: string;
+  score: number | null;
+  source: Record<string, unknown>;
+}
+
+export interface SearchResult {
+  /** Number of matching documents, exact up to `trackTotalHits`. */
+  total: number;
+  /** "gte" when there are more matches than `total` says (the count stopped at the bound). */
+  totalRelation: "eq" | "gte";
+  hits: SearchHit[];
+  tookMs: number;
+}
+
+export interface SearchIndex {
+  readonly backend: "opensearch" | "postgres";
+  /** Creates indices, templates or tables that are missing (idempotent; called at start). */
+  ensureIndices(): Promise<void>;
+  /** Inserts or replaces documents by id (a replay is harmless). */
+  bulkIndex(index: IndexName, docs: SearchDocument[]): Promise<void>;
+  deleteByIds(index: IndexName, ids: string[]): Promise<void>;
+  /** Deletes every document whose `field` (a keyword field such as `event_uuid`) equals one of `values`. */
+  deleteByTerms(index: IndexName, field: string, values: string[]): Promise<void>;
+  search(req: SearchRequest): Promise<SearchResult>;
+  /** Makes writes visible to search at once (tests; OpenSearch otherwise refreshes every second). */
+  refresh(index?: IndexName): Promise<void>;
+  /** Drops every document of an index (rebuilds). */
+  clear(index: IndexName): Promise<void>;
+  health(): Promise<{ ok: boolean; reason?: string }>;
+  close(): Promise<void>;
+}
+
+/** Raised for a query the backend cannot run (too slow, bad field type); routes answer 400/503. */
+export class SearchQueryError extends Error {
+  constructor(
+    message: string,
+    readonly kind: "timeout" | "invalid" | "unavailable",
+  ) {
+    super(message);
+  }
+}

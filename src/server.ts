@@ -1,0 +1,131 @@
+import crypto from "node:crypto";
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyError, type FastifyInstance } from "fastify";
+import { AppError, errors } from "./platform/errors.ts";
+import type { Logger } from "./platform/logger.ts";
+import type { Runtime } from "./runtime.ts";
+import { createGraphQLServer, type ServerContext } from "./graphql/yoga.ts";
+import { attachGraphQLWebSocket } from "./graphql/websocket.ts";
+import { routeTable } from "../rest-shim/index.ts";
+import { methodsForPath, registerRoutes } from "../rest-shim/register.ts";
+import { buildOpenApi } from "../rest-shim/openapi.ts";
+import { originOf } from "../rest-shim/origin.ts";
+import { HealthCheck } from "./platform/health.ts";
+
+export const VERSION = "0.1.0";
+const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
+
+export interface HttpServer {
+  app: FastifyInstance;
+  close(): Promise<void>;
+  webSocketClients(): number;
+}
+
+/** Fastify with the REST shim, GraphQL over HTTP and graphql-ws, /healthz and /openapi.json. */
+export function buildServer(runtime: Runtime, log: Logger): HttpServer {
+  const app = Fastify({
+    loggerInstance: log as FastifyBaseLogger,
+    // One log line per request comes from our onResponse hook, not Fastify's two.
+    logController: new LogController({ disableRequestLogging: true }),
+    bodyLimit: 1024 * 1024,
+    // Explore queries travel in the URL (GET /attributes/search?query=...): room for the parser's
+    // 10 000-character limit even percent-encoded, so a long query gets its 400, not Node's bare 431.
+    http: { maxHeaderSize: 128 * 1024 },
+    routerOptions: {
+      ignoreTrailingSlash: true,
+      // Long path parameters reach the route schemas (422 with a reason) instead of Fastify's bare 414.
+      maxParamLength: 4096,
+    },
+    return503OnClosing: true,
+    genReqId: (req) => {
+      const given = req.headers["x-request-id"];
+      return typeof given === "string" && REQUEST_ID.test(given) ? given : crypto.randomUUID();
+    },
+  });
+
+  app.addContentTypeParser("application/x-www-form-urlencoded", { parseAs: "string" }, (_req, body, done) => {
+    const form: Record<string, string | string[]> = {};
+    for (const [k, v] of new URLSearchParams(body as string)) {
+      const prev = form[k];
+      // A repeated field becomes a list, which no form schema accepts: ambiguity is a 422.
+      form[k] = prev === undefined ? v : ([] as string[]).concat(prev, v);
+    }
+    done(null, form);
+  });
+
+  app.addHook("onRequest", async (request, reply) => {
+    reply.header("X-Request-Id", request.id);
+    if (!runtime.isReady && request.url !== "/healthz") throw errors.unavailable(`Service is starting: ${runtime.stage}`);
+  });
+
+  app.addHook("onResponse", async (request, reply) => {
+    request.log.info(
+      {
+        method: request.method,
+        path: request.url.split("?")[0],
+        status: reply.statusCode,
+        ms: Math.round(reply.elapsedTime * 10) / 10,
+        ip: originOf(request).ip,
+      },
+      "request",
+    );
+  });
+
+  app.setErrorHandler((err: FastifyError | AppError, request, reply) => {
+    const appError = toAppError(err);
+    if (appError.status >= 500) request.log.error({ err }, "request failed");
+    reply.status(appError.status).headers(appError.headers).send(appError.toBody());
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    const allowed = methodsForPath(routeTable, request.url);
+    const appError = allowed.length ? errors.methodNotAllowed(allowed) : errors.routeNotFound();
+    reply.status(appError.status).headers(appError.headers).send(appError.toBody());
+  });
+
+  const health = new HealthCheck(runtime);
+  app.get("/healthz", async (_req, reply) => {
+    const state = await health.check();
+    reply.status(state.ok ? 200 : 503).send(state.ok ? { status: "ok" } : { status: "unavailable", detail: state.reason, code: "service_unavailable" });
+  });
+
+  const openapi = buildOpenApi(routeTable, VERSION);
+  app.get("/openapi.json", async () => openapi);
+
+  const yoga = createGraphQLServer(runtime);
+  app.route({
+    url: "/graphql",
+    method: ["GET", "POST", "OPTIONS"],
+    handler: async (req, reply) => {
+      const response = await yoga.handleNodeRequestAndResponse(req, reply, { origin: originOf(req) } satisfies ServerContext);
+      response.headers.forEach((value, key) => reply.header(key, value));
+      reply.status(response.status);
+      reply.send(response.body);
+      return reply;
+    },
+  });
+
+  registerRoutes(app, routeTable, runtime);
+  const ws = attachGraphQLWebSocket(app.server, runtime, yoga);
+
+  return {
+    app,
+    webSocketClients: ws.clientCount,
+    async close() {
+      await ws.close();
+      await app.close();
+    },
+  };
+}
+
+function toAppError(err: FastifyError | AppError): AppError {
+  if (err instanceof AppError) return err;
+  const status = (err as FastifyError).statusCode ?? 500;
+  if (status === 413) return errors.payloadTooLarge();
+  if (status === 415) return errors.unsupportedMediaType("Unsupported Content-Type");
+  if (status === 503) return errors.unavailable("Service is shutting down");
+  if (status >= 400 && status < 500) {
+    // Fastify's own messages (bad JSON, empty body) carry no internals; pass them on.
+    return errors.badRequest(err.message.replace(/^Body is not valid JSON but content-type is set to 'application\/json'$/, "Body is not valid JSON"));
+  }
+  return errors.internal();
+}

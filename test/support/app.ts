@@ -1,0 +1,65 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import pino from "pino";
+import { loadConfig } from "../../src/config.ts";
+import { boot, type Booted } from "../../src/boot.ts";
+import { Runtime } from "../../src/runtime.ts";
+import { buildServer, type HttpServer } from "../../src/server.ts";
+import { createTestDatabase } from "./databases.ts";
+import { HttpClient } from "./http.ts";
+
+export const ADMIN_EMAIL = "admin@example.test";
+export const ADMIN_PASSWORD = "admin-password-1";
+
+export interface TestApp {
+  url: string;
+  http: HttpClient;
+  booted: Booted;
+  server: HttpServer;
+  databaseUrl: string;
+  dataDir: string;
+  close(): Promise<void>;
+}
+
+/**
+ * The real service on a fresh database cloned from the migrated template, listening on a free
+ * loopback port. `env` overrides configuration; ROLE defaults to "api" so tests control jobs.
+ * With `sharing`, a second instance on the first one's database (a second API process): it leaves
+ * the database to its owner.
+ */
+export async function startTestApp(label: string, env: Record<string, string> = {}, sharing?: TestApp): Promise<TestApp> {
+  const db = sharing ? { url: sharing.databaseUrl, drop: async () => undefined } : await createTestDatabase(label);
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "wb-test-"));
+  const config = loadConfig({
+    DATABASE_URL: db.url,
+    DATA_DIR: dataDir,
+    ROLE: "api",
+    ADMIN_EMAIL,
+    ADMIN_PASSWORD,
+    JWT_SECRET: "test-secret-test-secret-test-secret-0123",
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? "silent",
+    ...env,
+  });
+  const log = pino({ level: config.LOG_LEVEL });
+  const runtime = new Runtime();
+  const booted = await boot(config, log, runtime);
+  const server = buildServer(runtime, log);
+  await server.app.listen({ host: "127.0.0.1", port: 0 });
+  const address = server.app.server.address();
+  const url = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`;
+  return {
+    url,
+    http: new HttpClient(url),
+    booted,
+    server,
+    databaseUrl: db.url,
+    dataDir,
+    async close() {
+      await server.close();
+      await booted.stop();
+      await db.drop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,47 @@
+import crypto from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import pg from "pg";
+
+/** The PostgreSQL server tests run against (CI starts one on 5432; trust auth). */
+export const ADMIN_URL = process.env.TEST_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
+
+const MIGRATIONS = fileURLToPath(new URL("../../prisma/migrations/", import.meta.url));
+
+export function databaseUrl(name: string): string {
+  const u = new URL(ADMIN_URL);
+  u.pathname = `/${name}`;
+  return u.toString();
+}
+
+/** Template name changes whenever a migration changes, so a stale template is never reused. */
+export function templateName(): string {
+  const h = crypto.createHash("sha256");
+  for (const dir of fs.readdirSync(MIGRATIONS).sort()) {
+    const file = path.join(MIGRATIONS, dir, "migration.sql");
+    if (fs.existsSync(file)) h.update(dir).update(fs.readFileSync(file));
+  }
+  return `wb_test_tmpl_${h.digest("hex").slice(0, 12)}`;
+}
+
+export async function withAdminClient<T>(fn: (c: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: ADMIN_URL });
+  await client.connect();
+  try {
+    return await fn(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/** A fresh database cloned from the migrated template (milliseconds, not a migration run). */
+export async function createTestDatabase(label: string): Promise<{ name: string; url: string; drop(): Promise<void> }> {
+  const name = `wb_test_${label.replace(/[^a-z0-9]/gi, "_").toLowerCase().slice(0, 20)}_${crypto.randomBytes(4).toString("hex")}`;
+  await withAdminClient((c) => c.query(`CREATE DATABASE ${name} TEMPLATE ${templateName()}`));
+  return {
+    name,
+    url: databaseUrl(name),
+    drop: () => withAdminClient((c) => c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).then(() => undefined),
+  };
+}

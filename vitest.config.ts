@@ -1,0 +1,19 @@
+import { createRequire } from "node:module";
+import { defineConfig } from "vitest/config";
+
+const require = createRequire(import.meta.url);
+
+export default defineConfig({
+  // Node loads graphql's CommonJS entry for dependencies (Yoga, Pothos); Vite would pick the .mjs
+  // one for our sources. Two copies of graphql break instanceof checks, so both get the same file.
+  resolve: { alias: { graphql: require.resolve("graphql") } },
+  test: {
+    include: ["test/**/*.test.ts"],
+    // Integration tests each create their own database; files run in parallel on the two cores.
+    fileParallelism: true,
+    maxWorkers: 2,
+    testTimeout: 30_000,
+    hookTimeout: 120_000,
+    globalSetup: ["test/support/global-setup.ts"],
+  },
+});
