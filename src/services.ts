@@ -16,12 +16,15 @@ import { SearchService } from "./modules/search/search.service.ts";
 import { CorrelationsService } from "./modules/correlations/correlations.service.ts";
 import { SettingsService } from "./modules/settings/settings.service.ts";
 import { UsersService } from "./modules/users/users.service.ts";
+import { RetentionService } from "./modules/retention/retention.service.ts";
+import { TasksService } from "./modules/tasks/tasks.service.ts";
 
 /** Every service, built once per process from the app context. Resolvers and routes only call these. */
 export function createServices(ctx: AppContext) {
   const audit = new AuditService(ctx.db.prisma);
   const authenticator = new Authenticator(ctx.db.pool, ctx.tokens, apiKeyResolver(ctx.db.pool, ctx.authCache), ctx.authCache);
   const search = new SearchService(ctx);
+  const retention = new RetentionService(ctx);
   return {
     authenticator,
     audit,
@@ -32,13 +35,15 @@ export function createServices(ctx: AppContext) {
     settings: new SettingsService(ctx, audit),
     apiKeys: new ApiKeysService(ctx, audit),
     galaxies: new GalaxiesService(ctx, audit),
-    events: new EventsService(ctx),
+    events: new EventsService(ctx, retention),
+    retention,
     attributes: new AttributesService(ctx),
     objects: new ObjectsService(ctx),
     tags: new TagsService(ctx),
     sightings: new SightingsService(ctx),
     search,
     correlations: new CorrelationsService(ctx, audit, search),
+    tasks: new TasksService(ctx, audit),
   };
 }
 

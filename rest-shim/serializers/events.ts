@@ -41,6 +41,7 @@ export function eventOut(e: EventView) {
     disable_correlation: e.disableCorrelation,
     extends_uuid: e.extendsUuid,
     tags: e.tags.map(tagOut),
+    retention: e.retention ?? null,
     organisation: e.org,
     orgc: e.orgc,
     attributes: [],

@@ -15,6 +15,8 @@ import "../modules/tags/tags.graphql.ts";
 import "../modules/sightings/sightings.graphql.ts";
 import "../modules/search/search.graphql.ts";
 import "../modules/correlations/correlations.graphql.ts";
+import "../modules/tasks/tasks.graphql.ts";
+import "../modules/retention/retention.graphql.ts";
 
 let schema: GraphQLSchema | null = null;
 

@@ -1,5 +1,6 @@
+import { EventEmitter } from "node:events";
 import pg from "pg";
-import { makeWorkerUtils, run, type Runner, type TaskList } from "graphile-worker";
+import { makeWorkerUtils, run, type Runner, type TaskList, type WorkerEvents } from "graphile-worker";
 import type { AppContext } from "../app-context.ts";
 import { graphileLogger } from "../platform/graphile-logger.ts";
 import { pruneExpiredTokens } from "./tasks/prune-expired-tokens.ts";
@@ -9,6 +10,10 @@ import { INDEX_CHANGES_TASK, indexChangesTask } from "./tasks/index-changes.ts";
 import { CORRELATE_CHANGES_TASK, correlateChangesTask } from "./tasks/correlate-changes.ts";
 import { rebuildCorrelationsTask } from "./tasks/rebuild-correlations.ts";
 import { REBUILD_CORRELATIONS_TASK } from "../modules/correlations/rebuild.ts";
+import { RUN_TASK_JOB, TICK_SCHEDULES_JOB } from "../modules/tasks/task-queue.ts";
+import { tickSchedules } from "../modules/tasks/tick.ts";
+import { runTaskJob } from "./tasks/run-task.ts";
+import { releaseDeadWorkers, WorkerLiveness } from "./worker-liveness.ts";
 
 /** Every task the worker runs; tasks that need the process's dependencies close over them. */
 export function createTaskList(ctx: AppContext): TaskList {
@@ -18,10 +23,22 @@ export function createTaskList(ctx: AppContext): TaskList {
     [INDEX_CHANGES_TASK]: indexChangesTask(ctx.db.pool, ctx.search),
     [CORRELATE_CHANGES_TASK]: correlateChangesTask(ctx.db.pool),
     [REBUILD_CORRELATIONS_TASK]: rebuildCorrelationsTask(ctx.db.pool),
+    [RUN_TASK_JOB]: runTaskJob(ctx),
+    [TICK_SCHEDULES_JOB]: async () => {
+      await releaseDeadWorkers(ctx.db.pool, ctx.log);
+      await tickSchedules(ctx);
+    },
   };
 }
 
-const CRONTAB = ["0 * * * * prune_expired_tokens ?fill=1h"].join("\n");
+/**
+ * The ticker re-queues itself for the next due schedule; this minute cron only restarts the chain
+ * if it ever breaks (preserve_run_at: it never delays a tick already queued).
+ */
+const CRONTAB = [
+  "0 * * * * prune_expired_tokens ?fill=1h",
+  `* * * * * ${TICK_SCHEDULES_JOB} ?jobKey=${TICK_SCHEDULES_JOB}&jobKeyMode=preserve_run_at&max=3`,
+].join("\n");
 
 export interface WorkerHandle {
   runner: Runner;
@@ -41,7 +58,13 @@ export async function startWorker(ctx: AppContext, opts: { singleWorker: boolean
   pool.on("connect", (client) => client.on("error", (err) => ctx.log.warn({ err }, "worker connection failed")));
   const logger = graphileLogger(ctx.log);
   if (opts.singleWorker) await releaseStaleLocks(pool, ctx, logger);
+  const liveness = await WorkerLiveness.start(ctx.db.url, ctx.log);
+  await releaseDeadWorkers(pool, ctx.log);
+  const events: WorkerEvents = new EventEmitter();
+  // Jobs are locked in the pool's name (it fetches them for its workers).
+  events.on("pool:create", ({ workerPool }) => liveness.register(workerPool.id));
   const runner = await run({
+    events,
     pgPool: pool,
     taskList: createTaskList(ctx),
     crontab: CRONTAB,
@@ -54,6 +77,7 @@ export async function startWorker(ctx: AppContext, opts: { singleWorker: boolean
     runner,
     async stop() {
       await runner.stop();
+      await liveness.stop();
       await pool.end();
     },
   };

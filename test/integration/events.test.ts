@@ -49,7 +49,7 @@ const age = (uuid: string) => sql("UPDATE events SET timestamp = timestamp - 100
 
 const EVENT_KEYS = [
   "analysis", "attribute_count", "attributes", "date", "deleted", "disable_correlation", "distribution", "extends_uuid", "info", "locked",
-  "object_count", "objects", "org_id", "orgc", "orgc_id", "organisation", "proposal_email_lock", "protected", "publish_timestamp", "published",
+  "object_count", "objects", "org_id", "orgc", "orgc_id", "organisation", "proposal_email_lock", "protected", "publish_timestamp", "published", "retention",
   "sharing_group_id", "sighting_timestamp", "tags", "threat_level", "timestamp", "user_id", "uuid",
 ].sort();
 

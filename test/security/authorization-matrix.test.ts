@@ -7,9 +7,10 @@ import { dataCoreCases } from "./matrix/data-core.cases.ts";
 import { eventCases } from "./matrix/events.cases.ts";
 import { galaxyCases } from "./matrix/galaxies.cases.ts";
 import { identityCases } from "./matrix/identity.cases.ts";
+import { taskCases } from "./matrix/tasks.cases.ts";
 
 /** Every area adds its cases here; the coverage test fails for any route without a row. */
-const cases: MatrixCase[] = [...identityCases, ...galaxyCases, ...eventCases, ...dataCoreCases, ...correlationCases];
+const cases: MatrixCase[] = [...identityCases, ...galaxyCases, ...eventCases, ...dataCoreCases, ...correlationCases, ...taskCases];
 
 let app: TestApp;
 let world: MatrixWorld;

@@ -3,11 +3,10 @@ import { authorize, hasScope, type Principal } from "../../auth/principal.ts";
 import { correlationDocuments } from "../../search/indexing/documents.ts";
 import { pairsOfAttributes } from "./correlation-store.ts";
 import { errors } from "../../platform/errors.ts";
-import { withTransaction } from "../../platform/db/transaction.ts";
 import type { AuditService } from "../audit/audit.service.ts";
 import { canReadEvent, readableEventsSql } from "../events/event-access.ts";
 import type { SearchPage, SearchService } from "../search/search.service.ts";
-import { CORRELATION_QUEUE, REBUILD_CORRELATIONS_TASK, createRebuild, findRebuild, type RebuildRow } from "./rebuild.ts";
+import { findRebuild, queueRebuild, type RebuildRow } from "./rebuild.ts";
 
 /** The peer's exact filters of GET /correlations/. */
 export const CORRELATION_FILTERS = ["source_attribute_uuid", "source_event_uuid", "target_attribute_uuid", "target_event_uuid", "match_type"] as const;
@@ -113,11 +112,7 @@ export class CorrelationsService {
   /** Queues a full rebuild; the pairs that already hold are kept (and not announced again). */
   async startRebuild(p: Principal | null): Promise<{ rebuild: RebuildRow; jobId: string }> {
     authorize(p, "correlations:create");
-    const queued = await withTransaction(this.ctx.db.pool, async (client) => {
-      const rebuild = await createRebuild(client, p.userId);
-      const jobId = await this.ctx.jobs.add(REBUILD_CORRELATIONS_TASK, { rebuild_id: rebuild.id }, { queueName: CORRELATION_QUEUE, jobKey: `${REBUILD_CORRELATIONS_TASK}:${rebuild.id}` }, client);
-      return { rebuild, jobId };
-    });
+    const queued = await queueRebuild(this.ctx, p.userId);
     await this.audit.record(p, { action: "correlations.rebuild_requested", resourceType: "correlation_rebuild", resourceId: queued.rebuild.id });
     return queued;
   }

@@ -1,4 +1,6 @@
 import type pg from "pg";
+import type { AppContext } from "../../app-context.ts";
+import { withTransaction } from "../../platform/db/transaction.ts";
 import { CORRELATION_BATCH, correlateInTransaction, loadSettings } from "./correlator.ts";
 
 export const REBUILD_CORRELATIONS_TASK = "rebuild_correlations";
@@ -71,4 +73,13 @@ export async function runRebuildStep(pool: pg.Pool, rebuildId: number): Promise<
 
 export async function failRebuild(pool: pg.Pool, rebuildId: number, message: string): Promise<void> {
   await pool.query("UPDATE correlation_rebuilds SET status = 'failed', error = $2, finished_at = now() WHERE id = $1", [rebuildId, message.slice(0, 2000)]);
+}
+
+/** Records a rebuild and enqueues its first step, in one transaction. */
+export function queueRebuild(ctx: AppContext, requestedBy: number | null): Promise<{ rebuild: RebuildRow; jobId: string }> {
+  return withTransaction(ctx.db.pool, async (client) => {
+    const rebuild = await createRebuild(client, requestedBy);
+    const jobId = await ctx.jobs.add(REBUILD_CORRELATIONS_TASK, { rebuild_id: rebuild.id }, { queueName: CORRELATION_QUEUE, jobKey: `${REBUILD_CORRELATIONS_TASK}:${rebuild.id}` }, client);
+    return { rebuild, jobId };
+  });
 }

@@ -1,4 +1,5 @@
 import type pg from "pg";
+import type { RetentionBadge } from "../retention/retention-policy.ts";
 
 type Sql = Pick<pg.Pool, "query">;
 
@@ -50,6 +51,8 @@ export interface EventView {
   org: OrgRef;
   orgc: OrgRef;
   tags: TagView[];
+  /** Set by EventsService on the way out: the retention badge a UI shows. */
+  retention?: RetentionBadge | null;
 }
 
 const EVENT_SELECT = `

@@ -1,4 +1,5 @@
 import crypto from "node:crypto";
+import type { RetentionService } from "../retention/retention.service.ts";
 import type { AppContext } from "../../app-context.ts";
 import { authorize, type Principal } from "../../auth/principal.ts";
 import { withTransaction } from "../../platform/db/transaction.ts";
@@ -36,7 +37,10 @@ export interface EventFields {
 const now = () => Math.floor(Date.now() / 1000);
 
 export class EventsService {
-  constructor(private readonly ctx: AppContext) {}
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly retention: RetentionService,
+  ) {}
 
   async list(p: Principal | null, filter: EventFilter, req: PageRequest): Promise<Page<EventView>> {
     authorize(p, "events:read");
@@ -55,7 +59,7 @@ export class EventsService {
       where.push(`e.published = $${params.length}`);
     }
     const { items, total } = await listEvents(this.ctx.db.pool, where.join(" AND "), params, req.size, offsetOf(req));
-    return pageOf(items, total, req);
+    return pageOf(await this.retention.withBadges(items), total, req);
   }
 
   /** 404 for events the caller may not read: existence is not disclosed. */
@@ -63,7 +67,7 @@ export class EventsService {
     authorize(p, "events:read");
     const e = await loadEvent(this.ctx.db.pool, uuid);
     if (!e || !canReadEvent(p, e)) throw errors.notFound("Event");
-    return e;
+    return (await this.retention.withBadges([e]))[0];
   }
 
   async create(p: Principal | null, fields: EventFields & { info: string; uuid?: string }): Promise<EventView> {

@@ -3,6 +3,7 @@ import { authorize, requireUser, type Principal } from "../../auth/principal.ts"
 import { errors, fromZodError } from "../../platform/errors.ts";
 import type { AuditService } from "../audit/audit.service.ts";
 import type { Prisma } from "../../generated/prisma/client.ts";
+import { readRuntimeSetting } from "./runtime-settings.reader.ts";
 import {
   RUNTIME_DEFAULTS,
   RUNTIME_SETTINGS,
@@ -92,11 +93,8 @@ export class SettingsService {
   }
 
   /** Internal read for services and jobs: the stored namespace, or its defaults. */
-  async read<N extends RuntimeNamespace>(namespace: N): Promise<RuntimeSettingValue<N>> {
-    const row = await this.ctx.db.prisma.runtimeSetting.findUnique({ where: { namespace } });
-    if (!row) return RUNTIME_DEFAULTS[namespace];
-    const parsed = RUNTIME_SETTINGS[namespace].safeParse(row.value);
-    return (parsed.success ? parsed.data : RUNTIME_DEFAULTS[namespace]) as RuntimeSettingValue<N>;
+  read<N extends RuntimeNamespace>(namespace: N): Promise<RuntimeSettingValue<N>> {
+    return readRuntimeSetting(this.ctx.db.pool, namespace);
   }
 
   async setRuntimeSetting(p: Principal | null, namespace: string, value: unknown): Promise<JsonObject> {

@@ -14,7 +14,7 @@ interface ChangeRow {
   entity_type: string;
   entity_uuid: string;
   event_uuid: string | null;
-  payload: { fields?: string[]; source_attribute_uuid?: string; target_attribute_uuid?: string; match_type?: string } | null;
+  payload: { fields?: string[]; source_attribute_uuid?: string; target_attribute_uuid?: string; match_type?: string; attribute_uuids?: string[] } | null;
 }
 
 interface Touched {
@@ -25,6 +25,8 @@ interface Touched {
   correlated: Set<string>;
   /** Correlation documents of removed pairs (both directions). */
   correlationsGone: Set<string>;
+  /** Attributes of purged events (retention): their pairs come as correlation records, so they go by id only. */
+  purgedAttributes: Set<string>;
 }
 
 export interface IndexedCounts {
@@ -39,6 +41,7 @@ function touched(rows: ChangeRow[]): Touched {
   const wholeEvents = new Set<string>();
   const correlated = new Set<string>();
   const correlationsGone = new Set<string>();
+  const purgedAttributes = new Set<string>();
   for (const r of rows) {
     if (isCorrelationChange(r.kind)) {
       const { source_attribute_uuid: s, target_attribute_uuid: t, match_type: m } = r.payload ?? {};
@@ -47,6 +50,7 @@ function touched(rows: ChangeRow[]): Touched {
       correlated.add(s).add(t);
     } else if (r.entity_type === "event") {
       events.add(r.entity_uuid);
+      if (r.kind === "event.deleted") for (const a of r.payload?.attribute_uuids ?? []) purgedAttributes.add(a);
       // An import update carries no field list: its attributes may all have changed access.
       const fields = r.payload?.fields;
       if (r.kind === "event.updated" && (!fields || fields.some((f) => FIELDS_COPIED_TO_ATTRIBUTES.has(f)))) wholeEvents.add(r.entity_uuid);
@@ -59,7 +63,7 @@ function touched(rows: ChangeRow[]): Touched {
     }
   }
   for (const a of attributes) correlated.add(a);
-  return { events, attributes, wholeEvents, correlated, correlationsGone };
+  return { events, attributes, wholeEvents, correlated, correlationsGone, purgedAttributes };
 }
 
 /**
@@ -73,7 +77,7 @@ export async function indexChangeRange(sql: Sql, search: SearchIndex, firstId: n
     `SELECT kind, entity_type, entity_uuid::text, event_uuid::text, payload FROM change_records WHERE id BETWEEN $1 AND $2`,
     [firstId, lastId],
   );
-  const { events, attributes, wholeEvents, correlated, correlationsGone } = touched(rows);
+  const { events, attributes, wholeEvents, correlated, correlationsGone, purgedAttributes } = touched(rows);
   if (wholeEvents.size) {
     for (const uuid of await attributeUuidsOfEvents(sql, [...wholeEvents])) {
       attributes.add(uuid);
@@ -81,6 +85,7 @@ export async function indexChangeRange(sql: Sql, search: SearchIndex, firstId: n
     }
   }
   const counts: IndexedCounts = { indexed: 0, deleted: 0 };
+  await syncDocuments(search, "svc-attributes", [...purgedAttributes].filter((u) => !attributes.has(u)), (uuids) => loadAttributeDocuments(sql, uuids), counts);
   const goneAttributes = await syncDocuments(search, "svc-attributes", [...attributes], (uuids) => loadAttributeDocuments(sql, uuids), counts);
   await syncDocuments(search, "svc-events", [...events], (uuids) => loadEventDocuments(sql, uuids), counts);
   await syncCorrelations(sql, search, [...correlated], [...correlationsGone], goneAttributes, counts);

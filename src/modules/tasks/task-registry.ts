@@ -1,0 +1,29 @@
+import { errors } from "../../platform/errors.ts";
+import { generateCorrelationsTask } from "../correlations/generate-correlations-task.ts";
+import { enforceRetentionTask } from "../retention/enforce-retention.ts";
+import type { RegisteredTask } from "./registered-task.ts";
+
+/** The tasks /tasks can schedule and run. */
+const TASKS: ReadonlyMap<string, RegisteredTask> = new Map([enforceRetentionTask, generateCorrelationsTask].map((t) => [t.name, t]));
+
+/** The peer's dotted form of task names. */
+export const TASK_NAME_PREFIX = "app.worker.tasks.";
+
+export const taskFullName = (name: string) => `${TASK_NAME_PREFIX}${name}`;
+
+export function registeredTasks(): RegisteredTask[] {
+  return [...TASKS.values()];
+}
+
+/** Finds a task by its short or dotted name; 422 naming `loc` otherwise. */
+export function findTask(name: string, loc: (string | number)[]): RegisteredTask {
+  const short = name.startsWith(TASK_NAME_PREFIX) ? name.slice(TASK_NAME_PREFIX.length) : name;
+  const task = TASKS.get(short);
+  if (!task) throw errors.invalidField(loc, `unknown task; known tasks: ${[...TASKS.keys()].join(", ")}`, name.slice(0, 200));
+  return task;
+}
+
+/** The task a stored run or schedule names (they were checked when stored). */
+export function taskNamed(name: string): RegisteredTask | undefined {
+  return TASKS.get(name);
+}

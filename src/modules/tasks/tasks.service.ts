@@ -1,0 +1,178 @@
+import type { AppContext } from "../../app-context.ts";
+import { authorize, isAdmin, requireUser, scopesOf, type Principal } from "../../auth/principal.ts";
+import { withTransaction } from "../../platform/db/transaction.ts";
+import { errors } from "../../platform/errors.ts";
+import type { SkipLimit } from "../../platform/paging.ts";
+import type { AuditService } from "../audit/audit.service.ts";
+import type { RegisteredTask } from "./registered-task.ts";
+import { nextRun, validateSchedule, type Schedule } from "./schedule.ts";
+import { queueRun, wakeTicker } from "./task-queue.ts";
+import { findTask, registeredTasks, taskNamed } from "./task-registry.ts";
+import {
+  deleteScheduledTask,
+  findScheduledTask,
+  findTaskRun,
+  insertScheduledTask,
+  listScheduledTasks,
+  listTaskRuns,
+  updateScheduledTask,
+  type RunStatus,
+  type ScheduledTaskRow,
+  type TaskRunRow,
+} from "./task-store.ts";
+
+export interface ScheduleTaskInput {
+  name?: string;
+  task: string;
+  args?: unknown[];
+  kwargs?: Record<string, unknown>;
+  schedule: Schedule;
+  enabled?: boolean;
+}
+
+export type ScheduleTaskPatch = Partial<Omit<ScheduleTaskInput, "task">>;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * Scheduled tasks and task runs. A schedule belongs to its creator (others get 404; administrators
+ * see all) and runs as them; scheduling or running a task also needs the task's own scopes.
+ */
+export class TasksService {
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly audit: AuditService,
+  ) {}
+
+  registered(p: Principal | null): RegisteredTask[] {
+    authorize(p, "tasks:read");
+    return registeredTasks();
+  }
+
+  async create(p: Principal | null, input: ScheduleTaskInput, where = "body"): Promise<ScheduledTaskRow> {
+    authorize(p, "tasks:create");
+    requireUser(p);
+    const task = findTask(input.task, [where, "task"]);
+    authorize(p, ...task.requiredScopes);
+    const args = input.args ?? [];
+    const kwargs = input.kwargs ?? {};
+    task.checkParams(args, kwargs, [where]);
+    validateSchedule(input.schedule, [where, input.schedule.type]);
+    const enabled = input.enabled ?? true;
+    const row = await withTransaction(this.ctx.db.pool, async (client) => {
+      const created = await insertScheduledTask(client, {
+        name: input.name ?? task.name,
+        task: task.name,
+        args,
+        kwargs,
+        schedule: input.schedule,
+        enabled,
+        ownerId: p.userId,
+        grantScopes: scopesOf(p),
+        nextRunAt: enabled ? nextRun(input.schedule, new Date()) : null,
+      });
+      await wakeTicker(client);
+      return created;
+    });
+    await this.audit.record(p, { action: "scheduled_task.created", resourceType: "scheduled_task", metadata: { id: row.id, task: row.task, name: row.name } });
+    return row;
+  }
+
+  async list(p: Principal | null, page: SkipLimit): Promise<ScheduledTaskRow[]> {
+    authorize(p, "tasks:read");
+    return listScheduledTasks(this.ctx.db.pool, isAdmin(p) ? null : (p.userId ?? -1), page.skip, page.limit);
+  }
+
+  async get(p: Principal | null, id: string): Promise<ScheduledTaskRow> {
+    authorize(p, "tasks:read");
+    return this.visible(p, await findScheduledTask(this.ctx.db.pool, checkId(id)));
+  }
+
+  /** Pause and resume are `enabled`; a changed schedule (or a resume) counts from now. */
+  async update(p: Principal | null, id: string, patch: ScheduleTaskPatch, where = "body"): Promise<ScheduledTaskRow> {
+    authorize(p, "tasks:update");
+    checkId(id);
+    const row = await withTransaction(this.ctx.db.pool, async (client) => {
+      const current = this.visible(p, await findScheduledTask(client, id, true));
+      const task = taskNamed(current.task);
+      if (task) authorize(p, ...task.requiredScopes);
+      const args = patch.args ?? current.args;
+      const kwargs = patch.kwargs ?? current.kwargs;
+      if (task && (patch.args || patch.kwargs)) task.checkParams(args, kwargs, [where]);
+      const schedule = patch.schedule ?? current.schedule;
+      if (patch.schedule) validateSchedule(schedule, [where, schedule.type]);
+      const enabled = patch.enabled ?? current.enabled;
+      const reschedule = patch.schedule !== undefined || (enabled && !current.enabled);
+      const nextRunAt = !enabled ? null : reschedule || current.nextRunAt === null ? nextRun(schedule, new Date()) : current.nextRunAt;
+      const updated = await updateScheduledTask(client, id, { name: patch.name ?? current.name, args, kwargs, schedule, enabled, nextRunAt });
+      await wakeTicker(client);
+      return updated;
+    });
+    await this.audit.record(p, { action: "scheduled_task.updated", resourceType: "scheduled_task", metadata: { id, fields: Object.keys(patch) } });
+    return row;
+  }
+
+  async delete(p: Principal | null, id: string): Promise<void> {
+    authorize(p, "tasks:delete");
+    checkId(id);
+    const row = await withTransaction(this.ctx.db.pool, async (client) => {
+      const current = this.visible(p, await findScheduledTask(client, id, true));
+      await deleteScheduledTask(client, id);
+      return current;
+    });
+    await this.audit.record(p, { action: "scheduled_task.deleted", resourceType: "scheduled_task", metadata: { id, task: row.task, name: row.name } });
+  }
+
+  /** One run now, as the caller, whatever the schedule says (a paused schedule too). */
+  async runNow(p: Principal | null, id: string): Promise<TaskRunRow> {
+    authorize(p, "tasks:run");
+    requireUser(p);
+    checkId(id);
+    const run = await withTransaction(this.ctx.db.pool, async (client) => {
+      const current = this.visible(p, await findScheduledTask(client, id, true));
+      const task = taskNamed(current.task);
+      if (!task) throw errors.conflict(`Task ${current.task} is no longer registered`);
+      authorize(p, ...task.requiredScopes);
+      return queueRun(
+        client,
+        this.ctx.jobs,
+        { scheduledTaskId: current.id, task: task.name, args: current.args, kwargs: current.kwargs, trigger: "manual", runAsUserId: p.userId, grantScopes: scopesOf(p) },
+        task,
+      );
+    });
+    await this.audit.record(p, { action: "scheduled_task.run", resourceType: "scheduled_task", metadata: { id, run_id: run.id } });
+    return run;
+  }
+
+  /** A run you started, or of a schedule you own (administrators: any). */
+  async run(p: Principal | null, runId: string): Promise<TaskRunRow> {
+    authorize(p, "tasks:read");
+    const run = await findTaskRun(this.ctx.db.pool, checkId(runId, "Task run"));
+    if (!run || !(await this.canSeeRun(p, run))) throw errors.notFound("Task run");
+    return run;
+  }
+
+  async runs(p: Principal | null, filter: { scheduledTaskId?: string; statuses?: RunStatus[] }, offset: number, limit: number): Promise<TaskRunRow[]> {
+    authorize(p, "tasks:read");
+    if (filter.scheduledTaskId) await this.get(p, filter.scheduledTaskId);
+    return listTaskRuns(this.ctx.db.pool, { ...filter, userId: isAdmin(p) ? null : (p.userId ?? -1) }, offset, limit);
+  }
+
+  private visible(p: Principal, row: ScheduledTaskRow | null): ScheduledTaskRow {
+    if (!row || !(isAdmin(p) || (p.userId !== null && row.ownerId === p.userId))) throw errors.notFound("Scheduled task");
+    return row;
+  }
+
+  private async canSeeRun(p: Principal, run: TaskRunRow): Promise<boolean> {
+    if (isAdmin(p) || (p.userId !== null && run.runAsUserId === p.userId)) return true;
+    if (!run.scheduledTaskId || p.userId === null) return false;
+    const owner = await findScheduledTask(this.ctx.db.pool, run.scheduledTaskId);
+    return owner?.ownerId === p.userId;
+  }
+}
+
+/** Ids are UUIDs; anything else cannot exist (404, as the peer's clients expect for a foreign id). */
+function checkId(id: string, what = "Scheduled task"): string {
+  if (!UUID.test(id)) throw errors.notFound(what);
+  return id.toLowerCase();
+}
