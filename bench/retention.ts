@@ -28,6 +28,15 @@ const SURVIVORS = 1000;
 const READ_SECONDS = 15;
 const OLD = 1_546_300_800; // 2019-01-01
 
+interface TaskRun {
+  status: string;
+  started_at: string;
+  finished_at: string;
+  last_error: string | null;
+  progress: { purged: number } | null;
+  result: { purged: number; attributes: number };
+}
+
 function parseArgs(argv: string[]): { events: number } {
   const opts = { events: 50_000 };
   for (let i = 0; i < argv.length; i++) {
@@ -91,9 +100,10 @@ async function main() {
     const call = async (method: string, route: string, body?: unknown) => {
       const res = await fetch(`${api.url}${route}`, { method, headers: { authorization: `Bearer ${jwt}`, "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
       if (res.status >= 300) throw new Error(`${method} ${route}: ${res.status} ${await res.text()}`);
-      return res.json() as Promise<Record<string, any>>;
+      return res.json() as Promise<Record<string, unknown>>;
     };
     const orgId = (await call("GET", "/users/me")).org_id as number;
+    const runOf = async (id: unknown) => (await call("GET", `/tasks/${String(id)}`)) as unknown as TaskRun;
     const seedStarted = Date.now();
     await seed(pool, orgId, opts.events);
     const seeded = (await pool.query("SELECT (SELECT count(*) FROM events)::int AS e, (SELECT count(*) FROM attributes)::int AS a, (SELECT count(*) FROM sightings)::int AS s, (SELECT count(*) FROM correlations)::int AS c")).rows[0];
@@ -110,12 +120,12 @@ async function main() {
     await call("POST", "/settings/runtime/retention", { enabled: true, period_days: 365, warning_days: 30, exempt_tags: ["retention:exempt"] });
     const preview = await call("GET", "/events/retention/preview?period_days=365");
     const schedule = await call("POST", "/tasks/schedule", { name: "bench", task: "enforce_retention", schedule_type: "crontab", crontab: { minute: "0", hour: "2" } });
-    const queued = await call("POST", `/tasks/scheduled/${schedule.id}/run`);
+    const queued = await call("POST", `/tasks/scheduled/${String(schedule.id)}/run`);
     const during = await autocannon(target, READ_SECONDS, headers);
-    const afterReads = (await call("GET", `/tasks/${queued.task_id}`)) as { status: string; progress: { purged: number } | null };
-    let run: Record<string, any>;
+    const afterReads = await runOf(queued.task_id);
+    let run: TaskRun;
     for (;;) {
-      run = await call("GET", `/tasks/${queued.task_id}`);
+      run = await runOf(queued.task_id);
       if (run.status === "succeeded" || run.status === "failed") break;
       await new Promise((r) => setTimeout(r, 500));
     }
