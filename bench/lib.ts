@@ -20,10 +20,11 @@ export interface LoadResult {
   errors: number;
 }
 
-/** One autocannon run (a separate process, so the load generator does not share the service's event loop). */
-export async function autocannon(url: string, durationS: number, headers: Record<string, string> = {}): Promise<LoadResult> {
+/** One autocannon run (a separate process, so the load generator does not share the service's event loop); `ratePerSecond` caps the request rate (all connections together). */
+export async function autocannon(url: string, durationS: number, headers: Record<string, string> = {}, ratePerSecond?: number): Promise<LoadResult> {
   const headerArgs = Object.entries(headers).flatMap(([k, v]) => ["-H", `${k}=${v}`]);
-  const { stdout } = await promisify(execFile)(AUTOCANNON, ["-j", "-c", String(CONNECTIONS), "-d", String(durationS), ...headerArgs, url], {
+  const rateArgs = ratePerSecond === undefined ? [] : ["-R", String(ratePerSecond)];
+  const { stdout } = await promisify(execFile)(AUTOCANNON, ["-j", "-c", String(CONNECTIONS), "-d", String(durationS), ...rateArgs, ...headerArgs, url], {
     maxBuffer: 16 * 1024 * 1024,
   });
   const r = JSON.parse(stdout);

@@ -36,7 +36,7 @@ export function registerRoutes(app: FastifyInstance, routes: RouteDef[], runtime
         const principal =
           def.scopes === null ? null : await services.authenticator.authenticate(authorizationHeaders(request), originOf(request));
         if (def.scopes !== null) authorize(principal, ...def.scopes);
-        if (def.body) checkContentType(request, def.bodyType ?? "json");
+        if (def.body || def.bodyType === "multipart") checkContentType(request, def.bodyType ?? "json");
         const params = parsePart(def.params, request.params, "path");
         const query = parsePart(def.query, request.query, "query");
         const body = parsePart(def.body, request.body, "body");
@@ -50,14 +50,11 @@ export function registerRoutes(app: FastifyInstance, routes: RouteDef[], runtime
   }
 }
 
-function checkContentType(request: FastifyRequest, expected: "json" | "form"): void {
+const MEDIA_TYPES = { json: "application/json", form: "application/x-www-form-urlencoded", multipart: "multipart/form-data" } as const;
+
+function checkContentType(request: FastifyRequest, expected: keyof typeof MEDIA_TYPES): void {
   const type = (request.headers["content-type"] ?? "").split(";")[0].trim().toLowerCase();
-  const ok = expected === "json" ? type === "application/json" : type === "application/x-www-form-urlencoded";
-  if (!ok) {
-    throw errors.unsupportedMediaType(
-      `Content-Type must be ${expected === "json" ? "application/json" : "application/x-www-form-urlencoded"}`,
-    );
-  }
+  if (type !== MEDIA_TYPES[expected]) throw errors.unsupportedMediaType(`Content-Type must be ${MEDIA_TYPES[expected]}`);
 }
 
 /** The methods a path answers to, for 405 responses. */

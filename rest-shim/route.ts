@@ -33,8 +33,11 @@ export interface RouteDef<P = unknown, Q = unknown, B = unknown> {
   params?: z.ZodType<P>;
   query?: z.ZodType<Q>;
   body?: z.ZodType<B>;
-  /** `form` for application/x-www-form-urlencoded bodies (the OAuth2 token endpoint). */
-  bodyType?: "json" | "form";
+  /**
+   * `form` for application/x-www-form-urlencoded bodies (the OAuth2 token endpoint); `multipart`
+   * for uploads: the handler reads the parts as streams (`request.parts()`), no `body` schema.
+   */
+  bodyType?: "json" | "form" | "multipart";
   /** Largest accepted body in bytes (default: the server's 1 MiB). */
   bodyLimit?: number;
   status: number;

@@ -6,6 +6,7 @@ import type { AccessTokens } from "./auth/jwt.ts";
 import type { JobQueue } from "./jobs/queue.ts";
 import type { AuthCache } from "./auth/auth-cache.ts";
 import type { SearchIndex } from "./search/search-index.ts";
+import type { Storage } from "./platform/storage/storage.ts";
 
 /** The process-wide dependencies every service is built from. Created once in main.ts (or a test). */
 export interface AppContext {
@@ -18,4 +19,6 @@ export interface AppContext {
   authCache: AuthCache;
   /** The search indices (OpenSearch or the PostgreSQL backend), shared by API and worker. */
   search: SearchIndex;
+  /** Uploaded files (feed uploads). */
+  storage: Storage;
 }

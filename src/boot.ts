@@ -3,6 +3,7 @@ import type { AppContext } from "./app-context.ts";
 import { AccessTokens, resolveJwtSecret } from "./auth/jwt.ts";
 import { AUTH_CHANNEL, AuthCache } from "./auth/auth-cache.ts";
 import { createSearchIndex } from "./search/create-search-index.ts";
+import { createStorage } from "./platform/storage/create-storage.ts";
 import { prepareSearchIndices } from "./search/indexing/prepare.ts";
 import { acquireDataDirLock } from "./platform/db/data-dir-lock.ts";
 import { startEmbeddedPostgres } from "./platform/db/embedded-postgres.ts";
@@ -64,7 +65,7 @@ export async function boot(config: Readonly<Config>, log: Logger, runtime: Runti
     const search = createSearchIndex(config, db.pool);
     cleanups.push(() => search.close());
     await prepareSearchIndices(search, log);
-    const ctx: AppContext = { config, db, log, pubsub, tokens, jobs: new JobQueue(db.pool), authCache, search };
+    const ctx: AppContext = { config, db, log, pubsub, tokens, jobs: new JobQueue(db.pool), authCache, search, storage: createStorage(config) };
     const services = createServices(ctx);
     await services.auth.bootstrapAdmin();
 

@@ -1,4 +1,6 @@
 import crypto from "node:crypto";
+import multipart from "@fastify/multipart";
+import { MAX_UPLOAD_BYTES } from "./modules/feeds/feed-upload.ts";
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyError, type FastifyInstance } from "fastify";
 import { AppError, errors } from "./platform/errors.ts";
 import type { Logger } from "./platform/logger.ts";
@@ -51,6 +53,9 @@ export function buildServer(runtime: Runtime, log: Logger): HttpServer {
     }
     done(null, form);
   });
+
+  // Uploads stream part by part; the limits stop a request from smuggling more than one file or big fields.
+  void app.register(multipart, { limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 10, fieldSize: 4096, parts: 12, headerPairs: 100 } });
 
   app.addHook("onRequest", async (request, reply) => {
     reply.header("X-Request-Id", request.id);

@@ -18,6 +18,7 @@ import { SettingsService } from "./modules/settings/settings.service.ts";
 import { UsersService } from "./modules/users/users.service.ts";
 import { RetentionService } from "./modules/retention/retention.service.ts";
 import { TasksService } from "./modules/tasks/tasks.service.ts";
+import { FeedsService } from "./modules/feeds/feeds.service.ts";
 
 /** Every service, built once per process from the app context. Resolvers and routes only call these. */
 export function createServices(ctx: AppContext) {
@@ -44,6 +45,7 @@ export function createServices(ctx: AppContext) {
     search,
     correlations: new CorrelationsService(ctx, audit, search),
     tasks: new TasksService(ctx, audit),
+    feeds: new FeedsService(ctx, audit),
   };
 }
 

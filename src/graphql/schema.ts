@@ -17,6 +17,7 @@ import "../modules/search/search.graphql.ts";
 import "../modules/correlations/correlations.graphql.ts";
 import "../modules/tasks/tasks.graphql.ts";
 import "../modules/retention/retention.graphql.ts";
+import "../modules/feeds/feeds.graphql.ts";
 
 let schema: GraphQLSchema | null = null;
 

@@ -51,8 +51,9 @@ function embeddedClient(dataDir: string): pg.Client {
   return client;
 }
 
+/** Postmasters on the directory (`.../postgres -D <dir>`); initdb's short-lived helpers (`--boot`, `--single`) are not servers. */
 function postgresOn(dataDir: string): string[] {
-  return processesMentioning(path.join(dataDir, "pg")).filter((l) => l.includes("postgres"));
+  return processesMentioning(path.join(dataDir, "pg")).filter((l) => /\/postgres\s+-D\s/.test(l));
 }
 
 afterEach((ctx) => {
@@ -101,7 +102,8 @@ describe("zero configuration: embedded PostgreSQL under DATA_DIR", () => {
     expect(health).toEqual({ status: 200, body: { status: "ok" } });
     expect(first.hasLog("initialising embedded PostgreSQL")).toBe(true);
     expect(first.hasLog("applied migration")).toBe(true);
-    expect(postgresOn(dataDir)).toHaveLength(1);
+    const postmasters = postgresOn(dataDir);
+    expect(postmasters, processesMentioning(dataDir).join("\n")).toHaveLength(1);
 
     const http = new HttpClient(first.url);
     const token = await http.post("/auth/token", { form: { grant_type: "password", username: EMAIL, password: PASSWORD } });

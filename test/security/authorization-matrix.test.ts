@@ -8,9 +8,10 @@ import { eventCases } from "./matrix/events.cases.ts";
 import { galaxyCases } from "./matrix/galaxies.cases.ts";
 import { identityCases } from "./matrix/identity.cases.ts";
 import { taskCases } from "./matrix/tasks.cases.ts";
+import { feedCases } from "./matrix/feeds.cases.ts";
 
 /** Every area adds its cases here; the coverage test fails for any route without a row. */
-const cases: MatrixCase[] = [...identityCases, ...galaxyCases, ...eventCases, ...dataCoreCases, ...correlationCases, ...taskCases];
+const cases: MatrixCase[] = [...identityCases, ...galaxyCases, ...eventCases, ...dataCoreCases, ...correlationCases, ...taskCases, ...feedCases];
 
 let app: TestApp;
 let world: MatrixWorld;

@@ -1,0 +1,141 @@
+import { z } from "zod";
+import type { Multipart } from "@fastify/multipart";
+import { defineRoute } from "../route.ts";
+import { idParams, skipLimitQuery } from "../schemas.ts";
+import { errors } from "../../src/platform/errors.ts";
+import type { Feed } from "../../src/generated/prisma/client.ts";
+import { FEED_FORMATS, feedSettingsSchema } from "../../src/modules/feeds/feed-schema.ts";
+import type { StagedUpload } from "../../src/modules/feeds/feed-upload.ts";
+import type { FeedInput } from "../../src/modules/feeds/feeds.service.ts";
+import { taskRunOut } from "./tasks.ts";
+
+export function feedOut(f: Feed) {
+  return {
+    id: f.id,
+    name: f.name,
+    provider: f.provider,
+    url: f.url,
+    source_format: f.sourceFormat,
+    input_source: f.inputSource,
+    enabled: f.enabled,
+    distribution: f.distribution,
+    fixed_event: f.fixedEvent,
+    event_uuid: f.eventUuid,
+    publish: f.publish,
+    override_ids: f.overrideIds,
+    tags: f.tags,
+    rules: f.rules,
+    settings: f.settings,
+    headers: f.headers,
+    org_id: f.orgId,
+    created_by: f.createdBy,
+    last_fetched_at: f.lastFetchedAt,
+    created_at: f.createdAt,
+    updated_at: f.updatedAt,
+  };
+}
+
+const text = (max: number) => z.string().trim().min(1).max(max);
+const feedFields = {
+  name: text(255),
+  provider: text(255),
+  url: text(2048),
+  source_format: z.enum(FEED_FORMATS),
+  input_source: z.enum(["network", "local"]),
+  enabled: z.boolean().optional(),
+  distribution: z.number().int().min(0).max(5).optional(),
+  fixed_event: z.boolean().optional(),
+  event_uuid: z.guid().transform((u) => u.toLowerCase()).nullable().optional(),
+  publish: z.boolean().optional(),
+  override_ids: z.boolean().optional(),
+  tags: z.array(text(255)).max(50).optional(),
+  rules: z.record(z.string(), z.unknown()).nullable().optional(),
+  settings: feedSettingsSchema.nullable().optional(),
+  headers: z.record(z.string().max(200), z.string().max(4096)).nullable().optional(),
+};
+const createBody = z.object(feedFields).strict();
+const patchBody = z.object(feedFields).partial().strict();
+
+const runOut = (run: ReturnType<typeof taskRunOut>) => ({ task: { id: run.id, name: run.task, status: run.status }, run });
+
+export const feedRoutes = [
+  defineRoute({
+    method: "GET", path: "/feeds/", tag: "feeds", summary: "Feeds (instance-wide), skip/limit, plain array",
+    scopes: ["feeds:read"], status: 200, query: skipLimitQuery,
+    handler: async ({ principal, query, services }) => (await services.feeds.list(principal, query)).map(feedOut),
+  }),
+  defineRoute({
+    method: "GET", path: "/feeds/{feed_id}", tag: "feeds", summary: "One feed",
+    scopes: ["feeds:read"], status: 200, params: idParams("feed_id"),
+    handler: async ({ principal, params, services }) => feedOut(await services.feeds.get(principal, params.feed_id)),
+  }),
+  defineRoute({
+    method: "POST", path: "/feeds/upload", tag: "feeds",
+    summary:
+      "Upload a feed file (multipart: file, source_format csv|json|freetext|sharing), streamed to storage under feed-uploads/<uuid>; at most 2 GB (413). Sharing archives (.zip, .tar.gz) are extracted safely: manifest.json, hashes.csv and <event-uuid>.json at the root are kept",
+    scopes: ["feeds:create"], status: 200, bodyType: "multipart",
+    handler: async ({ principal, request, services }) => {
+      let staged: StagedUpload | null = null;
+      let format: string | undefined;
+      try {
+        for await (const part of request.parts() as AsyncIterable<Multipart>) {
+          if (part.type === "file") {
+            if (part.fieldname !== "file" || staged) {
+              part.file.resume();
+              throw errors.invalidField(["body", part.fieldname], "only one file part, named file, is accepted");
+            }
+            const file = part.file;
+            staged = await services.feeds.stage(principal, part.filename ?? "", file, () => file.truncated);
+          } else if (part.fieldname === "source_format") {
+            format = String(part.value);
+          } else {
+            throw errors.invalidField(["body", part.fieldname], "Extra inputs are not permitted");
+          }
+        }
+        if (!staged) throw errors.invalidField(["body", "file"], "Field required");
+        if (format === undefined) throw errors.invalidField(["body", "source_format"], "Field required");
+        return await services.feeds.upload(principal, staged, format);
+      } catch (err) {
+        throw multipartError(err);
+      } finally {
+        await services.feeds.discardStaged(staged);
+      }
+    },
+  }),
+  defineRoute({
+    method: "POST", path: "/feeds/", tag: "feeds",
+    summary: "Create a feed; a local one (input_source local, url = the upload's key) is ingested once at once, as you: the response's ingestion is that task run",
+    scopes: ["feeds:create"], status: 201, body: createBody,
+    handler: async ({ principal, body, services }) => {
+      const { feed, ingestion } = await services.feeds.create(principal, body as FeedInput);
+      return { ...feedOut(feed), ingestion: ingestion ? taskRunOut(ingestion) : null };
+    },
+  }),
+  defineRoute({
+    method: "PATCH", path: "/feeds/{feed_id}", tag: "feeds",
+    summary: "Change a feed; replacing an uploaded file is a new url (and settings.localFile), read by the next fetch",
+    scopes: ["feeds:update"], status: 200, params: idParams("feed_id"), body: patchBody,
+    handler: async ({ principal, params, body, services }) => feedOut(await services.feeds.update(principal, params.feed_id, body as Partial<FeedInput>)),
+  }),
+  defineRoute({
+    method: "DELETE", path: "/feeds/{feed_id}", tag: "feeds", summary: "Delete a feed and its schedules (its events stay)",
+    scopes: ["feeds:delete"], status: 204, params: idParams("feed_id"),
+    handler: ({ principal, params, services }) => services.feeds.delete(principal, params.feed_id),
+  }),
+  defineRoute({
+    method: "POST", path: "/feeds/{feed_id}/fetch", tag: "feeds",
+    summary: "Fetch the feed now, as you: {task: {id, name, status}} (the peer's shape) and the run, whose progress and counts GET /tasks/{id} shows",
+    scopes: ["feeds:fetch"], status: 200, params: idParams("feed_id"),
+    handler: async ({ principal, params, services }) => runOut(taskRunOut(await services.feeds.fetch(principal, params.feed_id))),
+  }),
+];
+
+/** Errors of the multipart reader itself (too many parts or fields, a cut stream) are 4xx too. */
+function multipartError(err: unknown): unknown {
+  const code = (err as { code?: string }).code ?? "";
+  if (code === "FST_PARTS_LIMIT" || code === "FST_FILES_LIMIT" || code === "FST_FIELDS_LIMIT") return errors.badRequest("Too many parts in the upload: one file and source_format");
+  if (code === "FST_REQ_FILE_TOO_LARGE") return errors.payloadTooLarge("Uploaded file exceeds maximum allowed size (2147483648 bytes)");
+  if (code === "FST_INVALID_MULTIPART_CONTENT_TYPE" || code === "FST_MULTIPART_INVALID_CONTENT_TYPE") return errors.unsupportedMediaType("Content-Type must be multipart/form-data");
+  if (/Unexpected end of (form|multipart data)|Malformed part header|Multipart: Boundary not found/i.test((err as Error).message ?? "")) return errors.badRequest("The multipart body is malformed");
+  return err;
+}

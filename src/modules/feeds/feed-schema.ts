@@ -1,0 +1,44 @@
+import { z } from "zod";
+
+/** Feed formats: `misp` is MISP's feed format (the spec's `sharing` for uploads). */
+export const FEED_FORMATS = ["misp", "csv", "json", "freetext"] as const;
+export type FeedFormat = (typeof FEED_FORMATS)[number];
+/** Upload `source_format` values: the spec's four, and the peer's `misp` for `sharing`. */
+export const UPLOAD_FORMATS = ["csv", "json", "freetext", "sharing", "misp"] as const;
+export type UploadFormat = (typeof UPLOAD_FORMATS)[number];
+
+/** Spec 4.6 rule 3: accepted file name endings per upload format. */
+export const ACCEPTED_EXTENSIONS: Record<UploadFormat, readonly string[]> = {
+  csv: [".csv", ".txt"],
+  json: [".json", ".ndjson"],
+  freetext: [".txt", ".csv"],
+  sharing: [".zip", ".tar.gz", ".tgz"],
+  misp: [".zip", ".tar.gz", ".tgz"],
+};
+
+/** How a row's attribute type is found: fixed, from a column/field, or detected from the value ("auto"). */
+const csvType = z.looseObject({ strategy: z.enum(["fixed", "column", "auto"]).default("auto"), value: z.string().max(100).optional(), column: z.number().int().min(0).max(1000).optional() });
+const jsonType = z.looseObject({ strategy: z.enum(["fixed", "field", "auto"]).default("auto"), value: z.string().max(100).optional(), field: z.string().max(200).optional() });
+
+/** Known keys are checked; other keys of the peer's configurations are kept as they are. */
+export const feedSettingsSchema = z.looseObject({
+  csvConfig: z
+    .looseObject({
+      delimiter: z.string().min(1).max(4).default(","),
+      header: z.boolean().default(false),
+      attribute: z.looseObject({ value_column: z.number().int().min(0).max(1000).default(0), type: csvType.optional() }).optional(),
+    })
+    .optional(),
+  jsonConfig: z
+    .looseObject({
+      format: z.enum(["array", "ndjson"]).default("array"),
+      items_path: z.string().max(200).optional(),
+      attribute: z.looseObject({ value: z.string().max(200).default("value"), type: jsonType.optional() }).optional(),
+    })
+    .optional(),
+  freetextConfig: z
+    .looseObject({ type_detection: z.enum(["automatic", "fixed"]).default("automatic"), fixed_type: z.string().max(100).optional() })
+    .optional(),
+  localFile: z.looseObject({ filename: z.string().max(1024), size: z.number().int().min(0) }).optional(),
+});
+export type FeedSettings = z.infer<typeof feedSettingsSchema>;

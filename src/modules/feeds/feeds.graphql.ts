@@ -1,0 +1,105 @@
+import { builder, caller } from "../../graphql/builder.ts";
+import { checkSkipLimit } from "../../platform/paging.ts";
+import { fromZodError } from "../../platform/errors.ts";
+import type { Feed } from "../../generated/prisma/client.ts";
+import { TaskRunType } from "../tasks/tasks.graphql.ts";
+import { FEED_FORMATS, feedSettingsSchema } from "./feed-schema.ts";
+import type { FeedInput } from "./feeds.service.ts";
+
+const FeedFormat = builder.enumType("FeedFormat", { values: FEED_FORMATS });
+const InputSource = builder.enumType("FeedInputSource", { values: ["network", "local"] as const });
+
+const FeedType = builder.objectRef<Feed>("Feed").implement({
+  fields: (t) => ({
+    id: t.exposeInt("id"),
+    name: t.exposeString("name"),
+    provider: t.exposeString("provider"),
+    url: t.exposeString("url"),
+    sourceFormat: t.field({ type: FeedFormat, resolve: (f) => f.sourceFormat as (typeof FEED_FORMATS)[number] }),
+    inputSource: t.field({ type: InputSource, resolve: (f) => f.inputSource as "network" | "local" }),
+    enabled: t.exposeBoolean("enabled"),
+    distribution: t.exposeInt("distribution"),
+    fixedEvent: t.exposeBoolean("fixedEvent"),
+    eventUuid: t.exposeString("eventUuid", { nullable: true }),
+    publish: t.exposeBoolean("publish"),
+    overrideIds: t.exposeBoolean("overrideIds"),
+    tags: t.exposeStringList("tags"),
+    rules: t.field({ type: "JSON", nullable: true, resolve: (f) => f.rules }),
+    settings: t.field({ type: "JSON", nullable: true, resolve: (f) => f.settings }),
+    orgId: t.exposeInt("orgId"),
+    lastFetchedAt: t.field({ type: "DateTime", nullable: true, resolve: (f) => f.lastFetchedAt }),
+    createdAt: t.field({ type: "DateTime", resolve: (f) => f.createdAt }),
+    updatedAt: t.field({ type: "DateTime", resolve: (f) => f.updatedAt }),
+  }),
+});
+
+const FeedFields = builder.inputType("FeedFields", {
+  fields: (t) => ({
+    name: t.string(),
+    provider: t.string(),
+    url: t.string(),
+    sourceFormat: t.field({ type: FeedFormat }),
+    inputSource: t.field({ type: InputSource }),
+    enabled: t.boolean(),
+    distribution: t.int(),
+    fixedEvent: t.boolean(),
+    publish: t.boolean(),
+    overrideIds: t.boolean(),
+    tags: t.stringList(),
+    settings: t.field({ type: "JSON" }),
+  }),
+});
+
+function toInput(f: typeof FeedFields.$inferInput): Partial<FeedInput> {
+  const settings = f.settings === undefined || f.settings === null ? undefined : feedSettingsSchema.safeParse(f.settings);
+  if (settings && !settings.success) throw fromZodError(settings.error, "args");
+  const out: Partial<FeedInput> = {
+    name: f.name ?? undefined,
+    provider: f.provider ?? undefined,
+    url: f.url ?? undefined,
+    source_format: f.sourceFormat ?? undefined,
+    input_source: f.inputSource ?? undefined,
+    enabled: f.enabled ?? undefined,
+    distribution: f.distribution ?? undefined,
+    fixed_event: f.fixedEvent ?? undefined,
+    publish: f.publish ?? undefined,
+    override_ids: f.overrideIds ?? undefined,
+    tags: f.tags ?? undefined,
+    settings: settings?.data as Record<string, unknown> | undefined,
+  };
+  return out;
+}
+
+const CreatedFeed = builder.objectRef<{ feed: Feed; ingestion: import("../tasks/task-store.ts").TaskRunRow | null }>("CreatedFeed").implement({
+  fields: (t) => ({
+    feed: t.field({ type: FeedType, resolve: (c) => c.feed }),
+    ingestion: t.field({ type: TaskRunType, nullable: true, description: "The one ingestion run of an uploaded (local) feed", resolve: (c) => c.ingestion }),
+  }),
+});
+
+builder.queryFields((t) => ({
+  feeds: t.field({ type: [FeedType], args: { skip: t.arg.int(), limit: t.arg.int() }, resolve: (_r, a, ctx) => ctx.services.feeds.list(caller(ctx), checkSkipLimit(a)) }),
+  feed: t.field({ type: FeedType, args: { id: t.arg.int({ required: true }) }, resolve: (_r, a, ctx) => ctx.services.feeds.get(caller(ctx), a.id) }),
+}));
+
+builder.mutationFields((t) => ({
+  createFeed: t.field({
+    type: CreatedFeed,
+    description: "Create a feed; an uploaded one (inputSource local, url = the upload key) is ingested once at once",
+    args: { feed: t.arg({ type: FeedFields, required: true }) },
+    resolve: (_r, a, ctx) => ctx.services.feeds.create(caller(ctx), toInput(a.feed) as FeedInput),
+  }),
+  updateFeed: t.field({
+    type: FeedType,
+    args: { id: t.arg.int({ required: true }), feed: t.arg({ type: FeedFields, required: true }) },
+    resolve: (_r, a, ctx) => ctx.services.feeds.update(caller(ctx), a.id, toInput(a.feed)),
+  }),
+  deleteFeed: t.boolean({
+    args: { id: t.arg.int({ required: true }) },
+    resolve: async (_r, a, ctx) => {
+      await ctx.services.feeds.delete(caller(ctx), a.id);
+      return true;
+    },
+  }),
+  fetchFeed: t.field({ type: TaskRunType, args: { id: t.arg.int({ required: true }) }, resolve: (_r, a, ctx) => ctx.services.feeds.fetch(caller(ctx), a.id) }),
+}));

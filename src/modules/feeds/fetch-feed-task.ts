@@ -1,0 +1,35 @@
+import { errors } from "../../platform/errors.ts";
+import type { RegisteredTask } from "../tasks/registered-task.ts";
+import { FeedContentError, ingestFeed } from "./ingest/ingest.ts";
+
+/**
+ * Task `fetch_feed` (kwargs `feed_id`): ingests the feed as the run's user. Problems with the
+ * content as a whole (no manifest, malformed JSON, a missing file) fail the run with the reason;
+ * problems with single rows or events are counted and listed in the result.
+ */
+export const fetchFeedTask: RegisteredTask = {
+  name: "fetch_feed",
+  description: "Fetch a feed and ingest its events or indicators (kwargs: feed_id).",
+  requiredScopes: ["feeds:fetch", "events:create"],
+  maxAttempts: 3,
+  checkParams(args, kwargs, where) {
+    if (args.length > 0) throw errors.invalidField([...where, "args"], "this task takes keyword arguments only", args);
+    const extra = Object.keys(kwargs).filter((k) => k !== "feed_id" && k !== "user_id");
+    if (extra.length) throw errors.invalidField([...where, "kwargs", extra[0]], "unknown keyword argument", kwargs[extra[0]]);
+    const id = kwargs.feed_id;
+    if (!Number.isInteger(id) || (id as number) < 1 || (id as number) > 2_147_483_647) throw errors.invalidField([...where, "kwargs", "feed_id"], "must be a feed id", id);
+  },
+  async execute({ app, principal, run, saveProgress }) {
+    const feedId = run.kwargs.feed_id as number;
+    const feed = await app.db.prisma.feed.findUnique({ where: { id: feedId } });
+    if (!feed) throw errors.notFound("Feed");
+    try {
+      const counts = await ingestFeed({ app, principal, progress: (c) => saveProgress({ ...c }) }, feed);
+      await app.db.prisma.feed.update({ where: { id: feed.id }, data: { lastFetchedAt: new Date() } });
+      return { feed_id: feed.id, ...counts };
+    } catch (err) {
+      if (err instanceof FeedContentError || err instanceof SyntaxError) throw errors.badRequest(err.message);
+      throw err;
+    }
+  },
+};

@@ -1,0 +1,183 @@
+import crypto from "node:crypto";
+import type { Readable } from "node:stream";
+import type { Principal } from "../../../auth/principal.ts";
+import type { AppContext } from "../../../app-context.ts";
+import { AppError } from "../../../platform/errors.ts";
+import { StorageNotFoundError } from "../../../platform/storage/storage.ts";
+import { EventsService } from "../../events/events.service.ts";
+import { parseMispEvent } from "../../events/misp-parse.ts";
+import { RetentionService } from "../../retention/retention.service.ts";
+import type { Feed } from "../../../generated/prisma/client.ts";
+import { feedSettingsSchema, type FeedFormat } from "../feed-schema.ts";
+import { csvRows, freetextRows, jsonRows, readCapped, type Row } from "./indicators.ts";
+
+const MAX_MANIFEST_BYTES = 64 * 1024 * 1024;
+const MAX_EVENT_BYTES = 256 * 1024 * 1024;
+/** Attributes per write (one transaction each) for csv, json and freetext feeds. */
+const WRITE_CHUNK = 5000;
+const MAX_REJECTIONS_KEPT = 100;
+
+export interface IngestCounts {
+  events_created: number;
+  events_updated: number;
+  events_unchanged: number;
+  attributes_created: number;
+  attributes_updated: number;
+  attributes_unchanged: number;
+  rows: number;
+  rejected: number;
+  /** The first rejections, with where and why. */
+  rejections: { where: string; reason: string }[];
+}
+
+/** A problem with the feed's content as a whole: the run fails with it. */
+export class FeedContentError extends Error {}
+
+export interface IngestContext {
+  app: AppContext;
+  principal: Principal;
+  progress(counts: IngestCounts): Promise<void>;
+}
+
+/** Ingests a local (uploaded) feed: MISP events by manifest, or the indicators of a csv, json or freetext file into the feed's event. */
+export async function ingestFeed(x: IngestContext, feed: Feed): Promise<IngestCounts> {
+  const counts: IngestCounts = {
+    events_created: 0, events_updated: 0, events_unchanged: 0, attributes_created: 0, attributes_updated: 0, attributes_unchanged: 0, rows: 0, rejected: 0, rejections: [],
+  };
+  if (feed.inputSource !== "local") throw new FeedContentError("network feeds cannot be fetched yet: only uploaded (local) feeds");
+  const events = new EventsService(x.app, new RetentionService(x.app));
+  const reject = (where: string, reason: string) => {
+    counts.rejected++;
+    if (counts.rejections.length < MAX_REJECTIONS_KEPT) counts.rejections.push({ where, reason: reason.slice(0, 500) });
+  };
+  if (feed.sourceFormat === "misp") await ingestMisp(x, feed, events, counts, reject);
+  else await ingestIndicators(x, feed, events, counts, reject);
+  return counts;
+}
+
+async function open(x: IngestContext, key: string, what: string): Promise<Readable> {
+  try {
+    return await x.app.storage.get(key);
+  } catch (err) {
+    if (err instanceof StorageNotFoundError) throw new FeedContentError(`${what} is missing from storage (${key})`);
+    throw err;
+  }
+}
+
+async function ingestMisp(x: IngestContext, feed: Feed, events: EventsService, counts: IngestCounts, reject: (w: string, r: string) => void): Promise<void> {
+  let manifest: unknown;
+  try {
+    manifest = JSON.parse(await readCapped(await open(x, `${feed.url}/manifest.json`, "manifest.json"), MAX_MANIFEST_BYTES, "manifest.json"));
+  } catch (err) {
+    if (err instanceof FeedContentError) throw err;
+    throw new FeedContentError(`manifest.json is not valid: ${(err as Error).message}`);
+  }
+  if (manifest === null || typeof manifest !== "object" || Array.isArray(manifest)) throw new FeedContentError("manifest.json must be an object keyed by event uuid");
+  for (const [uuid, entry] of Object.entries(manifest as Record<string, unknown>)) {
+    counts.rows++;
+    const where = `event ${uuid.slice(0, 64)}`;
+    if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(uuid)) {
+      reject(where, "manifest key is not a uuid");
+      continue;
+    }
+    const ts = Number((entry as { timestamp?: unknown } | null)?.timestamp);
+    const local = await x.app.db.pool.query<{ timestamp: string }>("SELECT timestamp FROM events WHERE uuid = $1", [uuid.toLowerCase()]);
+    if (local.rows[0] && Number.isFinite(ts) && Number(local.rows[0].timestamp) >= ts) {
+      counts.events_unchanged++;
+      continue;
+    }
+    try {
+      const doc = JSON.parse(await readCapped(await open(x, `${feed.url}/${uuid.toLowerCase()}.json`, `${uuid}.json`), MAX_EVENT_BYTES, "an event file"));
+      const { draft, skipped } = parseMispEvent(doc, { skipInvalidAttributes: true });
+      if (draft.uuid !== uuid.toLowerCase()) throw new Error(`the file holds event ${draft.uuid}`);
+      for (const s of skipped) reject(`${where} ${s.loc.join(".")}`, s.msg);
+      for (const name of feed.tags) if (!draft.tags.some((t) => t.name === name)) draft.tags.push({ name, colour: null, exportable: true, local: false });
+      const result = await events.write(x.principal, draft);
+      tally(counts, result);
+    } catch (err) {
+      reject(where, err instanceof AppError ? err.message : (err as Error).message);
+    }
+    if (counts.rows % 50 === 0) await x.progress(counts);
+  }
+}
+
+function tally(counts: IngestCounts, r: { created: boolean; changed: boolean; attributes: { created: number; updated: number; unchanged: number } }): void {
+  if (r.created) counts.events_created++;
+  else if (r.changed) counts.events_updated++;
+  else counts.events_unchanged++;
+  counts.attributes_created += r.attributes.created;
+  counts.attributes_updated += r.attributes.updated;
+  counts.attributes_unchanged += r.attributes.unchanged;
+}
+
+/**
+ * csv, json and freetext: the indicators go into the feed's own event (`<FMT> Feed Import: <name>`),
+ * each with a uuid derived from the feed and its type and value, so a value fetched again (or
+ * present in a replaced file) is recognised and not written twice.
+ */
+async function ingestIndicators(x: IngestContext, feed: Feed, events: EventsService, counts: IngestCounts, reject: (w: string, r: string) => void): Promise<void> {
+  const settings = feedSettingsSchema.parse(feed.settings ?? {});
+  const stream = await open(x, feed.url, "the uploaded file");
+  const rows = { csv: csvRows, json: jsonRows, freetext: freetextRows }[feed.sourceFormat as Exclude<FeedFormat, "misp">](stream, settings);
+  const eventUuid = feed.eventUuid ?? derivedUuid(`feed-event:${feed.id}`);
+  const seen = new Set<string>();
+  let pending: { uuid: string; type: string; value: string; where: string }[] = [];
+  const flush = async () => {
+    if (pending.length === 0) return;
+    const batch = pending;
+    pending = [];
+    const existing = await x.app.db.pool.query<{ uuid: string }>("SELECT uuid::text FROM attributes WHERE uuid = ANY($1::uuid[])", [batch.map((b) => b.uuid)]);
+    const present = new Set(existing.rows.map((r) => r.uuid));
+    const fresh = batch.filter((b) => !present.has(b.uuid));
+    counts.attributes_unchanged += batch.length - fresh.length;
+    if (fresh.length === 0) return;
+    const last = await x.app.db.pool.query<{ timestamp: string }>("SELECT timestamp FROM events WHERE uuid = $1", [eventUuid]);
+    const now = Math.max(Math.floor(Date.now() / 1000), Number(last.rows[0]?.timestamp ?? 0) + 1);
+    const doc = {
+      Event: {
+        uuid: eventUuid,
+        info: `${feed.sourceFormat.toUpperCase()} Feed Import: ${feed.name}`.slice(0, 1000),
+        date: new Date().toISOString().slice(0, 10),
+        timestamp: String(now),
+        distribution: String(feed.distribution),
+        analysis: "2",
+        threat_level_id: "4",
+        published: feed.publish,
+        Tag: feed.tags.map((name) => ({ name })),
+        Attribute: fresh.map((f) => ({ uuid: f.uuid, type: f.type, value: f.value, timestamp: String(now), comment: "", to_ids: !feed.overrideIds })),
+      },
+    };
+    const { draft, skipped } = parseMispEvent(doc, { skipInvalidAttributes: true });
+    for (const s of skipped) {
+      const index = Number(s.loc[s.loc.indexOf("Attribute") + 1]);
+      reject(fresh[index]?.where ?? s.loc.join("."), s.msg);
+    }
+    tally(counts, await events.write(x.principal, draft));
+    await x.progress(counts);
+  };
+  for await (const row of rows as AsyncIterable<Row>) {
+    counts.rows++;
+    if ("rejected" in row) {
+      reject(row.where, row.rejected);
+      continue;
+    }
+    const uuid = derivedUuid(`feed-attribute:${feed.id}:${row.type}:${row.value}`);
+    if (seen.has(uuid)) {
+      counts.attributes_unchanged++;
+      continue;
+    }
+    seen.add(uuid);
+    pending.push({ uuid, type: row.type, value: row.value, where: row.where });
+    if (pending.length >= WRITE_CHUNK) await flush();
+  }
+  await flush();
+}
+
+/** A stable UUID (v5 layout) from a name. */
+function derivedUuid(name: string): string {
+  const h = crypto.createHash("sha1").update(`workbench-feeds:${name}`).digest();
+  h[6] = (h[6] & 0x0f) | 0x50;
+  h[8] = (h[8] & 0x3f) | 0x80;
+  const hex = h.subarray(0, 16).toString("hex");
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
+}

@@ -1,0 +1,386 @@
+/**
+ * Feeds end to end (ROLE=all): uploads streamed to local storage, the real Infoblox MISP feed sample
+ * as a zip and as a tar.gz (built here), a CSV and a freetext file built from its values, ingestion
+ * through the normal write path (indexed and searchable), fetches that do not re-ingest, and the
+ * hostile uploads and contents of the issue.
+ */
+import { execFile } from "node:child_process";
+import crypto from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestApp, type TestApp } from "../support/app.ts";
+import { tarGz, zip } from "../support/archives.ts";
+import { createUser, loginAdmin, type TestUser } from "../support/fixtures.ts";
+import { eventually } from "../support/process.ts";
+import { settled } from "../support/settled.ts";
+import { sharedPath } from "../support/shared-data.ts";
+
+const SAMPLE = ["0dbb179a-1c8c-4e7c-a264-2440414dbac8", "24e799ca-aad8-4244-8005-90b3ceb44540", "dad88707-beb8-4a14-94e2-5ffecf5a5f85", "aacc7574"];
+
+let app: TestApp;
+let admin: TestUser;
+let reader: TestUser; // role 3: feeds:read only
+
+const q = (sql: string, params: unknown[] = []) => app.booted.ctx.db.pool.query(sql, params);
+
+function sampleFiles(): { uuid: string; json: string; event: Record<string, any> }[] {
+  const dir = sharedPath("misp-feed-sample");
+  return SAMPLE.map((prefix) => {
+    const name = fs.readdirSync(dir).find((f) => f.startsWith(prefix))!;
+    const json = fs.readFileSync(path.join(dir, name), "utf8");
+    const event = JSON.parse(json).Event;
+    return { uuid: event.uuid, json, event };
+  });
+}
+
+function manifestOf(files: ReturnType<typeof sampleFiles>): string {
+  return JSON.stringify(
+    Object.fromEntries(files.map((f) => [f.uuid, { info: f.event.info, Orgc: f.event.Orgc, Tag: f.event.Tag, date: f.event.date, analysis: f.event.analysis, threat_level_id: f.event.threat_level_id, timestamp: Number(f.event.timestamp) }])),
+  );
+}
+
+async function upload(filename: string, content: Buffer | string, format?: string, token = admin.token): Promise<{ status: number; body: any }> {
+  const form = new FormData();
+  if (format !== undefined) form.append("source_format", format);
+  form.append("file", new Blob([typeof content === "string" ? content : new Uint8Array(content)]), filename);
+  const res = await fetch(`${app.url}/feeds/upload`, { method: "POST", headers: { authorization: `Bearer ${token}` }, body: form });
+  return { status: res.status, body: await res.json() };
+}
+
+async function createFeed(body: Record<string, unknown>): Promise<Record<string, any>> {
+  const res = await app.http.post("/feeds/", { token: admin.token, json: { provider: "test", input_source: "local", ...body } });
+  if (res.status !== 201) throw new Error(`${res.status} ${res.text}`);
+  return res.body;
+}
+
+async function finished(runId: string): Promise<Record<string, any>> {
+  return eventually(async () => {
+    const r = await app.http.get(`/tasks/${runId}`, { token: admin.token });
+    return ["succeeded", "failed"].includes(r.body.status) ? r.body : undefined;
+  }, `run ${runId}`, 60_000, 100);
+}
+
+async function searchHits(query: string): Promise<number> {
+  const res = await app.http.get(`/attributes/search?query=${encodeURIComponent(query)}&size=1`, { token: admin.token });
+  if (res.status !== 200) throw new Error(res.text);
+  return res.body.total;
+}
+
+const storageFiles = () => {
+  const root = path.join(app.dataDir, "storage");
+  const out: string[] = [];
+  const walk = (d: string) => {
+    if (!fs.existsSync(d)) return;
+    for (const e of fs.readdirSync(d, { withFileTypes: true })) {
+      if (e.isDirectory()) walk(path.join(d, e.name));
+      else out.push(path.relative(root, path.join(d, e.name)));
+    }
+  };
+  walk(root);
+  return out;
+};
+
+beforeAll(async () => {
+  app = await startTestApp("feeds", { ROLE: "all" });
+  admin = await loginAdmin(app);
+  reader = await createUser(app, admin, 3);
+}, 60_000);
+afterAll(async () => {
+  await app?.close();
+});
+
+describe("MISP feed archives", () => {
+  it("a zip of the real feed sample is stored member by member, ingested once on creation, searchable, and not re-ingested by a fetch", async () => {
+    const files = sampleFiles();
+    const archive = zip([
+      { name: "manifest.json", data: manifestOf(files), deflate: true },
+      ...files.map((f) => ({ name: `${f.uuid}.json`, data: f.json, deflate: true })),
+      { name: "hashes.csv", data: "abc,def\n" },
+      { name: "README.txt", data: "ignored" },
+      { name: "nested.zip", data: zip([{ name: "x.json", data: "{}" }]) },
+    ]);
+    const up = await upload("infoblox.zip", archive, "sharing");
+    expect(up.status, JSON.stringify(up.body)).toBe(200);
+    expect(up.body).toMatchObject({ filename: "infoblox.zip", size: archive.length, source_format: "sharing", members: { events: files.length, hashes: true, unsafe_entries: [] } });
+    expect(up.body.key).toMatch(/^feed-uploads\/[0-9a-f-]{36}$/);
+    expect(storageFiles().filter((f) => f.startsWith(up.body.key)).sort()).toEqual(
+      [`${up.body.key}/hashes.csv`, `${up.body.key}/manifest.json`, ...files.map((f) => `${up.body.key}/${f.uuid}.json`)].sort(),
+    );
+
+    const feed = await createFeed({ name: "Infoblox sample", url: up.body.key, source_format: "misp", tags: ["feed:infoblox-sample"], settings: { localFile: { filename: "infoblox.zip", size: archive.length } } });
+    expect(feed.ingestion).toMatchObject({ task: "fetch_feed", status: "queued", trigger: "manual" });
+    const run = await finished(feed.ingestion.id);
+    expect(run.status, run.last_error).toBe("succeeded");
+    expect(run.result).toMatchObject({ feed_id: feed.id, events_created: files.length, rows: files.length });
+    const expectedAttributes = files.reduce((n, f) => n + (f.event.Attribute ?? []).length, 0);
+    expect(run.result.attributes_created + run.result.rejected).toBe(expectedAttributes);
+    // Nothing recurring was scheduled.
+    expect((await q("SELECT count(*)::int AS n FROM scheduled_tasks WHERE kwargs->>'feed_id' = $1", [String(feed.id)])).rows[0].n).toBe(0);
+
+    const stored = await q("SELECT uuid::text FROM events WHERE uuid = ANY($1::uuid[]) ORDER BY 1", [files.map((f) => f.uuid)]);
+    expect(stored.rows.map((r) => r.uuid)).toEqual(files.map((f) => f.uuid).sort());
+    const tagged = await app.http.get(`/events/${files[0].uuid}`, { token: admin.token });
+    expect(tagged.body.tags.map((t: { name: string }) => t.name)).toContain("feed:infoblox-sample");
+    await settled(app, 60_000);
+    const someValue = files[0].event.Attribute[0].value as string;
+    expect(await searchHits(`value:"${someValue}"`)).toBeGreaterThan(0);
+
+    const again = await app.http.post(`/feeds/${feed.id}/fetch`, { token: admin.token });
+    expect(again.status).toBe(200);
+    expect(again.body.task).toMatchObject({ name: "fetch_feed", status: "queued" });
+    const second = await finished(again.body.task.id);
+    expect(second.result).toMatchObject({ events_created: 0, events_updated: 0, events_unchanged: files.length, attributes_created: 0 });
+  });
+
+  it("a tar.gz of the same sample is accepted the same way", async () => {
+    const files = sampleFiles().slice(0, 2);
+    const archive = tarGz([{ name: "manifest.json", data: manifestOf(files) }, ...files.map((f) => ({ name: `./${f.uuid}.json`, data: f.json }))]);
+    const up = await upload("infoblox.tar.gz", archive, "sharing");
+    expect(up.status, JSON.stringify(up.body)).toBe(200);
+    expect(up.body.members).toMatchObject({ events: 2, hashes: false });
+  });
+
+  const hostile: [string, string, Buffer, number, RegExp][] = [
+    ["a zip symlink", "a.zip", zip([{ name: "manifest.json", data: "{}" }, { name: "link.json", data: "/etc/passwd", mode: 0o120777 }]), 400, /Links are not allowed/],
+    ["a tar symlink", "a.tar.gz", tarGz([{ name: "manifest.json", data: "{}" }, { name: "link.json", type: "2", linkname: "/etc/passwd" }]), 400, /Links are not allowed/],
+    ["a tar hard link", "a.tar.gz", tarGz([{ name: "manifest.json", data: "{}" }, { name: "hard.json", type: "1", linkname: "manifest.json" }]), 400, /Links are not allowed/],
+    ["a zip whose size headers lie", "a.zip", zip([{ name: "manifest.json", data: "x".repeat(5000), declaredSize: 10 }]), 400, /Invalid zip archive/],
+    ["a deflated zip whose size headers lie", "a.zip", zip([{ name: "manifest.json", data: "{}".repeat(50_000), declaredSize: 100, deflate: true }]), 400, /Invalid zip archive/],
+    ["no manifest at the root", "a.zip", zip([{ name: "feed/manifest.json", data: "{}" }]), 400, /manifest\.json/],
+    ["a corrupt zip", "a.zip", Buffer.from("PK\u0003\u0004 this is not a zip at all"), 400, /Invalid zip archive/],
+    ["a corrupt tar.gz", "a.tar.gz", Buffer.concat([Buffer.from([0x1f, 0x8b, 8, 0]), crypto.randomBytes(2000)]), 400, /Invalid tar archive/],
+    ["an empty archive file", "a.zip", Buffer.alloc(0), 400, /empty/],
+    ["a csv named as an archive", "a.csv", Buffer.from("1.2.3.4\n"), 400, /\.zip/],
+  ];
+  it.each(hostile)("%s: a clear 4xx, nothing stored", async (_what, name, content, status, message) => {
+    const before = storageFiles();
+    const res = await upload(name, content, "sharing");
+    expect(res.status, JSON.stringify(res.body)).toBe(status);
+    expect(res.body.detail).toMatch(message);
+    expect(storageFiles()).toEqual(before);
+  });
+
+  it("zip slip entries (../, absolute, backslashes, drive letters) are dropped and nothing leaves the storage prefix", async () => {
+    const archive = zip([
+      { name: "manifest.json", data: "{}" },
+      { name: "../../escaped.json", data: "{}" },
+      { name: "/tmp/absolute.json", data: "{}" },
+      { name: "..\\..\\windows.json", data: "{}" },
+      { name: "C:/drive.json", data: "{}" },
+      { name: "a/../../up.json", data: "{}" },
+    ]);
+    const res = await upload("slip.zip", archive, "sharing");
+    expect(res.status).toBe(200);
+    expect(res.body.members.unsafe_entries).toHaveLength(5);
+    expect(storageFiles().filter((f) => f.startsWith(res.body.key))).toEqual([`${res.body.key}/manifest.json`]);
+    expect(storageFiles().every((f) => f.startsWith("feed-uploads/"))).toBe(true);
+    for (const f of ["escaped.json", "absolute.json", "windows.json", "drive.json", "up.json"]) {
+      expect(fs.existsSync(path.join(app.dataDir, f))).toBe(false);
+      expect(fs.existsSync(path.join(app.dataDir, "storage", f))).toBe(false);
+    }
+    expect(fs.existsSync("/tmp/absolute.json")).toBe(false);
+  });
+});
+
+describe("csv, freetext and json feeds", () => {
+  it("a CSV built from the sample's values: ingested into the feed's event, searchable; a replaced file adds only its new values", async () => {
+    const values = sampleFiles()[0].event.Attribute.filter((a: { type: string }) => a.type === "domain").map((a: { value: string }) => a.value) as string[];
+    expect(values.length).toBeGreaterThan(10);
+    const csv = ["# exported indicators", "first_seen,indicator,kind", ...values.slice(0, 10).map((v, i) => `2024-01-0${(i % 9) + 1},${v},domain`)].join("\n");
+    const up = await upload("indicators.csv", csv, "csv");
+    expect(up.status, JSON.stringify(up.body)).toBe(200);
+    const feed = await createFeed({
+      name: "csv sample",
+      url: up.body.key,
+      source_format: "csv",
+      fixed_event: true,
+      settings: { csvConfig: { delimiter: ",", header: true, attribute: { value_column: 1, type: { strategy: "column", column: 2 } } } },
+    });
+    const run = await finished(feed.ingestion.id);
+    expect(run.status, run.last_error).toBe("succeeded");
+    expect(run.result).toMatchObject({ rows: 10, attributes_created: 10, rejected: 0, events_created: 1 });
+    const event = await q("SELECT e.uuid::text, e.info, count(a.id)::int AS n FROM events e JOIN attributes a ON a.event_id = e.id WHERE e.info = 'CSV Feed Import: csv sample' GROUP BY e.uuid, e.info");
+    expect(event.rows).toEqual([{ uuid: expect.any(String), info: "CSV Feed Import: csv sample", n: 10 }]);
+    await settled(app, 60_000);
+    expect(await searchHits(`value:"${values[0]}" AND event_uuid:"${event.rows[0].uuid}"`)).toBe(1);
+
+    // A replaced file: five old values and five new ones; only the new ones are written.
+    const replaced = ["first_seen,indicator,kind", ...values.slice(5, 15).map((v) => `2024-02-01,${v},domain`)].join("\n");
+    const up2 = await upload("indicators-v2.csv", replaced, "csv");
+    const patched = await app.http.patch(`/feeds/${feed.id}`, { token: admin.token, json: { url: up2.body.key, settings: { csvConfig: { delimiter: ",", header: true, attribute: { value_column: 1, type: { strategy: "column", column: 2 } } }, localFile: { filename: "indicators-v2.csv", size: up2.body.size } } } });
+    expect(patched.status, patched.text).toBe(200);
+    expect(patched.body.settings.localFile).toEqual({ filename: "indicators-v2.csv", size: up2.body.size });
+    const fetch = await app.http.post(`/feeds/${feed.id}/fetch`, { token: admin.token });
+    const second = await finished(fetch.body.task.id);
+    expect(second.result).toMatchObject({ rows: 10, attributes_created: 5, attributes_unchanged: 5 });
+    expect((await q("SELECT count(*)::int AS n FROM attributes a JOIN events e ON e.id = a.event_id WHERE e.uuid = $1", [event.rows[0].uuid])).rows[0].n).toBe(15);
+  });
+
+  it("freetext: refanged, typed MISP-style, comments skipped, garbage rejected with the line", async () => {
+    const text = [
+      "# IOCs from a report",
+      "hxxp://evil[.]example[.]com/gate.php",
+      "198.51.100.7",
+      "198.51.100.8:8443",
+      "203.0.113.0/24",
+      "d41d8cd98f00b204e9800998ecf8427e",
+      "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
+      "www.gugehotel[.]cn",
+      "gugehotel[dot]cn",
+      "phish[at]gugehotel.cn",
+      "CVE-2024-3400",
+      "just some words",
+      "",
+      "not_a_domain.invalidtld",
+    ].join("\r\n");
+    const up = await upload("report.txt", text, "freetext");
+    const feed = await createFeed({ name: "freetext sample", url: up.body.key, source_format: "freetext" });
+    const run = await finished(feed.ingestion.id);
+    expect(run.status, run.last_error).toBe("succeeded");
+    expect(run.result).toMatchObject({ rows: 12, attributes_created: 10, rejected: 2 });
+    expect(run.result.rejections.map((r: { where: string }) => r.where)).toEqual(["line 12", "line 14"]);
+    const { rows } = await q("SELECT a.type, a.value FROM attributes a JOIN events e ON e.id = a.event_id WHERE e.info = 'FREETEXT Feed Import: freetext sample' ORDER BY 1, 2");
+    expect(rows).toEqual(
+      [
+        { type: "url", value: "http://evil.example.com/gate.php" },
+        { type: "ip-dst", value: "198.51.100.7" },
+        { type: "ip-dst|port", value: "198.51.100.8|8443" },
+        { type: "ip-dst", value: "203.0.113.0/24" },
+        { type: "md5", value: "d41d8cd98f00b204e9800998ecf8427e" },
+        { type: "sha256", value: "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855" },
+        { type: "hostname", value: "www.gugehotel.cn" },
+        { type: "domain", value: "gugehotel.cn" },
+        { type: "email-src", value: "phish@gugehotel.cn" },
+        { type: "vulnerability", value: "CVE-2024-3400" },
+      ].sort((a, b) => (a.type === b.type ? a.value.localeCompare(b.value) : a.type.localeCompare(b.type))),
+    );
+  });
+
+  it("json arrays (with items_path) and NDJSON", async () => {
+    const doc = JSON.stringify({ data: { items: [{ ioc: "198.51.100.20", kind: "ip-src" }, { ioc: "bad.example.org" }, { nothing: true }] } });
+    const up = await upload("iocs.json", doc, "json");
+    const feed = await createFeed({ name: "json sample", url: up.body.key, source_format: "json", settings: { jsonConfig: { items_path: "data.items", attribute: { value: "ioc" } } } });
+    const run = await finished(feed.ingestion.id);
+    expect(run.result).toMatchObject({ rows: 3, attributes_created: 2, rejected: 1 });
+    const nd = await upload("iocs.ndjson", '{"value":"198.51.100.30"}\n"198.51.100.31"\n{broken\n', "json");
+    const ndFeed = await createFeed({ name: "ndjson sample", url: nd.body.key, source_format: "json", settings: { jsonConfig: { format: "ndjson" } } });
+    expect((await finished(ndFeed.ingestion.id)).result).toMatchObject({ rows: 3, attributes_created: 2, rejected: 1, rejections: [{ where: "line 3", reason: "not JSON" }] });
+  });
+
+  it("content problems found during ingestion fail the run with the reason, or reject just the row; no partial event", async () => {
+    const broken = await upload("broken.json", '[{"value": "1.2.3.4"', "json");
+    expect(broken.status).toBe(200);
+    const feed = await createFeed({ name: "broken json", url: broken.body.key, source_format: "json" });
+    const run = await finished(feed.ingestion.id);
+    expect(run).toMatchObject({ status: "failed", attempts: 1 });
+    expect(run.last_error).toMatch(/JSON/);
+    expect((await q("SELECT count(*)::int AS n FROM events WHERE info = 'JSON Feed Import: broken json'")).rows[0].n).toBe(0);
+
+    const longLine = `198.51.100.40\n${"a".repeat(10 * 1024 * 1024)}\n198.51.100.41\n`;
+    const up = await upload("long.csv", longLine, "csv");
+    const csvFeed = await createFeed({ name: "long lines", url: up.body.key, source_format: "csv" });
+    const longRun = await finished(csvFeed.ingestion.id);
+    expect(longRun.result).toMatchObject({ rows: 3, attributes_created: 2, rejected: 1, rejections: [{ where: "line 2", reason: "line too long" }] });
+  });
+});
+
+describe("bad uploads", () => {
+  const cases: [string, () => Promise<{ status: number; body: any }>, number][] = [
+    ["an empty file", () => upload("empty.csv", "", "csv"), 400],
+    ["an .exe as csv", () => upload("tool.exe", Buffer.from("MZ\u0090\u0000"), "csv"), 400],
+    ["binary garbage as freetext", () => upload("garbage.txt", Buffer.concat([crypto.randomBytes(100), Buffer.from([0, 0, 0])]), "freetext"), 400],
+    ["an unknown source_format", () => upload("a.csv", "1.2.3.4", "xml"), 422],
+    ["no source_format", () => upload("a.csv", "1.2.3.4"), 422],
+    ["no file", async () => {
+      const form = new FormData();
+      form.append("source_format", "csv");
+      const res = await fetch(`${app.url}/feeds/upload`, { method: "POST", headers: { authorization: `Bearer ${admin.token}` }, body: form });
+      return { status: res.status, body: await res.json() };
+    }, 422],
+    ["two files", async () => {
+      const form = new FormData();
+      form.append("source_format", "csv");
+      form.append("file", new Blob(["1.2.3.4"]), "a.csv");
+      form.append("file", new Blob(["1.2.3.5"]), "b.csv");
+      const res = await fetch(`${app.url}/feeds/upload`, { method: "POST", headers: { authorization: `Bearer ${admin.token}` }, body: form });
+      return { status: res.status, body: await res.json() };
+    }, 400],
+    ["a JSON body", async () => {
+      const res = await app.http.post("/feeds/upload", { token: admin.token, json: { file: "x" } });
+      return { status: res.status, body: res.body };
+    }, 415],
+    ["a truncated multipart body", async () => {
+      const res = await fetch(`${app.url}/feeds/upload`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${admin.token}`, "content-type": "multipart/form-data; boundary=XYZ" },
+        body: '--XYZ\r\nContent-Disposition: form-data; name="file"; filename="a.csv"\r\n\r\n1.2.3.4',
+      });
+      return { status: res.status, body: await res.json() };
+    }, 400],
+    ["an anonymous caller", () => upload("a.csv", "1.2.3.4", "csv", ""), 401],
+    ["a caller without feeds:create", () => upload("a.csv", "1.2.3.4", "csv", reader.token), 403],
+  ];
+  it.each(cases)("%s: a clear 4xx with a JSON error, nothing stored", async (_what, run, status) => {
+    const before = storageFiles();
+    const res = await run();
+    expect(res.status, JSON.stringify(res.body)).toBe(status);
+    expect(typeof res.body.code).toBe("string");
+    expect(storageFiles()).toEqual(before);
+    expect(fs.readdirSync(path.join(app.dataDir, "tmp")).filter((f) => !f.startsWith("."))).toEqual([]);
+  });
+
+  it("2 GB + 1 byte, streamed by a separate client (curl): 413 once the limit is crossed, nothing stored, the server's memory flat", async () => {
+    const limit = 2 * 1024 ** 3;
+    const head = `--B\\r\\nContent-Disposition: form-data; name="source_format"\\r\\n\\r\\ncsv\\r\\n--B\\r\\nContent-Disposition: form-data; name="file"; filename="big.csv"\\r\\n\\r\\n`;
+    const script = `(printf -- '${head}'; head -c ${limit + 1} /dev/zero | tr '\\0' 'A'; printf -- '\\r\\n--B--\\r\\n') | curl -s -X POST -T - -o - -w '\\n%{http_code}' -H 'authorization: Bearer ${admin.token}' -H 'content-type: multipart/form-data; boundary=B' ${app.url}/feeds/upload`;
+    let peak = 0;
+    const base = process.memoryUsage().rss;
+    const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss - base)), 50);
+    const out = await new Promise<string>((resolve) => execFile("bash", ["-c", script], { maxBuffer: 1 << 20 }, (_err, stdout) => resolve(stdout)));
+    clearInterval(sampler);
+    const [body, status] = [out.slice(0, out.lastIndexOf("\n")), out.slice(out.lastIndexOf("\n") + 1)];
+    expect(status, body).toBe("413");
+    expect(JSON.parse(body)).toMatchObject({ code: "payload_too_large" });
+    expect(storageFiles().some((f) => f.includes("big"))).toBe(false);
+    expect(fs.readdirSync(path.join(app.dataDir, "tmp"))).toEqual([]);
+    // Streamed to disk, never held: the service grew by far less than the 2 GB it received.
+    expect(peak).toBeLessThan(150 * 1024 * 1024);
+  }, 300_000);
+});
+
+describe("feed records", () => {
+  it("CRUD with validation: a local feed needs an existing upload key of the right kind; others' feeds are read-only", async () => {
+    const bad: [Record<string, unknown>, (string | number)[]][] = [
+      [{ name: "x", url: "feed-uploads/../../etc/passwd", source_format: "csv" }, ["body", "url"]],
+      [{ name: "x", url: `feed-uploads/${crypto.randomUUID()}`, source_format: "csv" }, ["body", "url"]],
+      [{ name: "x", url: "file:///etc/passwd", source_format: "csv", input_source: "network" }, ["body", "url"]],
+      [{ name: "x", url: "https://example.org/feed", source_format: "xml", input_source: "network" }, ["body", "source_format"]],
+      [{ name: "x", url: "https://example.org/feed", source_format: "csv", input_source: "network", distribution: 9 }, ["body", "distribution"]],
+      [{ name: "x", url: "https://example.org/feed", source_format: "csv", input_source: "network", settings: { csvConfig: { delimiter: "" } } }, ["body", "settings", "csvConfig", "delimiter"]],
+    ];
+    for (const [body, loc] of bad) {
+      const res = await app.http.post("/feeds/", { token: admin.token, json: { provider: "p", input_source: "local", ...body } });
+      expect(res.status, JSON.stringify(body)).toBe(422);
+      expect(res.body.detail.map((d: { loc: unknown }) => d.loc)).toContainEqual(loc);
+    }
+    const csv = await upload("a.csv", "198.51.100.50\n", "csv");
+    const asMisp = await app.http.post("/feeds/", { token: admin.token, json: { name: "x", provider: "p", input_source: "local", url: csv.body.key, source_format: "misp" } });
+    expect(asMisp.status).toBe(422);
+
+    const network = await app.http.post("/feeds/", { token: admin.token, json: { name: "remote", provider: "p", input_source: "network", url: "https://feeds.example.org/misp", source_format: "misp", enabled: true } });
+    expect(network.status).toBe(201);
+    expect(network.body.ingestion).toBeNull();
+    expect((await app.http.get(`/feeds/${network.body.id}`, { token: reader.token })).body.name).toBe("remote");
+    expect((await app.http.get("/feeds/?limit=1000", { token: reader.token })).body.map((f: { id: number }) => f.id)).toContain(network.body.id);
+    expect((await app.http.patch(`/feeds/${network.body.id}`, { token: reader.token, json: { name: "mine" } })).status).toBe(403);
+    expect((await app.http.post(`/feeds/${network.body.id}/fetch`, { token: reader.token })).status).toBe(403);
+    const renamed = await app.http.patch(`/feeds/${network.body.id}`, { token: admin.token, json: { name: "renamed", enabled: false } });
+    expect(renamed.body).toMatchObject({ name: "renamed", enabled: false, url: "https://feeds.example.org/misp" });
+    // A network feed cannot be fetched yet: the run fails with the reason.
+    const fetched = await app.http.post(`/feeds/${network.body.id}/fetch`, { token: admin.token });
+    expect(await finished(fetched.body.task.id)).toMatchObject({ status: "failed", last_error: expect.stringContaining("network feeds") });
+    expect((await app.http.delete(`/feeds/${network.body.id}`, { token: admin.token })).status).toBe(204);
+    expect((await app.http.get(`/feeds/${network.body.id}`, { token: admin.token })).status).toBe(404);
+  });
+});

@@ -1,0 +1,34 @@
+import { expectFor, type MatrixCase, type MatrixWorld } from "../../support/authz-matrix.ts";
+
+/**
+ * Feeds are instance-wide: role 3 (owner, otherUser) holds feeds:read only, so it reads every feed
+ * and changes none; create, upload, update, delete and fetch are the administrator's here (an
+ * organisation admin's own-organisation rule is in test/integration/feeds.test.ts). The upload
+ * route takes multipart only: the administrator's JSON request passes authorization and gets 415.
+ */
+async function networkFeed(w: MatrixWorld): Promise<number> {
+  const res = await w.app.http.post("/feeds/", {
+    token: w.admin.token,
+    json: { name: w.unique("feed"), provider: "matrix", url: "https://feeds.example.org/x", source_format: "csv", input_source: "network" },
+  });
+  if (res.status !== 201) throw new Error(`matrix fixture feed: ${res.status} ${res.text}`);
+  return res.body.id;
+}
+
+export const feedCases: MatrixCase[] = [
+  { route: "GET /feeds/", request: () => ({ path: "/feeds/" }), expect: expectFor.anyUser(200) },
+  { route: "GET /feeds/{feed_id}", request: async (_a, w) => ({ path: `/feeds/${await networkFeed(w)}` }), expect: expectFor.anyUser(200) },
+  {
+    route: "POST /feeds/upload",
+    request: () => ({ path: "/feeds/upload", json: { file: "x" } }),
+    expect: { anonymous: 401, wrongScope: 403, otherUser: 403, owner: 403, admin: 415 },
+  },
+  {
+    route: "POST /feeds/",
+    request: (_a, w) => ({ path: "/feeds/", json: { name: w.unique("feed"), provider: "m", url: "https://feeds.example.org/y", source_format: "csv", input_source: "network" } }),
+    expect: expectFor.adminOnly(201),
+  },
+  { route: "PATCH /feeds/{feed_id}", request: async (_a, w) => ({ path: `/feeds/${await networkFeed(w)}`, json: { name: "renamed" } }), expect: expectFor.adminOnly(200) },
+  { route: "DELETE /feeds/{feed_id}", request: async (_a, w) => ({ path: `/feeds/${await networkFeed(w)}` }), expect: expectFor.adminOnly(204) },
+  { route: "POST /feeds/{feed_id}/fetch", request: async (_a, w) => ({ path: `/feeds/${await networkFeed(w)}/fetch` }), expect: expectFor.adminOnly(200) },
+];
