@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { Multipart } from "@fastify/multipart";
 import { defineRoute } from "../route.ts";
-import { idParams, skipLimitQuery } from "../schemas.ts";
+import { idParams, queryInt, skipLimitQuery } from "../schemas.ts";
 import { errors } from "../../src/platform/errors.ts";
 import type { Feed } from "../../src/generated/prisma/client.ts";
 import { FEED_FORMATS, feedSettingsSchema } from "../../src/modules/feeds/feed-schema.ts";
@@ -58,7 +58,32 @@ const patchBody = z.object(feedFields).partial().strict();
 
 const runOut = (run: ReturnType<typeof taskRunOut>) => ({ task: { id: run.id, name: run.task, status: run.status }, run });
 
+const previewBody = z
+  .object({
+    input_source: z.enum(["network", "local"]),
+    url: text(2048),
+    settings: feedSettingsSchema.nullable().optional(),
+    headers: z.record(z.string().max(200), z.string().max(4096)).nullable().optional(),
+  })
+  .strict();
+
+const previewRoute = (format: "csv" | "json" | "freetext") =>
+  defineRoute({
+    method: "POST", path: `/feeds/${format}/preview`, tag: "feeds",
+    summary: `The first rows of a ${format} source (an upload key or a URL) as ingestion would read them, without writing anything: value and type, or the reason it would be rejected`,
+    scopes: ["feeds:preview"], status: 200, body: previewBody, query: z.object({ limit: queryInt(1, 100, format === "freetext" ? 10 : 5) }).strict(),
+    handler: async ({ principal, body, query, services }) => ({ result: "success", preview: await services.feeds.preview(principal, format, body, query.limit) }),
+  });
+
 export const feedRoutes = [
+  previewRoute("csv"),
+  previewRoute("json"),
+  previewRoute("freetext"),
+  defineRoute({
+    method: "GET", path: "/feeds/{feed_id}/explore", tag: "feeds", summary: "A MISP feed's manifest, page by page (page from 0, limit 1..100): {events, total, page, limit}",
+    scopes: ["feeds:read"], status: 200, params: idParams("feed_id"), query: z.object({ page: queryInt(0, 1_000_000, 0), limit: queryInt(1, 100, 20) }).strict(),
+    handler: ({ principal, params, query, services }) => services.feeds.explore(principal, params.feed_id, query.page, query.limit),
+  }),
   defineRoute({
     method: "GET", path: "/feeds/", tag: "feeds", summary: "Feeds (instance-wide), skip/limit, plain array",
     scopes: ["feeds:read"], status: 200, query: skipLimitQuery,

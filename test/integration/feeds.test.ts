@@ -7,6 +7,7 @@
 import { execFile } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs";
+import http from "node:http";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "../support/app.ts";
@@ -377,10 +378,130 @@ describe("feed records", () => {
     expect((await app.http.post(`/feeds/${network.body.id}/fetch`, { token: reader.token })).status).toBe(403);
     const renamed = await app.http.patch(`/feeds/${network.body.id}`, { token: admin.token, json: { name: "renamed", enabled: false } });
     expect(renamed.body).toMatchObject({ name: "renamed", enabled: false, url: "https://feeds.example.org/misp" });
-    // A network feed cannot be fetched yet: the run fails with the reason.
+    // The host cannot be resolved here: the run fails with the reason.
     const fetched = await app.http.post(`/feeds/${network.body.id}/fetch`, { token: admin.token });
-    expect(await finished(fetched.body.task.id)).toMatchObject({ status: "failed", last_error: expect.stringContaining("network feeds") });
+    expect(await finished(fetched.body.task.id)).toMatchObject({ status: "failed", last_error: expect.stringContaining("feeds.example.org") });
     expect((await app.http.delete(`/feeds/${network.body.id}`, { token: admin.token })).status).toBe(204);
     expect((await app.http.get(`/feeds/${network.body.id}`, { token: admin.token })).status).toBe(404);
+  });
+});
+
+describe("network feeds", () => {
+  let server: http.Server;
+  let base: string;
+  const hits: { path: string; conditional: boolean }[] = [];
+  let csvBody = "198.51.100.60\n198.51.100.61\n";
+  const files = sampleFiles().slice(0, 2);
+
+  beforeAll(async () => {
+    server = http.createServer((req, res) => {
+      const url = req.url ?? "/";
+      const conditional = Boolean(req.headers["if-none-match"]);
+      hits.push({ path: url, conditional });
+      const send = (body: string, etag: string) => {
+        if (req.headers["if-none-match"] === etag) return res.writeHead(304).end();
+        res.writeHead(200, { etag, "content-type": "application/json" }).end(body);
+      };
+      if (url === "/misp/manifest.json") return send(manifestOf(files), '"m1"');
+      const event = files.find((f) => url === `/misp/${f.uuid}.json`);
+      if (event) return send(event.json, `"${event.uuid}"`);
+      if (url === "/list.csv") return send(csvBody, `"${crypto.createHash("sha1").update(csvBody).digest("hex")}"`);
+      if (url === "/big.csv") return res.writeHead(200).end("1.2.3.4\n".repeat(1000));
+      if (url === "/to-metadata") return res.writeHead(302, { location: "http://169.254.169.254/latest/meta-data/" }).end();
+      if (url === "/silent") return; // never answers
+      res.writeHead(404).end();
+    });
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+    base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  });
+  afterAll(async () => {
+    server.closeAllConnections();
+    await new Promise((r) => server.close(r));
+    await q("DELETE FROM runtime_settings WHERE namespace = 'feeds'");
+  });
+
+  const feeds = (value: Record<string, unknown>) => app.http.post("/settings/runtime/feeds", { token: admin.token, json: { allowed_private_networks: [], fetch_timeout_seconds: 60, max_download_bytes: 536870912, ...value } });
+  const networkFeed = async (url: string, format = "misp") => {
+    const res = await app.http.post("/feeds/", { token: admin.token, json: { name: `net-${crypto.randomBytes(3).toString("hex")}`, provider: "local server", url, source_format: format, input_source: "network" } });
+    expect(res.status, res.text).toBe(201);
+    return res.body.id as number;
+  };
+  const fetchNow = async (id: number) => finished((await app.http.post(`/feeds/${id}/fetch`, { token: admin.token })).body.task.id);
+
+  it("loopback and private addresses are refused unless an administrator allows them", async () => {
+    await feeds({});
+    const byIp = await networkFeed(`${base}/misp`);
+    expect(await fetchNow(byIp)).toMatchObject({ status: "failed", last_error: expect.stringContaining("loopback, private or reserved") });
+    const byName = await networkFeed(`${base.replace("127.0.0.1", "localhost")}/misp`);
+    expect(await fetchNow(byName)).toMatchObject({ status: "failed", last_error: expect.stringContaining("loopback, private or reserved") });
+    expect(hits).toEqual([]);
+  });
+
+  it("a MISP feed over HTTP: events by manifest, then a conditional request that changes nothing", async () => {
+    await feeds({ allowed_private_networks: ["127.0.0.1/32"] });
+    await q("DELETE FROM events WHERE uuid = ANY($1::uuid[])", [files.map((f) => f.uuid)]);
+    const id = await networkFeed(`${base}/misp/`);
+    const first = await fetchNow(id);
+    expect(first.status, first.last_error).toBe("succeeded");
+    expect(first.result).toMatchObject({ events_created: 2, not_modified: false });
+    expect((await app.http.get(`/feeds/${id}`, { token: admin.token })).body.last_fetched_at).not.toBeNull();
+    const second = await fetchNow(id);
+    expect(second.result).toMatchObject({ not_modified: true, events_created: 0, rows: 0 });
+    expect(hits.filter((h) => h.path === "/misp/manifest.json").map((h) => h.conditional)).toEqual([false, true]);
+  });
+
+  it("a csv feed over HTTP picks up new values when the file changes", async () => {
+    const id = await networkFeed(`${base}/list.csv`, "csv");
+    expect((await fetchNow(id)).result).toMatchObject({ attributes_created: 2 });
+    expect((await fetchNow(id)).result).toMatchObject({ not_modified: true });
+    csvBody += "198.51.100.62\n";
+    expect((await fetchNow(id)).result).toMatchObject({ attributes_created: 1, attributes_unchanged: 2 });
+  });
+
+  it("a redirect to an internal address, an oversized answer and a silent server fail the run with the reason", async () => {
+    await feeds({ allowed_private_networks: ["127.0.0.1/32"], max_download_bytes: 1024, fetch_timeout_seconds: 1 });
+    expect(await fetchNow(await networkFeed(`${base}/to-metadata`, "csv"))).toMatchObject({ status: "failed", last_error: expect.stringContaining("169.254.169.254") });
+    expect(await fetchNow(await networkFeed(`${base}/big.csv`, "csv"))).toMatchObject({ status: "failed", last_error: expect.stringContaining("1024 bytes") });
+    expect(await fetchNow(await networkFeed(`${base}/silent`, "csv"))).toMatchObject({ status: "failed", last_error: expect.stringContaining("1000 ms") });
+    expect(await fetchNow(await networkFeed(`${base}/missing.csv`, "csv"))).toMatchObject({ status: "failed", last_error: expect.stringContaining("HTTP 404") });
+  });
+});
+
+describe("previews", () => {
+  it("csv, json and freetext previews read an upload as ingestion would, and write nothing", async () => {
+    const before = (await q("SELECT count(*)::int AS n FROM attributes")).rows[0].n;
+    const csv = await upload("p.csv", "ioc;kind\n198.51.100.70;ip-src\nnot-an-ioc;\n", "csv");
+    const res = await app.http.post("/feeds/csv/preview", {
+      token: admin.token,
+      json: { input_source: "local", url: csv.body.key, settings: { csvConfig: { delimiter: ";", header: true } } },
+    });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body).toEqual({ result: "success", preview: [{ where: "line 2", value: "198.51.100.70", type: "ip-dst" }, { where: "line 3", error: "no indicator recognised" }] });
+    const text = await upload("p.txt", Array.from({ length: 30 }, (_, i) => `198.51.100.${i}`).join("\n"), "freetext");
+    const free = await app.http.post("/feeds/freetext/preview", { token: admin.token, json: { input_source: "local", url: text.body.key } });
+    expect(free.body.preview).toHaveLength(10);
+    const three = await app.http.post("/feeds/freetext/preview?limit=3", { token: admin.token, json: { input_source: "local", url: text.body.key } });
+    expect(three.body.preview).toHaveLength(3);
+    const bad = await upload("b.json", "{nope", "json");
+    const broken = await app.http.post("/feeds/json/preview", { token: admin.token, json: { input_source: "local", url: bad.body.key } });
+    expect(broken.status).toBe(400);
+    expect(broken.body.detail).toMatch(/cannot be read/);
+    expect((await app.http.post("/feeds/csv/preview", { token: admin.token, json: { input_source: "local", url: "feed-uploads/../../etc/passwd" } })).status).toBe(422);
+    expect((await app.http.post("/feeds/csv/preview", { token: reader.token, json: { input_source: "local", url: csv.body.key } })).status).toBe(403);
+    expect((await q("SELECT count(*)::int AS n FROM attributes")).rows[0].n).toBe(before);
+  });
+
+  it("explore lists a MISP feed's manifest page by page; other formats get 400", async () => {
+    const files = sampleFiles();
+    const up = await upload("explore.zip", zip([{ name: "manifest.json", data: manifestOf(files) }, ...files.map((f) => ({ name: `${f.uuid}.json`, data: f.json }))]), "sharing");
+    const feed = await createFeed({ name: "explore", url: up.body.key, source_format: "misp" });
+    const page = await app.http.get(`/feeds/${feed.id}/explore?page=1&limit=3`, { token: reader.token });
+    expect(page.status, page.text).toBe(200);
+    expect(page.body).toMatchObject({ total: files.length, page: 1, limit: 3 });
+    expect(page.body.events.map((e: { uuid: string }) => e.uuid)).toEqual(files.slice(3).map((f) => f.uuid));
+    expect(page.body.events[0]).toMatchObject({ info: files[3].event.info });
+    const csv = await upload("x.csv", "198.51.100.80\n", "csv");
+    const csvFeed = await createFeed({ name: "explore csv", url: csv.body.key, source_format: "csv" });
+    expect((await app.http.get(`/feeds/${csvFeed.id}/explore`, { token: admin.token })).status).toBe(400);
   });
 });

@@ -12,6 +12,10 @@ import { queueRun } from "../tasks/task-queue.ts";
 import type { TaskRunRow } from "../tasks/task-store.ts";
 import { fetchFeedTask } from "./fetch-feed-task.ts";
 import { feedSettingsSchema, type FeedFormat } from "./feed-schema.ts";
+import { csvRows, freetextRows, jsonRows, readCapped } from "./ingest/indicators.ts";
+import { FeedContentError, openFeedDocument } from "./ingest/ingest.ts";
+
+export type PreviewRow = { where: string; value: string; type: string } | { where: string; error: string };
 import { stageUpload, storeUpload, UPLOAD_KEY, type StagedUpload, type UploadResult } from "./feed-upload.ts";
 
 export interface FeedInput {
@@ -129,6 +133,54 @@ export class FeedsService {
     this.writable(p, await this.get(p, id));
     authorize(p, ...fetchFeedTask.requiredScopes);
     return withTransaction(this.ctx.db.pool, (client) => this.queueFetch(client, p, id));
+  }
+
+  /**
+   * The first `limit` rows of a csv, json or freetext source as ingestion would read them (value,
+   * detected or configured type, or why it would be rejected), without writing anything.
+   */
+  async preview(p: Principal | null, format: Exclude<FeedFormat, "misp">, source: { input_source: "network" | "local"; url: string; settings?: Record<string, unknown> | null; headers?: Record<string, string> | null }, limit: number): Promise<PreviewRow[]> {
+    authorize(p, "feeds:preview");
+    const settings = (await this.checkInput(source.input_source, source.url, format, source.settings)) ?? {};
+    const doc = await openFeedDocument({ app: this.ctx }, { url: source.url, sourceFormat: format, inputSource: source.input_source, headers: source.headers ?? null, etag: null, lastModified: null }).catch((err: unknown) => {
+      throw err instanceof FeedContentError ? errors.badRequest(err.message) : err;
+    });
+    const rows: PreviewRow[] = [];
+    try {
+      const reader = { csv: csvRows, json: jsonRows, freetext: freetextRows }[format](doc.stream, feedSettingsSchema.parse(settings));
+      for await (const row of reader) {
+        rows.push("rejected" in row ? { where: row.where, error: row.rejected } : { where: row.where, value: row.value, type: row.type });
+        if (rows.length >= limit) break;
+      }
+    } catch (err) {
+      if (err instanceof SyntaxError || err instanceof Error) throw errors.badRequest(`The ${format} source cannot be read: ${err.message}`);
+      throw err;
+    } finally {
+      doc.stream.destroy();
+      await doc.close();
+    }
+    return rows;
+  }
+
+  /** A MISP feed's manifest, page by page (0-based, as the peer). */
+  async explore(p: Principal | null, id: number, page: number, limit: number): Promise<{ events: Record<string, unknown>[]; total: number; page: number; limit: number }> {
+    authorize(p, "feeds:read");
+    const feed = await this.get(p, id);
+    if (feed.sourceFormat !== "misp") throw errors.badRequest("Feed is not a MISP feed");
+    const doc = await openFeedDocument({ app: this.ctx }, feed).catch((err: unknown) => {
+      throw err instanceof FeedContentError ? errors.badRequest(err.message) : err;
+    });
+    let manifest: unknown;
+    try {
+      manifest = JSON.parse(await readCapped(doc.stream, 64 * 1024 * 1024, "manifest.json"));
+    } catch (err) {
+      throw errors.badRequest(`manifest.json cannot be read: ${(err as Error).message}`);
+    } finally {
+      await doc.close();
+    }
+    if (manifest === null || typeof manifest !== "object" || Array.isArray(manifest)) throw errors.badRequest("manifest.json must be an object keyed by event uuid");
+    const entries = Object.entries(manifest as Record<string, Record<string, unknown>>);
+    return { events: entries.slice(page * limit, (page + 1) * limit).map(([uuid, e]) => ({ uuid, ...(e ?? {}) })), total: entries.length, page, limit };
   }
 
   /** Streams the raw upload to a private temporary file (the caller discards it with `discardStaged`). */

@@ -24,8 +24,11 @@ export const fetchFeedTask: RegisteredTask = {
     const feed = await app.db.prisma.feed.findUnique({ where: { id: feedId } });
     if (!feed) throw errors.notFound("Feed");
     try {
-      const counts = await ingestFeed({ app, principal, progress: (c) => saveProgress({ ...c }) }, feed);
-      await app.db.prisma.feed.update({ where: { id: feed.id }, data: { lastFetchedAt: new Date() } });
+      const { counts, validators } = await ingestFeed({ app, principal, progress: (c) => saveProgress({ ...c }) }, feed);
+      await app.db.pool.query(
+        "UPDATE feeds SET last_fetched_at = now(), etag = COALESCE($2, etag), last_modified = COALESCE($3, last_modified) WHERE id = $1",
+        [feed.id, validators?.etag ?? null, validators?.lastModified ?? null],
+      );
       return { feed_id: feed.id, ...counts };
     } catch (err) {
       if (err instanceof FeedContentError || err instanceof SyntaxError) throw errors.badRequest(err.message);

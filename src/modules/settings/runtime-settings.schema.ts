@@ -18,6 +18,14 @@ export const RUNTIME_SETTINGS = {
       email_max_per_hour: z.number().int().min(0).max(100_000),
     })
     .strict(),
+  feeds: z
+    .object({
+      /** CIDRs of loopback, private, link-local and similar ranges that network feeds may reach anyway. */
+      allowed_private_networks: z.array(z.string().max(64).regex(/^[0-9a-fA-F:.]+\/\d{1,3}$/, "must be a CIDR")).max(100),
+      fetch_timeout_seconds: z.number().int().min(1).max(3600),
+      max_download_bytes: z.number().int().min(1024).max(2 * 1024 ** 3),
+    })
+    .strict(),
   correlations: z
     .object({
       max_correlations_per_value: z.number().int().min(1).max(100_000),
@@ -32,6 +40,7 @@ export type RuntimeSettingValue<N extends RuntimeNamespace> = z.infer<(typeof RU
 export const RUNTIME_DEFAULTS: { [N in RuntimeNamespace]: RuntimeSettingValue<N> } = {
   retention: { enabled: false, period_days: 365, warning_days: 30, exempt_tags: ["retention:exempt"] },
   notifications: { email_max_per_hour: 10 },
+  feeds: { allowed_private_networks: [], fetch_timeout_seconds: 60, max_download_bytes: 512 * 1024 ** 2 },
   correlations: { max_correlations_per_value: 20, match_types: ["term", "cidr", "composite"] },
 };
 

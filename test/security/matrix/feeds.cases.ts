@@ -30,5 +30,13 @@ export const feedCases: MatrixCase[] = [
   },
   { route: "PATCH /feeds/{feed_id}", request: async (_a, w) => ({ path: `/feeds/${await networkFeed(w)}`, json: { name: "renamed" } }), expect: expectFor.adminOnly(200) },
   { route: "DELETE /feeds/{feed_id}", request: async (_a, w) => ({ path: `/feeds/${await networkFeed(w)}` }), expect: expectFor.adminOnly(204) },
+  { route: "GET /feeds/{feed_id}/explore", request: async (_a, w) => ({ path: `/feeds/${await networkFeed(w)}/explore` }), expect: { anonymous: 401, wrongScope: 403, otherUser: 400, owner: 400, admin: 400 } },
+  ...(["csv", "json", "freetext"] as const).map(
+    (f): MatrixCase => ({
+      route: `POST /feeds/${f}/preview`,
+      request: () => ({ path: `/feeds/${f}/preview`, json: { input_source: "local", url: "feed-uploads/00000000-0000-4000-8000-000000000000" } }),
+      expect: { anonymous: 401, wrongScope: 403, otherUser: 403, owner: 403, admin: 422 },
+    }),
+  ),
   { route: "POST /feeds/{feed_id}/fetch", request: async (_a, w) => ({ path: `/feeds/${await networkFeed(w)}/fetch` }), expect: expectFor.adminOnly(200) },
 ];

@@ -1,4 +1,6 @@
 import crypto from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
 import type { Readable } from "node:stream";
 import type { Principal } from "../../../auth/principal.ts";
 import type { AppContext } from "../../../app-context.ts";
@@ -9,6 +11,8 @@ import { parseMispEvent } from "../../events/misp-parse.ts";
 import { RetentionService } from "../../retention/retention.service.ts";
 import type { Feed } from "../../../generated/prisma/client.ts";
 import { feedSettingsSchema, type FeedFormat } from "../feed-schema.ts";
+import { readRuntimeSetting } from "../../settings/runtime-settings.reader.ts";
+import { download, DownloadError } from "./http-source.ts";
 import { csvRows, freetextRows, jsonRows, readCapped, type Row } from "./indicators.ts";
 
 const MAX_MANIFEST_BYTES = 64 * 1024 * 1024;
@@ -26,6 +30,8 @@ export interface IngestCounts {
   attributes_unchanged: number;
   rows: number;
   rejected: number;
+  /** A network feed whose document had not changed since the last fetch (ETag / Last-Modified). */
+  not_modified: boolean;
   /** The first rejections, with where and why. */
   rejections: { where: string; reason: string }[];
 }
@@ -39,37 +45,120 @@ export interface IngestContext {
   progress(counts: IngestCounts): Promise<void>;
 }
 
-/** Ingests a local (uploaded) feed: MISP events by manifest, or the indicators of a csv, json or freetext file into the feed's event. */
-export async function ingestFeed(x: IngestContext, feed: Feed): Promise<IngestCounts> {
+/** Ingests a feed: MISP events by manifest, or the indicators of a csv, json or freetext file into the feed's event. */
+export async function ingestFeed(x: IngestContext, feed: Feed): Promise<{ counts: IngestCounts; validators: Validators | null }> {
   const counts: IngestCounts = {
-    events_created: 0, events_updated: 0, events_unchanged: 0, attributes_created: 0, attributes_updated: 0, attributes_unchanged: 0, rows: 0, rejected: 0, rejections: [],
+    events_created: 0, events_updated: 0, events_unchanged: 0, attributes_created: 0, attributes_updated: 0, attributes_unchanged: 0, rows: 0, rejected: 0, not_modified: false, rejections: [],
   };
-  if (feed.inputSource !== "local") throw new FeedContentError("network feeds cannot be fetched yet: only uploaded (local) feeds");
-  const events = new EventsService(x.app, new RetentionService(x.app));
-  const reject = (where: string, reason: string) => {
-    counts.rejected++;
-    if (counts.rejections.length < MAX_REJECTIONS_KEPT) counts.rejections.push({ where, reason: reason.slice(0, 500) });
-  };
-  if (feed.sourceFormat === "misp") await ingestMisp(x, feed, events, counts, reject);
-  else await ingestIndicators(x, feed, events, counts, reject);
-  return counts;
-}
-
-async function open(x: IngestContext, key: string, what: string): Promise<Readable> {
+  const source = feed.inputSource === "local" ? localSource(x, feed) : await networkSource(x, feed);
   try {
-    return await x.app.storage.get(key);
-  } catch (err) {
-    if (err instanceof StorageNotFoundError) throw new FeedContentError(`${what} is missing from storage (${key})`);
-    throw err;
+    const events = new EventsService(x.app, new RetentionService(x.app));
+    const reject = (where: string, reason: string) => {
+      counts.rejected++;
+      if (counts.rejections.length < MAX_REJECTIONS_KEPT) counts.rejections.push({ where, reason: reason.slice(0, 500) });
+    };
+    const main = await source.main();
+    if (main === null) {
+      counts.not_modified = true;
+      return { counts, validators: null };
+    }
+    if (feed.sourceFormat === "misp") await ingestMisp(x, feed, source, main, events, counts, reject);
+    else await ingestIndicators(x, feed, main, events, counts, reject);
+    return { counts, validators: source.validators() };
+  } finally {
+    await source.close();
   }
 }
 
-async function ingestMisp(x: IngestContext, feed: Feed, events: EventsService, counts: IngestCounts, reject: (w: string, r: string) => void): Promise<void> {
+export interface Validators {
+  etag: string | null;
+  lastModified: string | null;
+}
+
+/** The fields of a feed that say where its files are. */
+export type FeedLocation = Pick<Feed, "url" | "sourceFormat" | "inputSource" | "headers" | "etag" | "lastModified">;
+
+/** Opens a feed's document (for previews); `close` removes a downloaded copy. */
+export async function openFeedDocument(x: Pick<IngestContext, "app">, feed: FeedLocation): Promise<{ stream: Readable; close(): Promise<void> }> {
+  const source = feed.inputSource === "local" ? localSource(x, feed) : await networkSource(x, { ...feed, etag: null, lastModified: null });
+  const stream = (await source.main())!;
+  return { stream, close: () => source.close() };
+}
+
+/** Where a feed's files come from: storage (uploads) or the network. */
+interface FeedSource {
+  /** The feed's document (the file, or a MISP feed's manifest); null when unchanged since the last fetch. */
+  main(): Promise<Readable | null>;
+  event(uuid: string): Promise<Readable>;
+  validators(): Validators | null;
+  close(): Promise<void>;
+}
+
+function localSource(x: Pick<IngestContext, "app">, feed: FeedLocation): FeedSource {
+  const get = async (key: string, what: string) => {
+    try {
+      return await x.app.storage.get(key);
+    } catch (err) {
+      if (err instanceof StorageNotFoundError) throw new FeedContentError(`${what} is missing from storage (${key})`);
+      throw err;
+    }
+  };
+  const misp = feed.sourceFormat === "misp";
+  return {
+    main: () => get(misp ? `${feed.url}/manifest.json` : feed.url, misp ? "manifest.json" : "the uploaded file"),
+    event: (uuid) => get(`${feed.url}/${uuid}.json`, `${uuid}.json`),
+    validators: () => null,
+    close: async () => undefined,
+  };
+}
+
+async function networkSource(x: Pick<IngestContext, "app">, feed: FeedLocation): Promise<FeedSource> {
+  const settings = await readRuntimeSetting(x.app.db.pool, "feeds");
+  const files: string[] = [];
+  let validators: Validators | null = null;
+  const base = feed.url.replace(/\/+$/, "");
+  const opts = {
+    tmpDir: path.join(x.app.config.DATA_DIR, "tmp"),
+    headers: (feed.headers ?? {}) as Record<string, string>,
+    timeoutMs: settings.fetch_timeout_seconds * 1000,
+    maxBytes: settings.max_download_bytes,
+    allowedPrivateNetworks: settings.allowed_private_networks,
+  };
+  const get = async (url: string, conditional: boolean): Promise<Readable | null> => {
+    try {
+      const d = await download(url, conditional ? { ...opts, etag: feed.etag, lastModified: feed.lastModified } : opts);
+      if (d.notModified) return null;
+      files.push(d.file);
+      if (conditional) validators = { etag: d.etag, lastModified: d.lastModified };
+      return fs.createReadStream(d.file);
+    } catch (err) {
+      if (err instanceof DownloadError) throw new FeedContentError(err.message);
+      throw err;
+    }
+  };
+  return {
+    main: () => get(feed.sourceFormat === "misp" ? `${base}/manifest.json` : feed.url, true),
+    event: async (uuid) => (await get(`${base}/${uuid}.json`, false))!,
+    validators: () => validators,
+    close: async () => {
+      for (const f of files) await fs.promises.rm(f, { force: true });
+    },
+  };
+}
+
+async function ingestMisp(
+  x: IngestContext,
+  feed: Feed,
+  source: FeedSource,
+  manifestStream: Readable,
+  events: EventsService,
+  counts: IngestCounts,
+  reject: (w: string, r: string) => void,
+): Promise<void> {
   let manifest: unknown;
   try {
-    manifest = JSON.parse(await readCapped(await open(x, `${feed.url}/manifest.json`, "manifest.json"), MAX_MANIFEST_BYTES, "manifest.json"));
+    manifest = JSON.parse(await readCapped(manifestStream, MAX_MANIFEST_BYTES, "manifest.json"));
   } catch (err) {
-    if (err instanceof FeedContentError) throw err;
     throw new FeedContentError(`manifest.json is not valid: ${(err as Error).message}`);
   }
   if (manifest === null || typeof manifest !== "object" || Array.isArray(manifest)) throw new FeedContentError("manifest.json must be an object keyed by event uuid");
@@ -87,13 +176,12 @@ async function ingestMisp(x: IngestContext, feed: Feed, events: EventsService, c
       continue;
     }
     try {
-      const doc = JSON.parse(await readCapped(await open(x, `${feed.url}/${uuid.toLowerCase()}.json`, `${uuid}.json`), MAX_EVENT_BYTES, "an event file"));
+      const doc = JSON.parse(await readCapped(await source.event(uuid.toLowerCase()), MAX_EVENT_BYTES, "an event file"));
       const { draft, skipped } = parseMispEvent(doc, { skipInvalidAttributes: true });
       if (draft.uuid !== uuid.toLowerCase()) throw new Error(`the file holds event ${draft.uuid}`);
       for (const s of skipped) reject(`${where} ${s.loc.join(".")}`, s.msg);
       for (const name of feed.tags) if (!draft.tags.some((t) => t.name === name)) draft.tags.push({ name, colour: null, exportable: true, local: false });
-      const result = await events.write(x.principal, draft);
-      tally(counts, result);
+      tally(counts, await events.write(x.principal, draft));
     } catch (err) {
       reject(where, err instanceof AppError ? err.message : (err as Error).message);
     }
@@ -115,9 +203,8 @@ function tally(counts: IngestCounts, r: { created: boolean; changed: boolean; at
  * each with a uuid derived from the feed and its type and value, so a value fetched again (or
  * present in a replaced file) is recognised and not written twice.
  */
-async function ingestIndicators(x: IngestContext, feed: Feed, events: EventsService, counts: IngestCounts, reject: (w: string, r: string) => void): Promise<void> {
+async function ingestIndicators(x: IngestContext, feed: Feed, stream: Readable, events: EventsService, counts: IngestCounts, reject: (w: string, r: string) => void): Promise<void> {
   const settings = feedSettingsSchema.parse(feed.settings ?? {});
-  const stream = await open(x, feed.url, "the uploaded file");
   const rows = { csv: csvRows, json: jsonRows, freetext: freetextRows }[feed.sourceFormat as Exclude<FeedFormat, "misp">](stream, settings);
   const eventUuid = feed.eventUuid ?? derivedUuid(`feed-event:${feed.id}`);
   const seen = new Set<string>();
