@@ -6,6 +6,7 @@ import { AppError, errors } from "./platform/errors.ts";
 import type { Logger } from "./platform/logger.ts";
 import type { Runtime } from "./runtime.ts";
 import { createGraphQLServer, type ServerContext } from "./graphql/yoga.ts";
+import { executeMultipart } from "./graphql/multipart.ts";
 import { attachGraphQLWebSocket } from "./graphql/websocket.ts";
 import { routeTable } from "../rest-shim/index.ts";
 import { methodsForPath, registerRoutes } from "../rest-shim/register.ts";
@@ -101,6 +102,9 @@ export function buildServer(runtime: Runtime, log: Logger): HttpServer {
     url: "/graphql",
     method: ["GET", "POST", "OPTIONS"],
     handler: async (req, reply) => {
+      if (req.method === "POST" && (req.headers["content-type"] ?? "").toLowerCase().startsWith("multipart/form-data")) {
+        return reply.send(await executeMultipart(yoga, req, reply, originOf(req)));
+      }
       const response = await yoga.handleNodeRequestAndResponse(req, reply, { origin: originOf(req) } satisfies ServerContext);
       response.headers.forEach((value, key) => reply.header(key, value));
       reply.status(response.status);

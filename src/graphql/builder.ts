@@ -1,5 +1,6 @@
 import SchemaBuilder from "@pothos/core";
 import { GraphQLScalarType, Kind, type ValueNode } from "graphql";
+import { GraphQLUpload, type FileUpload } from "graphql-upload-minimal";
 import type { Principal } from "../auth/principal.ts";
 import type { AppError } from "../platform/errors.ts";
 import type { Services } from "../services.ts";
@@ -24,6 +25,8 @@ export const builder = new SchemaBuilder<{
   Scalars: {
     DateTime: { Input: Date; Output: Date };
     JSON: { Input: unknown; Output: unknown };
+    /** A file of a GraphQL multipart request, streamed (src/graphql/multipart.ts). */
+    Upload: { Input: Promise<FileUpload>; Output: never };
   };
   DefaultFieldNullability: false;
 }>({ defaultFieldNullability: false });
@@ -75,3 +78,5 @@ builder.addScalarType(
 builder.queryType({});
 builder.mutationType({});
 builder.subscriptionType({});
+
+builder.addScalarType("Upload", GraphQLUpload);

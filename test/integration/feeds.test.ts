@@ -505,3 +505,65 @@ describe("previews", () => {
     expect((await app.http.get(`/feeds/${csvFeed.id}/explore`, { token: admin.token })).status).toBe(400);
   });
 });
+
+describe("GraphQL upload", () => {
+  const gqlUpload = async (token: string, filename: string, content: string, sourceFormat: string) => {
+    const form = new FormData();
+    form.append("operations", JSON.stringify({ query: "mutation($f: Upload!, $s: String!) { uploadFeedFile(file: $f, sourceFormat: $s) { key filename size sourceFormat } }", variables: { f: null, s: sourceFormat } }));
+    form.append("map", JSON.stringify({ "0": ["variables.f"] }));
+    form.append("0", new Blob([content]), filename);
+    const res = await fetch(`${app.url}/graphql`, { method: "POST", headers: { authorization: `Bearer ${token}` }, body: form });
+    return { status: res.status, body: (await res.json()) as any };
+  };
+
+  it("uploadFeedFile streams like POST /feeds/upload, with the same checks; createFeed ingests it", async () => {
+    const ok = await gqlUpload(admin.token, "gql.csv", "198.51.100.90\n198.51.100.91\n", "csv");
+    expect(ok.status, JSON.stringify(ok.body)).toBe(200);
+    expect(ok.body.errors, JSON.stringify(ok.body.errors)).toBeUndefined();
+    expect(ok.body.data.uploadFeedFile).toMatchObject({ filename: "gql.csv", size: 28, sourceFormat: "csv" });
+    const key = ok.body.data.uploadFeedFile.key;
+    expect(storageFiles()).toContain(key);
+    const created = await app.http.post("/graphql", {
+      token: admin.token,
+      json: { query: "mutation($f: FeedFields!) { createFeed(feed: $f) { feed { id } ingestion { id status } } }", variables: { f: { name: "gql feed", provider: "p", url: key, sourceFormat: "csv", inputSource: "local" } } },
+    });
+    expect(created.body.errors).toBeUndefined();
+    expect((await finished(created.body.data.createFeed.ingestion.id)).result).toMatchObject({ attributes_created: 2 });
+
+    const before = storageFiles();
+    const exe = await gqlUpload(admin.token, "tool.exe", "MZ", "csv");
+    expect(exe.body.errors[0].extensions).toMatchObject({ code: "bad_request", status: 400 });
+    const denied = await gqlUpload(reader.token, "a.csv", "198.51.100.92\n", "csv");
+    expect(denied.body.errors[0].extensions).toMatchObject({ code: "insufficient_scope", status: 403 });
+    const anonymous = await gqlUpload("", "a.csv", "198.51.100.92\n", "csv");
+    expect(anonymous.body.errors[0].extensions.status).toBe(401);
+    expect(storageFiles()).toEqual(before);
+    const broken = await fetch(`${app.url}/graphql`, { method: "POST", headers: { authorization: `Bearer ${admin.token}`, "content-type": "multipart/form-data; boundary=X" }, body: "--X\r\nnonsense" });
+    expect(broken.status).toBe(400);
+  });
+
+  it("a 300 MB file through GraphQL and through REST: the service's memory stays flat", async () => {
+    const file = path.join(app.dataDir, "big-upload.csv");
+    fs.writeFileSync(file, "");
+    const line = Buffer.from("198.51.100.100\n".repeat(4096));
+    const fd = fs.openSync(file, "a");
+    for (let written = 0; written < 300 * 1024 * 1024; written += line.length) fs.writeSync(fd, line);
+    fs.closeSync(fd);
+    const operations = JSON.stringify({ query: "mutation($f: Upload!) { uploadFeedFile(file: $f, sourceFormat: \"csv\") { size } }", variables: { f: null } });
+    const commands = {
+      graphql: `curl -s -o - -w '\\n%{http_code}' -H 'authorization: Bearer ${admin.token}' -F 'operations=${operations}' -F 'map={"0":["variables.f"]}' -F '0=@${file};filename=big.csv' ${app.url}/graphql`,
+      rest: `curl -s -o - -w '\\n%{http_code}' -H 'authorization: Bearer ${admin.token}' -F 'source_format=csv' -F 'file=@${file};filename=big.csv' ${app.url}/feeds/upload`,
+    };
+    for (const [route, command] of Object.entries(commands)) {
+      let peak = 0;
+      const base = process.memoryUsage().rss;
+      const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss - base)), 50);
+      const out = await new Promise<string>((resolve) => execFile("bash", ["-c", command], { maxBuffer: 1 << 20 }, (_e, stdout) => resolve(stdout)));
+      clearInterval(sampler);
+      expect(out.slice(out.lastIndexOf("\n") + 1), `${route}: ${out.slice(0, 300)}`).toBe("200");
+      expect(out, route).toContain(String(fs.statSync(file).size));
+      expect(peak, `${route} peak RSS growth`).toBeLessThan(150 * 1024 * 1024);
+    }
+    fs.rmSync(file);
+  }, 120_000);
+});

@@ -5,6 +5,7 @@ import type { Feed } from "../../generated/prisma/client.ts";
 import { TaskRunType } from "../tasks/tasks.graphql.ts";
 import { FEED_FORMATS, feedSettingsSchema } from "./feed-schema.ts";
 import type { FeedInput } from "./feeds.service.ts";
+import type { StagedUpload, UploadResult } from "./feed-upload.ts";
 
 const FeedFormat = builder.enumType("FeedFormat", { values: FEED_FORMATS });
 const InputSource = builder.enumType("FeedInputSource", { values: ["network", "local"] as const });
@@ -77,6 +78,17 @@ const CreatedFeed = builder.objectRef<{ feed: Feed; ingestion: import("../tasks/
   }),
 });
 
+const UploadResultType = builder.objectRef<UploadResult>("FeedUpload").implement({
+  fields: (t) => ({
+    key: t.exposeString("key"),
+    filename: t.exposeString("filename"),
+    size: t.float({ resolve: (u) => u.size }),
+    sourceFormat: t.string({ resolve: (u) => u.source_format }),
+    events: t.int({ nullable: true, description: "Sharing archives: the event files stored", resolve: (u) => u.members?.events ?? null }),
+    unsafeEntries: t.stringList({ nullable: true, description: "Sharing archives: entries dropped for an unsafe path", resolve: (u) => u.members?.unsafe_entries ?? null }),
+  }),
+});
+
 builder.queryFields((t) => ({
   feeds: t.field({ type: [FeedType], args: { skip: t.arg.int(), limit: t.arg.int() }, resolve: (_r, a, ctx) => ctx.services.feeds.list(caller(ctx), checkSkipLimit(a)) }),
   feed: t.field({ type: FeedType, args: { id: t.arg.int({ required: true }) }, resolve: (_r, a, ctx) => ctx.services.feeds.get(caller(ctx), a.id) }),
@@ -99,6 +111,24 @@ builder.mutationFields((t) => ({
     resolve: async (_r, a, ctx) => {
       await ctx.services.feeds.delete(caller(ctx), a.id);
       return true;
+    },
+  }),
+  uploadFeedFile: t.field({
+    type: UploadResultType,
+    description: "POST /feeds/upload's twin: a GraphQL multipart request with one file, streamed to storage with the same limit and checks",
+    args: { file: t.arg({ type: "Upload", required: true }), sourceFormat: t.arg.string({ required: true }) },
+    resolve: async (_r, a, ctx) => {
+      const upload = await a.file;
+      const stream = upload.createReadStream();
+      let staged: StagedUpload | null = null;
+      try {
+        staged = await ctx.services.feeds.stage(caller(ctx), upload.filename, stream, () => false);
+        return await ctx.services.feeds.upload(caller(ctx), staged, a.sourceFormat);
+      } finally {
+        // A refused caller's file is still read to its end, so the request completes.
+        if (!staged) stream.resume();
+        await ctx.services.feeds.discardStaged(staged);
+      }
     },
   }),
   fetchFeed: t.field({ type: TaskRunType, args: { id: t.arg.int({ required: true }) }, resolve: (_r, a, ctx) => ctx.services.feeds.fetch(caller(ctx), a.id) }),

@@ -157,14 +157,8 @@ export async function listScheduledTasks(sql: Sql, ownerId: number | null, skip:
   return rows.map(toTask);
 }
 
-export interface ScheduledTaskChanges {
-  name: string;
-  args: unknown[];
-  kwargs: Record<string, unknown>;
-  schedule: Schedule;
-  enabled: boolean;
-  nextRunAt: Date | null;
-}
+/** What an update may change (the task, owner and grant stay as created). */
+export type ScheduledTaskChanges = Omit<NewScheduledTask, "task" | "ownerId" | "grantScopes">;
 
 export async function updateScheduledTask(sql: Sql, id: string, c: ScheduledTaskChanges): Promise<ScheduledTaskRow> {
   await sql.query(
