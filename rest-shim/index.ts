@@ -15,8 +15,9 @@ import { correlationRoutes } from "./routes/correlations.ts";
 import { retentionRoutes } from "./routes/retention.ts";
 import { taskRoutes } from "./routes/tasks.ts";
 import { feedRoutes } from "./routes/feeds.ts";
+import { notificationRoutes } from "./routes/notifications.ts";
 import { settingsRoutes } from "./routes/settings.ts";
 import { userRoutes } from "./routes/users.ts";
 
 /** The whole REST surface. Order matters only for readability: paths are matched exactly. */
-export const routeTable: RouteDef[] = [...authRoutes, ...userRoutes, ...roleRoutes, ...organisationRoutes, ...settingsRoutes, ...apiKeyRoutes, ...auditLogRoutes, ...galaxyRoutes, ...searchRoutes, ...correlationRoutes, ...taskRoutes, ...feedRoutes, ...retentionRoutes, ...eventRoutes, ...attributeRoutes, ...objectRoutes, ...tagRoutes, ...sightingRoutes];
+export const routeTable: RouteDef[] = [...authRoutes, ...userRoutes, ...roleRoutes, ...organisationRoutes, ...settingsRoutes, ...apiKeyRoutes, ...auditLogRoutes, ...galaxyRoutes, ...searchRoutes, ...correlationRoutes, ...taskRoutes, ...feedRoutes, ...notificationRoutes, ...retentionRoutes, ...eventRoutes, ...attributeRoutes, ...objectRoutes, ...tagRoutes, ...sightingRoutes];

@@ -19,6 +19,7 @@ import { UsersService } from "./modules/users/users.service.ts";
 import { RetentionService } from "./modules/retention/retention.service.ts";
 import { TasksService } from "./modules/tasks/tasks.service.ts";
 import { FeedsService } from "./modules/feeds/feeds.service.ts";
+import { NotificationsService } from "./modules/notifications/notifications.service.ts";
 
 /** Every service, built once per process from the app context. Resolvers and routes only call these. */
 export function createServices(ctx: AppContext) {
@@ -46,6 +47,7 @@ export function createServices(ctx: AppContext) {
     correlations: new CorrelationsService(ctx, audit, search),
     tasks: new TasksService(ctx, audit),
     feeds: new FeedsService(ctx, audit),
+    notifications: new NotificationsService(ctx),
   };
 }
 

@@ -18,6 +18,7 @@ import "../modules/correlations/correlations.graphql.ts";
 import "../modules/tasks/tasks.graphql.ts";
 import "../modules/retention/retention.graphql.ts";
 import "../modules/feeds/feeds.graphql.ts";
+import "../modules/notifications/notifications.graphql.ts";
 
 let schema: GraphQLSchema | null = null;
 

@@ -4,6 +4,7 @@ import { makeWorkerUtils, run, type Runner, type TaskList, type WorkerEvents } f
 import type { AppContext } from "../app-context.ts";
 import { graphileLogger } from "../platform/graphile-logger.ts";
 import { pruneExpiredTokens } from "./tasks/prune-expired-tokens.ts";
+import { pruneNotificationKeys } from "./tasks/prune-notification-keys.ts";
 import { dispatchChanges } from "./tasks/dispatch-changes.ts";
 import { DISPATCH_CHANGES_TASK } from "../modules/changes/change-log.ts";
 import { INDEX_CHANGES_TASK, indexChangesTask } from "./tasks/index-changes.ts";
@@ -13,17 +14,20 @@ import { REBUILD_CORRELATIONS_TASK } from "../modules/correlations/rebuild.ts";
 import { RUN_TASK_JOB, TICK_SCHEDULES_JOB } from "../modules/tasks/task-queue.ts";
 import { tickSchedules } from "../modules/tasks/tick.ts";
 import { runTaskJob } from "./tasks/run-task.ts";
+import { NOTIFY_CHANGES_TASK, notifyChangesTask } from "./tasks/notify-changes.ts";
 import { releaseDeadWorkers, WorkerLiveness } from "./worker-liveness.ts";
 
 /** Every task the worker runs; tasks that need the process's dependencies close over them. */
 export function createTaskList(ctx: AppContext): TaskList {
   return {
     prune_expired_tokens: pruneExpiredTokens,
+    prune_notification_keys: pruneNotificationKeys,
     [DISPATCH_CHANGES_TASK]: dispatchChanges,
     [INDEX_CHANGES_TASK]: indexChangesTask(ctx.db.pool, ctx.search),
     [CORRELATE_CHANGES_TASK]: correlateChangesTask(ctx.db.pool),
     [REBUILD_CORRELATIONS_TASK]: rebuildCorrelationsTask(ctx.db.pool),
     [RUN_TASK_JOB]: runTaskJob(ctx),
+    [NOTIFY_CHANGES_TASK]: notifyChangesTask(ctx),
     [TICK_SCHEDULES_JOB]: async () => {
       await releaseDeadWorkers(ctx.db.pool, ctx.log);
       await tickSchedules(ctx);
@@ -37,6 +41,7 @@ export function createTaskList(ctx: AppContext): TaskList {
  */
 const CRONTAB = [
   "0 * * * * prune_expired_tokens ?fill=1h",
+  "30 * * * * prune_notification_keys",
   `* * * * * ${TICK_SCHEDULES_JOB} ?jobKey=${TICK_SCHEDULES_JOB}&jobKeyMode=preserve_run_at&max=3`,
 ].join("\n");
 

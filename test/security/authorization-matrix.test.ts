@@ -9,9 +9,10 @@ import { galaxyCases } from "./matrix/galaxies.cases.ts";
 import { identityCases } from "./matrix/identity.cases.ts";
 import { taskCases } from "./matrix/tasks.cases.ts";
 import { feedCases } from "./matrix/feeds.cases.ts";
+import { notificationCases } from "./matrix/notifications.cases.ts";
 
 /** Every area adds its cases here; the coverage test fails for any route without a row. */
-const cases: MatrixCase[] = [...identityCases, ...galaxyCases, ...eventCases, ...dataCoreCases, ...correlationCases, ...taskCases, ...feedCases];
+const cases: MatrixCase[] = [...identityCases, ...galaxyCases, ...eventCases, ...dataCoreCases, ...correlationCases, ...taskCases, ...feedCases, ...notificationCases];
 
 let app: TestApp;
 let world: MatrixWorld;

@@ -223,7 +223,8 @@ export class EventsService {
           entityType: "event",
           entityUuid: e.uuid,
           eventUuid: e.uuid,
-          payload: { event_name: e.info, organisation_uuid: e.orgc.uuid, organisation_name: e.orgc.name },
+          // The access fields let consumers check, once the row is gone, who could read the event.
+          payload: { event_name: e.info, organisation_uuid: e.orgc.uuid, organisation_name: e.orgc.name, distribution: e.distribution, org_id: e.orgId, orgc_id: e.orgcId },
         },
         ...attrs.rows.map((a) => ({
           kind: "attribute.deleted",

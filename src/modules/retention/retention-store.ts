@@ -20,6 +20,9 @@ export interface PurgedEvent {
   info: string;
   orgc_uuid: string;
   orgc_name: string;
+  distribution: number;
+  org_id: number;
+  orgc_id: number;
   attributes: number;
 }
 
@@ -29,7 +32,7 @@ export interface PurgedEvent {
  */
 export async function lockCandidates(sql: Sql, cutoff: number, exemptTags: string[], limit: number): Promise<PurgedEvent[]> {
   const { rows } = await sql.query<PurgedEvent>(
-    `SELECT e.id, e.uuid::text, e.info, o.uuid::text AS orgc_uuid, o.name AS orgc_name,
+    `SELECT e.id, e.uuid::text, e.info, o.uuid::text AS orgc_uuid, o.name AS orgc_name, e.distribution, e.org_id, e.orgc_id,
             (SELECT count(*)::int FROM attributes a WHERE a.event_id = e.id) AS attributes
        FROM events e JOIN organisations o ON o.id = e.orgc_id
       WHERE ${CANDIDATE_WHERE}

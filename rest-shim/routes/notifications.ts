@@ -1,0 +1,59 @@
+import { z } from "zod";
+import { defineRoute } from "../route.ts";
+import { intId, pageQueryFields, queryBool } from "../schemas.ts";
+import type { NotificationRow } from "../../src/modules/notifications/notifications.service.ts";
+
+export const notificationOut = (n: NotificationRow) => ({
+  id: n.id,
+  user_id: n.user_id,
+  type: n.type,
+  entity_type: n.entity_type,
+  entity_uuid: n.entity_uuid,
+  read: n.read,
+  payload: n.payload,
+  created_at: n.created_at,
+  updated_at: null,
+});
+
+/** A notification id, or `all` where the route allows it; anything else is a 422 naming the parameter. */
+const idOrAll = z.object({ notification_id: z.union([z.literal("all"), intId]) }).strict();
+const idOnly = z.object({ notification_id: intId }).strict();
+const ok = { status: "success" as const };
+
+export const notificationRoutes = [
+  defineRoute({
+    method: "GET", path: "/notifications", tag: "notifications",
+    summary: "Your notifications, newest first (page/size; type exact, read true|false, filter: substring of the type)",
+    scopes: ["notifications:read"], status: 200,
+    query: z.object({ ...pageQueryFields, type: z.string().max(200).optional(), read: queryBool.optional(), filter: z.string().max(200).optional() }).strict(),
+    handler: async ({ principal, query, services }) => {
+      const { page, size, ...filter } = query;
+      const res = await services.notifications.list(principal, filter, { page, size });
+      return { ...res, items: res.items.map(notificationOut) };
+    },
+  }),
+  defineRoute({
+    method: "PATCH", path: "/notifications/{notification_id}/read", tag: "notifications",
+    summary: "Mark one notification read, or all of yours with the id `all`",
+    scopes: ["notifications:update"], status: 200, params: idOrAll,
+    handler: async ({ principal, params, services }) => {
+      await services.notifications.markRead(principal, params.notification_id);
+      return ok;
+    },
+  }),
+  defineRoute({
+    method: "PATCH", path: "/notifications/{notification_id}/unfollow", tag: "notifications",
+    summary: "Stop following what the notification is about and delete it, in one step ({status: error} for hunt notifications, which follow nothing)",
+    scopes: ["notifications:update"], status: 200, params: idOnly,
+    handler: ({ principal, params, services }) => services.notifications.unfollow(principal, params.notification_id),
+  }),
+  defineRoute({
+    method: "DELETE", path: "/notifications/{notification_id}", tag: "notifications",
+    summary: "Delete one notification, or all of yours with the id `all`",
+    scopes: ["notifications:update"], status: 200, params: idOrAll,
+    handler: async ({ principal, params, services }) => {
+      await services.notifications.delete(principal, params.notification_id);
+      return ok;
+    },
+  }),
+];

@@ -1,0 +1,125 @@
+import { builder, caller } from "../../graphql/builder.ts";
+import { authorize, requireUser } from "../../auth/principal.ts";
+import { errors } from "../../platform/errors.ts";
+import type { FollowList } from "./notification-rules.ts";
+import { notificationsTopic } from "./notifier.ts";
+import type { NotificationRow } from "./notifications.service.ts";
+
+const NotificationType = builder.objectRef<NotificationRow>("Notification").implement({
+  fields: (t) => ({
+    id: t.exposeInt("id"),
+    type: t.exposeString("type"),
+    entityType: t.string({ resolve: (n) => n.entity_type }),
+    entityUuid: t.string({ nullable: true, resolve: (n) => n.entity_uuid }),
+    read: t.exposeBoolean("read"),
+    payload: t.field({ type: "JSON", resolve: (n) => n.payload }),
+    createdAt: t.field({ type: "DateTime", resolve: (n) => n.created_at }),
+  }),
+});
+
+const Page = builder.objectRef<{ items: NotificationRow[]; total: number; page: number; size: number; pages: number }>("NotificationPage").implement({
+  fields: (t) => ({
+    items: t.field({ type: [NotificationType], resolve: (p) => p.items }),
+    total: t.exposeInt("total"),
+    page: t.exposeInt("page"),
+    size: t.exposeInt("size"),
+    pages: t.exposeInt("pages"),
+  }),
+});
+
+const FollowListEnum = builder.enumType("FollowList", { values: ["events", "attributes", "objects", "organisations"] as const });
+
+/** `all` or a positive id: anything else is a 422 naming the argument. */
+function idOrAll(id: string): number | "all" {
+  if (id === "all") return "all";
+  if (!/^[0-9]{1,10}$/.test(id) || Number(id) < 1 || Number(id) > 2_147_483_647) throw errors.invalidField(["args", "id"], "must be a notification id or all", id.slice(0, 50));
+  return Number(id);
+}
+
+builder.queryFields((t) => ({
+  notifications: t.field({
+    type: Page,
+    args: { page: t.arg.int({ defaultValue: 1 }), size: t.arg.int({ defaultValue: 50 }), type: t.arg.string(), read: t.arg.boolean(), filter: t.arg.string() },
+    resolve: (_r, a, ctx) => {
+      const page = a.page ?? 1;
+      const size = a.size ?? 50;
+      if (page < 1) throw errors.invalidField(["args", "page"], "must be at least 1", page);
+      if (size < 1 || size > 100) throw errors.invalidField(["args", "size"], "must be from 1 to 100", size);
+      return ctx.services.notifications.list(caller(ctx), { type: a.type ?? undefined, read: a.read ?? undefined, filter: a.filter ?? undefined }, { page, size });
+    },
+  }),
+  unreadNotificationCount: t.int({ resolve: (_r, _a, ctx) => ctx.services.notifications.unreadCount(caller(ctx)) }),
+}));
+
+builder.mutationFields((t) => ({
+  markNotificationRead: t.boolean({
+    description: "Mark one notification read, or all of yours with the id `all`",
+    args: { id: t.arg.string({ required: true }) },
+    resolve: async (_r, a, ctx) => {
+      await ctx.services.notifications.markRead(caller(ctx), idOrAll(a.id));
+      return true;
+    },
+  }),
+  deleteNotification: t.boolean({
+    description: "Delete one notification, or all of yours with the id `all`",
+    args: { id: t.arg.string({ required: true }) },
+    resolve: async (_r, a, ctx) => {
+      await ctx.services.notifications.delete(caller(ctx), idOrAll(a.id));
+      return true;
+    },
+  }),
+  unfollowNotification: t.string({
+    description: "Stop following what the notification is about and delete it: success, or error for hunt notifications",
+    args: { id: t.arg.int({ required: true }) },
+    resolve: async (_r, a, ctx) => (await ctx.services.notifications.unfollow(caller(ctx), a.id)).status,
+  }),
+  follow: t.stringList({
+    description: "Follow a uuid (it need not exist yet); returns the list",
+    args: { list: t.arg({ type: FollowListEnum, required: true }), uuid: t.arg.string({ required: true }) },
+    resolve: (_r, a, ctx) => ctx.services.notifications.follow(caller(ctx), a.list as FollowList, a.uuid, true),
+  }),
+  unfollow: t.stringList({
+    description: "Stop following a uuid; returns the list",
+    args: { list: t.arg({ type: FollowListEnum, required: true }), uuid: t.arg.string({ required: true }) },
+    resolve: (_r, a, ctx) => ctx.services.notifications.follow(caller(ctx), a.list as FollowList, a.uuid, false),
+  }),
+}));
+
+builder.subscriptionFields((t) => ({
+  notificationCreated: t.field({
+    type: NotificationType,
+    description: "Your new notifications as they are created, from any process",
+    subscribe: async function* (_r, _a, ctx) {
+      const p = caller(ctx);
+      authorize(p, "notifications:read");
+      requireUser(p);
+      const messages = ctx.pubsub.subscribe(notificationsTopic(p.userId)) as AsyncIterableIterator<{ id?: number }> & { return(): Promise<unknown> };
+      try {
+        for await (const m of messages) {
+          if (typeof m.id !== "number") continue;
+          const row = await ctx.services.notifications.get(p, m.id).catch(() => null);
+          if (row) yield row;
+        }
+      } finally {
+        await messages.return();
+      }
+    },
+    resolve: (n) => n,
+  }),
+  unreadNotificationCount: t.int({
+    description: "Your unread count: now, then after every change",
+    subscribe: async function* (_r, _a, ctx) {
+      const p = caller(ctx);
+      authorize(p, "notifications:read");
+      requireUser(p);
+      const messages = ctx.pubsub.subscribe(notificationsTopic(p.userId)) as AsyncIterableIterator<unknown> & { return(): Promise<unknown> };
+      try {
+        yield await ctx.services.notifications.unreadCount(p);
+        for await (const _ of messages) yield await ctx.services.notifications.unreadCount(p);
+      } finally {
+        await messages.return();
+      }
+    },
+    resolve: (n) => n,
+  }),
+}));

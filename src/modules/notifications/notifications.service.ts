@@ -1,0 +1,158 @@
+import type { AppContext } from "../../app-context.ts";
+import { authorize, requireUser, type Principal } from "../../auth/principal.ts";
+import { withTransaction, type Sql } from "../../platform/db/transaction.ts";
+import { errors } from "../../platform/errors.ts";
+import { offsetOf, pageOf, type Page, type PageRequest } from "../../platform/pagination.ts";
+import { MAX_FOLLOWS_PER_LIST } from "../settings/user-settings.schema.ts";
+import { userSettingsTopic } from "../settings/settings.service.ts";
+import type { FollowList } from "./notification-rules.ts";
+import { notificationsTopic } from "./notifier.ts";
+
+export interface NotificationRow {
+  id: number;
+  user_id: number;
+  type: string;
+  entity_type: string;
+  entity_uuid: string | null;
+  payload: Record<string, unknown>;
+  read: boolean;
+  created_at: Date;
+}
+
+export interface NotificationFilter {
+  type?: string;
+  read?: boolean;
+  filter?: string;
+}
+
+const COLUMNS = "id, user_id, type, entity_type, entity_uuid::text, payload, read, created_at";
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** What a notification's unfollow removes: the list and the uuid (null for hunts: nothing to unfollow). */
+function followOf(n: NotificationRow): { list: FollowList; uuid: string } | null {
+  const p = n.payload;
+  const at = (k: string) => (typeof p[k] === "string" ? (p[k] as string) : null);
+  let target: { list: FollowList; uuid: string | null } | null = null;
+  if (n.type.startsWith("organisation.")) target = { list: "organisations", uuid: at("organisation_uuid") };
+  else if (n.type.startsWith("event.")) target = { list: "events", uuid: at("event_uuid") };
+  else if (n.type.startsWith("attribute.")) target = { list: "attributes", uuid: n.entity_uuid };
+  else if (n.type === "object.attribute.created") target = { list: "objects", uuid: at("object_uuid") };
+  else if (n.type.startsWith("object.")) target = { list: "objects", uuid: n.entity_uuid };
+  return target?.uuid ? { list: target.list, uuid: target.uuid } : null;
+}
+
+/** The caller's own notifications (another user's id is not found) and their follow lists. */
+export class NotificationsService {
+  constructor(private readonly ctx: AppContext) {}
+
+  async list(p: Principal | null, f: NotificationFilter, req: PageRequest): Promise<Page<NotificationRow>> {
+    authorize(p, "notifications:read");
+    requireUser(p);
+    const params: unknown[] = [p.userId];
+    const where = ["user_id = $1"];
+    if (f.type) where.push(`type = $${params.push(f.type)}`);
+    if (f.read !== undefined) where.push(`read = $${params.push(f.read)}`);
+    if (f.filter) where.push(`strpos(lower(type), lower($${params.push(f.filter)})) > 0`);
+    const sql = where.join(" AND ");
+    const [items, total] = await Promise.all([
+      this.ctx.db.pool.query<NotificationRow>(`SELECT ${COLUMNS} FROM notifications WHERE ${sql} ORDER BY created_at DESC, id DESC LIMIT $${params.length + 1} OFFSET $${params.length + 2}`, [...params, req.size, offsetOf(req)]),
+      this.ctx.db.pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM notifications WHERE ${sql}`, params),
+    ]);
+    return pageOf(items.rows, total.rows[0].n, req);
+  }
+
+  async get(p: Principal | null, id: number): Promise<NotificationRow> {
+    authorize(p, "notifications:read");
+    requireUser(p);
+    const { rows } = await this.ctx.db.pool.query<NotificationRow>(`SELECT ${COLUMNS} FROM notifications WHERE id = $1 AND user_id = $2`, [id, p.userId]);
+    if (!rows[0]) throw errors.notFound("Notification");
+    return rows[0];
+  }
+
+  async unreadCount(p: Principal | null): Promise<number> {
+    authorize(p, "notifications:read");
+    requireUser(p);
+    const { rows } = await this.ctx.db.pool.query<{ n: number }>("SELECT count(*)::int AS n FROM notifications WHERE user_id = $1 AND NOT read", [p.userId]);
+    return rows[0].n;
+  }
+
+  /** One notification (by id) or all of the caller's. */
+  async markRead(p: Principal | null, id: number | "all"): Promise<void> {
+    authorize(p, "notifications:update");
+    requireUser(p);
+    const { rowCount } = await this.ctx.db.pool.query(
+      id === "all" ? "UPDATE notifications SET read = true WHERE user_id = $1 AND NOT read" : "UPDATE notifications SET read = true WHERE user_id = $1 AND id = $2",
+      id === "all" ? [p.userId] : [p.userId, id],
+    );
+    if (id !== "all" && !rowCount) throw errors.notFound("Notification");
+    await this.changed(p.userId);
+  }
+
+  async delete(p: Principal | null, id: number | "all"): Promise<void> {
+    authorize(p, "notifications:update");
+    requireUser(p);
+    const { rowCount } = await this.ctx.db.pool.query(
+      id === "all" ? "DELETE FROM notifications WHERE user_id = $1" : "DELETE FROM notifications WHERE user_id = $1 AND id = $2",
+      id === "all" ? [p.userId] : [p.userId, id],
+    );
+    if (id !== "all" && !rowCount) throw errors.notFound("Notification");
+    await this.changed(p.userId);
+  }
+
+  /**
+   * Removes the followed uuid the notification is about from the caller's list and deletes the
+   * notification, in one transaction. Hunt notifications follow nothing: `{status: "error"}`, as the peer.
+   */
+  async unfollow(p: Principal | null, id: number): Promise<{ status: "success" | "error" }> {
+    authorize(p, "notifications:update");
+    requireUser(p);
+    return withTransaction(this.ctx.db.pool, async (client) => {
+      const { rows } = await client.query<NotificationRow>(`SELECT ${COLUMNS} FROM notifications WHERE id = $1 AND user_id = $2 FOR UPDATE`, [id, p.userId]);
+      if (!rows[0]) throw errors.notFound("Notification");
+      if (rows[0].type.startsWith("hunt.")) return { status: "error" as const };
+      const target = followOf(rows[0]);
+      if (target) await setFollow(client, p.userId, target.list, target.uuid, false);
+      await client.query("DELETE FROM notifications WHERE id = $1", [id]);
+      await this.ctx.pubsub.publish(userSettingsTopic(p.userId), { namespace: "notifications" }, client);
+      await this.ctx.pubsub.publish(notificationsTopic(p.userId), { changed: true }, client);
+      return { status: "success" as const };
+    });
+  }
+
+  /** Follow or unfollow one uuid (it need not exist yet). */
+  async follow(p: Principal | null, list: FollowList, uuid: string, on: boolean): Promise<string[]> {
+    authorize(p, "user_settings:update");
+    requireUser(p);
+    if (!UUID.test(uuid)) throw errors.invalidField(["args", "uuid"], "must be a UUID", uuid.slice(0, 100));
+    return withTransaction(this.ctx.db.pool, async (client) => {
+      const list_ = await setFollow(client, p.userId, list, uuid.toLowerCase(), on);
+      await this.ctx.pubsub.publish(userSettingsTopic(p.userId), { namespace: "notifications" }, client);
+      return list_;
+    });
+  }
+
+  private async changed(userId: number): Promise<void> {
+    await this.ctx.pubsub.publish(notificationsTopic(userId), { changed: true });
+  }
+}
+
+/** Adds or removes a uuid in one follow list of the user's `notifications` setting; returns the list. */
+async function setFollow(sql: Sql, userId: number, list: FollowList, uuid: string, on: boolean): Promise<string[]> {
+  const { rows } = await sql.query<{ value: { follow?: Partial<Record<FollowList, string[]>>; email_notifications?: boolean } }>(
+    "SELECT value FROM user_settings WHERE user_id = $1 AND namespace = 'notifications' FOR UPDATE",
+    [userId],
+  );
+  const value = rows[0]?.value ?? { follow: {}, email_notifications: true };
+  const follow = { events: [], attributes: [], objects: [], organisations: [], ...(value.follow ?? {}) } as Record<FollowList, string[]>;
+  const current = follow[list].filter((u) => u !== uuid);
+  if (on) current.push(uuid);
+  if (current.length > MAX_FOLLOWS_PER_LIST) throw errors.invalidField(["args", "uuid"], `a follow list holds at most ${MAX_FOLLOWS_PER_LIST} uuids`);
+  follow[list] = current;
+  const next = { email_notifications: value.email_notifications ?? true, ...value, follow };
+  await sql.query(
+    `INSERT INTO user_settings (user_id, namespace, value) VALUES ($1, 'notifications', $2)
+     ON CONFLICT (user_id, namespace) DO UPDATE SET value = EXCLUDED.value, updated_at = now()`,
+    [userId, JSON.stringify(next)],
+  );
+  return current;
+}

@@ -1,0 +1,179 @@
+import type pg from "pg";
+import type { PgPubSub } from "../../platform/pubsub.ts";
+import { withTransaction } from "../../platform/db/transaction.ts";
+import { grantedByAll } from "../../auth/scopes.ts";
+import { canReadEvent } from "../events/event-access.ts";
+import { candidatesOf, type Candidate, type ChangeRecord, type Context, type FollowList } from "./notification-rules.ts";
+
+/** Topic on which a user's new notifications are announced (ids only; subscribers read the rows). */
+export const notificationsTopic = (userId: number) => `notifications:${userId}`;
+
+interface Recipient {
+  id: number;
+  orgId: number;
+  scopes: string[];
+}
+
+/**
+ * Turns change records `firstId..lastId` into notifications: one row per follower and type, created
+ * exactly once (the dedupe key), for recipients who still may read what it is about (enabled, with
+ * notifications:read and, for anything in an event, events:read and access to the event). The rows
+ * and their announcements commit together. Returns the number of rows created.
+ */
+export async function notifyChangeRange(pool: pg.Pool, pubsub: PgPubSub, firstId: number, lastId: number): Promise<number> {
+  const { rows } = await pool.query<ChangeRecord>(
+    "SELECT id::int, kind, entity_type, entity_uuid::text, event_uuid::text, payload FROM change_records WHERE id BETWEEN $1 AND $2 ORDER BY id",
+    [firstId, lastId],
+  );
+  if (rows.length === 0) return 0;
+  const ctx = await loadContext(pool, rows);
+  const candidates = rows.flatMap((r) => candidatesOf(r, ctx));
+  if (candidates.length === 0) return 0;
+  const followers = await followersOf(pool, candidates);
+  const recipientIds = [...new Set([...followers.values()].flat())];
+  if (recipientIds.length === 0) return 0;
+  const recipients = await loadRecipients(pool, recipientIds);
+  const out: { userId: number; c: Candidate }[] = [];
+  for (const c of candidates) {
+    for (const userId of followers.get(`${c.list}:${c.followed}`) ?? []) {
+      const u = recipients.get(userId);
+      if (u && mayReceive(u, c, ctx)) out.push({ userId, c });
+    }
+  }
+  if (out.length === 0) return 0;
+  return withTransaction(pool, async (client) => {
+    // The key ledger outlives the rows (a user may delete a notification before a job is retried).
+    const inserted = await client.query<{ id: number; user_id: number }>(
+      `WITH n AS (SELECT * FROM unnest($1::int[], $2::text[], $3::text[], $4::uuid[], $5::jsonb[], $6::text[]) AS n(user_id, type, entity_type, entity_uuid, payload, dedupe_key)),
+            fresh AS (INSERT INTO notification_keys (key) SELECT dedupe_key FROM n ON CONFLICT (key) DO NOTHING RETURNING key)
+       INSERT INTO notifications (user_id, type, entity_type, entity_uuid, payload, dedupe_key)
+       SELECT n.user_id, n.type, n.entity_type, n.entity_uuid, n.payload, n.dedupe_key FROM n JOIN fresh ON fresh.key = n.dedupe_key
+       ON CONFLICT (dedupe_key) DO NOTHING RETURNING id, user_id`,
+      [
+        out.map((o) => o.userId),
+        out.map((o) => o.c.type),
+        out.map((o) => o.c.entityType),
+        out.map((o) => o.c.entityUuid),
+        out.map((o) => JSON.stringify(o.c.payload)),
+        out.map((o) => `${o.c.changeId}:${o.userId}:${o.c.type}`),
+      ],
+    );
+    for (const r of inserted.rows) await pubsub.publish(notificationsTopic(r.user_id), { id: r.id }, client);
+    return inserted.rows.length;
+  });
+}
+
+function mayReceive(u: Recipient, c: Candidate, ctx: Context): boolean {
+  const grants = [u.scopes];
+  if (!grantedByAll(grants, "notifications:read")) return false;
+  if (c.eventUuid === null) return true;
+  if (!grantedByAll(grants, "events:read")) return false;
+  // An event that is gone is judged by the access its deletion recorded; without that, nobody hears.
+  const e = ctx.events.get(c.eventUuid) ?? ctx.deletedEvents.get(c.eventUuid);
+  if (!e) return false;
+  return canReadEvent({ actorType: "user", userId: u.id, email: null, orgId: u.orgId, roleId: null, credentialId: null, tokenId: null, tokenExpiresAt: null, grantSets: grants, ip: null, userAgent: null }, e);
+}
+
+async function loadContext(pool: pg.Pool, rows: ChangeRecord[]): Promise<Context> {
+  const attributeUuids = new Set<string>();
+  const objectUuids = new Set<string>();
+  const eventUuids = new Set<string>();
+  for (const r of rows) {
+    if (r.event_uuid) eventUuids.add(r.event_uuid);
+    if (r.entity_type === "event") eventUuids.add(r.entity_uuid);
+    if (r.entity_type === "attribute") attributeUuids.add(r.entity_uuid);
+    if (r.entity_type === "object") objectUuids.add(r.entity_uuid);
+    for (const k of ["attribute_uuid", "source_attribute_uuid", "target_attribute_uuid"]) {
+      const v = r.payload?.[k];
+      if (typeof v === "string") attributeUuids.add(v);
+    }
+  }
+  const [attrs, objs] = await Promise.all([
+    pool.query<{ uuid: string; type: string; value: string; object_uuid: string | null; event_uuid: string }>(
+      `SELECT a.uuid::text, a.type, a.value, o.uuid::text AS object_uuid, e.uuid::text AS event_uuid
+         FROM attributes a JOIN events e ON e.id = a.event_id LEFT JOIN objects o ON o.id = a.object_id WHERE a.uuid = ANY($1::uuid[])`,
+      [[...attributeUuids]],
+    ),
+    pool.query<{ uuid: string; name: string; event_uuid: string }>(
+      "SELECT o.uuid::text, o.name, e.uuid::text AS event_uuid FROM objects o JOIN events e ON e.id = o.event_id WHERE o.uuid = ANY($1::uuid[])",
+      [[...objectUuids]],
+    ),
+  ]);
+  for (const a of attrs.rows) eventUuids.add(a.event_uuid);
+  const events = await pool.query<{ uuid: string; info: string; orgc_uuid: string; orgc_name: string; distribution: number; org_id: number; orgc_id: number }>(
+    `SELECT e.uuid::text, e.info, o.uuid::text AS orgc_uuid, o.name AS orgc_name, e.distribution, e.org_id, e.orgc_id
+       FROM events e JOIN organisations o ON o.id = e.orgc_id WHERE e.uuid = ANY($1::uuid[])`,
+    [[...eventUuids]],
+  );
+  const deletedEvents = new Map<string, { distribution: number; orgId: number; orgcId: number }>();
+  for (const r of rows) {
+    const p = r.payload ?? {};
+    if (r.kind === "event.deleted" && typeof p.distribution === "number" && typeof p.org_id === "number" && typeof p.orgc_id === "number") {
+      deletedEvents.set(r.entity_uuid, { distribution: p.distribution, orgId: p.org_id, orgcId: p.orgc_id });
+    }
+  }
+  return {
+    deletedEvents,
+    events: new Map(events.rows.map((e) => [e.uuid, { info: e.info, orgcUuid: e.orgc_uuid, orgcName: e.orgc_name, distribution: e.distribution, orgId: e.org_id, orgcId: e.orgc_id }])),
+    attributes: new Map(attrs.rows.map((a) => [a.uuid, { type: a.type, value: a.value, objectUuid: a.object_uuid, eventUuid: a.event_uuid }])),
+    objects: new Map(objs.rows.map((o) => [o.uuid, { name: o.name, eventUuid: o.event_uuid }])),
+  };
+}
+
+/** `<list>:<uuid>` → the users whose follow list holds it (GIN indexes per list). */
+async function followersOf(pool: pg.Pool, candidates: Candidate[]): Promise<Map<string, number[]>> {
+  const byList = new Map<FollowList, Set<string>>();
+  for (const c of candidates) (byList.get(c.list) ?? byList.set(c.list, new Set()).get(c.list)!).add(c.followed);
+  const out = new Map<string, number[]>();
+  for (const [list, uuids] of byList) {
+    // The list name is spelled out (one of four constants) so the per-list GIN index applies.
+    const { rows } = await pool.query<{ user_id: number; uuid: string }>(
+      `SELECT s.user_id, f.uuid FROM user_settings s, LATERAL jsonb_array_elements_text(s.value->'follow'->'${list}') AS f(uuid)
+        WHERE s.namespace = 'notifications' AND (s.value->'follow'->'${list}') ?| $1::text[] AND f.uuid = ANY($1::text[])`,
+      [[...uuids]],
+    );
+    for (const r of rows) {
+      const key = `${list}:${r.uuid}`;
+      (out.get(key) ?? out.set(key, []).get(key)!).push(r.user_id);
+    }
+  }
+  return out;
+}
+
+async function loadRecipients(pool: pg.Pool, ids: number[]): Promise<Map<number, Recipient>> {
+  const { rows } = await pool.query<{ id: number; org_id: number; scopes: string[] }>(
+    "SELECT u.id, u.org_id, r.scopes FROM users u JOIN roles r ON r.id = u.role_id WHERE u.id = ANY($1::int[]) AND NOT u.disabled",
+    [ids],
+  );
+  return new Map(rows.map((r) => [r.id, { id: r.id, orgId: r.org_id, scopes: r.scopes }]));
+}
+
+export interface HuntRunOutcome {
+  huntId: number;
+  huntName: string;
+  ownerId: number;
+  /** The run, so that a retried job notifies once. */
+  runId: string;
+  total: number;
+  /** The hunt's match count before this run; null before its first run. */
+  previousTotal: number | null;
+}
+
+/**
+ * Spec 6.1 item 4, for the hunts issue: after each run, the hunt's owner (no follow needed) hears of
+ * a first run (`hunt.result.first_run`, even with 0 matches) or of a changed match count
+ * (`hunt.result.changed`); an unchanged count makes nothing. Call it in the run's transaction.
+ */
+export async function notifyHuntResult(sql: Pick<pg.PoolClient, "query">, pubsub: PgPubSub, r: HuntRunOutcome): Promise<boolean> {
+  const type = r.previousTotal === null ? "hunt.result.first_run" : r.total !== r.previousTotal ? "hunt.result.changed" : null;
+  if (!type) return false;
+  const key = `hunt:${r.huntId}:${r.runId}:${r.ownerId}:${type}`;
+  const { rows } = await sql.query<{ id: number }>(
+    `WITH fresh AS (INSERT INTO notification_keys (key) VALUES ($1) ON CONFLICT (key) DO NOTHING RETURNING key)
+     INSERT INTO notifications (user_id, type, entity_type, entity_uuid, payload, dedupe_key)
+     SELECT $2, $3, 'hunt', NULL, $4, key FROM fresh RETURNING id`,
+    [key, r.ownerId, type, JSON.stringify({ hunt_id: r.huntId, hunt_name: r.huntName, total: r.total, previous_total: r.previousTotal })],
+  );
+  if (rows[0]) await pubsub.publish(notificationsTopic(r.ownerId), { id: rows[0].id }, sql);
+  return rows.length > 0;
+}
