@@ -15,6 +15,8 @@ import { RUN_TASK_JOB, TICK_SCHEDULES_JOB } from "../modules/tasks/task-queue.ts
 import { tickSchedules } from "../modules/tasks/tick.ts";
 import { runTaskJob } from "./tasks/run-task.ts";
 import { NOTIFY_CHANGES_TASK, notifyChangesTask } from "./tasks/notify-changes.ts";
+import { emailDigestTask, sendEmailTask } from "./tasks/send-email.ts";
+import { EMAIL_DIGEST_JOB, SEND_EMAIL_JOB } from "../modules/notifications/mail.ts";
 import { releaseDeadWorkers, WorkerLiveness } from "./worker-liveness.ts";
 
 /** Every task the worker runs; tasks that need the process's dependencies close over them. */
@@ -28,6 +30,8 @@ export function createTaskList(ctx: AppContext): TaskList {
     [REBUILD_CORRELATIONS_TASK]: rebuildCorrelationsTask(ctx.db.pool),
     [RUN_TASK_JOB]: runTaskJob(ctx),
     [NOTIFY_CHANGES_TASK]: notifyChangesTask(ctx),
+    [SEND_EMAIL_JOB]: sendEmailTask(ctx),
+    [EMAIL_DIGEST_JOB]: emailDigestTask(ctx),
     [TICK_SCHEDULES_JOB]: async () => {
       await releaseDeadWorkers(ctx.db.pool, ctx.log);
       await tickSchedules(ctx);

@@ -8,7 +8,7 @@ export const NOTIFY_CHANGES_TASK = "notify_changes";
 export function notifyChangesTask(ctx: AppContext): Task {
   return async (payload, helpers) => {
     const { first_id, last_id } = payload as { first_id: number; last_id: number };
-    const created = await notifyChangeRange(ctx.db.pool, ctx.pubsub, first_id, last_id);
+    const created = await notifyChangeRange(ctx.db.pool, ctx.pubsub, first_id, last_id, { publicUrl: ctx.config.PUBLIC_URL });
     if (created) helpers.logger.debug(`${created} notifications for changes ${first_id}-${last_id}`);
   };
 }

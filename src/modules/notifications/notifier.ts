@@ -3,6 +3,7 @@ import type { PgPubSub } from "../../platform/pubsub.ts";
 import { withTransaction } from "../../platform/db/transaction.ts";
 import { grantedByAll } from "../../auth/scopes.ts";
 import { canReadEvent } from "../events/event-access.ts";
+import { queueEmails, type NewNotification } from "./mail.ts";
 import { candidatesOf, type Candidate, type ChangeRecord, type Context, type FollowList } from "./notification-rules.ts";
 
 /** Topic on which a user's new notifications are announced (ids only; subscribers read the rows). */
@@ -20,7 +21,7 @@ interface Recipient {
  * notifications:read and, for anything in an event, events:read and access to the event). The rows
  * and their announcements commit together. Returns the number of rows created.
  */
-export async function notifyChangeRange(pool: pg.Pool, pubsub: PgPubSub, firstId: number, lastId: number): Promise<number> {
+export async function notifyChangeRange(pool: pg.Pool, pubsub: PgPubSub, firstId: number, lastId: number, mail?: { publicUrl: string }): Promise<number> {
   const { rows } = await pool.query<ChangeRecord>(
     "SELECT id::int, kind, entity_type, entity_uuid::text, event_uuid::text, payload FROM change_records WHERE id BETWEEN $1 AND $2 ORDER BY id",
     [firstId, lastId],
@@ -43,12 +44,12 @@ export async function notifyChangeRange(pool: pg.Pool, pubsub: PgPubSub, firstId
   if (out.length === 0) return 0;
   return withTransaction(pool, async (client) => {
     // The key ledger outlives the rows (a user may delete a notification before a job is retried).
-    const inserted = await client.query<{ id: number; user_id: number }>(
+    const inserted = await client.query<NewNotification>(
       `WITH n AS (SELECT * FROM unnest($1::int[], $2::text[], $3::text[], $4::uuid[], $5::jsonb[], $6::text[]) AS n(user_id, type, entity_type, entity_uuid, payload, dedupe_key)),
             fresh AS (INSERT INTO notification_keys (key) SELECT dedupe_key FROM n ON CONFLICT (key) DO NOTHING RETURNING key)
        INSERT INTO notifications (user_id, type, entity_type, entity_uuid, payload, dedupe_key)
        SELECT n.user_id, n.type, n.entity_type, n.entity_uuid, n.payload, n.dedupe_key FROM n JOIN fresh ON fresh.key = n.dedupe_key
-       ON CONFLICT (dedupe_key) DO NOTHING RETURNING id, user_id`,
+       ON CONFLICT (dedupe_key) DO NOTHING RETURNING id, user_id, type, payload`,
       [
         out.map((o) => o.userId),
         out.map((o) => o.c.type),
@@ -59,6 +60,7 @@ export async function notifyChangeRange(pool: pg.Pool, pubsub: PgPubSub, firstId
       ],
     );
     for (const r of inserted.rows) await pubsub.publish(notificationsTopic(r.user_id), { id: r.id }, client);
+    if (mail) await queueEmails(client, inserted.rows, mail.publicUrl);
     return inserted.rows.length;
   });
 }
@@ -164,7 +166,7 @@ export interface HuntRunOutcome {
  * a first run (`hunt.result.first_run`, even with 0 matches) or of a changed match count
  * (`hunt.result.changed`); an unchanged count makes nothing. Call it in the run's transaction.
  */
-export async function notifyHuntResult(sql: Pick<pg.PoolClient, "query">, pubsub: PgPubSub, r: HuntRunOutcome): Promise<boolean> {
+export async function notifyHuntResult(sql: Pick<pg.PoolClient, "query">, pubsub: PgPubSub, r: HuntRunOutcome, mail?: { publicUrl: string }): Promise<boolean> {
   const type = r.previousTotal === null ? "hunt.result.first_run" : r.total !== r.previousTotal ? "hunt.result.changed" : null;
   if (!type) return false;
   const key = `hunt:${r.huntId}:${r.runId}:${r.ownerId}:${type}`;
@@ -174,6 +176,10 @@ export async function notifyHuntResult(sql: Pick<pg.PoolClient, "query">, pubsub
      SELECT $2, $3, 'hunt', NULL, $4, key FROM fresh RETURNING id`,
     [key, r.ownerId, type, JSON.stringify({ hunt_id: r.huntId, hunt_name: r.huntName, total: r.total, previous_total: r.previousTotal })],
   );
-  if (rows[0]) await pubsub.publish(notificationsTopic(r.ownerId), { id: rows[0].id }, sql);
+  if (rows[0]) {
+    await pubsub.publish(notificationsTopic(r.ownerId), { id: rows[0].id }, sql);
+    const payload = { hunt_id: r.huntId, hunt_name: r.huntName, total: r.total, previous_total: r.previousTotal };
+    if (mail) await queueEmails(sql, [{ id: rows[0].id, user_id: r.ownerId, type, payload }], mail.publicUrl);
+  }
   return rows.length > 0;
 }
