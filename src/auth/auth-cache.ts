@@ -50,6 +50,17 @@ export class AuthCache {
   private enabled = false;
   /** Bumped by every invalidation: a load that overlapped one is not kept (it may predate the change). */
   private generation = 0;
+  private readonly listeners = new Set<() => void>();
+
+  /** Called after every invalidation (e.g. to re-check long-lived connections); returns the unsubscribe. */
+  onInvalidate(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private changed(): void {
+    for (const l of this.listeners) l();
+  }
 
   /** Called by the pubsub listener: on connect (true) and on connection loss (false). */
   setEnabled(enabled: boolean): void {
@@ -62,6 +73,7 @@ export class AuthCache {
     this.keys.clear();
     this.users.clear();
     this.liveTokens.clear();
+    this.changed();
   }
 
   /** A `workbench_auth` notification: `<table>:<id>`. */
@@ -82,7 +94,9 @@ export class AuthCache {
       this.liveTokens.delete(id);
     } else {
       this.clear();
+      return;
     }
+    this.changed();
   }
 
   /**

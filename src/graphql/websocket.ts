@@ -3,7 +3,7 @@ import { useServer } from "graphql-ws/use/ws";
 import { WebSocketServer, type WebSocket } from "ws";
 import { GraphQLError, type ExecutionArgs } from "graphql";
 import { AppError } from "../platform/errors.ts";
-import type { Principal } from "../auth/principal.ts";
+import type { Principal, RequestOrigin } from "../auth/principal.ts";
 import type { Runtime } from "../runtime.ts";
 import type { createGraphQLServer } from "./yoga.ts";
 import { originFromNode } from "./yoga.ts";
@@ -17,8 +17,9 @@ type Enveloped = ReturnType<ReturnType<typeof createGraphQLServer>["getEnveloped
 /**
  * graphql-ws on the HTTP server's /graphql path. The connection authenticates once, from
  * `connectionParams.authorization` (same values as the HTTP header): no credential closes it with
- * 4401, a rejected one with 4403. Execution goes through Yoga's envelop so both transports share
- * one schema, context and error masking.
+ * 4401, a rejected one with 4403, and so is one whose credential stops authenticating later (or
+ * whose token expires). Execution goes through Yoga's envelop so both transports share one schema,
+ * context and error masking.
  */
 export function attachGraphQLWebSocket(server: Server, runtime: Runtime, yoga: ReturnType<typeof createGraphQLServer>) {
   const wss = new WebSocketServer({ noServer: true, maxPayload: 1024 * 1024 });
@@ -30,6 +31,39 @@ export function attachGraphQLWebSocket(server: Server, runtime: Runtime, yoga: R
     }
     wss.handleUpgrade(req, socket, head, (ws) => wss.emit("connection", ws, req));
   });
+
+  // Live connections and their credentials: re-checked whenever an authentication row changes (a key
+  // disabled, locked or deleted, a user disabled, a token revoked), closed with 4403 once it fails.
+  const live = new Map<WebSocket, { raw: string; origin: RequestOrigin }>();
+  let stopWatching: (() => void) | null = null;
+  const watch = (socket: WebSocket, raw: string, origin: RequestOrigin, expiresAt: Date | null) => {
+    // Connections exist only once the service is ready, so its cache exists by now.
+    stopWatching ??= runtime.ctx.authCache.onInvalidate(recheck);
+    live.set(socket, { raw, origin });
+    const expiry = expiresAt ? setTimeout(() => socket.close(4403, "Token expired"), Math.max(0, expiresAt.getTime() - Date.now())) : null;
+    expiry?.unref();
+    socket.once("close", () => {
+      live.delete(socket);
+      if (expiry) clearTimeout(expiry);
+    });
+  };
+  let pending: NodeJS.Timeout | null = null;
+  const recheck = () => {
+    if (pending) return;
+    pending = setTimeout(async () => {
+      pending = null;
+      for (const [socket, c] of live) {
+        const ok = await runtime.services.authenticator.authenticate([c.raw], c.origin).then(
+          (p) => p !== null,
+          () => false,
+        );
+        if (!ok) {
+          live.delete(socket);
+          socket.close(4403, "Forbidden");
+        }
+      }
+    }, 50);
+  };
 
   const disposable = useServer<Record<string, unknown> | undefined, Extra>(
     {
@@ -43,8 +77,12 @@ export function attachGraphQLWebSocket(server: Server, runtime: Runtime, yoga: R
         }
         try {
           const request = (ctx.extra as unknown as { request: import("node:http").IncomingMessage }).request;
-          ctx.extra.principal = await runtime.services.authenticator.authenticate([raw], originFromNode(request));
-          return ctx.extra.principal !== null;
+          const socket = (ctx.extra as unknown as { socket: WebSocket }).socket;
+          const origin = originFromNode(request);
+          ctx.extra.principal = await runtime.services.authenticator.authenticate([raw], origin);
+          if (ctx.extra.principal === null) return false;
+          watch(socket, raw, origin, ctx.extra.principal.tokenExpiresAt);
+          return true;
         } catch (err) {
           if (err instanceof AppError) return false;
           throw err;
@@ -77,6 +115,8 @@ export function attachGraphQLWebSocket(server: Server, runtime: Runtime, yoga: R
 
   return {
     async close() {
+      stopWatching?.();
+      if (pending) clearTimeout(pending);
       await disposable.dispose();
       for (const client of wss.clients) client.terminate();
       await new Promise<void>((r) => wss.close(() => r()));

@@ -153,3 +153,40 @@ export class PgPubSub {
     }, delay).unref();
   }
 }
+
+/**
+ * Maps a subscription's messages (skipping those `map` turns into undefined), optionally yielding
+ * `first()` before them. Unlike an async generator looping over the source, `return()` ends a
+ * pending `next()` at once (the source's return wakes it): a client that leaves releases its
+ * subscription even when no message ever comes.
+ */
+export function mapSubscription<T, U>(
+  source: AsyncIterator<T> & { return(): Promise<IteratorResult<T>> },
+  map: (message: T) => Promise<U | undefined>,
+  first?: () => Promise<U>,
+): AsyncIterableIterator<U> {
+  let pendingFirst = first;
+  const iterator: AsyncIterableIterator<U> = {
+    async next(): Promise<IteratorResult<U>> {
+      if (pendingFirst) {
+        const f = pendingFirst;
+        pendingFirst = undefined;
+        return { value: await f(), done: false };
+      }
+      for (;;) {
+        const r = await source.next();
+        if (r.done) return { value: undefined, done: true };
+        const mapped = await map(r.value);
+        if (mapped !== undefined) return { value: mapped, done: false };
+      }
+    },
+    async return(): Promise<IteratorResult<U>> {
+      await source.return();
+      return { value: undefined, done: true };
+    },
+    [Symbol.asyncIterator]() {
+      return iterator;
+    },
+  };
+  return iterator;
+}

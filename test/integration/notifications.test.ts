@@ -259,6 +259,34 @@ describe("live delivery over graphql-ws", () => {
     expect(received.filter((r) => r.user === "bob")).toEqual([]);
   });
 
+  it("a subscription is closed (4403) when its API key is disabled or its user is disabled", async () => {
+    const dave = await createUser(app, admin, 3);
+    const key = await app.http.post("/api-keys/", { token: dave.token, json: { name: "live", scopes: ["notifications:read"] } });
+    expect(key.status, key.text).toBe(201);
+    const open = (authorization: string) =>
+      new Promise<{ closed: Promise<number> }>((resolveOpen) => {
+        let resolveClosed: (code: number) => void;
+        const closed = new Promise<number>((r) => (resolveClosed = r));
+        const client = createClient({
+          url: `${app.url.replace(/^http/, "ws")}/graphql`,
+          webSocketImpl: WebSocket,
+          connectionParams: { authorization },
+          retryAttempts: 0,
+          on: { connected: () => resolveOpen({ closed }), closed: (ev) => resolveClosed((ev as { code: number }).code) },
+        });
+        clients.push(client);
+        client.subscribe({ query: "subscription { unreadNotificationCount }" }, { next: () => undefined, error: () => undefined, complete: () => undefined });
+      });
+    const byKey = await open(`Bearer ${key.body.token}`);
+    const byJwt = await open(`Bearer ${dave.token}`);
+    const started = Date.now();
+    expect((await app.http.patch(`/api-keys/${key.body.id}`, { token: dave.token, json: { disabled: true } })).status).toBe(200);
+    expect(await byKey.closed).toBe(4403);
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect((await app.http.patch(`/users/${dave.id}`, { token: admin.token, json: { disabled: true } })).status).toBe(200);
+    expect(await byJwt.closed).toBe(4403);
+  });
+
   it("a subscription without or with a wrong credential is closed and gets nothing", async () => {
     for (const authorization of [undefined, "Bearer not-a-token"]) {
       const closed = await new Promise<number>((resolve) => {

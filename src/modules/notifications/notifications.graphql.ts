@@ -1,6 +1,7 @@
 import { builder, caller } from "../../graphql/builder.ts";
 import { authorize, requireUser } from "../../auth/principal.ts";
 import { errors } from "../../platform/errors.ts";
+import { mapSubscription } from "../../platform/pubsub.ts";
 import type { FollowList } from "./notification-rules.ts";
 import { notificationsTopic } from "./notifier.ts";
 import type { NotificationRow } from "./notifications.service.ts";
@@ -89,36 +90,24 @@ builder.subscriptionFields((t) => ({
   notificationCreated: t.field({
     type: NotificationType,
     description: "Your new notifications as they are created, from any process",
-    subscribe: async function* (_r, _a, ctx) {
+    subscribe: (_r, _a, ctx) => {
       const p = caller(ctx);
       authorize(p, "notifications:read");
       requireUser(p);
-      const messages = ctx.pubsub.subscribe(notificationsTopic(p.userId)) as AsyncIterableIterator<{ id?: number }> & { return(): Promise<unknown> };
-      try {
-        for await (const m of messages) {
-          if (typeof m.id !== "number") continue;
-          const row = await ctx.services.notifications.get(p, m.id).catch(() => null);
-          if (row) yield row;
-        }
-      } finally {
-        await messages.return();
-      }
+      const messages = ctx.pubsub.subscribe(notificationsTopic(p.userId)) as AsyncIterator<{ id?: number }> & { return(): Promise<IteratorResult<{ id?: number }>> };
+      return mapSubscription(messages, async (m) => (typeof m.id === "number" ? ((await ctx.services.notifications.get(p, m.id).catch(() => null)) ?? undefined) : undefined));
     },
     resolve: (n) => n,
   }),
   unreadNotificationCount: t.int({
     description: "Your unread count: now, then after every change",
-    subscribe: async function* (_r, _a, ctx) {
+    subscribe: (_r, _a, ctx) => {
       const p = caller(ctx);
       authorize(p, "notifications:read");
       requireUser(p);
-      const messages = ctx.pubsub.subscribe(notificationsTopic(p.userId)) as AsyncIterableIterator<unknown> & { return(): Promise<unknown> };
-      try {
-        yield await ctx.services.notifications.unreadCount(p);
-        for await (const _ of messages) yield await ctx.services.notifications.unreadCount(p);
-      } finally {
-        await messages.return();
-      }
+      const messages = ctx.pubsub.subscribe(notificationsTopic(p.userId)) as AsyncIterator<unknown> & { return(): Promise<IteratorResult<unknown>> };
+      const count = () => ctx.services.notifications.unreadCount(p);
+      return mapSubscription(messages, count, count);
     },
     resolve: (n) => n,
   }),
