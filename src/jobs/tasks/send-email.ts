@@ -10,7 +10,8 @@ import { SEND_EMAIL_JOB, SEND_EMAIL_ATTEMPTS, scheduleDigest } from "../../modul
  * `last_error` and retried with graphile-worker's backoff; after the last attempt the mail is failed.
  */
 export function sendEmailTask(ctx: AppContext): Task {
-  const transport = ctx.config.SMTP_URL ? nodemailer.createTransport(ctx.config.SMTP_URL) : null;
+  // A small pool of kept-open SMTP connections (a connection per mail caps throughput at a few dozen/s).
+  const transport = ctx.config.SMTP_URL ? nodemailer.createTransport({ url: ctx.config.SMTP_URL, pool: true, maxConnections: 4 }) : null;
   return async (payload, helpers) => {
     const id = (payload as { email_id?: unknown }).email_id;
     if (!Number.isInteger(id)) return;
