@@ -14,16 +14,21 @@ export async function runAsPrincipal(sql: Sql, userId: number | null, grantedSco
   );
   const u = rows[0];
   if (!u || u.disabled) return null;
+  return userPrincipal({ id: u.id, email: u.email, orgId: u.org_id, roleId: u.role_id }, [u.scopes, grantedScopes]);
+}
+
+/** A principal for work the service does on a user's behalf, outside any request. */
+export function userPrincipal(u: { id: number; orgId: number; email?: string | null; roleId?: number | null }, grantSets: readonly (readonly string[])[]): Principal {
   return {
     actorType: "system",
     userId: u.id,
-    email: u.email,
-    orgId: u.org_id,
-    roleId: u.role_id,
+    email: u.email ?? null,
+    orgId: u.orgId,
+    roleId: u.roleId ?? null,
     credentialId: null,
     tokenId: null,
     tokenExpiresAt: null,
-    grantSets: [u.scopes, grantedScopes],
+    grantSets,
     ip: null,
     userAgent: null,
   };

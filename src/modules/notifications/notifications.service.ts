@@ -77,24 +77,19 @@ export class NotificationsService {
   }
 
   /** One notification (by id) or all of the caller's. */
-  async markRead(p: Principal | null, id: number | "all"): Promise<void> {
-    authorize(p, "notifications:update");
-    requireUser(p);
-    const { rowCount } = await this.ctx.db.pool.query(
-      id === "all" ? "UPDATE notifications SET read = true WHERE user_id = $1 AND NOT read" : "UPDATE notifications SET read = true WHERE user_id = $1 AND id = $2",
-      id === "all" ? [p.userId] : [p.userId, id],
-    );
-    if (id !== "all" && !rowCount) throw errors.notFound("Notification");
-    await this.changed(p.userId);
+  markRead(p: Principal | null, id: number | "all"): Promise<void> {
+    return this.changeOwn(p, id, "UPDATE notifications SET read = true WHERE user_id = $1 AND NOT read", "UPDATE notifications SET read = true WHERE user_id = $1 AND id = $2");
   }
 
-  async delete(p: Principal | null, id: number | "all"): Promise<void> {
+  delete(p: Principal | null, id: number | "all"): Promise<void> {
+    return this.changeOwn(p, id, "DELETE FROM notifications WHERE user_id = $1", "DELETE FROM notifications WHERE user_id = $1 AND id = $2");
+  }
+
+  /** Runs `all` over the caller's rows, or `one` over one of them (404 when it is not theirs), and announces the change. */
+  private async changeOwn(p: Principal | null, id: number | "all", all: string, one: string): Promise<void> {
     authorize(p, "notifications:update");
     requireUser(p);
-    const { rowCount } = await this.ctx.db.pool.query(
-      id === "all" ? "DELETE FROM notifications WHERE user_id = $1" : "DELETE FROM notifications WHERE user_id = $1 AND id = $2",
-      id === "all" ? [p.userId] : [p.userId, id],
-    );
+    const { rowCount } = await this.ctx.db.pool.query(id === "all" ? all : one, id === "all" ? [p.userId] : [p.userId, id]);
     if (id !== "all" && !rowCount) throw errors.notFound("Notification");
     await this.changed(p.userId);
   }

@@ -1,7 +1,8 @@
 import type pg from "pg";
 import type { PgPubSub } from "../../platform/pubsub.ts";
 import { withTransaction } from "../../platform/db/transaction.ts";
-import { grantedByAll } from "../../auth/scopes.ts";
+import { hasScope } from "../../auth/principal.ts";
+import { userPrincipal } from "../../auth/run-as.ts";
 import { canReadEvent } from "../events/event-access.ts";
 import { queueEmails, type NewNotification } from "./mail.ts";
 import { candidatesOf, type Candidate, type ChangeRecord, type Context, type FollowList } from "./notification-rules.ts";
@@ -66,14 +67,14 @@ export async function notifyChangeRange(pool: pg.Pool, pubsub: PgPubSub, firstId
 }
 
 function mayReceive(u: Recipient, c: Candidate, ctx: Context): boolean {
-  const grants = [u.scopes];
-  if (!grantedByAll(grants, "notifications:read")) return false;
+  const p = userPrincipal(u, [u.scopes]);
+  if (!hasScope(p, "notifications:read")) return false;
   if (c.eventUuid === null) return true;
-  if (!grantedByAll(grants, "events:read")) return false;
+  if (!hasScope(p, "events:read")) return false;
   // An event that is gone is judged by the access its deletion recorded; without that, nobody hears.
   const e = ctx.events.get(c.eventUuid) ?? ctx.deletedEvents.get(c.eventUuid);
   if (!e) return false;
-  return canReadEvent({ actorType: "user", userId: u.id, email: null, orgId: u.orgId, roleId: null, credentialId: null, tokenId: null, tokenExpiresAt: null, grantSets: grants, ip: null, userAgent: null }, e);
+  return canReadEvent(p, e);
 }
 
 async function loadContext(pool: pg.Pool, rows: ChangeRecord[]): Promise<Context> {

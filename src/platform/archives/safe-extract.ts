@@ -1,5 +1,6 @@
 import fs from "node:fs";
-import { Readable, Transform } from "node:stream";
+import { Readable } from "node:stream";
+import { byteLimit } from "../byte-limit.ts";
 import { pipeline } from "node:stream/promises";
 import { Parser, type ReadEntry } from "tar";
 import yauzl from "yauzl";
@@ -36,12 +37,7 @@ export async function extractArchive(
 ): Promise<ExtractOutcome> {
   const state = { entries: 0, bytes: 0, unsafe: [] as string[] };
   const counted = (stream: Readable): Readable => {
-    const counter = new Transform({
-      transform(chunk: Buffer, _enc, done) {
-        state.bytes += chunk.length;
-        done(state.bytes > budget.maxTotalBytes ? new ArchiveError(`the archive expands to more than ${budget.maxTotalBytes} bytes`) : null, chunk);
-      },
-    });
+    const counter = byteLimit(budget.maxTotalBytes, () => new ArchiveError(`the archive expands to more than ${budget.maxTotalBytes} bytes`), state);
     stream.on("error", (err) => counter.destroy(err));
     // An entry stream can fail before it is handed out (yauzl checks sizes as it inflates).
     if (stream.errored) counter.destroy(stream.errored);

@@ -1,7 +1,8 @@
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { Transform, type Readable } from "node:stream";
+import type { Readable } from "node:stream";
+import { byteLimit } from "../byte-limit.ts";
 import { pipeline } from "node:stream/promises";
 import { checkKey, StorageLimitError, StorageNotFoundError, type Storage } from "./storage.ts";
 
@@ -21,18 +22,12 @@ export class LocalStorage implements Storage {
     body.on("error", () => undefined);
     await fs.promises.mkdir(path.dirname(target), { recursive: true });
     const partial = `${target}.part-${crypto.randomBytes(6).toString("hex")}`;
-    let bytes = 0;
     const max = opts.maxBytes ?? Number.POSITIVE_INFINITY;
-    const counter = new Transform({
-      transform(chunk: Buffer, _enc, done) {
-        bytes += chunk.length;
-        done(bytes > max ? new StorageLimitError(max) : null, chunk);
-      },
-    });
+    const tally = { bytes: 0 };
     try {
-      await pipeline(body, counter, fs.createWriteStream(partial, { flags: "wx" }));
+      await pipeline(body, byteLimit(max, () => new StorageLimitError(max), tally), fs.createWriteStream(partial, { flags: "wx" }));
       await fs.promises.rename(partial, target);
-      return bytes;
+      return tally.bytes;
     } catch (err) {
       await fs.promises.rm(partial, { force: true });
       throw err;

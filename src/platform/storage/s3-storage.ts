@@ -1,6 +1,7 @@
-import { PassThrough, Transform, type Readable } from "node:stream";
+import { PassThrough, type Readable } from "node:stream";
 import { DeleteObjectsCommand, GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, S3Client, type S3ClientConfig } from "@aws-sdk/client-s3";
 import { Upload } from "@aws-sdk/lib-storage";
+import { byteLimit } from "../byte-limit.ts";
 import { checkKey, StorageLimitError, StorageNotFoundError, type Storage } from "./storage.ts";
 
 export interface S3Settings {
@@ -34,15 +35,10 @@ export class S3Storage implements Storage {
 
   async put(key: string, body: Readable, opts: { maxBytes?: number } = {}): Promise<number> {
     checkKey(key);
-    let bytes = 0;
     const max = opts.maxBytes ?? Number.POSITIVE_INFINITY;
+    const tally = { bytes: 0 };
     const counted = new PassThrough();
-    const counter = new Transform({
-      transform(chunk: Buffer, _enc, done) {
-        bytes += chunk.length;
-        done(bytes > max ? new StorageLimitError(max) : null, chunk);
-      },
-    });
+    const counter = byteLimit(max, () => new StorageLimitError(max), tally);
     const upload = new Upload({ client: this.client, params: { Bucket: this.s.bucket, Key: key, Body: counted }, partSize: 8 * 1024 * 1024, queueSize: 2, leavePartsOnError: false });
     let failure: unknown = null;
     const fail = (err: unknown) => {
@@ -59,7 +55,7 @@ export class S3Storage implements Storage {
       throw failure ?? err;
     }
     if (failure) throw failure;
-    return bytes;
+    return tally.bytes;
   }
 
   async get(key: string): Promise<Readable> {

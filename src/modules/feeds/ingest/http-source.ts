@@ -6,7 +6,7 @@ import https from "node:https";
 import net from "node:net";
 import path from "node:path";
 import { pipeline } from "node:stream/promises";
-import { Transform } from "node:stream";
+import { byteLimit } from "../../../platform/byte-limit.ts";
 
 /**
  * Network feed downloads: http(s) only, a deadline, a size cap, conditional requests, at most five
@@ -88,13 +88,7 @@ export async function download(url: string, opts: DownloadOptions): Promise<Down
     }
     await fs.promises.mkdir(opts.tmpDir, { recursive: true });
     const file = path.join(opts.tmpDir, `download-${crypto.randomUUID()}`);
-    let bytes = 0;
-    const cap = new Transform({
-      transform(chunk: Buffer, _e, done) {
-        bytes += chunk.length;
-        done(bytes > opts.maxBytes ? new DownloadError(`the response is more than the ${opts.maxBytes} bytes allowed`) : null, chunk);
-      },
-    });
+    const cap = byteLimit(opts.maxBytes, () => new DownloadError(`the response is more than the ${opts.maxBytes} bytes allowed`));
     try {
       await pipeline(res, cap, fs.createWriteStream(file), { signal: deadline });
     } catch (err) {
