@@ -1,10 +1,10 @@
 import { builder, caller } from "../../graphql/builder.ts";
 import { checkSkipLimit } from "../../platform/paging.ts";
-import { fromZodError } from "../../platform/errors.ts";
+import { errors, fromZodError } from "../../platform/errors.ts";
 import type { Feed } from "../../generated/prisma/client.ts";
 import { TaskRunType } from "../tasks/tasks.graphql.ts";
 import { FEED_FORMATS, feedSettingsSchema } from "./feed-schema.ts";
-import type { FeedInput } from "./feeds.service.ts";
+import type { FeedInput, PreviewRow } from "./feeds.service.ts";
 import type { StagedUpload, UploadResult } from "./feed-upload.ts";
 
 const FeedFormat = builder.enumType("FeedFormat", { values: FEED_FORMATS });
@@ -89,7 +89,51 @@ const UploadResultType = builder.objectRef<UploadResult>("FeedUpload").implement
   }),
 });
 
+const PreviewRowType = builder.objectRef<PreviewRow>("FeedPreviewRow").implement({
+  fields: (t) => ({
+    where: t.exposeString("where"),
+    value: t.string({ nullable: true, resolve: (r) => ("value" in r ? r.value : null) }),
+    type: t.string({ nullable: true, resolve: (r) => ("type" in r ? r.type : null) }),
+    error: t.string({ nullable: true, resolve: (r) => ("error" in r ? r.error : null) }),
+  }),
+});
+
+const ExploreType = builder.objectRef<{ events: Record<string, unknown>[]; total: number; page: number; limit: number }>("FeedExplore").implement({
+  fields: (t) => ({
+    events: t.field({ type: ["JSON"], resolve: (e) => e.events }),
+    total: t.exposeInt("total"),
+    page: t.exposeInt("page"),
+    limit: t.exposeInt("limit"),
+  }),
+});
+
+const PreviewFormat = builder.enumType("FeedPreviewFormat", { values: ["csv", "json", "freetext"] as const });
+
 builder.queryFields((t) => ({
+  feedPreview: t.field({
+    type: [PreviewRowType],
+    description: "POST /feeds/{format}/preview's twin: the first rows of a source as ingestion would read them",
+    args: { format: t.arg({ type: PreviewFormat, required: true }), inputSource: t.arg({ type: InputSource, required: true }), url: t.arg.string({ required: true }), settings: t.arg({ type: "JSON" }), limit: t.arg.int() },
+    resolve: (_r, a, ctx) => {
+      const limit = a.limit ?? (a.format === "freetext" ? 10 : 5);
+      if (limit < 1 || limit > 100) throw errors.invalidField(["args", "limit"], "must be from 1 to 100", limit);
+      const settings = a.settings === undefined || a.settings === null ? null : feedSettingsSchema.safeParse(a.settings);
+      if (settings && !settings.success) throw fromZodError(settings.error, "args");
+      return ctx.services.feeds.preview(caller(ctx), a.format, { input_source: a.inputSource, url: a.url, settings: (settings?.data as Record<string, unknown> | undefined) ?? null }, limit);
+    },
+  }),
+  feedExplore: t.field({
+    type: ExploreType,
+    description: "GET /feeds/{id}/explore's twin: a MISP feed's manifest, page by page (page from 0)",
+    args: { id: t.arg.int({ required: true }), page: t.arg.int({ defaultValue: 0 }), limit: t.arg.int({ defaultValue: 20 }) },
+    resolve: (_r, a, ctx) => {
+      const page = a.page ?? 0;
+      const limit = a.limit ?? 20;
+      if (page < 0) throw errors.invalidField(["args", "page"], "must be 0 or more", page);
+      if (limit < 1 || limit > 100) throw errors.invalidField(["args", "limit"], "must be from 1 to 100", limit);
+      return ctx.services.feeds.explore(caller(ctx), a.id, page, limit);
+    },
+  }),
   feeds: t.field({ type: [FeedType], args: { skip: t.arg.int(), limit: t.arg.int() }, resolve: (_r, a, ctx) => ctx.services.feeds.list(caller(ctx), checkSkipLimit(a)) }),
   feed: t.field({ type: FeedType, args: { id: t.arg.int({ required: true }) }, resolve: (_r, a, ctx) => ctx.services.feeds.get(caller(ctx), a.id) }),
 }));
