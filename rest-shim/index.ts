@@ -8,6 +8,7 @@ import { objectRoutes } from "./routes/objects.ts";
 import { sightingRoutes } from "./routes/sightings.ts";
 import { tagRoutes } from "./routes/tags.ts";
 import { galaxyRoutes } from "./routes/galaxies.ts";
+import { huntRoutes } from "./routes/hunts.ts";
 import { organisationRoutes } from "./routes/organisations.ts";
 import { roleRoutes } from "./routes/roles.ts";
 import { searchRoutes } from "./routes/search.ts";
@@ -20,4 +21,4 @@ import { settingsRoutes } from "./routes/settings.ts";
 import { userRoutes } from "./routes/users.ts";
 
 /** The whole REST surface. Order matters only for readability: paths are matched exactly. */
-export const routeTable: RouteDef[] = [...authRoutes, ...userRoutes, ...roleRoutes, ...organisationRoutes, ...settingsRoutes, ...apiKeyRoutes, ...auditLogRoutes, ...galaxyRoutes, ...searchRoutes, ...correlationRoutes, ...taskRoutes, ...feedRoutes, ...notificationRoutes, ...retentionRoutes, ...eventRoutes, ...attributeRoutes, ...objectRoutes, ...tagRoutes, ...sightingRoutes];
+export const routeTable: RouteDef[] = [...authRoutes, ...userRoutes, ...roleRoutes, ...organisationRoutes, ...settingsRoutes, ...apiKeyRoutes, ...auditLogRoutes, ...galaxyRoutes, ...searchRoutes, ...correlationRoutes, ...taskRoutes, ...huntRoutes, ...feedRoutes, ...notificationRoutes, ...retentionRoutes, ...eventRoutes, ...attributeRoutes, ...objectRoutes, ...tagRoutes, ...sightingRoutes];

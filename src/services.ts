@@ -20,6 +20,7 @@ import { RetentionService } from "./modules/retention/retention.service.ts";
 import { TasksService } from "./modules/tasks/tasks.service.ts";
 import { FeedsService } from "./modules/feeds/feeds.service.ts";
 import { NotificationsService } from "./modules/notifications/notifications.service.ts";
+import { HuntsService } from "./modules/hunts/hunts.service.ts";
 
 /** Every service, built once per process from the app context. Resolvers and routes only call these. */
 export function createServices(ctx: AppContext) {
@@ -48,6 +49,7 @@ export function createServices(ctx: AppContext) {
     tasks: new TasksService(ctx, audit),
     feeds: new FeedsService(ctx, audit),
     notifications: new NotificationsService(ctx),
+    hunts: new HuntsService(ctx, audit),
   };
 }
 

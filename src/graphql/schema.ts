@@ -19,6 +19,7 @@ import "../modules/tasks/tasks.graphql.ts";
 import "../modules/retention/retention.graphql.ts";
 import "../modules/feeds/feeds.graphql.ts";
 import "../modules/notifications/notifications.graphql.ts";
+import "../modules/hunts/hunts.graphql.ts";
 
 let schema: GraphQLSchema | null = null;
 

@@ -26,6 +26,7 @@ export const ERROR_CODES = {
   service_unavailable: 503,
   search_timeout: 503,
   search_unavailable: 503,
+  upstream_unavailable: 503,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CODES;
@@ -60,7 +61,8 @@ const bearerChallenge = (scopes?: readonly string[]) =>
   scopes && scopes.length ? `Bearer scope="${scopes.join(" ")}"` : "Bearer";
 
 export const errors = {
-  badRequest: (detail: string) => new AppError("bad_request", detail),
+  /** `extra`: further keys of the body, e.g. the values that were refused. */
+  badRequest: (detail: string, extra: Record<string, unknown> = {}) => new AppError("bad_request", detail, {}, extra),
   invalidScope: (detail: string) => new AppError("invalid_scope", detail),
   invalidGrant: (detail = "Invalid or expired refresh token") => new AppError("invalid_grant", detail),
   unsupportedGrantType: (grant: string) =>
@@ -91,6 +93,8 @@ export const errors = {
     new AppError("invalid_query", detail, {}, { reason, position }),
   searchTimeout: (detail: string) => new AppError("search_timeout", detail),
   searchUnavailable: (detail: string) => new AppError("search_unavailable", detail),
+  /** An external service (the vulnerability database, the rules service) failed or did not answer. */
+  upstreamUnavailable: (detail: string) => new AppError("upstream_unavailable", detail),
   internal: () => new AppError("internal_error", "Internal Server Error"),
 };
 

@@ -305,20 +305,21 @@ describe("live delivery over graphql-ws", () => {
   });
 });
 
-describe("hunt results (the function the hunts issue calls)", () => {
-  it("first run (even with 0), changed count, nothing when unchanged, once per run; unfollow answers error", async () => {
+describe("hunt results (the function the hunts module calls)", () => {
+  it("one row per run and type for the owner, announced; unfollow answers error", async () => {
     const pool = app.booted.ctx.db.pool;
     const { notifyHuntResult } = await import("../../src/modules/notifications/notifier.ts");
     await clearAll(bob);
-    const outcome = { huntId: 7, huntName: "c2 domains", ownerId: bob.id, runId: crypto.randomUUID(), total: 0, previousTotal: null };
-    expect(await notifyHuntResult(pool, app.booted.ctx.pubsub, outcome)).toBe(true);
-    expect(await notifyHuntResult(pool, app.booted.ctx.pubsub, outcome)).toBe(false);
-    expect(await notifyHuntResult(pool, app.booted.ctx.pubsub, { ...outcome, runId: crypto.randomUUID(), total: 3, previousTotal: 0 })).toBe(true);
-    expect(await notifyHuntResult(pool, app.booted.ctx.pubsub, { ...outcome, runId: crypto.randomUUID(), total: 3, previousTotal: 3 })).toBe(false);
+    const payload = { hunt_id: 7, hunt_name: "c2 domains", total: 3, previous_total: null, new_hits: ["a", "b", "c"], new_hit_count: 3 };
+    const alert = { type: "hunt.result.first_run" as const, huntId: 7, ownerId: bob.id, runId: "41", payload };
+    expect(await notifyHuntResult(pool, app.booted.ctx.pubsub, alert)).toBe(true);
+    expect(await notifyHuntResult(pool, app.booted.ctx.pubsub, alert)).toBe(false);
+    const changed = { ...payload, total: 4, previous_total: 3, new_hits: ["d"], new_hit_count: 1 };
+    expect(await notifyHuntResult(pool, app.booted.ctx.pubsub, { ...alert, type: "hunt.result.changed", runId: "42", payload: changed })).toBe(true);
     const rows = await notificationsOf(bob);
     expect(rows.map((r) => [r.type, r.payload])).toEqual([
-      ["hunt.result.changed", { hunt_id: 7, hunt_name: "c2 domains", total: 3, previous_total: 0 }],
-      ["hunt.result.first_run", { hunt_id: 7, hunt_name: "c2 domains", total: 0, previous_total: null }],
+      ["hunt.result.changed", changed],
+      ["hunt.result.first_run", payload],
     ]);
     expect((await app.http.patch(`/notifications/${rows[0].id}/unfollow`, { token: bob.token })).body).toEqual({ status: "error" });
     expect(await notificationsOf(bob)).toHaveLength(2);

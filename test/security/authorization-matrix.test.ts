@@ -10,9 +10,10 @@ import { identityCases } from "./matrix/identity.cases.ts";
 import { taskCases } from "./matrix/tasks.cases.ts";
 import { feedCases } from "./matrix/feeds.cases.ts";
 import { notificationCases } from "./matrix/notifications.cases.ts";
+import { huntCases } from "./matrix/hunts.cases.ts";
 
 /** Every area adds its cases here; the coverage test fails for any route without a row. */
-const cases: MatrixCase[] = [...identityCases, ...galaxyCases, ...eventCases, ...dataCoreCases, ...correlationCases, ...taskCases, ...feedCases, ...notificationCases];
+const cases: MatrixCase[] = [...identityCases, ...galaxyCases, ...eventCases, ...dataCoreCases, ...correlationCases, ...taskCases, ...feedCases, ...notificationCases, ...huntCases];
 
 let app: TestApp;
 let world: MatrixWorld;

@@ -151,36 +151,32 @@ async function loadRecipients(pool: pg.Pool, ids: number[]): Promise<Map<number,
   return new Map(rows.map((r) => [r.id, { id: r.id, orgId: r.org_id, scopes: r.scopes }]));
 }
 
-export interface HuntRunOutcome {
-  huntId: number;
-  huntName: string;
+export interface HuntAlert {
+  type: "hunt.result.first_run" | "hunt.result.changed";
+  /** Hunt notifications go to the owner, no follow needed (spec 6.1 item 4). */
   ownerId: number;
-  /** The run, so that a retried job notifies once. */
+  huntId: number;
+  /** The run, so that a retried recording notifies once. */
   runId: string;
-  total: number;
-  /** The hunt's match count before this run; null before its first run. */
-  previousTotal: number | null;
+  payload: { hunt_id: number; hunt_name: string; total: number; previous_total: number | null } & Record<string, unknown>;
 }
 
 /**
- * Spec 6.1 item 4, for the hunts issue: after each run, the hunt's owner (no follow needed) hears of
- * a first run (`hunt.result.first_run`, even with 0 matches) or of a changed match count
- * (`hunt.result.changed`); an unchanged count makes nothing. Call it in the run's transaction.
+ * A hunt run's alert (the hunts module decides whether there is one): one row for the owner, once
+ * per run, announced to live subscribers and mailed like any notification. Call it in the run's
+ * transaction.
  */
-export async function notifyHuntResult(sql: Pick<pg.PoolClient, "query">, pubsub: PgPubSub, r: HuntRunOutcome, mail?: { publicUrl: string }): Promise<boolean> {
-  const type = r.previousTotal === null ? "hunt.result.first_run" : r.total !== r.previousTotal ? "hunt.result.changed" : null;
-  if (!type) return false;
-  const key = `hunt:${r.huntId}:${r.runId}:${r.ownerId}:${type}`;
+export async function notifyHuntResult(sql: Pick<pg.PoolClient, "query">, pubsub: PgPubSub, alert: HuntAlert, mail?: { publicUrl: string }): Promise<boolean> {
+  const key = `hunt:${alert.huntId}:${alert.runId}:${alert.ownerId}:${alert.type}`;
   const { rows } = await sql.query<{ id: number }>(
     `WITH fresh AS (INSERT INTO notification_keys (key) VALUES ($1) ON CONFLICT (key) DO NOTHING RETURNING key)
      INSERT INTO notifications (user_id, type, entity_type, entity_uuid, payload, dedupe_key)
      SELECT $2, $3, 'hunt', NULL, $4, key FROM fresh RETURNING id`,
-    [key, r.ownerId, type, JSON.stringify({ hunt_id: r.huntId, hunt_name: r.huntName, total: r.total, previous_total: r.previousTotal })],
+    [key, alert.ownerId, alert.type, JSON.stringify(alert.payload)],
   );
   if (rows[0]) {
-    await pubsub.publish(notificationsTopic(r.ownerId), { id: rows[0].id }, sql);
-    const payload = { hunt_id: r.huntId, hunt_name: r.huntName, total: r.total, previous_total: r.previousTotal };
-    if (mail) await queueEmails(sql, [{ id: rows[0].id, user_id: r.ownerId, type, payload }], mail.publicUrl);
+    await pubsub.publish(notificationsTopic(alert.ownerId), { id: rows[0].id }, sql);
+    if (mail) await queueEmails(sql, [{ id: rows[0].id, user_id: alert.ownerId, type: alert.type, payload: alert.payload }], mail.publicUrl);
   }
   return rows.length > 0;
 }

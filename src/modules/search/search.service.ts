@@ -26,6 +26,8 @@ export interface SearchInput {
   includeDeleted: boolean;
   /** Exact filters ANDed to the query (e.g. the peer's `/correlations/` filters). */
   filters?: Record<string, string>;
+  /** Count every match (hunts report the full count); otherwise exact up to 10 000. */
+  exactTotal?: boolean;
 }
 
 export interface SearchPage {
@@ -69,11 +71,16 @@ export class SearchService {
 
   async search(p: Principal | null, target: SearchTarget, input: SearchInput): Promise<SearchPage> {
     authorize(p, `${target}:read`);
+    return this.searchParsed(p, target, parseUserQuery(input.query), input);
+  }
+
+  /** The same search with a query built as an AST (hunts build theirs from galaxy tags). */
+  async searchParsed(p: Principal | null, target: SearchTarget, query: LuceneAst, input: Omit<SearchInput, "query">): Promise<SearchPage> {
+    authorize(p, `${target}:read`);
     if (!Number.isSafeInteger(input.page) || input.page < 1) throw errors.invalidField(["query", "page"], "must be an integer ≥ 1", input.page);
     if (!Number.isSafeInteger(input.size) || input.size < 1 || input.size > MAX_SEARCH_PAGE_SIZE) {
       throw errors.invalidField(["query", "size"], `must be an integer from 1 to ${MAX_SEARCH_PAGE_SIZE}`, input.size);
     }
-    const query = parseUserQuery(input.query);
     const from = (input.page - 1) * input.size;
     if (from + input.size > MAX_SEARCH_WINDOW) {
       throw errors.invalidField(["query", "page"], `page × size must not exceed ${MAX_SEARCH_WINDOW}; narrow the query instead`, input.page);
@@ -90,6 +97,7 @@ export class SearchService {
         size: input.size,
         sort: { field: input.sortBy, order: input.sortOrder },
         timeoutMs: this.ctx.config.SEARCH_TIMEOUT_MS,
+        ...(input.exactTotal ? { trackTotalHits: true as const } : {}),
       })
       .catch((err: unknown) => {
         throw searchFailure(err);

@@ -32,6 +32,20 @@ export const RUNTIME_SETTINGS = {
       match_types: z.array(z.enum(["term", "cidr", "composite"])).max(3),
     })
     .strict(),
+  hunts: z
+    .object({
+      /** Per request to the vulnerability database or the rules service. */
+      request_timeout_seconds: z.number().int().min(1).max(600),
+      /** Attempts per request when the service is unreachable, too slow, or answers 5xx/429. */
+      max_attempts: z.number().int().min(1).max(10),
+      /** Largest answer read from an external service (per page). */
+      max_response_bytes: z.number().int().min(1024).max(1024 ** 3),
+      /** Pages of 100 CVEs a cpe hunt reads at most. */
+      max_cpe_pages: z.number().int().min(1).max(10_000),
+      /** A run still going after this long is cancelled and recorded as failed. */
+      run_timeout_seconds: z.number().int().min(10).max(3600),
+    })
+    .strict(),
 } as const;
 
 export type RuntimeNamespace = keyof typeof RUNTIME_SETTINGS;
@@ -42,6 +56,7 @@ export const RUNTIME_DEFAULTS: { [N in RuntimeNamespace]: RuntimeSettingValue<N>
   notifications: { email_max_per_hour: 10 },
   feeds: { allowed_private_networks: [], fetch_timeout_seconds: 60, max_download_bytes: 512 * 1024 ** 2 },
   correlations: { max_correlations_per_value: 20, match_types: ["term", "cidr", "composite"] },
+  hunts: { request_timeout_seconds: 30, max_attempts: 3, max_response_bytes: 32 * 1024 ** 2, max_cpe_pages: 999, run_timeout_seconds: 900 },
 };
 
 export function isRuntimeNamespace(ns: string): ns is RuntimeNamespace {

@@ -26,6 +26,8 @@ export interface RegisteredTask {
   queueName?: string;
   /** Throws a 422 naming the bad argument (`loc` under `where`). */
   checkParams(args: unknown[], kwargs: Record<string, unknown>, where: (string | number)[]): void;
+  /** For tasks aimed at a record (a hunt): throws a 422 when it does not exist or the scheduler may not use it. */
+  checkTarget?(app: AppContext, p: Principal, args: unknown[], kwargs: Record<string, unknown>, where: (string | number)[]): Promise<void>;
   /** Returns the run's result (stored, shown by the job status route). */
   execute(x: TaskExecution): Promise<Record<string, unknown>>;
 }

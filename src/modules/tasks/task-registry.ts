@@ -2,10 +2,11 @@ import { errors } from "../../platform/errors.ts";
 import { generateCorrelationsTask } from "../correlations/generate-correlations-task.ts";
 import { enforceRetentionTask } from "../retention/enforce-retention.ts";
 import { fetchFeedTask } from "../feeds/fetch-feed-task.ts";
+import { runHuntTask } from "../hunts/run-hunt-task.ts";
 import type { RegisteredTask } from "./registered-task.ts";
 
 /** The tasks /tasks can schedule and run. */
-const TASKS: ReadonlyMap<string, RegisteredTask> = new Map([enforceRetentionTask, generateCorrelationsTask, fetchFeedTask].map((t) => [t.name, t]));
+const TASKS: ReadonlyMap<string, RegisteredTask> = new Map([enforceRetentionTask, generateCorrelationsTask, fetchFeedTask, runHuntTask].map((t) => [t.name, t]));
 
 /** The peer's dotted form of task names. */
 export const TASK_NAME_PREFIX = "app.worker.tasks.";

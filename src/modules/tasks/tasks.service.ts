@@ -57,6 +57,7 @@ export class TasksService {
     const args = input.args ?? [];
     const kwargs = input.kwargs ?? {};
     task.checkParams(args, kwargs, [where]);
+    await task.checkTarget?.(this.ctx, p, args, kwargs, [where]);
     validateSchedule(input.schedule, [where, input.schedule.type]);
     const enabled = input.enabled ?? true;
     const row = await withTransaction(this.ctx.db.pool, async (client) => {
@@ -98,7 +99,10 @@ export class TasksService {
       if (task) authorize(p, ...task.requiredScopes);
       const args = patch.args ?? current.args;
       const kwargs = patch.kwargs ?? current.kwargs;
-      if (task && (patch.args || patch.kwargs)) task.checkParams(args, kwargs, [where]);
+      if (task && (patch.args || patch.kwargs)) {
+        task.checkParams(args, kwargs, [where]);
+        await task.checkTarget?.(this.ctx, p, args, kwargs, [where]);
+      }
       const schedule = patch.schedule ?? current.schedule;
       if (patch.schedule) validateSchedule(schedule, [where, schedule.type]);
       const enabled = patch.enabled ?? current.enabled;

@@ -1,0 +1,142 @@
+import { z } from "zod";
+import { defineRoute } from "../route.ts";
+import { idParams, intId, pageQueryFields, queryBool, skipLimitQuery } from "../schemas.ts";
+import { HUNT_STATUSES, HUNT_TYPE_ALIASES, HUNT_TYPES, INDEX_TARGETS, MAX_QUERY_LENGTH } from "../../src/modules/hunts/hunt-definition.ts";
+import { HUNT_FREQUENCY_NAMES, frequencyOf } from "../../src/modules/hunts/hunt-schedule.ts";
+import type { HuntRow, HuntRunRow } from "../../src/modules/hunts/hunt-store.ts";
+import type { HuntInput } from "../../src/modules/hunts/hunts.service.ts";
+
+/** A hunt as the peer answers it (spec 2.2 fields, owner and timestamps), plus its schedule and last run. */
+export function huntOut(h: HuntRow) {
+  return {
+    id: h.id,
+    user_id: h.userId,
+    name: h.name,
+    description: h.description,
+    query: h.query,
+    hunt_type: h.huntType,
+    index_target: h.indexTarget,
+    status: h.status,
+    schedule: frequencyOf(h),
+    scheduled_task_id: h.scheduledTaskId,
+    next_run_at: h.scheduleEnabled ? h.nextRunAt : null,
+    last_run_at: h.lastRunAt,
+    last_run_status: h.lastRunStatus,
+    last_run_error: h.lastRunError,
+    last_match_count: h.lastMatchCount,
+    last_success_at: h.lastSuccessAt,
+    created_at: h.createdAt,
+    updated_at: h.updatedAt,
+  };
+}
+
+export function huntRunOut(r: HuntRunRow) {
+  return {
+    id: Number(r.id),
+    run_at: r.runAt,
+    match_count: r.matchCount,
+    status: r.status,
+    error: r.error,
+    trigger: r.trigger,
+    new_hit_count: r.newHitCount,
+    duration_ms: r.durationMs,
+    task_run_id: r.taskRunId,
+  };
+}
+
+const huntTypeNames = [...HUNT_TYPES, ...Object.keys(HUNT_TYPE_ALIASES)] as [string, ...string[]];
+const huntFields = {
+  name: z.string().trim().min(1).max(255),
+  description: z.string().max(10_000).nullable().optional(),
+  // Kept verbatim (Explore's "save as hunt" stores the query with its time clause as written).
+  query: z.string().min(1).max(MAX_QUERY_LENGTH),
+  hunt_type: z.enum(huntTypeNames).optional(),
+  index_target: z.enum(INDEX_TARGETS).nullable().optional(),
+  status: z.enum(HUNT_STATUSES).optional(),
+  schedule: z.enum(HUNT_FREQUENCY_NAMES as [string, ...string[]]).nullable().optional(),
+};
+const createBody = z.object(huntFields).strict();
+const patchBody = z.object(huntFields).partial().strict();
+
+type Body = z.infer<typeof patchBody>;
+const toInput = (b: Body): Partial<HuntInput> => ({
+  name: b.name,
+  description: b.description,
+  query: b.query,
+  huntType: b.hunt_type,
+  indexTarget: b.index_target,
+  status: b.status,
+  schedule: b.schedule as HuntInput["schedule"],
+});
+const defined = <T extends object>(o: T): T => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
+
+const huntId = idParams("hunt_id");
+
+export const huntRoutes = [
+  defineRoute({
+    method: "GET", path: "/hunts/", tag: "hunts",
+    summary: "Your hunts, newest first (page/size; filter: part of the name). Administrators: all=true for everyone's, user_id for one user's",
+    scopes: ["hunts:read"], status: 200,
+    query: z.object({ ...pageQueryFields, filter: z.string().max(255).optional(), all: queryBool.optional(), user_id: intId.optional() }).strict(),
+    handler: async ({ principal, query, services }) => {
+      const page = await services.hunts.list(principal, { name: query.filter, all: query.all, userId: query.user_id }, query);
+      return { ...page, items: page.items.map(huntOut) };
+    },
+  }),
+  defineRoute({
+    method: "POST", path: "/hunts/", tag: "hunts",
+    summary:
+      "Create a hunt: name, query, hunt_type (search, cpe, rules, fw-attack-pattern; default search), index_target (search: attributes, events, correlations; fw-attack-pattern: events, attributes, attributes_and_events), description, status (active, paused), schedule (hourly, daily, weekly or null)",
+    scopes: ["hunts:create"], status: 201, body: createBody,
+    handler: async ({ principal, body, services }) => huntOut(await services.hunts.create(principal, toInput(body) as HuntInput)),
+  }),
+  defineRoute({
+    method: "GET", path: "/hunts/{hunt_id}", tag: "hunts",
+    summary: "One hunt",
+    scopes: ["hunts:read"], status: 200, params: huntId,
+    handler: async ({ principal, params, services }) => huntOut(await services.hunts.get(principal, params.hunt_id)),
+  }),
+  defineRoute({
+    method: "PATCH", path: "/hunts/{hunt_id}", tag: "hunts",
+    summary: "Change a hunt (only the fields given). A new query, type or target starts it afresh: its cached result goes and its next run with hits is a first run",
+    scopes: ["hunts:update"], status: 200, params: huntId, body: patchBody,
+    handler: async ({ principal, params, body, services }) => huntOut(await services.hunts.update(principal, params.hunt_id, defined(toInput(body)))),
+  }),
+  defineRoute({
+    method: "DELETE", path: "/hunts/{hunt_id}", tag: "hunts",
+    summary: "Delete a hunt with its history, cached results and every schedule that runs it",
+    scopes: ["hunts:delete"], status: 204, params: huntId,
+    handler: async ({ principal, params, services }) => services.hunts.delete(principal, params.hunt_id),
+  }),
+  defineRoute({
+    method: "POST", path: "/hunts/{hunt_id}/run", tag: "hunts",
+    summary:
+      "Run the hunt now: {hunt, total, hits}, each hit with is_new; cached and added to the history. A failed run is recorded with its reason and answered as an error (503 when an external service failed, 400 for unknown techniques); the cached results stay",
+    scopes: ["hunts:run"], status: 200, params: huntId,
+    handler: async ({ principal, params, services }) => {
+      const r = await services.hunts.run(principal, params.hunt_id);
+      return { hunt: huntOut(r.hunt), total: r.total, hits: r.hits, run_at: r.run.runAt };
+    },
+  }),
+  defineRoute({
+    method: "GET", path: "/hunts/{hunt_id}/results", tag: "hunts",
+    summary: "The result set of the last successful run: {hunt, total, hits, run_at}; 404 before the first",
+    scopes: ["hunts:read"], status: 200, params: huntId,
+    handler: async ({ principal, params, services }) => {
+      const { hunt, result } = await services.hunts.results(principal, params.hunt_id);
+      return { hunt: huntOut(hunt), total: result.total, hits: result.hits, run_at: result.runAt };
+    },
+  }),
+  defineRoute({
+    method: "GET", path: "/hunts/{hunt_id}/history", tag: "hunts",
+    summary: "Runs, newest first: run_at, match_count (null for a failed run), status, error; skip/limit, plain array",
+    scopes: ["hunts:read"], status: 200, params: huntId, query: skipLimitQuery,
+    handler: async ({ principal, params, query, services }) => (await services.hunts.history(principal, params.hunt_id, query.skip, query.limit)).map(huntRunOut),
+  }),
+  defineRoute({
+    method: "DELETE", path: "/hunts/{hunt_id}/history", tag: "hunts",
+    summary: "Delete the run history and the cached results; the hunt stays, and its next run with hits is a first run",
+    scopes: ["hunts:delete"], status: 204, params: huntId,
+    handler: async ({ principal, params, services }) => services.hunts.clearHistory(principal, params.hunt_id),
+  }),
+];

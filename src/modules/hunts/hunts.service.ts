@@ -1,0 +1,225 @@
+import type { AppContext } from "../../app-context.ts";
+import { authorize, isAdmin, requireUser, scopesOf, type Principal } from "../../auth/principal.ts";
+import { runAsPrincipal } from "../../auth/run-as.ts";
+import { withTransaction } from "../../platform/db/transaction.ts";
+import { AppError, errors } from "../../platform/errors.ts";
+import { offsetOf, pageOf, type Page, type PageRequest } from "../../platform/pagination.ts";
+import { AuditService } from "../audit/audit.service.ts";
+import { GalaxiesService } from "../galaxies/galaxies.service.ts";
+import { SearchService } from "../search/search.service.ts";
+import { HuntEngine } from "./hunt-engine.ts";
+import { MAX_QUERY_LENGTH, indexTargetFor, normaliseHuntType, validateQuery, type HuntStatus, type IndexTarget } from "./hunt-definition.ts";
+import { setHuntFrequency, type HuntFrequency } from "./hunt-schedule.ts";
+import { executeHunt, type RunOutcome } from "./hunt-runs.ts";
+import type { Hit } from "./hit-keys.ts";
+import {
+  cachedResult,
+  clearHistory,
+  deleteHunt,
+  findHunt,
+  insertHunt,
+  listHunts,
+  listRuns,
+  updateHunt,
+  type CachedResult,
+  type HuntFields,
+  type HuntRow,
+  type HuntRunRow,
+} from "./hunt-store.ts";
+
+export interface HuntInput {
+  name: string;
+  description?: string | null;
+  query: string;
+  /** A spec name or a peer alias (`opensearch`, `rulezet`, `mitre-attack-pattern`); default search. */
+  huntType?: string;
+  indexTarget?: IndexTarget | null;
+  status?: HuntStatus;
+  /** The schedule control: hourly, daily, weekly, or null for none. */
+  schedule?: HuntFrequency | null;
+}
+
+export type HuntPatch = Partial<HuntInput>;
+
+export interface HuntListFilter {
+  name?: string;
+  /** Administrators: every user's hunts, or one user's. */
+  all?: boolean;
+  userId?: number;
+}
+
+export type HuntRunResult = { hunt: HuntRow; total: number; hits: Hit[]; run: HuntRunRow };
+
+/**
+ * Hunts (spec 2.2, 4.2, 4.3): owned by their creator, whom every operation checks (another user's
+ * hunt is not found); administrators may see and manage all of them. A run always searches with
+ * the owner's access: the owner's own credential when they run it, their current role otherwise.
+ */
+export class HuntsService {
+  private readonly engine: HuntEngine;
+
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly audit: AuditService,
+  ) {
+    this.engine = huntEngine(ctx);
+  }
+
+  async list(p: Principal | null, f: HuntListFilter, req: PageRequest): Promise<Page<HuntRow>> {
+    authorize(p, "hunts:read");
+    requireUser(p);
+    if ((f.all || f.userId !== undefined) && !isAdmin(p)) throw errors.forbidden("Only administrators list other users' hunts");
+    const userId = f.userId ?? (f.all ? null : p.userId);
+    const { rows, total } = await listHunts(this.ctx.db.pool, { userId, name: f.name }, offsetOf(req), req.size);
+    return pageOf(rows, total, req);
+  }
+
+  async get(p: Principal | null, id: number): Promise<HuntRow> {
+    authorize(p, "hunts:read");
+    return this.visible(p, await findHunt(this.ctx.db.pool, id));
+  }
+
+  async create(p: Principal | null, input: HuntInput): Promise<HuntRow> {
+    authorize(p, "hunts:create");
+    requireUser(p);
+    if (input.schedule) authorize(p, "hunts:run");
+    const fields = definition(input, null);
+    const id = await withTransaction(this.ctx.db.pool, async (client) => {
+      const huntId = await insertHunt(client, p.userId, fields);
+      if (input.schedule) {
+        await setHuntFrequency(client, { id: huntId, userId: p.userId, name: fields.name, scheduledTaskId: null, scheduleSeconds: null }, input.schedule, scopesOf(p));
+      }
+      return huntId;
+    });
+    await this.audit.record(p, { action: "hunt.created", resourceType: "hunt", resourceId: id, metadata: { name: fields.name, hunt_type: fields.huntType } });
+    return (await findHunt(this.ctx.db.pool, id))!;
+  }
+
+  /** PATCH semantics: only what is given changes; a new query, type or target starts the hunt afresh. */
+  async update(p: Principal | null, id: number, patch: HuntPatch): Promise<HuntRow> {
+    authorize(p, "hunts:update");
+    if (patch.schedule) authorize(p, "hunts:run");
+    await withTransaction(this.ctx.db.pool, async (client) => {
+      const current = this.visible(p, await findHunt(client, id, true));
+      const fields = definition(patch, current);
+      const newQuestion = fields.query !== current.query || fields.huntType !== current.huntType || fields.indexTarget !== current.indexTarget;
+      await updateHunt(client, id, fields, newQuestion);
+      if (patch.schedule !== undefined) {
+        await setHuntFrequency(client, { ...current, name: fields.name }, patch.schedule, current.userId === p.userId ? scopesOf(p) : ["*"]);
+      }
+    });
+    await this.audit.record(p, { action: "hunt.updated", resourceType: "hunt", resourceId: id, metadata: { fields: Object.keys(patch) } });
+    return (await findHunt(this.ctx.db.pool, id))!;
+  }
+
+  async delete(p: Principal | null, id: number): Promise<void> {
+    authorize(p, "hunts:delete");
+    const hunt = await withTransaction(this.ctx.db.pool, async (client) => {
+      const current = this.visible(p, await findHunt(client, id, true));
+      await deleteHunt(client, id);
+      return current;
+    });
+    await this.audit.record(p, { action: "hunt.deleted", resourceType: "hunt", resourceId: id, metadata: { name: hunt.name, owner_id: hunt.userId } });
+  }
+
+  /**
+   * `POST /hunts/{id}/run`: runs now and answers the result set. A failed run is recorded and
+   * answered as its error (503 when an external service failed, 400 for unknown techniques).
+   */
+  async run(p: Principal | null, id: number): Promise<HuntRunResult> {
+    authorize(p, "hunts:run");
+    const hunt = this.visible(p, await findHunt(this.ctx.db.pool, id));
+    const runAs = await this.ownerAccess(p, hunt);
+    const outcome = await executeHunt(this.ctx, this.engine, id, runAs, { trigger: "manual", taskRunId: null });
+    return resultOf(outcome);
+  }
+
+  /** The cached result set of the last successful run; 404 before there is one. */
+  async results(p: Principal | null, id: number): Promise<{ hunt: HuntRow; result: CachedResult }> {
+    authorize(p, "hunts:read");
+    const hunt = this.visible(p, await findHunt(this.ctx.db.pool, id));
+    const result = await cachedResult(this.ctx.db.pool, id);
+    if (!result) throw new AppError("not_found", "No results available yet: run the hunt first");
+    return { hunt, result };
+  }
+
+  /** Runs newest first, failed ones with their reason. */
+  async history(p: Principal | null, id: number, skip: number, limit: number): Promise<HuntRunRow[]> {
+    authorize(p, "hunts:read");
+    this.visible(p, await findHunt(this.ctx.db.pool, id));
+    return listRuns(this.ctx.db.pool, id, skip, limit);
+  }
+
+  /** Deletes the history and the cached results; the hunt stays and its next run is a first run. */
+  async clearHistory(p: Principal | null, id: number): Promise<void> {
+    authorize(p, "hunts:delete");
+    await withTransaction(this.ctx.db.pool, async (client) => {
+      this.visible(p, await findHunt(client, id, true));
+      await clearHistory(client, id);
+    });
+    await this.audit.record(p, { action: "hunt.history_cleared", resourceType: "hunt", resourceId: id });
+  }
+
+  private visible(p: Principal, hunt: HuntRow | null): HuntRow {
+    if (!hunt || !(hunt.userId === p.userId || isAdmin(p))) throw errors.notFound("Hunt");
+    return hunt;
+  }
+
+  /** The owner's own credential when they act; their current role when an administrator acts for them. */
+  private async ownerAccess(p: Principal, hunt: HuntRow): Promise<Principal> {
+    if (hunt.userId === p.userId) return p;
+    const owner = await runAsPrincipal(this.ctx.db.pool, hunt.userId, ["*"]);
+    if (!owner) throw errors.conflict("The hunt's owner is disabled; their hunts do not run");
+    return owner;
+  }
+}
+
+/**
+ * The stored definition from an input over the current hunt (null when creating). The checks the
+ * REST schema makes are repeated here for GraphQL callers.
+ */
+function definition(input: HuntPatch, current: HuntRow | null): HuntFields {
+  const huntType = input.huntType === undefined ? (current?.huntType ?? "search") : normaliseHuntType(input.huntType);
+  if (!huntType) throw errors.invalidField(["body", "hunt_type"], "must be search, cpe, rules or fw-attack-pattern", input.huntType);
+  const name = input.name === undefined ? current?.name : input.name.trim();
+  if (!name || name.length > 255) throw errors.invalidField(["body", "name"], "must be 1 to 255 characters", input.name);
+  const query = input.query ?? current?.query;
+  if (query === undefined || query.trim() === "") throw errors.invalidField(["body", "query"], "Field required", query);
+  if (query.length > MAX_QUERY_LENGTH) throw errors.invalidField(["body", "query"], `must be at most ${MAX_QUERY_LENGTH} characters`, query.slice(0, 100));
+  if (input.description && input.description.length > 10_000) throw errors.invalidField(["body", "description"], "must be at most 10000 characters", input.description.slice(0, 100));
+  const indexTarget = indexTargetFor(huntType, input.indexTarget, current?.indexTarget);
+  if (query !== current?.query || huntType !== current?.huntType) validateQuery(huntType, query);
+  return {
+    name,
+    description: input.description === undefined ? (current?.description ?? null) : input.description,
+    query,
+    huntType,
+    indexTarget,
+    status: input.status ?? current?.status ?? "active",
+  };
+}
+
+function resultOf(outcome: RunOutcome): HuntRunResult {
+  switch (outcome.status) {
+    case "succeeded":
+      return { hunt: outcome.hunt, total: outcome.total, hits: outcome.hits, run: outcome.run };
+    case "failed":
+      throw outcome.error;
+    case "busy":
+      throw errors.conflict("A run of this hunt is in progress; try again when it has finished");
+    case "discarded":
+      throw errors.conflict(`The run was not recorded: ${outcome.reason}`);
+  }
+}
+
+const engines = new WeakMap<AppContext, HuntEngine>();
+
+/** One engine per process context (the worker's run_hunt task and the API share the recipe). */
+export function huntEngine(ctx: AppContext): HuntEngine {
+  let engine = engines.get(ctx);
+  if (!engine) {
+    engine = new HuntEngine(ctx, new SearchService(ctx), new GalaxiesService(ctx, new AuditService(ctx.db.prisma)));
+    engines.set(ctx, engine);
+  }
+  return engine;
+}
