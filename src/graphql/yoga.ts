@@ -30,7 +30,9 @@ export function createGraphQLServer(runtime: Runtime): YogaServerInstance<Server
             extensions: { ...original.extra, code: original.code, status: original.status, detail: original.detail },
           });
         }
-        if (error instanceof GraphQLError && !original) return error;
+        // Errors without a path come from the request itself (variables the schema's types cannot
+        // carry, such as an unknown enum value or a bad DateTime): the caller's mistake, said as is.
+        if (error instanceof GraphQLError && (!original || !error.path)) return error;
         if (runtime.isReady) runtime.ctx.log.error({ err: original ?? error }, "unhandled error in a resolver");
         return new GraphQLError(message, { extensions: { code: "internal_error", status: 500 } });
       },

@@ -1,11 +1,12 @@
-import pino, { type Logger } from "pino";
+import pino, { type DestinationStream, type Logger } from "pino";
 
 /**
  * JSON logs to stdout. Redaction is a second line of defence: no code path should put a secret
- * into a log object in the first place.
+ * into a log object in the first place. `destination` (tests only) receives the same lines instead
+ * of stdout, so a test can read what the service logs with its real configuration.
  */
-export function createLogger(level: string): Logger {
-  return pino({
+export function createLogger(level: string, destination?: DestinationStream): Logger {
+  const options: pino.LoggerOptions = {
     level,
     base: { service: "workbench", pid: process.pid },
     redact: {
@@ -21,7 +22,8 @@ export function createLogger(level: string): Logger {
       ],
       censor: "[redacted]",
     },
-  });
+  };
+  return destination ? pino(options, destination) : pino(options);
 }
 
 export type { Logger };

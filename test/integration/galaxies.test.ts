@@ -54,6 +54,10 @@ describe("import of the real ATT&CK galaxy", () => {
     expect(res.body).toEqual({ galaxies: 1, clusters_created: ATTACK_CLUSTERS, clusters_updated: 0, clusters_unchanged: 0, took_ms: expect.any(Number) });
     firstTook = res.body.took_ms;
     console.log(`galaxy import, first run: took_ms=${res.body.took_ms} (HTTP round trip ${wall} ms)`);
+    // Issue 4: "seconds, not minutes". bench/galaxies.ts measured a median of 1.2 s (0.9-1.5 s) on
+    // 2 busy cores (load average 5-6). The bound is far above that so it cannot flake on a loaded
+    // machine, and below this test's 30 s timeout so a slow import fails here with its figure.
+    expect(wall, "first import of the ATT&CK galaxy, ms").toBeLessThan(20_000);
 
     const [g] = await sql(app, "SELECT * FROM galaxies WHERE type = 'mitre-attack-pattern'");
     expect(g).toMatchObject({ uuid: "c4e851fa-775f-11e7-8163-b774922098cd", name: "Attack Pattern", namespace: "mitre-attack", version: "15", enabled: false });

@@ -1,11 +1,12 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import pino from "pino";
+import pino, { type DestinationStream } from "pino";
 import { loadConfig } from "../../src/config.ts";
 import { boot, type Booted } from "../../src/boot.ts";
 import { Runtime } from "../../src/runtime.ts";
 import { buildServer, type HttpServer } from "../../src/server.ts";
+import { createLogger } from "../../src/platform/logger.ts";
 import { createTestDatabase } from "./databases.ts";
 import { HttpClient } from "./http.ts";
 
@@ -22,13 +23,22 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
+export interface TestAppOptions {
+  /**
+   * Receives every log line (one JSON text per write) through the service's own logger
+   * (`createLogger`: the production base fields and redaction), at level `trace` unless `env`
+   * sets LOG_LEVEL. Without it, logs go to stdout at TEST_LOG_LEVEL (default silent).
+   */
+  logDestination?: DestinationStream;
+}
+
 /**
  * The real service on a fresh database cloned from the migrated template, listening on a free
  * loopback port. `env` overrides configuration; ROLE defaults to "api" so tests control jobs.
  * With `sharing`, a second instance on the first one's database (a second API process): it leaves
  * the database to its owner.
  */
-export async function startTestApp(label: string, env: Record<string, string> = {}, sharing?: TestApp): Promise<TestApp> {
+export async function startTestApp(label: string, env: Record<string, string> = {}, sharing?: TestApp, options: TestAppOptions = {}): Promise<TestApp> {
   const db = sharing ? { url: sharing.databaseUrl, drop: async () => undefined } : await createTestDatabase(label);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "wb-test-"));
   const config = loadConfig({
@@ -38,10 +48,10 @@ export async function startTestApp(label: string, env: Record<string, string> = 
     ADMIN_EMAIL,
     ADMIN_PASSWORD,
     JWT_SECRET: "test-secret-test-secret-test-secret-0123",
-    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? "silent",
+    LOG_LEVEL: options.logDestination ? "trace" : (process.env.TEST_LOG_LEVEL ?? "silent"),
     ...env,
   });
-  const log = pino({ level: config.LOG_LEVEL });
+  const log = options.logDestination ? createLogger(config.LOG_LEVEL, options.logDestination) : pino({ level: config.LOG_LEVEL });
   const runtime = new Runtime();
   const booted = await boot(config, log, runtime);
   const server = buildServer(runtime, log);
