@@ -140,6 +140,14 @@ describe("the schedule control on a hunt", () => {
     expect((await app.http.delete(`/hunts/${hunt.id}`, { token: lead.token })).status).toBe(204);
     expect((await q("SELECT count(*)::int AS n FROM scheduled_tasks WHERE id = ANY($1::uuid[])", [[hunt.scheduled_task_id, extra.body.id]])).rows[0].n).toBe(0);
   });
+
+  it("deleting the owner deletes their hunts and the schedules that run them", async () => {
+    const leaving = await createUser(app, admin, 3);
+    const hunt = await createHunt(leaving, { name: "owner leaves", schedule: "daily" });
+    expect((await app.http.delete(`/users/${leaving.id}`, { token: admin.token })).status).toBe(204);
+    expect((await q("SELECT count(*)::int AS n FROM hunts WHERE id = $1", [hunt.id])).rows[0].n).toBe(0);
+    expect((await q("SELECT count(*)::int AS n FROM scheduled_tasks WHERE id = $1", [hunt.scheduled_task_id])).rows[0].n).toBe(0);
+  });
 });
 
 describe("run_hunt through /tasks/schedule", () => {

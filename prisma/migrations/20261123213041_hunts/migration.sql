@@ -85,3 +85,11 @@ ALTER TABLE "hunts" ADD CONSTRAINT "hunts_status_check" CHECK ("status" IN ('act
 ALTER TABLE "hunts" ADD CONSTRAINT "hunts_last_run_status_check" CHECK ("last_run_status" IN ('succeeded', 'failed'));
 ALTER TABLE "hunt_runs" ADD CONSTRAINT "hunt_runs_status_check" CHECK ("status" IN ('succeeded', 'failed'));
 ALTER TABLE "hunt_runs" ADD CONSTRAINT "hunt_runs_trigger_check" CHECK ("trigger" IN ('manual', 'schedule'));
+
+-- A deleted hunt (also when its owner is deleted) takes every schedule that runs it along.
+CREATE FUNCTION "hunts_delete_schedules"() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  DELETE FROM "scheduled_tasks" WHERE "task" = 'run_hunt' AND "kwargs" -> 'hunt_id' = to_jsonb(OLD."id");
+  RETURN NULL;
+END $$;
+CREATE TRIGGER "hunts_delete_schedules" AFTER DELETE ON "hunts" FOR EACH ROW EXECUTE FUNCTION "hunts_delete_schedules"();

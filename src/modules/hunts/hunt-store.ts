@@ -119,10 +119,9 @@ export async function setHuntSchedule(sql: Sql, id: number, scheduledTaskId: str
   await sql.query("UPDATE hunts SET scheduled_task_id = $2, updated_at = now() WHERE id = $1", [id, scheduledTaskId]);
 }
 
-/** Deletes the hunt (its runs and result cascade) and every scheduled task that runs it. */
+/** Deletes the hunt; its runs and result cascade, and a trigger deletes every schedule that runs it. */
 export async function deleteHunt(sql: Sql, id: number): Promise<void> {
   await sql.query("DELETE FROM hunts WHERE id = $1", [id]);
-  await sql.query("DELETE FROM scheduled_tasks WHERE task = 'run_hunt' AND kwargs->'hunt_id' = to_jsonb($1::int)", [id]);
 }
 
 /** Clears runs and result; the next run is a first run again. */
