@@ -11,7 +11,6 @@ import {
   acquireRunLease,
   findHunt,
   lockForRecording,
-  previousHitKeys,
   recordFailure,
   recordSuccess,
   releaseRunLease,
@@ -27,7 +26,7 @@ const LEASE_MARGIN_SECONDS = 60;
 
 export type RunOutcome =
   | { status: "succeeded"; hunt: HuntRow; run: HuntRunRow; total: number; hits: Hit[] }
-  | { status: "failed"; hunt: HuntRow; run: HuntRunRow; error: AppError }
+  | { status: "failed"; run: HuntRunRow; error: AppError }
   /** Another run of this hunt holds its lease: runs never overlap. */
   | { status: "busy" }
   /** The hunt was deleted, or its question changed, while it ran: nothing was recorded. */
@@ -61,6 +60,8 @@ export async function executeHunt(
   if (!lease) return (await findHunt(pool, huntId)) ? { status: "busy" } : { status: "discarded", reason: "the hunt no longer exists" };
   const { token, hunt } = lease;
   const started = Date.now();
+  // Recording a run releases the lease in the same statement; otherwise `finally` does.
+  let released = false;
   try {
     authorize(runAs, "hunts:run", ...readScopesOf(hunt));
     let answer;
@@ -68,22 +69,21 @@ export async function executeHunt(
       answer = await engine.answer(runAs, hunt, settings, AbortSignal.timeout(settings.run_timeout_seconds * 1000));
     } catch (err) {
       const failure = asRunFailure(err);
-      const recorded = await withTransaction(pool, async (client) => {
-        const current = await lockForRecording(client, huntId, token);
-        if (!current) return null;
-        return { hunt: current, run: await recordFailure(client, huntId, { ...run, durationMs: Date.now() - started }, failure.message.slice(0, 2000)) };
-      });
+      const recorded = await withTransaction(pool, async (client) =>
+        (await lockForRecording(client, huntId, token)) ? recordFailure(client, huntId, { ...run, durationMs: Date.now() - started }, failure.message.slice(0, 2000)) : null,
+      );
       if (!recorded) return { status: "discarded", reason: "the hunt was deleted while it ran" };
+      released = true;
       if (!(err instanceof AppError || err instanceof UpstreamError)) throw err;
-      return { status: "failed", hunt: (await findHunt(pool, huntId)) ?? recorded.hunt, run: recorded.run, error: failure };
+      return { status: "failed", run: recorded, error: failure };
     }
-    return await withTransaction(pool, async (client): Promise<RunOutcome> => {
-      const current = await lockForRecording(client, huntId, token);
-      if (!current) return { status: "discarded", reason: "the hunt was deleted while it ran" };
+    const outcome = await withTransaction(pool, async (client): Promise<RunOutcome> => {
+      const locked = await lockForRecording(client, huntId, token);
+      if (!locked) return { status: "discarded", reason: "the hunt was deleted while it ran" };
+      const { hunt: current, previousKeys } = locked;
       if (current.query !== hunt.query || current.huntType !== hunt.huntType || current.indexTarget !== hunt.indexTarget) {
         return { status: "discarded", reason: "the hunt's query changed while it ran; run it again" };
       }
-      const previousKeys = await previousHitKeys(client, huntId);
       const marked = markNewHits(answer.hits, hunt.huntType, hunt.indexTarget, previousKeys);
       const recorded = await recordSuccess(client, huntId, { ...run, durationMs: Date.now() - started }, {
         total: answer.total,
@@ -117,8 +117,10 @@ export async function executeHunt(
       }
       return { status: "succeeded", hunt: (await findHunt(client, huntId))!, run: recorded, total: answer.total, hits: marked.hits };
     });
+    released = outcome.status === "succeeded";
+    return outcome;
   } finally {
-    await releaseRunLease(pool, huntId, token).catch(() => undefined);
+    if (!released) await releaseRunLease(pool, huntId, token).catch(() => undefined);
   }
 }
 

@@ -148,19 +148,23 @@ export async function acquireRunLease(sql: Sql, id: number, seconds: number): Pr
   return hunt ? { token: rows[0].token, hunt } : null;
 }
 
-/** Locks the hunt for recording a run; null when the hunt is gone or the lease is no longer this run's. */
-export async function lockForRecording(sql: Sql, id: number, token: string): Promise<HuntRow | null> {
-  const { rows } = await sql.query<{ id: number }>("SELECT id FROM hunts WHERE id = $1 AND run_token = $2::uuid FOR UPDATE", [id, token]);
-  return rows[0] ? findHunt(sql, id) : null;
+/**
+ * Locks the hunt for recording a run and reads it with the previous result's hit keys; null when
+ * the hunt is gone or the lease is no longer this run's.
+ */
+export async function lockForRecording(sql: Sql, id: number, token: string): Promise<{ hunt: HuntRow; previousKeys: string[] | null } | null> {
+  const { rows } = await sql.query<HuntRow & { previousKeys: string[] | null }>(
+    `SELECT ${HUNT_COLUMNS}, (SELECT r.hit_keys FROM hunt_results r WHERE r.hunt_id = h.id) AS "previousKeys"
+       FROM ${FROM} WHERE h.id = $1 AND h.run_token = $2::uuid FOR UPDATE OF h`,
+    [id, token],
+  );
+  if (!rows[0]) return null;
+  const { previousKeys, ...hunt } = rows[0];
+  return { hunt, previousKeys };
 }
 
 export async function releaseRunLease(sql: Sql, id: number, token: string): Promise<void> {
   await sql.query("UPDATE hunts SET run_token = NULL, run_lease_until = NULL WHERE id = $1 AND run_token = $2::uuid", [id, token]);
-}
-
-export async function previousHitKeys(sql: Sql, huntId: number): Promise<string[] | null> {
-  const { rows } = await sql.query<{ keys: string[] }>("SELECT hit_keys AS keys FROM hunt_results WHERE hunt_id = $1", [huntId]);
-  return rows[0]?.keys ?? null;
 }
 
 export interface RecordedRun {
@@ -169,7 +173,10 @@ export interface RecordedRun {
   durationMs: number;
 }
 
-/** A successful run: history row, cached result, the hunt's counters; returns the run. */
+/**
+ * A successful run in one statement: history row, cached result, the hunt's counters (its lease
+ * released), and the history pruned; returns the run.
+ */
 export async function recordSuccess(
   sql: Sql,
   huntId: number,
@@ -177,36 +184,33 @@ export async function recordSuccess(
   result: { total: number; hits: Hit[]; keys: string[]; newHitCount: number },
 ): Promise<HuntRunRow> {
   const { rows } = await sql.query<HuntRunRow>(
-    `INSERT INTO hunt_runs (hunt_id, status, trigger, match_count, new_hit_count, duration_ms, task_run_id)
-     VALUES ($1, 'succeeded', $2, $3, $4, $5, $6) RETURNING ${RUN_COLUMNS}`,
-    [huntId, run.trigger, result.total, result.newHitCount, run.durationMs, run.taskRunId],
-  );
-  const row = rows[0];
-  await sql.query(
-    `INSERT INTO hunt_results (hunt_id, run_id, run_at, total, hits, hit_keys) VALUES ($1, $2, $3, $4, $5, $6)
-     ON CONFLICT (hunt_id) DO UPDATE SET run_id = EXCLUDED.run_id, run_at = EXCLUDED.run_at, total = EXCLUDED.total, hits = EXCLUDED.hits, hit_keys = EXCLUDED.hit_keys`,
-    [huntId, row.id, row.runAt, result.total, JSON.stringify(result.hits), result.keys],
-  );
-  await sql.query(
-    `UPDATE hunts SET last_run_at = $2::timestamptz, last_run_status = 'succeeded', last_run_error = NULL, last_match_count = $3::int,
-       last_success_at = $2::timestamptz, first_matched_at = COALESCE(first_matched_at, CASE WHEN $3::int > 0 THEN $2::timestamptz END),
-       run_token = NULL, run_lease_until = NULL
-     WHERE id = $1`,
-    [huntId, row.runAt, result.total],
+    `WITH run AS (
+       INSERT INTO hunt_runs (hunt_id, status, trigger, match_count, new_hit_count, duration_ms, task_run_id)
+       VALUES ($1, 'succeeded', $2, $3, $4, $5, $6) RETURNING *),
+     cached AS (
+       INSERT INTO hunt_results (hunt_id, run_id, run_at, total, hits, hit_keys) SELECT $1, run.id, run.run_at, $3, $7, $8 FROM run
+       ON CONFLICT (hunt_id) DO UPDATE SET run_id = EXCLUDED.run_id, run_at = EXCLUDED.run_at, total = EXCLUDED.total, hits = EXCLUDED.hits, hit_keys = EXCLUDED.hit_keys),
+     hunt AS (
+       UPDATE hunts SET last_run_at = run.run_at, last_run_status = 'succeeded', last_run_error = NULL, last_match_count = $3, last_success_at = run.run_at,
+         first_matched_at = COALESCE(first_matched_at, CASE WHEN $3 > 0 THEN run.run_at END), run_token = NULL, run_lease_until = NULL
+       FROM run WHERE hunts.id = $1)
+     SELECT ${RUN_COLUMNS} FROM run`,
+    [huntId, run.trigger, result.total, result.newHitCount, run.durationMs, run.taskRunId, JSON.stringify(result.hits), result.keys],
   );
   await pruneHistory(sql, huntId);
-  return row;
+  return rows[0];
 }
 
 /** A failed run: a history row with the reason; the cache and the last good count stay. */
 export async function recordFailure(sql: Sql, huntId: number, run: RecordedRun, error: string): Promise<HuntRunRow> {
   const { rows } = await sql.query<HuntRunRow>(
-    `INSERT INTO hunt_runs (hunt_id, status, trigger, error, duration_ms, task_run_id) VALUES ($1, 'failed', $2, $3, $4, $5) RETURNING ${RUN_COLUMNS}`,
+    `WITH run AS (
+       INSERT INTO hunt_runs (hunt_id, status, trigger, error, duration_ms, task_run_id) VALUES ($1, 'failed', $2, $3, $4, $5) RETURNING *),
+     hunt AS (
+       UPDATE hunts SET last_run_at = run.run_at, last_run_status = 'failed', last_run_error = $3, run_token = NULL, run_lease_until = NULL
+       FROM run WHERE hunts.id = $1)
+     SELECT ${RUN_COLUMNS} FROM run`,
     [huntId, run.trigger, error, run.durationMs, run.taskRunId],
-  );
-  await sql.query(
-    "UPDATE hunts SET last_run_at = $2, last_run_status = 'failed', last_run_error = $3, run_token = NULL, run_lease_until = NULL WHERE id = $1",
-    [huntId, rows[0].runAt, error],
   );
   await pruneHistory(sql, huntId);
   return rows[0];
