@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
 import multipart from "@fastify/multipart";
 import { MAX_UPLOAD_BYTES } from "./modules/feeds/feed-upload.ts";
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyError, type FastifyInstance } from "fastify";
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyReply } from "fastify";
 import { AppError, errors } from "./platform/errors.ts";
 import type { Logger } from "./platform/logger.ts";
 import type { Runtime } from "./runtime.ts";
@@ -39,6 +39,12 @@ export function buildServer(runtime: Runtime, log: Logger): HttpServer {
       maxParamLength: 4096,
     },
     return503OnClosing: true,
+    // Errors the router raises before any route runs answer in our body shape too.
+    frameworkErrors: (err, _request, reply) => {
+      const appError =
+        err.code === "FST_ERR_MAX_PARAM_LENGTH" ? errors.uriTooLong("A path parameter is longer than 4096 characters") : errors.badRequest("The request URL cannot be decoded");
+      void (reply as FastifyReply).status(appError.status).send(appError.toBody());
+    },
     genReqId: (req) => {
       const given = req.headers["x-request-id"];
       return typeof given === "string" && REQUEST_ID.test(given) ? given : crypto.randomUUID();

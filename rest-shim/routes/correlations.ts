@@ -4,6 +4,8 @@ import { idParams, queryInt } from "../schemas.ts";
 import { searchPageOut } from "../serializers/search.ts";
 import { anyUuid } from "./attributes.ts";
 import type { RebuildRow } from "../../src/modules/correlations/rebuild.ts";
+import type { CorrelatedAttribute, KeyCount } from "../../src/modules/correlations/correlation-aggregates.ts";
+import { HISTOGRAM_INTERVALS } from "../../src/modules/correlations/histogram.ts";
 
 const rebuildOut = (r: RebuildRow) => ({
   id: r.id,
@@ -18,6 +20,30 @@ const rebuildOut = (r: RebuildRow) => ({
   started_at: r.started_at,
   finished_at: r.finished_at,
 });
+
+const countsOut = (l: KeyCount[]) => l.map((x) => ({ key: x.key, doc_count: x.docCount }));
+
+/** The peer's terms bucket with its `top_hits` sub-aggregation (one document having the attribute as target). */
+const correlatedAttributeOut = (a: CorrelatedAttribute) => ({
+  key: a.key,
+  doc_count: a.docCount,
+  top_attribute_info: {
+    hits: {
+      total: { value: a.docCount, relation: "eq" },
+      max_score: null,
+      hits: [
+        {
+          _index: "svc-correlations",
+          _id: a.sampleDocumentId,
+          _score: null,
+          _source: { target_attribute_type: a.type, target_attribute_value: a.value, target_event_uuid: a.eventUuid },
+        },
+      ],
+    },
+  },
+});
+
+const noQuery = z.object({}).strict();
 
 const listQuery = z
   .object({
@@ -43,12 +69,41 @@ export const correlationRoutes = [
   }),
   defineRoute({
     method: "GET", path: "/correlations/stats", tag: "correlations",
-    summary: "Number of correlations, the 10 most correlated events and values (pairs you may read)",
+    summary: "The peer's statistics over the correlations you may read: total_correlations (documents, two per pair), the 10 events with most documents, the 10 attributes with most pairs (with top_attribute_info), and ours: the 10 most correlated values",
     scopes: ["correlations:read"], status: 200,
     handler: async ({ principal, services }) => {
       const s = await services.correlations.stats(principal);
-      const out = (l: { key: string; docCount: number }[]) => l.map((x) => ({ key: x.key, doc_count: x.docCount }));
-      return { total_correlations: s.totalCorrelations, top_correlated_events: out(s.topCorrelatedEvents), top_correlated_values: out(s.topCorrelatedValues) };
+      return {
+        top_correlated_events: countsOut(s.topCorrelatedEvents),
+        top_correlated_attributes: s.topCorrelatedAttributes.map(correlatedAttributeOut),
+        total_correlations: s.totalCorrelations,
+        top_correlated_values: countsOut(s.topCorrelatedValues),
+      };
+    },
+  }),
+  defineRoute({
+    method: "GET", path: "/correlations/events/{source_event_uuid}/top", tag: "correlations",
+    summary: "The 10 events with most correlating attribute pairs with this one, [{key: event uuid, doc_count}], from PostgreSQL; only events you may read; 404 for an event you may not read",
+    scopes: ["correlations:read"], status: 200,
+    params: z.object({ source_event_uuid: anyUuid }).strict(), query: noQuery,
+    handler: async ({ principal, params, services }) => countsOut(await services.correlations.topEvents(principal, params.source_event_uuid)),
+  }),
+  defineRoute({
+    method: "GET", path: "/correlations/histogram", tag: "correlations",
+    summary: "Correlation documents (two per pair) per UTC calendar day, week or month (interval 1d, 1w, 1M; default 1d), empty buckets included: {buckets: [{key_as_string, key, doc_count}]}; with a Lucene query, over the matching documents",
+    scopes: ["correlations:read"], status: 200,
+    query: z.object({ query: z.string().max(10_000).default(""), interval: z.enum(HISTOGRAM_INTERVALS).default("1d") }).strict(),
+    handler: async ({ principal, query, services }) => ({
+      buckets: (await services.correlations.histogram(principal, query.query, query.interval)).map((b) => ({ key_as_string: b.keyAsString, key: b.key, doc_count: b.docCount })),
+    }),
+  }),
+  defineRoute({
+    method: "DELETE", path: "/correlations/", tag: "correlations",
+    summary: "Delete every correlation pair (their index documents follow through the change records, each pair announced as attribute.correlation.deleted) and cancel queued or running rebuilds; audited. POST /correlations/run rebuilds them",
+    scopes: ["correlations:delete"], status: 200, query: noQuery,
+    handler: async ({ principal, services }) => {
+      const { deleted, cancelledRebuilds } = await services.correlations.deleteAll(principal);
+      return { message: "Correlations index deleted successfully.", deleted, cancelled_rebuilds: cancelledRebuilds };
     },
   }),
   defineRoute({

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { defineRoute } from "../route.ts";
 import { pageQueryFields, queryBool } from "../schemas.ts";
-import { eventOut } from "../serializers/events.ts";
+import { eventOut, eventReadOut } from "../serializers/events.ts";
 import { errors } from "../../src/platform/errors.ts";
 import { isCalendarDate } from "../../src/modules/events/misp-parse.ts";
 
@@ -80,7 +80,11 @@ export const eventRoutes = [
   defineRoute({
     method: "GET", path: "/events/{event_uuid}", summary: "Get an event", tag: "events",
     scopes: ["events:read"], params: uuidParam, status: 200,
-    handler: async ({ principal, params, services }) => eventOut(await services.events.get(principal, params.event_uuid)),
+    handler: async ({ principal, params, services }) => {
+      const event = await services.events.get(principal, params.event_uuid);
+      const related = await services.correlations.relatedEvents(principal, [event.uuid]);
+      return eventReadOut(event, related.get(event.uuid) ?? []);
+    },
   }),
   defineRoute({
     method: "GET", path: "/events/{event_uuid}/export", summary: "Export an event in MISP JSON form (format=misp)", tag: "events",

@@ -1,4 +1,5 @@
 import type { EventView, TagView } from "../../src/modules/events/event-reader.ts";
+import type { RelatedEvent } from "../../src/modules/correlations/correlation-aggregates.ts";
 
 export function tagOut(t: TagView) {
   return {
@@ -12,6 +13,23 @@ export function tagOut(t: TagView) {
     local_only: t.localOnly,
     numerical_value: t.numericalValue,
     local: t.local,
+  };
+}
+
+/** An event another one correlates with, as `related_events` lists it. */
+function relatedEventOut(r: RelatedEvent) {
+  return {
+    uuid: r.uuid,
+    info: r.info,
+    date: `${r.date}T00:00:00`,
+    threat_level: r.threatLevel,
+    analysis: r.analysis,
+    distribution: r.distribution,
+    published: r.published,
+    timestamp: r.timestamp,
+    organisation: r.org,
+    orgc: r.orgc,
+    correlation_count: r.correlationCount,
   };
 }
 
@@ -47,4 +65,9 @@ export function eventOut(e: EventView) {
     attributes: [],
     objects: [],
   };
+}
+
+/** GET /events/{uuid}: the Event response plus `related_events` (ours; lists leave it out to stay light). */
+export function eventReadOut(e: EventView, relatedEvents: RelatedEvent[]) {
+  return { ...eventOut(e), related_events: relatedEvents.map(relatedEventOut) };
 }

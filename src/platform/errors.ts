@@ -19,6 +19,7 @@ export const ERROR_CODES = {
   method_not_allowed: 405,
   conflict: 409,
   payload_too_large: 413,
+  uri_too_long: 414,
   unsupported_media_type: 415,
   validation_error: 422,
   rate_limited: 429,
@@ -84,6 +85,7 @@ export const errors = {
   conflict: (detail: string) => new AppError("conflict", detail),
   payloadTooLarge: (detail = "Request body is too large") => new AppError("payload_too_large", detail),
   unsupportedMediaType: (detail: string) => new AppError("unsupported_media_type", detail),
+  uriTooLong: (detail: string) => new AppError("uri_too_long", detail),
   validation: (issues: ValidationIssue[]) => new AppError("validation_error", issues),
   invalidField: (loc: (string | number)[], msg: string, input?: unknown) =>
     new AppError("validation_error", [{ type: "value_error", loc, msg, input }]),

@@ -339,7 +339,7 @@ describe("access and bad input", () => {
     expect((await app.http.get(search, { token: outsider.token })).body.total).toBe(0);
     expect((await app.http.get("/correlations/", { token: outsider.token })).body.total).toBe(0);
     const stats = await app.http.get("/correlations/stats", { token: outsider.token });
-    expect(stats.body).toEqual({ total_correlations: 0, top_correlated_events: [], top_correlated_values: [] });
+    expect(stats.body).toEqual({ top_correlated_events: [], top_correlated_attributes: [], total_correlations: 0, top_correlated_values: [] });
     const adminStats = await app.http.get("/correlations/stats", { token: admin.token });
     expect(adminStats.body.total_correlations).toBeGreaterThan(0);
     expect((await app.http.get("/correlations/stats")).status).toBe(401);

@@ -179,6 +179,15 @@ describe("ownership and listing", () => {
     }
     expect((await app.http.get("/hunts/abc", { token: carol.token })).status).toBe(422);
   });
+
+  it("answers router errors in the error shape too: a 5 000-character path parameter (414), a URL that does not decode (400)", async () => {
+    const long = await app.http.get(`/hunts/${"1".repeat(5000)}`, { token: alice.token });
+    expect(long.status).toBe(414);
+    expect(long.body).toEqual({ code: "uri_too_long", detail: expect.any(String) });
+    const bad = await app.http.get("/hunts/%E0%A4%A", { token: alice.token });
+    expect(bad.status).toBe(400);
+    expect(bad.body).toMatchObject({ code: "bad_request" });
+  });
 });
 
 describe("running", () => {

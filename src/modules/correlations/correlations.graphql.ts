@@ -1,18 +1,67 @@
 import { builder, caller } from "../../graphql/builder.ts";
 import { SearchHitType, SearchPageType } from "../search/search.graphql.ts";
 import { AttributeType } from "../attributes/attributes.graphql.ts";
-import type { CorrelationStats, Exclusion } from "./correlations.service.ts";
+import { checkUuid, EventType, OrgRefType } from "../events/events.graphql.ts";
+import type { CorrelatedAttribute, CorrelationStats, KeyCount, RelatedEvent } from "./correlation-aggregates.ts";
+import type { PurgeProgress } from "./correlation-purge.ts";
+import { RELATED_EVENTS_DEFAULT, type Exclusion } from "./correlations.service.ts";
+import type { HistogramBucket } from "./histogram.ts";
 import type { RebuildRow } from "./rebuild.ts";
+import { BatchLoader, loaderOf } from "../../graphql/request-batch.ts";
 
-const Count = builder.objectRef<{ key: string; docCount: number }>("CorrelationCount").implement({
+const Count = builder.objectRef<KeyCount>("CorrelationCount").implement({
   fields: (t) => ({ key: t.exposeString("key"), docCount: t.exposeInt("docCount") }),
+});
+
+const CorrelatedAttributeType = builder.objectRef<CorrelatedAttribute>("CorrelatedAttribute").implement({
+  description: "An attribute among the most correlated: key is its uuid, docCount its number of pairs",
+  fields: (t) => ({
+    key: t.exposeString("key"),
+    docCount: t.exposeInt("docCount"),
+    type: t.exposeString("type"),
+    value: t.exposeString("value"),
+    eventUuid: t.exposeString("eventUuid"),
+  }),
 });
 
 const Stats = builder.objectRef<CorrelationStats>("CorrelationStats").implement({
   fields: (t) => ({
-    totalCorrelations: t.exposeInt("totalCorrelations"),
+    totalCorrelations: t.exposeInt("totalCorrelations", { description: "Correlation documents you may read: two per pair, as the search counts them" }),
     topCorrelatedEvents: t.field({ type: [Count], resolve: (s) => s.topCorrelatedEvents }),
+    topCorrelatedAttributes: t.field({ type: [CorrelatedAttributeType], resolve: (s) => s.topCorrelatedAttributes }),
     topCorrelatedValues: t.field({ type: [Count], resolve: (s) => s.topCorrelatedValues }),
+  }),
+});
+
+const Bucket = builder.objectRef<HistogramBucket>("CorrelationHistogramBucket").implement({
+  fields: (t) => ({
+    key: t.exposeFloat("key", { description: "Start of the bucket, epoch milliseconds (UTC)" }),
+    keyAsString: t.exposeString("keyAsString"),
+    docCount: t.exposeInt("docCount"),
+  }),
+});
+
+const Deletion = builder.objectRef<PurgeProgress>("CorrelationDeletion").implement({
+  fields: (t) => ({
+    deleted: t.exposeInt("deleted", { description: "Pairs deleted (their documents leave the index through the change records)" }),
+    cancelledRebuilds: t.exposeIntList("cancelledRebuilds", { description: "Rebuilds that were queued or running, now failed" }),
+  }),
+});
+
+const RelatedEventType = builder.objectRef<RelatedEvent>("RelatedEvent").implement({
+  description: "An event that shares correlating attributes with another",
+  fields: (t) => ({
+    uuid: t.exposeString("uuid"),
+    info: t.exposeString("info"),
+    date: t.exposeString("date"),
+    threatLevel: t.exposeInt("threatLevel"),
+    analysis: t.exposeInt("analysis"),
+    distribution: t.exposeInt("distribution"),
+    published: t.exposeBoolean("published"),
+    timestamp: t.exposeFloat("timestamp"),
+    org: t.field({ type: OrgRefType, resolve: (e) => e.org }),
+    orgc: t.field({ type: OrgRefType, resolve: (e) => e.orgc }),
+    correlationCount: t.exposeInt("correlationCount", { description: "Pairs of correlating attributes between the two events" }),
   }),
 });
 
@@ -70,6 +119,18 @@ builder.queryFields((t) => ({
       ),
   }),
   correlationStats: t.field({ type: Stats, resolve: (_r, _a, ctx) => ctx.services.correlations.stats(caller(ctx)) }),
+  correlationTopEvents: t.field({
+    type: [Count],
+    description: "The 10 events with most pairs with this one (key: event uuid, docCount: pairs), as GET /correlations/events/{uuid}/top",
+    args: { eventUuid: t.arg.string({ required: true }) },
+    resolve: (_r, a, ctx) => ctx.services.correlations.topEvents(caller(ctx), checkUuid(a.eventUuid, "eventUuid")),
+  }),
+  correlationHistogram: t.field({
+    type: [Bucket],
+    description: "Correlation documents per UTC day (1d), week (1w) or month (1M), as GET /correlations/histogram",
+    args: { query: t.arg.string({ defaultValue: "" }), interval: t.arg.string({ defaultValue: "1d" }) },
+    resolve: (_r, a, ctx) => ctx.services.correlations.histogram(caller(ctx), a.query ?? "", a.interval ?? "1d"),
+  }),
   correlationRebuild: t.field({
     type: Rebuild,
     args: { id: t.arg.int({ required: true }) },
@@ -79,6 +140,11 @@ builder.queryFields((t) => ({
 }));
 
 builder.mutationFields((t) => ({
+  deleteCorrelations: t.field({
+    type: Deletion,
+    description: "Delete every correlation pair and cancel queued or running rebuilds, as DELETE /correlations/",
+    resolve: (_r, _a, ctx) => ctx.services.correlations.deleteAll(caller(ctx)),
+  }),
   startCorrelationRebuild: t.field({
     type: Rebuild,
     resolve: async (_r, _a, ctx) => (await ctx.services.correlations.startRebuild(caller(ctx))).rebuild,
@@ -110,5 +176,20 @@ builder.objectField(AttributeType, "correlations", (t) =>
         score: null,
         source: h._source,
       })),
+  }),
+);
+
+// The events an event correlates with, loaded for all events of a request at once.
+builder.objectField(EventType, "relatedEvents", (t) =>
+  t.field({
+    type: [RelatedEventType],
+    description: "Events this one shares correlating attributes with, most pairs first (only events you may read; empty without correlations:read)",
+    args: { limit: t.arg.int({ defaultValue: RELATED_EVENTS_DEFAULT }) },
+    resolve: (e, a, ctx) => {
+      const p = caller(ctx);
+      const limit = a.limit ?? RELATED_EVENTS_DEFAULT;
+      const loader = loaderOf(ctx, `relatedEvents:${limit}`, () => new BatchLoader((uuids: string[]) => ctx.services.correlations.relatedEvents(p, uuids, limit), (): RelatedEvent[] => []));
+      return loader.load(e.uuid);
+    },
   }),
 );

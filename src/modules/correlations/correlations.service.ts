@@ -1,22 +1,24 @@
 import type { AppContext } from "../../app-context.ts";
-import { authorize, hasScope, type Principal } from "../../auth/principal.ts";
+import { authorize, hasScope, isAdmin, type Principal } from "../../auth/principal.ts";
 import { correlationDocuments } from "../../search/indexing/documents.ts";
 import { pairsOfAttributes } from "./correlation-store.ts";
 import { errors } from "../../platform/errors.ts";
 import type { AuditService } from "../audit/audit.service.ts";
-import { canReadEvent, readableEventsSql } from "../events/event-access.ts";
-import type { SearchPage, SearchService } from "../search/search.service.ts";
+import { canReadEvent } from "../events/event-access.ts";
+import { loadEvent } from "../events/event-reader.ts";
+import { parseUserQuery, type SearchPage, type SearchService } from "../search/search.service.ts";
+import { correlationStats, documentsPerBucket, relatedEventsOf, type CorrelationStats, type KeyCount, type RelatedEvent } from "./correlation-aggregates.ts";
+import { purgeCorrelations, type PurgeProgress } from "./correlation-purge.ts";
+import { HISTOGRAM_INTERVALS, histogramOfCounts, histogramOverSearch, isHistogramInterval, type HistogramBucket } from "./histogram.ts";
 import { findRebuild, queueRebuild, type RebuildRow } from "./rebuild.ts";
 
 /** The peer's exact filters of GET /correlations/. */
 export const CORRELATION_FILTERS = ["source_attribute_uuid", "source_event_uuid", "target_attribute_uuid", "target_event_uuid", "match_type"] as const;
 export type CorrelationFilters = Partial<Record<(typeof CORRELATION_FILTERS)[number], string>>;
 
-export interface CorrelationStats {
-  totalCorrelations: number;
-  topCorrelatedEvents: { key: string; docCount: number }[];
-  topCorrelatedValues: { key: string; docCount: number }[];
-}
+/** Related events listed per event read, unless the caller asks for another number. */
+export const RELATED_EVENTS_DEFAULT = 100;
+export const RELATED_EVENTS_MAX = 1000;
 
 /** A correlation document in the peer's raw-hit shape. */
 export interface CorrelationHit {
@@ -39,8 +41,8 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /**
  * Correlations: searched through the correlations index (both directions of each pair), counted
- * from PostgreSQL, rebuilt by a resumable job, and tuned by exclusions. A caller sees a pair only
- * when both of its events are readable to them.
+ * from PostgreSQL, rebuilt by a resumable job, deleted all at once, and tuned by exclusions. A
+ * caller sees a pair only when both of its events are readable to them.
  */
 export class CorrelationsService {
   constructor(
@@ -90,23 +92,65 @@ export class CorrelationsService {
 
   async stats(p: Principal | null): Promise<CorrelationStats> {
     authorize(p, "correlations:read");
-    const params: unknown[] = [];
-    const visible = `SELECT c.* FROM correlations c JOIN events se ON se.id = c.source_event_id JOIN events te ON te.id = c.target_event_id
-                      WHERE ${readableEventsSql(p, "se", params)} AND ${readableEventsSql(p, "te", params)}`;
-    const { rows } = await this.ctx.db.pool.query<{ total: number; events: { key: string; doc_count: number }[] | null; vals: { key: string; doc_count: number }[] | null }>(
-      `WITH visible AS (${visible})
-       SELECT (SELECT count(*)::int FROM visible) AS total,
-              (SELECT json_agg(t) FROM (
-                 SELECT e.uuid AS key, count(*)::int AS doc_count
-                   FROM (SELECT source_event_id AS id FROM visible UNION ALL SELECT target_event_id FROM visible) x
-                   JOIN events e ON e.id = x.id GROUP BY e.uuid ORDER BY 2 DESC, 1 LIMIT 10) t) AS events,
-              (SELECT json_agg(t) FROM (
-                 SELECT value AS key, count(*)::int AS doc_count FROM visible GROUP BY value ORDER BY 2 DESC, 1 LIMIT 10) t) AS vals`,
-      params,
-    );
-    const r = rows[0];
-    const out = (list: { key: string; doc_count: number }[] | null) => (list ?? []).map((x) => ({ key: x.key, docCount: x.doc_count }));
-    return { totalCorrelations: r.total, topCorrelatedEvents: out(r.events), topCorrelatedValues: out(r.vals) };
+    return correlationStats(this.ctx.db.pool, p);
+  }
+
+  /**
+   * The 10 events with most pairs with `eventUuid`, as `{key: event uuid, doc_count: pairs}`, from
+   * PostgreSQL. 404 for an event the caller may not read; events they may not read are left out.
+   */
+  async topEvents(p: Principal | null, eventUuid: string): Promise<KeyCount[]> {
+    authorize(p, "correlations:read");
+    if (!UUID.test(eventUuid)) throw errors.invalidField(["path", "source_event_uuid"], "must be a UUID", eventUuid.slice(0, 100));
+    const event = await loadEvent(this.ctx.db.pool, eventUuid);
+    if (!event || !canReadEvent(p, event)) throw errors.notFound("Event");
+    const related = (await relatedEventsOf(this.ctx.db.pool, p, [eventUuid], 10)).get(eventUuid) ?? [];
+    return related.map((r) => ({ key: r.uuid, docCount: r.correlationCount }));
+  }
+
+  /**
+   * The events each listed event correlates with (events the caller may read, most pairs first,
+   * at most `limit` each). Empty without correlations:read, as the correlations of attributes.
+   */
+  async relatedEvents(p: Principal | null, eventUuids: string[], limit = RELATED_EVENTS_DEFAULT): Promise<Map<string, RelatedEvent[]>> {
+    if (!Number.isInteger(limit) || limit < 1 || limit > RELATED_EVENTS_MAX) {
+      throw errors.invalidField(["args", "limit"], `must be an integer from 1 to ${RELATED_EVENTS_MAX}`, limit);
+    }
+    if (!p || !hasScope(p, "correlations:read")) return new Map(eventUuids.map((u) => [u, []]));
+    return relatedEventsOf(this.ctx.db.pool, p, eventUuids, limit);
+  }
+
+  /**
+   * Correlation documents per day, week or month. Without a query (or with one that matches
+   * everything) counted from PostgreSQL; with one, over the documents the search finds.
+   */
+  async histogram(p: Principal | null, query: string, interval: string): Promise<HistogramBucket[]> {
+    authorize(p, "correlations:read");
+    if (!isHistogramInterval(interval)) throw errors.invalidField(["query", "interval"], `must be one of ${HISTOGRAM_INTERVALS.join(", ")}`, interval.slice(0, 100));
+    const ast = parseUserQuery(query);
+    if (ast.kind === "matchAll") return histogramOfCounts(await documentsPerBucket(this.ctx.db.pool, p, interval), interval);
+    return histogramOverSearch(this.ctx.search, { admin: isAdmin(p), orgId: p.orgId }, ast, interval, this.ctx.config.SEARCH_TIMEOUT_MS);
+  }
+
+  /**
+   * Deletes every pair (their documents follow through the change records) and cancels queued or
+   * running rebuilds; audited with what was done, also when it fails halfway.
+   */
+  async deleteAll(p: Principal | null): Promise<PurgeProgress> {
+    authorize(p, "correlations:delete");
+    const progress: PurgeProgress = { deleted: 0, cancelledRebuilds: [] };
+    let completed = false;
+    try {
+      await purgeCorrelations(this.ctx.db.pool, p, progress);
+      completed = true;
+      return progress;
+    } finally {
+      await this.audit.record(p, {
+        action: "correlations.deleted",
+        resourceType: "correlation",
+        metadata: { pairs: progress.deleted, cancelled_rebuilds: progress.cancelledRebuilds, completed },
+      });
+    }
   }
 
   /** Queues a full rebuild; the pairs that already hold are kept (and not announced again). */

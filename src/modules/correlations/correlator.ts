@@ -11,6 +11,7 @@ import {
   pairDetails,
   type BatchOutcome,
   type CorrelationSettings,
+  type PairRow,
 } from "./correlation-store.ts";
 
 export const CORRELATION_BATCH = 1000;
@@ -80,20 +81,26 @@ async function changesFor(sql: Sql, outcome: BatchOutcome): Promise<Change[]> {
       },
     });
   }
-  if (outcome.removed.length) {
-    const uuids = await attributeUuidsById(sql, outcome.removed.flatMap((p) => [p.source_attribute_id, p.target_attribute_id]));
-    for (const p of outcome.removed) {
-      const source = uuids.get(p.source_attribute_id);
-      const target = uuids.get(p.target_attribute_id);
-      if (!source || !target) continue;
-      changes.push({
-        kind: CORRELATION_DELETED,
-        entityType: "attribute",
-        entityUuid: source.uuid,
-        eventUuid: source.eventUuid,
-        payload: { correlation_id: p.id, match_type: p.match_type, source_attribute_uuid: source.uuid, target_attribute_uuid: target.uuid },
-      });
-    }
+  changes.push(...(await removalChanges(sql, outcome.removed)));
+  return changes;
+}
+
+/** One `attribute.correlation.deleted` per removed pair (the indexer deletes both of its documents by id). */
+export async function removalChanges(sql: Sql, removed: PairRow[]): Promise<Change[]> {
+  if (removed.length === 0) return [];
+  const uuids = await attributeUuidsById(sql, removed.flatMap((p) => [p.source_attribute_id, p.target_attribute_id]));
+  const changes: Change[] = [];
+  for (const p of removed) {
+    const source = uuids.get(p.source_attribute_id);
+    const target = uuids.get(p.target_attribute_id);
+    if (!source || !target) continue;
+    changes.push({
+      kind: CORRELATION_DELETED,
+      entityType: "attribute",
+      entityUuid: source.uuid,
+      eventUuid: source.eventUuid,
+      payload: { correlation_id: p.id, match_type: p.match_type, source_attribute_uuid: source.uuid, target_attribute_uuid: target.uuid },
+    });
   }
   return changes;
 }

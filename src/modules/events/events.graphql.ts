@@ -31,7 +31,7 @@ export const EventTagType = builder.objectRef<TagView>("EventTag").implement({
   }),
 });
 
-const OrgRefType = builder.objectRef<OrgRef>("OrganisationRef").implement({
+export const OrgRefType = builder.objectRef<OrgRef>("OrganisationRef").implement({
   fields: (t) => ({ id: t.exposeInt("id"), uuid: t.exposeString("uuid"), name: t.exposeString("name") }),
 });
 
