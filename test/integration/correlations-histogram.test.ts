@@ -8,12 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "../support/app.ts";
 import { createOrganisation, createUser, loginAdmin, type TestUser } from "../support/fixtures.ts";
 import { settled } from "../support/settled.ts";
-
-const OPENSEARCH = (process.env.OPENSEARCH_URL ?? "").split(",")[0]?.trim();
-const BACKENDS: { name: string; env: () => Record<string, string> }[] = [
-  { name: "postgres", env: () => ({}) },
-  ...(OPENSEARCH ? [{ name: "opensearch", env: () => ({ OPENSEARCH_URL: OPENSEARCH, OPENSEARCH_INDEX_PREFIX: `t${crypto.randomBytes(4).toString("hex")}-` }) }] : []),
-];
+import { SEARCH_BACKENDS } from "../support/search-backends.ts";
 
 const PAIRS = 600; // 1 200 documents: more than one search reads at once, so the histogram splits its range
 const DAY = 86_400_000;
@@ -35,7 +30,7 @@ function expectedBuckets(createdAt: number[], interval: "1d" | "1w" | "1M") {
   return out;
 }
 
-describe.each(BACKENDS)("correlation histogram on $name", ({ env }) => {
+describe.each(SEARCH_BACKENDS)("correlation histogram on $name", ({ env }) => {
   let app: TestApp;
   let admin: TestUser;
   let analyst: TestUser; // role 3, the admin's organisation

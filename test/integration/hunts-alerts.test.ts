@@ -3,40 +3,25 @@
  * subscription and the e-mail to a real SMTP server on loopback; other users hear nothing.
  */
 import { createClient, type Client } from "graphql-ws";
-import PostalMime from "postal-mime";
-import { SMTPServer } from "smtp-server";
 import WebSocket from "ws";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "../support/app.ts";
 import { createUser, loginAdmin, type TestUser } from "../support/fixtures.ts";
 import { eventually, freePort } from "../support/process.ts";
 import { realCveRecords, startStandIn, type StandIn } from "../support/external-services.ts";
+import { startSmtpServer, type Mail } from "../support/smtp.ts";
 
 let app: TestApp;
 let vulnDb: StandIn;
-let smtp: SMTPServer;
+let smtp: { close(): Promise<void> };
 let analyst: TestUser;
 let bystander: TestUser;
-const inbox: { to: string; subject: string; text: string }[] = [];
+const inbox: Mail[] = [];
 const clients: Client[] = [];
 
 beforeAll(async () => {
   const port = await freePort();
-  smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ["STARTTLS"],
-    logger: false,
-    onData(stream, _session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on("data", (c: Buffer) => chunks.push(c));
-      stream.on("end", async () => {
-        const mail = await PostalMime.parse(Buffer.concat(chunks));
-        inbox.push({ to: mail.to?.map((a) => a.address).join(",") ?? "", subject: mail.subject ?? "", text: mail.text ?? "" });
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => smtp.listen(port, "127.0.0.1", resolve));
+  smtp = await startSmtpServer(port, inbox);
   vulnDb = await startStandIn();
   app = await startTestApp("hunts-alerts", { ROLE: "all", VULN_DB_URL: vulnDb.url, SMTP_URL: `smtp://127.0.0.1:${port}`, PUBLIC_URL: "https://workbench.example" });
   const admin = await loginAdmin(app);
@@ -47,7 +32,7 @@ afterAll(async () => {
   for (const c of clients) await c.dispose();
   await app?.close();
   await vulnDb?.close();
-  await new Promise<void>((resolve) => smtp.close(() => resolve()));
+  await smtp?.close();
 });
 
 function subscribe(user: TestUser, into: Record<string, any>[]): void {

@@ -11,12 +11,7 @@ import { startTestApp, type TestApp } from "../support/app.ts";
 import { createUser, loginAdmin, type TestUser } from "../support/fixtures.ts";
 import { settled } from "../support/settled.ts";
 import { sharedPath } from "../support/shared-data.ts";
-
-const OPENSEARCH = (process.env.OPENSEARCH_URL ?? "").split(",")[0]?.trim();
-const BACKENDS: { name: string; env: () => Record<string, string> }[] = [
-  { name: "postgres", env: () => ({}) },
-  ...(OPENSEARCH ? [{ name: "opensearch", env: () => ({ OPENSEARCH_URL: OPENSEARCH, OPENSEARCH_INDEX_PREFIX: `t${crypto.randomBytes(4).toString("hex")}-` }) }] : []),
-];
+import { SEARCH_BACKENDS } from "../support/search-backends.ts";
 
 const BABYSHARK = "5c706a30-8ad4-4fcc-9e17-4d3d02de0b81"; // event tag: Stolen Developer Credentials or Signing Keys - T1441
 const PUBG = "5acc88e9-265c-4f22-9d2b-b702950d210f"; // an object attribute tagged Permission Groups Discovery - T1069
@@ -29,7 +24,7 @@ const T1069_ATTRIBUTE = "5acd1ad7-c180-4b13-bb89-45ba02de0b81";
 
 const readJson = (...p: string[]) => JSON.parse(fs.readFileSync(sharedPath(...p), "utf8"));
 
-describe.each(BACKENDS)("fw-attack-pattern hunts on $name", ({ env }) => {
+describe.each(SEARCH_BACKENDS)("fw-attack-pattern hunts on $name", ({ env }) => {
   let app: TestApp;
   let admin: TestUser;
   let analyst: TestUser;

@@ -11,18 +11,13 @@ import { startTestApp, type TestApp } from "../support/app.ts";
 import { createOrganisation, createUser, loginAdmin, type TestUser } from "../support/fixtures.ts";
 import { settled } from "../support/settled.ts";
 import { sharedPath } from "../support/shared-data.ts";
-
-const OPENSEARCH = (process.env.OPENSEARCH_URL ?? "").split(",")[0]?.trim();
-const BACKENDS: { name: string; env: () => Record<string, string> }[] = [
-  { name: "postgres", env: () => ({}) },
-  ...(OPENSEARCH ? [{ name: "opensearch", env: () => ({ OPENSEARCH_URL: OPENSEARCH, OPENSEARCH_INDEX_PREFIX: `t${crypto.randomBytes(4).toString("hex")}-` }) }] : []),
-];
+import { SEARCH_BACKENDS } from "../support/search-backends.ts";
 
 const VOLTA = "0dbb179a-1c8c-4e7c-a264-2440414dbac8"; // 23 domains, tags tlp:clear + infoblox
 const METACOIN = "1733d613-f09f-43ec-8e6a-3926f75e5fa4"; // 210 domains
 const feedEvent = (uuid: string) => JSON.parse(fs.readFileSync(sharedPath("misp-feed-sample", `${uuid}.json`), "utf8"));
 
-describe.each(BACKENDS)("search hunts on $name", ({ env }) => {
+describe.each(SEARCH_BACKENDS)("search hunts on $name", ({ env }) => {
   let app: TestApp;
   let admin: TestUser;
   let analyst: TestUser; // role 3 ("user"): hunts:*, events:read, attributes:read, correlations:read

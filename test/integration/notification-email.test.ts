@@ -4,22 +4,14 @@
  * back; the per-user switch; SMTP down, then up again (sent once); and no SMTP_URL (skipped).
  */
 import net from "node:net";
-import PostalMime from "postal-mime";
-import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "../support/app.ts";
 import { createUser, loginAdmin, type TestUser } from "../support/fixtures.ts";
 import { eventually, freePort } from "../support/process.ts";
 import { settled } from "../support/settled.ts";
+import { startSmtpServer, type Mail } from "../support/smtp.ts";
 
-interface Mail {
-  to: string;
-  from: string;
-  subject: string;
-  text: string;
-}
-
-let smtp: SMTPServer | null = null;
+let smtp: { close(): Promise<void> } | null = null;
 let port: number;
 const inbox: Mail[] = [];
 let app: TestApp;
@@ -29,25 +21,11 @@ let alice: TestUser;
 const q = (sql: string, params: unknown[] = []) => app.booted.ctx.db.pool.query(sql, params);
 
 async function startSmtp(): Promise<void> {
-  smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ["STARTTLS"],
-    logger: false,
-    onData(stream, _session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on("data", (c: Buffer) => chunks.push(c));
-      stream.on("end", async () => {
-        const parsed = await PostalMime.parse(Buffer.concat(chunks));
-        inbox.push({ to: parsed.to?.map((a) => a.address).join(",") ?? "", from: parsed.from?.address ?? "", subject: parsed.subject ?? "", text: parsed.text ?? "" });
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => smtp!.listen(port, "127.0.0.1", resolve));
+  smtp = await startSmtpServer(port, inbox);
 }
 
 async function stopSmtp(): Promise<void> {
-  await new Promise<void>((resolve) => (smtp ? smtp.close(() => resolve()) : resolve()));
+  await smtp?.close();
   smtp = null;
 }
 

@@ -13,18 +13,13 @@ import { eventually } from "../support/process.ts";
 import { sharedPath } from "../support/shared-data.ts";
 import { TcpProxy } from "../support/tcp-proxy.ts";
 import { settled } from "../support/settled.ts";
+import { OPENSEARCH, SEARCH_BACKENDS } from "../support/search-backends.ts";
 
 const run = promisify(execFile);
-const OPENSEARCH = (process.env.OPENSEARCH_URL ?? "").split(",")[0]?.trim();
 const VOLTA = "0dbb179a-1c8c-4e7c-a264-2440414dbac8";
 const prefix = () => `t${crypto.randomBytes(4).toString("hex")}-`;
 
-const BACKENDS: { name: string; env: () => Record<string, string> }[] = [
-  { name: "postgres", env: () => ({}) },
-  ...(OPENSEARCH ? [{ name: "opensearch", env: () => ({ OPENSEARCH_URL: OPENSEARCH, OPENSEARCH_INDEX_PREFIX: prefix() }) }] : []),
-];
-
-describe.each(BACKENDS)("reindex command on $name", ({ env }) => {
+describe.each(SEARCH_BACKENDS)("reindex command on $name", ({ env }) => {
   let app: TestApp;
   let admin: TestUser;
   let vars: Record<string, string>;
