@@ -17,8 +17,8 @@
  *    Latency = wall time of `search()` in this process (client, network and server). Reported:
  *    median and p95 (nearest rank) per backend, pg/os p95 ratio, totals (both backends must agree)
  *    and whether the first pages agree. Goal: PostgreSQL p95 < 100 ms and <= 3x OpenSearch's p95.
- * 3. For each query that misses the goal, EXPLAIN (ANALYZE, BUFFERS) of the two statements the
- *    PostgreSQL backend runs (the count and the page), compiled as `search()` compiles them.
+ * 3. For each query that misses the goal, EXPLAIN (ANALYZE, BUFFERS) of the statements the
+ *    PostgreSQL backend runs (`searchStatements`: the collect statement and both page plans).
  *
  *   npx tsx bench/search.ts                        # 1 000 000 attributes, 10 000 events
  *   npx tsx bench/search.ts --attributes 100000    # quick run
@@ -36,8 +36,8 @@ import { INDEX_FIELDS } from "../src/search/fields.ts";
 import type { LuceneAst } from "../src/search/lucene/ast.ts";
 import { parseLucene } from "../src/search/lucene/parse.ts";
 import { OpenSearchSearchIndex } from "../src/search/opensearch/index.ts";
-import { SqlCompiler } from "../src/search/postgres/compile.ts";
 import { PostgresSearchIndex } from "../src/search/postgres/index.ts";
+import { searchStatements } from "../src/search/postgres/statements.ts";
 import type { IndexName, SearchAccess, SearchIndex, SearchRequest, SearchResult } from "../src/search/search-index.ts";
 import { ADMIN_URL, databaseUrl, withAdminClient } from "../test/support/databases.ts";
 import type { Doc } from "../test/support/search-fixtures.ts";
@@ -289,24 +289,26 @@ async function measure(q: BenchQuery, access: SearchAccess, backends: { postgres
   };
 }
 
-/** EXPLAIN (ANALYZE, BUFFERS) of the count and page statements, compiled as PostgresSearchIndex.search does. */
-async function explain(pool: pg.Pool, q: BenchQuery, access: SearchAccess): Promise<{ count: string; page: string }> {
-  const req = request(q, parseLucene(q.q), access);
-  const c = new SqlCompiler(req.index, req.defaultFields, Date.now());
-  const conds = [`d.index_name = ${c.p(req.index)}`, `(${c.compileQuery(req.query)})`];
-  if (!req.access.admin) conds.push(`(${c.compileAccess(req.access.orgId)})`);
-  for (const [field, value] of Object.entries(req.filters ?? {})) conds.push(`(${c.compileFilter(field, value)})`);
-  const where = conds.join(" AND ");
-  const params = c.params;
-  const order = `d.ts DESC NULLS LAST, d.id COLLATE "C" ASC`;
-  const text = async (sql: string, values: unknown[]) =>
-    (await pool.query<{ "QUERY PLAN": string }>(`EXPLAIN (ANALYZE, BUFFERS) ${sql}`, values)).rows.map((row) => row["QUERY PLAN"]).join("\n");
-  const count = `SELECT count(*) AS n FROM search_documents d WHERE ${where}`;
-  const page = `SELECT d.id, d.source FROM search_documents d WHERE ${where} ORDER BY ${order} LIMIT $${params.length + 1} OFFSET $${params.length + 2}`;
-  return {
-    count: `-- params ${JSON.stringify(params)}\n${count}\n${await text(count, params)}`,
-    page: `${page}\n${await text(page, [...params, req.size, req.from])}`,
+/**
+ * EXPLAIN (ANALYZE, BUFFERS) of the statements the PostgreSQL backend runs (`searchStatements`):
+ * the collect statement (count, and the page when there are fewer matches than it collects) and
+ * the page along the ts index and as a top-N sort (with many matches it runs one or both).
+ */
+async function explain(pool: pg.Pool, q: BenchQuery, access: SearchAccess): Promise<{ collect: string; page_ts_walk: string; page_top_n: string }> {
+  const st = searchStatements(request(q, parseLucene(q.q), access), Date.now());
+  const text = async ({ text: sql, values }: { text: string; values: unknown[] }) => {
+    const client = await pool.connect();
+    try {
+      await client.query("BEGIN");
+      await client.query("SELECT set_config('jit', 'off', true)");
+      const plan = (await client.query<{ "QUERY PLAN": string }>(`EXPLAIN (ANALYZE, BUFFERS) ${sql}`, values)).rows.map((row) => row["QUERY PLAN"]).join("\n");
+      return `-- params ${JSON.stringify(values)}\n${sql}\n${plan}`;
+    } finally {
+      await client.query("ROLLBACK");
+      client.release();
+    }
   };
+  return { collect: await text(st.collect), page_ts_walk: await text(st.page(true)), page_top_n: await text(st.page(false)) };
 }
 
 // ---------------------------------------------------------------- output
@@ -440,7 +442,7 @@ async function main() {
 
     // 3. plans of the misses, worst first
     const misses = results.filter((x) => !x.goal_met).sort((a, b) => (b.postgres?.p95_ms ?? Infinity) - (a.postgres?.p95_ms ?? Infinity));
-    const plans: Record<string, { count: string; page: string }> = {};
+    const plans: Record<string, Awaited<ReturnType<typeof explain>>> = {};
     for (const m of misses) {
       const q = QUERIES.find((x) => x.label === m.label)!;
       plans[`${m.label} [${m.access}]`] = await explain(pool, q, m.access === "admin" ? ADMIN : ORG1);

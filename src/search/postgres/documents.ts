@@ -3,8 +3,9 @@
  * so that searches need no per-row parsing:
  *
  * - `source`: the document as given (returned in hits);
- * - `fields` (JSONB, GIN `jsonb_ops`): `{ "<field>": [values...] }`, only for fields that have at
- *   least one value (so `_exists_:f` is `fields ? 'f'`, GIN-indexed). Values by type:
+ * - `fields` (JSONB, GIN `jsonb_path_ops`): `{ "<field>": [values...] }`, only for fields that have
+ *   at least one value (so `_exists_:f` is a test on its keys, `search_document_keys(fields)`, GIN
+ *   `./schema.ts`). Values by type:
  *     keyword -> exact strings (numbers/booleans as strings, as OpenSearch coerces them; values
  *                over 8 191 characters are left out, as `ignore_above` does);
  *     text    -> the analysed tokens (`./analyzer.ts`, deduplicated), plus `"<field>.keyword"` with
@@ -18,8 +19,10 @@
  *   space-separated and space-framed), for phrase queries (`strpos`), after the GIN candidate test.
  *   Values are kept apart, like OpenSearch's position_increment_gap, so phrases never span values.
  * - `search_text` (pg_trgm GIN): every token and keyword/exact string, one per line, for the
- *   superset pre-filters of wildcard and regex queries (`LIKE '%pat%'`, `~ re`).
+ *   superset pre-filters of wildcard and regex queries (`LIKE '%pat%'`, `~ re`; a pattern that
+ *   starts with a literal is sought at a line start).
  * - `ts`: `@timestamp` (btree; sort and ranges on `@timestamp`).
+ * - `visible_to`: computed by PostgreSQL from `fields` (generated column, `./access.ts`).
  */
 import { INDEX_FIELDS, type FieldType } from "../fields.ts";
 import type { IndexName, SearchDocument } from "../search-index.ts";

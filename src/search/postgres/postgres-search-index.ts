@@ -1,22 +1,23 @@
 /**
  * The PostgreSQL backend of `SearchIndex` (`../search-index.ts`): the embedded default.
  *
- * - Storage: table `search_documents` (migration `20261123110000_search_documents`; columns and the
- *   values precomputed at index time in `./documents.ts`). `ensureIndices` only checks that the
- *   migration ran (it creates the table if missing, for databases migrated by other means).
+ * - Storage: table `search_documents` (migration `20261123110000_search_documents`, upgraded at
+ *   start by `ensureIndices` through `./schema.ts`; columns and the values precomputed at index
+ *   time in `./documents.ts`).
  * - Queries: `./compile.ts` turns the parsed Lucene AST into a parameterised condition (no user
- *   text in the SQL, ever); access and request filters are ANDed to it.
+ *   text in the SQL, ever); access and request filters are ANDed to it (`./statements.ts`).
  * - Sort: `@timestamp` (missing last) then id in code point order, as the OpenSearch backend
  *   (`_id` asc); `_score`: scoring is NOT implemented: every hit scores 1, so `_score` sorting is
  *   id order (the conformance check compares hit sets for `_score` sorts). With an `@timestamp`
  *   sort hits carry `score: null`, as OpenSearch does.
- * - `total`: counted in the same snapshot, exactly up to `trackTotalHits` (default 10 000, as
- *   OpenSearch) and then "gte": counting 900 000 JSONB documents costs seconds, the first 10 001 ms.
- * - The page, sorted by `@timestamp`: with few matches (the bounded count was not reached) the
- *   matching rows are collected through the indexes and the newest picked (top-N sort). With many,
- *   the `ts` index is walked from the newest row, which stops after `from + size` matches - unless
- *   the matches are old or clustered; so that walk gets a short time budget, and past it the top-N
- *   plan runs instead.
+ * - `total`: counted in one snapshot with the page, exactly up to `trackTotalHits` (default
+ *   10 000, as OpenSearch) and then "gte": counting 900 000 JSONB documents costs seconds.
+ * - One statement collects (id, ts) of up to 10 001 matches: the count, and with fewer matches the
+ *   page too (top-N of what was collected). With many, the `ts` index is walked from the newest
+ *   row, which stops after `from + size` matches - unless the matches are old or clustered; so that
+ *   walk gets a short time budget, and past it the top-N plan runs over all matches instead. The
+ *   sources of the page are read last, by primary key.
+ * - JIT is off for searches: compiling a broad scan's plan took longer than the search.
  * - `from + size` is capped at 10 000 as OpenSearch's `max_result_window`.
  * - Timeouts: each search is one transaction with `statement_timeout` set locally (bound
  *   parameter via set_config); a cancelled statement raises `SearchQueryError(kind "timeout")`.
@@ -34,10 +35,10 @@ import {
   type SearchIndex,
   type SearchRequest,
   type SearchResult,
-  DEFAULT_TRACK_TOTAL_HITS,
 } from "../search-index.ts";
-import { FieldTypeError, SqlCompiler } from "./compile.ts";
 import { buildRow } from "./documents.ts";
+import { ensureSearchSchema } from "./schema.ts";
+import { searchStatements } from "./statements.ts";
 
 /** How long the newest-first index walk may take before the top-N plan is used instead. */
 const TS_WALK_BUDGET_MS = 40;
@@ -45,18 +46,6 @@ const TS_WALK_BUDGET_MS = 40;
 export const SEARCH_TABLE = "search_documents";
 const MAX_RESULT_WINDOW = 10_000;
 const BULK_CHUNK = 500;
-
-/** Same DDL as the migration (idempotent), for databases where it did not run. */
-const DDL = `
-CREATE EXTENSION IF NOT EXISTS pg_trgm;
-CREATE TABLE IF NOT EXISTS "search_documents" (
-  "index_name" TEXT NOT NULL, "id" TEXT NOT NULL, "source" JSONB NOT NULL, "fields" JSONB NOT NULL,
-  "phrases" JSONB NOT NULL, "search_text" TEXT NOT NULL, "ts" TIMESTAMPTZ,
-  CONSTRAINT "search_documents_pkey" PRIMARY KEY ("index_name", "id"));
-CREATE INDEX IF NOT EXISTS "search_documents_fields_gin_idx" ON "search_documents" USING GIN ("fields");
-CREATE INDEX IF NOT EXISTS "search_documents_search_text_trgm_idx" ON "search_documents" USING GIN ("search_text" gin_trgm_ops);
-CREATE INDEX IF NOT EXISTS "search_documents_ts_idx" ON "search_documents" ("index_name", "ts" DESC NULLS LAST, "id" COLLATE "C");
-`;
 
 function sanitize(value: unknown): unknown {
   if (typeof value === "string") return value.includes("\u0000") ? value.replace(/\u0000/g, "\ufffd") : value;
@@ -79,9 +68,7 @@ export class PostgresSearchIndex implements SearchIndex {
   constructor(private readonly pool: pg.Pool) {}
 
   async ensureIndices(): Promise<void> {
-    const { rows } = await this.pool.query<{ t: string | null }>("SELECT to_regclass($1)::text AS t", [SEARCH_TABLE]);
-    if (rows[0]?.t) return;
-    await this.pool.query(DDL);
+    await ensureSearchSchema(this.pool);
   }
 
   async bulkIndex(index: IndexName, docs: SearchDocument[]): Promise<void> {
@@ -120,7 +107,12 @@ export class PostgresSearchIndex implements SearchIndex {
     const type = INDEX_FIELDS[index].fields[field];
     if (type === undefined) return;
     const key = type === "text" ? `${field}.keyword` : field;
-    await this.pool.query("DELETE FROM search_documents WHERE index_name = $1 AND (fields -> $2) ?| $3::text[]", [index, key, values]);
+    // One containment test per value, each answered by the jsonb_path_ops index.
+    await this.pool.query(
+      `DELETE FROM search_documents d USING unnest($3::text[]) AS v(x)
+       WHERE d.index_name = $1 AND d.fields @> jsonb_build_object($2::text, jsonb_build_array(v.x))`,
+      [index, key, values],
+    );
   }
 
   async refresh(): Promise<void> {
@@ -153,27 +145,8 @@ export class PostgresSearchIndex implements SearchIndex {
     if (req.from + req.size > MAX_RESULT_WINDOW) {
       throw new SearchQueryError(`from + size must be at most ${MAX_RESULT_WINDOW}`, "invalid");
     }
-    const c = new SqlCompiler(req.index, req.defaultFields, Date.now());
-    let where: string;
-    try {
-      const conds = [`d.index_name = ${c.p(req.index)}`, `(${c.compileQuery(req.query)})`];
-      if (!req.access.admin) conds.push(`(${c.compileAccess(req.access.orgId)})`);
-      for (const [field, value] of Object.entries(req.filters ?? {})) conds.push(`(${c.compileFilter(field, value)})`);
-      where = conds.join(" AND ");
-    } catch (err) {
-      if (err instanceof FieldTypeError) throw new SearchQueryError(err.message, "invalid");
-      throw err;
-    }
-    const direction = req.sort.order === "asc" ? "ASC" : "DESC";
-    // `d.ts + interval '0'` sorts the same but keeps the planner off the ts index (the top-N plan).
-    const orderBy = (useTsIndex: boolean) =>
-      req.sort.field === "@timestamp"
-        ? `${useTsIndex ? "d.ts" : "(d.ts + interval '0')"} ${direction} NULLS LAST, d.id COLLATE "C" ASC`
-        : `d.id COLLATE "C" ASC`;
-    const bound = req.trackTotalHits === true ? null : (req.trackTotalHits ?? DEFAULT_TRACK_TOTAL_HITS);
-    const params = c.params;
-    const limit = `$${params.length + 1}`;
-    const offset = `$${params.length + 2}`;
+    const st = searchStatements(req, Date.now());
+    const { bound } = st;
     const timeoutMs = Math.max(1, Math.floor(req.timeoutMs));
 
     let client: pg.PoolClient;
@@ -184,33 +157,36 @@ export class PostgresSearchIndex implements SearchIndex {
     }
     let broken = false;
     try {
-      await client.query("BEGIN READ ONLY");
-      await client.query("SELECT set_config('statement_timeout', $1, true)", [String(timeoutMs)]);
-      const counted = await client.query<{ n: string }>(
-        bound === null
-          ? `SELECT count(*) AS n FROM search_documents d WHERE ${where}`
-          : `SELECT count(*) AS n FROM (SELECT 1 FROM search_documents d WHERE ${where} LIMIT ${bound + 1}) t`,
-        params,
-      );
-      const matches = Number(counted.rows[0]?.n ?? 0);
-      const many = bound === null ? matches > DEFAULT_TRACK_TOTAL_HITS : matches > bound;
-      type Row = { id: string; source: Record<string, unknown> };
-      const page = (useTsIndex: boolean) =>
-        client.query<Row>(`SELECT d.id, d.source FROM search_documents d WHERE ${where} ORDER BY ${orderBy(useTsIndex)} LIMIT ${limit} OFFSET ${offset}`, [
-          ...params,
-          req.size,
-          req.from,
-        ]);
-      let rows: { rows: Row[] } = { rows: [] };
-      if (req.size > 0 && (many || req.from < matches)) {
-        rows = many && req.sort.field === "@timestamp" ? await this.pageByTsWalk(client, page, timeoutMs) : await page(false);
+      // One snapshot for every statement: the page's sources are those of the counted matches.
+      await client.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
+      // JIT compiles the plans of broad scans for 50-350 ms, longer than most searches take.
+      await client.query("SELECT set_config('statement_timeout', $1, true), set_config('jit', 'off', true)", [String(timeoutMs)]);
+      const collected = await client.query<{ n: string; ids: string[] }>(st.collect.text, st.collect.values);
+      let matches = Number(collected.rows[0]?.n ?? 0);
+      let ids = collected.rows[0]?.ids ?? [];
+      const many = matches >= st.collectLimit;
+      if (many && bound === null) matches = Number((await client.query<{ n: string }>(st.count.text, st.count.values)).rows[0]?.n ?? 0);
+      if (many && req.size > 0) {
+        const page = (useTsIndex: boolean) => {
+          const { text, values } = st.page(useTsIndex);
+          return client.query<{ id: string }>(text, values);
+        };
+        ids = (req.sort.field === "@timestamp" ? await this.pageByTsWalk(client, page, timeoutMs) : await page(false)).rows.map((r) => r.id);
+      }
+      const sources = new Map<string, Record<string, unknown>>();
+      if (ids.length) {
+        const { rows } = await client.query<{ id: string; source: Record<string, unknown> }>(
+          "SELECT id, source FROM search_documents WHERE index_name = $1 AND id = ANY($2::text[])",
+          [req.index, ids],
+        );
+        for (const r of rows) sources.set(r.id, r.source);
       }
       await client.query("COMMIT");
-      const hits: SearchHit[] = rows.rows.map((r) => ({
+      const hits: SearchHit[] = ids.map((id) => ({
         index: req.index,
-        id: r.id,
+        id,
         score: req.sort.field === "_score" ? 1 : null,
-        source: r.source,
+        source: sources.get(id)!,
       }));
       const capped = bound !== null && matches > bound;
       return { total: capped ? bound : matches, totalRelation: capped ? "gte" : "eq", hits, tookMs: Date.now() - started };

@@ -26,7 +26,7 @@ const PREDEFINED: Record<string, string> = {
 };
 
 /** A literal character in an ARE (outside or inside brackets). */
-function lit(ch: string): string {
+export function lit(ch: string): string {
   if (/^[A-Za-z0-9]$/.test(ch)) return ch;
   const cp = ch.codePointAt(0)!;
   if (cp > 0x7f) return ch;

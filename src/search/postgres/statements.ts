@@ -1,0 +1,62 @@
+/**
+ * The SQL statements of one search (`./postgres-search-index.ts` runs them; bench/search.ts
+ * EXPLAINs the same ones). Text from constant fragments and `$n` placeholders only (`./compile.ts`).
+ */
+import { DEFAULT_TRACK_TOTAL_HITS, SearchQueryError, type SearchRequest } from "../search-index.ts";
+import { FieldTypeError, SqlCompiler } from "./compile.ts";
+
+export interface Statement {
+  text: string;
+  values: unknown[];
+}
+
+export interface SearchStatements {
+  /** Count exactly up to this (null: count every match). */
+  bound: number | null;
+  /** Rows `collect` reads at most; reaching it means "many" (`page` then finds the hits). */
+  collectLimit: number;
+  /** `n` (matches, at most collectLimit) and `ids` (the page, valid when n < collectLimit). */
+  collect: Statement;
+  /** Every match counted (bound null and many). */
+  count: Statement;
+  /** The page among all matches: along the ts index, or collected and sorted (top-N). */
+  page(useTsIndex: boolean): Statement;
+}
+
+export function searchStatements(req: SearchRequest, now: number): SearchStatements {
+  const c = new SqlCompiler(req.index, req.defaultFields, now);
+  let where: string;
+  try {
+    const conds = [`d.index_name = ${c.p(req.index)}`, `(${c.compileQuery(req.query)})`];
+    if (!req.access.admin) conds.push(`(${c.compileAccess(req.access.orgId)})`);
+    for (const [field, value] of Object.entries(req.filters ?? {})) conds.push(`(${c.compileFilter(field, value)})`);
+    where = conds.join(" AND ");
+  } catch (err) {
+    if (err instanceof FieldTypeError) throw new SearchQueryError(err.message, "invalid");
+    throw err;
+  }
+  const direction = req.sort.order === "asc" ? "ASC" : "DESC";
+  const order = (ts: string, id: string) => (req.sort.field === "@timestamp" ? `${ts} ${direction} NULLS LAST, ${id} COLLATE "C" ASC` : `${id} COLLATE "C" ASC`);
+  const bound = req.trackTotalHits === true ? null : (req.trackTotalHits ?? DEFAULT_TRACK_TOTAL_HITS);
+  // One more than the count needs (exact totals count the rest with `count`).
+  const collectLimit = (bound ?? DEFAULT_TRACK_TOTAL_HITS) + 1;
+  const params = c.params;
+  const n = params.length;
+  return {
+    bound,
+    collectLimit,
+    // One pass collects (id, ts) of up to collectLimit matches: the count and, when they are all the
+    // matches, the page too (a top-N sort of what was collected) - no second scan.
+    collect: {
+      text: `WITH m AS MATERIALIZED (SELECT d.id, d.ts FROM search_documents d WHERE ${where} LIMIT $${n + 3})
+        SELECT (SELECT count(*) FROM m) AS n, ARRAY(SELECT m.id FROM m ORDER BY ${order("m.ts", "m.id")} LIMIT $${n + 1} OFFSET $${n + 2}) AS ids`,
+      values: [...params, req.size, req.from, collectLimit],
+    },
+    count: { text: `SELECT count(*) AS n FROM search_documents d WHERE ${where}`, values: params },
+    // `d.ts + interval '0'` sorts the same but keeps the planner off the ts index (the top-N plan).
+    page: (useTsIndex) => ({
+      text: `SELECT d.id FROM search_documents d WHERE ${where} ORDER BY ${order(useTsIndex ? "d.ts" : "(d.ts + interval '0')", "d.id")} LIMIT $${n + 1} OFFSET $${n + 2}`,
+      values: [...params, req.size, req.from],
+    }),
+  };
+}

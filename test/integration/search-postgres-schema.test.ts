@@ -1,0 +1,122 @@
+/**
+ * The PostgreSQL backend's table at start (src/search/postgres/schema.ts): a database migrated to
+ * version 1 (the migration's table and jsonb_ops index) that already holds documents is upgraded in
+ * place by `ensureIndices`, by several processes at once, and searches answer the same afterwards;
+ * the stored access value (`visible_to`) follows the access prefixes, two of them for correlations.
+ */
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parseLucene } from "../../src/search/lucene/parse.ts";
+import { buildRow } from "../../src/search/postgres/documents.ts";
+import { PostgresSearchIndex } from "../../src/search/postgres/index.ts";
+import type { IndexName, SearchAccess, SearchDocument } from "../../src/search/search-index.ts";
+import { createTestDatabase } from "../support/databases.ts";
+import { buildSearchDocuments } from "../support/search-fixtures.ts";
+
+let db: Awaited<ReturnType<typeof createTestDatabase>>;
+let pool: pg.Pool;
+const { events, attributes } = buildSearchDocuments();
+
+/** Rows written as version 1 wrote them (no visible_to), straight into the migration's table. */
+async function insertVersion1(index: IndexName, docs: SearchDocument[]): Promise<void> {
+  const rows = docs.map((d) => buildRow(index, d));
+  await pool.query(
+    `INSERT INTO search_documents (index_name, id, source, fields, phrases, search_text, ts)
+     SELECT $1, r.id, r.source, r.fields, r.phrases, r.search_text, r.ts
+     FROM unnest($2::text[], $3::jsonb[], $4::jsonb[], $5::jsonb[], $6::text[], $7::timestamptz[]) AS r(id, source, fields, phrases, search_text, ts)`,
+    [
+      index,
+      rows.map((r) => r.id),
+      rows.map((r) => JSON.stringify(r.source)),
+      rows.map((r) => JSON.stringify(r.fields)),
+      rows.map((r) => JSON.stringify(r.phrases)),
+      rows.map((r) => r.searchText),
+      rows.map((r) => r.ts),
+    ],
+  );
+}
+
+const indexes = async () =>
+  (await pool.query<{ name: string }>("SELECT indexrelid::regclass::text AS name FROM pg_index WHERE indrelid = 'search_documents'::regclass ORDER BY 1")).rows.map(
+    (r) => r.name,
+  );
+
+async function total(search: PostgresSearchIndex, index: IndexName, q: string, access: SearchAccess): Promise<number> {
+  const res = await search.search({
+    index,
+    query: parseLucene(q),
+    defaultFields: [],
+    access,
+    from: 0,
+    size: 0,
+    sort: { field: "@timestamp", order: "desc" },
+    timeoutMs: 10_000,
+    trackTotalHits: true,
+  });
+  return res.total;
+}
+
+beforeAll(async () => {
+  db = await createTestDatabase("search_pg_schema");
+  pool = new pg.Pool({ connectionString: db.url, max: 6 });
+}, 60_000);
+
+afterAll(async () => {
+  await pool?.end();
+  await db?.drop();
+});
+
+describe("search_documents schema", () => {
+  it("upgrades a populated version-1 table in place, once, with concurrent starts", async () => {
+    expect(await indexes()).toContain("search_documents_fields_gin_idx");
+    await insertVersion1("svc-events", events);
+    await insertVersion1("svc-attributes", attributes);
+
+    await Promise.all([0, 1, 2].map(() => new PostgresSearchIndex(pool).ensureIndices()));
+    expect(await indexes()).toEqual([
+      "search_documents_fields_path_idx",
+      "search_documents_keys_idx",
+      "search_documents_pkey",
+      "search_documents_search_text_trgm_idx",
+      "search_documents_ts_idx",
+    ]);
+    const unfilled = await pool.query("SELECT 1 FROM search_documents WHERE visible_to IS NULL");
+    expect(unfilled.rowCount).toBe(0);
+    await new PostgresSearchIndex(pool).ensureIndices();
+
+    const search = new PostgresSearchIndex(pool);
+    for (const orgId of [1, 4, null]) {
+      const visible = (s: Record<string, unknown>) =>
+        [1, 2, 3].includes(s.event_distribution as number) || (orgId !== null && (s.event_org_id === orgId || s.event_orgc_id === orgId));
+      const access = { admin: false, orgId };
+      expect(await total(search, "svc-attributes", "", access)).toBe(attributes.filter((d) => visible(d.source)).length);
+      expect(await total(search, "svc-events", "", access)).toBe(events.filter((d) => visible(d.source)).length);
+    }
+    expect(await total(search, "svc-attributes", "_exists_:expanded.ip", { admin: true, orgId: null })).toBe(
+      attributes.filter((d) => (d.source.expanded as { ip?: string }).ip !== undefined).length,
+    );
+  }, 180_000);
+
+  it("correlations are visible when both events are (distribution 1-3 or the caller's organisation)", async () => {
+    const search = new PostgresSearchIndex(pool);
+    const side = (prefix: string, distribution: number, org: number) => ({ [`${prefix}distribution`]: distribution, [`${prefix}org_id`]: org, [`${prefix}orgc_id`]: org });
+    const combos: Record<string, unknown>[] = [];
+    for (const s of [side("source_event_", 3, 7), side("source_event_", 0, 7), side("source_event_", 0, 8)]) {
+      for (const t of [side("target_event_", 1, 7), side("target_event_", 4, 7), side("target_event_", 0, 8)]) combos.push({ ...s, ...t });
+    }
+    combos.push({ source_event_distribution: 0, source_event_org_id: [7, 9], target_event_distribution: 0, target_event_orgc_id: 9 });
+    await search.bulkIndex(
+      "svc-correlations",
+      combos.map((c, i) => ({ id: `c${i}`, source: { ...c, match_type: "term", "@timestamp": "2024-01-01T00:00:00Z" } })),
+    );
+    const sees = (c: Record<string, unknown>, orgId: number | null, prefix: string) => {
+      const has = (v: unknown) => orgId !== null && [v].flat().includes(orgId);
+      return [1, 2, 3].includes(c[`${prefix}distribution`] as number) || has(c[`${prefix}org_id`]) || has(c[`${prefix}orgc_id`]);
+    };
+    for (const orgId of [7, 8, 9, null]) {
+      const want = combos.filter((c) => sees(c, orgId, "source_event_") && sees(c, orgId, "target_event_")).length;
+      expect(await total(search, "svc-correlations", "", { admin: false, orgId }), `org ${orgId}`).toBe(want);
+    }
+    expect(await total(search, "svc-correlations", "", { admin: true, orgId: null })).toBe(combos.length);
+  });
+});
