@@ -12,6 +12,7 @@ import { listEvents, loadEvent, type EventView } from "./event-reader.ts";
 import { ensureTags, writeEventDraft, type WriteResult } from "./event-writer.ts";
 import { exportMispEvent } from "./misp-export.ts";
 import { parseMispEvent, type ParseOptions } from "./misp-parse.ts";
+import { containsPattern } from "../../platform/db/like.ts";
 
 export interface EventFilter {
   info?: string;
@@ -47,7 +48,7 @@ export class EventsService {
     const params: unknown[] = [];
     const where = [readableEventsSql(p, "e", params)];
     if (filter.info) {
-      params.push(`%${filter.info.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+      params.push(containsPattern(filter.info));
       where.push(`e.info ILIKE $${params.length}`);
     }
     if (filter.uuid) {

@@ -6,6 +6,7 @@ import { errors } from "../../platform/errors.ts";
 import { offsetOf, pageOf, type Page, type PageRequest } from "../../platform/pagination.ts";
 import type { AuditService } from "../audit/audit.service.ts";
 import { ATTACK_PATTERN_TYPE, loadGalaxySource, type GalaxyBundle } from "./galaxy-source.ts";
+import { containsPattern } from "../../platform/db/like.ts";
 
 /** The peer's P2 paging (tags, taxonomies, galaxies): `size` up to 1000, default 20. */
 export const P2_MAX_SIZE = 1000;
@@ -109,7 +110,6 @@ export function checkP2Page(page: number, size: number, where = "args"): void {
   }
 }
 
-const likePattern = (s: string) => `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 const emptyAsNull = (s: string | null | undefined) => (s === undefined || s === null || s === "" ? null : s);
 
 /**
@@ -172,7 +172,7 @@ export class GalaxiesService {
     const args: unknown[] = [];
     const where: string[] = [];
     if (filter !== null) {
-      args.push(likePattern(filter));
+      args.push(containsPattern(filter));
       where.push(`(g.name ILIKE $${args.length} OR g.type ILIKE $${args.length})`);
     }
     if (q.enabled !== undefined && q.enabled !== null) {
@@ -214,7 +214,7 @@ export class GalaxiesService {
     const args: unknown[] = [galaxy.id];
     let w = "WHERE c.galaxy_id = $1";
     if (filter !== null) {
-      args.push(likePattern(filter));
+      args.push(containsPattern(filter));
       w += ` AND (c.value ILIKE $2 OR c.tag_name ILIKE $2 OR EXISTS (SELECT 1 FROM unnest(c.external_ids) e WHERE e ILIKE $2))`;
     }
     const { pool } = this.ctx.db;
@@ -238,7 +238,7 @@ export class GalaxiesService {
     const args: unknown[] = [ATTACK_PATTERN_TYPE, MAX_ATTACK_PATTERNS];
     let w = "WHERE g.type = $1";
     if (f !== null) {
-      args.push(likePattern(f));
+      args.push(containsPattern(f));
       w += " AND (c.value ILIKE $3 OR EXISTS (SELECT 1 FROM unnest(c.external_ids) e WHERE e ILIKE $3))";
     }
     const { rows } = await this.ctx.db.pool.query<AttackPattern>(

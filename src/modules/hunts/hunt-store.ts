@@ -1,6 +1,7 @@
 import type { Sql } from "../../platform/db/transaction.ts";
 import type { HuntStatus, HuntType, IndexTarget } from "./hunt-definition.ts";
 import type { Hit } from "./hit-keys.ts";
+import { containsPattern } from "../../platform/db/like.ts";
 
 /** Every SQL statement of hunts, their runs and their cached results. */
 
@@ -95,7 +96,7 @@ export async function listHunts(sql: Sql, f: HuntListFilter, offset: number, lim
   const params: unknown[] = [];
   const where: string[] = [];
   if (f.userId !== null) where.push(`h.user_id = $${params.push(f.userId)}`);
-  if (f.name) where.push(`h.name ILIKE $${params.push(`%${f.name.replace(/[\\%_]/g, (c) => `\\${c}`)}%`)}`);
+  if (f.name) where.push(`h.name ILIKE $${params.push(containsPattern(f.name))}`);
   const clause = where.length ? `WHERE ${where.join(" AND ")}` : "";
   const [page, count] = await Promise.all([
     sql.query<HuntRow>(`SELECT ${HUNT_COLUMNS} FROM ${FROM} ${clause} ORDER BY h.created_at DESC, h.id DESC LIMIT $${params.length + 1} OFFSET $${params.length + 2}`, [...params, limit, offset]),

@@ -8,6 +8,7 @@ import { tagColour } from "../events/event-writer.ts";
 import { checkP2Page } from "../galaxies/galaxies.service.ts";
 import { checkIntRange, Issues } from "../attributes/input-checks.ts";
 import { checkColour, tagNameIssues } from "./tag-rules.ts";
+import { containsPattern } from "../../platform/db/like.ts";
 
 export interface TagRecord {
   id: number;
@@ -72,7 +73,6 @@ const COLUMNS: Record<keyof TagFields, string> = {
   userId: "user_id",
 };
 
-const likePattern = (s: string) => `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 /** The tag catalogue (global to the instance, as the peer). Links to events and attributes cascade on delete. */
 export class TagsService {
@@ -85,7 +85,7 @@ export class TagsService {
     const params: unknown[] = [];
     if (q.filter) {
       if (q.filter.includes("\0")) throw errors.invalidField(["query", "filter"], "must not contain NUL bytes");
-      params.push(likePattern(q.filter));
+      params.push(containsPattern(q.filter));
       where.push(`name ILIKE $${params.length}`);
     }
     if (q.hidden != null) {
