@@ -1,7 +1,6 @@
 import { builder, caller } from "../../graphql/builder.ts";
-import { errors } from "../../platform/errors.ts";
-import { MAX_PAGE_SIZE } from "../../platform/pagination.ts";
 import type { AuditRecord } from "./audit.service.ts";
+import { checkPageSize } from "../../platform/paging.ts";
 
 const AuditEntry = builder.objectRef<AuditRecord>("AuditEntry").implement({
   fields: (t) => ({
@@ -49,10 +48,7 @@ builder.queryFields((t) => ({
       dateTo: t.arg({ type: "DateTime" }),
     },
     resolve: (_r, a, ctx) => {
-      const page = a.page ?? 1;
-      const size = a.size ?? 50;
-      if (page < 1) throw errors.invalidField(["args", "page"], "must be at least 1", page);
-      if (size < 1 || size > MAX_PAGE_SIZE) throw errors.invalidField(["args", "size"], `must be from 1 to ${MAX_PAGE_SIZE}`, size);
+      const { page, size } = checkPageSize(a, 50);
       return ctx.services.audit.list(
         caller(ctx),
         {

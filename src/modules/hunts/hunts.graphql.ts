@@ -1,9 +1,9 @@
 import { builder, caller } from "../../graphql/builder.ts";
-import { errors } from "../../platform/errors.ts";
 import { HUNT_STATUSES, HUNT_TYPES, INDEX_TARGETS } from "./hunt-definition.ts";
 import { HUNT_FREQUENCY_NAMES, frequencyOf } from "./hunt-schedule.ts";
 import type { HuntRow, HuntRunRow } from "./hunt-store.ts";
 import type { Hit } from "./hit-keys.ts";
+import { checkPageSize, checkSkipLimit } from "../../platform/paging.ts";
 
 const HuntTypeEnum = builder.enumType("HuntType", {
   values: Object.fromEntries(HUNT_TYPES.map((t) => [t.replace(/-/g, "_"), { value: t }])) as Record<string, { value: (typeof HUNT_TYPES)[number] }>,
@@ -98,19 +98,13 @@ function toInput(i: InputOf, explicit: Set<string>) {
   };
 }
 
-function checkPage(page: number, size: number): { page: number; size: number } {
-  if (!Number.isInteger(page) || page < 1) throw errors.invalidField(["args", "page"], "must be at least 1", page);
-  if (!Number.isInteger(size) || size < 1 || size > 100) throw errors.invalidField(["args", "size"], "must be from 1 to 100", size);
-  return { page, size };
-}
-
 builder.queryFields((t) => ({
   hunts: t.field({
     type: HuntPage,
     description: "Your hunts, newest first; administrators: all for everyone's, userId for one user's",
     args: { page: t.arg.int({ defaultValue: 1 }), size: t.arg.int({ defaultValue: 50 }), filter: t.arg.string(), all: t.arg.boolean(), userId: t.arg.int() },
     resolve: (_r, a, ctx) =>
-      ctx.services.hunts.list(caller(ctx), { name: a.filter ?? undefined, all: a.all ?? undefined, userId: a.userId ?? undefined }, checkPage(a.page ?? 1, a.size ?? 50)),
+      ctx.services.hunts.list(caller(ctx), { name: a.filter ?? undefined, all: a.all ?? undefined, userId: a.userId ?? undefined }, checkPageSize(a, 50)),
   }),
   hunt: t.field({ type: HuntObject, args: { id: t.arg.int({ required: true }) }, resolve: (_r, a, ctx) => ctx.services.hunts.get(caller(ctx), a.id) }),
   huntResults: t.field({
@@ -125,10 +119,7 @@ builder.queryFields((t) => ({
     type: [HuntRunObject],
     args: { id: t.arg.int({ required: true }), skip: t.arg.int({ defaultValue: 0 }), limit: t.arg.int({ defaultValue: 100 }) },
     resolve: (_r, a, ctx) => {
-      const skip = a.skip ?? 0;
-      const limit = a.limit ?? 100;
-      if (skip < 0) throw errors.invalidField(["args", "skip"], "must be at least 0", skip);
-      if (limit < 1 || limit > 1000) throw errors.invalidField(["args", "limit"], "must be from 1 to 1000", limit);
+      const { skip, limit } = checkSkipLimit(a);
       return ctx.services.hunts.history(caller(ctx), a.id, skip, limit);
     },
   }),

@@ -5,6 +5,7 @@ import { mapSubscription } from "../../platform/pubsub.ts";
 import type { FollowList } from "./notification-rules.ts";
 import { notificationsTopic } from "./notifier.ts";
 import type { NotificationRow } from "./notifications.service.ts";
+import { checkPageSize } from "../../platform/paging.ts";
 
 const NotificationType = builder.objectRef<NotificationRow>("Notification").implement({
   fields: (t) => ({
@@ -41,13 +42,8 @@ builder.queryFields((t) => ({
   notifications: t.field({
     type: Page,
     args: { page: t.arg.int({ defaultValue: 1 }), size: t.arg.int({ defaultValue: 50 }), type: t.arg.string(), read: t.arg.boolean(), filter: t.arg.string() },
-    resolve: (_r, a, ctx) => {
-      const page = a.page ?? 1;
-      const size = a.size ?? 50;
-      if (page < 1) throw errors.invalidField(["args", "page"], "must be at least 1", page);
-      if (size < 1 || size > 100) throw errors.invalidField(["args", "size"], "must be from 1 to 100", size);
-      return ctx.services.notifications.list(caller(ctx), { type: a.type ?? undefined, read: a.read ?? undefined, filter: a.filter ?? undefined }, { page, size });
-    },
+    resolve: (_r, a, ctx) =>
+      ctx.services.notifications.list(caller(ctx), { type: a.type ?? undefined, read: a.read ?? undefined, filter: a.filter ?? undefined }, checkPageSize(a, 50)),
   }),
   unreadNotificationCount: t.int({ resolve: (_r, _a, ctx) => ctx.services.notifications.unreadCount(caller(ctx)) }),
 }));

@@ -1,7 +1,7 @@
 import { builder, caller } from "../../graphql/builder.ts";
-import { errors } from "../../platform/errors.ts";
 import { checkUuid } from "../events/events.graphql.ts";
 import type { SightingHit, SightingsCreated } from "./sightings.service.ts";
+import { checkPageSize } from "../../platform/paging.ts";
 
 type SightingSource = SightingHit["_source"];
 
@@ -52,10 +52,7 @@ builder.queryFields((t) => ({
     description: "Sightings of readable attributes, newest first (size 1..100, default 10)",
     args: { page: t.arg.int({ defaultValue: 1 }), size: t.arg.int({ defaultValue: 10 }), attributeUuid: t.arg.string(), type: t.arg.string() },
     resolve: async (_r, a, ctx) => {
-      const page = a.page ?? 1;
-      const size = a.size ?? 10;
-      if (!Number.isInteger(page) || page < 1) throw errors.invalidField(["args", "page"], "must be at least 1", page);
-      if (!Number.isInteger(size) || size < 1 || size > 100) throw errors.invalidField(["args", "size"], "must be from 1 to 100", size);
+      const { page, size } = checkPageSize(a, 10);
       const r = await ctx.services.sightings.list(caller(ctx), {
         page,
         size,
