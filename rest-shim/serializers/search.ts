@@ -1,7 +1,6 @@
 import type { SearchPage } from "../../src/modules/search/search.service.ts";
+import { timestampMillis } from "../../src/search/timestamps.ts";
 
-/** `@timestamp` as epoch milliseconds, as OpenSearch's `sort` values (event times are naive UTC). */
-const sortTime = (v: unknown) => (typeof v === "string" ? Date.parse(/(Z|[+-]\d\d:?\d\d)$/.test(v) ? v : `${v}Z`) : null);
 
 /** The peer's P3 envelope with raw-hit-shaped results (`_index`, `_id`, `_score`, `_source`, `sort`). */
 export function searchPageOut(page: SearchPage, sortBy: "@timestamp" | "_score") {
@@ -19,7 +18,7 @@ export function searchPageOut(page: SearchPage, sortBy: "@timestamp" | "_score")
       _id: h.id,
       _score: h.score,
       _source: h.source,
-      sort: [sortBy === "_score" ? h.score : sortTime(h.source["@timestamp"]), h.id],
+      sort: [sortBy === "_score" ? h.score : timestampMillis(h.source["@timestamp"]), h.id],
     })),
   };
 }

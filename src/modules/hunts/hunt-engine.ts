@@ -1,6 +1,7 @@
 import type { AppContext } from "../../app-context.ts";
 import type { Principal } from "../../auth/principal.ts";
 import type { LuceneAst } from "../../search/lucene/ast.ts";
+import { timestampMillis } from "../../search/timestamps.ts";
 import { errors } from "../../platform/errors.ts";
 import { searchCpe } from "../../integrations/vulnerability-lookup.ts";
 import { searchRulesByVulnerability } from "../../integrations/rules-service.ts";
@@ -91,8 +92,8 @@ export class HuntEngine {
     if (pages.length === 1) return { total: pages[0].total, hits: pages[0].hits };
     // Both indices: newest first across them, each hit saying what it is (spec 2.2).
     const hits = pages
-      .flatMap((pg) => pg.hits.map((h) => ({ ...h, _doc_kind: pg.kind })))
-      .sort((a, b) => timeOf(b) - timeOf(a))
+      .flatMap((pg) => pg.hits.map((h): Hit => ({ ...h, _doc_kind: pg.kind })))
+      .sort((a, b) => (timestampMillis(b["@timestamp"]) ?? 0) - (timestampMillis(a["@timestamp"]) ?? 0))
       .slice(0, SEARCH_HUNT_MAX_HITS);
     return { total: pages.reduce((n, pg) => n + pg.total, 0), hits };
   }
@@ -100,14 +101,6 @@ export class HuntEngine {
 
 /** Newest first, every match counted, deleted attributes left out (as Explore shows them). */
 const SEARCH_PAGE = { page: 1, size: SEARCH_HUNT_MAX_HITS, sortBy: "@timestamp", sortOrder: "desc", includeDeleted: false, exactTotal: true } as const;
-
-/** `@timestamp` of an event is naive UTC, of an attribute ISO with `Z`. */
-function timeOf(hit: Hit): number {
-  const v = hit["@timestamp"];
-  if (typeof v !== "string") return 0;
-  const t = Date.parse(/(Z|[+-]\d\d:?\d\d)$/.test(v) ? v : `${v}Z`);
-  return Number.isNaN(t) ? 0 : t;
-}
 
 function httpOptions(s: HuntSettings, signal: AbortSignal): Omit<HttpJsonOptions, "service"> {
   return { timeoutMs: s.request_timeout_seconds * 1000, maxAttempts: s.max_attempts, maxBytes: s.max_response_bytes, signal };
