@@ -107,6 +107,27 @@ describe.each(SEARCH_BACKENDS)("fw-attack-pattern hunts on $name", ({ env }) => 
     expect(kinds).toEqual({ [VOLTA]: "event", [BABYSHARK]: "event", [metacoinAttribute]: "attribute", [T1069_ATTRIBUTE]: "attribute" });
   });
 
+  it("does not resolve a cluster of another galaxy (APT1 of mitre-intrusion-set, enabled), by uuid or tag", async () => {
+    // The intrusion-set galaxy and its APT1 cluster as MISP names them (galaxy 1023f364-..., cluster
+    // 6a2e693f-..., as in the PyMISP event pymisp-reportlab-galaxy_1.json); only ATT&CK data is shared.
+    const pool = app.booted.ctx.db.pool;
+    const { rows } = await pool.query<{ id: number }>(
+      `INSERT INTO galaxies (uuid, name, type, namespace, enabled) VALUES ('1023f364-7831-11e7-8318-43b5531983ab', 'Intrusion Set', 'mitre-intrusion-set', 'mitre-attack', true)
+       ON CONFLICT DO NOTHING RETURNING id`,
+    );
+    if (rows[0]) {
+      await pool.query(
+        `INSERT INTO galaxy_clusters (uuid, galaxy_id, type, value, tag_name, external_ids) VALUES ('6a2e693f-24e5-451a-9f88-b36a108e5662', $1, 'mitre-intrusion-set', 'APT1 - G0006', 'misp-galaxy:mitre-intrusion-set="APT1 - G0006"', ARRAY['G0006'])`,
+        [rows[0].id],
+      );
+    }
+    const res = await run((await hunt("6a2e693f-24e5-451a-9f88-b36a108e5662, T1441")).id);
+    expect(res.status).toBe(400);
+    expect(res.body.unresolved).toEqual(["6a2e693f-24e5-451a-9f88-b36a108e5662"]);
+    const asTag = await app.http.post("/hunts/", { token: analyst.token, json: { name: "x", query: 'misp-galaxy:mitre-intrusion-set="APT1 - G0006"', hunt_type: "fw-attack-pattern" } });
+    expect(asTag.status).toBe(400);
+  });
+
   it("answers 400 naming the codes that do not resolve, and records the failed run", async () => {
     const h = await hunt(`T1059, T9999\n${crypto.randomUUID()}, T1059.999`);
     const res = await run(h.id);
