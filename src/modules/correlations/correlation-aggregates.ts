@@ -5,7 +5,7 @@
  */
 import type { Principal } from "../../auth/principal.ts";
 import type { Sql } from "../../platform/db/transaction.ts";
-import type { OrgRef } from "../events/event-reader.ts";
+import type { EventView } from "../events/event-reader.ts";
 import { readableEventsSql } from "../events/event-access.ts";
 import type { HistogramInterval } from "./histogram.ts";
 
@@ -34,20 +34,11 @@ export interface CorrelationStats {
   topCorrelatedValues: KeyCount[];
 }
 
-export interface RelatedEvent {
-  uuid: string;
-  info: string;
-  date: string;
-  threatLevel: number;
-  analysis: number;
-  distribution: number;
-  published: boolean;
-  timestamp: number;
-  org: OrgRef;
-  orgc: OrgRef;
+/** The summary of an event an event read lists as related: a part of the event's own view. */
+export type RelatedEvent = Pick<EventView, "uuid" | "info" | "date" | "threatLevel" | "analysis" | "distribution" | "published" | "timestamp" | "org" | "orgc"> & {
   /** Pairs of correlating attributes between the two events. */
   correlationCount: number;
-}
+};
 
 const TOP = 10;
 
