@@ -389,16 +389,16 @@ async function main() {
     const pgLoad = await load(postgres, opts);
     log(`postgres loaded: ${JSON.stringify(pgLoad)}`);
     let t0 = performance.now();
-    await pool.query("VACUUM (ANALYZE) search_documents");
+    await pool.query("VACUUM (ANALYZE) search_documents, search_postings");
     const vacuumSeconds = round((performance.now() - t0) / 1000, 1);
     const pgSize = (
       await pool.query<{ table: string; total: string }>(
-        "SELECT pg_table_size('search_documents') AS table, pg_total_relation_size('search_documents') AS total",
+        "SELECT pg_table_size('search_documents') AS table, pg_total_relation_size('search_documents') + pg_total_relation_size('search_postings') AS total",
       )
     ).rows[0]!;
     const indexSizes = (
       await pool.query<{ name: string; bytes: string }>(
-        "SELECT indexrelid::regclass::text AS name, pg_relation_size(indexrelid) AS bytes FROM pg_index WHERE indrelid = 'search_documents'::regclass",
+        "SELECT indexrelid::regclass::text AS name, pg_relation_size(indexrelid) AS bytes FROM pg_index WHERE indrelid IN ('search_documents'::regclass, 'search_postings'::regclass) UNION ALL SELECT 'search_postings (table)', pg_table_size('search_postings')",
       )
     ).rows;
     log(`VACUUM (ANALYZE): ${vacuumSeconds} s`);

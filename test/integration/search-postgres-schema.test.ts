@@ -1,7 +1,8 @@
 /**
  * The PostgreSQL backend's table at start (src/search/postgres/schema.ts): a database migrated to
  * version 1 (the migration's table and jsonb_ops index) that already holds documents is upgraded in
- * place by `ensureIndices`, by several processes at once, and searches answer the same afterwards;
+ * place by `ensureIndices`, by several processes at once (postings computed for the stored
+ * documents), and searches answer the same afterwards, on both paths;
  * the stored access value (`visible_to`) follows the access prefixes, two of them for correlations.
  */
 import pg from "pg";
@@ -74,14 +75,27 @@ describe("search_documents schema", () => {
 
     await Promise.all([0, 1, 2].map(() => new PostgresSearchIndex(pool).ensureIndices()));
     expect(await indexes()).toEqual([
+      "search_documents_doc_idx",
       "search_documents_fields_path_idx",
       "search_documents_keys_idx",
       "search_documents_pkey",
       "search_documents_search_text_trgm_idx",
       "search_documents_ts_idx",
     ]);
-    const unfilled = await pool.query("SELECT 1 FROM search_documents WHERE visible_to IS NULL");
+    const unfilled = await pool.query("SELECT 1 FROM search_documents WHERE visible_to IS NULL OR posting_keys IS NULL OR doc IS NULL");
     expect(unfilled.rowCount).toBe(0);
+    // Version 3: the documents stored before got their postings, each once.
+    const postings = await pool.query<{ stored: string; expected: string }>(
+      "SELECT (SELECT count(*) FROM search_postings) AS stored, (SELECT sum(cardinality(posting_keys)) FROM search_documents) AS expected",
+    );
+    expect(Number(postings.rows[0]!.stored)).toBe(Number(postings.rows[0]!.expected));
+    expect(Number(postings.rows[0]!.stored)).toBeGreaterThan(attributes.length * 10);
+    const jsonbPath = new PostgresSearchIndex(pool, { postings: false });
+    for (const q of ["", "type:ip-dst", "category:\"Network activity\" AND NOT to_ids:false", "value:www*"]) {
+      for (const access of [{ admin: true, orgId: null }, { admin: false, orgId: 1 }]) {
+        expect(await total(new PostgresSearchIndex(pool), "svc-attributes", q, access), q).toBe(await total(jsonbPath, "svc-attributes", q, access));
+      }
+    }
     await new PostgresSearchIndex(pool).ensureIndices();
 
     const search = new PostgresSearchIndex(pool);

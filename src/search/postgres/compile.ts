@@ -107,6 +107,31 @@ export function wildcardLineStart(pattern: string): string | null {
   return out;
 }
 
+/** A long range's inclusive integer bounds (null: open), as OpenSearch rounds fractional bounds. */
+export function longRangeBounds(node: RangeNode, key: string): { lo: number | null; hi: number | null } {
+  const num = (v: string) => {
+    if (!NUMERIC.test(v.trim())) throw new FieldTypeError(`'${v}' is not a number (field ${key})`);
+    return Number(v.trim());
+  };
+  return {
+    lo: node.lower === null ? null : node.includeLower ? Math.ceil(num(node.lower)) : Math.floor(num(node.lower)) + 1,
+    hi: node.upper === null ? null : node.includeUpper ? Math.floor(num(node.upper)) : Math.ceil(num(node.upper)) - 1,
+  };
+}
+
+/** A date range's inclusive bounds in epoch ms (null: open), with date math and rounding. */
+export function dateRangeBounds(node: RangeNode, key: string, now: number): { lo: number | null; hi: number | null } {
+  const bound = (v: string, roundUp: boolean) => {
+    const t = parseDateMath(v.trim(), roundUp, now);
+    if (t === null) throw new FieldTypeError(`'${v}' is not a date or date math expression (field ${key})`);
+    return t;
+  };
+  return {
+    lo: node.lower === null ? null : bound(node.lower, !node.includeLower) + (node.includeLower ? 0 : 1),
+    hi: node.upper === null ? null : bound(node.upper, node.includeUpper) - (node.includeUpper ? 0 : 1),
+  };
+}
+
 export class SqlCompiler {
   readonly params: unknown[] = [];
   private readonly fields: Record<string, FieldType>;
@@ -217,7 +242,7 @@ export class SqlCompiler {
   }
 
   /** Fields a leaf applies to; `lenient` for default fields and patterns. */
-  private resolve(field: string | null): { fields: ResolvedField[]; lenient: boolean } {
+  resolve(field: string | null): { fields: ResolvedField[]; lenient: boolean } {
     if (field === null) {
       if (this.defaultFields.length === 0) return this.resolve("*");
       const out = this.defaultFields.flatMap((f) => this.resolve(f).fields);
@@ -365,29 +390,14 @@ export class SqlCompiler {
     if (lower === null && upper === null) return this.exists(f.key);
     switch (f.type) {
       case "long": {
-        const num = (v: string) => {
-          if (!NUMERIC.test(v.trim())) throw new FieldTypeError(`'${v}' is not a number (field ${f.key})`);
-          return Number(v.trim());
-        };
+        const { lo, hi } = longRangeBounds(node, f.key);
         const preds: string[] = [];
-        if (lower !== null) {
-          const l = num(lower);
-          preds.push(`(x.v)::numeric >= ${this.p(String(includeLower ? Math.ceil(l) : Math.floor(l) + 1))}::numeric`);
-        }
-        if (upper !== null) {
-          const u = num(upper);
-          preds.push(`(x.v)::numeric <= ${this.p(String(includeUpper ? Math.floor(u) : Math.ceil(u) - 1))}::numeric`);
-        }
+        if (lo !== null) preds.push(`(x.v)::numeric >= ${this.p(String(lo))}::numeric`);
+        if (hi !== null) preds.push(`(x.v)::numeric <= ${this.p(String(hi))}::numeric`);
         return this.anyValue(f.key, f.type, () => preds.join(" AND "), false);
       }
       case "date": {
-        const bound = (v: string, roundUp: boolean) => {
-          const t = parseDateMath(v.trim(), roundUp, this.now);
-          if (t === null) throw new FieldTypeError(`'${v}' is not a date or date math expression (field ${f.key})`);
-          return t;
-        };
-        const l = lower === null ? null : bound(lower, !includeLower) + (includeLower ? 0 : 1);
-        const u = upper === null ? null : bound(upper, includeUpper) - (includeUpper ? 0 : 1);
+        const { lo: l, hi: u } = dateRangeBounds(node, f.key, this.now);
         if (f.key === "@timestamp") {
           const preds = ["d.ts IS NOT NULL"];
           if (l !== null) preds.push(`d.ts >= ${this.p(new Date(l).toISOString())}::timestamptz`);

@@ -29,6 +29,7 @@ import type { IndexName, SearchDocument } from "../search-index.ts";
 import { analyze } from "./analyzer.ts";
 import { parseDate } from "./dates.ts";
 import { parseCidr, parseIp } from "./ip.ts";
+import { postingKeys } from "./postings.ts";
 
 export const KEYWORD_IGNORE_ABOVE = 8191;
 
@@ -39,6 +40,8 @@ export interface DocumentRow {
   phrases: Record<string, string[]>;
   searchText: string;
   ts: string | null;
+  /** Its terms in `search_postings` (`./postings.ts`). */
+  postingKeys: string[];
 }
 
 /** All values at a dotted path (arrays flattened at every level; literal dotted keys accepted). */
@@ -131,6 +134,7 @@ function typedValues(type: FieldType, raw: unknown[]): unknown[] {
 export function buildRow(index: IndexName, doc: SearchDocument): DocumentRow {
   const fields: Record<string, unknown[]> = {};
   const phrases: Record<string, string[]> = {};
+  const tokenLists: Record<string, string[][]> = {};
   const lines = new Set<string>();
   for (const [name, type] of Object.entries(INDEX_FIELDS[index].fields)) {
     const raw = valuesAt(doc.source, name.split("."));
@@ -139,11 +143,10 @@ export function buildRow(index: IndexName, doc: SearchDocument): DocumentRow {
       const strings = raw.map(asString).filter((s): s is string => s !== null);
       if (strings.length === 0) continue;
       const tokens = new Set<string>();
-      phrases[name] = strings.map((s) => {
-        const toks = analyze(s);
-        for (const t of toks) tokens.add(t);
-        return ` ${toks.join(" ")} `;
-      });
+      const lists = strings.map((s) => analyze(s));
+      for (const toks of lists) for (const t of toks) tokens.add(t);
+      phrases[name] = lists.map((toks) => ` ${toks.join(" ")} `);
+      tokenLists[name] = lists;
       fields[name] = [...tokens];
       const exact = [...new Set(strings.filter((s) => [...s].length <= KEYWORD_IGNORE_ABOVE))];
       if (exact.length) fields[`${name}.keyword`] = exact;
@@ -166,5 +169,6 @@ export function buildRow(index: IndexName, doc: SearchDocument): DocumentRow {
     // matches the unanchored pattern": the trigram pre-filters are supersets, never lose hits.
     searchText: [...lines].join("\n"),
     ts: typeof ts === "number" ? new Date(ts).toISOString() : null,
+    postingKeys: postingKeys(index, fields, tokenLists),
   };
 }

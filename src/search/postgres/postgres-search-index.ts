@@ -38,7 +38,10 @@ import {
 } from "../search-index.ts";
 import { buildRow } from "./documents.ts";
 import { ensureSearchSchema } from "./schema.ts";
+import { planPostings } from "./postings-plan.ts";
+import { searchByPostings } from "./postings-search.ts";
 import { searchStatements } from "./statements.ts";
+import { clearIndex, deleteDocumentsByIds, deleteDocumentsByTerms, inTransaction, upsertDocuments } from "./writes.ts";
 
 /** How long the newest-first index walk may take before the top-N plan is used instead. */
 const TS_WALK_BUDGET_MS = 40;
@@ -65,7 +68,11 @@ function pgCode(err: unknown): string | undefined {
 export class PostgresSearchIndex implements SearchIndex {
   readonly backend = "postgres" as const;
 
-  constructor(private readonly pool: pg.Pool) {}
+  /** `postings: false` answers every search on the JSONB path (tests compare the two). */
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly options: { postings?: boolean } = {},
+  ) {}
 
   async ensureIndices(): Promise<void> {
     await ensureSearchSchema(this.pool);
@@ -77,29 +84,13 @@ export class PostgresSearchIndex implements SearchIndex {
       const byId = new Map<string, SearchDocument>();
       for (const d of docs.slice(i, i + BULK_CHUNK)) byId.set(d.id, { id: d.id, source: sanitize(d.source) as Record<string, unknown> });
       const rows = [...byId.values()].map((d) => buildRow(index, d));
-      await this.pool.query(
-        `INSERT INTO search_documents (index_name, id, source, fields, phrases, search_text, ts)
-         SELECT $1, r.id, r.source, r.fields, r.phrases, r.search_text, r.ts
-         FROM unnest($2::text[], $3::jsonb[], $4::jsonb[], $5::jsonb[], $6::text[], $7::timestamptz[])
-           AS r(id, source, fields, phrases, search_text, ts)
-         ON CONFLICT (index_name, id) DO UPDATE SET source = EXCLUDED.source, fields = EXCLUDED.fields,
-           phrases = EXCLUDED.phrases, search_text = EXCLUDED.search_text, ts = EXCLUDED.ts`,
-        [
-          index,
-          rows.map((r) => r.id),
-          rows.map((r) => JSON.stringify(r.source)),
-          rows.map((r) => JSON.stringify(r.fields)),
-          rows.map((r) => JSON.stringify(r.phrases)),
-          rows.map((r) => r.searchText),
-          rows.map((r) => r.ts),
-        ],
-      );
+      await inTransaction(this.pool, (client) => upsertDocuments(client, index, rows));
     }
   }
 
   async deleteByIds(index: IndexName, ids: string[]): Promise<void> {
     if (ids.length === 0) return;
-    await this.pool.query("DELETE FROM search_documents WHERE index_name = $1 AND id = ANY($2::text[])", [index, ids]);
+    await inTransaction(this.pool, (client) => deleteDocumentsByIds(client, index, ids));
   }
 
   async deleteByTerms(index: IndexName, field: string, values: string[]): Promise<void> {
@@ -107,12 +98,7 @@ export class PostgresSearchIndex implements SearchIndex {
     const type = INDEX_FIELDS[index].fields[field];
     if (type === undefined) return;
     const key = type === "text" ? `${field}.keyword` : field;
-    // One containment test per value, each answered by the jsonb_path_ops index.
-    await this.pool.query(
-      `DELETE FROM search_documents d USING unnest($3::text[]) AS v(x)
-       WHERE d.index_name = $1 AND d.fields @> jsonb_build_object($2::text, jsonb_build_array(v.x))`,
-      [index, key, values],
-    );
+    await inTransaction(this.pool, (client) => deleteDocumentsByTerms(client, index, key, values));
   }
 
   async refresh(): Promise<void> {
@@ -120,7 +106,7 @@ export class PostgresSearchIndex implements SearchIndex {
   }
 
   async clear(index: IndexName): Promise<void> {
-    await this.pool.query("DELETE FROM search_documents WHERE index_name = $1", [index]);
+    await inTransaction(this.pool, (client) => clearIndex(client, index));
   }
 
   async health(): Promise<{ ok: boolean; reason?: string }> {
@@ -145,7 +131,9 @@ export class PostgresSearchIndex implements SearchIndex {
     if (req.from + req.size > MAX_RESULT_WINDOW) {
       throw new SearchQueryError(`from + size must be at most ${MAX_RESULT_WINDOW}`, "invalid");
     }
-    const st = searchStatements(req, Date.now());
+    const now = Date.now();
+    // Compiling validates the query (400s) whichever path answers it.
+    const st = searchStatements(req, now);
     const { bound } = st;
     const timeoutMs = Math.max(1, Math.floor(req.timeoutMs));
 
@@ -161,12 +149,24 @@ export class PostgresSearchIndex implements SearchIndex {
       await client.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
       // JIT compiles the plans of broad scans for 50-350 ms, longer than most searches take.
       await client.query("SELECT set_config('statement_timeout', $1, true), set_config('jit', 'off', true)", [String(timeoutMs)]);
-      const collected = await client.query<{ n: string; ids: string[] }>(st.collect.text, st.collect.values);
-      let matches = Number(collected.rows[0]?.n ?? 0);
-      let ids = collected.rows[0]?.ids ?? [];
-      const many = matches >= st.collectLimit;
-      if (many && bound === null) matches = Number((await client.query<{ n: string }>(st.count.text, st.count.values)).rows[0]?.n ?? 0);
-      if (many && req.size > 0) {
+      const plan = this.options.postings === false ? null : planPostings(req, now);
+      const answer = plan === null ? null : await searchByPostings(client, req, plan, bound);
+      let matches: number;
+      let ids: string[];
+      let pageNeeded: boolean;
+      if (answer !== null) {
+        matches = answer.matches;
+        ids = answer.ids ?? [];
+        pageNeeded = answer.ids === null && req.size > 0;
+      } else {
+        const collected = await client.query<{ n: string; ids: string[] }>(st.collect.text, st.collect.values);
+        matches = Number(collected.rows[0]?.n ?? 0);
+        ids = collected.rows[0]?.ids ?? [];
+        const many = matches >= st.collectLimit;
+        if (many && bound === null) matches = Number((await client.query<{ n: string }>(st.count.text, st.count.values)).rows[0]?.n ?? 0);
+        pageNeeded = many && req.size > 0;
+      }
+      if (pageNeeded) {
         const page = (useTsIndex: boolean) => {
           const { text, values } = st.page(useTsIndex);
           return client.query<{ id: string }>(text, values);

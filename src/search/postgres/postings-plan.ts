@@ -1,0 +1,294 @@
+/**
+ * Which searches the postings (`./postings.ts`) answer, and how: a Lucene AST -> a conjunction of
+ * posting sources, or null when the query needs the JSONB path (`./compile.ts`).
+ *
+ * The plan has the JSONB compiler's semantics leaf by leaf: every leaf is first compiled by it (so
+ * type errors, lenient fields and dropped clauses are decided in one place), and only leaves whose
+ * postings hold exactly the documents that condition selects are planned:
+ * - terms on keyword, text (OR of its tokens), long, boolean, ip (an address or a CIDR block);
+ * - phrases of one or two tokens (two: the adjacent-pair key);
+ * - prefix wildcards (`ukraine*`: a key range); long, date and ip ranges; `@timestamp` ranges and
+ *   terms (a condition on `ts`); `_exists_` (the field's key range); match-all.
+ * - bools: AND / NOT of those, OR of term leaves (one source with their keys and ranges).
+ * Not planned (JSONB path): other wildcards, regexes, keyword/text/boolean ranges, ip_range fields,
+ * terms over MAX_TERM, phrases of three or more tokens, OR of conjunctions, negated ranges, filters
+ * other than `deleted`, sorts other than `@timestamp` descending.
+ */
+import type { LuceneNode, PhraseNode, RangeNode, RegexNode, TermNode } from "../lucene/ast.ts";
+import type { FieldType } from "../fields.ts";
+import type { IndexName, SearchRequest } from "../search-index.ts";
+import { analyze, lowerCase } from "./analyzer.ts";
+import { dateRangeBounds, FieldTypeError, longRangeBounds, SqlCompiler } from "./compile.ts";
+import { parseCidr, parseIp } from "./ip.ts";
+import { cidrTerms, hasPostings, ipTerm, longTerm, pairKey, prefixRange, termFits, termKey } from "./postings.ts";
+
+/** Documents that have one of `keys` or a key within one of `ranges` (inclusive bounds). */
+export interface PostingSource {
+  keys: string[];
+  ranges: { lo: string; hi: string; loInclusive: boolean; hiInclusive: boolean }[];
+}
+
+/** `@timestamp` present and within [lo, hi] (epoch ms, null: open). */
+export interface TsRange {
+  lo: number | null;
+  hi: number | null;
+}
+
+type Item = { source: PostingSource } | { ts: TsRange };
+
+/** Documents that match every `pos` item and no `neg` item (`pos` empty: every document). */
+export interface PostingConjunction {
+  pos: Item[];
+  neg: Item[];
+}
+
+export interface PostingPlan {
+  /** null: the query matches nothing. */
+  conjunction: PostingConjunction | null;
+  /** Only documents whose `deleted` holds false (the `live` column). */
+  liveOnly: boolean;
+}
+
+type Expr =
+  | { k: "none" }
+  | { k: "all" }
+  | { k: "item"; item: Item }
+  | { k: "and"; pos: Expr[]; neg: Expr[] }
+  | { k: "or"; parts: Expr[] };
+
+class Unsupported extends Error {}
+
+const LONG_MIN = -(2n ** 63n);
+const LONG_MAX = 2n ** 63n - 1n;
+const NONE: Expr = { k: "none" };
+
+export function planPostings(req: SearchRequest, now: number): PostingPlan | null {
+  if (req.sort.field !== "@timestamp" || req.sort.order !== "desc") return null;
+  let liveOnly = false;
+  for (const [field, value] of Object.entries(req.filters ?? {})) {
+    if (field !== "deleted" || (value !== false && value !== "false")) return null;
+    liveOnly = true;
+  }
+  try {
+    const expr = new Planner(req.index, req.defaultFields, now).node(req.query);
+    return { conjunction: expr === null ? null : conjunction(expr), liveOnly };
+  } catch (err) {
+    if (err instanceof Unsupported) return null;
+    throw err;
+  }
+}
+
+const source = (keys: string[], ranges: PostingSource["ranges"] = []): Expr => ({ k: "item", item: { source: { keys, ranges } } });
+const inclusive = (lo: string, hi: string) => ({ lo, hi, loInclusive: true, hiInclusive: true });
+
+/** Flattens to one conjunction; null when nothing matches. */
+function conjunction(expr: Expr): PostingConjunction | null {
+  switch (expr.k) {
+    case "none":
+      return null;
+    case "all":
+      return { pos: [], neg: [] };
+    case "item":
+      return { pos: [expr.item], neg: [] };
+    case "or": {
+      const parts = expr.parts.map(conjunction).filter((c): c is PostingConjunction => c !== null);
+      if (parts.length === 0) return null;
+      if (parts.some((c) => c.pos.length === 0 && c.neg.length === 0)) return { pos: [], neg: [] };
+      const merged: PostingSource = { keys: [], ranges: [] };
+      for (const c of parts) {
+        const only = c.pos[0];
+        if (c.pos.length !== 1 || c.neg.length !== 0 || only === undefined || !("source" in only)) throw new Unsupported();
+        merged.keys.push(...only.source.keys);
+        merged.ranges.push(...only.source.ranges);
+      }
+      merged.keys = [...new Set(merged.keys)];
+      return { pos: [{ source: merged }], neg: [] };
+    }
+    case "and": {
+      const out: PostingConjunction = { pos: [], neg: [] };
+      for (const p of expr.pos) {
+        const c = conjunction(p);
+        if (c === null) return null;
+        out.pos.push(...c.pos);
+        out.neg.push(...c.neg);
+      }
+      for (const n of expr.neg) {
+        const c = conjunction(n);
+        if (c === null) continue;
+        if (c.pos.length === 0 && c.neg.length === 0) return null;
+        if (c.pos.length !== 1 || c.neg.length !== 0) throw new Unsupported();
+        out.neg.push(c.pos[0]!);
+      }
+      return out;
+    }
+  }
+}
+
+class Planner {
+  /** Decides types, leniency and dropped clauses exactly as the JSONB path does. */
+  private readonly checker: SqlCompiler;
+
+  constructor(
+    private readonly index: IndexName,
+    defaultFields: string[],
+    private readonly now: number,
+  ) {
+    this.checker = new SqlCompiler(index, defaultFields, now);
+  }
+
+  /** null: a clause that analyses to nothing (dropped from its bool, as the JSONB path does). */
+  node(node: LuceneNode): Expr | null {
+    switch (node.kind) {
+      case "matchAll":
+        return { k: "all" };
+      case "exists":
+        return this.exists(node.field);
+      case "bool": {
+        const list = (xs: LuceneNode[]) => xs.map((n) => this.node(n)).filter((e): e is Expr => e !== null);
+        const must = list(node.must);
+        const should = must.length ? [] : list(node.should);
+        const mustNot = list(node.mustNot);
+        if (must.length + should.length + mustNot.length === 0) return null;
+        return { k: "and", pos: must.length ? must : should.length ? [{ k: "or", parts: should }] : [], neg: mustNot };
+      }
+      default:
+        return this.fieldLeaf(node);
+    }
+  }
+
+  private fieldLeaf(node: TermNode | PhraseNode | RegexNode | RangeNode): Expr | null {
+    const { fields } = this.checker.resolve(node.field);
+    if (fields.length === 0) return NONE;
+    const parts: Expr[] = [];
+    for (const f of fields) {
+      let cond: string | null;
+      try {
+        cond = this.checker.leaf(node, f);
+      } catch (err) {
+        // A strict field has already failed the whole query; a lenient one matches nothing.
+        if (!(err instanceof FieldTypeError)) throw err;
+        parts.push(NONE);
+        continue;
+      }
+      if (cond !== null) parts.push(this.leaf(node, f.key, f.type));
+    }
+    if (parts.length === 0) return null;
+    return parts.length === 1 ? parts[0]! : { k: "or", parts };
+  }
+
+  private leaf(node: TermNode | PhraseNode | RegexNode | RangeNode, key: string, type: FieldType): Expr {
+    if (!hasPostings(key, type)) throw new Unsupported();
+    switch (node.kind) {
+      case "term":
+        if (node.wildcard) return this.prefix(node.pattern, key, type);
+        return this.term(node.value, key, type);
+      case "phrase": {
+        if (type !== "text") return this.term(node.value, key, type);
+        const tokens = analyze(node.value);
+        if (tokens.length === 1) return source([termKey(this.index, key, tokens[0]!)]);
+        if (tokens.length === 2 && termFits(`${tokens[0]} ${tokens[1]}`)) return source([pairKey(this.index, key, tokens[0]!, tokens[1]!)]);
+        throw new Unsupported();
+      }
+      case "regex":
+        throw new Unsupported();
+      case "range":
+        return this.range(node, key, type);
+    }
+  }
+
+  private term(value: string, key: string, type: string): Expr {
+    switch (type) {
+      case "text":
+        return source([...new Set(analyze(value))].map((t) => termKey(this.index, key, t)));
+      case "keyword":
+        if (!termFits(value)) throw new Unsupported();
+        return source([termKey(this.index, key, value)]);
+      case "long": {
+        const t = value.trim();
+        const n = Number(t);
+        if (!Number.isInteger(n)) return NONE;
+        return source([termKey(this.index, key, longTerm(/^[+-]?\d+$/.test(t) ? BigInt(t) : BigInt(n)))]);
+      }
+      case "boolean":
+        return source([termKey(this.index, key, value)]);
+      case "date":
+        return this.range({ kind: "range", field: key, lower: value, upper: value, includeLower: true, includeUpper: true }, key, type);
+      case "ip": {
+        if (value.includes("/")) {
+          const [lo, hi] = cidrTerms(parseCidr(value)!);
+          return source([], [inclusive(termKey(this.index, key, lo), termKey(this.index, key, hi))]);
+        }
+        return source([termKey(this.index, key, ipTerm(parseIp(value)!))]);
+      }
+      default:
+        throw new Unsupported();
+    }
+  }
+
+  /** `abc*` only: a literal prefix then one `*`. */
+  private prefix(pattern: string, key: string, type: string): Expr {
+    if (type !== "text" && type !== "keyword") throw new Unsupported();
+    const normalised = type === "text" ? lowerCase(pattern) : pattern;
+    let literal = "";
+    const cps = [...normalised];
+    for (let i = 0; i < cps.length; i++) {
+      const ch = cps[i]!;
+      if (ch === "\\" && i + 1 < cps.length) literal += cps[++i]!;
+      else if (ch === "*" && i === cps.length - 1 && literal !== "") {
+        if (!termFits(literal)) throw new Unsupported();
+        const [lo, hi] = prefixRange(this.index, key, literal);
+        return source([], [inclusive(lo, hi)]);
+      } else if (ch === "*" || ch === "?") throw new Unsupported();
+      else literal += ch;
+    }
+    throw new Unsupported();
+  }
+
+  private range(node: RangeNode, key: string, type: string): Expr {
+    if (node.lower === null && node.upper === null) return this.exists(key);
+    const [fieldLo, fieldHi] = prefixRange(this.index, key, "");
+    switch (type) {
+      case "long":
+      case "date": {
+        const { lo, hi } = type === "long" ? longRangeBounds(node, key) : dateRangeBounds(node, key, this.now);
+        if (key === "@timestamp") return { k: "item", item: { ts: { lo, hi } } };
+        // The decimal text the JSONB path compares; infinite bounds are open or empty.
+        const big = (n: number | null, open: number) => (n === null || n === open ? null : n === -open ? (open < 0 ? LONG_MAX + 1n : LONG_MIN - 1n) : BigInt(Math.abs(n) < 1e21 ? String(n) : n));
+        const l = big(lo, -Infinity);
+        const h = big(hi, Infinity);
+        if ((l !== null && l > LONG_MAX) || (h !== null && h < LONG_MIN)) return NONE;
+        if (l !== null && h !== null && l > h) return NONE;
+        const term = (n: bigint) => termKey(this.index, key, longTerm(n < LONG_MIN ? LONG_MIN : n > LONG_MAX ? LONG_MAX : n));
+        return source([], [inclusive(l === null ? fieldLo : term(l), h === null ? fieldHi : term(h))]);
+      }
+      case "ip": {
+        const bound = (v: string | null) => (v === null ? null : termKey(this.index, key, ipTerm(parseIp(v)!)));
+        const lo = bound(node.lower);
+        const hi = bound(node.upper);
+        return source([], [{ lo: lo ?? fieldLo, hi: hi ?? fieldHi, loInclusive: lo === null || node.includeLower, hiInclusive: hi === null || node.includeUpper }]);
+      }
+      default:
+        throw new Unsupported();
+    }
+  }
+
+  private exists(field: string): Expr {
+    let fields = this.checker.resolve(field).fields;
+    if (fields.length === 0 && !field.includes("*")) {
+      fields = this.checker.resolve(`${field}.*`).fields;
+    }
+    if (fields.length === 0) return NONE;
+    const parts: Expr[] = [];
+    for (const f of fields) {
+      if (f.key === "@timestamp") parts.push({ k: "item", item: { ts: { lo: null, hi: null } } });
+      else if (!hasPostings(f.key, f.type)) throw new Unsupported();
+      else {
+        // A text field is present when its value has tokens or an exact form (`.keyword`).
+        const keys = f.type === "text" ? [f.key, `${f.key}.keyword`] : [f.key];
+        parts.push(source([], keys.map((k) => inclusive(...prefixRange(this.index, k, "")))));
+      }
+    }
+    return parts.length === 1 ? parts[0]! : { k: "or", parts };
+  }
+}
+

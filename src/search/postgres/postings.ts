@@ -1,0 +1,163 @@
+/**
+ * Postings: the PostgreSQL backend's inverted index (table `search_postings`, `./schema.ts`).
+ *
+ * One row per (document, field, term), keyed `key = <index code><field>\x01<term>` with the
+ * document's `ts` (its `@timestamp`, `-infinity` when it has none) and its number `doc`, in one
+ * btree `(key, ts DESC, doc) INCLUDE (live, vis)`. A term's documents are then an index-only range
+ * in newest-first order, with the request filters (`live`: `deleted` holds `false`; `vis`: the
+ * organisations that may see it, NULL when everyone may) in the index tuple: counting 10 001 matches
+ * reads ~30 index pages instead of 10 001 rows of the ~2 KB documents (bench/README.md "Search").
+ *
+ * Terms, by field type (the same values `./documents.ts` puts in `fields`):
+ * - keyword, text `.keyword`, text tokens: the string; strings over `MAX_TERM` code points keep
+ *   their first `MAX_TERM` followed by `\x01` (so no query term of at most MAX_TERM equals it, and a
+ *   prefix of at most MAX_TERM still finds it); a btree entry must stay under ~2.7 KB.
+ * - text fields also get their adjacent token pairs, `<field>\x02<tok> <tok>` (two-word phrases).
+ * - long and date (epoch ms): `n`/`p` + 19 digits (`n` for negatives, offset by 2^63), so that
+ *   code point order is numeric order and a range is a key range.
+ * - boolean: `true` / `false`; ip: `4` + 8 hex digits or `6` + 32 (CIDR blocks are key ranges).
+ * - `@timestamp` is `ts`, not a term; ip_range fields and identifiers have no postings
+ *   (`hasPostings`: their queries use the JSONB path).
+ * - Every document has the key `<index code>\x01` (the empty field): match-all in ts order.
+ */
+import { INDEX_FIELDS, type FieldType } from "../fields.ts";
+import type { IndexName } from "../search-index.ts";
+
+export const MAX_TERM = 255;
+const FIELD_END = "\u0001";
+const PAIR_END = "\u0002";
+
+const INDEX_CODES: Record<IndexName, string> = { "svc-events": "e", "svc-attributes": "a", "svc-correlations": "c" };
+
+/**
+ * Fields with postings: not ip_range fields, and not the identifiers (`uuid`, `event_uuid`, ...):
+ * one document (or one event's) per value, which the JSONB index already finds with a few rows, so
+ * their postings would cost writes and space for nothing (a query on one takes the JSONB path).
+ */
+export function hasPostings(field: string, type: FieldType): boolean {
+  return type !== "ip_range" && field !== "uuid" && !field.endsWith("_uuid");
+}
+
+/** Every key of an index lies within this range (inclusive). */
+export function indexKeyRange(index: IndexName): [string, string] {
+  return [INDEX_CODES[index], `${INDEX_CODES[index]}\u{10FFFF}`];
+}
+
+export function allKey(index: IndexName): string {
+  return `${INDEX_CODES[index]}${FIELD_END}`;
+}
+
+export function termKey(index: IndexName, field: string, term: string): string {
+  return `${INDEX_CODES[index]}${field}${FIELD_END}${capTerm(term)}`;
+}
+
+export function pairKey(index: IndexName, field: string, first: string, second: string): string {
+  return `${INDEX_CODES[index]}${field}${PAIR_END}${capTerm(`${first} ${second}`)}`;
+}
+
+/** The key range [lo, hi) of every term of `field` that starts with `prefix`. */
+export function prefixRange(index: IndexName, field: string, prefix: string): [string, string] {
+  const lo = `${INDEX_CODES[index]}${field}${FIELD_END}${prefix}`;
+  return [lo, `${lo}\u{10FFFF}`];
+}
+
+/** Whether a prefix or exact term of this length can be looked up exactly. */
+export function termFits(term: string): boolean {
+  return [...term].length <= MAX_TERM;
+}
+
+function capTerm(term: string): string {
+  const cps = [...term];
+  return cps.length <= MAX_TERM ? term : `${cps.slice(0, MAX_TERM).join("")}${FIELD_END}`;
+}
+
+const LONG_OFFSET = 1n << 63n;
+
+/** A long (or epoch ms) as a term whose code point order is numeric order. */
+export function longTerm(n: bigint): string {
+  return n < 0n ? `n${(n + LONG_OFFSET).toString().padStart(19, "0")}` : `p${n.toString().padStart(19, "0")}`;
+}
+
+/** Canonical address (`./ip.ts` parseIp) -> term; ordered as addresses within a family. */
+export function ipTerm(ip: string): string {
+  if (!ip.includes(":")) return `4${ipv4Bytes(ip).map((b) => b.toString(16).padStart(2, "0")).join("")}`;
+  return `6${ipv6Bytes(ip).map((b) => b.toString(16).padStart(2, "0")).join("")}`;
+}
+
+/** A canonical CIDR block (`./ip.ts` parseCidr) -> its first and last address terms. */
+export function cidrTerms(cidr: string): [string, string] {
+  const [addr, bitsText] = cidr.split("/") as [string, string];
+  const v4 = !addr.includes(":");
+  const bytes = v4 ? ipv4Bytes(addr) : ipv6Bytes(addr);
+  const bits = Number(bitsText);
+  const first = bytes.map((b, i) => b & maskByte(bits - i * 8));
+  const last = bytes.map((b, i) => (b & maskByte(bits - i * 8)) | (~maskByte(bits - i * 8) & 0xff));
+  const hex = (bs: number[]) => `${v4 ? "4" : "6"}${bs.map((b) => b.toString(16).padStart(2, "0")).join("")}`;
+  return [hex(first), hex(last)];
+}
+
+function maskByte(bitsLeft: number): number {
+  if (bitsLeft >= 8) return 0xff;
+  if (bitsLeft <= 0) return 0;
+  return (0xff << (8 - bitsLeft)) & 0xff;
+}
+
+function ipv4Bytes(ip: string): number[] {
+  return ip.split(".").map(Number);
+}
+
+function ipv6Bytes(ip: string): number[] {
+  let text = ip;
+  const tail = /(\d+\.\d+\.\d+\.\d+)$/.exec(text);
+  const words: number[] = [];
+  if (tail) {
+    const [a, b, c, d] = ipv4Bytes(tail[1]!) as [number, number, number, number];
+    text = `${text.slice(0, -tail[1]!.length)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  }
+  const [head, rest] = text.includes("::") ? (text.split("::") as [string, string]) : [text, null];
+  const parse = (s: string) => (s === "" ? [] : s.split(":").map((w) => parseInt(w, 16)));
+  const h = parse(head);
+  const r = rest === null ? [] : parse(rest);
+  words.push(...h, ...new Array<number>(8 - h.length - r.length).fill(0), ...r);
+  return words.flatMap((w) => [w >> 8, w & 0xff]);
+}
+
+/**
+ * The posting keys of a document from its `fields` (`./documents.ts`), deduplicated. `pairs` holds
+ * each text field's values as token lists (adjacent pairs never span two values).
+ */
+export function postingKeys(index: IndexName, fields: Record<string, unknown[]>, tokenLists: Record<string, string[][]>): string[] {
+  const types = INDEX_FIELDS[index].fields;
+  const keys = new Set<string>([allKey(index)]);
+  for (const [key, values] of Object.entries(fields)) {
+    if (key === "@timestamp") continue;
+    const type: FieldType | undefined = types[key] ?? (key.endsWith(".keyword") ? "keyword" : undefined);
+    if (type === undefined || !hasPostings(key, type)) continue;
+    for (const v of values) {
+      const term = termOf(type, v);
+      if (term !== null) keys.add(termKey(index, key, term));
+    }
+  }
+  for (const [field, lists] of Object.entries(tokenLists)) {
+    for (const tokens of lists) for (let i = 0; i + 1 < tokens.length; i++) keys.add(pairKey(index, field, tokens[i]!, tokens[i + 1]!));
+  }
+  return [...keys];
+}
+
+function termOf(type: FieldType, v: unknown): string | null {
+  switch (type) {
+    case "keyword":
+    case "text":
+      return typeof v === "string" ? v : null;
+    case "long":
+    case "date":
+      // The decimal text JSONB keeps (what the JSONB path compares), within the long range.
+      return typeof v === "number" && Number.isInteger(v) && Math.abs(v) < 2 ** 63 ? longTerm(BigInt(String(v))) : null;
+    case "boolean":
+      return typeof v === "boolean" ? String(v) : null;
+    case "ip":
+      return typeof v === "string" ? ipTerm(v) : null;
+    case "ip_range":
+      return null;
+  }
+}

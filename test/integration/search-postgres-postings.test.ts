@@ -1,0 +1,205 @@
+/**
+ * The PostgreSQL backend's two ways of answering a search must agree: the postings
+ * (src/search/postgres/postings*.ts, index-only) and the JSONB path (compile.ts), which the
+ * conformance suite holds to OpenSearch. Every conformance query runs on both over the real
+ * documents, as administrators and as three non-administrators, with and without Explore's
+ * `deleted: false` filter, with exact and bounded totals and pages that cut through timestamps
+ * shared by many documents. The writers keep postings and documents in step, also when several
+ * write the same documents at once.
+ */
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { INDEX_FIELDS } from "../../src/search/fields.ts";
+import { parseLucene } from "../../src/search/lucene/parse.ts";
+import { PostgresSearchIndex } from "../../src/search/postgres/index.ts";
+import { planPostings } from "../../src/search/postgres/postings-plan.ts";
+import { SearchQueryError, type IndexName, type SearchAccess, type SearchRequest } from "../../src/search/search-index.ts";
+import { createTestDatabase } from "../support/databases.ts";
+import { buildSearchDocuments } from "../support/search-fixtures.ts";
+import { CASES } from "./search-conformance.queries.ts";
+
+const ACCESSES: SearchAccess[] = [
+  { admin: true, orgId: null },
+  { admin: false, orgId: 1 },
+  { admin: false, orgId: 4 },
+  { admin: false, orgId: null },
+];
+
+let db: Awaited<ReturnType<typeof createTestDatabase>>;
+let pool: pg.Pool;
+let postings: PostgresSearchIndex;
+let jsonb: PostgresSearchIndex;
+
+type Outcome = { error: string } | { total: number; relation: string; ids: string[] };
+
+async function outcome(backend: PostgresSearchIndex, req: SearchRequest): Promise<Outcome> {
+  try {
+    const res = await backend.search(req);
+    return { total: res.total, relation: res.totalRelation, ids: res.hits.map((h) => h.id) };
+  } catch (err) {
+    if (err instanceof SearchQueryError) return { error: err.kind };
+    throw err;
+  }
+}
+
+function request(index: IndexName, q: string, access: SearchAccess, extra: Partial<SearchRequest> = {}): SearchRequest {
+  return {
+    index,
+    query: parseLucene(q),
+    defaultFields: INDEX_FIELDS[index].defaultFields,
+    access,
+    from: 0,
+    size: 10_000,
+    sort: { field: "@timestamp", order: "desc" },
+    timeoutMs: 20_000,
+    trackTotalHits: true,
+    ...extra,
+  };
+}
+
+/** Postings rows that are not exactly the stored keys of the stored documents (0: in step). */
+async function postingsOutOfStep(): Promise<number> {
+  const { rows } = await pool.query<{ n: string }>(
+    `SELECT count(*) AS n FROM (
+       (SELECT k, COALESCE(d.ts, '-infinity') AS ts, d.doc FROM search_documents d, unnest(d.posting_keys) AS k
+        EXCEPT ALL SELECT key, ts, doc FROM search_postings)
+       UNION ALL
+       (SELECT key, ts, doc FROM search_postings
+        EXCEPT ALL SELECT k, COALESCE(d.ts, '-infinity'), d.doc FROM search_documents d, unnest(d.posting_keys) AS k)) x`,
+  );
+  return Number(rows[0]!.n);
+}
+
+beforeAll(async () => {
+  db = await createTestDatabase("search_pg_postings");
+  pool = new pg.Pool({ connectionString: db.url, max: 6 });
+  postings = new PostgresSearchIndex(pool);
+  jsonb = new PostgresSearchIndex(pool, { postings: false });
+  await postings.ensureIndices();
+  const { events, attributes } = buildSearchDocuments();
+  await postings.bulkIndex("svc-events", events);
+  await postings.bulkIndex("svc-attributes", attributes);
+  // Index-only scans need the visibility map, as after autovacuum.
+  await pool.query("VACUUM (ANALYZE) search_documents, search_postings");
+}, 300_000);
+
+afterAll(async () => {
+  await pool?.end();
+  await db?.drop();
+});
+
+describe("postings and JSONB path agree", () => {
+  it("the postings answer most of the conformance queries", () => {
+    const planned = CASES.filter((c) => {
+      const req = request(c.index, c.q, ACCESSES[0]!, c.filters ? { filters: c.filters } : {});
+      try {
+        return planPostings(req, Date.now()) !== null;
+      } catch {
+        return false;
+      }
+    });
+    expect(planned.length).toBeGreaterThanOrEqual(CASES.length / 2);
+  });
+
+  it("on every conformance query: totals and whole ordered hit lists, every access, with and without deleted: false", async () => {
+    const failures: string[] = [];
+    for (const c of CASES) {
+      for (const access of ACCESSES) {
+        for (const filters of [c.filters, { ...c.filters, deleted: false }]) {
+          const req = request(c.index, c.q, access, filters ? { filters } : {});
+          const [a, b] = [await outcome(postings, req), await outcome(jsonb, req)];
+          if (JSON.stringify(a) !== JSON.stringify(b)) failures.push(`${c.index} ${c.q} ${JSON.stringify(access)} ${JSON.stringify(filters)}`);
+        }
+      }
+    }
+    expect(failures).toEqual([]);
+  }, 600_000);
+
+  it("bounded totals and pages that start and end inside a run of equal timestamps", async () => {
+    const queries = ["", "type:domain", "type:md5 OR type:sha1", "category:\"Network activity\"", "value:ukraine*", "timestamp:[1500000000 TO *]", "_exists_:expanded.ip", "-type:domain"];
+    for (const q of queries) {
+      for (const [from, size, bound] of [
+        [0, 10, 10_000],
+        [0, 10, 100],
+        [95, 20, 100],
+        [7, 3, 5],
+        [0, 0, 10_000],
+        [990, 25, 1_000],
+        [4_990, 20, 10_000],
+      ] as const) {
+        for (const access of [ACCESSES[0]!, ACCESSES[1]!]) {
+          const req = request("svc-attributes", q, access, { from, size, trackTotalHits: bound, filters: { deleted: false } });
+          expect(await outcome(postings, req), `${q} ${from}/${size}/${bound}`).toEqual(await outcome(jsonb, req));
+        }
+      }
+    }
+  }, 300_000);
+});
+
+describe("postings writers", () => {
+  const doc = (id: string, type: string, value: string, extra: Record<string, unknown> = {}) => ({
+    id,
+    source: { uuid: id, type, value, category: "Network activity", deleted: false, event_distribution: 3, timestamp: 1_700_000_000, "@timestamp": "2024-05-01T00:00:00Z", ...extra },
+  });
+
+  it("replacing, deleting by id and by term and clearing keep postings in step with documents", async () => {
+    expect(await postingsOutOfStep()).toBe(0);
+    await postings.bulkIndex("svc-correlations", [{ id: "c1", source: { match_type: "term", source_attribute_type: "ip-dst", "@timestamp": "2024-01-01T00:00:00Z" } }]);
+    await postings.bulkIndex("svc-attributes", [doc("w1", "ip-dst", "10.0.0.1"), doc("w2", "domain", "evil.example")]);
+    await postings.bulkIndex("svc-attributes", [doc("w1", "domain", "changed.example", { "@timestamp": "2025-01-01T00:00:00Z" }), doc("w1", "md5", "d41d8cd98f00b204e9800998ecf8427e")]);
+    expect(await postingsOutOfStep()).toBe(0);
+    const found = async (q: string) => (await postings.search(request("svc-attributes", q, ACCESSES[0]!))).hits.map((h) => h.id).filter((id) => id.startsWith("w"));
+    expect(await found("value:d41d8cd98f00b204e9800998ecf8427e")).toEqual(["w1"]);
+    expect(await found("value:changed.example")).toEqual([]);
+    expect(await found("type:ip-dst")).toEqual([]);
+    await postings.deleteByTerms("svc-attributes", "value", ["evil.example"]);
+    await postings.deleteByIds("svc-attributes", ["w1"]);
+    expect(await found("type:md5 OR type:domain")).toEqual([]);
+    expect(await postingsOutOfStep()).toBe(0);
+    await postings.clear("svc-correlations");
+    expect((await pool.query("SELECT 1 FROM search_postings WHERE key LIKE 'c%'")).rowCount).toBe(0);
+    expect(await postingsOutOfStep()).toBe(0);
+  });
+
+  it("concurrent writers of the same documents leave exactly the last version's postings", async () => {
+    const ids = Array.from({ length: 40 }, (_, i) => `race-${i}`);
+    for (let round = 0; round < 5; round++) {
+      await Promise.all(
+        [0, 1, 2, 3].map((w) => postings.bulkIndex("svc-attributes", ids.map((id, i) => doc(id, `type-${w}`, `racevalue-${w}-${round}-${i}`, { "@timestamp": `2024-0${w + 1}-01T00:00:00Z` })))),
+      );
+      expect(await postingsOutOfStep()).toBe(0);
+      const req = request("svc-attributes", "value:racevalue*", ACCESSES[0]!);
+      const [a, b] = [await outcome(postings, req), await outcome(jsonb, req)];
+      expect(a).toEqual(b);
+      expect((a as { total: number }).total).toBe(ids.length);
+    }
+    await postings.deleteByIds("svc-attributes", ids);
+    expect(await postingsOutOfStep()).toBe(0);
+  });
+
+  it("ties on @timestamp are broken by id in code point order; long and hostile values are stored and found", async () => {
+    const ids = ["tie-b", "tie-a", "tie-Z", "tie-é", "tie-\u{1F600}", "tie-\uFFFD", "tie-a0", "tie-"];
+    const long = `${"ukraine".repeat(200)}-long`;
+    await postings.bulkIndex("svc-attributes", [
+      ...ids.map((id) => doc(id, "tie", `tie ${id}`, { "@timestamp": "2030-01-01T00:00:00Z" })),
+      doc("long-1", "tie", long, { "@timestamp": "2030-01-01T00:00:00Z", comment: "x\u0000y \u202e" }),
+    ]);
+    for (const [from, size] of [
+      [0, 3],
+      [2, 4],
+      [0, 20],
+    ] as const) {
+      const req = request("svc-attributes", "type:tie", ACCESSES[0]!, { from, size, trackTotalHits: 4 });
+      expect(await outcome(postings, req)).toEqual(await outcome(jsonb, req));
+    }
+    const all = await outcome(postings, request("svc-attributes", "type:tie", ACCESSES[0]!));
+    expect((all as { ids: string[] }).ids).toEqual([...ids, "long-1"].sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b))));
+    for (const q of [`value.keyword:${"ukraine".repeat(30)}*`, "value:ukraineukraine*", `value.keyword:"${long}"`]) {
+      const req = request("svc-attributes", q, ACCESSES[0]!);
+      expect(await outcome(postings, req), q).toEqual(await outcome(jsonb, req));
+      expect((await outcome(postings, req)) as { ids: string[] }, q).toMatchObject({ ids: ["long-1"] });
+    }
+    await postings.deleteByIds("svc-attributes", [...ids, "long-1"]);
+    expect(await postingsOutOfStep()).toBe(0);
+  });
+});
