@@ -161,6 +161,36 @@ describe("postings writers", () => {
     expect(await postingsOutOfStep()).toBe(0);
   });
 
+  it("re-indexing rewrites only the postings that changed (all of them when ts, deleted or access change)", async () => {
+    const versions = async () =>
+      new Map(
+        (
+          await pool.query<{ key: string; xmin: string }>(
+            "SELECT p.key, p.xmin::text AS xmin FROM search_postings p JOIN search_documents d ON d.doc = p.doc AND d.index_name = 'svc-attributes' WHERE d.id = 'k1'",
+          )
+        ).rows.map((r) => [r.key, r.xmin]),
+      );
+    await postings.bulkIndex("svc-attributes", [doc("k1", "ip-dst", "10.0.0.9")]);
+    const first = await versions();
+    await postings.bulkIndex("svc-attributes", [doc("k1", "ip-dst", "10.0.0.9")]);
+    expect(await versions()).toEqual(first);
+    await postings.bulkIndex("svc-attributes", [doc("k1", "ip-src", "10.0.0.9")]);
+    const second = await versions();
+    const changed = [...second.keys()].filter((key) => first.get(key) !== second.get(key));
+    expect(changed.sort()).toEqual(["atype\u0001src", "atype\u0002ip src", "atype.keyword\u0001ip-src"].sort());
+    expect(await postingsOutOfStep()).toBe(0);
+    for (const extra of [{ deleted: true }, { event_distribution: 0, event_org_id: 9 }, { "@timestamp": "2024-06-01T00:00:00Z" }]) {
+      const before = await versions();
+      await postings.bulkIndex("svc-attributes", [doc("k1", "ip-src", "10.0.0.9", extra)]);
+      const after = await versions();
+      expect([...after.keys()].filter((key) => before.get(key) === after.get(key)), JSON.stringify(extra)).toEqual([]);
+      expect(await postingsOutOfStep()).toBe(0);
+      const req = request("svc-attributes", "type:ip-src", ACCESSES[1]!, { filters: { deleted: false } });
+      expect(await outcome(postings, req)).toEqual(await outcome(jsonb, req));
+    }
+    await postings.deleteByIds("svc-attributes", ["k1"]);
+  });
+
   it("concurrent writers of the same documents leave exactly the last version's postings", async () => {
     const ids = Array.from({ length: 40 }, (_, i) => `race-${i}`);
     for (let round = 0; round < 5; round++) {

@@ -3,16 +3,21 @@
  *
  * - Storage: table `search_documents` (migration `20261123110000_search_documents`, upgraded at
  *   start by `ensureIndices` through `./schema.ts`; columns and the values precomputed at index
- *   time in `./documents.ts`).
- * - Queries: `./compile.ts` turns the parsed Lucene AST into a parameterised condition (no user
- *   text in the SQL, ever); access and request filters are ANDed to it (`./statements.ts`).
+ *   time in `./documents.ts`) and its postings, `search_postings` (`./postings.ts`), written
+ *   together (`./writes.ts`).
+ * - Queries: two paths with the same answers (test/integration/search-postgres-postings.test.ts).
+ *   The postings answer what `./postings-plan.ts` can plan (most Explore queries) with index-only
+ *   scans (`./postings-search.ts`); the rest takes the JSONB path: `./compile.ts` turns the parsed
+ *   Lucene AST into a parameterised condition (no user text in the SQL, ever); access and request
+ *   filters are ANDed to it (`./statements.ts`). Every query is compiled by the JSONB compiler
+ *   first, which decides its errors (400s) for both paths.
  * - Sort: `@timestamp` (missing last) then id in code point order, as the OpenSearch backend
  *   (`_id` asc); `_score`: scoring is NOT implemented: every hit scores 1, so `_score` sorting is
  *   id order (the conformance check compares hit sets for `_score` sorts). With an `@timestamp`
  *   sort hits carry `score: null`, as OpenSearch does.
  * - `total`: counted in one snapshot with the page, exactly up to `trackTotalHits` (default
  *   10 000, as OpenSearch) and then "gte": counting 900 000 JSONB documents costs seconds.
- * - One statement collects (id, ts) of up to 10 001 matches: the count, and with fewer matches the
+ * - JSONB path: one statement collects (id, ts) of up to 10 001 matches: the count, and with fewer matches the
  *   page too (top-N of what was collected). With many, the `ts` index is walked from the newest
  *   row, which stops after `from + size` matches - unless the matches are old or clustered; so that
  *   walk gets a short time budget, and past it the top-N plan runs over all matches instead. The

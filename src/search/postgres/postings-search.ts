@@ -46,120 +46,174 @@ class Params {
 
 /** null: the plan needs a probe this executor does not make (a key range that does not drive). */
 export async function searchByPostings(client: pg.PoolClient, req: SearchRequest, plan: PostingPlan, bound: number | null): Promise<PostingsAnswer | null> {
-  const k = req.from + req.size;
   if (plan.conjunction === null) return { matches: 0, ids: [] };
-  const conj: PostingConjunction = plan.conjunction;
+  const conj = plan.conjunction;
   const sources = conj.pos.flatMap((i) => ("source" in i ? [i.source] : []));
   const negatives = conj.neg.flatMap((i) => ("source" in i ? [i.source] : []));
-  if (negatives.some((s) => s.ranges.length > 0)) return null;
-  if (sources.filter((s) => s.ranges.length > 0).length > 1) return null;
-
-  const filter = (params: Params, alias: string) => {
-    const conds: string[] = [];
-    if (plan.liveOnly) conds.push(`${alias}.live`);
-    if (!req.access.admin) conds.push(req.access.orgId === null ? `${alias}.vis IS NULL` : `(${alias}.vis IS NULL OR ${alias}.vis && ${params.p([req.access.orgId], "::numeric[]")})`);
-    return conds;
-  };
-
+  if (negatives.some((s) => s.ranges.length > 0) || sources.filter((s) => s.ranges.length > 0).length > 1) return null;
+  const query = new StreamSql(req, plan.liveOnly, conj, negatives);
   let driver: PostingSource = { keys: [allKey(req.index)], ranges: [] };
   if (sources.length === 1) driver = sources[0]!;
-  else if (sources.length > 1) driver = sources.find((s) => s.ranges.length > 0) ?? (await fewestPostings(client, sources, filter));
-  const probes = sources.filter((s) => s !== driver);
+  else if (sources.length > 1) driver = sources.find((s) => s.ranges.length > 0) ?? (await fewestPostings(client, sources, query));
+  query.drive(driver, sources);
 
-  /** The stream's conditions on `s` (ts items, probes). */
-  const conditions = (params: Params) => {
-    const conds: string[] = [];
-    for (const item of conj.pos) if ("ts" in item) conds.push(tsCondition(params, item.ts));
-    for (const item of conj.neg) if ("ts" in item) conds.push(`NOT (${tsCondition(params, item.ts)})`);
-    for (const s of probes) conds.push(`EXISTS (SELECT 1 FROM search_postings q WHERE q.key = ANY(${params.p(s.keys, "::text[]")}) AND q.ts = s.ts AND q.doc = s.doc)`);
-    for (const s of negatives) conds.push(`NOT EXISTS (SELECT 1 FROM search_postings q WHERE q.key = ANY(${params.p(s.keys, "::text[]")}) AND q.ts = s.ts AND q.doc = s.doc)`);
-    return conds.length ? `WHERE ${conds.join(" AND ")}` : "";
-  };
-  const branches = (params: Params, ordered: boolean) => {
-    const scan = (cond: string) => `SELECT p.ts, p.doc FROM search_postings p WHERE ${[cond, ...filter(params, "p")].join(" AND ")}`;
-    const out: string[] = [];
-    if (ordered) for (const key of driver.keys) out.push(scan(`p.key = ${params.p(key)}`));
-    else if (driver.keys.length) out.push(scan(`p.key = ANY(${params.p(driver.keys, "::text[]")})`));
-    for (const r of driver.ranges) out.push(scan(`p.key ${r.loInclusive ? ">=" : ">"} ${params.p(r.lo)} AND p.key ${r.hiInclusive ? "<=" : "<"} ${params.p(r.hi)}`));
-    return out.map((b) => `(${b})`).join(" UNION ALL ");
-  };
-  // A document has one posting per key, but may have several within a range or among several keys.
-  const distinct = driver.ranges.length > 0 || driver.keys.length > 1;
-  const select = "SELECT s.ts::text AS ts, extract(epoch FROM s.ts)::float8 AS epoch, s.doc";
-  const grouped = (params: Params, ordered: boolean, extra = "") => {
-    const where = conditions(params);
-    const tail = extra ? (where ? ` AND ${extra}` : `WHERE ${extra}`) : "";
-    return `FROM (${branches(params, ordered)}) s ${where}${tail}${distinct ? " GROUP BY s.ts, s.doc" : ""}`;
-  };
+  const k = req.from + req.size;
+  const read = driver.ranges.length === 0 && driver.keys.length <= ORDERED_KEYS ? await readOrdered(client, query, k, bound) : await readUnordered(client, query, k, bound);
+  if (read === null) return { matches: bound! + 1, ids: null };
+  if (k === 0 || read.rows.length === 0) return { matches: read.matches, ids: [] };
+  return { matches: read.matches, ids: await pageIds(client, read.rows, req.from, req.size) };
+}
 
-  const ordered = driver.ranges.length === 0 && driver.keys.length <= ORDERED_KEYS;
-  let matches: number;
-  let rows: Row[];
-  if (ordered) {
-    const cap = bound === null ? k : Math.max(bound + 1, k);
-    const params = new Params();
-    // Counted and cut in PostgreSQL: only the page's candidates (the first k rows and the rest of
-    // the k-th row's timestamp) travel, not up to 10 001 rows.
-    const text = `WITH m AS MATERIALIZED (SELECT s.ts, s.doc ${grouped(params, true)} ORDER BY s.ts DESC, s.doc LIMIT ${params.p(cap)}),
-        b AS (SELECT m.ts FROM m ORDER BY m.ts DESC LIMIT 1 OFFSET ${params.p(Math.max(k - 1, 0))})
-      SELECT n.n, n.last_ts, c.ts, c.epoch, c.doc FROM (SELECT count(*) AS n, min(m.ts)::text AS last_ts FROM m) n
-      LEFT JOIN LATERAL (SELECT m.ts::text AS ts, extract(epoch FROM m.ts)::float8 AS epoch, m.doc FROM m
-        WHERE ${params.p(k)} > 0 AND m.ts >= COALESCE((SELECT b.ts FROM b), '-infinity')) c ON TRUE`;
-    const res = await client.query<Row & { n: string; last_ts: string | null }>(text, params.values);
-    rows = res.rows.filter((r) => r.doc !== null);
-    const read = Number(res.rows[0]!.n);
-    if (bound === null) {
-      const countParams = new Params();
-      matches = Number((await client.query<{ n: string }>(`SELECT count(*) AS n FROM (SELECT 1 ${grouped(countParams, true)}) g`, countParams.values)).rows[0]!.n);
-    } else matches = read;
-    // The boundary timestamp may continue past what was read: read all of its documents.
-    rows.sort((a, b) => (a.epoch !== b.epoch ? (b.epoch > a.epoch ? 1 : -1) : 0));
-    const boundary = rows[k - 1]?.ts;
-    if (k > 0 && read === cap && res.rows[0]!.last_ts === boundary) {
-      const params2 = new Params();
-      const more = await client.query<Row>(`${select} ${grouped(params2, true, `s.ts = ${params2.p(boundary, "::timestamptz")}`)}`, params2.values);
-      const seen = new Set(rows.map((r) => r.doc));
-      rows.push(...more.rows.filter((r) => !seen.has(r.doc)));
-    }
-  } else {
-    if (driver.ranges.length > 0 && bound !== null) {
-      const params = new Params();
-      const sample = `SELECT count(*) AS raw, count(DISTINCT s.doc) FILTER (WHERE ${conditions(params).replace(/^WHERE /, "") || "TRUE"}) AS docs
-        FROM (SELECT * FROM (${branches(params, false)}) b LIMIT ${params.p(HUGE + 1)}) s`;
-      const { raw, docs } = (await client.query<{ raw: string; docs: string }>(sample, params.values)).rows[0]!;
-      if (Number(raw) > HUGE && Number(docs) > bound) return { matches: bound + 1, ids: null };
-    }
-    const params = new Params();
-    if (k === 0) {
-      matches = Number((await client.query<{ n: string }>(`SELECT count(*) AS n FROM (SELECT 1 ${grouped(params, false)}) g`, params.values)).rows[0]!.n);
-      rows = [];
-    } else {
-      const text = `${select}, count(*) OVER () AS n ${grouped(params, false)} ORDER BY s.ts DESC FETCH FIRST ${params.p(k)} ROWS WITH TIES`;
-      const res = await client.query<Row & { n: string; last_ts: string | null }>(text, params.values);
-      rows = res.rows;
-      matches = Number(res.rows[0]?.n ?? 0);
-    }
+/** The SQL of the stream of matching (ts, doc): the driver's postings, filtered and probed. */
+class StreamSql {
+  private driver: PostingSource = { keys: [], ranges: [] };
+  private probes: PostingSource[] = [];
+
+  constructor(
+    private readonly req: SearchRequest,
+    private readonly liveOnly: boolean,
+    private readonly conj: PostingConjunction,
+    private readonly negatives: PostingSource[],
+  ) {}
+
+  drive(driver: PostingSource, sources: PostingSource[]): void {
+    this.driver = driver;
+    this.probes = sources.filter((s) => s !== driver);
   }
-  if (k === 0 || rows.length === 0) return { matches, ids: [] };
-  return { matches, ids: await pageIds(client, rows, req.from, req.size) };
+
+  /** A document has one posting per key, but may have several within a range or among several keys. */
+  get distinct(): boolean {
+    return this.driver.ranges.length > 0 || this.driver.keys.length > 1;
+  }
+
+  /** The request filters on a postings row (index-only: `live` and `vis` are in the index). */
+  filter(params: Params, alias: string): string[] {
+    const conds: string[] = [];
+    if (this.liveOnly) conds.push(`${alias}.live`);
+    const { admin, orgId } = this.req.access;
+    if (!admin) conds.push(orgId === null ? `${alias}.vis IS NULL` : `(${alias}.vis IS NULL OR ${alias}.vis && ${params.p([orgId], "::numeric[]")})`);
+    return conds;
+  }
+
+  /** Conditions on a posting row `alias`: `@timestamp` items and probes (one index descent each). */
+  conditions(params: Params, alias: string): string[] {
+    const conds: string[] = [];
+    for (const item of this.conj.pos) if ("ts" in item) conds.push(tsCondition(params, item.ts, alias));
+    for (const item of this.conj.neg) if ("ts" in item) conds.push(`NOT (${tsCondition(params, item.ts, alias)})`);
+    const probe = (s: PostingSource) =>
+      `EXISTS (SELECT 1 FROM search_postings q WHERE q.key = ANY(${params.p(s.keys, "::text[]")}) AND q.ts = ${alias}.ts AND q.doc = ${alias}.doc)`;
+    for (const s of this.probes) conds.push(probe(s));
+    for (const s of this.negatives) conds.push(`NOT ${probe(s)}`);
+    return conds;
+  }
+
+  /**
+   * `FROM ... [GROUP BY]` of the matching (s.ts, s.doc), each once. Ordered: one branch per key,
+   * each newest first and cut at `limit` (PostgreSQL merges such branches; over plain branches it
+   * reads them whole); the conditions go into the branches. Unordered: one branch for the keys and
+   * one per range, conditions on the union.
+   */
+  from(params: Params, ordered: boolean, options: { limit?: number; extra?: (alias: string) => string } = {}): string {
+    const where = (conds: string[]) => (conds.length ? ` WHERE ${conds.join(" AND ")}` : "");
+    const extra = (alias: string) => (options.extra ? [options.extra(alias)] : []);
+    const scan = (cond: string, inner: string[]) => `(SELECT p.ts, p.doc FROM search_postings p${where([cond, ...this.filter(params, "p"), ...inner])}`;
+    const branches: string[] = [];
+    let outer: string[] = [];
+    if (ordered) {
+      const tail = options.limit === undefined ? ")" : ` ORDER BY p.ts DESC, p.doc LIMIT ${params.p(options.limit)})`;
+      for (const key of this.driver.keys) branches.push(`${scan(`p.key = ${params.p(key)}`, [...this.conditions(params, "p"), ...extra("p")])}${tail}`);
+    } else {
+      branches.push(this.unorderedPostings(params));
+      outer = [...this.conditions(params, "s"), ...extra("s")];
+    }
+    return `FROM (${branches.join(" UNION ALL ")}) s${where(outer)}${this.distinct ? " GROUP BY s.ts, s.doc" : ""}`;
+  }
+
+  /** The driver's filtered postings in index order: one branch for its keys, one per range. */
+  unorderedPostings(params: Params): string {
+    const scan = (cond: string) => `(SELECT p.ts, p.doc FROM search_postings p WHERE ${[cond, ...this.filter(params, "p")].join(" AND ")})`;
+    const out: string[] = [];
+    if (this.driver.keys.length) out.push(scan(`p.key = ANY(${params.p(this.driver.keys, "::text[]")})`));
+    for (const r of this.driver.ranges) out.push(scan(`p.key ${r.loInclusive ? ">=" : ">"} ${params.p(r.lo)} AND p.key ${r.hiInclusive ? "<=" : "<"} ${params.p(r.hi)}`));
+    return out.join(" UNION ALL ");
+  }
+}
+
+const SELECT_ROW = "SELECT s.ts::text AS ts, extract(epoch FROM s.ts)::float8 AS epoch, s.doc";
+
+/**
+ * Newest first, stopping after max(bound + 1, k) matches; counted and cut in PostgreSQL, so only the
+ * page's candidates travel (the first k rows and the rest of the k-th row's timestamp).
+ */
+async function readOrdered(client: pg.PoolClient, query: StreamSql, k: number, bound: number | null): Promise<{ matches: number; rows: Row[] }> {
+  const cap = bound === null ? k : Math.max(bound + 1, k);
+  const params = new Params();
+  const text = `WITH m AS MATERIALIZED (SELECT s.ts, s.doc ${query.from(params, true, { limit: cap })} ORDER BY s.ts DESC, s.doc LIMIT ${params.p(cap)}),
+      b AS (SELECT m.ts FROM m ORDER BY m.ts DESC LIMIT 1 OFFSET ${params.p(Math.max(k - 1, 0))})
+    SELECT n.n, n.last_ts, c.ts, c.epoch, c.doc FROM (SELECT count(*) AS n, min(m.ts)::text AS last_ts FROM m) n
+    LEFT JOIN LATERAL (SELECT m.ts::text AS ts, extract(epoch FROM m.ts)::float8 AS epoch, m.doc FROM m
+      WHERE ${params.p(k)} > 0 AND m.ts >= COALESCE((SELECT b.ts FROM b), '-infinity')) c ON TRUE`;
+  const res = await client.query<Row & { n: string; last_ts: string | null }>(text, params.values);
+  const rows: Row[] = res.rows.filter((r) => r.doc !== null);
+  const read = Number(res.rows[0]!.n);
+  let matches = read;
+  if (bound === null) {
+    const countParams = new Params();
+    matches = Number((await client.query<{ n: string }>(`SELECT count(*) AS n FROM (SELECT 1 ${query.from(countParams, true)}) g`, countParams.values)).rows[0]!.n);
+  }
+  // The boundary timestamp may continue past what was read: read all of its documents.
+  rows.sort((a, b) => (a.epoch !== b.epoch ? (b.epoch > a.epoch ? 1 : -1) : 0));
+  const boundary = rows[k - 1]?.ts;
+  if (k > 0 && read === cap && res.rows[0]!.last_ts === boundary) {
+    const more = new Params();
+    const extra = await client.query<Row>(`${SELECT_ROW} ${query.from(more, true, { extra: (alias) => `${alias}.ts = ${more.p(boundary, "::timestamptz")}` })}`, more.values);
+    const seen = new Set(rows.map((r) => r.doc));
+    rows.push(...extra.rows.filter((r) => !seen.has(r.doc)));
+  }
+  return { matches, rows };
+}
+
+/**
+ * Every posting read, grouped and sorted (key ranges, many keys). null: more than HUGE postings
+ * with more than `bound` documents among the first HUGE - the count is the bound's, and the page is
+ * left to the JSONB path, whose newest-first walk finds dense matches fast.
+ */
+async function readUnordered(client: pg.PoolClient, query: StreamSql, k: number, bound: number | null): Promise<{ matches: number; rows: Row[] } | null> {
+  if (bound !== null) {
+    const params = new Params();
+    const conds = query.conditions(params, "s");
+    const sample = `SELECT count(*) AS raw, count(DISTINCT s.doc) FILTER (WHERE ${conds.length ? conds.join(" AND ") : "TRUE"}) AS docs
+      FROM (SELECT * FROM (${query.unorderedPostings(params)}) b LIMIT ${params.p(HUGE + 1)}) s`;
+    const { raw, docs } = (await client.query<{ raw: string; docs: string }>(sample, params.values)).rows[0]!;
+    if (Number(raw) > HUGE && Number(docs) > bound) return null;
+  }
+  const params = new Params();
+  if (k === 0) {
+    return { matches: Number((await client.query<{ n: string }>(`SELECT count(*) AS n FROM (SELECT 1 ${query.from(params, false)}) g`, params.values)).rows[0]!.n), rows: [] };
+  }
+  // Text and epoch only for the rows kept, not for every match.
+  const text = `SELECT t.ts::text AS ts, extract(epoch FROM t.ts)::float8 AS epoch, t.doc, t.n FROM (
+      SELECT s.ts, s.doc, count(*) OVER () AS n ${query.from(params, false)} ORDER BY s.ts DESC FETCH FIRST ${params.p(k)} ROWS WITH TIES) t`;
+  const res = await client.query<Row & { n: string }>(text, params.values);
+  return { matches: Number(res.rows[0]?.n ?? 0), rows: res.rows };
 }
 
 /** `@timestamp` present and within the range. */
-function tsCondition(params: Params, ts: TsRange): string {
-  const conds = ["s.ts > '-infinity'"];
-  if (ts.lo !== null) conds.push(`s.ts >= ${params.p(new Date(ts.lo).toISOString(), "::timestamptz")}`);
-  if (ts.hi !== null) conds.push(`s.ts <= ${params.p(new Date(ts.hi).toISOString(), "::timestamptz")}`);
+function tsCondition(params: Params, ts: TsRange, alias: string): string {
+  const conds = [`${alias}.ts > '-infinity'`];
+  if (ts.lo !== null) conds.push(`${alias}.ts >= ${params.p(new Date(ts.lo).toISOString(), "::timestamptz")}`);
+  if (ts.hi !== null) conds.push(`${alias}.ts <= ${params.p(new Date(ts.hi).toISOString(), "::timestamptz")}`);
   return conds.join(" AND ");
 }
 
-async function fewestPostings(client: pg.PoolClient, sources: PostingSource[], filter: (params: Params, alias: string) => string[]): Promise<PostingSource> {
+async function fewestPostings(client: pg.PoolClient, sources: PostingSource[], query: StreamSql): Promise<PostingSource> {
   let best = sources[0]!;
-  let fewest = Infinity;
+  let fewest = DRIVER_PROBE;
   for (const s of sources) {
     const params = new Params();
-    const where = [`p.key = ANY(${params.p(s.keys, "::text[]")})`, ...filter(params, "p")].join(" AND ");
-    const limit = params.p(Math.min(DRIVER_PROBE, fewest === Infinity ? DRIVER_PROBE : fewest));
-    const n = Number((await client.query<{ n: string }>(`SELECT count(*) AS n FROM (SELECT 1 FROM search_postings p WHERE ${where} LIMIT ${limit}) x`, params.values)).rows[0]!.n);
+    const where = [`p.key = ANY(${params.p(s.keys, "::text[]")})`, ...query.filter(params, "p")].join(" AND ");
+    const sql = `SELECT count(*) AS n FROM (SELECT 1 FROM search_postings p WHERE ${where} LIMIT ${params.p(fewest)}) x`;
+    const n = Number((await client.query<{ n: string }>(sql, params.values)).rows[0]!.n);
     if (n < fewest) {
       fewest = n;
       best = s;

@@ -3,9 +3,14 @@
  * (`search_postings`, `./postings.ts`) change together, in one transaction.
  *
  * A document's postings are found again through the keys it stores (`posting_keys`) with its ts and
- * doc number: one index descent per posting, no index on `doc` needed. Writers of the same documents
- * are serialised on 64 advisory lock buckets (by id), taken in order: otherwise two writers of one new
- * document could both insert postings, or one could delete the postings the other just wrote.
+ * doc number: one index descent per posting, no index on `doc` needed. The postings to delete or
+ * insert are computed here and sent as arrays (`unnest`), so that each statement's plan is a plain
+ * loop over index descents: joined in SQL with the stored keys, the planner once chose to read every
+ * posting of each key (minutes for a batch).
+ *
+ * Writers of the same documents are serialised on 64 advisory lock buckets (by id), taken in order:
+ * otherwise two writers of one new document could both insert postings, or one could delete the
+ * postings the other just wrote.
  */
 import type pg from "pg";
 import type { IndexName } from "../search-index.ts";
@@ -15,16 +20,23 @@ import { indexKeyRange } from "./postings.ts";
 /** pg_advisory_xact_lock(LOCK_SPACE, bucket): the first key of the writers' locks (arbitrary, fixed). */
 const LOCK_SPACE = 734_621_096;
 const BUCKETS = 64;
+/** Postings per statement. */
+const CHUNK = 20_000;
 
-/** The postings of rows being inserted or updated, from their RETURNING values. */
-const INSERT_POSTINGS = `INSERT INTO search_postings (key, ts, doc, live, vis)
-  SELECT k, COALESCE(w.ts, '-infinity'), w.doc, COALESCE((w.fields -> 'deleted') @> '[false]', false), NULLIF(w.visible_to, '{-1}')
-  FROM w, unnest(w.posting_keys) AS k
-  ORDER BY k`;
+/** A stored document as its postings carry it: `live` (its `deleted` holds false), `vis` (NULL: everyone). */
+interface StoredDocument {
+  id: string;
+  doc: string;
+  /** timestamptz text; `-infinity` without `@timestamp`. */
+  ts: string;
+  live: boolean;
+  vis: string | null;
+  keys: string[];
+}
 
-/** Deletes the postings of the rows `gone` (doc, ts, posting_keys). */
-const DELETE_POSTINGS = `DELETE FROM search_postings p USING gone, unnest(gone.posting_keys) AS k
-  WHERE p.key = k AND p.ts = COALESCE(gone.ts, '-infinity') AND p.doc = gone.doc`;
+/** The columns of a StoredDocument, from the row `t` (a table name or alias). */
+const storedColumns = (t: string) => `${t}.id, ${t}.doc, COALESCE(${t}.ts, '-infinity')::text AS ts,
+  COALESCE((${t}.fields -> 'deleted') @> '[false]', false) AS live, NULLIF(${t}.visible_to, '{-1}')::text AS vis, ${t}.posting_keys AS keys`;
 
 export async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
   const client = await pool.connect();
@@ -51,25 +63,55 @@ export async function lockDocuments(client: pg.PoolClient, index: IndexName, ids
   );
 }
 
-/** Inserts or replaces documents (ids unique within the call) and their postings. */
+type Posting = [key: string, doc: StoredDocument];
+
+async function deletePostings(client: pg.PoolClient, postings: Posting[]): Promise<void> {
+  for (let i = 0; i < postings.length; i += CHUNK) {
+    const chunk = postings.slice(i, i + CHUNK);
+    await client.query(
+      `DELETE FROM search_postings p USING unnest($1::text[], $2::timestamptz[], $3::bigint[]) AS x(key, ts, doc)
+       WHERE p.key = x.key AND p.ts = x.ts AND p.doc = x.doc`,
+      [chunk.map(([k]) => k), chunk.map(([, d]) => d.ts), chunk.map(([, d]) => d.doc)],
+    );
+  }
+}
+
+async function insertPostings(client: pg.PoolClient, postings: Posting[]): Promise<void> {
+  // In key order: consecutive entries land on the same index pages.
+  const sorted = [...postings].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  for (let i = 0; i < sorted.length; i += CHUNK) {
+    const chunk = sorted.slice(i, i + CHUNK);
+    await client.query(
+      `INSERT INTO search_postings (key, ts, doc, live, vis)
+       SELECT x.key, x.ts, x.doc, x.live, x.vis::numeric[] FROM unnest($1::text[], $2::timestamptz[], $3::bigint[], $4::boolean[], $5::text[]) AS x(key, ts, doc, live, vis)`,
+      [chunk.map(([k]) => k), chunk.map(([, d]) => d.ts), chunk.map(([, d]) => d.doc), chunk.map(([, d]) => d.live), chunk.map(([, d]) => d.vis)],
+    );
+  }
+}
+
+const postingsOf = (docs: StoredDocument[]): Posting[] => docs.flatMap((d) => (d.keys ?? []).map((k): Posting => [k, d]));
+
+/**
+ * Inserts or replaces documents (ids unique within the call) and their postings. A replaced
+ * document whose ts, `live` and `vis` are unchanged keeps the postings of the terms it still has:
+ * only the terms it lost are deleted and the new ones inserted (re-indexing an unchanged document
+ * writes no postings).
+ */
 export async function upsertDocuments(client: pg.PoolClient, index: IndexName, rows: DocumentRow[]): Promise<void> {
   const ids = rows.map((r) => r.id);
   await lockDocuments(client, index, ids);
-  await client.query(
-    `WITH gone AS (SELECT doc, ts, posting_keys FROM search_documents WHERE index_name = $1 AND id = ANY($2::text[])) ${DELETE_POSTINGS}`,
-    [index, ids],
+  const old = new Map(
+    (await client.query<StoredDocument>(`SELECT ${storedColumns("search_documents")} FROM search_documents WHERE index_name = $1 AND id = ANY($2::text[])`, [index, ids])).rows.map((d) => [d.id, d]),
   );
-  await client.query(
-    `WITH w AS (
-       INSERT INTO search_documents (index_name, id, source, fields, phrases, search_text, ts, posting_keys)
-       SELECT $1, r.id, r.source, r.fields, r.phrases, r.search_text, r.ts, pk.posting_keys
-       FROM unnest($2::text[], $3::jsonb[], $4::jsonb[], $5::jsonb[], $6::text[], $7::timestamptz[], $8::text[])
-         AS r(id, source, fields, phrases, search_text, ts, posting_keys_json)
-       CROSS JOIN LATERAL (SELECT array(SELECT jsonb_array_elements_text(r.posting_keys_json::jsonb)) AS posting_keys) pk
-       ON CONFLICT (index_name, id) DO UPDATE SET source = EXCLUDED.source, fields = EXCLUDED.fields,
-         phrases = EXCLUDED.phrases, search_text = EXCLUDED.search_text, ts = EXCLUDED.ts, posting_keys = EXCLUDED.posting_keys
-       RETURNING doc, ts, fields, visible_to, posting_keys)
-     ${INSERT_POSTINGS}`,
+  const { rows: written } = await client.query<StoredDocument>(
+    `INSERT INTO search_documents (index_name, id, source, fields, phrases, search_text, ts, posting_keys)
+     SELECT $1, r.id, r.source, r.fields, r.phrases, r.search_text, r.ts, pk.posting_keys
+     FROM unnest($2::text[], $3::jsonb[], $4::jsonb[], $5::jsonb[], $6::text[], $7::timestamptz[], $8::text[])
+       AS r(id, source, fields, phrases, search_text, ts, posting_keys_json)
+     CROSS JOIN LATERAL (SELECT array(SELECT jsonb_array_elements_text(r.posting_keys_json::jsonb)) AS posting_keys) pk
+     ON CONFLICT (index_name, id) DO UPDATE SET source = EXCLUDED.source, fields = EXCLUDED.fields,
+       phrases = EXCLUDED.phrases, search_text = EXCLUDED.search_text, ts = EXCLUDED.ts, posting_keys = EXCLUDED.posting_keys
+     RETURNING ${storedColumns("search_documents")}`,
     [
       index,
       ids,
@@ -81,25 +123,41 @@ export async function upsertDocuments(client: pg.PoolClient, index: IndexName, r
       rows.map((r) => JSON.stringify(r.postingKeys)),
     ],
   );
+  const gone: Posting[] = [];
+  const added: Posting[] = [];
+  for (const now of written) {
+    const before = old.get(now.id);
+    const same = before !== undefined && before.ts === now.ts && before.live === now.live && before.vis === now.vis;
+    if (!same) {
+      if (before) gone.push(...postingsOf([before]));
+      added.push(...postingsOf([now]));
+      continue;
+    }
+    const kept = new Set(now.keys);
+    const had = new Set(before.keys ?? []);
+    gone.push(...postingsOf([before]).filter(([k]) => !kept.has(k)));
+    added.push(...postingsOf([now]).filter(([k]) => !had.has(k)));
+  }
+  await deletePostings(client, gone);
+  await insertPostings(client, added);
 }
 
 export async function deleteDocumentsByIds(client: pg.PoolClient, index: IndexName, ids: string[]): Promise<void> {
   await lockDocuments(client, index, ids);
-  await client.query(
-    `WITH gone AS (DELETE FROM search_documents WHERE index_name = $1 AND id = ANY($2::text[]) RETURNING doc, ts, posting_keys) ${DELETE_POSTINGS}`,
-    [index, ids],
-  );
+  const { rows } = await client.query<StoredDocument>(`DELETE FROM search_documents WHERE index_name = $1 AND id = ANY($2::text[]) RETURNING ${storedColumns("search_documents")}`, [index, ids]);
+  await deletePostings(client, postingsOf(rows));
 }
 
 /** Documents with one of `values` in `key` of `fields` (one containment test per value, GIN). */
 export async function deleteDocumentsByTerms(client: pg.PoolClient, index: IndexName, key: string, values: string[]): Promise<void> {
   await lockDocuments(client, index, null);
-  await client.query(
-    `WITH gone AS (DELETE FROM search_documents d USING unnest($3::text[]) AS v(x)
-       WHERE d.index_name = $1 AND d.fields @> jsonb_build_object($2::text, jsonb_build_array(v.x))
-       RETURNING d.doc, d.ts, d.posting_keys) ${DELETE_POSTINGS}`,
+  const { rows } = await client.query<StoredDocument>(
+    `DELETE FROM search_documents d USING unnest($3::text[]) AS v(x)
+     WHERE d.index_name = $1 AND d.fields @> jsonb_build_object($2::text, jsonb_build_array(v.x))
+     RETURNING ${storedColumns("d")}`,
     [index, key, values],
   );
+  await deletePostings(client, postingsOf(rows));
 }
 
 export async function clearIndex(client: pg.PoolClient, index: IndexName): Promise<void> {
@@ -111,13 +169,12 @@ export async function clearIndex(client: pg.PoolClient, index: IndexName): Promi
 
 /** Writes the postings of documents stored before the table had them (schema upgrade). */
 export async function backfillPostings(client: pg.PoolClient, index: IndexName, rows: { doc: string; row: DocumentRow }[]): Promise<void> {
-  await client.query(
-    `WITH w AS (
-       UPDATE search_documents d SET posting_keys = array(SELECT jsonb_array_elements_text(r.keys::jsonb))
-       FROM unnest($2::bigint[], $3::text[]) AS r(doc, keys)
-       WHERE d.index_name = $1 AND d.doc = r.doc
-       RETURNING d.doc, d.ts, d.fields, d.visible_to, d.posting_keys)
-     ${INSERT_POSTINGS}`,
+  const { rows: updated } = await client.query<StoredDocument>(
+    `UPDATE search_documents d SET posting_keys = array(SELECT jsonb_array_elements_text(r.keys::jsonb))
+     FROM unnest($2::bigint[], $3::text[]) AS r(doc, keys)
+     WHERE d.index_name = $1 AND d.doc = r.doc
+     RETURNING ${storedColumns("d")}`,
     [index, rows.map((r) => r.doc), rows.map((r) => JSON.stringify(r.row.postingKeys))],
   );
+  await insertPostings(client, postingsOf(updated));
 }
