@@ -30,6 +30,7 @@
  * - Strings with U+0000 (JSONB and TEXT cannot hold it) are stored with U+FFFD instead.
  */
 import type pg from "pg";
+import { withTransaction } from "../../platform/db/transaction.ts";
 import { INDEX_FIELDS } from "../fields.ts";
 import {
   INDEX_NAMES,
@@ -46,7 +47,7 @@ import { ensureSearchSchema } from "./schema.ts";
 import { planPostings } from "./postings-plan.ts";
 import { searchByPostings } from "./postings-search.ts";
 import { searchStatements } from "./statements.ts";
-import { clearIndex, deleteDocumentsByIds, deleteDocumentsByTerms, inTransaction, upsertDocuments } from "./writes.ts";
+import { clearIndex, deleteDocumentsByIds, deleteDocumentsByTerms, upsertDocuments } from "./writes.ts";
 
 /** How long the newest-first index walk may take before the top-N plan is used instead. */
 const TS_WALK_BUDGET_MS = 40;
@@ -89,13 +90,13 @@ export class PostgresSearchIndex implements SearchIndex {
       const byId = new Map<string, SearchDocument>();
       for (const d of docs.slice(i, i + BULK_CHUNK)) byId.set(d.id, { id: d.id, source: sanitize(d.source) as Record<string, unknown> });
       const rows = [...byId.values()].map((d) => buildRow(index, d));
-      await inTransaction(this.pool, (client) => upsertDocuments(client, index, rows));
+      await withTransaction(this.pool, (client) => upsertDocuments(client, index, rows));
     }
   }
 
   async deleteByIds(index: IndexName, ids: string[]): Promise<void> {
     if (ids.length === 0) return;
-    await inTransaction(this.pool, (client) => deleteDocumentsByIds(client, index, ids));
+    await withTransaction(this.pool, (client) => deleteDocumentsByIds(client, index, ids));
   }
 
   async deleteByTerms(index: IndexName, field: string, values: string[]): Promise<void> {
@@ -103,7 +104,7 @@ export class PostgresSearchIndex implements SearchIndex {
     const type = INDEX_FIELDS[index].fields[field];
     if (type === undefined) return;
     const key = type === "text" ? `${field}.keyword` : field;
-    await inTransaction(this.pool, (client) => deleteDocumentsByTerms(client, index, key, values));
+    await withTransaction(this.pool, (client) => deleteDocumentsByTerms(client, index, key, values));
   }
 
   async refresh(): Promise<void> {
@@ -111,7 +112,7 @@ export class PostgresSearchIndex implements SearchIndex {
   }
 
   async clear(index: IndexName): Promise<void> {
-    await inTransaction(this.pool, (client) => clearIndex(client, index));
+    await withTransaction(this.pool, (client) => clearIndex(client, index));
   }
 
   async health(): Promise<{ ok: boolean; reason?: string }> {

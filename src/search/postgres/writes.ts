@@ -38,21 +38,6 @@ interface StoredDocument {
 const storedColumns = (t: string) => `${t}.id, ${t}.doc, COALESCE(${t}.ts, '-infinity')::text AS ts,
   COALESCE((${t}.fields -> 'deleted') @> '[false]', false) AS live, NULLIF(${t}.visible_to, '{-1}')::text AS vis, ${t}.posting_keys AS keys`;
 
-export async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-  const client = await pool.connect();
-  try {
-    await client.query("BEGIN");
-    const out = await work(client);
-    await client.query("COMMIT");
-    return out;
-  } catch (err) {
-    await client.query("ROLLBACK").catch(() => undefined);
-    throw err;
-  } finally {
-    client.release();
-  }
-}
-
 /** Locks the buckets of these ids (all buckets: null). */
 export async function lockDocuments(client: pg.PoolClient, index: IndexName, ids: string[] | null): Promise<void> {
   await client.query(
