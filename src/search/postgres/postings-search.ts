@@ -16,6 +16,7 @@
 import type pg from "pg";
 import type { SearchRequest } from "../search-index.ts";
 import type { PostingConjunction, PostingPlan, PostingSource, TsRange } from "./postings-plan.ts";
+import { visibleToParam } from "./access.ts";
 import { allKey } from "./postings.ts";
 
 const ORDERED_KEYS = 16;
@@ -91,7 +92,8 @@ class StreamSql {
     const conds: string[] = [];
     if (this.liveOnly) conds.push(`${alias}.live`);
     const { admin, orgId } = this.req.access;
-    if (!admin) conds.push(orgId === null ? `${alias}.vis IS NULL` : `(${alias}.vis IS NULL OR ${alias}.vis && ${params.p([orgId], "::numeric[]")})`);
+    // `vis` is the document's `visible_to` with the public marker as NULL: the same organisations match.
+    if (!admin) conds.push(`(${alias}.vis IS NULL OR ${alias}.vis && ${params.p(visibleToParam(orgId), "::numeric[]")})`);
     return conds;
   }
 
