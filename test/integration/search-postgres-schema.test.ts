@@ -13,6 +13,7 @@ import { PostgresSearchIndex } from "../../src/search/postgres/index.ts";
 import type { IndexName, SearchAccess, SearchDocument } from "../../src/search/search-index.ts";
 import { createTestDatabase } from "../support/databases.ts";
 import { buildSearchDocuments } from "../support/search-fixtures.ts";
+import { dictionaryGaps } from "../support/search-terms.ts";
 
 let db: Awaited<ReturnType<typeof createTestDatabase>>;
 let pool: pg.Pool;
@@ -91,7 +92,9 @@ describe("search_documents schema", () => {
     expect(Number(postings.rows[0]!.stored)).toBe(Number(postings.rows[0]!.expected));
     expect(Number(postings.rows[0]!.stored)).toBeGreaterThan(attributes.length * 10);
     const jsonbPath = new PostgresSearchIndex(pool, { postings: false });
-    for (const q of ["", "type:ip-dst", "category:\"Network activity\" AND NOT to_ids:false", "value:www*"]) {
+    // Version 4: their terms are in the dictionary.
+    expect((await dictionaryGaps(pool)).missing).toEqual([]);
+    for (const q of ["", "type:ip-dst", "category:\"Network activity\" AND NOT to_ids:false", "value:www*", "value:*.cn", "type:/sha(1|256)/"]) {
       for (const access of [{ admin: true, orgId: null }, { admin: false, orgId: 1 }]) {
         expect(await total(new PostgresSearchIndex(pool), "svc-attributes", q, access), q).toBe(await total(jsonbPath, "svc-attributes", q, access));
       }
@@ -110,6 +113,24 @@ describe("search_documents schema", () => {
       attributes.filter((d) => (d.source.expanded as { ip?: string }).ip !== undefined).length,
     );
   }, 180_000);
+
+  it("upgrades a version-3 table (postings, no dictionary): the dictionary is filled from the stored documents", async () => {
+    const before = await dictionaryGaps(pool);
+    expect(before.missing).toEqual([]);
+    await pool.query("TRUNCATE search_terms");
+    await pool.query("COMMENT ON TABLE search_documents IS 'search_documents v3'");
+    expect((await dictionaryGaps(pool)).missing.length).toBeGreaterThan(1_000);
+    await Promise.all([0, 1].map(() => new PostgresSearchIndex(pool).ensureIndices()));
+    const after = await dictionaryGaps(pool);
+    expect(after.missing).toEqual([]);
+    expect(after.entries).toBe(before.entries);
+    const jsonbPath = new PostgresSearchIndex(pool, { postings: false });
+    for (const q of ["value:*.cn", "value:*forukraine*", "type:/sha(1|256)/", "comment:*"]) {
+      expect(await total(new PostgresSearchIndex(pool), "svc-attributes", q, { admin: true, orgId: null }), q).toBe(
+        await total(jsonbPath, "svc-attributes", q, { admin: true, orgId: null }),
+      );
+    }
+  }, 120_000);
 
   it("correlations are visible when both events are (distribution 1-3 or the caller's organisation)", async () => {
     const search = new PostgresSearchIndex(pool);

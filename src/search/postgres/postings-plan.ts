@@ -7,10 +7,12 @@
  * postings hold exactly the documents that condition selects are planned:
  * - terms on keyword, text (OR of its tokens), long, boolean, ip (an address or a CIDR block);
  * - phrases of one or two tokens (two: the adjacent-pair key);
- * - prefix wildcards (`ukraine*`: a key range); long, date and ip ranges; `@timestamp` ranges and
- *   terms (a condition on `ts`); `_exists_` (the field's key range); match-all.
+ * - prefix wildcards (`ukraine*`: a key range); other wildcards and regexes on keyword and text
+ *   fields (a pattern, matched against the term dictionary at search time, `./postings-search.ts`);
+ *   long, date and ip ranges; `@timestamp` ranges and terms (a condition on `ts`); `_exists_` (the
+ *   field's key range); match-all.
  * - bools: AND / NOT of those, OR of term leaves (one source with their keys and ranges).
- * Not planned (JSONB path): other wildcards, regexes, keyword/text/boolean ranges, ip_range fields,
+ * Not planned (JSONB path): keyword/text/boolean ranges, ip_range fields,
  * terms over MAX_TERM, phrases of three or more tokens, OR of conjunctions, negated ranges, filters
  * other than `deleted`, sorts other than `@timestamp` descending.
  */
@@ -18,14 +20,28 @@ import type { LuceneNode, PhraseNode, RangeNode, RegexNode, TermNode } from "../
 import type { FieldType } from "../fields.ts";
 import type { IndexName, SearchRequest } from "../search-index.ts";
 import { analyze, lowerCase } from "./analyzer.ts";
-import { dateRangeBounds, FieldTypeError, longRangeBounds, SqlCompiler } from "./compile.ts";
+import { dateRangeBounds, FieldTypeError, longRangeBounds, SqlCompiler, wildcardToLike } from "./compile.ts";
 import { parseCidr, parseIp } from "./ip.ts";
-import { cidrTerms, hasPostings, ipTerm, longTerm, pairKey, prefixRange, termFits, termKey } from "./postings.ts";
+import { luceneRegexToPostgres } from "./regex.ts";
+import { cidrTerms, dictionaryField, hasPostings, ipTerm, longTerm, pairKey, prefixRange, termFits, termKey } from "./postings.ts";
 
-/** Documents that have one of `keys` or a key within one of `ranges` (inclusive bounds). */
+/** Documents that have one of `keys`, a key within one of `ranges`, or a term matching one of `patterns`. */
 export interface PostingSource {
   keys: string[];
   ranges: { lo: string; hi: string; loInclusive: boolean; hiInclusive: boolean }[];
+  patterns?: TermPattern[];
+}
+
+/**
+ * The terms of a dictionary field (`dictionaryField`) that match a LIKE pattern or an anchored
+ * PostgreSQL regex, and whose length (code points) lies within [minLength, maxLength].
+ */
+export interface TermPattern {
+  field: string;
+  like?: string;
+  regex?: string;
+  minLength: number;
+  maxLength: number;
 }
 
 /** `@timestamp` present and within [lo, hi] (epoch ms, null: open). */
@@ -78,7 +94,11 @@ export function planPostings(req: SearchRequest, now: number): PostingPlan | nul
   }
 }
 
-const source = (keys: string[], ranges: PostingSource["ranges"] = []): Expr => ({ k: "item", item: { source: { keys, ranges } } });
+const source = (keys: string[], ranges: PostingSource["ranges"] = [], patterns?: TermPattern[]): Expr => ({
+  k: "item",
+  item: { source: patterns ? { keys, ranges, patterns } : { keys, ranges } },
+});
+const pattern = (p: TermPattern): Expr => source([], [], [p]);
 const inclusive = (lo: string, hi: string) => ({ lo, hi, loInclusive: true, hiInclusive: true });
 
 /** Flattens to one conjunction; null when nothing matches. */
@@ -100,6 +120,7 @@ function conjunction(expr: Expr): PostingConjunction | null {
         if (c.pos.length !== 1 || c.neg.length !== 0 || only === undefined || !("source" in only)) throw new Unsupported();
         merged.keys.push(...only.source.keys);
         merged.ranges.push(...only.source.ranges);
+        if (only.source.patterns) merged.patterns = [...(merged.patterns ?? []), ...only.source.patterns];
       }
       merged.keys = [...new Set(merged.keys)];
       return { pos: [{ source: merged }], neg: [] };
@@ -180,7 +201,7 @@ class Planner {
     if (!hasPostings(key, type)) throw new Unsupported();
     switch (node.kind) {
       case "term":
-        if (node.wildcard) return this.prefix(node.pattern, key, type);
+        if (node.wildcard) return this.wildcard(node.pattern, key, type);
         return this.term(node.value, key, type);
       case "phrase": {
         if (type !== "text") return this.term(node.value, key, type);
@@ -189,8 +210,12 @@ class Planner {
         if (tokens.length === 2 && termFits(`${tokens[0]} ${tokens[1]}`)) return source([pairKey(this.index, key, tokens[0]!, tokens[1]!)]);
         throw new Unsupported();
       }
-      case "regex":
-        throw new Unsupported();
+      case "regex": {
+        // The compiler has accepted the regex for this field (a text or keyword one).
+        const re = luceneRegexToPostgres(node.pattern);
+        if (re.minLength > re.maxLength) return NONE;
+        return pattern({ field: dictionaryField(this.index, key), regex: re.anchored, minLength: re.minLength, maxLength: re.maxLength });
+      }
       case "range":
         return this.range(node, key, type);
     }
@@ -225,23 +250,34 @@ class Planner {
     }
   }
 
-  /** `abc*` only: a literal prefix then one `*`. */
-  private prefix(pattern: string, key: string, type: string): Expr {
+  /** `abc*` (a literal prefix, then one `*`): a key range; other patterns: the dictionary. */
+  private wildcard(raw: string, key: string, type: string): Expr {
     if (type !== "text" && type !== "keyword") throw new Unsupported();
-    const normalised = type === "text" ? lowerCase(pattern) : pattern;
-    let literal = "";
+    const normalised = type === "text" ? lowerCase(raw) : raw;
+    // The literal prefix, and the pattern's length without its `*`s (an escape is one character).
+    let literal: string | null = "";
+    let length = 0;
+    let stars = 0;
     const cps = [...normalised];
     for (let i = 0; i < cps.length; i++) {
       const ch = cps[i]!;
-      if (ch === "\\" && i + 1 < cps.length) literal += cps[++i]!;
-      else if (ch === "*" && i === cps.length - 1 && literal !== "") {
-        if (!termFits(literal)) throw new Unsupported();
-        const [lo, hi] = prefixRange(this.index, key, literal);
-        return source([], [inclusive(lo, hi)]);
-      } else if (ch === "*" || ch === "?") throw new Unsupported();
-      else literal += ch;
+      if (ch === "*") {
+        stars++;
+        if (i < cps.length - 1) literal = null;
+        continue;
+      }
+      length++;
+      const escaped = ch === "\\" && i + 1 < cps.length;
+      const char = escaped ? cps[++i]! : ch;
+      if (literal === null || stars > 0 || (!escaped && ch === "?")) literal = null;
+      else literal += char;
     }
-    throw new Unsupported();
+    if (literal && stars === 1 && cps[cps.length - 1] === "*") {
+      if (!termFits(literal)) throw new Unsupported();
+      const [lo, hi] = prefixRange(this.index, key, literal);
+      return source([], [inclusive(lo, hi)]);
+    }
+    return pattern({ field: dictionaryField(this.index, key), like: wildcardToLike(normalised), minLength: length, maxLength: stars ? Infinity : length });
   }
 
   private range(node: RangeNode, key: string, type: string): Expr {

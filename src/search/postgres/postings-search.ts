@@ -10,16 +10,22 @@
  *   newest first), so counting stops at bound + 1; other drivers (key ranges, many keys) are read
  *   whole and sorted, unless they hold more than HUGE postings: then the count is bounded from the
  *   first HUGE postings and the page is left to the JSONB path (`ids: null`).
+ * - Patterns (wildcards, regexes) are first matched against the term dictionary and become keys; a
+ *   pattern that matches more than MAX_EXPANSION terms, or that could match a term too long to be
+ *   kept whole (`MAX_TERM`), is left to the JSONB path (null). A source of more than PROBE_KEYS keys
+ *   must drive (as a probe it would cost one index descent per key per row): otherwise null too.
  * - Ties on ts are broken by id (code point order, as OpenSearch's `_id`): the page's boundary
  *   timestamp is read with all its documents, and ids come from the (doc) INCLUDE (id) index.
  */
 import type pg from "pg";
 import type { SearchRequest } from "../search-index.ts";
-import type { PostingConjunction, PostingPlan, PostingSource, TsRange } from "./postings-plan.ts";
+import type { PostingConjunction, PostingPlan, PostingSource, TermPattern, TsRange } from "./postings-plan.ts";
 import { visibleToParam } from "./access.ts";
-import { allKey } from "./postings.ts";
+import { allKey, MAX_TERM } from "./postings.ts";
 
 const ORDERED_KEYS = 16;
+const MAX_EXPANSION = 100_000;
+const PROBE_KEYS = 256;
 const HUGE = 50_000;
 /** Postings counted per source to choose the driver. */
 const DRIVER_PROBE = 20_001;
@@ -48,15 +54,19 @@ class Params {
 /** null: the plan needs a probe this executor does not make (a key range that does not drive). */
 export async function searchByPostings(client: pg.PoolClient, req: SearchRequest, plan: PostingPlan, bound: number | null): Promise<PostingsAnswer | null> {
   if (plan.conjunction === null) return { matches: 0, ids: [] };
-  const conj = plan.conjunction;
+  const conj = await expandPatterns(client, plan.conjunction);
+  if (conj === null) return null;
   const sources = conj.pos.flatMap((i) => ("source" in i ? [i.source] : []));
   const negatives = conj.neg.flatMap((i) => ("source" in i ? [i.source] : []));
+  // A pattern that matched no term.
+  if (sources.some((s) => s.keys.length === 0 && s.ranges.length === 0)) return { matches: 0, ids: [] };
   if (negatives.some((s) => s.ranges.length > 0) || sources.filter((s) => s.ranges.length > 0).length > 1) return null;
   const query = new StreamSql(req, plan.liveOnly, conj, negatives);
   let driver: PostingSource = { keys: [allKey(req.index)], ranges: [] };
   if (sources.length === 1) driver = sources[0]!;
   else if (sources.length > 1) driver = sources.find((s) => s.ranges.length > 0) ?? (await fewestPostings(client, sources, query));
   query.drive(driver, sources);
+  if ([...sources.filter((s) => s !== driver), ...negatives].some((s) => s.keys.length > PROBE_KEYS)) return null;
 
   const k = req.from + req.size;
   const read = driver.ranges.length === 0 && driver.keys.length <= ORDERED_KEYS ? await readOrdered(client, query, k, bound) : await readUnordered(client, query, k, bound);
@@ -198,6 +208,42 @@ async function readUnordered(client: pg.PoolClient, query: StreamSql, k: number,
       SELECT s.ts, s.doc, count(*) OVER () AS n ${query.from(params, false)} ORDER BY s.ts DESC FETCH FIRST ${params.p(k)} ROWS WITH TIES) t`;
   const res = await client.query<Row & { n: string }>(text, params.values);
   return { matches: Number(res.rows[0]?.n ?? 0), rows: res.rows };
+}
+
+/** The conjunction with every pattern replaced by the keys of the terms it matches; null: see the header. */
+async function expandPatterns(client: pg.PoolClient, conj: PostingConjunction): Promise<PostingConjunction | null> {
+  const expand = async (item: PostingConjunction["pos"][number]) => {
+    if (!("source" in item) || !item.source.patterns?.length) return item;
+    const keys = new Set(item.source.keys);
+    for (const pattern of item.source.patterns) {
+      const matched = await matchTerms(client, pattern);
+      if (matched === null) return null;
+      for (const key of matched) keys.add(key);
+      if (keys.size > MAX_EXPANSION) return null;
+    }
+    return { source: { keys: [...keys], ranges: item.source.ranges } };
+  };
+  const pos = await Promise.all(conj.pos.map(expand));
+  const neg = await Promise.all(conj.neg.map(expand));
+  if (pos.includes(null) || neg.includes(null)) return null;
+  return { pos: pos as PostingConjunction["pos"], neg: neg as PostingConjunction["neg"] };
+}
+
+/**
+ * The keys of the dictionary terms a pattern matches (at most MAX_EXPANSION + 1). null: the field
+ * holds capped terms (their ends are not kept) and the pattern may match strings that long.
+ */
+async function matchTerms(client: pg.PoolClient, pattern: TermPattern): Promise<string[] | null> {
+  const params = new Params();
+  const field = params.p(pattern.field);
+  const conds = [`t.field = ${field}`, `t.length >= ${params.p(pattern.minLength)}`];
+  if (Number.isFinite(pattern.maxLength)) conds.push(`t.length <= ${params.p(pattern.maxLength)}`);
+  if (pattern.like !== undefined) conds.push(`t.term LIKE ${params.p(pattern.like)}`);
+  if (pattern.regex !== undefined) conds.push(`t.term ~ ${params.p(pattern.regex)}`);
+  const capped = pattern.maxLength > MAX_TERM ? `EXISTS (SELECT 1 FROM search_terms c WHERE c.field = ${field} AND c.length > ${MAX_TERM})` : "false";
+  const sql = `SELECT ${capped} AS capped, array(SELECT t.field || chr(1) || t.term FROM search_terms t WHERE ${conds.join(" AND ")} LIMIT ${MAX_EXPANSION + 1}) AS keys`;
+  const { capped: hasCapped, keys } = (await client.query<{ capped: boolean; keys: string[] }>(sql, params.values)).rows[0]!;
+  return hasCapped ? null : keys;
 }
 
 /** `@timestamp` present and within the range. */

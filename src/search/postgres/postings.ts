@@ -19,6 +19,12 @@
  * - `@timestamp` is `ts`, not a term; ip_range fields and identifiers have no postings
  *   (`hasPostings`: their queries use the JSONB path).
  * - Every document has the key `<index code>\x01` (the empty field): match-all in ts order.
+ *
+ * The term dictionary (table `search_terms`): one row per distinct term of a keyword or text field
+ * (`dictionaryEntry`), with its length and a trigram index, so that a wildcard or a regex is first
+ * matched against the distinct terms (as Lucene runs it against its term dictionary) and then reads
+ * the postings of the terms it matched. Entries are added with their first posting and not removed
+ * with their last one (a term without postings finds nothing); `clearIndex` empties them.
  */
 import { INDEX_FIELDS, type FieldType } from "../fields.ts";
 import type { IndexName } from "../search-index.ts";
@@ -28,6 +34,7 @@ const FIELD_END = "\u0001";
 const PAIR_END = "\u0002";
 
 const INDEX_CODES: Record<IndexName, string> = { "svc-events": "e", "svc-attributes": "a", "svc-correlations": "c" };
+const INDEX_BY_CODE = new Map(Object.entries(INDEX_CODES).map(([index, code]) => [code, index as IndexName]));
 
 /**
  * Fields with postings: not ip_range fields, and not the identifiers (`uuid`, `event_uuid`, ...):
@@ -64,6 +71,31 @@ export function prefixRange(index: IndexName, field: string, prefix: string): [s
 /** Whether a prefix or exact term of this length can be looked up exactly. */
 export function termFits(term: string): boolean {
   return [...term].length <= MAX_TERM;
+}
+
+/** A field's name in the term dictionary. */
+export function dictionaryField(index: IndexName, field: string): string {
+  return `${INDEX_CODES[index]}${field}`;
+}
+
+/** A term in the dictionary: `length` in code points, MAX_TERM + 1 for a capped term. */
+export interface DictionaryEntry {
+  field: string;
+  term: string;
+  length: number;
+}
+
+/** The dictionary entry of a posting key: terms of keyword and text fields; null for other keys. */
+export function dictionaryEntry(key: string): DictionaryEntry | null {
+  const end = key.indexOf(FIELD_END);
+  const index = INDEX_BY_CODE.get(key.slice(0, 1));
+  // end 1: the match-all key; a pair key has PAIR_END before any FIELD_END.
+  if (index === undefined || end <= 1 || key.lastIndexOf(PAIR_END, end) !== -1) return null;
+  const name = key.slice(1, end);
+  const type = INDEX_FIELDS[index].fields[name] ?? (name.endsWith(".keyword") ? "keyword" : undefined);
+  if (type !== "keyword" && type !== "text") return null;
+  const term = key.slice(end + 1);
+  return { field: key.slice(0, end), term, length: term.endsWith(FIELD_END) ? MAX_TERM + 1 : [...term].length };
 }
 
 function capTerm(term: string): string {

@@ -37,6 +37,18 @@ export function lit(ch: string): string {
   return `\\${ch}`;
 }
 
+/** A translated piece: its ARE and the lengths (code points) of the strings it matches. */
+interface Piece {
+  re: string;
+  /** Infinity / -Infinity: the piece matches nothing (`#`). */
+  min: number;
+  /** Infinity: unbounded. */
+  max: number;
+}
+
+const EMPTY_LANGUAGE = { min: Infinity, max: -Infinity };
+const one = (re: string): Piece => ({ re, min: 1, max: 1 });
+
 class Translator {
   private pos = 0;
   private readonly cps: string[];
@@ -45,8 +57,8 @@ class Translator {
     this.cps = [...pattern];
   }
 
-  run(): string {
-    if (this.cps.length === 0) return "";
+  run(): Piece {
+    if (this.cps.length === 0) return { re: "", min: 0, max: 0 };
     const out = this.union();
     if (this.more()) throw new RegexUnsupported(`unexpected '${this.cps[this.pos]}'`);
     return out;
@@ -73,41 +85,54 @@ class Translator {
     return this.cps[this.pos++]!;
   }
 
-  private union(): string {
+  private union(): Piece {
     const parts = [this.inter()];
     while (this.match("|")) parts.push(this.inter());
-    return parts.length === 1 ? parts[0]! : `(?:${parts.join("|")})`;
+    if (parts.length === 1) return parts[0]!;
+    return {
+      re: `(?:${parts.map((p) => p.re).join("|")})`,
+      min: Math.min(...parts.map((p) => p.min)),
+      max: Math.max(...parts.map((p) => p.max)),
+    };
   }
 
-  private inter(): string {
+  private inter(): Piece {
     const first = this.concat();
     if (this.peek("&")) throw new RegexUnsupported("the intersection operator '&' is not supported");
     return first;
   }
 
-  private concat(): string {
-    let out = "";
-    do out += this.repeat();
-    while (this.more() && !this.peek(")|&"));
-    return out;
+  private concat(): Piece {
+    const out: Piece = { re: "", min: 0, max: 0 };
+    do {
+      const p = this.repeat();
+      out.re += p.re;
+      out.min += p.min;
+      out.max += p.max;
+    } while (this.more() && !this.peek(")|&"));
+    return out.max < out.min ? { re: out.re, ...EMPTY_LANGUAGE } : out;
   }
 
-  private repeat(): string {
+  private repeat(): Piece {
     let atom = this.compl();
     while (this.peek("?*+{")) {
       const op = this.next();
-      if (op !== "{") {
-        atom = `(?:${atom})${op}`;
-        continue;
+      let min: number;
+      let max: number | null;
+      if (op === "{") {
+        min = this.integer();
+        max = min;
+        if (this.match(",")) max = this.peek("0123456789") ? this.integer() : null;
+        this.match("}");
+        if (min > PG_DUPMAX || (max !== null && max > PG_DUPMAX)) {
+          throw new RegexUnsupported(`repetition counts above ${PG_DUPMAX} are not supported`);
+        }
+      } else {
+        min = op === "+" ? 1 : 0;
+        max = op === "?" ? 1 : null;
       }
-      const min = this.integer();
-      let max: number | null = min;
-      if (this.match(",")) max = this.peek("0123456789") ? this.integer() : null;
-      this.match("}");
-      if (min > PG_DUPMAX || (max !== null && max > PG_DUPMAX)) {
-        throw new RegexUnsupported(`repetition counts above ${PG_DUPMAX} are not supported`);
-      }
-      atom = `(?:${atom}){${min}${max === min ? "" : `,${max ?? ""}`}}`;
+      const re = op === "{" ? `(?:${atom.re}){${min}${max === min ? "" : `,${max ?? ""}`}}` : `(?:${atom.re})${op}`;
+      atom = { re, ...repeatedLengths(atom, min, max) };
     }
     return atom;
   }
@@ -118,19 +143,19 @@ class Translator {
     return Number(s);
   }
 
-  private compl(): string {
+  private compl(): Piece {
     if (this.peek("~")) throw new RegexUnsupported("the complement operator '~' is not supported");
     return this.charClassExp();
   }
 
-  private charClassExp(): string {
+  private charClassExp(): Piece {
     if (!this.match("[")) return this.simple();
     const negated = this.match("^");
     let body = "";
     do body += this.classItem();
     while (this.more() && !this.peek("]"));
     this.match("]");
-    return `[${negated ? "^" : ""}${body}]`;
+    return one(`[${negated ? "^" : ""}${body}]`);
   }
 
   private classItem(): string {
@@ -155,26 +180,30 @@ class Translator {
     return null;
   }
 
-  private simple(): string {
-    if (this.match(".")) return ".";
-    if (this.match("#")) return "(?!)";
-    if (this.match("@")) return "(?:.*)";
+  private simple(): Piece {
+    if (this.match(".")) return one(".");
+    if (this.match("#")) return { re: "(?!)", ...EMPTY_LANGUAGE };
+    if (this.match("@")) return { re: "(?:.*)", min: 0, max: Infinity };
     if (this.match('"')) {
       let s = "";
-      while (this.more() && !this.peek('"')) s += lit(this.next());
+      let n = 0;
+      while (this.more() && !this.peek('"')) {
+        s += lit(this.next());
+        n++;
+      }
       this.match('"');
-      return `(?:${s})`;
+      return { re: `(?:${s})`, min: n, max: n };
     }
     if (this.match("(")) {
-      if (this.match(")")) return "(?:)";
+      if (this.match(")")) return { re: "(?:)", min: 0, max: 0 };
       const inner = this.union();
       this.match(")");
-      return `(?:${inner})`;
+      return { ...inner, re: `(?:${inner.re})` };
     }
     if (this.peek("<")) throw new RegexUnsupported("numeric intervals <n-m> are not supported");
     const pre = this.predefined();
-    if (pre !== null) return pre.negated ? `[^${pre.set}]` : `[${pre.set}]`;
-    return lit(this.charExp());
+    if (pre !== null) return one(pre.negated ? `[^${pre.set}]` : `[${pre.set}]`);
+    return one(lit(this.charExp()));
   }
 
   private charExp(): string {
@@ -183,10 +212,25 @@ class Translator {
   }
 }
 
+/** Lengths of `atom{min,max}` (max null: unbounded). */
+function repeatedLengths(atom: Piece, min: number, max: number | null): { min: number; max: number } {
+  if (atom.max < atom.min) return min === 0 ? { min: 0, max: 0 } : EMPTY_LANGUAGE;
+  const hi = max === 0 || atom.max === 0 ? 0 : max === null ? Infinity : atom.max * max;
+  return { min: atom.min * min, max: hi };
+}
+
+export interface TranslatedRegex {
+  anchored: string;
+  unanchored: string;
+  /** The lengths (code points) of the strings it matches; minLength > maxLength: none. */
+  minLength: number;
+  maxLength: number;
+}
+
 /** The anchored PostgreSQL ARE for a Lucene regex body; throws RegexUnsupported. */
-export function luceneRegexToPostgres(pattern: string): { anchored: string; unanchored: string } {
+export function luceneRegexToPostgres(pattern: string): TranslatedRegex {
   const body = new Translator(pattern).run();
-  const unanchored = `(?:${body})`;
+  const unanchored = `(?:${body.re})`;
   if (unanchored.length > MAX_PG_REGEX_LENGTH) throw new RegexUnsupported("regular expression too long");
-  return { anchored: `^${unanchored}$`, unanchored };
+  return { anchored: `^${unanchored}$`, unanchored, minLength: body.min, maxLength: body.max };
 }

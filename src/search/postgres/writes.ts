@@ -8,6 +8,8 @@
  * loop over index descents: joined in SQL with the stored keys, the planner once chose to read every
  * posting of each key (minutes for a batch).
  *
+ * New terms also go into the term dictionary (`search_terms`), in the same transaction.
+ *
  * Writers of the same documents are serialised on 64 advisory lock buckets (by id), taken in order:
  * otherwise two writers of one new document could both insert postings, or one could delete the
  * postings the other just wrote.
@@ -15,7 +17,7 @@
 import type pg from "pg";
 import type { IndexName } from "../search-index.ts";
 import type { DocumentRow } from "./documents.ts";
-import { indexKeyRange } from "./postings.ts";
+import { dictionaryEntry, indexKeyRange, type DictionaryEntry } from "./postings.ts";
 
 /** pg_advisory_xact_lock(LOCK_SPACE, bucket): the first key of the writers' locks (arbitrary, fixed). */
 const LOCK_SPACE = 734_621_096;
@@ -70,6 +72,28 @@ async function insertPostings(client: pg.PoolClient, postings: Posting[]): Promi
       `INSERT INTO search_postings (key, ts, doc, live, vis)
        SELECT x.key, x.ts, x.doc, x.live, x.vis::numeric[] FROM unnest($1::text[], $2::timestamptz[], $3::bigint[], $4::boolean[], $5::text[]) AS x(key, ts, doc, live, vis)`,
       [chunk.map(([k]) => k), chunk.map(([, d]) => d.ts), chunk.map(([, d]) => d.doc), chunk.map(([, d]) => d.live), chunk.map(([, d]) => d.vis)],
+    );
+  }
+  await insertTerms(client, sorted.map(([k]) => k));
+}
+
+/**
+ * Dictionary entries for these keys (those not there yet). Sorted, so that concurrent writers of a
+ * new term wait for each other in one order instead of deadlocking.
+ */
+export async function insertTerms(client: pg.PoolClient, keys: string[]): Promise<void> {
+  const entries = new Map<string, DictionaryEntry>();
+  for (const key of keys) {
+    if (entries.has(key)) continue;
+    const entry = dictionaryEntry(key);
+    if (entry !== null) entries.set(key, entry);
+  }
+  const sorted = [...entries.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, e]) => e);
+  for (let i = 0; i < sorted.length; i += CHUNK) {
+    const chunk = sorted.slice(i, i + CHUNK);
+    await client.query(
+      `INSERT INTO search_terms (field, term, length) SELECT * FROM unnest($1::text[], $2::text[], $3::int[]) ON CONFLICT DO NOTHING`,
+      [chunk.map((e) => e.field), chunk.map((e) => e.term), chunk.map((e) => e.length)],
     );
   }
 }
@@ -149,6 +173,7 @@ export async function clearIndex(client: pg.PoolClient, index: IndexName): Promi
   await lockDocuments(client, index, null);
   const [lo, hi] = indexKeyRange(index);
   await client.query("DELETE FROM search_postings WHERE key >= $1 AND key <= $2", [lo, hi]);
+  await client.query("DELETE FROM search_terms WHERE field >= $1 AND field <= $2", [lo, hi]);
   await client.query("DELETE FROM search_documents WHERE index_name = $1", [index]);
 }
 
