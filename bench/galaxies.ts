@@ -5,7 +5,7 @@
  *
  * Each run: a fresh database cloned from the test template (TEST_DATABASE_URL, default
  * postgresql://postgres@127.0.0.1:5432/postgres) and a fresh service as a child process
- * (`tsx src/main.ts`, ROLE=api, LOG_LEVEL=warn) with GALAXY_SOURCE pointing at the real
+ * (`node --import tsx src/main.ts`, ROLE=api, LOG_LEVEL=warn) with GALAXY_SOURCE pointing at the real
  * ../shared/data/misp-galaxy, read in place (never copied). Timed, as HTTP round trips from the
  * bench and as the service's own `took_ms` where it reports one:
  *   1. the first `POST /galaxies/update` (1 galaxy, 1,266 clusters created),

@@ -1,7 +1,7 @@
 /**
  * Ingest benchmark: MISP events through `POST /events/import?on_invalid=skip`.
  *
- * 1. Feed sample: 3 runs, each on a fresh database and a fresh service (`tsx src/main.ts` as a child
+ * 1. Feed sample: 3 runs, each on a fresh database and a fresh service (`node --import tsx src/main.ts` as a child
  *    process), importing every event of ../shared/data/misp-feed-sample one request after the other.
  *    Figure: total attributes / wall time of all requests. Peak RSS: VmHWM of the service's node
  *    process (/proc/<pid>/status), read after the feed and again after the synthetic events.
@@ -263,7 +263,7 @@ async function main() {
       {
         date: new Date().toISOString(),
         machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model, node: process.version, loadavg: os.loadavg().map((l) => round(l, 1)) },
-        command: "npx tsx bench/ingest.ts (service: tsx src/main.ts, ROLE=all, LOG_LEVEL=warn, fresh database per run)",
+        command: "npx tsx bench/ingest.ts (service: node --import tsx src/main.ts, ROLE=all, LOG_LEVEL=warn, fresh database per run)",
         feed_sample: {
           events: feed.length,
           attributes: feed.reduce((n, f) => n + f.attributes, 0),

@@ -18,7 +18,7 @@ import {
 } from "../support/process.ts";
 
 /**
- * The service as a real process (`tsx src/main.ts`): zero-configuration start on an embedded
+ * The service as a real process (`node --import tsx src/main.ts`, as `npm start`): zero-configuration start on an embedded
  * PostgreSQL, the DATA_DIR lock, configuration errors, API and worker processes on one database,
  * an unreachable database, and jobs left locked by a killed worker.
  */

@@ -1,18 +1,22 @@
 import { spawn, execFileSync, type ChildProcess } from "node:child_process";
 import net from "node:net";
-import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { CONFIG_VARIABLES } from "../../src/config.ts";
 
 /**
- * The service as operators run it: `tsx src/main.ts` in a child process with its own environment.
- * Each child leads a process group of its own (tsx, the node process under it, and an embedded
+ * The service as `npm start` runs it: `node --import tsx src/main.ts` in a child process with its
+ * own environment. Each child leads a process group of its own (the service and an embedded
  * postgres), so `kill()` can take the whole tree down when a test fails. No vitest imports here:
  * bench/ uses this file too.
  */
 
 export const ROOT = fileURLToPath(new URL("../../", import.meta.url));
-const TSX = path.join(ROOT, "node_modules/.bin/tsx");
+/**
+ * One process, as `npm start`. The tsx CLI would run the service under a parent process that,
+ * sent SIGTERM, relays it and SIGKILLs the service (exit 143, no graceful stop) when the service
+ * does not acknowledge it within 30 ms, which a busy machine sometimes fails.
+ */
+const SERVICE_COMMAND: [string, ...string[]] = [process.execPath, "--import", "tsx", "src/main.ts"];
 
 /** Variables the service reads: never inherited from the test runner, only passed explicitly. */
 const SERVICE_VARIABLES: string[] = CONFIG_VARIABLES;
@@ -31,7 +35,7 @@ export interface Exit {
 export interface StartOptions {
   /** Label in error messages. */
   name?: string;
-  /** Command and arguments instead of `tsx src/main.ts` (the bench runs `npm start`). */
+  /** Command and arguments instead of `node --import tsx src/main.ts` (the bench runs `npm start`). */
   command?: [string, ...string[]];
 }
 
@@ -53,7 +57,7 @@ export class ServiceProcess {
     this.name = opts.name ?? "service";
     const base: Record<string, string | undefined> = { ...process.env };
     for (const v of SERVICE_VARIABLES) delete base[v];
-    const [cmd, ...args] = opts.command ?? [TSX, "src/main.ts"];
+    const [cmd, ...args] = opts.command ?? SERVICE_COMMAND;
     this.child = spawn(cmd, args, {
       cwd: ROOT,
       env: { ...base, ...env },
@@ -155,9 +159,9 @@ export class ServiceProcess {
   }
 
   /**
-   * SIGTERM, then waits; kills the group on timeout. By default to the spawned process (tsx relays
-   * it to the service); with `toService`, to the node process running src/main.ts itself (as a
-   * supervisor would), for wrappers like npm that do not relay signals.
+   * SIGTERM, then waits; kills the group on timeout. By default to the spawned process; with
+   * `toService`, to the node process running src/main.ts itself (as a supervisor would), for
+   * wrappers like npm that do not relay signals.
    */
   async stop(timeoutMs = 20_000, opts: { toService?: boolean } = {}): Promise<Exit> {
     if (this.exit) return this.exit;
@@ -188,7 +192,7 @@ export class ServiceProcess {
     }
   }
 
-  /** The node process running src/main.ts (tsx runs it as a child of its own). */
+  /** The node process running src/main.ts (from its log lines; a wrapper command may run it as a child). */
   servicePid(): number | undefined {
     const line = this.logs.find((l) => typeof l.pid === "number");
     return line?.pid as number | undefined;
