@@ -3,6 +3,9 @@
  * of the encoded terms must be the order of the values, since ranges are key ranges.
  */
 import { describe, expect, it } from "vitest";
+import { INDEX_FIELDS } from "../../src/search/fields.ts";
+import { parseLucene } from "../../src/search/lucene/parse.ts";
+import { planPostings, type TermPattern } from "../../src/search/postgres/postings-plan.ts";
 import { parseCidr, parseIp } from "../../src/search/postgres/ip.ts";
 import { cidrTerms, ipTerm, longTerm, MAX_TERM, postingKeys, prefixRange, termKey } from "../../src/search/postgres/postings.ts";
 
@@ -56,5 +59,42 @@ describe("posting terms", () => {
         `aexpanded.ip\u0001${ipTerm("10.0.0.1")}`,
       ].sort(),
     );
+  });
+});
+
+describe("patterns for the term dictionary", () => {
+  const patternOf = (q: string): TermPattern | undefined => {
+    const plan = planPostings(
+      {
+        index: "svc-attributes",
+        query: parseLucene(q),
+        defaultFields: INDEX_FIELDS["svc-attributes"].defaultFields,
+        access: { admin: true, orgId: null },
+        from: 0,
+        size: 10,
+        sort: { field: "@timestamp", order: "desc" },
+        timeoutMs: 1_000,
+      },
+      Date.now(),
+    );
+    const item = plan?.conjunction?.pos[0];
+    return item && "source" in item ? item.source.patterns?.[0] : undefined;
+  };
+
+  it("wildcards: lower-cased on text fields, their lengths, and whether pg_trgm has a trigram to look up", () => {
+    expect(patternOf("value:*ForUkraine*")).toEqual({ field: "avalue", like: "%forukraine%", minLength: 10, maxLength: Infinity, trigrams: true });
+    expect(patternOf("value.keyword:*.Top")).toMatchObject({ field: "avalue.keyword", like: "%.Top", trigrams: true });
+    expect(patternOf("type:md?")).toEqual({ field: "atype", like: "md_", minLength: 3, maxLength: 3, trigrams: false });
+    expect(patternOf(String.raw`value:a\*b?`)).toMatchObject({ like: "a*b_", minLength: 4, maxLength: 4, trigrams: false });
+    expect(patternOf("value:*50%_off")).toMatchObject({ like: "%50\\%\\_off", trigrams: true });
+    // A literal prefix then one `*` is a key range, not a pattern.
+    expect(patternOf("value:ukraine*")).toBeUndefined();
+  });
+
+  it("regexes: anchored, their lengths, and trigrams only from literal runs", () => {
+    expect(patternOf("value:/[0-9a-f]{32}/")).toMatchObject({ field: "avalue", minLength: 32, maxLength: 32, trigrams: false });
+    expect(patternOf("value:/.*forukraine.*/")).toMatchObject({ minLength: 10, maxLength: Infinity, trigrams: true });
+    expect(patternOf(String.raw`value:/\d{3}[a-z]+/`)).toMatchObject({ trigrams: false });
+    expect(patternOf("value:/sha(1|256)/")?.regex).toBe("^(?:sha(?:(?:1|256)))$");
   });
 });

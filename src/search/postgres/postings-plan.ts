@@ -42,7 +42,11 @@ export interface TermPattern {
   regex?: string;
   minLength: number;
   maxLength: number;
+  /** The pattern holds a run of three letters or digits, from which pg_trgm can select terms. */
+  trigrams: boolean;
 }
+
+const TRIGRAM = /[\p{L}\p{N}]{3}/u;
 
 /** `@timestamp` present and within [lo, hi] (epoch ms, null: open). */
 export interface TsRange {
@@ -214,7 +218,9 @@ class Planner {
         // The compiler has accepted the regex for this field (a text or keyword one).
         const re = luceneRegexToPostgres(node.pattern);
         if (re.minLength > re.maxLength) return NONE;
-        return pattern({ field: dictionaryField(this.index, key), regex: re.anchored, minLength: re.minLength, maxLength: re.maxLength });
+        // Literal runs only: bracket classes, repetition counts and class escapes are no literals.
+        const literals = node.pattern.replace(/\[(?:\\.|[^\]])*\]|\{[^}]*\}|\\[dDwWsS]/g, " ");
+        return pattern({ field: dictionaryField(this.index, key), regex: re.anchored, minLength: re.minLength, maxLength: re.maxLength, trigrams: TRIGRAM.test(literals) });
       }
       case "range":
         return this.range(node, key, type);
@@ -277,7 +283,8 @@ class Planner {
       const [lo, hi] = prefixRange(this.index, key, literal);
       return source([], [inclusive(lo, hi)]);
     }
-    return pattern({ field: dictionaryField(this.index, key), like: wildcardToLike(normalised), minLength: length, maxLength: stars ? Infinity : length });
+    const literals = normalised.replace(/\\(.)/gu, "$1").replace(/[*?]/g, " ");
+    return pattern({ field: dictionaryField(this.index, key), like: wildcardToLike(normalised), minLength: length, maxLength: stars ? Infinity : length, trigrams: TRIGRAM.test(literals) });
   }
 
   private range(node: RangeNode, key: string, type: string): Expr {

@@ -4,7 +4,7 @@
  * to the bound) and the page's ids.
  *
  * - One positive source is the driver; other positive sources and the negative ones are probes
- *   (`EXISTS` on their keys with the driver row's ts and doc: one index descent each), `@timestamp`
+ *   (a lookup of their keys with the driver row's ts and doc: one index descent per key), `@timestamp`
  *   items are conditions on ts. Several positive sources: the one with the fewest postings drives.
  * - A driver of at most ORDERED_KEYS exact keys is read in order (a merge of the keys' ranges, each
  *   newest first), so counting stops at bound + 1; other drivers (key ranges, many keys) are read
@@ -112,10 +112,12 @@ class StreamSql {
     const conds: string[] = [];
     for (const item of this.conj.pos) if ("ts" in item) conds.push(tsCondition(params, item.ts, alias));
     for (const item of this.conj.neg) if ("ts" in item) conds.push(`NOT (${tsCondition(params, item.ts, alias)})`);
+    // A scalar subquery, not EXISTS: PostgreSQL would turn EXISTS into a join and, misjudging how
+    // few rows the driver has, hash every posting of the probed keys (130 ms for `type:domain`).
     const probe = (s: PostingSource) =>
-      `EXISTS (SELECT 1 FROM search_postings q WHERE q.key = ANY(${params.p(s.keys, "::text[]")}) AND q.ts = ${alias}.ts AND q.doc = ${alias}.doc)`;
-    for (const s of this.probes) conds.push(probe(s));
-    for (const s of this.negatives) conds.push(`NOT ${probe(s)}`);
+      `(SELECT true FROM search_postings q WHERE q.key = ANY(${params.p(s.keys, "::text[]")}) AND q.ts = ${alias}.ts AND q.doc = ${alias}.doc LIMIT 1)`;
+    for (const s of this.probes) conds.push(`${probe(s)} IS NOT NULL`);
+    for (const s of this.negatives) conds.push(`${probe(s)} IS NULL`);
     return conds;
   }
 
@@ -145,10 +147,19 @@ class StreamSql {
   unorderedPostings(params: Params): string {
     const scan = (cond: string) => `(SELECT p.ts, p.doc FROM search_postings p WHERE ${[cond, ...this.filter(params, "p")].join(" AND ")})`;
     const out: string[] = [];
-    if (this.driver.keys.length) out.push(scan(`p.key = ANY(${params.p(this.driver.keys, "::text[]")})`));
+    if (this.driver.keys.length) out.push(scan(`p.key = ANY(${keyList(params, this.driver.keys)})`));
     for (const r of this.driver.ranges) out.push(scan(`p.key ${r.loInclusive ? ">=" : ">"} ${params.p(r.lo)} AND p.key ${r.hiInclusive ? "<=" : "<"} ${params.p(r.hi)}`));
     return out.join(" UNION ALL ");
   }
+}
+
+/**
+ * A list of keys for `= ANY(...)`. A long one (a pattern's terms) is hidden from the planner in a
+ * subquery: given the array, it estimates each element's frequency, 17 ms for 1,659 keys.
+ */
+function keyList(params: Params, keys: string[]): string {
+  const list = params.p(keys, "::text[]");
+  return keys.length > ORDERED_KEYS ? `(SELECT ${list})::text[]` : list;
 }
 
 const SELECT_ROW = "SELECT s.ts::text AS ts, extract(epoch FROM s.ts)::float8 AS epoch, s.doc";
@@ -186,18 +197,24 @@ async function readOrdered(client: pg.PoolClient, query: StreamSql, k: number, b
 }
 
 /**
- * Every posting read, grouped and sorted (key ranges, many keys). null: more than HUGE postings
- * with more than `bound` documents among the first HUGE - the count is the bound's, and the page is
- * left to the JSONB path, whose newest-first walk finds dense matches fast.
+ * Every posting read, grouped and sorted (key ranges, many keys). With a bound, the first HUGE + 1
+ * postings are read once and answer when they are all of them; past HUGE with more than `bound`
+ * documents among them, null: the count is the bound's, and the page is left to the JSONB path,
+ * whose newest-first walk finds dense matches fast.
  */
 async function readUnordered(client: pg.PoolClient, query: StreamSql, k: number, bound: number | null): Promise<{ matches: number; rows: Row[] } | null> {
   if (bound !== null) {
     const params = new Params();
-    const conds = query.conditions(params, "s");
-    const sample = `SELECT count(*) AS raw, count(DISTINCT s.doc) FILTER (WHERE ${conds.length ? conds.join(" AND ") : "TRUE"}) AS docs
-      FROM (SELECT * FROM (${query.unorderedPostings(params)}) b LIMIT ${params.p(HUGE + 1)}) s`;
-    const { raw, docs } = (await client.query<{ raw: string; docs: string }>(sample, params.values)).rows[0]!;
-    if (Number(raw) > HUGE && Number(docs) > bound) return null;
+    const conds = query.conditions(params, "b");
+    const page = k === 0 ? "LIMIT 0" : `FETCH FIRST ${params.p(k)} ROWS WITH TIES`;
+    const text = `WITH b AS MATERIALIZED (SELECT * FROM (${query.unorderedPostings(params)}) u LIMIT ${params.p(HUGE + 1)}),
+        s AS MATERIALIZED (SELECT DISTINCT b.ts, b.doc FROM b${conds.length ? ` WHERE ${conds.join(" AND ")}` : ""})
+      SELECT (SELECT count(*) FROM b) AS raw, (SELECT count(*) FROM s) AS n, t.ts::text AS ts, extract(epoch FROM t.ts)::float8 AS epoch, t.doc
+      FROM (SELECT 1) one LEFT JOIN LATERAL (SELECT s.ts, s.doc FROM s ORDER BY s.ts DESC ${page}) t ON TRUE`;
+    const res = await client.query<Row & { raw: string; n: string }>(text, params.values);
+    const n = Number(res.rows[0]!.n);
+    if (Number(res.rows[0]!.raw) <= HUGE) return { matches: n, rows: res.rows.filter((r) => r.doc !== null) };
+    if (n > bound) return null;
   }
   const params = new Params();
   if (k === 0) {
@@ -236,12 +253,19 @@ async function expandPatterns(client: pg.PoolClient, conj: PostingConjunction): 
 async function matchTerms(client: pg.PoolClient, pattern: TermPattern): Promise<string[] | null> {
   const params = new Params();
   const field = params.p(pattern.field);
-  const conds = [`t.field = ${field}`, `t.length >= ${params.p(pattern.minLength)}`];
-  if (Number.isFinite(pattern.maxLength)) conds.push(`t.length <= ${params.p(pattern.maxLength)}`);
-  if (pattern.like !== undefined) conds.push(`t.term LIKE ${params.p(pattern.like)}`);
-  if (pattern.regex !== undefined) conds.push(`t.term ~ ${params.p(pattern.regex)}`);
+  const conds = [`t.field = ${field}`];
+  // Lengths only when bounded: a lower bound alone rarely selects, and would tempt the planner.
+  if (Number.isFinite(pattern.maxLength)) conds.push(`t.length BETWEEN ${params.p(pattern.minLength)} AND ${params.p(pattern.maxLength)}`);
+  const tests: string[] = [];
+  if (pattern.like !== undefined) tests.push(`t.term LIKE ${params.p(pattern.like)}`);
+  if (pattern.regex !== undefined) tests.push(`t.term ~ ${params.p(pattern.regex)}`);
+  // Without a trigram to look up, the trigram index would return every term (and the planner
+  // cannot tell): the field's terms (of the lengths) are read first, behind OFFSET 0, then tested.
+  const terms = pattern.trigrams
+    ? `SELECT t.field, t.term FROM search_terms t WHERE ${[...conds, ...tests].join(" AND ")}`
+    : `SELECT t.field, t.term FROM (SELECT t.field, t.term FROM search_terms t WHERE ${conds.join(" AND ")} OFFSET 0) t WHERE ${tests.join(" AND ")}`;
   const capped = pattern.maxLength > MAX_TERM ? `EXISTS (SELECT 1 FROM search_terms c WHERE c.field = ${field} AND c.length > ${MAX_TERM})` : "false";
-  const sql = `SELECT ${capped} AS capped, array(SELECT t.field || chr(1) || t.term FROM search_terms t WHERE ${conds.join(" AND ")} LIMIT ${MAX_EXPANSION + 1}) AS keys`;
+  const sql = `SELECT ${capped} AS capped, array(SELECT m.field || chr(1) || m.term FROM (${terms}) m LIMIT ${MAX_EXPANSION + 1}) AS keys`;
   const { capped: hasCapped, keys } = (await client.query<{ capped: boolean; keys: string[] }>(sql, params.values)).rows[0]!;
   return hasCapped ? null : keys;
 }
@@ -257,9 +281,11 @@ function tsCondition(params: Params, ts: TsRange, alias: string): string {
 async function fewestPostings(client: pg.PoolClient, sources: PostingSource[], query: StreamSql): Promise<PostingSource> {
   let best = sources[0]!;
   let fewest = DRIVER_PROBE;
-  for (const s of sources) {
+  // Many keys (a pattern's terms) usually have few postings each: counted first, they cut the
+  // count of a frequent term short.
+  for (const s of [...sources].sort((a, b) => b.keys.length - a.keys.length)) {
     const params = new Params();
-    const where = [`p.key = ANY(${params.p(s.keys, "::text[]")})`, ...query.filter(params, "p")].join(" AND ");
+    const where = [`p.key = ANY(${keyList(params, s.keys)})`, ...query.filter(params, "p")].join(" AND ");
     const sql = `SELECT count(*) AS n FROM (SELECT 1 FROM search_postings p WHERE ${where} LIMIT ${params.p(fewest)}) x`;
     const n = Number((await client.query<{ n: string }>(sql, params.values)).rows[0]!.n);
     if (n < fewest) {
