@@ -17,7 +17,7 @@ import { searchByPostings } from "../../src/search/postgres/postings-search.ts";
 import { SearchQueryError, type IndexName, type SearchAccess, type SearchRequest } from "../../src/search/search-index.ts";
 import { createTestDatabase } from "../support/databases.ts";
 import { buildSearchDocuments } from "../support/search-fixtures.ts";
-import { dictionaryGaps } from "../support/search-terms.ts";
+import { checkDictionary } from "../support/search-terms.ts";
 import { CASES } from "./search-conformance.queries.ts";
 
 const ACCESSES: SearchAccess[] = [
@@ -126,9 +126,12 @@ describe("postings and JSONB path agree", () => {
     }
     expect(answered.length, `answered: ${answered.join(" | ")}`).toBeGreaterThanOrEqual(patterned.length * 0.8);
     expect(answered).toEqual(expect.arrayContaining(["value:*forukraine*", "type:/sha(1|256)/", "type:md?"]));
-    const gaps = await dictionaryGaps(pool);
-    expect(gaps.missing).toEqual([]);
-    expect(gaps.entries).toBeGreaterThan(1_000);
+    const dictionary = await checkDictionary(pool);
+    expect(dictionary.missing).toEqual([]);
+    expect(dictionary.wrong).toEqual([]);
+    expect(dictionary.entries).toBeGreaterThan(1_000);
+    // Most terms are one value's: their posting is inlined.
+    expect(dictionary.inlined).toBeGreaterThan(dictionary.entries / 3);
   });
 
   it("on every conformance query: totals and whole ordered hit lists, every access, with and without deleted: false", async () => {
@@ -187,6 +190,7 @@ describe("postings writers", () => {
     expect(await found("type:md5 OR type:domain")).toEqual([]);
     expect(await postingsOutOfStep()).toBe(0);
     expect((await pool.query("SELECT 1 FROM search_terms WHERE field LIKE 'c%'")).rowCount).toBeGreaterThan(0);
+    expect(await checkDictionary(pool)).toMatchObject({ missing: [], wrong: [] });
     await postings.clear("svc-correlations");
     expect((await pool.query("SELECT 1 FROM search_postings WHERE key LIKE 'c%'")).rowCount).toBe(0);
     expect((await pool.query("SELECT 1 FROM search_terms WHERE field LIKE 'c%'")).rowCount).toBe(0);
@@ -217,6 +221,7 @@ describe("postings writers", () => {
       const after = await versions();
       expect([...after.keys()].filter((key) => before.get(key) === after.get(key)), JSON.stringify(extra)).toEqual([]);
       expect(await postingsOutOfStep()).toBe(0);
+      expect(await checkDictionary(pool), JSON.stringify(extra)).toMatchObject({ missing: [], wrong: [] });
       const req = request("svc-attributes", "type:ip-src", ACCESSES[1]!, { filters: { deleted: false } });
       expect(await outcome(postings, req)).toEqual(await outcome(jsonb, req));
     }
@@ -230,6 +235,7 @@ describe("postings writers", () => {
         [0, 1, 2, 3].map((w) => postings.bulkIndex("svc-attributes", ids.map((id, i) => doc(id, `type-${w}`, `racevalue-${w}-${round}-${i}`, { "@timestamp": `2024-0${w + 1}-01T00:00:00Z` })))),
       );
       expect(await postingsOutOfStep()).toBe(0);
+      expect(await checkDictionary(pool)).toMatchObject({ missing: [], wrong: [] });
       const req = request("svc-attributes", "value:racevalue*", ACCESSES[0]!);
       const [a, b] = [await outcome(postings, req), await outcome(jsonb, req)];
       expect(a).toEqual(b);
@@ -253,7 +259,7 @@ describe("postings writers", () => {
           return postings.bulkIndex("svc-attributes", docs);
         }),
       );
-      expect((await dictionaryGaps(pool)).missing).toEqual([]);
+      expect(await checkDictionary(pool)).toMatchObject({ missing: [], wrong: [] });
       const req = request("svc-attributes", `comment:*r${round}`, ACCESSES[0]!);
       const [a, b] = [await outcome(postings, req), await outcome(jsonb, req)];
       expect(a).toEqual(b);
@@ -292,6 +298,6 @@ describe("postings writers", () => {
     }
     await postings.deleteByIds("svc-attributes", [...ids, "long-1"]);
     expect(await postingsOutOfStep()).toBe(0);
-    expect((await dictionaryGaps(pool)).missing).toEqual([]);
+    expect(await checkDictionary(pool)).toMatchObject({ missing: [], wrong: [] });
   });
 });

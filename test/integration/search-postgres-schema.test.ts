@@ -13,7 +13,7 @@ import { PostgresSearchIndex } from "../../src/search/postgres/index.ts";
 import type { IndexName, SearchAccess, SearchDocument } from "../../src/search/search-index.ts";
 import { createTestDatabase } from "../support/databases.ts";
 import { buildSearchDocuments } from "../support/search-fixtures.ts";
-import { dictionaryGaps } from "../support/search-terms.ts";
+import { checkDictionary } from "../support/search-terms.ts";
 
 let db: Awaited<ReturnType<typeof createTestDatabase>>;
 let pool: pg.Pool;
@@ -93,7 +93,7 @@ describe("search_documents schema", () => {
     expect(Number(postings.rows[0]!.stored)).toBeGreaterThan(attributes.length * 10);
     const jsonbPath = new PostgresSearchIndex(pool, { postings: false });
     // Version 4: their terms are in the dictionary.
-    expect((await dictionaryGaps(pool)).missing).toEqual([]);
+    expect(await checkDictionary(pool)).toMatchObject({ missing: [], wrong: [] });
     for (const q of ["", "type:ip-dst", "category:\"Network activity\" AND NOT to_ids:false", "value:www*", "value:*.cn", "type:/sha(1|256)/"]) {
       for (const access of [{ admin: true, orgId: null }, { admin: false, orgId: 1 }]) {
         expect(await total(new PostgresSearchIndex(pool), "svc-attributes", q, access), q).toBe(await total(jsonbPath, "svc-attributes", q, access));
@@ -115,15 +115,17 @@ describe("search_documents schema", () => {
   }, 180_000);
 
   it("upgrades a version-3 table (postings, no dictionary): the dictionary is filled from the stored documents", async () => {
-    const before = await dictionaryGaps(pool);
-    expect(before.missing).toEqual([]);
+    const before = await checkDictionary(pool);
+    expect(before).toMatchObject({ missing: [], wrong: [] });
     await pool.query("TRUNCATE search_terms");
     await pool.query("COMMENT ON TABLE search_documents IS 'search_documents v3'");
-    expect((await dictionaryGaps(pool)).missing.length).toBeGreaterThan(1_000);
+    expect((await checkDictionary(pool)).missing.length).toBeGreaterThan(1_000);
     await Promise.all([0, 1].map(() => new PostgresSearchIndex(pool).ensureIndices()));
-    const after = await dictionaryGaps(pool);
-    expect(after.missing).toEqual([]);
-    expect(after.entries).toBe(before.entries);
+    const after = await checkDictionary(pool);
+    expect(after).toMatchObject({ missing: [], wrong: [] });
+    // The same entries, in the same states, as when they were written one batch at a time.
+    expect([after.entries, after.inlined]).toEqual([before.entries, before.inlined]);
+    expect(after.inlined).toBeGreaterThan(0);
     const jsonbPath = new PostgresSearchIndex(pool, { postings: false });
     for (const q of ["value:*.cn", "value:*forukraine*", "type:/sha(1|256)/", "comment:*"]) {
       expect(await total(new PostgresSearchIndex(pool), "svc-attributes", q, { admin: true, orgId: null }), q).toBe(

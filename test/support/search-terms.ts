@@ -1,15 +1,25 @@
 /**
- * The PostgreSQL backend's term dictionary (`search_terms`, src/search/postgres/postings.ts) against
+ * The PostgreSQL backend's term dictionary (`search_terms`, src/search/postgres/terms.ts) against
  * its postings: every keyword and text term that has a posting must have its entry (entries
- * without postings are allowed: the dictionary does not shrink).
+ * without postings are allowed: the dictionary does not shrink), and a term's state must be true:
+ * state 1 inlines its only posting exactly, state 0 has none (NULL: unknown, always true).
  */
 import type pg from "pg";
 import { dictionaryEntry } from "../../src/search/postgres/postings.ts";
 
-/** The dictionary keys of postings that have no entry, and the number of entries. */
-export async function dictionaryGaps(pool: pg.Pool): Promise<{ missing: string[]; entries: number }> {
+export interface DictionaryCheck {
+  /** Keys of postings without their entry (or with a wrong length). */
+  missing: string[];
+  /** Keys whose state 0 or 1 is not what their postings are. */
+  wrong: string[];
+  entries: number;
+  /** Entries in state 1. */
+  inlined: number;
+}
+
+export async function checkDictionary(pool: pg.Pool): Promise<DictionaryCheck> {
   const { rows: keys } = await pool.query<{ key: string }>("SELECT DISTINCT key FROM search_postings");
-  const { rows: terms } = await pool.query<{ key: string; length: number }>("SELECT field || chr(1) || term AS key, length FROM search_terms");
+  const { rows: terms } = await pool.query<{ key: string; length: number; pulse: number | null }>("SELECT field || chr(1) || term AS key, length, pulse FROM search_terms");
   const stored = new Map(terms.map((t) => [t.key, t.length]));
   const missing = keys
     .map((k) => k.key)
@@ -17,5 +27,12 @@ export async function dictionaryGaps(pool: pg.Pool): Promise<{ missing: string[]
       const entry = dictionaryEntry(key);
       return entry !== null && stored.get(key) !== entry.length;
     });
-  return { missing, entries: terms.length };
+  const { rows: wrong } = await pool.query<{ key: string }>(
+    `SELECT t.field || chr(1) || t.term AS key FROM search_terms t
+     CROSS JOIN LATERAL (SELECT count(*) AS n, min(p.ts) AS ts, min(p.doc) AS doc, bool_and(p.live) AS live, min(p.vis::text) AS vis
+                         FROM search_postings p WHERE p.key = t.field || chr(1) || t.term) s
+     WHERE (t.pulse = 0 AND s.n <> 0)
+        OR (t.pulse = 1 AND (s.n <> 1 OR s.ts IS DISTINCT FROM t.ts OR s.doc IS DISTINCT FROM t.doc OR s.live IS DISTINCT FROM t.live OR s.vis IS DISTINCT FROM t.vis::text))`,
+  );
+  return { missing, wrong: wrong.map((w) => w.key), entries: terms.length, inlined: terms.filter((t) => t.pulse === 1).length };
 }

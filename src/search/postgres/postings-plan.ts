@@ -23,6 +23,7 @@ import { analyze, lowerCase } from "./analyzer.ts";
 import { dateRangeBounds, FieldTypeError, longRangeBounds, SqlCompiler, wildcardToLike } from "./compile.ts";
 import { parseCidr, parseIp } from "./ip.ts";
 import { luceneRegexToPostgres } from "./regex.ts";
+import type { InlinePostings } from "./terms.ts";
 import { cidrTerms, dictionaryField, hasPostings, ipTerm, longTerm, pairKey, prefixRange, termFits, termKey } from "./postings.ts";
 
 /** Documents that have one of `keys`, a key within one of `ranges`, or a term matching one of `patterns`. */
@@ -30,6 +31,8 @@ export interface PostingSource {
   keys: string[];
   ranges: { lo: string; hi: string; loInclusive: boolean; hiInclusive: boolean }[];
   patterns?: TermPattern[];
+  /** Once patterns are matched (`./postings-search.ts`): what a driver reads instead of `keys`. */
+  read?: { keys: string[]; inline: InlinePostings };
 }
 
 /**

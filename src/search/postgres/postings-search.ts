@@ -19,9 +19,10 @@
  */
 import type pg from "pg";
 import type { SearchRequest } from "../search-index.ts";
-import type { PostingConjunction, PostingPlan, PostingSource, TermPattern, TsRange } from "./postings-plan.ts";
+import type { PostingConjunction, PostingPlan, PostingSource, TsRange } from "./postings-plan.ts";
 import { visibleToParam } from "./access.ts";
-import { allKey, MAX_TERM } from "./postings.ts";
+import { allKey } from "./postings.ts";
+import { emptyInline, matchTerms } from "./terms.ts";
 
 const ORDERED_KEYS = 16;
 const MAX_EXPANSION = 100_000;
@@ -143,11 +144,20 @@ class StreamSql {
     return `FROM (${branches.join(" UNION ALL ")}) s${where(outer)}${this.distinct ? " GROUP BY s.ts, s.doc" : ""}`;
   }
 
-  /** The driver's filtered postings in index order: one branch for its keys, one per range. */
+  /**
+   * The driver's filtered postings in index order: one branch for its keys, one per range, one for
+   * the postings a pattern's terms inline in the dictionary (their keys are then not read).
+   */
   unorderedPostings(params: Params): string {
     const scan = (cond: string) => `(SELECT p.ts, p.doc FROM search_postings p WHERE ${[cond, ...this.filter(params, "p")].join(" AND ")})`;
     const out: string[] = [];
-    if (this.driver.keys.length) out.push(scan(`p.key = ANY(${keyList(params, this.driver.keys)})`));
+    const keys = this.driver.read?.keys ?? this.driver.keys;
+    if (keys.length) out.push(scan(`p.key = ANY(${keyList(params, keys)})`));
+    const inline = this.driver.read?.inline;
+    if (inline?.doc.length) {
+      const rows = `unnest(${params.p(inline.ts, "::timestamptz[]")}, ${params.p(inline.doc, "::bigint[]")}, ${params.p(inline.live, "::boolean[]")}, ${params.p(inline.vis, "::text[]")}) AS u(ts, doc, live, vis)`;
+      out.push(`(SELECT i.ts, i.doc FROM (SELECT u.ts, u.doc, u.live, u.vis::numeric[] AS vis FROM ${rows}) i WHERE ${["TRUE", ...this.filter(params, "i")].join(" AND ")})`);
+    }
     for (const r of this.driver.ranges) out.push(scan(`p.key ${r.loInclusive ? ">=" : ">"} ${params.p(r.lo)} AND p.key ${r.hiInclusive ? "<=" : "<"} ${params.p(r.hi)}`));
     return out.join(" UNION ALL ");
   }
@@ -227,47 +237,30 @@ async function readUnordered(client: pg.PoolClient, query: StreamSql, k: number,
   return { matches: Number(res.rows[0]?.n ?? 0), rows: res.rows };
 }
 
-/** The conjunction with every pattern replaced by the keys of the terms it matches; null: see the header. */
+/**
+ * The conjunction with every pattern replaced by the terms it matches (`keys`, for probes) and, to
+ * drive, the postings inlined in the dictionary plus the keys of the other terms; null: see the header.
+ */
 async function expandPatterns(client: pg.PoolClient, conj: PostingConjunction): Promise<PostingConjunction | null> {
   const expand = async (item: PostingConjunction["pos"][number]) => {
     if (!("source" in item) || !item.source.patterns?.length) return item;
     const keys = new Set(item.source.keys);
+    const read = { keys: new Set(item.source.keys), inline: emptyInline() };
     for (const pattern of item.source.patterns) {
-      const matched = await matchTerms(client, pattern);
+      const matched = await matchTerms(client, pattern, MAX_EXPANSION);
       if (matched === null) return null;
-      for (const key of matched) keys.add(key);
+      for (const key of matched.keys) keys.add(key);
+      for (const key of matched.unknown) read.keys.add(key);
+      for (const column of ["ts", "doc", "live", "vis"] as const) (read.inline[column] as unknown[]).push(...matched.inline[column]);
       if (keys.size > MAX_EXPANSION) return null;
     }
-    return { source: { keys: [...keys], ranges: item.source.ranges } };
+    const source: PostingSource = { keys: [...keys], ranges: item.source.ranges, read: { keys: [...read.keys], inline: read.inline } };
+    return { source };
   };
   const pos = await Promise.all(conj.pos.map(expand));
   const neg = await Promise.all(conj.neg.map(expand));
   if (pos.includes(null) || neg.includes(null)) return null;
   return { pos: pos as PostingConjunction["pos"], neg: neg as PostingConjunction["neg"] };
-}
-
-/**
- * The keys of the dictionary terms a pattern matches (at most MAX_EXPANSION + 1). null: the field
- * holds capped terms (their ends are not kept) and the pattern may match strings that long.
- */
-async function matchTerms(client: pg.PoolClient, pattern: TermPattern): Promise<string[] | null> {
-  const params = new Params();
-  const field = params.p(pattern.field);
-  const conds = [`t.field = ${field}`];
-  // Lengths only when bounded: a lower bound alone rarely selects, and would tempt the planner.
-  if (Number.isFinite(pattern.maxLength)) conds.push(`t.length BETWEEN ${params.p(pattern.minLength)} AND ${params.p(pattern.maxLength)}`);
-  const tests: string[] = [];
-  if (pattern.like !== undefined) tests.push(`t.term LIKE ${params.p(pattern.like)}`);
-  if (pattern.regex !== undefined) tests.push(`t.term ~ ${params.p(pattern.regex)}`);
-  // Without a trigram to look up, the trigram index would return every term (and the planner
-  // cannot tell): the field's terms (of the lengths) are read first, behind OFFSET 0, then tested.
-  const terms = pattern.trigrams
-    ? `SELECT t.field, t.term FROM search_terms t WHERE ${[...conds, ...tests].join(" AND ")}`
-    : `SELECT t.field, t.term FROM (SELECT t.field, t.term FROM search_terms t WHERE ${conds.join(" AND ")} OFFSET 0) t WHERE ${tests.join(" AND ")}`;
-  const capped = pattern.maxLength > MAX_TERM ? `EXISTS (SELECT 1 FROM search_terms c WHERE c.field = ${field} AND c.length > ${MAX_TERM})` : "false";
-  const sql = `SELECT ${capped} AS capped, array(SELECT m.field || chr(1) || m.term FROM (${terms}) m LIMIT ${MAX_EXPANSION + 1}) AS keys`;
-  const { capped: hasCapped, keys } = (await client.query<{ capped: boolean; keys: string[] }>(sql, params.values)).rows[0]!;
-  return hasCapped ? null : keys;
 }
 
 /** `@timestamp` present and within the range. */
@@ -284,10 +277,16 @@ async function fewestPostings(client: pg.PoolClient, sources: PostingSource[], q
   // Many keys (a pattern's terms) usually have few postings each: counted first, they cut the
   // count of a frequent term short.
   for (const s of [...sources].sort((a, b) => b.keys.length - a.keys.length)) {
-    const params = new Params();
-    const where = [`p.key = ANY(${keyList(params, s.keys)})`, ...query.filter(params, "p")].join(" AND ");
-    const sql = `SELECT count(*) AS n FROM (SELECT 1 FROM search_postings p WHERE ${where} LIMIT ${params.p(fewest)}) x`;
-    const n = Number((await client.query<{ n: string }>(sql, params.values)).rows[0]!.n);
+    // Inlined postings count unfiltered: an upper bound is enough to choose.
+    const inline = s.read?.inline.doc.length ?? 0;
+    const keys = s.read?.keys ?? s.keys;
+    let n = inline;
+    if (inline < fewest && keys.length) {
+      const params = new Params();
+      const where = [`p.key = ANY(${keyList(params, keys)})`, ...query.filter(params, "p")].join(" AND ");
+      const sql = `SELECT count(*) AS n FROM (SELECT 1 FROM search_postings p WHERE ${where} LIMIT ${params.p(fewest - inline)}) x`;
+      n += Number((await client.query<{ n: string }>(sql, params.values)).rows[0]!.n);
+    }
     if (n < fewest) {
       fewest = n;
       best = s;

@@ -20,11 +20,11 @@
  *   (`hasPostings`: their queries use the JSONB path).
  * - Every document has the key `<index code>\x01` (the empty field): match-all in ts order.
  *
- * The term dictionary (table `search_terms`): one row per distinct term of a keyword or text field
- * (`dictionaryEntry`), with its length and a trigram index, so that a wildcard or a regex is first
- * matched against the distinct terms (as Lucene runs it against its term dictionary) and then reads
- * the postings of the terms it matched. Entries are added with their first posting and not removed
- * with their last one (a term without postings finds nothing); `clearIndex` empties them.
+ * The term dictionary (table `search_terms`, `./terms.ts`): one row per distinct term of a keyword
+ * or text field (`dictionaryEntry`), with its length and a trigram index, so that a wildcard or a
+ * regex is first matched against the distinct terms (as Lucene runs it against its term dictionary)
+ * and then reads the postings of the terms it matched. Entries are added with their first posting
+ * and not removed with their last one (a term without postings finds nothing); `clearIndex` empties them.
  */
 import { INDEX_FIELDS, type FieldType } from "../fields.ts";
 import type { IndexName } from "../search-index.ts";

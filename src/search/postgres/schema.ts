@@ -24,8 +24,8 @@
  * (`doc`, identity) and the keys of its postings (`posting_keys`); documents stored before get their
  * postings computed here, from their source, in the upgrade's transaction.
  *
- * Version 4: the term dictionary (`search_terms`, `./postings.ts`), filled from the stored
- * documents' posting keys when the table had postings already (version 3).
+ * Version 4: the term dictionary (`search_terms`, `./terms.ts`), filled from the stored documents'
+ * postings when the table had postings already (version 3).
  *
  * Upgrading a table that holds documents rewrites it once (the generated column) and builds its
  * indexes, holding an exclusive lock: 24 s for 100 000 documents, 340 s for 1 000 000 on the bench
@@ -36,7 +36,7 @@ import { INDEX_FIELDS } from "../fields.ts";
 import { INDEX_NAMES, type IndexName } from "../search-index.ts";
 import { visibilityFunctionSql } from "./access.ts";
 import { buildRow } from "./documents.ts";
-import { backfillPostings, insertTerms } from "./writes.ts";
+import { backfillPostings, backfillTerms } from "./writes.ts";
 
 const VERSION = "search_documents v4";
 const POSTINGS_VERSION = "search_documents v3";
@@ -80,6 +80,7 @@ CREATE TABLE IF NOT EXISTS "search_postings" (
 CREATE INDEX IF NOT EXISTS "search_postings_key_idx" ON "search_postings" ("key", "ts" DESC, "doc") INCLUDE ("live", "vis");
 CREATE TABLE IF NOT EXISTS "search_terms" (
   "field" TEXT COLLATE "C" NOT NULL, "term" TEXT COLLATE "C" NOT NULL, "length" INTEGER NOT NULL,
+  "pulse" SMALLINT, "ts" TIMESTAMPTZ, "doc" BIGINT, "live" BOOLEAN, "vis" NUMERIC[],
   CONSTRAINT "search_terms_pkey" PRIMARY KEY ("field", "term"));
 CREATE INDEX IF NOT EXISTS "search_terms_trgm_idx" ON "search_terms" USING GIN ("term" gin_trgm_ops);
 CREATE INDEX IF NOT EXISTS "search_terms_length_idx" ON "search_terms" ("field", "length");
@@ -104,16 +105,7 @@ async function backfill(client: pg.PoolClient): Promise<void> {
 
 /** Dictionary entries for the postings of a version 3 table, in doc order. */
 async function backfillDictionary(client: pg.PoolClient): Promise<void> {
-  let after = "0";
-  for (;;) {
-    const { rows } = await client.query<{ doc: string; keys: string[] }>(
-      `SELECT doc, posting_keys AS keys FROM search_documents WHERE posting_keys IS NOT NULL AND doc > $1 ORDER BY doc LIMIT ${BACKFILL_BATCH}`,
-      [after],
-    );
-    if (rows.length === 0) return;
-    await insertTerms(client, rows.flatMap((r) => r.keys));
-    after = rows[rows.length - 1]!.doc;
-  }
+  for (let after: string | null = "0"; after !== null; ) after = await backfillTerms(client, after, BACKFILL_BATCH);
 }
 
 /** Creates the table or upgrades it to the current version (idempotent). */

@@ -8,7 +8,7 @@
  * loop over index descents: joined in SQL with the stored keys, the planner once chose to read every
  * posting of each key (minutes for a batch).
  *
- * New terms also go into the term dictionary (`search_terms`), in the same transaction.
+ * The term dictionary (`search_terms`, `./terms.ts`) follows the postings in the same transaction.
  *
  * Writers of the same documents are serialised on 64 advisory lock buckets (by id), taken in order:
  * otherwise two writers of one new document could both insert postings, or one could delete the
@@ -17,7 +17,8 @@
 import type pg from "pg";
 import type { IndexName } from "../search-index.ts";
 import type { DocumentRow } from "./documents.ts";
-import { dictionaryEntry, indexKeyRange, type DictionaryEntry } from "./postings.ts";
+import { indexKeyRange } from "./postings.ts";
+import { applyTermChanges, type TermPosting } from "./terms.ts";
 
 /** pg_advisory_xact_lock(LOCK_SPACE, bucket): the first key of the writers' locks (arbitrary, fixed). */
 const LOCK_SPACE = 734_621_096;
@@ -74,31 +75,10 @@ async function insertPostings(client: pg.PoolClient, postings: Posting[]): Promi
       [chunk.map(([k]) => k), chunk.map(([, d]) => d.ts), chunk.map(([, d]) => d.doc), chunk.map(([, d]) => d.live), chunk.map(([, d]) => d.vis)],
     );
   }
-  await insertTerms(client, sorted.map(([k]) => k));
-}
-
-/**
- * Dictionary entries for these keys (those not there yet). Sorted, so that concurrent writers of a
- * new term wait for each other in one order instead of deadlocking.
- */
-export async function insertTerms(client: pg.PoolClient, keys: string[]): Promise<void> {
-  const entries = new Map<string, DictionaryEntry>();
-  for (const key of keys) {
-    if (entries.has(key)) continue;
-    const entry = dictionaryEntry(key);
-    if (entry !== null) entries.set(key, entry);
-  }
-  const sorted = [...entries.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, e]) => e);
-  for (let i = 0; i < sorted.length; i += CHUNK) {
-    const chunk = sorted.slice(i, i + CHUNK);
-    await client.query(
-      `INSERT INTO search_terms (field, term, length) SELECT * FROM unnest($1::text[], $2::text[], $3::int[]) ON CONFLICT DO NOTHING`,
-      [chunk.map((e) => e.field), chunk.map((e) => e.term), chunk.map((e) => e.length)],
-    );
-  }
 }
 
 const postingsOf = (docs: StoredDocument[]): Posting[] => docs.flatMap((d) => (d.keys ?? []).map((k): Posting => [k, d]));
+const asTerms = (postings: Posting[]): TermPosting[] => postings.map(([key, d]) => ({ key, ts: d.ts, doc: d.doc, live: d.live, vis: d.vis }));
 
 /**
  * Inserts or replaces documents (ids unique within the call) and their postings. A replaced
@@ -149,12 +129,14 @@ export async function upsertDocuments(client: pg.PoolClient, index: IndexName, r
   }
   await deletePostings(client, gone);
   await insertPostings(client, added);
+  await applyTermChanges(client, asTerms(gone), asTerms(added));
 }
 
 export async function deleteDocumentsByIds(client: pg.PoolClient, index: IndexName, ids: string[]): Promise<void> {
   await lockDocuments(client, index, ids);
   const { rows } = await client.query<StoredDocument>(`DELETE FROM search_documents WHERE index_name = $1 AND id = ANY($2::text[]) RETURNING ${storedColumns("search_documents")}`, [index, ids]);
   await deletePostings(client, postingsOf(rows));
+  await applyTermChanges(client, asTerms(postingsOf(rows)), []);
 }
 
 /** Documents with one of `values` in `key` of `fields` (one containment test per value, GIN). */
@@ -167,6 +149,7 @@ export async function deleteDocumentsByTerms(client: pg.PoolClient, index: Index
     [index, key, values],
   );
   await deletePostings(client, postingsOf(rows));
+  await applyTermChanges(client, asTerms(postingsOf(rows)), []);
 }
 
 export async function clearIndex(client: pg.PoolClient, index: IndexName): Promise<void> {
@@ -187,4 +170,16 @@ export async function backfillPostings(client: pg.PoolClient, index: IndexName, 
     [index, rows.map((r) => r.doc), rows.map((r) => JSON.stringify(r.row.postingKeys))],
   );
   await insertPostings(client, postingsOf(updated));
+  await applyTermChanges(client, [], asTerms(postingsOf(updated)));
+}
+
+/** Dictionary entries for the postings of documents `after` < doc <= the batch's last; returns it (null: none left). */
+export async function backfillTerms(client: pg.PoolClient, after: string, batch: number): Promise<string | null> {
+  const { rows } = await client.query<StoredDocument>(
+    `SELECT ${storedColumns("d")} FROM search_documents d WHERE d.posting_keys IS NOT NULL AND d.doc > $1 ORDER BY d.doc LIMIT ${batch}`,
+    [after],
+  );
+  if (rows.length === 0) return null;
+  await applyTermChanges(client, [], asTerms(postingsOf(rows)));
+  return rows[rows.length - 1]!.doc;
 }

@@ -1,0 +1,210 @@
+/**
+ * The term dictionary (`search_terms`, `./postings.ts`): one row per distinct term of a keyword or
+ * text field, which wildcards and regexes are matched against before any posting is read.
+ *
+ * A term with exactly one posting keeps a copy of it in its row (`pulse` 1: `ts`, `doc`, `live`,
+ * `vis`, as Lucene's pulsing codec inlines rare terms): most terms of an Explore field are one
+ * value's (a hash, a domain), so a pattern matching 16 000 of them needs no index descent per term
+ * into `search_postings`. `pulse` 0: the term has no posting (any more); NULL: it may have several,
+ * read them from `search_postings`. The postings stay in `search_postings` in every case.
+ *
+ * A term's state only says what is certain: concurrent writers of one term leave it NULL, and NULL
+ * is never left (a term that had several postings does not count them down).
+ */
+import type pg from "pg";
+import type { TermPattern } from "./postings-plan.ts";
+import { dictionaryEntry, MAX_TERM, type DictionaryEntry } from "./postings.ts";
+
+/** Rows per statement. */
+const CHUNK = 20_000;
+
+/** A posting as the writers have it (`ts`: timestamptz text; `vis`: numeric[] text or NULL). */
+export interface TermPosting {
+  key: string;
+  ts: string;
+  doc: string;
+  live: boolean;
+  vis: string | null;
+}
+
+interface Change {
+  entry: DictionaryEntry;
+  /** Docs whose posting of the term was deleted. */
+  removed: Set<string>;
+  added: TermPosting[];
+}
+
+interface State {
+  key: string;
+  pulse: number | null;
+  doc: string | null;
+}
+
+const byKey = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/**
+ * Brings the dictionary in step with postings deleted (`gone`) and inserted (`added`) in this
+ * transaction. Rows are locked in key order (and only those whose state may change), so
+ * concurrent writers wait for each other instead of deadlocking.
+ */
+export async function applyTermChanges(client: pg.PoolClient, gone: TermPosting[], added: TermPosting[]): Promise<void> {
+  const changes = new Map<string, Change>();
+  const changeOf = (p: TermPosting) => {
+    let change = changes.get(p.key);
+    if (change === undefined) {
+      const entry = dictionaryEntry(p.key);
+      if (entry === null) return null;
+      change = { entry, removed: new Set(), added: [] };
+      changes.set(p.key, change);
+    }
+    return change;
+  };
+  for (const p of gone) changeOf(p)?.removed.add(p.doc);
+  for (const p of added) changeOf(p)?.added.push(p);
+  const keys = [...changes.keys()].sort(byKey);
+  if (keys.length === 0) return;
+
+  // Unlocked: terms in state NULL stay so, absent terms are inserted below.
+  const known = new Map((await readStates(client, keys, changes, false)).map((s) => [s.key, s]));
+  const countable = keys.filter((k) => known.get(k)?.pulse != null);
+  const locked = await readStates(client, countable, changes, true);
+
+  const updates: { change: Change; pulse: number | null; posting: TermPosting | null }[] = [];
+  for (const state of locked) {
+    const change = changes.get(state.key)!;
+    const kept = state.pulse === 1 && !change.removed.has(state.doc!) ? 1 : 0;
+    // A removal from a term without postings: the state was wrong, stop trusting it.
+    const contradicted = state.pulse === 0 && change.removed.size > 0;
+    const remaining = kept + change.added.length;
+    if (contradicted || remaining > 1) updates.push({ change, pulse: null, posting: null });
+    else if (remaining === 0 && state.pulse !== 0) updates.push({ change, pulse: 0, posting: null });
+    else if (remaining === 1 && kept === 0) updates.push({ change, pulse: 1, posting: change.added[0]! });
+  }
+  await writeStates(client, updates);
+
+  const fresh = keys.filter((k) => !known.has(k) && changes.get(k)!.added.length > 0).map((k) => changes.get(k)!);
+  await insertTerms(client, fresh);
+}
+
+/** The states of these terms, in key order; locked: only terms whose state is 0 or 1, locked. */
+async function readStates(client: pg.PoolClient, keys: string[], changes: Map<string, Change>, locked: boolean): Promise<State[]> {
+  const out: State[] = [];
+  for (let i = 0; i < keys.length; i += CHUNK) {
+    const chunk = keys.slice(i, i + CHUNK).map((k) => changes.get(k)!.entry);
+    // LATERAL ... LIMIT 1: one primary-key lookup per term, in the given order (no hash join).
+    const { rows } = await client.query<State>(
+      `SELECT x.field || chr(1) || x.term AS key, s.pulse, s.doc::text AS doc
+       FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS x(field, term, n)
+       CROSS JOIN LATERAL (SELECT t.pulse, t.doc FROM search_terms t WHERE t.field = x.field AND t.term = x.term
+                           ${locked ? "AND t.pulse IS NOT NULL FOR UPDATE OF t" : ""} LIMIT 1) s
+       ORDER BY x.n`,
+      [chunk.map((e) => e.field), chunk.map((e) => e.term)],
+    );
+    out.push(...rows);
+  }
+  return out;
+}
+
+async function writeStates(client: pg.PoolClient, updates: { change: Change; pulse: number | null; posting: TermPosting | null }[]): Promise<void> {
+  for (let i = 0; i < updates.length; i += CHUNK) {
+    const chunk = updates.slice(i, i + CHUNK);
+    await client.query(
+      `UPDATE search_terms t SET pulse = x.pulse, ts = x.ts, doc = x.doc, live = x.live, vis = x.vis::numeric[]
+       FROM unnest($1::text[], $2::text[], $3::smallint[], $4::timestamptz[], $5::bigint[], $6::boolean[], $7::text[]) AS x(field, term, pulse, ts, doc, live, vis)
+       WHERE t.field = x.field AND t.term = x.term`,
+      [
+        chunk.map((u) => u.change.entry.field),
+        chunk.map((u) => u.change.entry.term),
+        chunk.map((u) => u.pulse),
+        chunk.map((u) => u.posting?.ts ?? null),
+        chunk.map((u) => u.posting?.doc ?? null),
+        chunk.map((u) => u.posting?.live ?? null),
+        chunk.map((u) => u.posting?.vis ?? null),
+      ],
+    );
+  }
+}
+
+/**
+ * New terms, in key order. One that another writer added since it was read holds postings of both:
+ * its state becomes NULL.
+ */
+async function insertTerms(client: pg.PoolClient, fresh: Change[]): Promise<void> {
+  for (let i = 0; i < fresh.length; i += CHUNK) {
+    const chunk = fresh.slice(i, i + CHUNK);
+    const single = (c: Change) => (c.added.length === 1 ? c.added[0]! : null);
+    await client.query(
+      `INSERT INTO search_terms (field, term, length, pulse, ts, doc, live, vis)
+       SELECT x.field, x.term, x.length, x.pulse, x.ts, x.doc, x.live, x.vis::numeric[]
+       FROM unnest($1::text[], $2::text[], $3::int[], $4::smallint[], $5::timestamptz[], $6::bigint[], $7::boolean[], $8::text[])
+         AS x(field, term, length, pulse, ts, doc, live, vis)
+       ON CONFLICT (field, term) DO UPDATE SET pulse = NULL, ts = NULL, doc = NULL, live = NULL, vis = NULL
+         WHERE search_terms.pulse IS NOT NULL`,
+      [
+        chunk.map((c) => c.entry.field),
+        chunk.map((c) => c.entry.term),
+        chunk.map((c) => c.entry.length),
+        chunk.map((c) => (single(c) ? 1 : null)),
+        chunk.map((c) => single(c)?.ts ?? null),
+        chunk.map((c) => single(c)?.doc ?? null),
+        chunk.map((c) => single(c)?.live ?? null),
+        chunk.map((c) => single(c)?.vis ?? null),
+      ],
+    );
+  }
+}
+
+/** Postings copied into the dictionary, as parallel arrays (`vis`: numeric[] text or NULL). */
+export interface InlinePostings {
+  ts: string[];
+  doc: string[];
+  live: boolean[];
+  vis: (string | null)[];
+}
+
+export const emptyInline = (): InlinePostings => ({ ts: [], doc: [], live: [], vis: [] });
+
+export interface MatchedTerms {
+  /** Every matching term's key. */
+  keys: string[];
+  /** The keys of the terms whose postings are to be read from `search_postings` (state NULL). */
+  unknown: string[];
+  /** The postings of the terms that have exactly one (state 1). */
+  inline: InlinePostings;
+}
+
+/**
+ * The dictionary terms a pattern matches (at most `limit` + 1). null: the field holds capped terms
+ * (their ends are not kept) and the pattern may match strings that long.
+ */
+export async function matchTerms(client: pg.PoolClient, pattern: TermPattern, limit: number): Promise<MatchedTerms | null> {
+  const values: unknown[] = [];
+  const p = (v: unknown) => {
+    values.push(v);
+    return `$${values.length}`;
+  };
+  const field = p(pattern.field);
+  const conds = [`t.field = ${field}`];
+  // Lengths only when bounded: a lower bound alone rarely selects, and would tempt the planner.
+  if (Number.isFinite(pattern.maxLength)) conds.push(`t.length BETWEEN ${p(pattern.minLength)} AND ${p(pattern.maxLength)}`);
+  const tests: string[] = [];
+  if (pattern.like !== undefined) tests.push(`t.term LIKE ${p(pattern.like)}`);
+  if (pattern.regex !== undefined) tests.push(`t.term ~ ${p(pattern.regex)}`);
+  const columns = "t.field, t.term, t.pulse, t.ts, t.doc, t.live, t.vis";
+  // Without a trigram to look up, the trigram index would return every term (and the planner
+  // cannot tell): the field's terms (of the lengths) are read first, behind OFFSET 0, then tested.
+  const terms = pattern.trigrams
+    ? `SELECT ${columns} FROM search_terms t WHERE ${[...conds, ...tests].join(" AND ")}`
+    : `SELECT ${columns} FROM (SELECT ${columns} FROM search_terms t WHERE ${conds.join(" AND ")} OFFSET 0) t WHERE ${tests.join(" AND ")}`;
+  const capped = pattern.maxLength > MAX_TERM ? `EXISTS (SELECT 1 FROM search_terms c WHERE c.field = ${field} AND c.length > ${MAX_TERM})` : "false";
+  // One aggregate pass, so that the inlined columns stay aligned.
+  const sql = `SELECT ${capped} AS capped, array_agg(m.field || chr(1) || m.term) AS keys,
+      array_agg(m.field || chr(1) || m.term) FILTER (WHERE m.pulse IS NULL) AS unknown,
+      array_agg(m.ts::text) FILTER (WHERE m.pulse = 1) AS ts, array_agg(m.doc::text) FILTER (WHERE m.pulse = 1) AS doc,
+      array_agg(m.live) FILTER (WHERE m.pulse = 1) AS live, array_agg(m.vis::text) FILTER (WHERE m.pulse = 1) AS vis
+    FROM (${terms} LIMIT ${p(limit + 1)}) m`;
+  const { rows } = await client.query<{ capped: boolean; keys: string[] | null; unknown: string[] | null } & { [K in keyof InlinePostings]: InlinePostings[K] | null }>(sql, values);
+  const r = rows[0]!;
+  if (r.capped) return null;
+  return { keys: r.keys ?? [], unknown: r.unknown ?? [], inline: { ts: r.ts ?? [], doc: r.doc ?? [], live: r.live ?? [], vis: r.vis ?? [] } };
+}
