@@ -217,10 +217,13 @@ async function readUnordered(client: pg.PoolClient, query: StreamSql, k: number,
     const params = new Params();
     const conds = query.conditions(params, "b");
     const page = k === 0 ? "LIMIT 0" : `FETCH FIRST ${params.p(k)} ROWS WITH TIES`;
-    const text = `WITH b AS MATERIALIZED (SELECT * FROM (${query.unorderedPostings(params)}) u LIMIT ${params.p(HUGE + 1)}),
+    const huge = params.p(HUGE);
+    // The page only when the postings read are all of them (past HUGE it is the JSONB path's).
+    const text = `WITH b AS MATERIALIZED (SELECT * FROM (${query.unorderedPostings(params)}) u LIMIT ${huge} + 1),
+        r AS (SELECT count(*) AS raw FROM b),
         s AS MATERIALIZED (SELECT DISTINCT b.ts, b.doc FROM b${conds.length ? ` WHERE ${conds.join(" AND ")}` : ""})
-      SELECT (SELECT count(*) FROM b) AS raw, (SELECT count(*) FROM s) AS n, t.ts::text AS ts, extract(epoch FROM t.ts)::float8 AS epoch, t.doc
-      FROM (SELECT 1) one LEFT JOIN LATERAL (SELECT s.ts, s.doc FROM s ORDER BY s.ts DESC ${page}) t ON TRUE`;
+      SELECT r.raw, (SELECT count(*) FROM s) AS n, t.ts::text AS ts, extract(epoch FROM t.ts)::float8 AS epoch, t.doc
+      FROM r LEFT JOIN LATERAL (SELECT s.ts, s.doc FROM s WHERE r.raw <= ${huge} ORDER BY s.ts DESC ${page}) t ON TRUE`;
     const res = await client.query<Row & { raw: string; n: string }>(text, params.values);
     const n = Number(res.rows[0]!.n);
     if (Number(res.rows[0]!.raw) <= HUGE) return { matches: n, rows: res.rows.filter((r) => r.doc !== null) };
