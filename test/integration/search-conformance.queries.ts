@@ -271,6 +271,7 @@ export const ATTRIBUTE_CASES: ConformanceCase[] = [
   at("composite keyword prefix", "value.keyword:IEChecker.exe|*", ["hash-value", "keyword", "wildcard-trailing"]),
   at("md5-shaped tokens", "value:/[0-9a-f]{32}/", ["regex", "hash-value"]),
   at("sha256-shaped keyword", "value.keyword:/[0-9a-f]{64}/", ["regex", "hash-value", "keyword"]),
+  at("short labels under .top", r`value.keyword:/[a-z0-9]{3,12}\.top/`, ["regex", "keyword", "escaped"]),
   at("sha256 type with prefix", "type:sha256 AND value:3208efe9*", ["and", "hash-value"]),
   at("hash quoted keyword", 'value.keyword:"b3c4ae251f8094fa15b510051835c657eaef2a6cea46075d3aec964b14a99f68"', ["keyword", "phrase"]),
   at("three hashes OR", "value:(0749bae92ca336a02c83d126e04ec628 OR 0997ba7292ddbac1c7e7ade6766ed53c OR 404ab5a93767a986b47c9fec33eb8be9)", ["field-group", "or", "hash-value"]),

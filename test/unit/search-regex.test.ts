@@ -37,6 +37,40 @@ describe("regex lengths", () => {
     }
   });
 
+  it.each([
+    ["[0-9a-f]{32}", "^(?:(?:[0-9a-f])*)$"],
+    ["x[ab]{1,3}yz", "^(?:x(?:[ab])*yz)$"],
+    ["(a|b)c{2}d", "^(?:(?:(?:a|b))(?:c)*d)$"],
+    [".{3}", "^(?:(?:.)*)$"],
+    ["a{2}b{2}", null],
+    ["a{2}b*", null],
+    ["(ab){2}", null],
+    ["a+", null],
+    ["x|y{3}", null],
+    ["abc", null],
+  ])("%s: loose form %s", (pattern, loose) => {
+    expect(luceneRegexToPostgres(pattern).loose).toBe(loose);
+  });
+
+  it("a loose form matches exactly the strings of the regex among those of its lengths", () => {
+    const alphabet = ["a", "b", "c", "d", "x", "y", "z", "0", "9", "f"];
+    let seed = 7;
+    const random = () => (seed = (seed * 48271) % 2147483647) / 2147483647;
+    for (const pattern of ["[0-9a-f]{3,5}", "x[ab]{1,3}yz", "(a|b)c{2}d", "[a-c]{0,4}x", "d.{2}"]) {
+      const re = luceneRegexToPostgres(pattern);
+      const exact = new RegExp(re.anchored, "su");
+      const loose = new RegExp(re.loose!, "su");
+      let matched = 0;
+      for (let i = 0; i < 20_000; i++) {
+        const length = re.minLength + Math.floor(random() * (re.maxLength - re.minLength + 1));
+        const candidate = Array.from({ length }, () => alphabet[Math.floor(random() * alphabet.length)]).join("");
+        if (exact.test(candidate)) matched++;
+        expect(loose.test(candidate), `${pattern} ~ ${candidate}`).toBe(exact.test(candidate));
+      }
+      expect(matched, pattern).toBeGreaterThan(0);
+    }
+  });
+
   it("the empty language has no lengths", () => {
     for (const p of ["#", "a#", "#{2}"]) {
       const re = luceneRegexToPostgres(p);

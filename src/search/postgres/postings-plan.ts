@@ -223,7 +223,9 @@ class Planner {
         if (re.minLength > re.maxLength) return NONE;
         // Literal runs only: bracket classes, repetition counts and class escapes are no literals.
         const literals = node.pattern.replace(/\[(?:\\.|[^\]])*\]|\{[^}]*\}|\\[dDwWsS]/g, " ");
-        return pattern({ field: dictionaryField(this.index, key), regex: re.anchored, minLength: re.minLength, maxLength: re.maxLength, trigrams: TRIGRAM.test(literals) });
+        // `loose` is exact with the length bounds, which the dictionary lookup applies when finite.
+        const regex = re.loose ?? re.anchored;
+        return pattern({ field: dictionaryField(this.index, key), regex, minLength: re.minLength, maxLength: re.maxLength, trigrams: TRIGRAM.test(literals) });
       }
       case "range":
         return this.range(node, key, type);

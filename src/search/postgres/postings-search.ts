@@ -10,9 +10,11 @@
  *   newest first), so counting stops at bound + 1; other drivers (key ranges, many keys) are read
  *   whole and sorted, unless they hold more than HUGE postings: then the count is bounded from the
  *   first HUGE postings and the page is left to the JSONB path (`ids: null`).
- * - Patterns (wildcards, regexes) are first matched against the term dictionary and become keys; a
- *   pattern that matches more than MAX_EXPANSION terms, or that could match a term too long to be
- *   kept whole (`MAX_TERM`), is left to the JSONB path (null). A source of more than PROBE_KEYS keys
+ * - Patterns (wildcards, regexes) are first matched against the term dictionary (`./terms.ts`): the
+ *   matching terms' keys serve probes; a driving pattern reads the postings the dictionary inlines
+ *   (terms with one posting) and the keys of the other terms. A pattern that matches more than
+ *   MAX_EXPANSION terms, or that could match a term too long to be kept whole (`MAX_TERM`), is left
+ *   to the JSONB path (null). A source of more than PROBE_KEYS keys
  *   must drive (as a probe it would cost one index descent per key per row): otherwise null too.
  * - Ties on ts are broken by id (code point order, as OpenSearch's `_id`): the page's boundary
  *   timestamp is read with all its documents, and ids come from the (doc) INCLUDE (id) index.
