@@ -269,6 +269,27 @@ describe("postings writers", () => {
     expect(await postingsOutOfStep()).toBe(0);
   });
 
+  it("patterns over terms that lost their postings, and over too many terms to probe with, answer as the JSONB path", async () => {
+    // Text tokens (never capped, unlike long .keyword values, which send unbounded patterns to the JSONB path).
+    const gone = Array.from({ length: 20 }, (_, i) => doc(`gone-${i}`, "gonetype", "x", { comment: `gone${i}lostterm` }));
+    const many = Array.from({ length: 300 }, (_, i) => doc(`many-${i}`, "manytype", "x", { comment: `probe${i}manyterm` }));
+    const rare = [0, 1, 2].map((i) => doc(`rare-${i}`, "raretype", "x", { comment: `probe${i * 7}manyterm` }));
+    await postings.bulkIndex("svc-attributes", [...gone, ...many, ...rare]);
+    await postings.deleteByIds("svc-attributes", gone.map((d) => d.id));
+    expect(await checkDictionary(pool)).toMatchObject({ missing: [], wrong: [] });
+    const states = await pool.query<{ pulse: number | null; n: string }>("SELECT pulse, count(*) AS n FROM search_terms WHERE field = 'acomment' AND term LIKE '%lostterm' GROUP BY pulse");
+    expect(states.rows).toEqual([{ pulse: 0, n: "20" }]);
+    for (const q of ["comment:*lostterm", "comment:*lostterm OR type:raretype", "type:raretype AND comment:*manyterm", "type:raretype AND NOT comment:*manyterm", "comment:*manyterm"]) {
+      for (const trackTotalHits of [true, 10_000]) {
+        const req = request("svc-attributes", q, ACCESSES[0]!, { trackTotalHits });
+        expect(await outcome(postings, req), q).toEqual(await outcome(jsonb, req));
+      }
+    }
+    expect(await outcome(postings, request("svc-attributes", "type:raretype AND comment:*manyterm", ACCESSES[0]!))).toMatchObject({ total: 3 });
+    await postings.deleteByIds("svc-attributes", [...many, ...rare].map((d) => d.id));
+    expect(await checkDictionary(pool)).toMatchObject({ missing: [], wrong: [] });
+  });
+
   it("ties on @timestamp are broken by id in code point order; long and hostile values are stored and found", async () => {
     const ids = ["tie-b", "tie-a", "tie-Z", "tie-é", "tie-\u{1F600}", "tie-\uFFFD", "tie-a0", "tie-"];
     const long = `${"ukraine".repeat(200)}-long`;

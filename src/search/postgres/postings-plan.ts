@@ -31,8 +31,11 @@ export interface PostingSource {
   keys: string[];
   ranges: { lo: string; hi: string; loInclusive: boolean; hiInclusive: boolean }[];
   patterns?: TermPattern[];
-  /** Once patterns are matched (`./postings-search.ts`): what a driver reads instead of `keys`. */
-  read?: { keys: string[]; inline: InlinePostings };
+  /**
+   * Once patterns are matched (`./postings-search.ts`): what a driver reads instead of `keys`, and
+   * how many terms matched (`keys` lists them only when they are few enough to probe with).
+   */
+  read?: { keys: string[]; inline: InlinePostings; terms: number };
 }
 
 /**

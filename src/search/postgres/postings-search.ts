@@ -29,6 +29,8 @@ import { emptyInline, matchTerms } from "./terms.ts";
 const ORDERED_KEYS = 16;
 const MAX_EXPANSION = 100_000;
 const PROBE_KEYS = 256;
+/** Probes of at most this many postings may be hashed (EXISTS), others are looked up per row. */
+const SMALL_PROBE = 5_000;
 const HUGE = 50_000;
 /** Postings counted per source to choose the driver. */
 const DRIVER_PROBE = 20_001;
@@ -62,17 +64,18 @@ export async function searchByPostings(client: pg.PoolClient, req: SearchRequest
   const sources = conj.pos.flatMap((i) => ("source" in i ? [i.source] : []));
   const negatives = conj.neg.flatMap((i) => ("source" in i ? [i.source] : []));
   // A pattern that matched no term.
-  if (sources.some((s) => s.keys.length === 0 && s.ranges.length === 0)) return { matches: 0, ids: [] };
+  if (sources.some((s) => termCount(s) === 0 && s.ranges.length === 0)) return { matches: 0, ids: [] };
   if (negatives.some((s) => s.ranges.length > 0) || sources.filter((s) => s.ranges.length > 0).length > 1) return null;
   const query = new StreamSql(req, plan.liveOnly, conj, negatives);
   let driver: PostingSource = { keys: [allKey(req.index)], ranges: [] };
   if (sources.length === 1) driver = sources[0]!;
   else if (sources.length > 1) driver = sources.find((s) => s.ranges.length > 0) ?? (await fewestPostings(client, sources, query));
   query.drive(driver, sources);
-  if ([...sources.filter((s) => s !== driver), ...negatives].some((s) => s.keys.length > PROBE_KEYS)) return null;
+  if (query.probeSources.some((s) => termCount(s) > PROBE_KEYS)) return null;
+  for (const s of query.probeSources) if ((await countPostings(client, s.keys, query, SMALL_PROBE + 1)) <= SMALL_PROBE) query.small.add(s);
 
   const k = req.from + req.size;
-  const read = driver.ranges.length === 0 && driver.keys.length <= ORDERED_KEYS ? await readOrdered(client, query, k, bound) : await readUnordered(client, query, k, bound);
+  const read = driver.ranges.length === 0 && termCount(driver) <= ORDERED_KEYS ? await readOrdered(client, query, k, bound) : await readUnordered(client, query, k, bound);
   if (read === null) return { matches: bound! + 1, ids: null };
   if (k === 0 || read.rows.length === 0) return { matches: read.matches, ids: [] };
   return { matches: read.matches, ids: await pageIds(client, read.rows, req.from, req.size) };
@@ -97,7 +100,7 @@ class StreamSql {
 
   /** A document has one posting per key, but may have several within a range or among several keys. */
   get distinct(): boolean {
-    return this.driver.ranges.length > 0 || this.driver.keys.length > 1;
+    return this.driver.ranges.length > 0 || termCount(this.driver) > 1;
   }
 
   /** The request filters on a postings row (index-only: `live` and `vis` are in the index). */
@@ -115,14 +118,26 @@ class StreamSql {
     const conds: string[] = [];
     for (const item of this.conj.pos) if ("ts" in item) conds.push(tsCondition(params, item.ts, alias));
     for (const item of this.conj.neg) if ("ts" in item) conds.push(`NOT (${tsCondition(params, item.ts, alias)})`);
-    // A scalar subquery, not EXISTS: PostgreSQL would turn EXISTS into a join and, misjudging how
-    // few rows the driver has, hash every posting of the probed keys (130 ms for `type:domain`).
-    const probe = (s: PostingSource) =>
-      `(SELECT true FROM search_postings q WHERE q.key = ANY(${params.p(s.keys, "::text[]")}) AND q.ts = ${alias}.ts AND q.doc = ${alias}.doc LIMIT 1)`;
-    for (const s of this.probes) conds.push(`${probe(s)} IS NOT NULL`);
-    for (const s of this.negatives) conds.push(`${probe(s)} IS NULL`);
+    // A probe of few postings is EXISTS, which PostgreSQL may answer from a hash of them; a probe
+    // of many is a scalar subquery, one lookup per row: as EXISTS, the planner (misjudging how few
+    // rows the driver has) hashed every posting of `type:domain` for 1,972 rows (130 ms).
+    const probe = (s: PostingSource, present: boolean) => {
+      const match = `q.key = ANY(${params.p(s.keys, "::text[]")}) AND q.ts = ${alias}.ts AND q.doc = ${alias}.doc`;
+      if (this.small.has(s)) return `${present ? "" : "NOT "}EXISTS (SELECT 1 FROM search_postings q WHERE ${match})`;
+      return `(SELECT true FROM search_postings q WHERE ${match} LIMIT 1) IS ${present ? "NOT " : ""}NULL`;
+    };
+    for (const s of this.probes) conds.push(probe(s, true));
+    for (const s of this.negatives) conds.push(probe(s, false));
     return conds;
   }
+
+  /** The probes, for `classifyProbes`. */
+  get probeSources(): PostingSource[] {
+    return [...this.probes, ...this.negatives];
+  }
+
+  /** Probes with at most SMALL_PROBE postings (`classifyProbes`). */
+  readonly small = new Set<PostingSource>();
 
   /**
    * `FROM ... [GROUP BY]` of the matching (s.ts, s.doc), each once. Ordered: one branch per key,
@@ -161,6 +176,8 @@ class StreamSql {
       out.push(`(SELECT i.ts, i.doc FROM (SELECT u.ts, u.doc, u.live, u.vis::numeric[] AS vis FROM ${rows}) i WHERE ${["TRUE", ...this.filter(params, "i")].join(" AND ")})`);
     }
     for (const r of this.driver.ranges) out.push(scan(`p.key ${r.loInclusive ? ">=" : ">"} ${params.p(r.lo)} AND p.key ${r.hiInclusive ? "<=" : "<"} ${params.p(r.hi)}`));
+    // Every term a pattern matched has lost its postings.
+    if (out.length === 0) out.push("(SELECT NULL::timestamptz AS ts, NULL::bigint AS doc WHERE false)");
     return out.join(" UNION ALL ");
   }
 }
@@ -217,14 +234,17 @@ async function readOrdered(client: pg.PoolClient, query: StreamSql, k: number, b
 async function readUnordered(client: pg.PoolClient, query: StreamSql, k: number, bound: number | null): Promise<{ matches: number; rows: Row[] } | null> {
   if (bound !== null) {
     const params = new Params();
-    const conds = query.conditions(params, "b");
+    const where = (conds: string[]) => (conds.length ? ` WHERE ${conds.join(" AND ")}` : "");
     const page = k === 0 ? "LIMIT 0" : `FETCH FIRST ${params.p(k)} ROWS WITH TIES`;
     const huge = params.p(HUGE);
-    // The page only when the postings read are all of them (past HUGE it is the JSONB path's).
+    // Within HUGE: the matches, counted and paged. Past it only the documents among the first HUGE
+    // are counted (PostgreSQL runs a CASE branch's subquery, and so the CTE, only when taken).
     const text = `WITH b AS MATERIALIZED (SELECT * FROM (${query.unorderedPostings(params)}) u LIMIT ${huge} + 1),
         r AS (SELECT count(*) AS raw FROM b),
-        s AS MATERIALIZED (SELECT DISTINCT b.ts, b.doc FROM b${conds.length ? ` WHERE ${conds.join(" AND ")}` : ""})
-      SELECT r.raw, (SELECT count(*) FROM s) AS n, t.ts::text AS ts, extract(epoch FROM t.ts)::float8 AS epoch, t.doc
+        s AS MATERIALIZED (SELECT DISTINCT b.ts, b.doc FROM b${where(query.conditions(params, "b"))})
+      SELECT r.raw, CASE WHEN r.raw <= ${huge} THEN (SELECT count(*) FROM s)
+                         ELSE (SELECT count(DISTINCT b.doc) FROM b${where(query.conditions(params, "b"))}) END AS n,
+        t.ts::text AS ts, extract(epoch FROM t.ts)::float8 AS epoch, t.doc
       FROM r LEFT JOIN LATERAL (SELECT s.ts, s.doc FROM s WHERE r.raw <= ${huge} ORDER BY s.ts DESC ${page}) t ON TRUE`;
     const res = await client.query<Row & { raw: string; n: string }>(text, params.values);
     const n = Number(res.rows[0]!.n);
@@ -249,17 +269,20 @@ async function readUnordered(client: pg.PoolClient, query: StreamSql, k: number,
 async function expandPatterns(client: pg.PoolClient, conj: PostingConjunction): Promise<PostingConjunction | null> {
   const expand = async (item: PostingConjunction["pos"][number]) => {
     if (!("source" in item) || !item.source.patterns?.length) return item;
-    const keys = new Set(item.source.keys);
-    const read = { keys: new Set(item.source.keys), inline: emptyInline() };
+    let all: Set<string> | null = new Set(item.source.keys);
+    const read = { keys: new Set(item.source.keys), inline: emptyInline(), terms: item.source.keys.length };
     for (const pattern of item.source.patterns) {
-      const matched = await matchTerms(client, pattern, MAX_EXPANSION);
+      const matched = await matchTerms(client, pattern, MAX_EXPANSION, PROBE_KEYS);
       if (matched === null) return null;
-      for (const key of matched.keys) keys.add(key);
+      read.terms += matched.terms;
+      if (read.terms > MAX_EXPANSION) return null;
+      // Every key only while few enough to probe with.
+      if (matched.keys === null) all = null;
+      else if (all !== null) for (const key of matched.keys) all.add(key);
       for (const key of matched.unknown) read.keys.add(key);
       for (const column of ["ts", "doc", "live", "vis"] as const) (read.inline[column] as unknown[]).push(...matched.inline[column]);
-      if (keys.size > MAX_EXPANSION) return null;
     }
-    const source: PostingSource = { keys: [...keys], ranges: item.source.ranges, read: { keys: [...read.keys], inline: read.inline } };
+    const source: PostingSource = { keys: all === null ? [] : [...all], ranges: item.source.ranges, read: { keys: [...read.keys], inline: read.inline, terms: read.terms } };
     return { source };
   };
   const pos = await Promise.all(conj.pos.map(expand));
@@ -267,6 +290,9 @@ async function expandPatterns(client: pg.PoolClient, conj: PostingConjunction): 
   if (pos.includes(null) || neg.includes(null)) return null;
   return { pos: pos as PostingConjunction["pos"], neg: neg as PostingConjunction["neg"] };
 }
+
+/** How many keys a source stands for (a pattern's: its terms, also when `keys` does not list them). */
+const termCount = (s: PostingSource) => (s.read ? s.read.terms : s.keys.length);
 
 /** `@timestamp` present and within the range. */
 function tsCondition(params: Params, ts: TsRange, alias: string): string {
@@ -281,23 +307,25 @@ async function fewestPostings(client: pg.PoolClient, sources: PostingSource[], q
   let fewest = DRIVER_PROBE;
   // Many keys (a pattern's terms) usually have few postings each: counted first, they cut the
   // count of a frequent term short.
-  for (const s of [...sources].sort((a, b) => b.keys.length - a.keys.length)) {
+  for (const s of [...sources].sort((a, b) => termCount(b) - termCount(a))) {
     // Inlined postings count unfiltered: an upper bound is enough to choose.
     const inline = s.read?.inline.doc.length ?? 0;
     const keys = s.read?.keys ?? s.keys;
-    let n = inline;
-    if (inline < fewest && keys.length) {
-      const params = new Params();
-      const where = [`p.key = ANY(${keyList(params, keys)})`, ...query.filter(params, "p")].join(" AND ");
-      const sql = `SELECT count(*) AS n FROM (SELECT 1 FROM search_postings p WHERE ${where} LIMIT ${params.p(fewest - inline)}) x`;
-      n += Number((await client.query<{ n: string }>(sql, params.values)).rows[0]!.n);
-    }
+    const n = inline + (inline < fewest && keys.length ? await countPostings(client, keys, query, fewest - inline) : 0);
     if (n < fewest) {
       fewest = n;
       best = s;
     }
   }
   return best;
+}
+
+/** The filtered postings of these keys, counted up to `limit`. */
+async function countPostings(client: pg.PoolClient, keys: string[], query: StreamSql, limit: number): Promise<number> {
+  const params = new Params();
+  const where = [`p.key = ANY(${keyList(params, keys)})`, ...query.filter(params, "p")].join(" AND ");
+  const sql = `SELECT count(*) AS n FROM (SELECT 1 FROM search_postings p WHERE ${where} LIMIT ${params.p(limit)}) x`;
+  return Number((await client.query<{ n: string }>(sql, params.values)).rows[0]!.n);
 }
 
 /** Newest first, ties by id in code point order (UTF-8 byte order, as `COLLATE "C"`). */
