@@ -393,12 +393,12 @@ async function main() {
     const vacuumSeconds = round((performance.now() - t0) / 1000, 1);
     const pgSize = (
       await pool.query<{ table: string; total: string }>(
-        "SELECT pg_table_size('search_documents') AS table, pg_total_relation_size('search_documents') + pg_total_relation_size('search_postings') AS total",
+        "SELECT pg_table_size('search_documents') AS table, pg_total_relation_size('search_documents') + pg_total_relation_size('search_postings') + pg_total_relation_size('search_terms') AS total",
       )
     ).rows[0]!;
     const indexSizes = (
       await pool.query<{ name: string; bytes: string }>(
-        "SELECT indexrelid::regclass::text AS name, pg_relation_size(indexrelid) AS bytes FROM pg_index WHERE indrelid IN ('search_documents'::regclass, 'search_postings'::regclass) UNION ALL SELECT 'search_postings (table)', pg_table_size('search_postings')",
+        "SELECT indexrelid::regclass::text AS name, pg_relation_size(indexrelid) AS bytes FROM pg_index WHERE indrelid IN ('search_documents'::regclass, 'search_postings'::regclass, 'search_terms'::regclass) UNION ALL SELECT 'search_postings (table)', pg_table_size('search_postings') UNION ALL SELECT 'search_terms (table)', pg_table_size('search_terms')",
       )
     ).rows;
     log(`VACUUM (ANALYZE): ${vacuumSeconds} s`);

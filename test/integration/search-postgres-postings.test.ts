@@ -280,7 +280,7 @@ describe("postings writers", () => {
     const states = await pool.query<{ pulse: number | null; n: string }>("SELECT pulse, count(*) AS n FROM search_terms WHERE field = 'acomment' AND term LIKE '%lostterm' GROUP BY pulse");
     expect(states.rows).toEqual([{ pulse: 0, n: "20" }]);
     for (const q of ["comment:*lostterm", "comment:*lostterm OR type:raretype", "type:raretype AND comment:*manyterm", "type:raretype AND NOT comment:*manyterm", "comment:*manyterm"]) {
-      for (const trackTotalHits of [true, 10_000]) {
+      for (const trackTotalHits of [true, 10_000] as const) {
         const req = request("svc-attributes", q, ACCESSES[0]!, { trackTotalHits });
         expect(await outcome(postings, req), q).toEqual(await outcome(jsonb, req));
       }
