@@ -14,8 +14,8 @@
  *   matching terms' keys serve probes; a driving pattern reads the postings the dictionary inlines
  *   (terms with one posting) and the keys of the other terms. A pattern that matches more than
  *   MAX_EXPANSION terms, or that could match a term too long to be kept whole (`MAX_TERM`), is left
- *   to the JSONB path (null). A source of more than PROBE_KEYS keys
- *   must drive (as a probe it would cost one index descent per key per row): otherwise null too.
+ *   to the JSONB path (null). A source of more than PROBE_KEYS keys must drive (as a probe it would
+ *   cost one index descent per key per row): otherwise null too.
  * - Ties on ts are broken by id (code point order, as OpenSearch's `_id`): the page's boundary
  *   timestamp is read with all its documents, and ids come from the (doc) INCLUDE (id) index.
  */
@@ -24,7 +24,7 @@ import type { SearchRequest } from "../search-index.ts";
 import type { PostingConjunction, PostingPlan, PostingSource, TsRange } from "./postings-plan.ts";
 import { visibleToParam } from "./access.ts";
 import { allKey } from "./postings.ts";
-import { emptyInline, matchTerms } from "./terms.ts";
+import { emptyInline, matchTerms, type InlinePostings } from "./terms.ts";
 
 const ORDERED_KEYS = 16;
 const MAX_EXPANSION = 100_000;
@@ -67,12 +67,13 @@ export async function searchByPostings(client: pg.PoolClient, req: SearchRequest
   if (sources.some((s) => termCount(s) === 0 && s.ranges.length === 0)) return { matches: 0, ids: [] };
   if (negatives.some((s) => s.ranges.length > 0) || sources.filter((s) => s.ranges.length > 0).length > 1) return null;
   const query = new StreamSql(req, plan.liveOnly, conj, negatives);
+  const counts = new PostingCounts(client, query);
   let driver: PostingSource = { keys: [allKey(req.index)], ranges: [] };
   if (sources.length === 1) driver = sources[0]!;
-  else if (sources.length > 1) driver = sources.find((s) => s.ranges.length > 0) ?? (await fewestPostings(client, sources, query));
+  else if (sources.length > 1) driver = sources.find((s) => s.ranges.length > 0) ?? (await fewestPostings(sources, counts));
   query.drive(driver, sources);
   if (query.probeSources.some((s) => termCount(s) > PROBE_KEYS)) return null;
-  for (const s of query.probeSources) if ((await countPostings(client, s.keys, query, SMALL_PROBE + 1)) <= SMALL_PROBE) query.small.add(s);
+  for (const s of query.probeSources) if ((await counts.upTo(s.keys, SMALL_PROBE + 1)) <= SMALL_PROBE) query.small.add(s);
 
   const k = req.from + req.size;
   const read = driver.ranges.length === 0 && termCount(driver) <= ORDERED_KEYS ? await readOrdered(client, query, k, bound) : await readUnordered(client, query, k, bound);
@@ -131,12 +132,12 @@ class StreamSql {
     return conds;
   }
 
-  /** The probes, for `classifyProbes`. */
+  /** The positive and negative probes. */
   get probeSources(): PostingSource[] {
     return [...this.probes, ...this.negatives];
   }
 
-  /** Probes with at most SMALL_PROBE postings (`classifyProbes`). */
+  /** Probes with at most SMALL_PROBE postings (`searchByPostings` counts them). */
   readonly small = new Set<PostingSource>();
 
   /**
@@ -234,16 +235,17 @@ async function readOrdered(client: pg.PoolClient, query: StreamSql, k: number, b
 async function readUnordered(client: pg.PoolClient, query: StreamSql, k: number, bound: number | null): Promise<{ matches: number; rows: Row[] } | null> {
   if (bound !== null) {
     const params = new Params();
-    const where = (conds: string[]) => (conds.length ? ` WHERE ${conds.join(" AND ")}` : "");
+    const conds = query.conditions(params, "b");
+    const where = conds.length ? ` WHERE ${conds.join(" AND ")}` : "";
     const page = k === 0 ? "LIMIT 0" : `FETCH FIRST ${params.p(k)} ROWS WITH TIES`;
     const huge = params.p(HUGE);
     // Within HUGE: the matches, counted and paged. Past it only the documents among the first HUGE
     // are counted (PostgreSQL runs a CASE branch's subquery, and so the CTE, only when taken).
     const text = `WITH b AS MATERIALIZED (SELECT * FROM (${query.unorderedPostings(params)}) u LIMIT ${huge} + 1),
         r AS (SELECT count(*) AS raw FROM b),
-        s AS MATERIALIZED (SELECT DISTINCT b.ts, b.doc FROM b${where(query.conditions(params, "b"))})
+        s AS MATERIALIZED (SELECT DISTINCT b.ts, b.doc FROM b${where})
       SELECT r.raw, CASE WHEN r.raw <= ${huge} THEN (SELECT count(*) FROM s)
-                         ELSE (SELECT count(DISTINCT b.doc) FROM b${where(query.conditions(params, "b"))}) END AS n,
+                         ELSE (SELECT count(DISTINCT b.doc) FROM b${where}) END AS n,
         t.ts::text AS ts, extract(epoch FROM t.ts)::float8 AS epoch, t.doc
       FROM r LEFT JOIN LATERAL (SELECT s.ts, s.doc FROM s WHERE r.raw <= ${huge} ORDER BY s.ts DESC ${page}) t ON TRUE`;
     const res = await client.query<Row & { raw: string; n: string }>(text, params.values);
@@ -270,7 +272,7 @@ async function expandPatterns(client: pg.PoolClient, conj: PostingConjunction): 
   const expand = async (item: PostingConjunction["pos"][number]) => {
     if (!("source" in item) || !item.source.patterns?.length) return item;
     let all: Set<string> | null = new Set(item.source.keys);
-    const read = { keys: new Set(item.source.keys), inline: emptyInline(), terms: item.source.keys.length };
+    const read: { keys: Set<string>; inline: InlinePostings; terms: number } = { keys: new Set(item.source.keys), inline: emptyInline(), terms: item.source.keys.length };
     for (const pattern of item.source.patterns) {
       const matched = await matchTerms(client, pattern, MAX_EXPANSION, PROBE_KEYS);
       if (matched === null) return null;
@@ -280,7 +282,13 @@ async function expandPatterns(client: pg.PoolClient, conj: PostingConjunction): 
       if (matched.keys === null) all = null;
       else if (all !== null) for (const key of matched.keys) all.add(key);
       for (const key of matched.unknown) read.keys.add(key);
-      for (const column of ["ts", "doc", "live", "vis"] as const) (read.inline[column] as unknown[]).push(...matched.inline[column]);
+      // concat, not push(...): MAX_EXPANSION arguments are close to V8's call stack limit.
+      read.inline = {
+        ts: read.inline.ts.concat(matched.inline.ts),
+        doc: read.inline.doc.concat(matched.inline.doc),
+        live: read.inline.live.concat(matched.inline.live),
+        vis: read.inline.vis.concat(matched.inline.vis),
+      };
     }
     const source: PostingSource = { keys: all === null ? [] : [...all], ranges: item.source.ranges, read: { keys: [...read.keys], inline: read.inline, terms: read.terms } };
     return { source };
@@ -302,7 +310,7 @@ function tsCondition(params: Params, ts: TsRange, alias: string): string {
   return conds.join(" AND ");
 }
 
-async function fewestPostings(client: pg.PoolClient, sources: PostingSource[], query: StreamSql): Promise<PostingSource> {
+async function fewestPostings(sources: PostingSource[], counts: PostingCounts): Promise<PostingSource> {
   let best = sources[0]!;
   let fewest = DRIVER_PROBE;
   // Many keys (a pattern's terms) usually have few postings each: counted first, they cut the
@@ -311,7 +319,7 @@ async function fewestPostings(client: pg.PoolClient, sources: PostingSource[], q
     // Inlined postings count unfiltered: an upper bound is enough to choose.
     const inline = s.read?.inline.doc.length ?? 0;
     const keys = s.read?.keys ?? s.keys;
-    const n = inline + (inline < fewest && keys.length ? await countPostings(client, keys, query, fewest - inline) : 0);
+    const n = inline + (inline < fewest && keys.length ? await counts.upTo(keys, fewest - inline) : 0);
     if (n < fewest) {
       fewest = n;
       best = s;
@@ -320,12 +328,29 @@ async function fewestPostings(client: pg.PoolClient, sources: PostingSource[], q
   return best;
 }
 
-/** The filtered postings of these keys, counted up to `limit`. */
-async function countPostings(client: pg.PoolClient, keys: string[], query: StreamSql, limit: number): Promise<number> {
-  const params = new Params();
-  const where = [`p.key = ANY(${keyList(params, keys)})`, ...query.filter(params, "p")].join(" AND ");
-  const sql = `SELECT count(*) AS n FROM (SELECT 1 FROM search_postings p WHERE ${where} LIMIT ${params.p(limit)}) x`;
-  return Number((await client.query<{ n: string }>(sql, params.values)).rows[0]!.n);
+/**
+ * The filtered postings of a list of keys, counted up to a limit, once per list: a count below its
+ * limit is exact and answers any later limit (the driver's choice counts the sources that become
+ * probes). Lists are told apart by identity (`keys` and `read.keys` of one source differ).
+ */
+class PostingCounts {
+  private readonly known = new Map<string[], { n: number; limit: number }>();
+
+  constructor(
+    private readonly client: pg.PoolClient,
+    private readonly query: StreamSql,
+  ) {}
+
+  async upTo(keys: string[], limit: number): Promise<number> {
+    const seen = this.known.get(keys);
+    if (seen && (seen.n < seen.limit || seen.limit >= limit)) return Math.min(seen.n, limit);
+    const params = new Params();
+    const where = [`p.key = ANY(${keyList(params, keys)})`, ...this.query.filter(params, "p")].join(" AND ");
+    const sql = `SELECT count(*) AS n FROM (SELECT 1 FROM search_postings p WHERE ${where} LIMIT ${params.p(limit)}) x`;
+    const n = Number((await this.client.query<{ n: string }>(sql, params.values)).rows[0]!.n);
+    this.known.set(keys, { n, limit });
+    return n;
+  }
 }
 
 /** Newest first, ties by id in code point order (UTF-8 byte order, as `COLLATE "C"`). */
