@@ -23,6 +23,8 @@
  *   npx tsx bench/search.ts                        # 1 000 000 attributes, 10 000 events
  *   npx tsx bench/search.ts --attributes 100000    # quick run
  *   options: --runs 20  --batch 5000  --seed 20261123  --keep (keep the database and indices)
+ *   npx tsx bench/search.ts --reuse bench_search_123 bench-search-123-abcdef-   # queries only, on what --keep kept
+ *     (the database is first brought to the current table version; indexing figures are left out)
  *
  * Prints one JSON document on stdout and a compact table on stderr (with progress).
  * Needs the test PostgreSQL (TEST_DATABASE_URL, default postgresql://postgres@127.0.0.1:5432/postgres)
@@ -97,10 +99,12 @@ interface Options {
   batch: number;
   seed: number;
   keep: boolean;
+  /** Queries only, on a database and indices kept by an earlier `--keep`. */
+  reuse: { db: string; prefix: string } | null;
 }
 
 function parseArgs(argv: string[]): Options {
-  const opts: Options = { attributes: 1_000_000, attributesPerEvent: 100, runs: 20, batch: 5_000, seed: 20261123, keep: false };
+  const opts: Options = { attributes: 1_000_000, attributesPerEvent: 100, runs: 20, batch: 5_000, seed: 20261123, keep: false, reuse: null };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     const num = () => {
@@ -113,6 +117,12 @@ function parseArgs(argv: string[]): Options {
     else if (a === "--batch") opts.batch = num();
     else if (a === "--seed") opts.seed = num();
     else if (a === "--keep") opts.keep = true;
+    else if (a === "--reuse") {
+      const [db, prefix] = [argv[++i], argv[++i]];
+      if (!db || !/^bench_search_\d+$/.test(db) || !prefix?.startsWith("bench-search-")) throw new Error("--reuse needs a database and an index prefix that --keep left");
+      opts.reuse = { db, prefix };
+      opts.keep = true;
+    }
     else throw new Error(`unknown argument ${a}`);
   }
   return opts;
@@ -178,6 +188,13 @@ async function load(backend: SearchIndex, opts: Options): Promise<LoadResult> {
     refresh_seconds: round(refreshMs / 1000, 2),
     docs_per_second: round(documents / (ms / 1000)),
   };
+}
+
+/** What a kept database holds (`--reuse`): no indexing figures. */
+async function stored(pool: pg.Pool): Promise<LoadResult> {
+  const { rows } = await pool.query<{ index_name: string; n: string }>("SELECT index_name, count(*) AS n FROM search_documents GROUP BY 1");
+  const n = (index: IndexName) => Number(rows.find((r) => r.index_name === index)?.n ?? 0);
+  return { documents: n(A) + n(E), attributes: n(A), events: n(E), seconds: 0, refresh_seconds: 0, docs_per_second: 0 };
 }
 
 // ---------------------------------------------------------------- queries
@@ -341,8 +358,8 @@ async function main() {
     .split(",")
     .map((u) => u.trim())
     .filter(Boolean);
-  const dbName = `bench_search_${process.pid}`;
-  const prefix = `bench-search-${process.pid}-${crypto.randomBytes(3).toString("hex")}-`;
+  const dbName = opts.reuse?.db ?? `bench_search_${process.pid}`;
+  const prefix = opts.reuse?.prefix ?? `bench-search-${process.pid}-${crypto.randomBytes(3).toString("hex")}-`;
   const started = new Date().toISOString();
   const loadStart = loadavg();
   let pool: pg.Pool | undefined;
@@ -376,8 +393,10 @@ async function main() {
   }
 
   try {
-    await withAdminClient((c) => c.query(`CREATE DATABASE ${dbName}`));
-    dbCreated = true;
+    if (!opts.reuse) {
+      await withAdminClient((c) => c.query(`CREATE DATABASE ${dbName}`));
+      dbCreated = true;
+    }
     pool = new pg.Pool({ connectionString: databaseUrl(dbName), max: 4 });
     const postgres = new PostgresSearchIndex(pool);
     opensearch = new OpenSearchSearchIndex(urls, { prefix });
@@ -386,7 +405,7 @@ async function main() {
     log(`database ${dbName} (${new URL(ADMIN_URL).host}), OpenSearch ${urls.join(",")} prefix ${prefix}; ${opts.attributes} attributes`);
 
     // 1. indexing
-    const pgLoad = await load(postgres, opts);
+    const pgLoad = opts.reuse ? await stored(pool) : await load(postgres, opts);
     log(`postgres loaded: ${JSON.stringify(pgLoad)}`);
     let t0 = performance.now();
     await pool.query("VACUUM (ANALYZE) search_documents, search_postings, search_terms");
@@ -403,7 +422,7 @@ async function main() {
     ).rows;
     log(`VACUUM (ANALYZE): ${vacuumSeconds} s`);
 
-    const osLoad = await load(opensearch, opts);
+    const osLoad = opts.reuse ? pgLoad : await load(opensearch, opts);
     log(`opensearch loaded: ${JSON.stringify(osLoad)}`);
     t0 = performance.now();
     for (;;) {

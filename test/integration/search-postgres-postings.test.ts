@@ -290,6 +290,61 @@ describe("postings writers", () => {
     expect(await checkDictionary(pool)).toMatchObject({ missing: [], wrong: [] });
   });
 
+  it("prefixes and _exists_ over few dictionary terms are read as those terms (driver, probe, negative); over many, as a key range", async () => {
+    const docs = Array.from({ length: 300 }, (_, i) =>
+ doc(`prefix-${i}`, i % 3 === 0 ? "prefixtype" : "othertype", "x", { comment: `pfx${i}term lone${i % 5}word`, "@timestamp": new Date(Date.UTC(2024, 0, 1 + (i % 40))).toISOString() }),
+    );
+    await postings.bulkIndex("svc-attributes", docs);
+    const answered = async (q: string) => {
+      const req = request("svc-attributes", q, ACCESSES[1]!, { trackTotalHits: 10_000 });
+      const client = await pool.connect();
+      try {
+        await client.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
+        return (await searchByPostings(client, req, planPostings(req, Date.now())!, 10_000)) !== null;
+      } finally {
+        await client.query("COMMIT");
+        client.release();
+      }
+    };
+    // pfx1* has 111 terms (a probe may have 256), pfx* 300 (a key range, which may only drive).
+    const fewTerms = ["comment:lone*", "comment:pfx1*", "type:prefixtype AND comment:pfx1*", "type:prefixtype AND NOT comment:pfx2*", "comment:lone* AND NOT comment:lone3*", "comment:lone1* OR comment:lone2*", "type:prefixtype AND _exists_:comment"];
+    for (const q of fewTerms) expect(await answered(q), q).toBe(true);
+    // Two key ranges, or a range as a negative: the JSONB path.
+    expect(await answered("comment:pfx* AND NOT comment:pfx*")).toBe(false);
+    for (const q of [...fewTerms, "comment:pfx*", "comment:pfx* AND NOT comment:pfx*", "type:prefixtype AND comment:nosuchprefix*", "comment:Lone*"]) {
+      for (const trackTotalHits of [true, 10_000, 50] as const) {
+        for (const access of ACCESSES) {
+          const req = request("svc-attributes", q, access, { trackTotalHits, size: 30 });
+          expect(await outcome(postings, req), `${q} ${trackTotalHits} ${JSON.stringify(access)}`).toEqual(await outcome(jsonb, req));
+        }
+      }
+    }
+    const expected = docs.filter((d) => d.source.type === "prefixtype" && Number(d.id.slice(7)).toString().startsWith("1")).length;
+    expect(expected).toBe(36);
+    expect(await outcome(postings, request("svc-attributes", "type:prefixtype AND comment:pfx1*", ACCESSES[0]!))).toMatchObject({ total: expected });
+    await postings.deleteByIds("svc-attributes", docs.map((d) => d.id));
+  });
+
+  it("key ranges and many-term patterns whose page ends inside a run of equal timestamps longer than what is kept for it", async () => {
+    // 400 documents of one @timestamp (more than the 2k + 64 postings kept for a page), ids in a shuffled order.
+    const docs = Array.from({ length: 400 }, (_, i) =>
+      doc(`run-${(i * 7919) % 400}`, i % 2 ? "runtype" : "runother", "x", { timestamp: 1_900_000_000 + i, comment: `runterm${i}`, "@timestamp": "2031-01-01T00:00:00Z" }),
+    );
+    await postings.bulkIndex("svc-attributes", docs);
+    for (const q of ["timestamp:[1900000000 TO 1900000399]", "comment:runterm*", "comment:*unterm*", "type:runtype AND timestamp:[1900000000 TO 1900000399]", "type:runtype AND comment:*unterm*"]) {
+      for (const [from, size, bound] of [
+        [0, 10, 10_000],
+        [0, 10, 50],
+        [40, 10, 50],
+        [5, 3, 4],
+      ] as const) {
+        const req = request("svc-attributes", q, ACCESSES[0]!, { from, size, trackTotalHits: bound });
+        expect(await outcome(postings, req), `${q} ${from}/${size}/${bound}`).toEqual(await outcome(jsonb, req));
+      }
+    }
+    await postings.deleteByIds("svc-attributes", docs.map((d) => d.id));
+  });
+
   it("ties on @timestamp are broken by id in code point order; long and hostile values are stored and found", async () => {
     const ids = ["tie-b", "tie-a", "tie-Z", "tie-é", "tie-\u{1F600}", "tie-\uFFFD", "tie-a0", "tie-"];
     const long = `${"ukraine".repeat(200)}-long`;

@@ -10,6 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseLucene } from "../../src/search/lucene/parse.ts";
 import { buildRow } from "../../src/search/postgres/documents.ts";
 import { PostgresSearchIndex } from "../../src/search/postgres/index.ts";
+import { planPostings, type PostingSource } from "../../src/search/postgres/postings-plan.ts";
+import { patternTermsSql } from "../../src/search/postgres/terms.ts";
 import type { IndexName, SearchAccess, SearchDocument } from "../../src/search/search-index.ts";
 import { createTestDatabase } from "../support/databases.ts";
 import { buildSearchDocuments } from "../support/search-fixtures.ts";
@@ -131,6 +133,37 @@ describe("search_documents schema", () => {
       expect(await total(new PostgresSearchIndex(pool), "svc-attributes", q, { admin: true, orgId: null }), q).toBe(
         await total(jsonbPath, "svc-attributes", q, { admin: true, orgId: null }),
       );
+    }
+  }, 120_000);
+
+  it("upgrades a version-4 table: the dictionary's pattern indexes hold every column a pattern reads", async () => {
+    const termIndexes = async () =>
+      (await pool.query<{ name: string; def: string }>("SELECT indexname AS name, indexdef AS def FROM pg_indexes WHERE tablename = 'search_terms' ORDER BY 1")).rows;
+    await pool.query('DROP INDEX search_terms_suffix_idx, search_terms_length_cover_idx; CREATE INDEX search_terms_length_idx ON search_terms ("field", "length")');
+    await pool.query("COMMENT ON TABLE search_documents IS 'search_documents v4'");
+    await Promise.all([0, 1].map(() => new PostgresSearchIndex(pool).ensureIndices()));
+    const after = await termIndexes();
+    expect(after.map((i) => i.name)).toEqual(["search_terms_length_cover_idx", "search_terms_pkey", "search_terms_suffix_idx", "search_terms_trgm_idx"]);
+    for (const i of after.filter((x) => x.name !== "search_terms_pkey" && x.name !== "search_terms_trgm_idx")) expect(i.def, i.name).toContain("INCLUDE (term, pulse, ts, doc, live, vis)");
+    await pool.query("VACUUM ANALYZE search_terms");
+    // Endings and lengths are read from the indexes alone.
+    for (const [q, index] of [
+      ["value:*.cn", "search_terms_suffix_idx"],
+      ["type:/md[0-9]/", "search_terms_length_cover_idx"],
+    ] as const) {
+      const req = { index: "svc-attributes" as const, query: parseLucene(q), defaultFields: [], access: { admin: true, orgId: null }, from: 0, size: 10, sort: { field: "@timestamp" as const, order: "desc" as const }, timeoutMs: 10_000 };
+      const plan = planPostings(req, Date.now())!;
+      const pattern = (plan.conjunction!.pos[0] as { source: PostingSource }).source.patterns![0]!;
+      const values: unknown[] = [];
+      const sql = patternTermsSql((v) => (values.push(v), `$${values.length}`), pattern);
+      const explained = (await pool.query<{ "QUERY PLAN": string }>(`EXPLAIN ${sql}`, values)).rows.map((r) => r["QUERY PLAN"]).join("\n");
+      expect(explained, q).toContain(`Index Only Scan using ${index}`);
+    }
+    const jsonbPath = new PostgresSearchIndex(pool, { postings: false });
+    for (const q of ["value:*.cn", "type:*5", "value:*forukraine*", "type:/md[0-9]/", "value:/[0-9a-f]{32}/"]) {
+      for (const access of [{ admin: true, orgId: null }, { admin: false, orgId: 1 }]) {
+        expect(await total(new PostgresSearchIndex(pool), "svc-attributes", q, access), q).toBe(await total(jsonbPath, "svc-attributes", q, access));
+      }
     }
   }, 120_000);
 

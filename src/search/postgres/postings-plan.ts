@@ -23,19 +23,31 @@ import { analyze, lowerCase } from "./analyzer.ts";
 import { dateRangeBounds, FieldTypeError, longRangeBounds, SqlCompiler, wildcardToLike } from "./compile.ts";
 import { parseCidr, parseIp } from "./ip.ts";
 import { luceneRegexToPostgres } from "./regex.ts";
-import type { InlinePostings } from "./terms.ts";
 import { cidrTerms, dictionaryField, hasPostings, ipTerm, longTerm, pairKey, prefixRange, termFits, termKey } from "./postings.ts";
 
 /** Documents that have one of `keys`, a key within one of `ranges`, or a term matching one of `patterns`. */
 export interface PostingSource {
   keys: string[];
-  ranges: { lo: string; hi: string; loInclusive: boolean; hiInclusive: boolean }[];
+  ranges: KeyRange[];
   patterns?: TermPattern[];
   /**
-   * Once patterns are matched (`./postings-search.ts`): what a driver reads instead of `keys`, and
+   * Once patterns are matched (`./postings-search.ts`): what a driver reads instead of `keys` (these
+   * keys, and the postings the dictionary inlines for the patterns' terms: `inlined` of them), and
    * how many terms matched (`keys` lists them only when they are few enough to probe with).
    */
-  read?: { keys: string[]; inline: InlinePostings; terms: number };
+  read?: { keys: string[]; patterns: TermPattern[]; inlined: number; terms: number };
+}
+
+export interface KeyRange {
+  lo: string;
+  hi: string;
+  loInclusive: boolean;
+  hiInclusive: boolean;
+  /**
+   * The range holds exactly the postings of the terms of this dictionary field (`dictionaryField`)
+   * that start with `prefix`: when they are few, their keys replace it (`./postings-search.ts`).
+   */
+  terms?: { field: string; prefix: string };
 }
 
 /**
@@ -50,6 +62,8 @@ export interface TermPattern {
   maxLength: number;
   /** The pattern holds a run of three letters or digits, from which pg_trgm can select terms. */
   trigrams: boolean;
+  /** `*<literal>`: the terms that end with this, a range of the dictionary's reversed-term index. */
+  suffix?: string;
 }
 
 const TRIGRAM = /[\p{L}\p{N}]{3}/u;
@@ -109,7 +123,13 @@ const source = (keys: string[], ranges: PostingSource["ranges"] = [], patterns?:
   item: { source: patterns ? { keys, ranges, patterns } : { keys, ranges } },
 });
 const pattern = (p: TermPattern): Expr => source([], [], [p]);
-const inclusive = (lo: string, hi: string) => ({ lo, hi, loInclusive: true, hiInclusive: true });
+const inclusive = (lo: string, hi: string): KeyRange => ({ lo, hi, loInclusive: true, hiInclusive: true });
+
+/** The key range of the terms of a keyword or text field that start with `prefix`. */
+function termsRange(index: IndexName, key: string, prefix: string): KeyRange {
+  const [lo, hi] = prefixRange(index, key, prefix);
+  return { ...inclusive(lo, hi), terms: { field: dictionaryField(index, key), prefix } };
+}
 
 /** Flattens to one conjunction; null when nothing matches. */
 function conjunction(expr: Expr): PostingConjunction | null {
@@ -288,11 +308,18 @@ class Planner {
     }
     if (literal && stars === 1 && cps[cps.length - 1] === "*") {
       if (!termFits(literal)) throw new Unsupported();
-      const [lo, hi] = prefixRange(this.index, key, literal);
-      return source([], [inclusive(lo, hi)]);
+      return source([], [termsRange(this.index, key, literal)]);
     }
     const literals = normalised.replace(/\\(.)/gu, "$1").replace(/[*?]/g, " ");
-    return pattern({ field: dictionaryField(this.index, key), like: wildcardToLike(normalised), minLength: length, maxLength: stars ? Infinity : length, trigrams: TRIGRAM.test(literals) });
+    const ending = /^\*+((?:\\.|[^*?\\])+)$/su.exec(normalised)?.[1];
+    return pattern({
+      field: dictionaryField(this.index, key),
+      like: wildcardToLike(normalised),
+      minLength: length,
+      maxLength: stars ? Infinity : length,
+      trigrams: TRIGRAM.test(literals),
+      ...(ending === undefined ? {} : { suffix: ending.replace(/\\(.)/gsu, "$1") }),
+    });
   }
 
   private range(node: RangeNode, key: string, type: string): Expr {
@@ -336,7 +363,8 @@ class Planner {
       else {
         // A text field is present when its value has tokens or an exact form (`.keyword`).
         const keys = f.type === "text" ? [f.key, `${f.key}.keyword`] : [f.key];
-        parts.push(source([], keys.map((k) => inclusive(...prefixRange(this.index, k, "")))));
+        const dictionary = f.type === "text" || f.type === "keyword";
+        parts.push(source([], keys.map((k) => (dictionary ? termsRange(this.index, k, "") : inclusive(...prefixRange(this.index, k, ""))))));
       }
     }
     return parts.length === 1 ? parts[0]! : { k: "or", parts };

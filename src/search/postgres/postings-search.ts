@@ -24,7 +24,7 @@ import type { SearchRequest } from "../search-index.ts";
 import type { PostingConjunction, PostingPlan, PostingSource, TsRange } from "./postings-plan.ts";
 import { visibleToParam } from "./access.ts";
 import { allKey } from "./postings.ts";
-import { emptyInline, matchTerms, type InlinePostings } from "./terms.ts";
+import { matchTerms, patternTermsSql, prefixTerms } from "./terms.ts";
 
 const ORDERED_KEYS = 16;
 const MAX_EXPANSION = 100_000;
@@ -32,6 +32,8 @@ const PROBE_KEYS = 256;
 /** Probes of at most this many postings may be hashed (EXISTS), others are looked up per row. */
 const SMALL_PROBE = 5_000;
 const HUGE = 50_000;
+/** Postings kept beyond 2k for a page of unordered matches (documents may repeat among them). */
+const PAGE_SLACK = 64;
 /** Postings counted per source to choose the driver. */
 const DRIVER_PROBE = 20_001;
 
@@ -65,14 +67,16 @@ export async function searchByPostings(client: pg.PoolClient, req: SearchRequest
   const negatives = conj.neg.flatMap((i) => ("source" in i ? [i.source] : []));
   // A pattern that matched no term.
   if (sources.some((s) => termCount(s) === 0 && s.ranges.length === 0)) return { matches: 0, ids: [] };
-  if (negatives.some((s) => s.ranges.length > 0) || sources.filter((s) => s.ranges.length > 0).length > 1) return null;
+  // Key ranges and sources of many terms can only drive: at most one of them.
+  const cannotProbe = (s: PostingSource) => s.ranges.length > 0 || termCount(s) > PROBE_KEYS;
+  const mustDrive = sources.filter(cannotProbe);
+  if (negatives.some(cannotProbe) || mustDrive.length > 1) return null;
   const query = new StreamSql(req, plan.liveOnly, conj, negatives);
   const counts = new PostingCounts(client, query);
   let driver: PostingSource = { keys: [allKey(req.index)], ranges: [] };
   if (sources.length === 1) driver = sources[0]!;
-  else if (sources.length > 1) driver = sources.find((s) => s.ranges.length > 0) ?? (await fewestPostings(sources, counts));
+  else if (sources.length > 1) driver = mustDrive[0] ?? (await fewestPostings(sources, counts));
   query.drive(driver, sources);
-  if (query.probeSources.some((s) => termCount(s) > PROBE_KEYS)) return null;
   for (const s of query.probeSources) if ((await counts.upTo(s.keys, SMALL_PROBE + 1)) <= SMALL_PROBE) query.small.add(s);
 
   const k = req.from + req.size;
@@ -171,10 +175,12 @@ class StreamSql {
     const out: string[] = [];
     const keys = this.driver.read?.keys ?? this.driver.keys;
     if (keys.length) out.push(scan(`p.key = ANY(${keyList(params, keys)})`));
-    const inline = this.driver.read?.inline;
-    if (inline?.doc.length) {
-      const rows = `unnest(${params.p(inline.ts, "::timestamptz[]")}, ${params.p(inline.doc, "::bigint[]")}, ${params.p(inline.live, "::boolean[]")}, ${params.p(inline.vis, "::text[]")}) AS u(ts, doc, live, vis)`;
-      out.push(`(SELECT i.ts, i.doc FROM (SELECT u.ts, u.doc, u.live, u.vis::numeric[] AS vis FROM ${rows}) i WHERE ${["TRUE", ...this.filter(params, "i")].join(" AND ")})`);
+    // The postings the dictionary inlines: the patterns' terms read again (same snapshot, same terms).
+    if (this.driver.read?.inlined) {
+      for (const pattern of this.driver.read.patterns) {
+        const terms = patternTermsSql((v) => params.p(v), pattern);
+        out.push(`(SELECT i.ts, i.doc FROM (${terms}) i WHERE ${["i.pulse = 1", ...this.filter(params, "i")].join(" AND ")})`);
+      }
     }
     for (const r of this.driver.ranges) out.push(scan(`p.key ${r.loInclusive ? ">=" : ">"} ${params.p(r.lo)} AND p.key ${r.hiInclusive ? "<=" : "<"} ${params.p(r.hi)}`));
     // Every term a pattern matched has lost its postings.
@@ -227,31 +233,42 @@ async function readOrdered(client: pg.PoolClient, query: StreamSql, k: number, b
 }
 
 /**
- * Every posting read, grouped and sorted (key ranges, many keys). With a bound, the first HUGE + 1
- * postings are read once and answer when they are all of them; past HUGE with more than `bound`
- * documents among them, null: the count is the bound's, and the page is left to the JSONB path,
- * whose newest-first walk finds dense matches fast.
+ * Every posting read (key ranges, many keys). With a bound, the first HUGE + 1 postings are read
+ * once and answer when they are all of them: without conditions, the documents are counted
+ * (`count(DISTINCT doc)`: hashing (ts, doc) pairs cost 20 ms for 33,000 postings) and the newest
+ * PAGE_SLACK + 2k postings kept (a bounded sort) for the page; with conditions (probes, `@timestamp`),
+ * the documents are tested newest first until bound + 1 match (a probe costs ~3 us: half of
+ * `type:domain AND value:*.xyz`'s 21,000 were left out). Past HUGE with more than `bound` matches
+ * among them, null: the count is the bound's, and the page is left to the JSONB path, whose
+ * newest-first walk finds dense matches fast.
  */
 async function readUnordered(client: pg.PoolClient, query: StreamSql, k: number, bound: number | null): Promise<{ matches: number; rows: Row[] } | null> {
   if (bound !== null) {
     const params = new Params();
-    const conds = query.conditions(params, "b");
-    const where = conds.length ? ` WHERE ${conds.join(" AND ")}` : "";
-    const page = k === 0 ? "LIMIT 0" : `FETCH FIRST ${params.p(k)} ROWS WITH TIES`;
+    const conds = query.conditions(params, "o");
+    const kept = k === 0 ? 0 : 2 * k + PAGE_SLACK;
     const huge = params.p(HUGE);
-    // Within HUGE: the matches, counted and paged. Past it only the documents among the first HUGE
-    // are counted (PostgreSQL runs a CASE branch's subquery, and so the CTE, only when taken).
+    const group = query.distinct ? " GROUP BY b.ts, b.doc" : "";
+    // OFFSET 0 keeps the conditions above the sort, so that LIMIT stops testing.
+    const matches = conds.length
+      ? `, s AS MATERIALIZED (SELECT o.ts, o.doc FROM (SELECT b.ts, b.doc FROM b${group} ORDER BY b.ts DESC, b.doc OFFSET 0) o
+           WHERE ${conds.join(" AND ")} LIMIT ${params.p(bound + 1)})`
+      : "";
+    const s = conds.length ? "s" : "b";
+    const count = conds.length || !query.distinct ? "count(*)" : "count(DISTINCT s.doc)";
     const text = `WITH b AS MATERIALIZED (SELECT * FROM (${query.unorderedPostings(params)}) u LIMIT ${huge} + 1),
-        r AS (SELECT count(*) AS raw FROM b),
-        s AS MATERIALIZED (SELECT DISTINCT b.ts, b.doc FROM b${where})
-      SELECT r.raw, CASE WHEN r.raw <= ${huge} THEN (SELECT count(*) FROM s)
-                         ELSE (SELECT count(DISTINCT b.doc) FROM b${where}) END AS n,
+        r AS (SELECT count(*) AS raw FROM b)${matches}
+      SELECT r.raw, (SELECT ${count} FROM ${s} s) AS n,
         t.ts::text AS ts, extract(epoch FROM t.ts)::float8 AS epoch, t.doc
-      FROM r LEFT JOIN LATERAL (SELECT s.ts, s.doc FROM s WHERE r.raw <= ${huge} ORDER BY s.ts DESC ${page}) t ON TRUE`;
+      FROM r LEFT JOIN LATERAL (SELECT s.ts, s.doc FROM ${s} s WHERE r.raw <= ${huge} ORDER BY s.ts DESC, s.doc LIMIT ${params.p(kept)}) t ON TRUE`;
     const res = await client.query<Row & { raw: string; n: string }>(text, params.values);
     const n = Number(res.rows[0]!.n);
-    if (Number(res.rows[0]!.raw) <= HUGE) return { matches: n, rows: res.rows.filter((r) => r.doc !== null) };
-    if (n > bound) return null;
+    if (Number(res.rows[0]!.raw) <= HUGE) {
+      // Matches cut at bound + 1 may stop inside the run of the page's last timestamp.
+      const cut = conds.length > 0 && n > bound;
+      const rows = await pageCandidates(client, query, res.rows.filter((r) => r.doc !== null), k, cut ? Math.min(kept, n) : kept);
+      if (rows !== null) return { matches: n, rows };
+    } else if (n > bound) return null;
   }
   const params = new Params();
   if (k === 0) {
@@ -265,14 +282,38 @@ async function readUnordered(client: pg.PoolClient, query: StreamSql, k: number,
 }
 
 /**
+ * The page's candidates from the newest `kept` matching postings (newest first, by doc within a
+ * timestamp; a document with several matching keys repeats): the first k documents and every other
+ * one of the k-th's timestamp (ties are broken by id later), read again when the run of that
+ * timestamp may go on past what was kept. null: fewer than k documents among `kept` postings that
+ * are not all of them (a document with very many matching keys).
+ */
+async function pageCandidates(client: pg.PoolClient, query: StreamSql, newest: Row[], k: number, kept: number): Promise<Row[] | null> {
+  const docs: Row[] = [];
+  for (const row of newest) if (docs[docs.length - 1]?.doc !== row.doc) docs.push(row);
+  if (newest.length < kept || k === 0) return docs;
+  if (docs.length < k) return null;
+  const boundary = docs[k - 1]!.ts;
+  let end = k;
+  while (end < docs.length && docs[end]!.ts === boundary) end++;
+  const page = docs.slice(0, end);
+  if (newest[newest.length - 1]!.ts !== boundary) return page;
+  const more = new Params();
+  const extra = await client.query<Row>(`${SELECT_ROW} ${query.from(more, false, { extra: (alias) => `${alias}.ts = ${more.p(boundary, "::timestamptz")}` })}`, more.values);
+  const seen = new Set(page.map((r) => r.doc));
+  return page.concat(extra.rows.filter((r) => !seen.has(r.doc)));
+}
+
+/**
  * The conjunction with every pattern replaced by the terms it matches (`keys`, for probes) and, to
  * drive, the postings inlined in the dictionary plus the keys of the other terms; null: see the header.
  */
 async function expandPatterns(client: pg.PoolClient, conj: PostingConjunction): Promise<PostingConjunction | null> {
-  const expand = async (item: PostingConjunction["pos"][number]) => {
+  const expand = async (original: PostingConjunction["pos"][number]) => {
+    const item = await rangesAsKeys(client, original);
     if (!("source" in item) || !item.source.patterns?.length) return item;
     let all: Set<string> | null = new Set(item.source.keys);
-    const read: { keys: Set<string>; inline: InlinePostings; terms: number } = { keys: new Set(item.source.keys), inline: emptyInline(), terms: item.source.keys.length };
+    const read = { keys: new Set(item.source.keys), patterns: item.source.patterns, inlined: 0, terms: item.source.keys.length };
     for (const pattern of item.source.patterns) {
       const matched = await matchTerms(client, pattern, MAX_EXPANSION, PROBE_KEYS);
       if (matched === null) return null;
@@ -282,21 +323,31 @@ async function expandPatterns(client: pg.PoolClient, conj: PostingConjunction): 
       if (matched.keys === null) all = null;
       else if (all !== null) for (const key of matched.keys) all.add(key);
       for (const key of matched.unknown) read.keys.add(key);
-      // concat, not push(...): MAX_EXPANSION arguments are close to V8's call stack limit.
-      read.inline = {
-        ts: read.inline.ts.concat(matched.inline.ts),
-        doc: read.inline.doc.concat(matched.inline.doc),
-        live: read.inline.live.concat(matched.inline.live),
-        vis: read.inline.vis.concat(matched.inline.vis),
-      };
+      read.inlined += matched.inlined;
     }
-    const source: PostingSource = { keys: all === null ? [] : [...all], ranges: item.source.ranges, read: { keys: [...read.keys], inline: read.inline, terms: read.terms } };
+    const source: PostingSource = { keys: all === null ? [] : [...all], ranges: item.source.ranges, read: { ...read, keys: [...read.keys] } };
     return { source };
   };
   const pos = await Promise.all(conj.pos.map(expand));
   const neg = await Promise.all(conj.neg.map(expand));
   if (pos.includes(null) || neg.includes(null)) return null;
   return { pos: pos as PostingConjunction["pos"], neg: neg as PostingConjunction["neg"] };
+}
+
+/**
+ * A source with the prefix ranges of few dictionary terms replaced by those terms' keys: a driver
+ * of few keys is read in order (stopping at the bound), and a source of keys may be a probe.
+ */
+async function rangesAsKeys(client: pg.PoolClient, item: PostingConjunction["pos"][number]): Promise<PostingConjunction["pos"][number]> {
+  if (!("source" in item) || !item.source.ranges.some((r) => r.terms)) return item;
+  const keys = new Set(item.source.keys);
+  const ranges: PostingSource["ranges"] = [];
+  for (const range of item.source.ranges) {
+    const terms = range.terms && (await prefixTerms(client, range.terms.field, range.terms.prefix, Math.max(0, PROBE_KEYS - keys.size)));
+    if (terms) for (const key of terms) keys.add(key);
+    else ranges.push(range);
+  }
+  return { source: { ...item.source, keys: [...keys], ranges } };
 }
 
 /** How many keys a source stands for (a pattern's: its terms, also when `keys` does not list them). */
@@ -317,7 +368,7 @@ async function fewestPostings(sources: PostingSource[], counts: PostingCounts): 
   // count of a frequent term short.
   for (const s of [...sources].sort((a, b) => termCount(b) - termCount(a))) {
     // Inlined postings count unfiltered: an upper bound is enough to choose.
-    const inline = s.read?.inline.doc.length ?? 0;
+    const inline = s.read?.inlined ?? 0;
     const keys = s.read?.keys ?? s.keys;
     const n = inline + (inline < fewest && keys.length ? await counts.upTo(keys, fewest - inline) : 0);
     if (n < fewest) {

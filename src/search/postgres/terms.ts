@@ -154,35 +154,47 @@ async function insertTerms(client: pg.PoolClient, fresh: Change[]): Promise<void
   }
 }
 
-/** Postings copied into the dictionary, as parallel arrays (`vis`: numeric[] text or NULL). */
-export interface InlinePostings {
-  ts: string[];
-  doc: string[];
-  live: boolean[];
-  vis: (string | null)[];
-}
-
-export const emptyInline = (): InlinePostings => ({ ts: [], doc: [], live: [], vis: [] });
-
 export interface MatchedTerms {
   /** How many terms match. */
   terms: number;
   /** Every matching term's key, when they are at most `keyLimit` (null: more). */
   keys: string[] | null;
-  /** The keys of the terms whose postings are to be read from `search_postings` (state NULL). */
+  /** The keys of the terms whose postings are in `search_postings` only (state NULL). */
   unknown: string[];
-  /** The postings of the terms that have exactly one (state 1). */
-  inline: InlinePostings;
+  /** How many terms have exactly one posting, inlined (state 1). */
+  inlined: number;
 }
 
-const ROW_END = "\u001e";
-const COLUMN_END = "\u001f";
+/** The columns `patternTermsSql` gives: those of `search_terms` that every index of it holds. */
+export type PatternTermColumn = "field" | "term" | "pulse" | "ts" | "doc" | "live" | "vis";
 
 /**
- * The dictionary terms a pattern matches (at most `limit` + 1). null: the field holds capped terms
- * (their ends are not kept) and the pattern may match strings that long. The inlined postings come
- * as one text of separated columns (timestamps, numbers, booleans, numeric arrays: no separator can
- * occur in them), which Node splits ten times faster than it parses arrays.
+ * `SELECT <columns> FROM ...` of the dictionary rows a pattern matches (`p` binds a parameter).
+ * An ending (`*.xyz`) is a range of the reversed-term index; lengths are a range of the length
+ * index; both hold every column (index-only: a pattern's terms are scattered over the table, and
+ * the search reads them twice, `./postings-search.ts`). Without a trigram to look up, the trigram
+ * index would return every term (and the planner cannot tell). So: the candidates first, behind
+ * OFFSET 0, then the tests, unless the trigram index selects.
+ */
+export function patternTermsSql(p: (value: unknown) => string, pattern: TermPattern): string {
+  const conds = [`t.field = ${p(pattern.field)}`];
+  // Lengths only when bounded: a lower bound alone rarely selects, and would tempt the planner.
+  if (Number.isFinite(pattern.maxLength)) conds.push(`t.length BETWEEN ${p(pattern.minLength)} AND ${p(pattern.maxLength)}`);
+  if (pattern.suffix !== undefined) {
+    const reversed = [...pattern.suffix].reverse().join("");
+    conds.push(`reverse(t.term) >= ${p(reversed)}`, `reverse(t.term) < ${p(`${reversed}\u{10FFFF}`)}`);
+  }
+  const tests: string[] = [];
+  if (pattern.like !== undefined) tests.push(`t.term LIKE ${p(pattern.like)}`);
+  if (pattern.regex !== undefined) tests.push(`t.term ~ ${p(pattern.regex)}`);
+  const columns = "t.field, t.term, t.pulse, t.ts, t.doc, t.live, t.vis";
+  if (pattern.trigrams && pattern.suffix === undefined) return `SELECT ${columns} FROM search_terms t WHERE ${[...conds, ...tests].join(" AND ")}`;
+  return `SELECT ${columns} FROM (SELECT ${columns} FROM search_terms t WHERE ${conds.join(" AND ")} OFFSET 0) t WHERE ${tests.join(" AND ")}`;
+}
+
+/**
+ * How many dictionary terms a pattern matches (at most `limit` + 1), and which. null: the field
+ * holds capped terms (their ends are not kept) and the pattern may match strings that long.
  */
 export async function matchTerms(client: pg.PoolClient, pattern: TermPattern, limit: number, keyLimit: number): Promise<MatchedTerms | null> {
   const values: unknown[] = [];
@@ -190,35 +202,27 @@ export async function matchTerms(client: pg.PoolClient, pattern: TermPattern, li
     values.push(v);
     return `$${values.length}`;
   };
-  const field = p(pattern.field);
-  const conds = [`t.field = ${field}`];
-  // Lengths only when bounded: a lower bound alone rarely selects, and would tempt the planner.
-  if (Number.isFinite(pattern.maxLength)) conds.push(`t.length BETWEEN ${p(pattern.minLength)} AND ${p(pattern.maxLength)}`);
-  const tests: string[] = [];
-  if (pattern.like !== undefined) tests.push(`t.term LIKE ${p(pattern.like)}`);
-  if (pattern.regex !== undefined) tests.push(`t.term ~ ${p(pattern.regex)}`);
-  const columns = "t.field, t.term, t.pulse, t.ts, t.doc, t.live, t.vis";
-  // Without a trigram to look up, the trigram index would return every term (and the planner
-  // cannot tell): the field's terms (of the lengths) are read first, behind OFFSET 0, then tested.
-  const terms = pattern.trigrams
-    ? `SELECT ${columns} FROM search_terms t WHERE ${[...conds, ...tests].join(" AND ")}`
-    : `SELECT ${columns} FROM (SELECT ${columns} FROM search_terms t WHERE ${conds.join(" AND ")} OFFSET 0) t WHERE ${tests.join(" AND ")}`;
-  const capped = pattern.maxLength > MAX_TERM ? `EXISTS (SELECT 1 FROM search_terms c WHERE c.field = ${field} AND c.length > ${MAX_TERM})` : "false";
+  const capped = pattern.maxLength > MAX_TERM ? `EXISTS (SELECT 1 FROM search_terms c WHERE c.field = ${p(pattern.field)} AND c.length > ${MAX_TERM})` : "false";
   const sql = `SELECT ${capped} AS capped, count(*)::int AS terms,
       CASE WHEN count(*) <= ${p(keyLimit)} THEN array_agg(m.field || chr(1) || m.term) END AS keys,
       array_agg(m.field || chr(1) || m.term) FILTER (WHERE m.pulse IS NULL) AS unknown,
-      string_agg(concat_ws(chr(31), m.ts::text, m.doc::text, m.live::text, COALESCE(m.vis::text, '')), chr(30)) FILTER (WHERE m.pulse = 1) AS inline
-    FROM (${terms} LIMIT ${p(limit + 1)}) m`;
-  const { rows } = await client.query<{ capped: boolean; terms: number; keys: string[] | null; unknown: string[] | null; inline: string | null }>(sql, values);
+      count(*) FILTER (WHERE m.pulse = 1)::int AS inlined
+    FROM (${patternTermsSql(p, pattern)} LIMIT ${p(limit + 1)}) m`;
+  const { rows } = await client.query<{ capped: boolean; terms: number; keys: string[] | null; unknown: string[] | null; inlined: number }>(sql, values);
   const r = rows[0]!;
   if (r.capped) return null;
-  const inline = emptyInline();
-  for (const row of r.inline === null ? [] : r.inline.split(ROW_END)) {
-    const [ts, doc, live, vis] = row.split(COLUMN_END) as [string, string, string, string];
-    inline.ts.push(ts);
-    inline.doc.push(doc);
-    inline.live.push(live === "true");
-    inline.vis.push(vis === "" ? null : vis);
-  }
-  return { terms: r.terms, keys: r.keys, unknown: r.unknown ?? [], inline };
+  return { terms: r.terms, keys: r.keys, unknown: r.unknown ?? [], inlined: r.inlined };
+}
+
+/**
+ * The keys of the terms of a dictionary field that start with `prefix`, in term order; null when
+ * there are more than `limit`. Terms that lost their postings are listed too (they find nothing).
+ */
+export async function prefixTerms(client: pg.PoolClient, field: string, prefix: string, limit: number): Promise<string[] | null> {
+  const { rows } = await client.query<{ key: string }>(
+    `SELECT t.field || chr(1) || t.term AS key FROM search_terms t
+     WHERE t.field = $1 AND t.term >= $2 AND t.term < $3 ORDER BY t.term LIMIT $4`,
+    [field, prefix, `${prefix}\u{10FFFF}`, limit + 1],
+  );
+  return rows.length > limit ? null : rows.map((r) => r.key);
 }
