@@ -23,7 +23,7 @@ import type pg from "pg";
 import type { SearchRequest } from "../search-index.ts";
 import type { PostingConjunction, PostingPlan, PostingSource, TsRange } from "./postings-plan.ts";
 import { visibleToParam } from "./access.ts";
-import { allKey } from "./postings.ts";
+import { allKey, MAX_TERM } from "./postings.ts";
 import { matchTerms, patternTermsSql, prefixTerms } from "./terms.ts";
 
 const ORDERED_KEYS = 16;
@@ -61,6 +61,11 @@ class Params {
 /** null: the plan needs a probe this executor does not make (a key range that does not drive). */
 export async function searchByPostings(client: pg.PoolClient, req: SearchRequest, plan: PostingPlan, bound: number | null): Promise<PostingsAnswer | null> {
   if (plan.conjunction === null) return { matches: 0, ids: [] };
+  const lone = plan.conjunction.pos.length === 1 && plan.conjunction.neg.length === 0 ? plan.conjunction.pos[0]! : null;
+  if (bound !== null && lone && "source" in lone && lone.source.patterns?.length) {
+    const answer = await readLonePattern(client, new StreamSql(req, plan.liveOnly, plan.conjunction, []), lone.source, req.from + req.size, bound);
+    if (answer !== undefined) return answer;
+  }
   const conj = await expandPatterns(client, plan.conjunction);
   if (conj === null) return null;
   const sources = conj.pos.flatMap((i) => ("source" in i ? [i.source] : []));
@@ -92,7 +97,7 @@ class StreamSql {
   private probes: PostingSource[] = [];
 
   constructor(
-    private readonly req: SearchRequest,
+    readonly req: SearchRequest,
     private readonly liveOnly: boolean,
     private readonly conj: PostingConjunction,
     private readonly negatives: PostingSource[],
@@ -266,8 +271,8 @@ async function readUnordered(client: pg.PoolClient, query: StreamSql, k: number,
     if (Number(res.rows[0]!.raw) <= HUGE) {
       // Matches cut at bound + 1 may stop inside the run of the page's last timestamp.
       const cut = conds.length > 0 && n > bound;
-      const rows = await pageCandidates(client, query, res.rows.filter((r) => r.doc !== null), k, cut ? Math.min(kept, n) : kept);
-      if (rows !== null) return { matches: n, rows };
+      const page = pageCandidates(res.rows.filter((r) => r.doc !== null), k, cut ? Math.min(kept, n) : kept);
+      if (page !== null) return { matches: n, rows: await withBoundaryRun(client, query, page) };
     } else if (n > bound) return null;
   }
   const params = new Params();
@@ -284,24 +289,69 @@ async function readUnordered(client: pg.PoolClient, query: StreamSql, k: number,
 /**
  * The page's candidates from the newest `kept` matching postings (newest first, by doc within a
  * timestamp; a document with several matching keys repeats): the first k documents and every other
- * one of the k-th's timestamp (ties are broken by id later), read again when the run of that
- * timestamp may go on past what was kept. null: fewer than k documents among `kept` postings that
- * are not all of them (a document with very many matching keys).
+ * one of the k-th's timestamp (ties are broken by id later). `boundary`: that timestamp's run may go
+ * on past what was kept, its other documents are to be read. null: fewer than k documents among
+ * `kept` postings that are not all of them (a document with very many matching keys).
  */
-async function pageCandidates(client: pg.PoolClient, query: StreamSql, newest: Row[], k: number, kept: number): Promise<Row[] | null> {
+function pageCandidates(newest: Row[], k: number, kept: number): { rows: Row[]; boundary: string | null } | null {
   const docs: Row[] = [];
   for (const row of newest) if (docs[docs.length - 1]?.doc !== row.doc) docs.push(row);
-  if (newest.length < kept || k === 0) return docs;
+  if (newest.length < kept || k === 0) return { rows: docs, boundary: null };
   if (docs.length < k) return null;
   const boundary = docs[k - 1]!.ts;
   let end = k;
   while (end < docs.length && docs[end]!.ts === boundary) end++;
-  const page = docs.slice(0, end);
-  if (newest[newest.length - 1]!.ts !== boundary) return page;
+  return { rows: docs.slice(0, end), boundary: newest[newest.length - 1]!.ts === boundary ? boundary : null };
+}
+
+/** Every other matching document of the boundary's timestamp added to the page's candidates. */
+async function withBoundaryRun(client: pg.PoolClient, query: StreamSql, page: { rows: Row[]; boundary: string | null }): Promise<Row[]> {
+  if (page.boundary === null) return page.rows;
   const more = new Params();
-  const extra = await client.query<Row>(`${SELECT_ROW} ${query.from(more, false, { extra: (alias) => `${alias}.ts = ${more.p(boundary, "::timestamptz")}` })}`, more.values);
-  const seen = new Set(page.map((r) => r.doc));
-  return page.concat(extra.rows.filter((r) => !seen.has(r.doc)));
+  const extra = await client.query<Row>(`${SELECT_ROW} ${query.from(more, false, { extra: (alias) => `${alias}.ts = ${more.p(page.boundary, "::timestamptz")}` })}`, more.values);
+  const seen = new Set(page.rows.map((r) => r.doc));
+  return page.rows.concat(extra.rows.filter((r) => !seen.has(r.doc)));
+}
+
+/**
+ * A lone pattern (`value:*.top`, a regex, alone or OR-ed with terms): its terms matched and their
+ * postings read in one statement, instead of counting the terms first and matching them again
+ * (the dictionary pass is most of the cost). undefined: this statement cannot answer (more than
+ * HUGE postings with few matches among them, or a page whose last timestamp runs on), the
+ * general path then does.
+ */
+async function readLonePattern(client: pg.PoolClient, query: StreamSql, source: PostingSource, k: number, bound: number): Promise<PostingsAnswer | null | undefined> {
+  const params = new Params();
+  const patterns = source.patterns ?? [];
+  // Narrow rows: a term's key only when its postings are to be read.
+  const select = "t.pulse, t.ts, t.doc, t.live, t.vis, CASE WHEN t.pulse IS NULL THEN t.field || chr(1) || t.term END AS key";
+  const terms = patterns.map((pattern) => `(${patternTermsSql((v) => params.p(v), pattern, select)} LIMIT ${params.p(MAX_EXPANSION + 1)})`).join(" UNION ALL ");
+  const cappedFields = patterns.filter((p) => p.maxLength > MAX_TERM).map((p) => p.field);
+  const capped = cappedFields.length ? `EXISTS (SELECT 1 FROM search_terms c WHERE c.field = ANY(${params.p(cappedFields, "::text[]")}) AND c.length > ${MAX_TERM})` : "false";
+  const scan = (cond: string) => `(SELECT p.ts, p.doc FROM search_postings p WHERE ${[cond, ...query.filter(params, "p")].join(" AND ")})`;
+  const branches = [
+    `(SELECT m.ts, m.doc FROM m WHERE ${["m.pulse = 1", ...query.filter(params, "m")].join(" AND ")})`,
+    scan("p.key = ANY(ARRAY(SELECT m.key FROM m WHERE m.pulse IS NULL))"),
+  ];
+  if (source.keys.length) branches.push(scan(`p.key = ANY(${keyList(params, source.keys)})`));
+  for (const r of source.ranges) branches.push(scan(`p.key ${r.loInclusive ? ">=" : ">"} ${params.p(r.lo)} AND p.key ${r.hiInclusive ? "<=" : "<"} ${params.p(r.hi)}`));
+  const kept = k === 0 ? 0 : 2 * k + PAGE_SLACK;
+  const huge = params.p(HUGE);
+  const text = `WITH m AS MATERIALIZED (${terms}),
+      b AS MATERIALIZED (SELECT * FROM (${branches.join(" UNION ALL ")}) u LIMIT ${huge} + 1),
+      r AS (SELECT count(*) AS raw FROM b)
+    SELECT (SELECT count(*) FROM m) AS terms, ${capped} AS capped, r.raw, (SELECT count(DISTINCT b.doc) FROM b) AS n,
+      t.ts::text AS ts, extract(epoch FROM t.ts)::float8 AS epoch, t.doc
+    FROM r LEFT JOIN LATERAL (SELECT b.ts, b.doc FROM b WHERE r.raw <= ${huge} ORDER BY b.ts DESC, b.doc LIMIT ${params.p(kept)}) t ON TRUE`;
+  const res = await client.query<Row & { terms: string; capped: boolean; raw: string; n: string }>(text, params.values);
+  const first = res.rows[0]!;
+  if (first.capped || Number(first.terms) > MAX_EXPANSION) return null;
+  const n = Number(first.n);
+  if (Number(first.raw) > HUGE) return n > bound ? { matches: bound + 1, ids: null } : undefined;
+  const page = pageCandidates(res.rows.filter((r) => r.doc !== null), k, kept);
+  if (page === null || page.boundary !== null) return undefined;
+  if (k === 0 || page.rows.length === 0) return { matches: n, ids: [] };
+  return { matches: n, ids: await pageIds(client, page.rows, query.req.from, query.req.size) };
 }
 
 /**

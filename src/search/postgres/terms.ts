@@ -169,14 +169,14 @@ export interface MatchedTerms {
 export type PatternTermColumn = "field" | "term" | "pulse" | "ts" | "doc" | "live" | "vis";
 
 /**
- * `SELECT <columns> FROM ...` of the dictionary rows a pattern matches (`p` binds a parameter).
+ * `SELECT <select> FROM ...` of the dictionary rows `t` a pattern matches (`p` binds a parameter).
  * An ending (`*.xyz`) is a range of the reversed-term index; lengths are a range of the length
  * index; both hold every column (index-only: a pattern's terms are scattered over the table, and
  * the search reads them twice, `./postings-search.ts`). Without a trigram to look up, the trigram
  * index would return every term (and the planner cannot tell). So: the candidates first, behind
  * OFFSET 0, then the tests, unless the trigram index selects.
  */
-export function patternTermsSql(p: (value: unknown) => string, pattern: TermPattern): string {
+export function patternTermsSql(p: (value: unknown) => string, pattern: TermPattern, select = "t.field, t.term, t.pulse, t.ts, t.doc, t.live, t.vis"): string {
   const conds = [`t.field = ${p(pattern.field)}`];
   // Lengths only when bounded: a lower bound alone rarely selects, and would tempt the planner.
   if (Number.isFinite(pattern.maxLength)) conds.push(`t.length BETWEEN ${p(pattern.minLength)} AND ${p(pattern.maxLength)}`);
@@ -188,8 +188,8 @@ export function patternTermsSql(p: (value: unknown) => string, pattern: TermPatt
   if (pattern.like !== undefined) tests.push(`t.term LIKE ${p(pattern.like)}`);
   if (pattern.regex !== undefined) tests.push(`t.term ~ ${p(pattern.regex)}`);
   const columns = "t.field, t.term, t.pulse, t.ts, t.doc, t.live, t.vis";
-  if (pattern.trigrams && pattern.suffix === undefined) return `SELECT ${columns} FROM search_terms t WHERE ${[...conds, ...tests].join(" AND ")}`;
-  return `SELECT ${columns} FROM (SELECT ${columns} FROM search_terms t WHERE ${conds.join(" AND ")} OFFSET 0) t WHERE ${tests.join(" AND ")}`;
+  if (pattern.trigrams && pattern.suffix === undefined) return `SELECT ${select} FROM search_terms t WHERE ${[...conds, ...tests].join(" AND ")}`;
+  return `SELECT ${select} FROM (SELECT ${columns} FROM search_terms t WHERE ${conds.join(" AND ")} OFFSET 0) t WHERE ${tests.join(" AND ")}`;
 }
 
 /**
