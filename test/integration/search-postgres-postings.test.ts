@@ -292,7 +292,7 @@ describe("postings writers", () => {
 
   it("prefixes and _exists_ over few dictionary terms are read as those terms (driver, probe, negative); over many, as a key range", async () => {
     const docs = Array.from({ length: 300 }, (_, i) =>
- doc(`prefix-${i}`, i % 3 === 0 ? "prefixtype" : "othertype", "x", { comment: `pfx${i}term lone${i % 5}word`, "@timestamp": new Date(Date.UTC(2024, 0, 1 + (i % 40))).toISOString() }),
+ doc(`prefix-${i}`, i % 3 === 0 ? "prefixtype" : "othertype", "x", { comment: `pfx${i}term lone${i % 5}word twin${i}a twin${i}b`, "@timestamp": new Date(Date.UTC(2024, 0, 1 + (i % 40))).toISOString() }),
     );
     await postings.bulkIndex("svc-attributes", docs);
     const answered = async (q: string) => {
@@ -311,7 +311,8 @@ describe("postings writers", () => {
     for (const q of fewTerms) expect(await answered(q), q).toBe(true);
     // Two key ranges, or a range as a negative: the JSONB path.
     expect(await answered("comment:pfx* AND NOT comment:pfx*")).toBe(false);
-    for (const q of [...fewTerms, "comment:pfx*", "comment:pfx* AND NOT comment:pfx*", "type:prefixtype AND comment:nosuchprefix*", "comment:Lone*"]) {
+    // twin*: 600 terms, two of each document next to each other in key order.
+    for (const q of [...fewTerms, "comment:pfx*", "comment:twin*", "comment:pfx* AND NOT comment:pfx*", "type:prefixtype AND comment:nosuchprefix*", "comment:Lone*"]) {
       for (const trackTotalHits of [true, 10_000, 50] as const) {
         for (const access of ACCESSES) {
           const req = request("svc-attributes", q, access, { trackTotalHits, size: 30 });

@@ -260,12 +260,19 @@ async function readUnordered(client: pg.PoolClient, query: StreamSql, k: number,
            WHERE ${conds.join(" AND ")} LIMIT ${params.p(bound + 1)})`
       : "";
     const s = conds.length ? "s" : "b";
-    const count = conds.length || !query.distinct ? "count(*)" : "count(DISTINCT s.doc)";
+    // Documents repeat only among several keys or a range: they are counted among the first
+    // bound + 1 postings first (as many: more than `bound` match), among all only when fewer.
+    const limit = params.p(bound + 1);
+    const count =
+      conds.length || !query.distinct
+        ? "(SELECT count(*) FROM s) AS n"
+        : `CASE WHEN d.n = ${limit} THEN d.n ELSE (SELECT count(DISTINCT b.doc) FROM b) END AS n`;
     const text = `WITH b AS MATERIALIZED (SELECT * FROM (${query.unorderedPostings(params)}) u LIMIT ${huge} + 1),
-        r AS (SELECT count(*) AS raw FROM b)${matches}
-      SELECT r.raw, (SELECT ${count} FROM ${s} s) AS n,
+        r AS (SELECT count(*) AS raw FROM b)${matches},
+        d AS (SELECT count(DISTINCT f.doc) AS n FROM (SELECT b.doc FROM b LIMIT ${limit}) f)
+      SELECT r.raw, ${count.replace("FROM s)", `FROM ${s})`)},
         t.ts::text AS ts, extract(epoch FROM t.ts)::float8 AS epoch, t.doc
-      FROM r LEFT JOIN LATERAL (SELECT s.ts, s.doc FROM ${s} s WHERE r.raw <= ${huge} ORDER BY s.ts DESC, s.doc LIMIT ${params.p(kept)}) t ON TRUE`;
+      FROM r CROSS JOIN d LEFT JOIN LATERAL (SELECT s.ts, s.doc FROM ${s} s WHERE r.raw <= ${huge} ORDER BY s.ts DESC, s.doc LIMIT ${params.p(kept)}) t ON TRUE`;
     const res = await client.query<Row & { raw: string; n: string }>(text, params.values);
     const n = Number(res.rows[0]!.n);
     if (Number(res.rows[0]!.raw) <= HUGE) {
