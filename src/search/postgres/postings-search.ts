@@ -32,6 +32,8 @@ const PROBE_KEYS = 256;
 /** Probes of at most this many postings may be hashed (EXISTS), others are looked up per row. */
 const SMALL_PROBE = 5_000;
 const HUGE = 50_000;
+/** `readUnordered`: the JSONB path is to answer the whole search. */
+const JSONB_PATH = Symbol("jsonb path");
 /** Postings kept beyond 2k for a page of unordered matches (documents may repeat among them). */
 const PAGE_SLACK = 64;
 /** Postings counted per source to choose the driver. */
@@ -86,6 +88,7 @@ export async function searchByPostings(client: pg.PoolClient, req: SearchRequest
 
   const k = req.from + req.size;
   const read = driver.ranges.length === 0 && termCount(driver) <= ORDERED_KEYS ? await readOrdered(client, query, k, bound) : await readUnordered(client, query, k, bound);
+  if (read === JSONB_PATH) return null;
   if (read === null) return { matches: bound! + 1, ids: null };
   if (k === 0 || read.rows.length === 0) return { matches: read.matches, ids: [] };
   return { matches: read.matches, ids: await pageIds(client, read.rows, req.from, req.size) };
@@ -245,34 +248,33 @@ async function readOrdered(client: pg.PoolClient, query: StreamSql, k: number, b
  * the documents are tested newest first until bound + 1 match (a probe costs ~3 us: half of
  * `type:domain AND value:*.xyz`'s 21,000 were left out). Past HUGE with more than `bound` matches
  * among them, null: the count is the bound's, and the page is left to the JSONB path, whose
- * newest-first walk finds dense matches fast.
+ * newest-first walk finds dense matches fast; with conditions and fewer matches, JSONB_PATH.
  */
-async function readUnordered(client: pg.PoolClient, query: StreamSql, k: number, bound: number | null): Promise<{ matches: number; rows: Row[] } | null> {
+async function readUnordered(client: pg.PoolClient, query: StreamSql, k: number, bound: number | null): Promise<{ matches: number; rows: Row[] } | null | typeof JSONB_PATH> {
   if (bound !== null) {
     const params = new Params();
     const conds = query.conditions(params, "o");
     const kept = k === 0 ? 0 : 2 * k + PAGE_SLACK;
     const huge = params.p(HUGE);
-    const group = query.distinct ? " GROUP BY b.ts, b.doc" : "";
-    // OFFSET 0 keeps the conditions above the sort, so that LIMIT stops testing.
+    // One sort, repeated documents dropped from its output; OFFSET 0 keeps the conditions above
+    // it, so that LIMIT stops testing.
+    const unique = query.distinct ? "DISTINCT ON (b.ts, b.doc) " : "";
+    // Documents repeat only among several keys or a range: without conditions they are counted
+    // among the first bound + 1 postings first (as many: more than `bound` match), among all only
+    // when fewer.
+    const repeats = !conds.length && query.distinct;
+    const limit = conds.length || repeats ? params.p(bound + 1) : "";
     const matches = conds.length
-      ? `, s AS MATERIALIZED (SELECT o.ts, o.doc FROM (SELECT b.ts, b.doc FROM b${group} ORDER BY b.ts DESC, b.doc OFFSET 0) o
-           WHERE ${conds.join(" AND ")} LIMIT ${params.p(bound + 1)})`
+      ? `, s AS MATERIALIZED (SELECT o.ts, o.doc FROM (SELECT ${unique}b.ts, b.doc FROM b ORDER BY b.ts DESC, b.doc OFFSET 0) o
+           WHERE ${conds.join(" AND ")} LIMIT ${limit})`
       : "";
     const s = conds.length ? "s" : "b";
-    // Documents repeat only among several keys or a range: they are counted among the first
-    // bound + 1 postings first (as many: more than `bound` match), among all only when fewer.
-    const limit = params.p(bound + 1);
-    const count =
-      conds.length || !query.distinct
-        ? "(SELECT count(*) FROM s) AS n"
-        : `CASE WHEN d.n = ${limit} THEN d.n ELSE (SELECT count(DISTINCT b.doc) FROM b) END AS n`;
+    const count = repeats ? `CASE WHEN d.n = ${limit} THEN d.n ELSE (SELECT count(DISTINCT b.doc) FROM b) END` : `(SELECT count(*) FROM ${s})`;
     const text = `WITH b AS MATERIALIZED (SELECT * FROM (${query.unorderedPostings(params)}) u LIMIT ${huge} + 1),
-        r AS (SELECT count(*) AS raw FROM b)${matches},
-        d AS (SELECT count(DISTINCT f.doc) AS n FROM (SELECT b.doc FROM b LIMIT ${limit}) f)
-      SELECT r.raw, ${count.replace("FROM s)", `FROM ${s})`)},
+        r AS (SELECT count(*) AS raw FROM b)${matches}${repeats ? `, d AS (SELECT count(DISTINCT f.doc) AS n FROM (SELECT b.doc FROM b LIMIT ${limit}) f)` : ""}
+      SELECT r.raw, ${count} AS n,
         t.ts::text AS ts, extract(epoch FROM t.ts)::float8 AS epoch, t.doc
-      FROM r CROSS JOIN d LEFT JOIN LATERAL (SELECT s.ts, s.doc FROM ${s} s WHERE r.raw <= ${huge} ORDER BY s.ts DESC, s.doc LIMIT ${params.p(kept)}) t ON TRUE`;
+      FROM r${repeats ? " CROSS JOIN d" : ""} LEFT JOIN LATERAL (SELECT s.ts, s.doc FROM ${s} s WHERE r.raw <= ${huge} ORDER BY s.ts DESC, s.doc LIMIT ${params.p(kept)}) t ON TRUE`;
     const res = await client.query<Row & { raw: string; n: string }>(text, params.values);
     const n = Number(res.rows[0]!.n);
     if (Number(res.rows[0]!.raw) <= HUGE) {
@@ -281,6 +283,9 @@ async function readUnordered(client: pg.PoolClient, query: StreamSql, k: number,
       const page = pageCandidates(res.rows.filter((r) => r.doc !== null), k, cut ? Math.min(kept, n) : kept);
       if (page !== null) return { matches: n, rows: await withBoundaryRun(client, query, page) };
     } else if (n > bound) return null;
+    // Few matches among HUGE postings that would all be probed (`type:ip-dst AND timestamp:[x TO *]`
+    // at 1,000,000: 480,000 probes, 1.8 s): the JSONB path starts from the selective term instead.
+    else if (conds.length) return JSONB_PATH;
   }
   const params = new Params();
   if (k === 0) {
