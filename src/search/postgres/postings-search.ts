@@ -5,17 +5,22 @@
  *
  * - One positive source is the driver; other positive sources and the negative ones are probes
  *   (a lookup of their keys with the driver row's ts and doc: one index descent per key), `@timestamp`
- *   items are conditions on ts. Several positive sources: the one with the fewest postings drives.
+ *   items are conditions on ts. Key ranges and sources of more than PROBE_KEYS keys (a pattern's
+ *   terms) cannot probe: one of them drives, two (or one negated) leave the search to the JSONB path
+ *   (null). Otherwise the source with the fewest postings drives.
+ * - A prefix (`ukraine*`, `_exists_` of a text field) of at most PROBE_KEYS dictionary terms becomes
+ *   those terms' keys.
  * - A driver of at most ORDERED_KEYS exact keys is read in order (a merge of the keys' ranges, each
  *   newest first), so counting stops at bound + 1; other drivers (key ranges, many keys) are read
- *   whole and sorted, unless they hold more than HUGE postings: then the count is bounded from the
- *   first HUGE postings and the page is left to the JSONB path (`ids: null`).
+ *   whole, deduplicated and sorted once, and probed newest first until bound + 1 match, unless they
+ *   hold more than HUGE postings: then the count is bounded from the first HUGE postings and the
+ *   page is left to the JSONB path (`ids: null`).
  * - Patterns (wildcards, regexes) are first matched against the term dictionary (`./terms.ts`): the
  *   matching terms' keys serve probes; a driving pattern reads the postings the dictionary inlines
- *   (terms with one posting) and the keys of the other terms. A pattern that matches more than
+ *   (terms with one posting: the pattern is matched again in the read, index-only) and the keys of
+ *   the other terms. A lone pattern does both in one statement. A pattern that matches more than
  *   MAX_EXPANSION terms, or that could match a term too long to be kept whole (`MAX_TERM`), is left
- *   to the JSONB path (null). A source of more than PROBE_KEYS keys must drive (as a probe it would
- *   cost one index descent per key per row): otherwise null too.
+ *   to the JSONB path (null).
  * - Ties on ts are broken by id (code point order, as OpenSearch's `_id`): the page's boundary
  *   timestamp is read with all its documents, and ids come from the (doc) INCLUDE (id) index.
  */
