@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
@@ -52,8 +53,18 @@ function embeddedClient(dataDir: string): pg.Client {
 }
 
 /** Postmasters on the directory (`.../postgres -D <dir>`); initdb's short-lived helpers (`--boot`, `--single`) are not servers. */
+/**
+ * The postmasters serving dataDir. A backend the postmaster has just forked carries the same command
+ * line until it renames itself (seen on a loaded machine): processes whose parent is one are left out.
+ */
 function postgresOn(dataDir: string): string[] {
-  return processesMentioning(path.join(dataDir, "pg")).filter((l) => /\/postgres\s+-D\s/.test(l));
+  const rows = execFileSync("ps", ["-eo", "pid=,ppid=,args="], { encoding: "utf8" })
+    .split("\n")
+    .map((l) => l.trim())
+    .filter((l) => l.includes(path.join(dataDir, "pg")) && /\/postgres\s+-D\s/.test(l))
+    .map((l) => ({ line: l, pid: l.split(/\s+/)[0]!, ppid: l.split(/\s+/)[1]! }));
+  const pids = new Set(rows.map((r) => r.pid));
+  return rows.filter((r) => !pids.has(r.ppid)).map((r) => r.line);
 }
 
 afterEach((ctx) => {
