@@ -195,7 +195,7 @@ class StreamSql {
         out.push(`(SELECT i.ts, i.doc FROM (${terms}) i WHERE ${["i.pulse = 1", ...this.filter(params, "i")].join(" AND ")})`);
       }
     }
-    for (const r of this.driver.ranges) out.push(scan(`p.key ${r.loInclusive ? ">=" : ">"} ${params.p(r.lo)} AND p.key ${r.hiInclusive ? "<=" : "<"} ${params.p(r.hi)}`));
+    for (const r of this.driver.ranges) out.push(scan(keyRange(params, r)));
     // Every term a pattern matched has lost its postings.
     if (out.length === 0) out.push("(SELECT NULL::timestamptz AS ts, NULL::bigint AS doc WHERE false)");
     return out.join(" UNION ALL ");
@@ -259,7 +259,7 @@ async function readUnordered(client: pg.PoolClient, query: StreamSql, k: number,
   if (bound !== null) {
     const params = new Params();
     const conds = query.conditions(params, "o");
-    const kept = k === 0 ? 0 : 2 * k + PAGE_SLACK;
+    const kept = keptFor(k);
     const huge = params.p(HUGE);
     // One sort, repeated documents dropped from its output; OFFSET 0 keeps the conditions above
     // it, so that LIMIT stops testing.
@@ -351,8 +351,8 @@ async function readLonePattern(client: pg.PoolClient, query: StreamSql, source: 
     scan("p.key = ANY(ARRAY(SELECT m.key FROM m WHERE m.pulse IS NULL))"),
   ];
   if (source.keys.length) branches.push(scan(`p.key = ANY(${keyList(params, source.keys)})`));
-  for (const r of source.ranges) branches.push(scan(`p.key ${r.loInclusive ? ">=" : ">"} ${params.p(r.lo)} AND p.key ${r.hiInclusive ? "<=" : "<"} ${params.p(r.hi)}`));
-  const kept = k === 0 ? 0 : 2 * k + PAGE_SLACK;
+  for (const r of source.ranges) branches.push(scan(keyRange(params, r)));
+  const kept = keptFor(k);
   const huge = params.p(HUGE);
   const text = `WITH m AS MATERIALIZED (${terms}),
       b AS MATERIALIZED (SELECT * FROM (${branches.join(" UNION ALL ")}) u LIMIT ${huge} + 1),
@@ -419,6 +419,14 @@ async function rangesAsKeys(client: pg.PoolClient, item: PostingConjunction["pos
 
 /** How many keys a source stands for (a pattern's: its terms, also when `keys` does not list them). */
 const termCount = (s: PostingSource) => (s.read ? s.read.terms : s.keys.length);
+
+/** `p.key` within a key range. */
+function keyRange(params: Params, r: PostingSource["ranges"][number]): string {
+  return `p.key ${r.loInclusive ? ">=" : ">"} ${params.p(r.lo)} AND p.key ${r.hiInclusive ? "<=" : "<"} ${params.p(r.hi)}`;
+}
+
+/** How many of the newest matching postings are kept for a page of k (`pageCandidates`). */
+const keptFor = (k: number) => (k === 0 ? 0 : 2 * k + PAGE_SLACK);
 
 /** `@timestamp` present and within the range. */
 function tsCondition(params: Params, ts: TsRange, alias: string): string {

@@ -165,9 +165,6 @@ export interface MatchedTerms {
   inlined: number;
 }
 
-/** The columns `patternTermsSql` gives: those of `search_terms` that every index of it holds. */
-export type PatternTermColumn = "field" | "term" | "pulse" | "ts" | "doc" | "live" | "vis";
-
 /**
  * `SELECT <select> FROM ...` of the dictionary rows `t` a pattern matches (`p` binds a parameter).
  * An ending (`*.xyz`) is a range of the reversed-term index; lengths are a range of the length
