@@ -17,7 +17,7 @@ import { searchByPostings } from "../../src/search/postgres/postings-search.ts";
 import { SearchQueryError, type IndexName, type SearchAccess, type SearchRequest } from "../../src/search/search-index.ts";
 import { createTestDatabase } from "../support/databases.ts";
 import { buildSearchDocuments } from "../support/search-fixtures.ts";
-import { checkDictionary } from "../support/search-terms.ts";
+import { checkDictionary, postingsOutOfStep } from "../support/search-terms.ts";
 import { CASES } from "./search-conformance.queries.ts";
 
 const ACCESSES: SearchAccess[] = [
@@ -57,19 +57,6 @@ function request(index: IndexName, q: string, access: SearchAccess, extra: Parti
     trackTotalHits: true,
     ...extra,
   };
-}
-
-/** Postings rows that are not exactly the stored keys of the stored documents (0: in step). */
-async function postingsOutOfStep(): Promise<number> {
-  const { rows } = await pool.query<{ n: string }>(
-    `SELECT count(*) AS n FROM (
-       (SELECT k, COALESCE(d.ts, '-infinity') AS ts, d.doc FROM search_documents d, unnest(d.posting_keys) AS k
-        EXCEPT ALL SELECT key, ts, doc FROM search_postings)
-       UNION ALL
-       (SELECT key, ts, doc FROM search_postings
-        EXCEPT ALL SELECT k, COALESCE(d.ts, '-infinity'), d.doc FROM search_documents d, unnest(d.posting_keys) AS k)) x`,
-  );
-  return Number(rows[0]!.n);
 }
 
 beforeAll(async () => {
@@ -176,11 +163,11 @@ describe("postings writers", () => {
   });
 
   it("replacing, deleting by id and by term and clearing keep postings in step with documents", async () => {
-    expect(await postingsOutOfStep()).toBe(0);
+    expect(await postingsOutOfStep(pool)).toBe(0);
     await postings.bulkIndex("svc-correlations", [{ id: "c1", source: { match_type: "term", source_attribute_type: "ip-dst", "@timestamp": "2024-01-01T00:00:00Z" } }]);
     await postings.bulkIndex("svc-attributes", [doc("w1", "ip-dst", "10.0.0.1"), doc("w2", "domain", "evil.example")]);
     await postings.bulkIndex("svc-attributes", [doc("w1", "domain", "changed.example", { "@timestamp": "2025-01-01T00:00:00Z" }), doc("w1", "md5", "d41d8cd98f00b204e9800998ecf8427e")]);
-    expect(await postingsOutOfStep()).toBe(0);
+    expect(await postingsOutOfStep(pool)).toBe(0);
     const found = async (q: string) => (await postings.search(request("svc-attributes", q, ACCESSES[0]!))).hits.map((h) => h.id).filter((id) => id.startsWith("w"));
     expect(await found("value:d41d8cd98f00b204e9800998ecf8427e")).toEqual(["w1"]);
     expect(await found("value:changed.example")).toEqual([]);
@@ -188,16 +175,16 @@ describe("postings writers", () => {
     await postings.deleteByTerms("svc-attributes", "value", ["evil.example"]);
     await postings.deleteByIds("svc-attributes", ["w1"]);
     expect(await found("type:md5 OR type:domain")).toEqual([]);
-    expect(await postingsOutOfStep()).toBe(0);
+    expect(await postingsOutOfStep(pool)).toBe(0);
     expect((await pool.query("SELECT 1 FROM search_terms WHERE field LIKE 'c%'")).rowCount).toBeGreaterThan(0);
     expect(await checkDictionary(pool)).toMatchObject({ missing: [], wrong: [] });
     await postings.clear("svc-correlations");
     expect((await pool.query("SELECT 1 FROM search_postings WHERE key LIKE 'c%'")).rowCount).toBe(0);
     expect((await pool.query("SELECT 1 FROM search_terms WHERE field LIKE 'c%'")).rowCount).toBe(0);
-    expect(await postingsOutOfStep()).toBe(0);
+    expect(await postingsOutOfStep(pool)).toBe(0);
   });
 
-  it("re-indexing rewrites only the postings that changed (all of them when ts, deleted or access change)", async () => {
+  it("re-indexing rewrites only the postings that changed (all of them when type, ts, deleted or access change)", async () => {
     const versions = async () =>
       new Map(
         (
@@ -210,17 +197,20 @@ describe("postings writers", () => {
     const first = await versions();
     await postings.bulkIndex("svc-attributes", [doc("k1", "ip-dst", "10.0.0.9")]);
     expect(await versions()).toEqual(first);
-    await postings.bulkIndex("svc-attributes", [doc("k1", "ip-src", "10.0.0.9")]);
+    let current: Record<string, unknown> = { comment: "Seen twice" };
+    await postings.bulkIndex("svc-attributes", [doc("k1", "ip-dst", "10.0.0.9", current)]);
     const second = await versions();
     const changed = [...second.keys()].filter((key) => first.get(key) !== second.get(key));
-    expect(changed.sort()).toEqual(["atype\u0001src", "atype\u0002ip src", "atype.keyword\u0001ip-src"].sort());
-    expect(await postingsOutOfStep()).toBe(0);
-    for (const extra of [{ deleted: true }, { event_distribution: 0, event_org_id: 9 }, { "@timestamp": "2024-06-01T00:00:00Z" }]) {
+    expect(changed.sort()).toEqual(["acomment\u0001seen", "acomment\u0001twice", "acomment\u0002seen twice", "acomment.keyword\u0001Seen twice"].sort());
+    expect(await postingsOutOfStep(pool)).toBe(0);
+    // The type is every posting's facet (src/search/postgres/facets.ts).
+    for (const extra of [{ type: "ip-src" }, { deleted: true }, { event_distribution: 0, event_org_id: 9 }, { "@timestamp": "2024-06-01T00:00:00Z" }]) {
+      current = { ...current, ...extra };
       const before = await versions();
-      await postings.bulkIndex("svc-attributes", [doc("k1", "ip-src", "10.0.0.9", extra)]);
+      await postings.bulkIndex("svc-attributes", [doc("k1", "ip-dst", "10.0.0.9", current)]);
       const after = await versions();
       expect([...after.keys()].filter((key) => before.get(key) === after.get(key)), JSON.stringify(extra)).toEqual([]);
-      expect(await postingsOutOfStep()).toBe(0);
+      expect(await postingsOutOfStep(pool)).toBe(0);
       expect(await checkDictionary(pool), JSON.stringify(extra)).toMatchObject({ missing: [], wrong: [] });
       const req = request("svc-attributes", "type:ip-src", ACCESSES[1]!, { filters: { deleted: false } });
       expect(await outcome(postings, req)).toEqual(await outcome(jsonb, req));
@@ -234,7 +224,7 @@ describe("postings writers", () => {
       await Promise.all(
         [0, 1, 2, 3].map((w) => postings.bulkIndex("svc-attributes", ids.map((id, i) => doc(id, `type-${w}`, `racevalue-${w}-${round}-${i}`, { "@timestamp": `2024-0${w + 1}-01T00:00:00Z` })))),
       );
-      expect(await postingsOutOfStep()).toBe(0);
+      expect(await postingsOutOfStep(pool)).toBe(0);
       expect(await checkDictionary(pool)).toMatchObject({ missing: [], wrong: [] });
       const req = request("svc-attributes", "value:racevalue*", ACCESSES[0]!);
       const [a, b] = [await outcome(postings, req), await outcome(jsonb, req)];
@@ -242,7 +232,7 @@ describe("postings writers", () => {
       expect((a as { total: number }).total).toBe(ids.length);
     }
     await postings.deleteByIds("svc-attributes", ids);
-    expect(await postingsOutOfStep()).toBe(0);
+    expect(await postingsOutOfStep(pool)).toBe(0);
   });
 
   it("concurrent writers of different documents that bring the same new terms neither deadlock nor lose an entry", async () => {
@@ -266,7 +256,7 @@ describe("postings writers", () => {
       expect((a as { total: number }).total).toBe(words.length * 4);
     }
     await postings.deleteByTerms("svc-attributes", "type", ["comment"]);
-    expect(await postingsOutOfStep()).toBe(0);
+    expect(await postingsOutOfStep(pool)).toBe(0);
   });
 
   it("patterns over terms that lost their postings, and over too many terms to probe with, answer as the JSONB path", async () => {
@@ -346,6 +336,61 @@ describe("postings writers", () => {
     await postings.deleteByIds("svc-attributes", docs.map((d) => d.id));
   });
 
+  it("type conditions are read from the postings' facets, and looked up for documents without one", async () => {
+    // Without a facet: several types, none, one longer than FACET_MAX_LENGTH (64).
+    const types = ["domain", "ip-dst", "Domain Name", ["domain", "url"], undefined, `domain ${"x".repeat(80)}`, "domain|ip", "DOMAIN"];
+    // 300 documents: the comment pattern matches more terms than a probe may have, so it drives and the types are facets.
+    const docs = Array.from({ length: 300 }, (_, i) =>
+      doc(`facet-${i}`, "x", "x", {
+        type: types[i % types.length],
+        comment: `facetword${i} facetpair`,
+        deleted: i % 11 === 0,
+        event_distribution: i % 5 === 0 ? 0 : 3,
+        event_org_id: i % 10 === 0 ? 1 : 2,
+        "@timestamp": new Date(Date.UTC(2024, 0, 1 + (i % 17))).toISOString(),
+      }),
+    );
+    await postings.bulkIndex("svc-attributes", docs);
+    expect(await postingsOutOfStep(pool)).toBe(0);
+    expect(await checkDictionary(pool)).toMatchObject({ missing: [], wrong: [] });
+    const stored = await pool.query<{ facet: string | null }>(
+      "SELECT DISTINCT p.facet FROM search_postings p JOIN search_documents d ON d.doc = p.doc WHERE d.id LIKE 'facet-%' ORDER BY 1",
+    );
+    expect(stored.rows.map((r) => r.facet)).toEqual(["DOMAIN", "Domain Name", "domain", "domain|ip", "ip-dst", null]);
+    const queries = [
+      "type:domain AND comment:*acetword*",
+      "type.keyword:domain AND comment:*acetword*",
+      'type:"domain name" AND comment:*acetword*',
+      "type:ip AND comment:*acetword*",
+      "NOT type:domain AND comment:*acetword*",
+      "(type:domain OR type:dst) AND comment:*acetword*",
+      "type:domain AND NOT type:name AND comment:*acetword*",
+      "type:nosuchtype AND comment:*acetword*",
+      "type:domain AND comment:facetpair",
+      "NOT type:domain AND NOT comment:facetword7",
+    ];
+    for (const q of queries) {
+      for (const trackTotalHits of [true, 50] as const) {
+        for (const access of ACCESSES) {
+          for (const filters of [undefined, { deleted: false }]) {
+            const req = request("svc-attributes", q, access, { trackTotalHits, size: 30, ...(filters ? { filters } : {}) });
+            expect(await outcome(postings, req), `${q} ${trackTotalHits} ${JSON.stringify(access)} ${JSON.stringify(filters)}`).toEqual(await outcome(jsonb, req));
+          }
+        }
+      }
+    }
+    const domains = docs.filter((d) => ["domain", "Domain Name", "domain|ip", "DOMAIN"].includes(d.source.type as string) || Array.isArray(d.source.type) || String(d.source.type).startsWith("domain ")).length;
+    expect(await outcome(postings, request("svc-attributes", queries[0]!, ACCESSES[0]!))).toMatchObject({ total: domains });
+    // The answer is the facet's: a document given a wrong one (in its postings and its inlined posting) is missed.
+    const wrong = "UPDATE search_postings SET facet = $2 WHERE doc = (SELECT doc FROM search_documents WHERE id = $1)";
+    await pool.query(wrong, ["facet-0", "url"]);
+    await pool.query("UPDATE search_terms SET facet = $2 WHERE pulse = 1 AND doc = (SELECT doc FROM search_documents WHERE id = $1)", ["facet-0", "url"]);
+    expect(await outcome(postings, request("svc-attributes", queries[0]!, ACCESSES[0]!))).toMatchObject({ total: domains - 1 });
+    await postings.deleteByIds("svc-attributes", docs.map((d) => d.id));
+    expect(await postingsOutOfStep(pool)).toBe(0);
+    expect(await checkDictionary(pool)).toMatchObject({ missing: [], wrong: [] });
+  });
+
   it("ties on @timestamp are broken by id in code point order; long and hostile values are stored and found", async () => {
     const ids = ["tie-b", "tie-a", "tie-Z", "tie-é", "tie-\u{1F600}", "tie-\uFFFD", "tie-a0", "tie-"];
     const long = `${"ukraine".repeat(200)}-long`;
@@ -374,7 +419,7 @@ describe("postings writers", () => {
       expect(await outcome(postings, req), q).toEqual(await outcome(jsonb, req));
     }
     await postings.deleteByIds("svc-attributes", [...ids, "long-1"]);
-    expect(await postingsOutOfStep()).toBe(0);
+    expect(await postingsOutOfStep(pool)).toBe(0);
     expect(await checkDictionary(pool)).toMatchObject({ missing: [], wrong: [] });
   });
 });

@@ -15,7 +15,7 @@ import { patternTermsSql } from "../../src/search/postgres/terms.ts";
 import type { IndexName, SearchAccess, SearchDocument } from "../../src/search/search-index.ts";
 import { createTestDatabase } from "../support/databases.ts";
 import { buildSearchDocuments } from "../support/search-fixtures.ts";
-import { checkDictionary } from "../support/search-terms.ts";
+import { checkDictionary, postingsOutOfStep } from "../support/search-terms.ts";
 
 let db: Awaited<ReturnType<typeof createTestDatabase>>;
 let pool: pg.Pool;
@@ -139,12 +139,15 @@ describe("search_documents schema", () => {
   it("upgrades a version-4 table: the dictionary's pattern indexes hold every column a pattern reads", async () => {
     const termIndexes = async () =>
       (await pool.query<{ name: string; def: string }>("SELECT indexname AS name, indexdef AS def FROM pg_indexes WHERE tablename = 'search_terms' ORDER BY 1")).rows;
-    await pool.query('DROP INDEX search_terms_suffix_idx, search_terms_length_cover_idx; CREATE INDEX search_terms_length_idx ON search_terms ("field", "length")');
+    // Version 4's tables: no facet column (its indexes go with it), a plain length index.
+    await pool.query(`ALTER TABLE search_postings DROP COLUMN facet; ALTER TABLE search_terms DROP COLUMN facet;
+      CREATE INDEX search_postings_key_idx ON search_postings ("key", "ts" DESC, "doc") INCLUDE ("live", "vis");
+      CREATE INDEX search_terms_length_idx ON search_terms ("field", "length")`);
     await pool.query("COMMENT ON TABLE search_documents IS 'search_documents v4'");
     await Promise.all([0, 1].map(() => new PostgresSearchIndex(pool).ensureIndices()));
     const after = await termIndexes();
     expect(after.map((i) => i.name)).toEqual(["search_terms_length_cover_idx", "search_terms_pkey", "search_terms_suffix_idx", "search_terms_trgm_idx"]);
-    for (const i of after.filter((x) => x.name !== "search_terms_pkey" && x.name !== "search_terms_trgm_idx")) expect(i.def, i.name).toContain("INCLUDE (term, pulse, ts, doc, live, vis)");
+    for (const i of after.filter((x) => x.name !== "search_terms_pkey" && x.name !== "search_terms_trgm_idx")) expect(i.def, i.name).toContain("INCLUDE (term, pulse, ts, doc, live, vis, facet)");
     await pool.query("VACUUM ANALYZE search_terms");
     // Endings and lengths are read from the indexes alone.
     for (const [q, index] of [
@@ -161,6 +164,38 @@ describe("search_documents schema", () => {
     }
     const jsonbPath = new PostgresSearchIndex(pool, { postings: false });
     for (const q of ["value:*.cn", "type:*5", "value:*forukraine*", "type:/md[0-9]/", "value:/[0-9a-f]{32}/"]) {
+      for (const access of [{ admin: true, orgId: null }, { admin: false, orgId: 1 }]) {
+        expect(await total(new PostgresSearchIndex(pool), "svc-attributes", q, access), q).toBe(await total(jsonbPath, "svc-attributes", q, access));
+      }
+    }
+  }, 120_000);
+
+  it("upgrades a version-5 table: postings and inlined postings are copied once with their documents' facets", async () => {
+    const count = async (table: string) => Number((await pool.query<{ n: string }>(`SELECT count(*) AS n FROM ${table}`)).rows[0]!.n);
+    const before = { postings: await count("search_postings"), terms: await count("search_terms"), dictionary: await checkDictionary(pool) };
+    // Version 5's tables: no facet column, indexes without it.
+    await pool.query(`ALTER TABLE search_postings DROP COLUMN facet; ALTER TABLE search_terms DROP COLUMN facet;
+      CREATE INDEX search_postings_key_idx ON search_postings ("key", "ts" DESC, "doc") INCLUDE ("live", "vis");
+      CREATE INDEX search_terms_length_cover_idx ON search_terms ("field", "length") INCLUDE ("term", "pulse", "ts", "doc", "live", "vis");
+      CREATE INDEX search_terms_suffix_idx ON search_terms ("field", reverse("term")) INCLUDE ("term", "pulse", "ts", "doc", "live", "vis");
+      COMMENT ON TABLE search_documents IS 'search_documents v5'`);
+    await Promise.all([0, 1].map(() => new PostgresSearchIndex(pool).ensureIndices()));
+    expect(await count("search_postings")).toBe(before.postings);
+    expect(await count("search_terms")).toBe(before.terms);
+    expect(await postingsOutOfStep(pool)).toBe(0);
+    const after = await checkDictionary(pool);
+    expect(after).toMatchObject({ missing: [], wrong: [], entries: before.dictionary.entries, inlined: before.dictionary.inlined });
+    const facets = await pool.query<{ n: string }>("SELECT count(DISTINCT facet) AS n FROM search_postings");
+    expect(Number(facets.rows[0]!.n)).toBeGreaterThan(10);
+    expect((await pool.query("SELECT 1 FROM search_terms WHERE pulse = 1 AND facet IS NOT NULL LIMIT 1")).rowCount).toBe(1);
+    const definitions = await pool.query<{ name: string; def: string }>(
+      "SELECT indexname AS name, indexdef AS def FROM pg_indexes WHERE tablename IN ('search_postings', 'search_terms') ORDER BY 1",
+    );
+    expect(definitions.rows.map((r) => r.name)).toEqual(["search_postings_key_idx", "search_terms_length_cover_idx", "search_terms_pkey", "search_terms_suffix_idx", "search_terms_trgm_idx"]);
+    for (const r of definitions.rows.filter((x) => x.name.endsWith("cover_idx") || x.name.endsWith("suffix_idx") || x.name.endsWith("key_idx"))) expect(r.def, r.name).toMatch(/INCLUDE \(.*facet\)/);
+    expect((await pool.query("SELECT 1 FROM pg_class WHERE relname LIKE '%\\_v5%'")).rowCount).toBe(0);
+    const jsonbPath = new PostgresSearchIndex(pool, { postings: false });
+    for (const q of ["type:domain AND value:*.cn", "type:ip-dst AND NOT value:1*", "NOT type:md5", "type.keyword:sha256 AND value:*a*"]) {
       for (const access of [{ admin: true, orgId: null }, { admin: false, orgId: 1 }]) {
         expect(await total(new PostgresSearchIndex(pool), "svc-attributes", q, access), q).toBe(await total(jsonbPath, "svc-attributes", q, access));
       }

@@ -1,11 +1,23 @@
 /**
- * The PostgreSQL backend's term dictionary (`search_terms`, src/search/postgres/terms.ts) against
- * its postings: every keyword and text term that has a posting must have its entry (entries
+ * The PostgreSQL backend's postings (`search_postings`) against the stored documents: the keys they
+ * store, with their ts, doc and facet (src/search/postgres/facets.ts), and the term dictionary
+ * (`search_terms`, src/search/postgres/terms.ts) against the postings: every keyword and text term that has a posting must have its entry (entries
  * without postings are allowed: the dictionary does not shrink), and a term's state must be true:
  * state 1 inlines its only posting exactly, state 0 has none (NULL: unknown, always true).
  */
 import type pg from "pg";
+import { facetSql } from "../../src/search/postgres/facets.ts";
 import { dictionaryEntry } from "../../src/search/postgres/postings.ts";
+
+/** Postings rows that are not exactly the stored keys of the stored documents (0: in step). */
+export async function postingsOutOfStep(pool: pg.Pool): Promise<number> {
+  const expected = `SELECT k, COALESCE(d.ts, '-infinity') AS ts, d.doc, ${facetSql("d")} AS facet FROM search_documents d, unnest(d.posting_keys) AS k`;
+  const { rows } = await pool.query<{ n: string }>(
+    `SELECT count(*) AS n FROM ((${expected} EXCEPT ALL SELECT key, ts, doc, facet FROM search_postings)
+       UNION ALL (SELECT key, ts, doc, facet FROM search_postings EXCEPT ALL ${expected})) x`,
+  );
+  return Number(rows[0]!.n);
+}
 
 export interface DictionaryCheck {
   /** Keys of postings without their entry (or with a wrong length). */
@@ -29,10 +41,10 @@ export async function checkDictionary(pool: pg.Pool): Promise<DictionaryCheck> {
     });
   const { rows: wrong } = await pool.query<{ key: string }>(
     `SELECT t.field || chr(1) || t.term AS key FROM search_terms t
-     CROSS JOIN LATERAL (SELECT count(*) AS n, min(p.ts) AS ts, min(p.doc) AS doc, bool_and(p.live) AS live, min(p.vis::text) AS vis
+     CROSS JOIN LATERAL (SELECT count(*) AS n, min(p.ts) AS ts, min(p.doc) AS doc, bool_and(p.live) AS live, min(p.vis::text) AS vis, min(p.facet) AS facet
                          FROM search_postings p WHERE p.key = t.field || chr(1) || t.term) s
      WHERE (t.pulse = 0 AND s.n <> 0)
-        OR (t.pulse = 1 AND (s.n <> 1 OR s.ts IS DISTINCT FROM t.ts OR s.doc IS DISTINCT FROM t.doc OR s.live IS DISTINCT FROM t.live OR s.vis IS DISTINCT FROM t.vis::text))`,
+        OR (t.pulse = 1 AND (s.n <> 1 OR s.ts IS DISTINCT FROM t.ts OR s.doc IS DISTINCT FROM t.doc OR s.live IS DISTINCT FROM t.live OR s.vis IS DISTINCT FROM t.vis::text OR s.facet IS DISTINCT FROM t.facet))`,
   );
   return { missing, wrong: wrong.map((w) => w.key), entries: terms.length, inlined: terms.filter((t) => t.pulse === 1).length };
 }

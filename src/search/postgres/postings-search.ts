@@ -28,6 +28,7 @@ import type pg from "pg";
 import type { SearchRequest } from "../search-index.ts";
 import type { PostingConjunction, PostingPlan, PostingSource, TsRange } from "./postings-plan.ts";
 import { visibleToParam } from "./access.ts";
+import { facetCondition, facetValues } from "./facets.ts";
 import { allKey, MAX_TERM } from "./postings.ts";
 import { matchTerms, patternTermsSql, prefixTerms } from "./terms.ts";
 
@@ -89,6 +90,7 @@ export async function searchByPostings(client: pg.PoolClient, req: SearchRequest
   if (sources.length === 1) driver = sources[0]!;
   else if (sources.length > 1) driver = mustDrive[0] ?? (await fewestPostings(sources, counts));
   query.drive(driver, sources);
+  await query.useFacets(client);
   for (const s of query.probeSources) if ((await counts.upTo(s.keys, SMALL_PROBE + 1)) <= SMALL_PROBE) query.small.add(s);
 
   const k = req.from + req.size;
@@ -121,14 +123,40 @@ class StreamSql {
     return this.driver.ranges.length > 0 || termCount(this.driver) > 1;
   }
 
-  /** The request filters on a postings row (index-only: `live` and `vis` are in the index). */
+  /**
+   * The request filters and facet conditions on a postings row (index-only: `live`, `vis` and
+   * `facet` are in the index).
+   */
   filter(params: Params, alias: string): string[] {
     const conds: string[] = [];
     if (this.liveOnly) conds.push(`${alias}.live`);
     const { admin, orgId } = this.req.access;
     // `vis` is the document's `visible_to` with the public marker as NULL: the same organisations match.
     if (!admin) conds.push(`(${alias}.vis IS NULL OR ${alias}.vis && ${params.p(visibleToParam(orgId), "::numeric[]")})`);
+    for (const [s, values] of this.facets) {
+      const present = this.probes.includes(s);
+      conds.push(facetCondition(alias, params.p(values, "::text[]"), this.lookup(params, s, alias, true), present));
+    }
     return conds;
+  }
+
+  /**
+   * Probes answered by the postings' facets (`./facets.ts`), with the facet values of their
+   * documents: a test in the index tuple instead of an index descent per row.
+   */
+  readonly facets = new Map<PostingSource, string[]>();
+
+  async useFacets(client: pg.PoolClient): Promise<void> {
+    for (const s of [...this.probes, ...this.negatives]) {
+      if (s.ranges.length > 0 || s.patterns?.length) continue;
+      const values = await facetValues(client, this.req.index, s.keys);
+      if (values !== null) this.facets.set(s, values);
+    }
+  }
+
+  /** Whether the document of posting row `alias` has a key of `s` (one lookup per row). */
+  private lookup(params: Params, s: PostingSource, alias: string, present: boolean): string {
+    return `(SELECT true FROM search_postings q WHERE q.key = ANY(${params.p(s.keys, "::text[]")}) AND q.ts = ${alias}.ts AND q.doc = ${alias}.doc LIMIT 1) IS ${present ? "NOT " : ""}NULL`;
   }
 
   /** Conditions on a posting row `alias`: `@timestamp` items and probes (one index descent each). */
@@ -140,18 +168,18 @@ class StreamSql {
     // of many is a scalar subquery, one lookup per row: as EXISTS, the planner (misjudging how few
     // rows the driver has) hashed every posting of `type:domain` for 1,972 rows (130 ms).
     const probe = (s: PostingSource, present: boolean) => {
+      if (!this.small.has(s)) return this.lookup(params, s, alias, present);
       const match = `q.key = ANY(${params.p(s.keys, "::text[]")}) AND q.ts = ${alias}.ts AND q.doc = ${alias}.doc`;
-      if (this.small.has(s)) return `${present ? "" : "NOT "}EXISTS (SELECT 1 FROM search_postings q WHERE ${match})`;
-      return `(SELECT true FROM search_postings q WHERE ${match} LIMIT 1) IS ${present ? "NOT " : ""}NULL`;
+      return `${present ? "" : "NOT "}EXISTS (SELECT 1 FROM search_postings q WHERE ${match})`;
     };
-    for (const s of this.probes) conds.push(probe(s, true));
-    for (const s of this.negatives) conds.push(probe(s, false));
+    for (const s of this.probes) if (!this.facets.has(s)) conds.push(probe(s, true));
+    for (const s of this.negatives) if (!this.facets.has(s)) conds.push(probe(s, false));
     return conds;
   }
 
-  /** The positive and negative probes. */
+  /** The positive and negative probes not answered by facets. */
   get probeSources(): PostingSource[] {
-    return [...this.probes, ...this.negatives];
+    return [...this.probes, ...this.negatives].filter((s) => !this.facets.has(s));
   }
 
   /** Probes with at most SMALL_PROBE postings (`searchByPostings` counts them). */
@@ -341,7 +369,7 @@ async function readLonePattern(client: pg.PoolClient, query: StreamSql, source: 
   const params = new Params();
   const patterns = source.patterns ?? [];
   // Narrow rows: a term's key only when its postings are to be read.
-  const select = "t.pulse, t.ts, t.doc, t.live, t.vis, CASE WHEN t.pulse IS NULL THEN t.field || chr(1) || t.term END AS key";
+  const select = "t.pulse, t.ts, t.doc, t.live, t.vis, t.facet, CASE WHEN t.pulse IS NULL THEN t.field || chr(1) || t.term END AS key";
   const terms = patterns.map((pattern) => `(${patternTermsSql((v) => params.p(v), pattern, select)} LIMIT ${params.p(MAX_EXPANSION + 1)})`).join(" UNION ALL ");
   const cappedFields = patterns.filter((p) => p.maxLength > MAX_TERM).map((p) => p.field);
   const capped = cappedFields.length ? `EXISTS (SELECT 1 FROM search_terms c WHERE c.field = ANY(${params.p(cappedFields, "::text[]")}) AND c.length > ${MAX_TERM})` : "false";

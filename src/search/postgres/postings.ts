@@ -68,6 +68,14 @@ export function prefixRange(index: IndexName, field: string, prefix: string): [s
   return [lo, `${lo}\u{10FFFF}`];
 }
 
+/** The index and field of a term or pair key; null for the match-all key and other strings. */
+export function keyField(key: string): { index: IndexName; field: string } | null {
+  const index = INDEX_BY_CODE.get(key.slice(0, 1));
+  // Field names hold neither separator; terms may.
+  const end = key.slice(1).search(/[\u0001\u0002]/u) + 1;
+  return index === undefined || end <= 1 ? null : { index, field: key.slice(1, end) };
+}
+
 /** Whether a prefix or exact term of this length can be looked up exactly. */
 export function termFits(term: string): boolean {
   return [...term].length <= MAX_TERM;

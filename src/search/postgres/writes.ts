@@ -17,6 +17,7 @@
 import type pg from "pg";
 import type { IndexName } from "../search-index.ts";
 import type { DocumentRow } from "./documents.ts";
+import { facetSql } from "./facets.ts";
 import { indexKeyRange } from "./postings.ts";
 import { applyTermChanges, type TermPosting } from "./terms.ts";
 
@@ -34,12 +35,15 @@ interface StoredDocument {
   ts: string;
   live: boolean;
   vis: string | null;
+  /** `./facets.ts` */
+  facet: string | null;
   keys: string[];
 }
 
 /** The columns of a StoredDocument, from the row `t` (a table name or alias). */
 const storedColumns = (t: string) => `${t}.id, ${t}.doc, COALESCE(${t}.ts, '-infinity')::text AS ts,
-  COALESCE((${t}.fields -> 'deleted') @> '[false]', false) AS live, NULLIF(${t}.visible_to, '{-1}')::text AS vis, ${t}.posting_keys AS keys`;
+  COALESCE((${t}.fields -> 'deleted') @> '[false]', false) AS live, NULLIF(${t}.visible_to, '{-1}')::text AS vis,
+  ${facetSql(t)} AS facet, ${t}.posting_keys AS keys`;
 
 /** Locks the buckets of these ids (all buckets: null). */
 export async function lockDocuments(client: pg.PoolClient, index: IndexName, ids: string[] | null): Promise<void> {
@@ -70,19 +74,20 @@ async function insertPostings(client: pg.PoolClient, postings: Posting[]): Promi
   for (let i = 0; i < sorted.length; i += CHUNK) {
     const chunk = sorted.slice(i, i + CHUNK);
     await client.query(
-      `INSERT INTO search_postings (key, ts, doc, live, vis)
-       SELECT x.key, x.ts, x.doc, x.live, x.vis::numeric[] FROM unnest($1::text[], $2::timestamptz[], $3::bigint[], $4::boolean[], $5::text[]) AS x(key, ts, doc, live, vis)`,
-      [chunk.map(([k]) => k), chunk.map(([, d]) => d.ts), chunk.map(([, d]) => d.doc), chunk.map(([, d]) => d.live), chunk.map(([, d]) => d.vis)],
+      `INSERT INTO search_postings (key, ts, doc, live, vis, facet)
+       SELECT x.key, x.ts, x.doc, x.live, x.vis::numeric[], x.facet
+       FROM unnest($1::text[], $2::timestamptz[], $3::bigint[], $4::boolean[], $5::text[], $6::text[]) AS x(key, ts, doc, live, vis, facet)`,
+      [chunk.map(([k]) => k), chunk.map(([, d]) => d.ts), chunk.map(([, d]) => d.doc), chunk.map(([, d]) => d.live), chunk.map(([, d]) => d.vis), chunk.map(([, d]) => d.facet)],
     );
   }
 }
 
 const postingsOf = (docs: StoredDocument[]): Posting[] => docs.flatMap((d) => (d.keys ?? []).map((k): Posting => [k, d]));
-const asTerms = (postings: Posting[]): TermPosting[] => postings.map(([key, d]) => ({ key, ts: d.ts, doc: d.doc, live: d.live, vis: d.vis }));
+const asTerms = (postings: Posting[]): TermPosting[] => postings.map(([key, d]) => ({ key, ts: d.ts, doc: d.doc, live: d.live, vis: d.vis, facet: d.facet }));
 
 /**
  * Inserts or replaces documents (ids unique within the call) and their postings. A replaced
- * document whose ts, `live` and `vis` are unchanged keeps the postings of the terms it still has:
+ * document whose ts, `live`, `vis` and facet are unchanged keeps the postings of the terms it still has:
  * only the terms it lost are deleted and the new ones inserted (re-indexing an unchanged document
  * writes no postings).
  */
@@ -116,7 +121,7 @@ export async function upsertDocuments(client: pg.PoolClient, index: IndexName, r
   const added: Posting[] = [];
   for (const now of written) {
     const before = old.get(now.id);
-    const same = before !== undefined && before.ts === now.ts && before.live === now.live && before.vis === now.vis;
+    const same = before !== undefined && before.ts === now.ts && before.live === now.live && before.vis === now.vis && before.facet === now.facet;
     if (!same) {
       if (before) gone.push(...postingsOf([before]));
       added.push(...postingsOf([now]));
