@@ -156,6 +156,36 @@ describe("postings and JSONB path agree", () => {
   }, 300_000);
 });
 
+describe("numeric ranges with many matches", () => {
+  it("leave the page to the newest-first walk, and give it from the postings when the walk is too slow", async () => {
+    const q = "timestamp:[1500000000 TO *]";
+    for (const [from, size, bound] of [
+      [0, 10, 100],
+      [5, 20, 50],
+    ] as const) {
+      for (const access of [ACCESSES[0]!, ACCESSES[1]!]) {
+        const req = request("svc-attributes", q, access, { from, size, trackTotalHits: bound, filters: { deleted: false } });
+        const client = await pool.connect();
+        let answer;
+        let fallback;
+        try {
+          await client.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
+          answer = await searchByPostings(client, req, planPostings(req, Date.now())!, bound);
+          fallback = await answer?.fallback?.();
+        } finally {
+          await client.query("COMMIT");
+          client.release();
+        }
+        const expected = (await outcome(jsonb, req)) as { total: number; ids: string[] };
+        expect(expected.total).toBe(bound);
+        expect(answer).toMatchObject({ matches: bound + 1, ids: null });
+        expect(fallback, `${from}/${size}/${bound}`).toEqual(expected.ids);
+        expect(await outcome(postings, req)).toEqual(expected);
+      }
+    }
+  });
+});
+
 describe("postings writers", () => {
   const doc = (id: string, type: string, value: string, extra: Record<string, unknown> = {}) => ({
     id,

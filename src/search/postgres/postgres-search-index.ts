@@ -45,12 +45,14 @@ import {
 import { buildRow } from "./documents.ts";
 import { ensureSearchSchema } from "./schema.ts";
 import { planPostings } from "./postings-plan.ts";
-import { searchByPostings } from "./postings-search.ts";
+import { searchByPostings, type PostingsAnswer } from "./postings-search.ts";
 import { searchStatements } from "./statements.ts";
 import { clearIndex, deleteDocumentsByIds, deleteDocumentsByTerms, upsertDocuments } from "./writes.ts";
 
 /** How long the newest-first index walk may take before the top-N plan is used instead. */
 const TS_WALK_BUDGET_MS = 40;
+/** The same, when the postings can give the page instead (up to 50,000 of them sorted: ~25 ms). */
+const TS_WALK_BUDGET_WITH_POSTINGS_MS = 15;
 
 export const SEARCH_TABLE = "search_documents";
 const MAX_RESULT_WINDOW = 10_000;
@@ -160,10 +162,12 @@ export class PostgresSearchIndex implements SearchIndex {
       let matches: number;
       let ids: string[];
       let pageNeeded: boolean;
+      let fallback: PostingsAnswer["fallback"];
       if (answer !== null) {
         matches = answer.matches;
         ids = answer.ids ?? [];
         pageNeeded = answer.ids === null && req.size > 0;
+        fallback = answer.fallback;
       } else {
         const collected = await client.query<{ n: string; ids: string[] }>(st.collect.text, st.collect.values);
         matches = Number(collected.rows[0]?.n ?? 0);
@@ -173,11 +177,11 @@ export class PostgresSearchIndex implements SearchIndex {
         pageNeeded = many && req.size > 0;
       }
       if (pageNeeded) {
-        const page = (useTsIndex: boolean) => {
+        const page = async (useTsIndex: boolean) => {
           const { text, values } = st.page(useTsIndex);
-          return client.query<{ id: string }>(text, values);
+          return (await client.query<{ id: string }>(text, values)).rows.map((r) => r.id);
         };
-        ids = (req.sort.field === "@timestamp" ? await this.pageByTsWalk(client, page, timeoutMs) : await page(false)).rows.map((r) => r.id);
+        ids = req.sort.field === "@timestamp" ? await this.pageByTsWalk(client, page, timeoutMs, fallback) : await page(false);
       }
       const sources = new Map<string, Record<string, unknown>>();
       if (ids.length) {
@@ -218,14 +222,16 @@ export class PostgresSearchIndex implements SearchIndex {
 
   /**
    * Many matches: walk the ts index from the newest row within a short budget; when the matches are
-   * sparse near that end the walk is cancelled (savepoint) and the top-N plan answers instead.
+   * sparse near that end the walk is cancelled (savepoint) and the postings' page (`fallback`, when
+   * they give one: a shorter budget) or the top-N plan answers instead.
    */
-  private async pageByTsWalk<R extends pg.QueryResultRow>(
+  private async pageByTsWalk(
     client: pg.PoolClient,
-    page: (useTsIndex: boolean) => Promise<pg.QueryResult<R>>,
+    page: (useTsIndex: boolean) => Promise<string[]>,
     timeoutMs: number,
-  ): Promise<pg.QueryResult<R>> {
-    const budget = Math.min(TS_WALK_BUDGET_MS, timeoutMs);
+    fallback?: () => Promise<string[] | null>,
+  ): Promise<string[]> {
+    const budget = Math.min(fallback ? TS_WALK_BUDGET_WITH_POSTINGS_MS : TS_WALK_BUDGET_MS, timeoutMs);
     await client.query("SAVEPOINT ts_walk");
     await client.query("SELECT set_config('statement_timeout', $1, true)", [String(budget)]);
     try {
@@ -237,7 +243,7 @@ export class PostgresSearchIndex implements SearchIndex {
       if (pgCode(err) !== "57014" || budget >= timeoutMs) throw err;
       await client.query("ROLLBACK TO SAVEPOINT ts_walk");
       await client.query("SELECT set_config('statement_timeout', $1, true)", [String(timeoutMs)]);
-      return page(false);
+      return (await fallback?.()) ?? page(false);
     }
   }
 }

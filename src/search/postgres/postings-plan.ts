@@ -48,6 +48,8 @@ export interface KeyRange {
    * that start with `prefix`: when they are few, their keys replace it (`./postings-search.ts`).
    */
   terms?: { field: string; prefix: string };
+  /** A range of a long or date field (its highest values are often the newest documents'). */
+  numeric?: boolean;
 }
 
 /**
@@ -337,7 +339,7 @@ class Planner {
         if ((l !== null && l > LONG_MAX) || (h !== null && h < LONG_MIN)) return NONE;
         if (l !== null && h !== null && l > h) return NONE;
         const term = (n: bigint) => termKey(this.index, key, longTerm(n < LONG_MIN ? LONG_MIN : n > LONG_MAX ? LONG_MAX : n));
-        return source([], [inclusive(l === null ? fieldLo : term(l), h === null ? fieldHi : term(h))]);
+        return source([], [{ ...inclusive(l === null ? fieldLo : term(l), h === null ? fieldHi : term(h)), numeric: true }]);
       }
       case "ip": {
         const bound = (v: string | null) => (v === null ? null : termKey(this.index, key, ipTerm(parseIp(v)!)));

@@ -3,9 +3,10 @@
  *
  * One row per (document, field, term), keyed `key = <index code><field>\x01<term>` with the
  * document's `ts` (its `@timestamp`, `-infinity` when it has none) and its number `doc`, in one
- * btree `(key, ts DESC, doc) INCLUDE (live, vis)`. A term's documents are then an index-only range
- * in newest-first order, with the request filters (`live`: `deleted` holds `false`; `vis`: the
- * organisations that may see it, NULL when everyone may) in the index tuple: counting 10 001 matches
+ * btree `(key, ts DESC, doc) INCLUDE (live, vis, facet)`. A term's documents are then an index-only
+ * range in newest-first order, with the request filters (`live`: `deleted` holds `false`; `vis`: the
+ * organisations that may see it, NULL when everyone may) and the document's type (`facet`,
+ * `./facets.ts`) in the index tuple: counting 10 001 matches
  * reads ~30 index pages instead of 10 001 rows of the ~2 KB documents (bench/README.md "Search").
  *
  * Terms, by field type (the same values `./documents.ts` puts in `fields`):

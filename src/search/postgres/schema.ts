@@ -32,7 +32,9 @@
  * table: 13,000 heap pages for the 30,000 terms ending in `xyz` at 1,000,000 attributes).
  *
  * Version 6: postings and inlined dictionary postings carry their document's facet (`./facets.ts`);
- * both tables are copied once with it and their indexes built again.
+ * both tables are copied once with it and their indexes built again. The dictionary's trigram index
+ * holds the field too (btree_gin): `value:*forukraine*` matched 13,891 candidates of every field over
+ * 7,208 heap pages, now 5,816 of `value` over 3,055.
  *
  * Upgrading a table that holds documents rewrites it once (the generated column) and builds its
  * indexes, holding an exclusive lock: 24 s for 100 000 documents, 340 s for 1 000 000 on the bench
@@ -64,6 +66,7 @@ const booleanStatistics = [...new Set(Object.values(INDEX_FIELDS).flatMap((f) =>
 
 const DDL = `
 CREATE EXTENSION IF NOT EXISTS pg_trgm;
+CREATE EXTENSION IF NOT EXISTS btree_gin;
 CREATE TABLE IF NOT EXISTS "search_documents" (
   "index_name" TEXT NOT NULL, "id" TEXT NOT NULL, "source" JSONB NOT NULL, "fields" JSONB NOT NULL,
   "phrases" JSONB NOT NULL, "search_text" TEXT NOT NULL, "ts" TIMESTAMPTZ,
@@ -96,7 +99,8 @@ CREATE TABLE IF NOT EXISTS "search_terms" (
 
 const POSTINGS_INDEXES_DDL = `
 CREATE INDEX IF NOT EXISTS "search_postings_key_idx" ON "search_postings" ("key", "ts" DESC, "doc") INCLUDE ("live", "vis", "facet");
-CREATE INDEX IF NOT EXISTS "search_terms_trgm_idx" ON "search_terms" USING GIN ("term" gin_trgm_ops);
+DROP INDEX IF EXISTS "search_terms_trgm_idx";
+CREATE INDEX IF NOT EXISTS "search_terms_field_trgm_idx" ON "search_terms" USING GIN ("field", "term" gin_trgm_ops);
 CREATE INDEX IF NOT EXISTS "search_terms_length_cover_idx" ON "search_terms" ("field", "length") INCLUDE ("term", "pulse", "ts", "doc", "live", "vis", "facet");
 CREATE INDEX IF NOT EXISTS "search_terms_suffix_idx" ON "search_terms" ("field", reverse("term")) INCLUDE ("term", "pulse", "ts", "doc", "live", "vis", "facet");
 `;
@@ -117,7 +121,7 @@ async function setAsideUnfaceted(client: pg.PoolClient): Promise<"postings" | "p
   if (terms) {
     await client.query(`ALTER TABLE "search_terms" RENAME TO "search_terms_v5";
       ALTER TABLE "search_terms_v5" DROP CONSTRAINT "search_terms_pkey";
-      DROP INDEX IF EXISTS "search_terms_trgm_idx", "search_terms_length_idx", "search_terms_length_cover_idx", "search_terms_suffix_idx"`);
+      DROP INDEX IF EXISTS "search_terms_trgm_idx", "search_terms_field_trgm_idx", "search_terms_length_idx", "search_terms_length_cover_idx", "search_terms_suffix_idx"`);
   }
   return terms ? "postings and terms" : "postings";
 }
