@@ -11,6 +11,7 @@
  */
 import crypto from "node:crypto";
 import fs from "node:fs";
+import http from "node:http";
 import net from "node:net";
 import path from "node:path";
 import { isDeepStrictEqual } from "node:util";
@@ -798,7 +799,9 @@ describe.skipIf(urls.length === 0)("OpenSearchSearchIndex (real node)", () => {
         () => "completed",
         (e: unknown) => e,
       );
-    expect(res).toBeInstanceOf(SearchQueryError);
+    // OpenSearch's answer when it is something else (the test once met an unclassified error under load).
+    const body = JSON.stringify((res as { meta?: { body?: unknown } }).meta?.body ?? res);
+    expect(res, body).toBeInstanceOf(SearchQueryError);
     expect((res as SearchQueryError).kind).toBe("timeout");
     expect((res as Error).message).toMatch(/timed out after 1 ms/);
   });
@@ -829,6 +832,37 @@ describe.skipIf(urls.length === 0)("OpenSearchSearchIndex (real node)", () => {
     } finally {
       await silent.close();
       sockets.forEach((s) => s.destroy());
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
+  it("an overloaded or failing cluster is unavailable (never an unclassified error): circuit breakers, rejected executions, shard failures", async () => {
+    const answers: [number, unknown][] = [
+      [429, { error: { type: "circuit_breaking_exception", reason: "[parent] Data too large" }, status: 429 }],
+      [500, { error: { type: "search_phase_execution_exception", reason: "all shards failed", root_cause: [{ type: "circuit_breaking_exception", reason: "[request] Data too large" }] }, status: 500 }],
+      [503, { error: { type: "search_phase_execution_exception", reason: "all shards failed", caused_by: { type: "es_rejected_execution_exception", reason: "rejected execution" } }, status: 503 }],
+      [500, { error: { type: "search_phase_execution_exception", reason: "all shards failed", root_cause: [{ type: "null_pointer_exception", reason: "boom" }] }, status: 500 }],
+    ];
+    let current = 0;
+    const server = http.createServer((req, res) => {
+      req.resume();
+      const [status, body] = answers[current]!;
+      res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(body));
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const failing = new OpenSearchSearchIndex([`http://127.0.0.1:${(server.address() as net.AddressInfo).port}`], { prefix, maxRetries: 0 });
+    try {
+      for (let i = 0; i < answers.length; i++) {
+        current = i;
+        const err = await failing
+          .search({ index: "svc-events", query: parseLucene("x"), defaultFields: ["info"], access: ADMIN, from: 0, size: 1, sort: { field: "@timestamp", order: "desc" }, timeoutMs: 1_000 })
+          .catch((e: unknown) => e);
+        expect(err, `answer ${i}`).toBeInstanceOf(SearchQueryError);
+        expect((err as SearchQueryError).kind, `answer ${i}`).toBe("unavailable");
+        expect((err as Error).message, `answer ${i}`).toMatch(i === 3 ? /failed the search: .*boom/ : /overloaded|unavailable/);
+      }
+    } finally {
+      await failing.close();
       await new Promise((resolve) => server.close(resolve));
     }
   });

@@ -396,6 +396,9 @@ describe("postings writers", () => {
       "(type:domain OR type:dst) AND comment:*acetword*",
       "type:domain AND NOT type:name AND comment:*acetword*",
       "type:nosuchtype AND comment:*acetword*",
+      // 111 terms: few enough to probe with, so not read alone beside the facet.
+      "type:domain AND comment:*acetword1*",
+      "type:ip AND NOT type:dst AND comment:*acetword*",
       "type:domain AND comment:facetpair",
       "NOT type:domain AND NOT comment:facetword7",
     ];

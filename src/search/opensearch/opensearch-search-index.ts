@@ -341,10 +341,14 @@ function searchError(err: unknown, timeoutMs: number): Error {
       return new SearchQueryError(`Search timed out after ${timeoutMs} ms and was cancelled`, "timeout");
     }
     if (isUnavailable(err)) return new SearchQueryError(`OpenSearch is unavailable: ${describe(err)}`, "unavailable");
+    // Memory or queue limits: the cluster is too busy for the search, not the query wrong (429, or 500 with shards failed).
+    if (/circuit_breaking_exception|rejected_execution_exception/.test(text) || err.meta.statusCode === 429) {
+      return new SearchQueryError(`OpenSearch is overloaded: ${describe(err)}`, "unavailable");
+    }
     if ((err.meta.statusCode ?? 500) < 500 || /query_shard_exception|parse_exception|illegal_argument/.test(text)) {
       return new SearchQueryError(`Query rejected by OpenSearch: ${describe(err)}`, "invalid");
     }
-    return err;
+    return new SearchQueryError(`OpenSearch failed the search: ${describe(err)}`, "unavailable");
   }
   if (isUnavailable(err)) return new SearchQueryError(`OpenSearch is unavailable: ${describe(err)}`, "unavailable");
   return err instanceof Error ? err : new Error(String(err));

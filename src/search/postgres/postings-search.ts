@@ -14,11 +14,13 @@
  *   newest first), so counting stops at bound + 1; other drivers (key ranges, many keys) are read
  *   whole, deduplicated and sorted once, and probed newest first until bound + 1 match, unless they
  *   hold more than HUGE postings: then the count is bounded from the first HUGE postings and the
- *   page is left to the JSONB path (`ids: null`).
+ *   page is left to the JSONB path (`ids: null`). A numeric range counts from its highest postings
+ *   first and, when they show the matches are dense among the newest documents, leaves the page to
+ *   the JSONB path's newest-first walk (with the postings' page as its `fallback`).
  * - Patterns (wildcards, regexes) are first matched against the term dictionary (`./terms.ts`): the
  *   matching terms' keys serve probes; a driving pattern reads the postings the dictionary inlines
  *   (terms with one posting: the pattern is matched again in the read, index-only) and the keys of
- *   the other terms. A lone pattern does both in one statement. A pattern that matches more than
+ *   the other terms. A lone pattern (beside facets only, too) does both in one statement. A pattern that matches more than
  *   MAX_EXPANSION terms, or that could match a term too long to be kept whole (`MAX_TERM`), is left
  *   to the JSONB path (null).
  * - Ties on ts are broken by id (code point order, as OpenSearch's `_id`): the page's boundary
@@ -102,7 +104,7 @@ export async function searchByPostings(client: pg.PoolClient, req: SearchRequest
   const ordered = driver.ranges.length === 0 && termCount(driver) <= ORDERED_KEYS;
   // A range of numbers whose highest are likely the newest (timestamps, counters): see `readFirst`.
   const numeric = driver.keys.length === 0 && !driver.read && driver.ranges.length === 1 && driver.ranges[0]!.numeric === true;
-  if (numeric && bound !== null && query.conditions(new Params(), "o").length === 0) {
+  if (numeric && bound !== null && !query.conditional) {
     const first = await readFirst(client, query, k, bound);
     if (first === MANY) {
       const fallback = async () => {
@@ -159,7 +161,6 @@ async function readFirst(client: pg.PoolClient, query: StreamSql, k: number, bou
   if (page === null || page.boundary !== null) return undefined;
   return { matches: Number(n), rows: page.rows };
 }
-
 
 /** The SQL of the stream of matching (ts, doc): the driver's postings, filtered and probed. */
 class StreamSql {
@@ -235,6 +236,11 @@ class StreamSql {
     for (const s of this.probes) if (!this.facets.has(s)) conds.push(probe(s, true));
     for (const s of this.negatives) if (!this.facets.has(s)) conds.push(probe(s, false));
     return conds;
+  }
+
+  /** Whether matches are tested beyond the driver's filtered postings (`conditions`). */
+  get conditional(): boolean {
+    return [...this.conj.pos, ...this.conj.neg].some((item) => "ts" in item) || this.probeSources.length > 0;
   }
 
   /** The positive and negative probes not answered by facets. */
@@ -419,13 +425,6 @@ async function withBoundaryRun(client: pg.PoolClient, query: StreamSql, page: { 
 }
 
 /**
- * A lone pattern (`value:*.top`, a regex, alone or OR-ed with terms): its terms matched and their
- * postings read in one statement, instead of counting the terms first and matching them again
- * (the dictionary pass is most of the cost). undefined: this statement cannot answer (more than
- * HUGE postings with few matches among them, or a page whose last timestamp runs on), the
- * general path then does.
- */
-/**
  * A pattern source that is the only positive source but for sources answered by facets
  * (`value:*.top`; `type:domain AND value:*.xyz`), as the driver of its query; null: none.
  */
@@ -440,6 +439,13 @@ async function lonePattern(client: pg.PoolClient, req: SearchRequest, liveOnly: 
   return query.probeSources.length ? null : { query, source: patterned[0]! };
 }
 
+/**
+ * A lone pattern (`value:*.top`, a regex, alone or OR-ed with terms; `type:domain AND value:*.xyz`
+ * with the type a facet): its terms matched and their postings read in one statement, instead of counting the terms first and matching them again
+ * (the dictionary pass is most of the cost). undefined: this statement cannot answer (more than
+ * HUGE postings with few matches among them, a page whose last timestamp runs on, or beside
+ * facets, a pattern of few enough terms to probe with), the general path then does.
+ */
 async function readLonePattern(client: pg.PoolClient, query: StreamSql, source: PostingSource, k: number, bound: number): Promise<PostingsAnswer | null | undefined> {
   // Beside facets, a pattern of few terms is better probed (`type:yara AND category:*work*`): the general path.
   const guarded = query.facets.size > 0;
