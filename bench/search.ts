@@ -23,6 +23,8 @@
  *   npx tsx bench/search.ts                        # 1 000 000 attributes, 10 000 events
  *   npx tsx bench/search.ts --attributes 100000    # quick run
  *   options: --runs 20  --batch 5000  --seed 20261123  --keep (keep the database and indices)
+ *     --compact (after VACUUM, rebuild the PostgreSQL backend's B-tree indexes as the weekly
+ *     `compact_search_indexes` job does once they have grown; timed separately)
  *   npx tsx bench/search.ts --reuse bench_search_123 bench-search-123-abcdef-   # queries only, on what --keep kept
  *     (the database is first brought to the current table version; indexing figures are left out)
  *
@@ -38,6 +40,7 @@ import { INDEX_FIELDS } from "../src/search/fields.ts";
 import type { LuceneAst } from "../src/search/lucene/ast.ts";
 import { parseLucene } from "../src/search/lucene/parse.ts";
 import { OpenSearchSearchIndex } from "../src/search/opensearch/index.ts";
+import { compactSearchIndexes, type IndexCompaction } from "../src/search/postgres/compaction.ts";
 import { PostgresSearchIndex } from "../src/search/postgres/index.ts";
 import { searchStatements } from "../src/search/postgres/statements.ts";
 import type { IndexName, SearchAccess, SearchIndex, SearchRequest, SearchResult } from "../src/search/search-index.ts";
@@ -99,12 +102,14 @@ interface Options {
   batch: number;
   seed: number;
   keep: boolean;
+  /** Rebuild the B-tree indexes (src/search/postgres/compaction.ts) before the queries. */
+  compact: boolean;
   /** Queries only, on a database and indices kept by an earlier `--keep`. */
   reuse: { db: string; prefix: string } | null;
 }
 
 function parseArgs(argv: string[]): Options {
-  const opts: Options = { attributes: 1_000_000, attributesPerEvent: 100, runs: 20, batch: 5_000, seed: 20261123, keep: false, reuse: null };
+  const opts: Options = { attributes: 1_000_000, attributesPerEvent: 100, runs: 20, batch: 5_000, seed: 20261123, keep: false, compact: false, reuse: null };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     const num = () => {
@@ -117,6 +122,7 @@ function parseArgs(argv: string[]): Options {
     else if (a === "--batch") opts.batch = num();
     else if (a === "--seed") opts.seed = num();
     else if (a === "--keep") opts.keep = true;
+    else if (a === "--compact") opts.compact = true;
     else if (a === "--reuse") {
       const [db, prefix] = [argv[++i], argv[++i]];
       if (!db || !/^bench_search_\d+$/.test(db) || !prefix?.startsWith("bench-search-")) throw new Error("--reuse needs a database and an index prefix that --keep left");
@@ -410,6 +416,13 @@ async function main() {
     let t0 = performance.now();
     await pool.query("VACUUM (ANALYZE) search_documents, search_postings, search_terms");
     const vacuumSeconds = round((performance.now() - t0) / 1000, 1);
+    let compaction: { seconds: number; indexes: IndexCompaction[] } | null = null;
+    if (opts.compact) {
+      t0 = performance.now();
+      const indexes = await compactSearchIndexes(pool, { force: true });
+      compaction = { seconds: round((performance.now() - t0) / 1000, 1), indexes };
+      log(`compaction (the weekly job's REINDEX CONCURRENTLY, forced): ${compaction.seconds} s`);
+    }
     const pgSize = (
       await pool.query<{ table: string; total: string }>(
         "SELECT pg_table_size('search_documents') AS table, pg_total_relation_size('search_documents') + pg_total_relation_size('search_postings') + pg_total_relation_size('search_terms') AS total",
@@ -480,6 +493,7 @@ async function main() {
         postgres: {
           ...pgLoad,
           vacuum_analyze_seconds: vacuumSeconds,
+          compaction,
           table_mib: round(Number(pgSize.table) / 2 ** 20),
           total_with_indexes_mib: round(Number(pgSize.total) / 2 ** 20),
           indexes_mib: Object.fromEntries(indexSizes.map((i) => [i.name, round(Number(i.bytes) / 2 ** 20)])),

@@ -1,5 +1,7 @@
 /**
  * `npm run reindex -- [svc-events|svc-attributes|all]`: rebuilds search indices from PostgreSQL.
+ * `npm run reindex -- --compact`: rebuilds the PostgreSQL backend's B-tree indexes now (what the
+ * weekly `compact_search_indexes` job does when they have grown; `src/search/postgres/compaction.ts`).
  * Uses DATABASE_URL and OPENSEARCH_URL like the service. Without DATABASE_URL it starts the embedded
  * database of DATA_DIR, which only works while the service is stopped (the data directory is locked).
  */
@@ -10,12 +12,14 @@ import { connectDatabase } from "../platform/db/index.ts";
 import { migrateDatabase } from "../platform/db/migrate.ts";
 import { createLogger } from "../platform/logger.ts";
 import { createSearchIndex } from "../search/create-search-index.ts";
+import { compactSearchIndexes } from "../search/postgres/compaction.ts";
 import { REBUILDABLE, rebuildIndex, type RebuildableIndex } from "../search/indexing/rebuild.ts";
 
 async function main(): Promise<number> {
   const arg = process.argv[2] ?? "all";
-  if (arg !== "all" && !(REBUILDABLE as readonly string[]).includes(arg)) {
-    process.stderr.write(`usage: npm run reindex -- [${REBUILDABLE.join("|")}|all]\n`);
+  const compact = arg === "--compact";
+  if (!compact && arg !== "all" && !(REBUILDABLE as readonly string[]).includes(arg)) {
+    process.stderr.write(`usage: npm run reindex -- [${REBUILDABLE.join("|")}|all|--compact]\n`);
     return 2;
   }
   const indices: RebuildableIndex[] = arg === "all" ? [...REBUILDABLE] : [arg as RebuildableIndex];
@@ -35,6 +39,17 @@ async function main(): Promise<number> {
     await migrateDatabase(db.pool, log);
     const search = createSearchIndex(config, db.pool);
     cleanups.unshift(() => search.close());
+    if (compact) {
+      if (search.backend !== "postgres") {
+        process.stdout.write("OpenSearch merges its own segments: nothing to compact\n");
+        return 0;
+      }
+      for (const r of await compactSearchIndexes(db.pool, { force: true })) {
+        const mb = (b: number) => (b / 1048576).toFixed(1);
+        process.stdout.write(r.bytesAfter === null ? `${r.index}: ${r.reason}\n` : `${r.index}: ${mb(r.bytesBefore)} MB -> ${mb(r.bytesAfter)} MB (${r.entries} entries)\n`);
+      }
+      return 0;
+    }
     for (const index of indices) {
       const started = Date.now();
       let reported = 0;

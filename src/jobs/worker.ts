@@ -14,6 +14,7 @@ import { REBUILD_CORRELATIONS_TASK } from "../modules/correlations/rebuild.ts";
 import { RUN_TASK_JOB, TICK_SCHEDULES_JOB } from "../modules/tasks/task-queue.ts";
 import { tickSchedules } from "../modules/tasks/tick.ts";
 import { runTaskJob } from "./tasks/run-task.ts";
+import { COMPACT_SEARCH_INDEXES_TASK, compactSearchIndexesTask } from "./tasks/compact-search-indexes.ts";
 import { NOTIFY_CHANGES_TASK, notifyChangesTask } from "./tasks/notify-changes.ts";
 import { emailDigestTask, sendEmailTask } from "./tasks/send-email.ts";
 import { EMAIL_DIGEST_JOB, SEND_EMAIL_JOB } from "../modules/notifications/mail.ts";
@@ -26,6 +27,7 @@ export function createTaskList(ctx: AppContext): TaskList {
     prune_notification_keys: pruneNotificationKeys,
     [DISPATCH_CHANGES_TASK]: dispatchChanges,
     [INDEX_CHANGES_TASK]: indexChangesTask(ctx.db.pool, ctx.search),
+    [COMPACT_SEARCH_INDEXES_TASK]: compactSearchIndexesTask(ctx),
     [CORRELATE_CHANGES_TASK]: correlateChangesTask(ctx.db.pool),
     [REBUILD_CORRELATIONS_TASK]: rebuildCorrelationsTask(ctx.db.pool),
     [RUN_TASK_JOB]: runTaskJob(ctx),
@@ -46,6 +48,8 @@ export function createTaskList(ctx: AppContext): TaskList {
 const CRONTAB = [
   "0 * * * * prune_expired_tokens ?fill=1h",
   "30 * * * * prune_notification_keys",
+  // Sundays 03:15 UTC; one at a time (a queue of its own), never caught up after downtime.
+  `15 3 * * 0 ${COMPACT_SEARCH_INDEXES_TASK} ?queue=${COMPACT_SEARCH_INDEXES_TASK}&max=1`,
   `* * * * * ${TICK_SCHEDULES_JOB} ?jobKey=${TICK_SCHEDULES_JOB}&jobKeyMode=preserve_run_at&max=3`,
 ].join("\n");
 

@@ -1,6 +1,7 @@
 /**
  * The indexer's guarantees: writes never wait for the search backend, indexing catches up when an
- * unreachable OpenSearch returns, and `npm run reindex` rebuilds an index from PostgreSQL.
+ * unreachable OpenSearch returns, and `npm run reindex` rebuilds an index from PostgreSQL (`--compact`:
+ * the PostgreSQL backend's B-tree indexes).
  */
 import { execFile } from "node:child_process";
 import crypto from "node:crypto";
@@ -50,6 +51,20 @@ describe.each(SEARCH_BACKENDS)("reindex command on $name", ({ env }) => {
     const { stdout } = await reindex("svc-attributes");
     expect(stdout).toMatch(/svc-attributes: rebuilt with \d+ documents/);
     await app.booted.ctx.search.refresh();
+    expect(await total(`event_uuid:${VOLTA}`)).toBe(23);
+    expect(await total("comalign.pro")).toBe(1);
+  }, 60_000);
+
+  it("--compact rebuilds the PostgreSQL backend's B-tree indexes now (OpenSearch: nothing to do); searches answer the same", async () => {
+    const { stdout } = await reindex("--compact");
+    if (app.booted.ctx.search.backend === "postgres") {
+      expect(stdout).toMatch(/^search_postings_key_idx: [0-9.]+ MB -> [0-9.]+ MB \(\d+ entries\)$/m);
+      expect(stdout).toMatch(/^search_documents_pkey: [0-9.]+ MB -> [0-9.]+ MB/m);
+      const { rows } = await app.booted.ctx.db.pool.query<{ comment: string | null }>("SELECT obj_description('search_postings_key_idx'::regclass, 'pg_class') AS comment");
+      expect(rows[0]!.comment).toMatch(/^compacted \S+ bytes_per_entry=[0-9.]+$/);
+    } else {
+      expect(stdout).toMatch(/nothing to compact/);
+    }
     expect(await total(`event_uuid:${VOLTA}`)).toBe(23);
     expect(await total("comalign.pro")).toBe(1);
   }, 60_000);
