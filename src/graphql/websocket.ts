@@ -14,6 +14,9 @@ type Extra = Record<PropertyKey, unknown> & {
 
 type Enveloped = ReturnType<ReturnType<typeof createGraphQLServer>["getEnveloped"]>;
 
+/** How often connections are checked for an expired token (the longest it stays open after expiry). */
+const EXPIRY_SWEEP_MS = 1_000;
+
 /**
  * graphql-ws on the HTTP server's /graphql path. The connection authenticates once, from
  * `connectionParams.authorization` (same values as the HTTP header): no credential closes it with
@@ -34,18 +37,30 @@ export function attachGraphQLWebSocket(server: Server, runtime: Runtime, yoga: R
 
   // Live connections and their credentials: re-checked whenever an authentication row changes (a key
   // disabled, locked or deleted, a user disabled, a token revoked), closed with 4403 once it fails.
-  const live = new Map<WebSocket, { raw: string; origin: RequestOrigin }>();
+  const live = new Map<WebSocket, { raw: string; origin: RequestOrigin; expiresAt: number | null }>();
   let stopWatching: (() => void) | null = null;
+  // One sweep a second closes connections whose token has expired. A timer per connection would
+  // cost more than it saves: Node keeps the list of a cleared unref'd timer until its due time, one
+  // list per distinct delay, so every connection closed early left ~100 B for the token's lifetime.
+  let sweep: NodeJS.Timeout | null = null;
+  const closeExpired = () => {
+    const now = Date.now();
+    for (const [socket, c] of live) {
+      if (c.expiresAt !== null && c.expiresAt <= now) {
+        live.delete(socket);
+        socket.close(4403, "Token expired");
+      }
+    }
+  };
   const watch = (socket: WebSocket, raw: string, origin: RequestOrigin, expiresAt: Date | null) => {
     // Connections exist only once the service is ready, so its cache exists by now.
     stopWatching ??= runtime.ctx.authCache.onInvalidate(recheck);
-    live.set(socket, { raw, origin });
-    const expiry = expiresAt ? setTimeout(() => socket.close(4403, "Token expired"), Math.max(0, expiresAt.getTime() - Date.now())) : null;
-    expiry?.unref();
-    socket.once("close", () => {
-      live.delete(socket);
-      if (expiry) clearTimeout(expiry);
-    });
+    live.set(socket, { raw, origin, expiresAt: expiresAt?.getTime() ?? null });
+    if (expiresAt && !sweep) {
+      sweep = setInterval(closeExpired, EXPIRY_SWEEP_MS);
+      sweep.unref();
+    }
+    socket.once("close", () => live.delete(socket));
   };
   let pending: NodeJS.Timeout | null = null;
   const recheck = () => {
@@ -117,6 +132,7 @@ export function attachGraphQLWebSocket(server: Server, runtime: Runtime, yoga: R
     async close() {
       stopWatching?.();
       if (pending) clearTimeout(pending);
+      if (sweep) clearInterval(sweep);
       await disposable.dispose();
       for (const client of wss.clients) client.terminate();
       await new Promise<void>((r) => wss.close(() => r()));

@@ -1,7 +1,7 @@
 import WebSocket from "ws";
 import { createClient, type Client } from "graphql-ws";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ADMIN_EMAIL, startTestApp, type TestApp } from "../support/app.ts";
+import { ADMIN_EMAIL, ADMIN_PASSWORD, startTestApp, type TestApp } from "../support/app.ts";
 import { createOrganisation, createUser, loginAdmin, type TestUser } from "../support/fixtures.ts";
 
 const JWT_SECRET = "test-secret-test-secret-test-secret-0123";
@@ -322,6 +322,32 @@ describe("subscriptions over graphql-ws", () => {
     const again = connect(app.url, `Bearer ${revoked.token}`, { lazy: false, onNonLazyError: () => undefined });
     expect(await closeCode(again)).toBe(4403);
   });
+
+  it("closes a connection with 4403 within a second of its token's expiry; others stay open", async () => {
+    const short = await startTestApp("graphql-ttl", { JWT_SECRET, ACCESS_TOKEN_TTL_SECONDS: "2" }, app);
+    try {
+      const login = await short.http.login(ADMIN_EMAIL, ADMIN_PASSWORD);
+      const issued = Date.now();
+      // Connections that close before their token expires are simply forgotten.
+      for (let i = 0; i < 20; i++) {
+        const early = connect(short.url, `Bearer ${login.access_token}`, { lazy: false, onNonLazyError: () => undefined });
+        await new Promise<void>((r) => early.on("connected", () => r()));
+        await early.dispose();
+      }
+      const lasting = await createUser(app, admin, 3);
+      const keep = subscribe(connect(short.url, `Bearer ${lasting.token}`));
+      const expiring = connect(short.url, `Bearer ${login.access_token}`, { lazy: false, onNonLazyError: () => undefined });
+      const code = await closeCode(expiring);
+      const after = Date.now() - issued;
+      expect(code).toBe(4403);
+      expect(after).toBeGreaterThanOrEqual(1_000);
+      expect(after).toBeLessThan(4_500);
+      await waitFor(() => short.server.webSocketClients() === 1, 5000, "only the lasting connection");
+      keep.dispose();
+    } finally {
+      await short.close();
+    }
+  }, 30_000);
 
   it("leaves no sockets or pubsub subscribers behind after 200 subscriptions open and close", async () => {
     await waitFor(() => app.server.webSocketClients() === 0, 5000, "earlier sockets to close");
