@@ -59,6 +59,18 @@ function request(index: IndexName, q: string, access: SearchAccess, extra: Parti
   };
 }
 
+/** The postings' pages of `q` over attributes (admin) for each [from, size, bound], each required equal to the JSONB path's. */
+async function pagesAgree(q: string, pages: readonly (readonly [number, number, number])[], label = q): Promise<string[][]> {
+  const ids: string[][] = [];
+  for (const [from, size, bound] of pages) {
+    const req = request("svc-attributes", q, ACCESSES[0]!, { from, size, trackTotalHits: bound });
+    const got = await outcome(postings, req);
+    expect(got, `${label} ${from}/${size}/${bound}`).toEqual(await outcome(jsonb, req));
+    ids.push((got as { ids: string[] }).ids);
+  }
+  return ids;
+}
+
 beforeAll(async () => {
   db = await createTestDatabase("search_pg_postings");
   pool = new pg.Pool({ connectionString: db.url, max: 6 });
@@ -233,6 +245,18 @@ describe("postings writers", () => {
     const changed = [...second.keys()].filter((key) => first.get(key) !== second.get(key));
     expect(changed.sort()).toEqual(["acomment\u0001seen", "acomment\u0001twice", "acomment\u0002seen twice", "acomment.keyword\u0001Seen twice"].sort());
     expect(await postingsOutOfStep(pool)).toBe(0);
+    // A presence key (src/search/postgres/postings.ts presenceKey) comes with the field's first term,
+    // stays while it has one, and goes with the last.
+    const tagged = (names: string[]) => doc("k1", "ip-dst", "10.0.0.9", { ...current, tags: names.map((name) => ({ name })) });
+    await postings.bulkIndex("svc-attributes", [tagged(["tlp:green"])]);
+    const withTag = await versions();
+    expect(withTag.has("atags.name\u0003")).toBe(true);
+    await postings.bulkIndex("svc-attributes", [tagged(["osint", "tlp:amber"])]);
+    expect((await versions()).get("atags.name\u0003")).toBe(withTag.get("atags.name\u0003"));
+    expect(await postingsOutOfStep(pool)).toBe(0);
+    await postings.bulkIndex("svc-attributes", [doc("k1", "ip-dst", "10.0.0.9", current)]);
+    expect((await versions()).has("atags.name\u0003")).toBe(false);
+    expect(await postingsOutOfStep(pool)).toBe(0);
     // The type is every posting's facet (src/search/postgres/facets.ts).
     for (const extra of [{ type: "ip-src" }, { deleted: true }, { event_distribution: 0, event_org_id: 9 }, { "@timestamp": "2024-06-01T00:00:00Z" }]) {
       current = { ...current, ...extra };
@@ -353,16 +377,55 @@ describe("postings writers", () => {
     );
     await postings.bulkIndex("svc-attributes", docs);
     for (const q of ["timestamp:[1900000000 TO 1900000399]", "comment:runterm*", "comment:*unterm*", "type:runtype AND timestamp:[1900000000 TO 1900000399]", "type:runtype AND comment:*unterm*"]) {
-      for (const [from, size, bound] of [
+      await pagesAgree(q, [
         [0, 10, 10_000],
         [0, 10, 50],
         [40, 10, 50],
         [5, 3, 4],
-      ] as const) {
-        const req = request("svc-attributes", q, ACCESSES[0]!, { from, size, trackTotalHits: bound });
-        expect(await outcome(postings, req), `${q} ${from}/${size}/${bound}`).toEqual(await outcome(jsonb, req));
-      }
+      ]);
     }
+    await postings.deleteByIds("svc-attributes", docs.map((d) => d.id));
+  });
+
+  it("a key range's page read from the postings no older than its counted sample's threshold, whichever end of the range is newest", async () => {
+    // 300 terms of one prefix (a key range): 200 of distinct timestamps and 100 tied on the newest,
+    // the tied ones at the high end of the range's keys, then at the low end (in the first postings
+    // counted, so that the threshold is their timestamp: a strict test would lose them all).
+    for (const tiedFirst of [false, true]) {
+      const docs = Array.from({ length: 300 }, (_, i) => {
+        const tied = tiedFirst ? i < 100 : i >= 200;
+        const at = tied ? Date.UTC(2031, 0, 1) : Date.UTC(2030, 0, 1) + (tiedFirst ? 300 - i : i) * 60_000;
+        return doc(`thr-${i}`, "thrtype", "x", { comment: `thr${String(i).padStart(3, "0")}`, "@timestamp": new Date(at).toISOString() });
+      });
+      await postings.bulkIndex("svc-attributes", docs);
+      const pages = [
+        [0, 10, 120],
+        [0, 10, 250],
+        [90, 20, 250],
+        [0, 10, 10_000],
+        [0, 50, 299],
+      ] as const;
+      const ids = await pagesAgree("comment:thr*", pages, `tied first: ${tiedFirst}`);
+      expect(ids.map((page) => page.length)).toEqual(pages.map(([, size]) => size));
+      await postings.deleteByIds("svc-attributes", docs.map((d) => d.id));
+    }
+  });
+
+  it("a key range whose counted sample is its oldest postings: more than NEWEST_CAP newer, the page comes from the general read", async () => {
+    // 6,000 terms of one prefix, newer the higher the term: the first postings counted (lowest keys)
+    // are the oldest, so nearly all 6,000 are no older than the sample's threshold, over the cap (5,000).
+    const docs = Array.from({ length: 6_000 }, (_, i) =>
+      doc(`mnw-${i}`, "mnwtype", "x", { comment: `mnw${String(i).padStart(4, "0")}`, "@timestamp": new Date(Date.UTC(2032, 0, 1) + i * 60_000).toISOString() }),
+    );
+    await postings.bulkIndex("svc-attributes", docs);
+    const pages = [
+      [0, 10, 10],
+      [0, 10, 100],
+      [40, 20, 1_000],
+      [0, 10, 10_000],
+    ] as const;
+    const ids = await pagesAgree("comment:mnw*", pages);
+    expect(ids).toEqual(pages.map(([from, size]) => Array.from({ length: size }, (_, j) => `mnw-${5_999 - from - j}`)));
     await postings.deleteByIds("svc-attributes", docs.map((d) => d.id));
   });
 

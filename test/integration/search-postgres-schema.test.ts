@@ -87,12 +87,11 @@ describe("search_documents schema", () => {
     ]);
     const unfilled = await pool.query("SELECT 1 FROM search_documents WHERE visible_to IS NULL OR posting_keys IS NULL OR doc IS NULL");
     expect(unfilled.rowCount).toBe(0);
-    // Version 3: the documents stored before got their postings, each once.
-    const postings = await pool.query<{ stored: string; expected: string }>(
-      "SELECT (SELECT count(*) FROM search_postings) AS stored, (SELECT sum(cardinality(posting_keys)) FROM search_documents) AS expected",
-    );
-    expect(Number(postings.rows[0]!.stored)).toBe(Number(postings.rows[0]!.expected));
+    // Version 3: the documents stored before got their postings, each once (version 7: with presence keys).
+    expect(await postingsOutOfStep(pool)).toBe(0);
+    const postings = await pool.query<{ stored: string; presence: string }>("SELECT count(*) AS stored, count(*) FILTER (WHERE key LIKE '%' || chr(3)) AS presence FROM search_postings");
     expect(Number(postings.rows[0]!.stored)).toBeGreaterThan(attributes.length * 10);
+    expect(Number(postings.rows[0]!.presence)).toBeGreaterThan(100);
     const jsonbPath = new PostgresSearchIndex(pool, { postings: false });
     // Version 4: their terms are in the dictionary.
     expect(await checkDictionary(pool)).toMatchObject({ missing: [], wrong: [] });
@@ -201,6 +200,27 @@ describe("search_documents schema", () => {
         expect(await total(new PostgresSearchIndex(pool), "svc-attributes", q, access), q).toBe(await total(jsonbPath, "svc-attributes", q, access));
       }
     }
+  }, 120_000);
+
+  it("upgrades a version-6 table: presence keys are added for the documents stored before them", async () => {
+    const presence = async () =>
+      (await pool.query<{ key: string; n: string }>("SELECT key, count(*) AS n FROM search_postings WHERE key LIKE '%' || chr(3) GROUP BY key ORDER BY key")).rows.map((r) => [r.key, Number(r.n)]);
+    const before = await presence();
+    expect(before.map(([key]) => key)).toEqual(["atags.name\u0003", "aexpanded.ip\u0003", "etags.name\u0003"].sort());
+    await pool.query("DELETE FROM search_postings WHERE key LIKE '%' || chr(3)");
+    await pool.query("COMMENT ON TABLE search_documents IS 'search_documents v6'");
+    await Promise.all([0, 1].map(() => new PostgresSearchIndex(pool).ensureIndices()));
+    expect(await presence()).toEqual(before);
+    expect(await postingsOutOfStep(pool)).toBe(0);
+    const req = { index: "svc-attributes" as const, query: parseLucene("_exists_:expanded.ip"), defaultFields: [], access: { admin: true, orgId: null }, from: 0, size: 10, sort: { field: "@timestamp" as const, order: "desc" as const }, timeoutMs: 10_000 };
+    expect(planPostings(req, Date.now())!.conjunction!.pos).toEqual([{ source: { keys: ["aexpanded.ip\u0003"], ranges: [] } }]);
+    const jsonbPath = new PostgresSearchIndex(pool, { postings: false });
+    for (const q of ["_exists_:expanded.ip", "type:ip-dst AND NOT _exists_:expanded.ip", "_exists_:tags.name AND value:*.cn", "NOT _exists_:tags.name"]) {
+      for (const access of [{ admin: true, orgId: null }, { admin: false, orgId: 1 }]) {
+        expect(await total(new PostgresSearchIndex(pool), "svc-attributes", q, access), q).toBe(await total(jsonbPath, "svc-attributes", q, access));
+      }
+    }
+    expect(await total(new PostgresSearchIndex(pool), "svc-events", "_exists_:tags.name", { admin: true, orgId: null })).toBe(await total(jsonbPath, "svc-events", "_exists_:tags.name", { admin: true, orgId: null }));
   }, 120_000);
 
   it("correlations are visible when both events are (distribution 1-3 or the caller's organisation)", async () => {

@@ -392,5 +392,8 @@ describe("PostgresSearchIndex: bad input", () => {
     expect({ kind: (err as SearchQueryError).kind, message: (err as SearchQueryError).message }).toMatchObject({ kind: "timeout" });
     expect(await search.health()).toEqual({ ok: true });
     expect((await search.search(request("svc-events", "", { size: 0 }))).total).toBe(events.length);
+    // Limits beyond statement_timeout's range are its largest; not a number is refused.
+    for (const timeoutMs of [Infinity, 1e12, 0.5]) expect((await search.search(request("svc-events", "", { size: 0, timeoutMs }))).total).toBe(events.length);
+    await expect(search.search(request("svc-events", "", { timeoutMs: NaN }))).rejects.toMatchObject({ kind: "invalid" });
   });
 });

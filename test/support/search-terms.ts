@@ -7,14 +7,27 @@
  */
 import type pg from "pg";
 import { facetSql } from "../../src/search/postgres/facets.ts";
-import { dictionaryEntry } from "../../src/search/postgres/postings.ts";
+import { dictionaryEntry, presenceFields } from "../../src/search/postgres/postings.ts";
+import { INDEX_NAMES } from "../../src/search/search-index.ts";
 
-/** Postings rows that are not exactly the stored keys of the stored documents (0: in step). */
+/**
+ * Postings rows that are not exactly the stored keys of the stored documents and the presence keys
+ * they imply (src/search/postgres/postings.ts `presenceKey`, here written in SQL) (0: in step).
+ */
 export async function postingsOutOfStep(pool: pg.Pool): Promise<number> {
-  const expected = `SELECT k, COALESCE(d.ts, '-infinity') AS ts, d.doc, ${facetSql("d")} AS facet FROM search_documents d, unnest(d.posting_keys) AS k`;
+  const params: string[] = [];
+  const p = (v: string) => `$${params.push(v)}`;
+  const presence = INDEX_NAMES.flatMap((index) =>
+    presenceFields(index).map(
+      ({ key, ranges }) => `SELECT ${p(key)}::text, COALESCE(d.ts, '-infinity') AS ts, d.doc, ${facetSql("d")} AS facet FROM search_documents d
+        WHERE d.index_name = ${p(index)} AND EXISTS (SELECT 1 FROM unnest(d.posting_keys) k WHERE ${ranges.map(([lo, hi]) => `(k >= ${p(lo)} COLLATE "C" AND k < ${p(hi)} COLLATE "C")`).join(" OR ")})`,
+    ),
+  );
+  const expected = [`SELECT k, COALESCE(d.ts, '-infinity') AS ts, d.doc, ${facetSql("d")} AS facet FROM search_documents d, unnest(d.posting_keys) AS k`, ...presence].join(" UNION ALL ");
   const { rows } = await pool.query<{ n: string }>(
     `SELECT count(*) AS n FROM ((${expected} EXCEPT ALL SELECT key, ts, doc, facet FROM search_postings)
-       UNION ALL (SELECT key, ts, doc, facet FROM search_postings EXCEPT ALL ${expected})) x`,
+       UNION ALL (SELECT key, ts, doc, facet FROM search_postings EXCEPT ALL (${expected}))) x`,
+    params,
   );
   return Number(rows[0]!.n);
 }

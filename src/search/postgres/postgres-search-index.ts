@@ -143,7 +143,9 @@ export class PostgresSearchIndex implements SearchIndex {
     // Compiling validates the query (400s) whichever path answers it.
     const st = searchStatements(req, now);
     const { bound } = st;
-    const timeoutMs = Math.max(1, Math.floor(req.timeoutMs));
+    if (Number.isNaN(req.timeoutMs)) throw new SearchQueryError("timeoutMs must be a number", "invalid");
+    // statement_timeout is an int4 of milliseconds.
+    const timeoutMs = Math.min(2_147_483_647, Math.max(1, Math.floor(req.timeoutMs)));
 
     let client: pg.PoolClient;
     try {
@@ -154,9 +156,9 @@ export class PostgresSearchIndex implements SearchIndex {
     let broken = false;
     try {
       // One snapshot for every statement: the page's sources are those of the counted matches.
-      await client.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
-      // JIT compiles the plans of broad scans for 50-350 ms, longer than most searches take.
-      await client.query("SELECT set_config('statement_timeout', $1, true), set_config('jit', 'off', true)", [String(timeoutMs)]);
+      // JIT compiles the plans of broad scans for 50-350 ms, longer than most searches take. One round
+      // trip (a search's fixed cost is a few of them): timeoutMs is an integer computed above.
+      await client.query(`BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY; SET LOCAL statement_timeout = ${timeoutMs}; SET LOCAL jit = off`);
       const plan = this.options.postings === false ? null : planPostings(req, now);
       const answer = plan === null ? null : await searchByPostings(client, req, plan, bound);
       let matches: number;

@@ -10,7 +10,7 @@
  * - prefix wildcards (`ukraine*`: a key range); other wildcards and regexes on keyword and text
  *   fields (a pattern, matched against the term dictionary at search time, `./postings-search.ts`);
  *   long, date and ip ranges; `@timestamp` ranges and terms (a condition on `ts`); `_exists_` (the
- *   field's key range); match-all.
+ *   field's presence key, or its key range); match-all.
  * - bools: AND / NOT of those, OR of term leaves (one source with their keys and ranges).
  * Not planned (JSONB path): keyword/text/boolean ranges, ip_range fields,
  * terms over MAX_TERM, phrases of three or more tokens, OR of conjunctions, negated ranges, filters
@@ -23,7 +23,7 @@ import { analyze, lowerCase } from "./analyzer.ts";
 import { dateRangeBounds, FieldTypeError, longRangeBounds, SqlCompiler, wildcardToLike } from "./compile.ts";
 import { parseCidr, parseIp } from "./ip.ts";
 import { luceneRegexToPostgres } from "./regex.ts";
-import { cidrTerms, dictionaryField, hasPostings, ipTerm, longTerm, pairKey, prefixRange, termFits, termKey } from "./postings.ts";
+import { cidrTerms, dictionaryField, hasPostings, ipTerm, longTerm, pairKey, prefixRange, presenceKey, termFits, termKey } from "./postings.ts";
 
 /** Documents that have one of `keys`, a key within one of `ranges`, or a term matching one of `patterns`. */
 export interface PostingSource {
@@ -363,6 +363,11 @@ class Planner {
       if (f.key === "@timestamp") parts.push({ k: "item", item: { ts: { lo: null, hi: null } } });
       else if (!hasPostings(f.key, f.type)) throw new Unsupported();
       else {
+        const present = presenceKey(this.index, f.key);
+        if (present !== null) {
+          parts.push(source([present]));
+          continue;
+        }
         // A text field is present when its value has tokens or an exact form (`.keyword`).
         const keys = f.type === "text" ? [f.key, `${f.key}.keyword`] : [f.key];
         const dictionary = f.type === "text" || f.type === "keyword";

@@ -11,7 +11,9 @@
  * - A prefix (`ukraine*`, `_exists_` of a text field) of at most PROBE_KEYS dictionary terms becomes
  *   those terms' keys.
  * - A driver of at most ORDERED_KEYS exact keys is read in order (a merge of the keys' ranges, each
- *   newest first), so counting stops at bound + 1; other drivers (key ranges, many keys) are read
+ *   newest first), so counting stops at bound + 1; other drivers (key ranges, many keys) without
+ *   probes count their first bound + 1 postings and take the page from the postings no older than
+ *   the kept-th newest of those (`countAndNewest`); otherwise they are read
  *   whole, deduplicated and sorted once, and probed newest first until bound + 1 match, unless they
  *   hold more than HUGE postings: then the count is bounded from the first HUGE postings and the
  *   page is left to the JSONB path (`ids: null`). A numeric range counts from its highest postings
@@ -28,7 +30,7 @@
  */
 import type pg from "pg";
 import type { SearchRequest } from "../search-index.ts";
-import type { PostingConjunction, PostingPlan, PostingSource, TsRange } from "./postings-plan.ts";
+import type { KeyRange, PostingConjunction, PostingPlan, PostingSource, TsRange } from "./postings-plan.ts";
 import { visibleToParam } from "./access.ts";
 import { facetCondition, facetValues } from "./facets.ts";
 import { allKey, MAX_TERM } from "./postings.ts";
@@ -179,6 +181,11 @@ class StreamSql {
     this.probes = sources.filter((s) => s !== driver);
   }
 
+  /** The driver's key ranges. */
+  get driverRanges(): KeyRange[] {
+    return this.driver.ranges;
+  }
+
   /** A document has one posting per key, but may have several within a range or among several keys. */
   get distinct(): boolean {
     return this.driver.ranges.length > 0 || termCount(this.driver) > 1;
@@ -275,10 +282,11 @@ class StreamSql {
 
   /**
    * The driver's filtered postings in index order: one branch for its keys, one per range, one for
-   * the postings a pattern's terms inline in the dictionary (their keys are then not read).
+   * the postings a pattern's terms inline in the dictionary (their keys are then not read); `minTs`: SQL of
+   * the oldest timestamp wanted.
    */
-  unorderedPostings(params: Params, highestFirst = false): string {
-    const scan = (cond: string) => `(SELECT p.ts, p.doc FROM search_postings p WHERE ${[cond, ...this.filter(params, "p")].join(" AND ")}${highestFirst ? " ORDER BY p.key DESC" : ""})`;
+  unorderedPostings(params: Params, highestFirst = false, minTs?: string): string {
+    const scan = (cond: string) => this.postingsWhere(params, cond, minTs, highestFirst);
     const out: string[] = [];
     const keys = this.driver.read?.keys ?? this.driver.keys;
     if (keys.length) out.push(scan(`p.key = ANY(${keyList(params, keys)})`));
@@ -286,7 +294,7 @@ class StreamSql {
     if (this.driver.read?.inlined) {
       for (const pattern of this.driver.read.patterns) {
         const terms = patternTermsSql((v) => params.p(v), pattern);
-        out.push(`(SELECT i.ts, i.doc FROM (${terms}) i WHERE ${["i.pulse = 1", ...this.filter(params, "i")].join(" AND ")})`);
+        out.push(`(SELECT i.ts, i.doc FROM (${terms}) i WHERE ${["i.pulse = 1", ...noOlder("i", minTs), ...this.filter(params, "i")].join(" AND ")})`);
       }
     }
     for (const r of this.driver.ranges) out.push(scan(keyRange(params, r)));
@@ -294,7 +302,16 @@ class StreamSql {
     if (out.length === 0) out.push("(SELECT NULL::timestamptz AS ts, NULL::bigint AS doc WHERE false)");
     return out.join(" UNION ALL ");
   }
+
+  /** The (ts, doc) of the filtered postings that meet `cond` (SQL on `p`), at least `minTs` (SQL) when given. */
+  postingsWhere(params: Params, cond: string, minTs?: string, highestFirst = false): string {
+    const conds = [cond, ...noOlder("p", minTs), ...this.filter(params, "p")];
+    return `(SELECT p.ts, p.doc FROM search_postings p WHERE ${conds.join(" AND ")}${highestFirst ? " ORDER BY p.key DESC" : ""})`;
+  }
 }
+
+/** The condition that `alias`'s posting is no older than `minTs` (SQL), when given. */
+const noOlder = (alias: string, minTs?: string): string[] => (minTs === undefined ? [] : [`${alias}.ts >= ${minTs}`]);
 
 /**
  * A list of keys for `= ANY(...)`. A long one (a pattern's terms) is hidden from the planner in a
@@ -350,6 +367,14 @@ async function readOrdered(client: pg.PoolClient, query: StreamSql, k: number, b
  * newest-first walk finds dense matches fast; with conditions and fewer matches, JSONB_PATH.
  */
 async function readUnordered(client: pg.PoolClient, query: StreamSql, k: number, bound: number | null): Promise<{ matches: number; rows: Row[] } | null | typeof JSONB_PATH> {
+  if (bound !== null && !query.conditional && (await rangePostingsEstimate(client, query.driverRanges)) <= HUGE) {
+    const params = new Params();
+    const { read: streamed } = await countAndNewest(client, params, (minTs) => query.unorderedPostings(params, false, minTs), k, bound);
+    if (streamed !== undefined && streamed !== MANY_NEWER) {
+      const page = pageCandidates(streamed.rows, k, keptFor(k));
+      if (page !== null) return { matches: streamed.matches, rows: await withBoundaryRun(client, query, page) };
+    }
+  }
   if (bound !== null) {
     const params = new Params();
     const conds = query.conditions(params, "o");
@@ -398,6 +423,65 @@ async function readUnordered(client: pg.PoolClient, query: StreamSql, k: number,
 }
 
 /**
+ * The planner's estimate of the postings within key ranges, from its statistics on `key`: a range
+ * over many histogram buckets (`comment:*`: 150,412 estimated, 228,687 there) is about right, one
+ * within a bucket (~1 % of all postings) is estimated low (`value:ukraine*`: 635 for 33,691).
+ * `countAndNewest` tests every posting of its ranges against the sample's threshold (~80 ns each in
+ * the index): for the ranges known to be huge, the general statement (bounded at HUGE) is cheaper.
+ */
+async function rangePostingsEstimate(client: pg.PoolClient, ranges: KeyRange[]): Promise<number> {
+  if (ranges.length === 0) return 0;
+  const params = new Params();
+  const within = ranges.map((r) => `(${keyRange(params, r)})`).join(" OR ");
+  const { rows } = await client.query<{ "QUERY PLAN": [{ Plan: { "Plan Rows": number } }] }>(`EXPLAIN (FORMAT JSON) SELECT 1 FROM search_postings p WHERE ${within}`, params.values);
+  return rows[0]!["QUERY PLAN"][0].Plan["Plan Rows"];
+}
+
+/** `countAndNewest`: postings newer than the sample's threshold read for a page, at most. */
+const NEWEST_CAP = 5_000;
+/** `countAndNewest`: more than `bound` documents, and more postings newer than the threshold than its cap. */
+const MANY_NEWER = Symbol("many newer");
+
+/**
+ * Documents counted among the first bound + 1 postings of a stream (`union`: SQL of (ts, doc) rows,
+ * emitted twice, the second time with `ts` at least `minTs`) and the page from its newest `keptFor(k)`
+ * postings, in one statement, without reading every posting into the executor: the first bound + 1
+ * postings are a sample of the matches, so the stream's kept-th newest posting is no older than the
+ * sample's kept-th newest (T), and the page is read from the postings no older than T: a condition on
+ * the postings index's second column, tested on the index tuples (`value:ukraine*`: 33,691 postings
+ * read, sorted and counted in 22-25 ms; now ~80 ns each in the index, ~300 read). `ctes`: more WITH
+ * items the stream reads; `extra`: more output columns, returned as `extra`. `read` MANY_NEWER:
+ * more than `bound` documents, and more postings than the cap (default NEWEST_CAP) no older than
+ * T, so the page is not known; undefined: that with fewer documents, or bound + 1 postings holding
+ * at most `bound` documents (the count needs more of them).
+ */
+async function countAndNewest<T extends object = object>(
+  client: pg.PoolClient,
+  params: Params,
+  union: (minTs?: string) => string,
+  k: number,
+  bound: number,
+  options: { ctes?: string; extra?: string; cap?: number } = {},
+): Promise<{ extra: T; read: { matches: number; rows: Row[] } | typeof MANY_NEWER | undefined }> {
+  const kept = keptFor(k);
+  const cap = params.p(options.cap ?? NEWEST_CAP);
+  const text = `WITH ${options.ctes ? `${options.ctes}, ` : ""}s AS MATERIALIZED (SELECT u.ts, u.doc FROM (${union()}) u LIMIT ${params.p(bound + 1)}),
+      c AS (SELECT count(*) AS raw, count(DISTINCT s.doc) AS n FROM s),
+      th AS MATERIALIZED (SELECT COALESCE((SELECT s.ts FROM s ORDER BY s.ts DESC OFFSET ${params.p(Math.max(kept - 1, 0))} LIMIT 1), '-infinity') AS ts)
+    SELECT c.raw, c.n, t.past, t.ts::text AS ts, extract(epoch FROM t.ts)::float8 AS epoch, t.doc${options.extra ? `, ${options.extra}` : ""}
+    FROM c LEFT JOIN LATERAL (SELECT w.ts, w.doc, w.i > ${cap} AS past
+      FROM (SELECT u.ts, u.doc, row_number() OVER () AS i FROM (${union("(SELECT th.ts FROM th)")}) u LIMIT ${cap} + 1) w
+      WHERE ${params.p(kept)} > 0 ORDER BY w.i > ${cap} DESC, w.ts DESC, w.doc LIMIT ${params.p(kept + 1)}) t ON TRUE`;
+  const res = await client.query<Row & { raw: string; n: string; past: boolean | null }>(text, params.values);
+  const first = res.rows[0]!;
+  const extra = first as unknown as T;
+  const [raw, n] = [Number(first.raw), Number(first.n)];
+  if (raw > bound && n <= bound) return { extra, read: undefined };
+  if (first.past) return { extra, read: n > bound ? MANY_NEWER : undefined };
+  return { extra, read: { matches: n, rows: res.rows.filter((r) => r.doc !== null).slice(0, kept) } };
+}
+
+/**
  * The page's candidates from the newest `kept` matching postings (newest first, by doc within a
  * timestamp; a document with several matching keys repeats): the first k documents and every other
  * one of the k-th's timestamp (ties are broken by id later). `boundary`: that timestamp's run may go
@@ -441,50 +525,80 @@ async function lonePattern(client: pg.PoolClient, req: SearchRequest, liveOnly: 
 
 /**
  * A lone pattern (`value:*.top`, a regex, alone or OR-ed with terms; `type:domain AND value:*.xyz`
- * with the type a facet): its terms matched and their postings read in one statement, instead of counting the terms first and matching them again
- * (the dictionary pass is most of the cost). undefined: this statement cannot answer (more than
- * HUGE postings with few matches among them, a page whose last timestamp runs on, or beside
- * facets, a pattern of few enough terms to probe with), the general path then does.
+ * with the type a facet): its terms matched and their postings read in one statement
+ * (`countAndNewest`, the terms materialised once), instead of counting the terms first and matching
+ * them again (the dictionary pass is most of the cost). undefined: this statement cannot answer
+ * (documents repeated among the counted postings, more than HUGE postings newer than the threshold
+ * with few matches, a page whose last timestamp runs on, or beside facets, a pattern of few enough
+ * terms to probe with), the general path then does.
  */
 async function readLonePattern(client: pg.PoolClient, query: StreamSql, source: PostingSource, k: number, bound: number): Promise<PostingsAnswer | null | undefined> {
   // Beside facets, a pattern of few terms is better probed (`type:yara AND category:*work*`): the general path.
   const guarded = query.facets.size > 0;
-  const params = new Params();
-  const patterns = source.patterns ?? [];
-  // Narrow rows: a term's key only when its postings are to be read.
-  const select = "t.pulse, t.ts, t.doc, t.live, t.vis, t.facet, CASE WHEN t.pulse IS NULL THEN t.field || chr(1) || t.term END AS key";
-  const terms = patterns.map((pattern) => `(${patternTermsSql((v) => params.p(v), pattern, select)} LIMIT ${params.p(MAX_EXPANSION + 1)})`).join(" UNION ALL ");
-  const cappedFields = patterns.filter((p) => p.maxLength > MAX_TERM).map((p) => p.field);
-  const capped = cappedFields.length ? `EXISTS (SELECT 1 FROM search_terms c WHERE c.field = ANY(${params.p(cappedFields, "::text[]")}) AND c.length > ${MAX_TERM})` : "false";
-  const scan = (cond: string) => `(SELECT p.ts, p.doc FROM search_postings p WHERE ${[cond, ...query.filter(params, "p")].join(" AND ")})`;
-  const branches = [
-    `(SELECT m.ts, m.doc FROM m WHERE ${["m.pulse = 1", ...query.filter(params, "m")].join(" AND ")})`,
-    scan("p.key = ANY(ARRAY(SELECT m.key FROM m WHERE m.pulse IS NULL))"),
-  ];
-  if (source.keys.length) branches.push(scan(`p.key = ANY(${keyList(params, source.keys)})`));
-  for (const r of source.ranges) branches.push(scan(keyRange(params, r)));
+  const sql = new LonePatternSql(query, source, guarded);
   const kept = keptFor(k);
-  const huge = params.p(HUGE);
-  // Documents counted among the first bound + 1 postings first (as many: more than `bound` match).
-  const limit = params.p(bound + 1);
-  const count = `(SELECT CASE WHEN d.n = ${limit} THEN d.n ELSE (SELECT count(DISTINCT b.doc) FROM b) END
-      FROM (SELECT count(DISTINCT f.doc) AS n FROM (SELECT b.doc FROM b LIMIT ${limit}) f) d)`;
-  const text = `WITH m AS MATERIALIZED (${terms}),
-      b AS MATERIALIZED (SELECT * FROM (${branches.join(" UNION ALL ")}) u${guarded ? ` WHERE (SELECT count(*) FROM m) > ${PROBE_KEYS}` : ""} LIMIT ${huge} + 1),
-      r AS (SELECT count(*) AS raw FROM b)
-    SELECT (SELECT count(*) FROM m) AS terms, ${capped} AS capped, r.raw, ${count} AS n,
-      t.ts::text AS ts, extract(epoch FROM t.ts)::float8 AS epoch, t.doc
-    FROM r LEFT JOIN LATERAL (SELECT b.ts, b.doc FROM b WHERE r.raw <= ${huge} ORDER BY b.ts DESC, b.doc LIMIT ${params.p(kept)}) t ON TRUE`;
-  const res = await client.query<Row & { terms: string; capped: boolean; raw: string; n: string }>(text, params.values);
-  const first = res.rows[0]!;
-  if (first.capped || Number(first.terms) > MAX_EXPANSION) return null;
-  if (guarded && Number(first.terms) <= PROBE_KEYS) return undefined;
-  const n = Number(first.n);
-  if (Number(first.raw) > HUGE) return n > bound ? { matches: bound + 1, ids: null } : undefined;
-  const page = pageCandidates(res.rows.filter((r) => r.doc !== null), k, kept);
+  const sample = new Params();
+  const first = await countAndNewest<Verdicts>(client, sample, (minTs) => sql.stream(sample, minTs), k, bound, {
+    ctes: `m AS MATERIALIZED (${sql.terms(sample)})`,
+    extra: sql.verdicts(sample),
+    cap: HUGE,
+  });
+  if (first.extra.capped || Number(first.extra.terms) > MAX_EXPANSION) return null;
+  if (guarded && Number(first.extra.terms) <= PROBE_KEYS) return undefined;
+  if (first.read === undefined) return undefined;
+  if (first.read === MANY_NEWER) return { matches: bound + 1, ids: null };
+  const page = pageCandidates(first.read.rows, k, kept);
   if (page === null || page.boundary !== null) return undefined;
-  if (k === 0 || page.rows.length === 0) return { matches: n, ids: [] };
-  return { matches: n, ids: await pageIds(client, page.rows, query.req.from, query.req.size) };
+  return { matches: first.read.matches, ids: k === 0 || page.rows.length === 0 ? [] : await pageIds(client, page.rows, query.req.from, query.req.size) };
+}
+
+/** What the dictionary says of a lone pattern: its terms counted, and whether any may be capped. */
+interface Verdicts {
+  terms: string;
+  capped: boolean;
+}
+
+/**
+ * The SQL of a lone pattern's read: its terms from the dictionary (CTE `m`), and the stream of its
+ * matching (ts, doc): the postings the dictionary inlines, those of its other terms, of its keys and ranges.
+ */
+class LonePatternSql {
+  constructor(
+    private readonly query: StreamSql,
+    private readonly source: PostingSource,
+    private readonly guarded: boolean,
+  ) {}
+
+  /**
+   * The matching terms, as narrow rows (materialised: each column costs): `doc` (and `ts`) of an
+   * inlined posting that passes the request filters, a term's key when its postings are to be read
+   * (7 columns: 18 ms for the regex's 16,357 terms, 3: 11 ms).
+   */
+  terms(params: Params): string {
+    const inlined = ["t.pulse = 1", ...this.query.filter(params, "t")].join(" AND ");
+    const select = `t.ts, CASE WHEN ${inlined} THEN t.doc END AS doc, CASE WHEN t.pulse IS NULL THEN t.field || chr(1) || t.term END AS key`;
+    return (this.source.patterns ?? []).map((pattern) => `(${patternTermsSql((v) => params.p(v), pattern, select)} LIMIT ${params.p(MAX_EXPANSION + 1)})`).join(" UNION ALL ");
+  }
+
+  /** Output columns `terms` and `capped` (`Verdicts`). */
+  verdicts(params: Params): string {
+    const cappedFields = (this.source.patterns ?? []).filter((p) => p.maxLength > MAX_TERM).map((p) => p.field);
+    const capped = cappedFields.length ? `EXISTS (SELECT 1 FROM search_terms c WHERE c.field = ANY(${params.p(cappedFields, "::text[]")}) AND c.length > ${MAX_TERM})` : "false";
+    return `(SELECT count(*) FROM m) AS terms, ${capped} AS capped`;
+  }
+
+  /** The matching (ts, doc), those at least `minTs` (SQL) when given. */
+  stream(params: Params, minTs?: string): string {
+    const scan = (cond: string) => this.query.postingsWhere(params, cond, minTs);
+    const branches = [
+      `(SELECT m.ts, m.doc FROM m WHERE ${["m.doc IS NOT NULL", ...noOlder("m", minTs)].join(" AND ")})`,
+      scan("p.key = ANY(ARRAY(SELECT m.key FROM m WHERE m.key IS NOT NULL))"),
+    ];
+    if (this.source.keys.length) branches.push(scan(`p.key = ANY(${keyList(params, this.source.keys)})`));
+    for (const r of this.source.ranges) branches.push(scan(keyRange(params, r)));
+    const enough = this.guarded ? ` WHERE (SELECT count(*) FROM m) > ${PROBE_KEYS}` : "";
+    return `SELECT * FROM (${branches.join(" UNION ALL ")}) s${enough}`;
+  }
 }
 
 /**

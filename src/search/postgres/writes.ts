@@ -15,10 +15,10 @@
  * postings the other just wrote.
  */
 import type pg from "pg";
-import type { IndexName } from "../search-index.ts";
+import { INDEX_NAMES, type IndexName } from "../search-index.ts";
 import type { DocumentRow } from "./documents.ts";
 import { facetSql } from "./facets.ts";
-import { indexKeyRange } from "./postings.ts";
+import { indexKeyRange, presenceFields, withPresenceKeys } from "./postings.ts";
 import { applyTermChanges, type TermPosting } from "./terms.ts";
 
 /** pg_advisory_xact_lock(LOCK_SPACE, bucket): the first key of the writers' locks (arbitrary, fixed). */
@@ -82,7 +82,10 @@ async function insertPostings(client: pg.PoolClient, postings: Posting[]): Promi
   }
 }
 
-const postingsOf = (docs: StoredDocument[]): Posting[] => docs.flatMap((d) => (d.keys ?? []).map((k): Posting => [k, d]));
+/** The keys of a stored document's postings: its stored keys and the presence keys they imply. */
+const keysOf = (index: IndexName, d: StoredDocument): string[] => withPresenceKeys(index, d.keys ?? []);
+const postingsWith = (d: StoredDocument, keys: string[]): Posting[] => keys.map((k): Posting => [k, d]);
+const postingsOf = (index: IndexName, docs: StoredDocument[]): Posting[] => docs.flatMap((d) => postingsWith(d, keysOf(index, d)));
 const asTerms = (postings: Posting[]): TermPosting[] => postings.map(([key, d]) => ({ key, ts: d.ts, doc: d.doc, live: d.live, vis: d.vis, facet: d.facet }));
 
 /**
@@ -122,15 +125,17 @@ export async function upsertDocuments(client: pg.PoolClient, index: IndexName, r
   for (const now of written) {
     const before = old.get(now.id);
     const same = before !== undefined && before.ts === now.ts && before.live === now.live && before.vis === now.vis && before.facet === now.facet;
+    const nowKeys = keysOf(index, now);
     if (!same) {
-      if (before) gone.push(...postingsOf([before]));
-      added.push(...postingsOf([now]));
+      if (before) gone.push(...postingsOf(index, [before]));
+      added.push(...postingsWith(now, nowKeys));
       continue;
     }
-    const kept = new Set(now.keys);
-    const had = new Set(before.keys ?? []);
-    gone.push(...postingsOf([before]).filter(([k]) => !kept.has(k)));
-    added.push(...postingsOf([now]).filter(([k]) => !had.has(k)));
+    const beforeKeys = keysOf(index, before);
+    const kept = new Set(nowKeys);
+    const had = new Set(beforeKeys);
+    gone.push(...postingsWith(before, beforeKeys.filter((k) => !kept.has(k))));
+    added.push(...postingsWith(now, nowKeys.filter((k) => !had.has(k))));
   }
   await deletePostings(client, gone);
   await insertPostings(client, added);
@@ -140,8 +145,9 @@ export async function upsertDocuments(client: pg.PoolClient, index: IndexName, r
 export async function deleteDocumentsByIds(client: pg.PoolClient, index: IndexName, ids: string[]): Promise<void> {
   await lockDocuments(client, index, ids);
   const { rows } = await client.query<StoredDocument>(`DELETE FROM search_documents WHERE index_name = $1 AND id = ANY($2::text[]) RETURNING ${storedColumns("search_documents")}`, [index, ids]);
-  await deletePostings(client, postingsOf(rows));
-  await applyTermChanges(client, asTerms(postingsOf(rows)), []);
+  const gone = postingsOf(index, rows);
+  await deletePostings(client, gone);
+  await applyTermChanges(client, asTerms(gone), []);
 }
 
 /** Documents with one of `values` in `key` of `fields` (one containment test per value, GIN). */
@@ -153,8 +159,9 @@ export async function deleteDocumentsByTerms(client: pg.PoolClient, index: Index
      RETURNING ${storedColumns("d")}`,
     [index, key, values],
   );
-  await deletePostings(client, postingsOf(rows));
-  await applyTermChanges(client, asTerms(postingsOf(rows)), []);
+  const gone = postingsOf(index, rows);
+  await deletePostings(client, gone);
+  await applyTermChanges(client, asTerms(gone), []);
 }
 
 export async function clearIndex(client: pg.PoolClient, index: IndexName): Promise<void> {
@@ -174,8 +181,9 @@ export async function backfillPostings(client: pg.PoolClient, index: IndexName, 
      RETURNING ${storedColumns("d")}`,
     [index, rows.map((r) => r.doc), rows.map((r) => JSON.stringify(r.row.postingKeys))],
   );
-  await insertPostings(client, postingsOf(updated));
-  await applyTermChanges(client, [], asTerms(postingsOf(updated)));
+  const added = postingsOf(index, updated);
+  await insertPostings(client, added);
+  await applyTermChanges(client, [], asTerms(added));
 }
 
 /** Dictionary entries for the postings of documents `after` < doc <= the batch's last; returns it (null: none left). */
@@ -185,6 +193,27 @@ export async function backfillTerms(client: pg.PoolClient, after: string, batch:
     [after],
   );
   if (rows.length === 0) return null;
-  await applyTermChanges(client, [], asTerms(postingsOf(rows)));
+  // Presence keys have no dictionary entries: the stored keys are enough.
+  await applyTermChanges(client, [], asTerms(rows.flatMap((d) => postingsWith(d, d.keys ?? []))));
   return rows[rows.length - 1]!.doc;
+}
+
+/**
+ * The presence postings (`./postings.ts` `presenceKey`) of the documents stored before them (schema
+ * upgrade): one per document with a posting of the field's terms, copied from one of those.
+ * Idempotent: a field's presence postings are replaced.
+ */
+export async function backfillPresence(client: pg.PoolClient): Promise<void> {
+  for (const index of INDEX_NAMES) {
+    for (const { key, ranges } of presenceFields(index)) {
+      const params: unknown[] = [key];
+      const within = ranges.map(([lo, hi]) => `(p.key >= $${params.push(lo)} AND p.key < $${params.push(hi)})`).join(" OR ");
+      await client.query("DELETE FROM search_postings WHERE key = $1", [key]);
+      await client.query(
+        `INSERT INTO search_postings (key, ts, doc, live, vis, facet)
+         SELECT DISTINCT ON (p.doc) $1, p.ts, p.doc, p.live, p.vis, p.facet FROM search_postings p WHERE ${within} ORDER BY p.doc`,
+        params,
+      );
+    }
+  }
 }
