@@ -4,7 +4,6 @@
  * the PostgreSQL backend's B-tree indexes).
  */
 import { execFile } from "node:child_process";
-import crypto from "node:crypto";
 import fs from "node:fs";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -14,11 +13,10 @@ import { eventually } from "../support/process.ts";
 import { sharedPath } from "../support/shared-data.ts";
 import { TcpProxy } from "../support/tcp-proxy.ts";
 import { settled } from "../support/settled.ts";
-import { OPENSEARCH, SEARCH_BACKENDS } from "../support/search-backends.ts";
+import { OPENSEARCH, opensearchPrefix, SEARCH_BACKENDS } from "../support/search-backends.ts";
 
 const run = promisify(execFile);
 const VOLTA = "0dbb179a-1c8c-4e7c-a264-2440414dbac8";
-const prefix = () => `t${crypto.randomBytes(4).toString("hex")}-`;
 
 describe.each(SEARCH_BACKENDS)("reindex command on $name", ({ env }) => {
   let app: TestApp;
@@ -86,7 +84,7 @@ describe.skipIf(!OPENSEARCH)("OpenSearch outage", () => {
     const target = new URL(OPENSEARCH!);
     proxy = new TcpProxy({ host: target.hostname, port: Number(target.port) });
     await proxy.up();
-    app = await startTestApp("search-outage", { ROLE: "all", OPENSEARCH_URL: proxy.url, OPENSEARCH_INDEX_PREFIX: prefix() });
+    app = await startTestApp("search-outage", { ROLE: "all", OPENSEARCH_URL: proxy.url, OPENSEARCH_INDEX_PREFIX: opensearchPrefix() });
     admin = await loginAdmin(app);
   }, 60_000);
   afterAll(async () => {

@@ -42,6 +42,20 @@ export async function createTestDatabase(label: string): Promise<{ name: string;
   return {
     name,
     url: databaseUrl(name),
-    drop: () => withAdminClient((c) => c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).then(() => undefined),
+    drop: () => withAdminClient((c) => dropDatabase(c, name)),
   };
+}
+
+/**
+ * pg's `Pool.end()` resolves once its clients were told to end, before their backends have exited:
+ * FORCE would terminate those, and the FATAL (57P01) reaching a client that is ending surfaces as an
+ * unhandled pool error in the test file. So the backends get a moment to leave first.
+ */
+async function dropDatabase(c: pg.Client, name: string): Promise<void> {
+  for (let waited = 0; waited < 5_000; waited += 50) {
+    const { rows } = await c.query<{ n: number }>("SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1", [name]);
+    if (rows[0]!.n === 0) break;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
 }

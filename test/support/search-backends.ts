@@ -1,7 +1,34 @@
 import crypto from "node:crypto";
+import { afterAll } from "vitest";
 
 /** The first node of OPENSEARCH_URL, when tests may use OpenSearch. */
 export const OPENSEARCH = (process.env.OPENSEARCH_URL ?? "").split(",")[0]?.trim() || undefined;
+
+const prefixes = new Set<string>();
+
+/**
+ * A fresh OpenSearch index prefix for a service under test. Its indices and templates are deleted
+ * when the test file ends: a developer's node would otherwise collect them run after run, up to its
+ * shard limit (1,000 per node), when creating an index starts to fail.
+ */
+export function opensearchPrefix(): string {
+  const prefix = `t${crypto.randomBytes(4).toString("hex")}-`;
+  prefixes.add(prefix);
+  return prefix;
+}
+
+// Registered at the file's top level: runs after every describe block's own afterAll (the apps closed).
+afterAll(async () => {
+  if (!OPENSEARCH) return;
+  for (const prefix of prefixes) {
+    // Wildcard deletes are allowed by default (action.destructive_requires_name is false).
+    for (const path of [`/${prefix}*`, `/_index_template/${prefix}*`]) {
+      const res = await fetch(new URL(path, OPENSEARCH), { method: "DELETE" });
+      if (!res.ok && res.status !== 404) throw new Error(`DELETE ${path}: ${res.status} ${await res.text()}`);
+    }
+  }
+  prefixes.clear();
+});
 
 /**
  * The search backends a test runs against: PostgreSQL always, OpenSearch when OPENSEARCH_URL is
@@ -9,5 +36,5 @@ export const OPENSEARCH = (process.env.OPENSEARCH_URL ?? "").split(",")[0]?.trim
  */
 export const SEARCH_BACKENDS: { name: "postgres" | "opensearch"; env: () => Record<string, string> }[] = [
   { name: "postgres", env: () => ({}) },
-  ...(OPENSEARCH ? [{ name: "opensearch" as const, env: () => ({ OPENSEARCH_URL: OPENSEARCH!, OPENSEARCH_INDEX_PREFIX: `t${crypto.randomBytes(4).toString("hex")}-` }) }] : []),
+  ...(OPENSEARCH ? [{ name: "opensearch" as const, env: () => ({ OPENSEARCH_URL: OPENSEARCH!, OPENSEARCH_INDEX_PREFIX: opensearchPrefix() }) }] : []),
 ];
