@@ -55,6 +55,11 @@ http_get() {
   [[ $status == 2* ]]
 }
 answers() { local b; b=$(http_get "http://127.0.0.1:$1/") && [[ $b == *'"cluster_name"'* ]]; }
+# A process we just launched: alive unless gone or a zombie. Its cmdline is no test here: read while
+# the launcher chain (setsid, setpriv, env, bash, java) execs, it is often empty.
+is_alive() { # the state follows the last ")" of /proc/PID/stat (the command name may hold spaces)
+  local s; [[ -n ${1:-} ]] && s=$(cat /proc/"$1"/stat 2>/dev/null) && s=${s##*) } && [[ ${s%% *} != Z ]]
+}
 is_node_pid() { # pid is alive and is an OpenSearch JVM (or its bin/opensearch launcher)
   local c; [[ -n ${1:-} ]] && c=$(tr '\0' ' ' 2>/dev/null </proc/"$1"/cmdline) \
     && [[ $c == *org.opensearch.bootstrap.OpenSearch* || $c == */bin/opensearch* ]]
@@ -213,7 +218,7 @@ while :; do
   fi
   for ((i = 0; i < NODES; i++)); do
     pidf="$RUN_DIR/node-$i.pid"
-    if [[ -f $pidf ]] && ! is_node_pid "$(cat "$pidf")" && ! answers $((PORT + i)); then
+    if [[ -f $pidf ]] && ! is_alive "$(cat "$pidf")" && ! answers $((PORT + i)); then
       tail -n 40 "$RUN_DIR/node-$i/console.log" >&2 || true
       die "node-$i exited during startup (log: $RUN_DIR/node-$i/console.log)"
     fi
