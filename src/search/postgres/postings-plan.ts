@@ -23,7 +23,7 @@ import { analyze, lowerCase } from "./analyzer.ts";
 import { dateRangeBounds, FieldTypeError, longRangeBounds, SqlCompiler, wildcardToLike } from "./compile.ts";
 import { parseCidr, parseIp } from "./ip.ts";
 import { luceneRegexToPostgres } from "./regex.ts";
-import { cidrTerms, dictionaryField, hasPostings, ipTerm, longTerm, pairKey, prefixRange, presenceKey, termFits, termKey } from "./postings.ts";
+import { cidrTerms, dictionaryField, hasPostings, ipTerm, longTerm, pairKey, prefixRange, presenceKey, presentThrough, termFits, termKey } from "./postings.ts";
 
 /** Documents that have one of `keys`, a key within one of `ranges`, or a term matching one of `patterns`. */
 export interface PostingSource {
@@ -368,8 +368,7 @@ class Planner {
           parts.push(source([present]));
           continue;
         }
-        // A text field is present when its value has tokens or an exact form (`.keyword`).
-        const keys = f.type === "text" ? [f.key, `${f.key}.keyword`] : [f.key];
+        const keys = presentThrough(this.index, f.key);
         const dictionary = f.type === "text" || f.type === "keyword";
         parts.push(source([], keys.map((k) => (dictionary ? termsRange(this.index, k, "") : inclusive(...prefixRange(this.index, k, ""))))));
       }

@@ -92,12 +92,12 @@ export function presenceFields(index: IndexName): { key: string; ranges: [string
   const code = INDEX_CODES[index];
   return [...PRESENCE_FIELDS[index]].map((field) => ({
     key: presenceKey(index, field)!,
-    ranges: fieldKeys(index, field).map((f) => [`${code}${f}${FIELD_END}`, `${code}${f}${PAIR_END}`]),
+    ranges: presentThrough(index, field).map((f) => [`${code}${f}${FIELD_END}`, `${code}${f}${PAIR_END}`]),
   }));
 }
 
-/** The fields whose terms make `field` present: a text field's tokens and exact values. */
-const fieldKeys = (index: IndexName, field: string) => (INDEX_FIELDS[index].fields[field] === "text" ? [field, `${field}.keyword`] : [field]);
+/** The fields whose terms make `field` present: a text field has tokens or an exact form (`.keyword`). */
+export const presentThrough = (index: IndexName, field: string): string[] => (INDEX_FIELDS[index].fields[field] === "text" ? [field, `${field}.keyword`] : [field]);
 
 /**
  * A document's posting keys: its stored keys (`postingKeys`) and the presence keys they imply.
