@@ -97,6 +97,9 @@ export const errors = {
   searchUnavailable: (detail: string) => new AppError("search_unavailable", detail),
   /** An external service (the vulnerability database, the rules service) failed or did not answer. */
   upstreamUnavailable: (detail: string) => new AppError("upstream_unavailable", detail),
+  /** 429: try again after `retryAfterSeconds` (also in the body, for GraphQL callers). */
+  rateLimited: (detail: string, retryAfterSeconds: number) =>
+    new AppError("rate_limited", detail, { "Retry-After": String(retryAfterSeconds) }, { retry_after: retryAfterSeconds }),
   internal: () => new AppError("internal_error", "Internal Server Error"),
 };
 
