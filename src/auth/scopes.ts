@@ -22,13 +22,20 @@ const RESOURCES: Record<string, { label: string; actions: Record<string, string>
       tag: "Tag and untag events.",
       publish: "Publish and unpublish events.",
       import: "Import events in MISP JSON format.",
+      sync: "Import as another organisation (sync): keep the file's Orgc and sighting organisations, creating unknown ones. Without it an import is always your organisation's.",
     },
   },
   attributes: { label: "attributes", actions: { ...crud("attributes"), tag: "Tag and untag attributes." } },
   objects: { label: "objects", actions: crud("objects") },
-  tags: { label: "tags", actions: crud("tags") },
-  taxonomies: { label: "taxonomies", actions: crud("taxonomies") },
-  galaxies: { label: "galaxies", actions: crud("galaxies") },
+  tags: {
+    label: "tags",
+    actions: { ...crud("tags"), admin: "Rename, recolour, change and delete tag definitions, which every organisation shares (beside tags:update / tags:delete)." },
+  },
+  taxonomies: { label: "taxonomies", actions: { ...crud("taxonomies"), admin: "Change taxonomies, which every organisation shares (beside taxonomies:update)." } },
+  galaxies: {
+    label: "galaxies",
+    actions: { ...crud("galaxies"), admin: "Import, enable and disable galaxies, which every organisation shares (beside galaxies:update)." },
+  },
   sightings: { label: "sightings", actions: crud("sightings") },
   correlations: {
     label: "correlations",
@@ -36,7 +43,7 @@ const RESOURCES: Record<string, { label: string; actions: Record<string, string>
       read: "Read and search correlations.",
       create: "Run correlation rebuilds.",
       delete: "Delete correlations.",
-      admin: "Manage correlation exclusions and settings.",
+      admin: "Delete all correlations, run rebuilds (beside correlations:delete / correlations:create) and manage exclusions: instance-wide.",
     },
   },
   feeds: {
@@ -115,6 +122,32 @@ export const SCOPE_CATALOGUE: Readonly<Record<string, string>> = Object.freeze(
 );
 
 export const ADMIN_SCOPE = "*";
+
+/**
+ * Scopes over what every organisation shares (instance-wide objects, other organisations' data,
+ * identity): no built-in role but the administrator's holds them; the roles API can grant them.
+ */
+const ADMIN_LEVEL_SCOPES: ReadonlySet<string> = new Set([
+  "events:sync",
+  "tags:admin",
+  "taxonomies:admin",
+  "galaxies:admin",
+  "correlations:admin",
+  "settings:update",
+  "settings:delete",
+  "organisations:create",
+  "organisations:update",
+  "organisations:delete",
+  "roles:create",
+  "roles:update",
+  "roles:delete",
+  "api_keys:admin",
+  "audit_logs:admin",
+]);
+
+export function isAdminLevelScope(scope: string): boolean {
+  return scope === ADMIN_SCOPE || ADMIN_LEVEL_SCOPES.has(scope);
+}
 
 /** `*`, `<known resource>:*` and catalogue scopes are valid scope strings. */
 export function isKnownScope(scope: string): boolean {

@@ -1,9 +1,9 @@
 import crypto from "node:crypto";
 import type pg from "pg";
-import type { Principal } from "../../auth/principal.ts";
+import { hasScope, type Principal } from "../../auth/principal.ts";
 import { errors } from "../../platform/errors.ts";
 import { recordChanges, type Change } from "../changes/change-log.ts";
-import type { AttributeDraft, EventDraft, ObjectDraft, TagDraft } from "./event-draft.ts";
+import type { AttributeDraft, EventDraft, ObjectDraft, SightingDraft, TagDraft } from "./event-draft.ts";
 
 const CHUNK = 5000;
 
@@ -28,11 +28,20 @@ export interface WriteOptions {
  * attributes, never one per row). Upserts are keyed by uuid and only take a newer `timestamp`, so a
  * re-import never duplicates anything and never moves data backwards. A uuid that already belongs to
  * another event is a conflict (409). Every stored change gets its change record.
+ *
+ * Who the event is from: a caller holding `events:sync` imports for other organisations, as MISP's
+ * sync users do: the file's Orgc and sighting organisations are kept (by uuid, else by name; created
+ * when unknown). Anyone else writes as their own organisation whatever the file says: a new event's
+ * Orgc and every sighting are theirs, a stored event keeps its Orgc, and no organisation is created.
+ * The creator is always the caller.
  */
 export async function writeEventDraft(client: pg.PoolClient, actor: Principal, draft: EventDraft, opts: WriteOptions): Promise<WriteResult> {
-  const orgcId = draft.orgc ? await resolveOrganisation(client, draft.orgc.uuid, draft.orgc.name, actor) : opts.ownerOrgId;
+  const sync = hasScope(actor, "events:sync");
   const existing = (
-    await client.query<{ id: number; timestamp: string; org_id: number }>("SELECT id, timestamp, org_id FROM events WHERE uuid = $1 FOR UPDATE", [draft.uuid])
+    await client.query<{ id: number; timestamp: string; org_id: number; orgc_id: number }>(
+      "SELECT id, timestamp, org_id, orgc_id FROM events WHERE uuid = $1 FOR UPDATE",
+      [draft.uuid],
+    )
   ).rows[0];
   const empty = { created: 0, updated: 0, unchanged: 0 };
   if (existing) {
@@ -41,6 +50,7 @@ export async function writeEventDraft(client: pg.PoolClient, actor: Principal, d
       return { eventId: existing.id, eventUuid: draft.uuid, created: false, changed: false, attributes: { ...empty }, objects: { ...empty } };
     }
   }
+  const orgcId = !sync ? (existing?.orgc_id ?? opts.ownerOrgId) : draft.orgc ? await resolveOrganisation(client, draft.orgc.uuid, draft.orgc.name, actor) : opts.ownerOrgId;
   const eventId = existing ? await updateEvent(client, existing.id, draft, orgcId) : await insertEvent(client, draft, opts.ownerOrgId, orgcId, actor);
   await assertUuidsFree(client, eventId, draft);
 
@@ -64,7 +74,7 @@ export async function writeEventDraft(client: pg.PoolClient, actor: Principal, d
     const byUuid = new Map(chunk.map((c) => [c.a.uuid, c]));
     const changedDrafts = changed.map((r) => ({ row: r, entry: byUuid.get(r.uuid)! }));
     await replaceAttributeTags(client, changedDrafts.map((c) => ({ id: c.row.id, inserted: c.row.inserted, tags: c.entry.a.tags })), tagIds);
-    changes.push(...(await insertSightings(client, eventId, draft.uuid, changedDrafts.map((c) => ({ id: c.row.id, attribute: c.entry.a })), actor)));
+    changes.push(...(await insertSightings(client, eventId, draft.uuid, changedDrafts.map((c) => ({ id: c.row.id, attribute: c.entry.a })), actor, sync)));
     for (const c of changedDrafts) {
       if (c.row.inserted) attrStats.created++;
       else attrStats.updated++;
@@ -305,16 +315,30 @@ async function replaceAttributeTags(client: pg.PoolClient, items: { id: string; 
 
 const SIGHTING_TYPES = ["sighting", "false-positive", "expiration"];
 
-/** Inserts the sightings of stored attributes (known uuids are skipped) and returns their change records. */
-async function insertSightings(client: pg.PoolClient, eventId: number, eventUuid: string, items: { id: string; attribute: AttributeDraft }[], actor: Principal): Promise<Change[]> {
+/**
+ * Inserts the sightings of stored attributes (known uuids are skipped) and returns their change
+ * records. Without `sync` every sighting is the caller's organisation's.
+ */
+async function insertSightings(
+  client: pg.PoolClient,
+  eventId: number,
+  eventUuid: string,
+  items: { id: string; attribute: AttributeDraft }[],
+  actor: Principal,
+  sync: boolean,
+): Promise<Change[]> {
   const all = items.flatMap((i) => i.attribute.sightings.map((s) => ({ attributeId: i.id, a: i.attribute, s })));
   if (all.length === 0) return [];
-  const orgIds = new Map<string, number>();
-  for (const { s } of all) {
-    if (!s.orgName) continue;
-    const key = `${s.orgUuid ?? ""}|${s.orgName}`;
-    if (!orgIds.has(key)) orgIds.set(key, await resolveOrganisation(client, s.orgUuid, s.orgName, actor));
+  const own = sync ? null : await callerOrganisation(client, actor);
+  const key = (s: SightingDraft) => `${s.orgUuid ?? ""}|${s.orgName}`;
+  const named = new Map<string, number>();
+  if (!own) {
+    for (const { s } of all) {
+      if (s.orgName && !named.has(key(s))) named.set(key(s), await resolveOrganisation(client, s.orgUuid, s.orgName, actor));
+    }
   }
+  const orgIdOf = (s: SightingDraft) => (own ? own.id : s.orgName ? named.get(key(s))! : null);
+  const orgNameOf = (s: SightingDraft) => (own ? own.name : s.orgName);
   const { rows } = await client.query<{ uuid: string }>(
     `INSERT INTO sightings (uuid, attribute_id, event_id, type, source, org_id, date_sighting)
      SELECT u, a, $1, t, s, o, d FROM unnest($2::uuid[], $3::bigint[], $4::smallint[], $5::text[], $6::int[], $7::bigint[]) AS x(u, a, t, s, o, d)
@@ -326,7 +350,7 @@ async function insertSightings(client: pg.PoolClient, eventId: number, eventUuid
       all.map((x) => x.attributeId),
       all.map((x) => x.s.type),
       all.map((x) => x.s.source),
-      all.map((x) => (x.s.orgName ? orgIds.get(`${x.s.orgUuid ?? ""}|${x.s.orgName}`)! : null)),
+      all.map((x) => orgIdOf(x.s)),
       all.map((x) => x.s.dateSighting),
     ],
   );
@@ -338,8 +362,14 @@ async function insertSightings(client: pg.PoolClient, eventId: number, eventUuid
       entityType: "sighting" as const,
       entityUuid: x.s.uuid,
       eventUuid,
-      payload: { attribute_uuid: x.a.uuid, sighting_type: SIGHTING_TYPES[x.s.type], value: x.a.value, organisation: x.s.orgName, timestamp: x.s.dateSighting },
+      payload: { attribute_uuid: x.a.uuid, sighting_type: SIGHTING_TYPES[x.s.type], value: x.a.value, organisation: orgNameOf(x.s), timestamp: x.s.dateSighting },
     }));
+}
+
+async function callerOrganisation(client: pg.PoolClient, actor: Principal): Promise<{ id: number; name: string }> {
+  const { rows } = await client.query<{ id: number; name: string }>("SELECT id, name FROM organisations WHERE id = $1", [actor.orgId]);
+  if (!rows[0]) throw errors.forbidden("Only users of an organisation can import sightings");
+  return rows[0];
 }
 
 /** Upserts references (newer timestamp wins) and returns a change record for each one stored. */
