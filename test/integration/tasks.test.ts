@@ -1,8 +1,9 @@
 /**
  * Scheduled tasks end to end (ROLE=all: the ticker and runs execute in the worker): both body
  * shapes, validation naming the field, ownership, run now and the job status, automatic firing,
- * no overlap, one run per missed tick after a downtime, one run with two workers, and runs that
- * fail because their user lost the right to run them.
+ * no overlap, one run per missed tick after a downtime, one run with two workers, runs that fail
+ * because their user lost the right to run them, instance-wide tasks needing admin-level scopes, and
+ * the record a task names checked on scheduling, on run now and at the start of every run.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "../support/app.ts";
@@ -11,8 +12,9 @@ import { eventually } from "../support/process.ts";
 
 let app: TestApp;
 let admin: TestUser;
-let orgAdmin: TestUser; // role 2: tasks:* and correlations:*, not settings:update
-let otherOrgAdmin: TestUser;
+/** Schedules generate_correlations: tasks:* and the correlation scopes, correlations:admin included; not settings:update. */
+let scheduler: TestUser;
+let otherOrgAdmin: TestUser; // role 2 of another organisation
 
 const q = (sql: string, params: unknown[] = []) => app.booted.ctx.db.pool.query(sql, params);
 
@@ -37,10 +39,24 @@ async function finished(user: TestUser, runId: string): Promise<Record<string, a
   }, `run ${runId} finished`, 30_000, 100);
 }
 
+/** Makes a schedule due now, wakes the ticker and waits for the run it fires to finish. */
+async function fireOnce(scheduledTaskId: string): Promise<Record<string, any>> {
+  const before = (await q("SELECT last_run_id FROM scheduled_tasks WHERE id = $1", [scheduledTaskId])).rows[0].last_run_id;
+  await q("UPDATE scheduled_tasks SET next_run_at = now() - interval '1 second' WHERE id = $1", [scheduledTaskId]);
+  await q("SELECT graphile_worker.add_job('tick_schedules', '{}'::json, job_key => 'tick_schedules')");
+  return eventually(async () => {
+    const { rows } = await q(
+      "SELECT r.id, r.status, r.last_error, r.run_as_user_id, r.result FROM scheduled_tasks t JOIN task_runs r ON r.id = t.last_run_id WHERE t.id = $1",
+      [scheduledTaskId],
+    );
+    return rows[0] && rows[0].id !== before && ["succeeded", "failed"].includes(rows[0].status) ? rows[0] : undefined;
+  }, "the scheduled run finished");
+}
+
 beforeAll(async () => {
   app = await startTestApp("tasks", { ROLE: "all" });
   admin = await loginAdmin(app);
-  orgAdmin = await createUser(app, admin, 2);
+  scheduler = await createUser(app, admin, ["tasks:*", "correlations:read", "correlations:create", "correlations:admin"]);
   otherOrgAdmin = await createUser(app, admin, 2, await createOrganisation(app, admin));
 }, 60_000);
 afterAll(async () => {
@@ -50,7 +66,7 @@ afterAll(async () => {
 describe("creating schedules", () => {
   it("takes the spec's body (interval and crontab) and the peer's body, and answers both shapes", async () => {
     const before = Date.now();
-    const interval = await schedule(orgAdmin, hourly("app.worker.tasks.generate_correlations", { args: [], kwargs: {} }));
+    const interval = await schedule(scheduler, hourly("app.worker.tasks.generate_correlations", { args: [], kwargs: {} }));
     expect(interval).toMatchObject({
       name: "hourly rebuild",
       task: "generate_correlations",
@@ -63,32 +79,32 @@ describe("creating schedules", () => {
       status: "scheduled",
       total_run_count: 0,
       last_run_at: null,
-      owner_id: orgAdmin.id,
+      owner_id: scheduler.id,
     });
     expect(interval.id).toBe(interval.scheduled_task_name);
     const due = Date.parse(interval.due_at);
     expect(due).toBeGreaterThanOrEqual(before + 3600_000 - 1000);
     expect(due).toBeLessThanOrEqual(Date.now() + 3600_000 + 1000);
 
-    const cron = await schedule(orgAdmin, { name: "nightly", task: "generate_correlations", schedule_type: "crontab", crontab: { minute: "0", hour: "2", timezone: "Europe/Berlin" } });
+    const cron = await schedule(scheduler, { name: "nightly", task: "generate_correlations", schedule_type: "crontab", crontab: { minute: "0", hour: "2", timezone: "Europe/Berlin" } });
     expect(cron.crontab).toEqual({ minute: "0", hour: "2", day_of_week: "*", day_of_month: "*", month_of_year: "*", timezone: "Europe/Berlin" });
     expect(cron.schedule_description).toBe("cron 0 2 * * * (Europe/Berlin)");
     // 02:00 in Berlin is 00:00 or 01:00 UTC.
     expect(new Date(cron.due_at).getUTCMinutes()).toBe(0);
     expect([0, 1]).toContain(new Date(cron.due_at).getUTCHours());
 
-    const peer = await schedule(orgAdmin, {
+    const peer = await schedule(scheduler, {
       task_name: "app.worker.tasks.generate_correlations",
-      params: { args: [], kwargs: { user_id: orgAdmin.id } },
+      params: { args: [], kwargs: { user_id: scheduler.id } },
       schedule: { type: "crontab", minute: "*/15", day_of_week: "mon-fri" },
       enabled: false,
     });
     expect(peer).toMatchObject({ name: "generate_correlations", enabled: false, status: "paused", due_at: null, schedule: { type: "crontab", minute: "*/15", day_of_week: "mon-fri", timezone: "UTC" } });
 
-    const listed = await app.http.get("/tasks/scheduled?limit=100", { token: orgAdmin.token });
+    const listed = await app.http.get("/tasks/scheduled?limit=100", { token: scheduler.token });
     expect(listed.status).toBe(200);
     expect(listed.body.map((t: { id: string }) => t.id)).toEqual(expect.arrayContaining([interval.id, cron.id, peer.id]));
-    const one = await app.http.get(`/tasks/scheduled/${cron.id}`, { token: orgAdmin.token });
+    const one = await app.http.get(`/tasks/scheduled/${cron.id}`, { token: scheduler.token });
     expect(one.body).toEqual(cron);
   });
 
@@ -118,7 +134,7 @@ describe("creating schedules", () => {
   ];
   it.each(bad)("%s: 422 naming the field, nothing stored", async (_what, body, loc) => {
     const before = (await q("SELECT count(*)::int AS n FROM scheduled_tasks")).rows[0].n;
-    const res = await app.http.post("/tasks/schedule", { token: orgAdmin.token, json: body });
+    const res = await app.http.post("/tasks/schedule", { token: scheduler.token, json: body });
     expect(res.status, res.text).toBe(422);
     expect(res.body.code).toBe("validation_error");
     expect(res.body.detail.map((d: { loc: unknown }) => d.loc)).toContainEqual(loc);
@@ -126,13 +142,13 @@ describe("creating schedules", () => {
   });
 
   it("refuses a task whose own scopes the caller lacks (403 naming them)", async () => {
-    const res = await app.http.post("/tasks/schedule", { token: orgAdmin.token, json: hourly("enforce_retention") });
+    const res = await app.http.post("/tasks/schedule", { token: scheduler.token, json: hourly("enforce_retention") });
     expect(res.status).toBe(403);
     expect(res.body.detail).toContain("settings:update");
   });
 
   it("lists the registered tasks with their scopes", async () => {
-    const res = await app.http.get("/tasks/registered", { token: orgAdmin.token });
+    const res = await app.http.get("/tasks/registered", { token: scheduler.token });
     expect(res.body).toEqual(
       expect.arrayContaining([
         expect.objectContaining({ name: "enforce_retention", task_name: "app.worker.tasks.enforce_retention", required_scopes: ["settings:update", "events:delete"] }),
@@ -144,7 +160,7 @@ describe("creating schedules", () => {
 
 describe("ownership", () => {
   it("another user's schedule is not found, for every route; administrators see and manage it", async () => {
-    const mine = await schedule(orgAdmin);
+    const mine = await schedule(scheduler);
     const path = `/tasks/scheduled/${mine.id}`;
     for (const [method, p, json] of [
       ["GET", path, undefined],
@@ -160,7 +176,7 @@ describe("ownership", () => {
     const all = await app.http.get("/tasks/scheduled?limit=1000", { token: admin.token });
     expect(all.body.map((t: { id: string }) => t.id)).toContain(mine.id);
     expect((await app.http.patch(path, { token: admin.token, json: { name: "renamed by admin" } })).body.name).toBe("renamed by admin");
-    expect((await q("SELECT owner_id FROM scheduled_tasks WHERE id = $1", [mine.id])).rows[0].owner_id).toBe(orgAdmin.id);
+    expect((await q("SELECT owner_id FROM scheduled_tasks WHERE id = $1", [mine.id])).rows[0].owner_id).toBe(scheduler.id);
   });
 
   it("a malformed id is a 422 naming the parameter", async () => {
@@ -172,51 +188,51 @@ describe("ownership", () => {
 
 describe("update, pause, resume, delete", () => {
   it("pauses (no due time), resumes (due again from now), reschedules, and deletes with a null body", async () => {
-    const t = await schedule(orgAdmin);
+    const t = await schedule(scheduler);
     const path = `/tasks/scheduled/${t.id}`;
-    const paused = await app.http.patch(path, { token: orgAdmin.token, json: { enabled: false } });
+    const paused = await app.http.patch(path, { token: scheduler.token, json: { enabled: false } });
     expect(paused.body).toMatchObject({ enabled: false, status: "paused", due_at: null });
-    const resumed = await app.http.patch(path, { token: orgAdmin.token, json: { enabled: true } });
+    const resumed = await app.http.patch(path, { token: scheduler.token, json: { enabled: true } });
     expect(resumed.body).toMatchObject({ enabled: true, status: "scheduled" });
     expect(Date.parse(resumed.body.due_at)).toBeGreaterThan(Date.now() + 3500_000);
-    const cron = await app.http.patch(path, { token: orgAdmin.token, json: { schedule: { type: "crontab", minute: "30", hour: "4" } } });
+    const cron = await app.http.patch(path, { token: scheduler.token, json: { schedule: { type: "crontab", minute: "30", hour: "4" } } });
     expect(cron.body).toMatchObject({ schedule_type: "crontab", interval: null, crontab: { minute: "30", hour: "4" } });
-    const again = await app.http.patch(path, { token: orgAdmin.token, json: { schedule_type: "interval", interval: { every: 2, period: "days" } } });
+    const again = await app.http.patch(path, { token: scheduler.token, json: { schedule_type: "interval", interval: { every: 2, period: "days" } } });
     expect(again.body).toMatchObject({ schedule_type: "interval", interval: { every: 2, period: "days" }, crontab: null });
 
     for (const body of [{ interval: { every: 0, period: "seconds" }, schedule_type: "interval" }, { schedule: { type: "interval", every: 0 } }, { enabled: "yes" }, { schedule_type: "crontab", crontab: { hour: "25" } }]) {
-      const res = await app.http.patch(path, { token: orgAdmin.token, json: body });
+      const res = await app.http.patch(path, { token: scheduler.token, json: body });
       expect(res.status, JSON.stringify(body)).toBe(422);
     }
-    expect((await app.http.get(path, { token: orgAdmin.token })).body).toMatchObject({ interval: { every: 2, period: "days" }, enabled: true });
+    expect((await app.http.get(path, { token: scheduler.token })).body).toMatchObject({ interval: { every: 2, period: "days" }, enabled: true });
 
-    const deleted = await app.http.delete(path, { token: orgAdmin.token });
+    const deleted = await app.http.delete(path, { token: scheduler.token });
     expect(deleted.status).toBe(200);
     expect(deleted.body).toBeNull();
-    expect((await app.http.get(path, { token: orgAdmin.token })).status).toBe(404);
-    expect((await app.http.delete(path, { token: orgAdmin.token })).status).toBe(404);
+    expect((await app.http.get(path, { token: scheduler.token })).status).toBe(404);
+    expect((await app.http.delete(path, { token: scheduler.token })).status).toBe(404);
   });
 });
 
 describe("runs", () => {
   it("run now: 202 with the run id, whose status goes queued → succeeded with timestamps, attempts and the result", async () => {
-    const t = await schedule(orgAdmin);
-    const res = await app.http.post(`/tasks/scheduled/${t.id}/run`, { token: orgAdmin.token });
+    const t = await schedule(scheduler);
+    const res = await app.http.post(`/tasks/scheduled/${t.id}/run`, { token: scheduler.token });
     expect(res.status).toBe(202);
     expect(res.body).toMatchObject({ status: "queued", run: { trigger: "manual", scheduled_task_id: t.id, attempts: 0, started_at: null } });
-    const done = await finished(orgAdmin, res.body.task_id);
-    expect(done).toMatchObject({ status: "succeeded", attempts: 1, last_error: null, run_as_user_id: orgAdmin.id, task_name: "app.worker.tasks.generate_correlations" });
+    const done = await finished(scheduler, res.body.task_id);
+    expect(done).toMatchObject({ status: "succeeded", attempts: 1, last_error: null, run_as_user_id: scheduler.id, task_name: "app.worker.tasks.generate_correlations" });
     expect(done.result.rebuild_id).toEqual(expect.any(Number));
     expect(Date.parse(done.started_at)).toBeGreaterThanOrEqual(Date.parse(done.queued_at));
     expect(Date.parse(done.finished_at)).toBeGreaterThanOrEqual(Date.parse(done.started_at));
     // The rebuild it queued is real.
     const rebuild = await eventually(async () => {
-      const r = await app.http.get(`/correlations/run/${done.result.rebuild_id}`, { token: orgAdmin.token });
+      const r = await app.http.get(`/correlations/run/${done.result.rebuild_id}`, { token: scheduler.token });
       return r.body.status === "succeeded" ? r.body : undefined;
     }, "rebuild done");
     expect(rebuild.status).toBe("succeeded");
     // Listed for its owner, not for another user.
-    const list = await app.http.get(`/tasks/?scheduled_task_id=${t.id}`, { token: orgAdmin.token });
+    const list = await app.http.get(`/tasks/?scheduled_task_id=${t.id}`, { token: scheduler.token });
     expect(Object.keys(list.body.items)).toEqual([done.id]);
     expect(list.body).toMatchObject({ limit: 100, offset: 0, has_more: false });
     expect((await app.http.get(`/tasks/${done.id}`, { token: otherOrgAdmin.token })).status).toBe(404);
@@ -225,23 +241,15 @@ describe("runs", () => {
   });
 
   it("a scheduled run whose owner lost a scope the task needs, or was disabled, fails with the reason and does nothing", async () => {
-    const role = await createRole(app, admin, ["tasks:*", "correlations:create"]);
+    const role = await createRole(app, admin, ["tasks:*", "correlations:create", "correlations:admin"]);
     const user = await createUser(app, admin, role);
     const t = await schedule(user);
     const rebuildsBefore = (await q("SELECT count(*)::int AS n FROM correlation_rebuilds")).rows[0].n;
-    const fire = async () => {
-      const before = (await q("SELECT last_run_id FROM scheduled_tasks WHERE id = $1", [t.id])).rows[0].last_run_id;
-      await q("UPDATE scheduled_tasks SET next_run_at = now() - interval '1 second' WHERE id = $1", [t.id]);
-      await q("SELECT graphile_worker.add_job('tick_schedules', '{}'::json, job_key => 'tick_schedules')");
-      return eventually(async () => {
-        const { rows } = await q("SELECT r.id, r.status, r.last_error FROM scheduled_tasks t JOIN task_runs r ON r.id = t.last_run_id WHERE t.id = $1", [t.id]);
-        return rows[0] && rows[0].id !== before && ["succeeded", "failed"].includes(rows[0].status) ? rows[0] : undefined;
-      }, "the scheduled run finished");
-    };
+    const fire = () => fireOnce(t.id);
     // The role is downgraded after the schedule was made: the next run acts with the role of now.
     expect((await app.http.patch(`/roles/${role}`, { token: admin.token, json: { scopes: ["tasks:*"] } })).status).toBe(200);
     expect(await fire()).toMatchObject({ status: "failed", last_error: expect.stringContaining("correlations:create") });
-    expect((await app.http.patch(`/roles/${role}`, { token: admin.token, json: { scopes: ["tasks:*", "correlations:create"] } })).status).toBe(200);
+    expect((await app.http.patch(`/roles/${role}`, { token: admin.token, json: { scopes: ["tasks:*", "correlations:create", "correlations:admin"] } })).status).toBe(200);
     expect((await app.http.patch(`/users/${user.id}`, { token: admin.token, json: { disabled: true } })).status).toBe(200);
     expect(await fire()).toMatchObject({ status: "failed", last_error: expect.stringContaining("disabled") });
     expect((await q("SELECT count(*)::int AS n FROM correlation_rebuilds")).rows[0].n).toBe(rebuildsBefore);
@@ -250,13 +258,13 @@ describe("runs", () => {
 
 describe("the ticker", () => {
   it("fires due schedules by itself, once per due time, and never lets runs of one schedule overlap", async () => {
-    const t = await schedule(orgAdmin, hourly(undefined, { name: "every 2 s", interval: { every: 2, period: "seconds" } }));
+    const t = await schedule(scheduler, hourly(undefined, { name: "every 2 s", interval: { every: 2, period: "seconds" } }));
     const fired = await eventually(async () => {
       const { rows } = await q("SELECT total_run_count FROM scheduled_tasks WHERE id = $1", [t.id]);
       return rows[0].total_run_count >= 2 ? rows[0].total_run_count : undefined;
     }, "two runs fired", 20_000);
     expect(fired).toBeGreaterThanOrEqual(2);
-    await app.http.patch(`/tasks/scheduled/${t.id}`, { token: orgAdmin.token, json: { enabled: false } });
+    await app.http.patch(`/tasks/scheduled/${t.id}`, { token: scheduler.token, json: { enabled: false } });
     const { rows } = await q("SELECT status, trigger, queued_at, started_at, finished_at FROM task_runs WHERE scheduled_task_id = $1 ORDER BY queued_at", [t.id]);
     expect(rows.length).toBeGreaterThanOrEqual(2);
     expect(rows.every((r) => r.trigger === "schedule")).toBe(true);
@@ -267,7 +275,7 @@ describe("the ticker", () => {
   });
 
   it("a schedule that missed many ticks while the service was down runs once, and keeps its cadence", async () => {
-    const t = await schedule(orgAdmin, hourly(undefined, { name: "missed", interval: { every: 10, period: "minutes" } }));
+    const t = await schedule(scheduler, hourly(undefined, { name: "missed", interval: { every: 10, period: "minutes" } }));
     // Down for five hours: thirty ticks missed.
     const missedDue: Date = (
       await q("UPDATE scheduled_tasks SET next_run_at = now() - interval '5 hours' - interval '3 minutes' WHERE id = $1 RETURNING next_run_at", [t.id])
@@ -285,7 +293,7 @@ describe("the ticker", () => {
     expect(next).toBeGreaterThan(Date.now() - 5_000);
     expect(next).toBeLessThanOrEqual(Date.now() + 600_000);
     expect((next - missedDue.getTime()) % 600_000).toBe(0);
-    await app.http.patch(`/tasks/scheduled/${t.id}`, { token: orgAdmin.token, json: { enabled: false } });
+    await app.http.patch(`/tasks/scheduled/${t.id}`, { token: scheduler.token, json: { enabled: false } });
   });
 
   it("with two worker processes, a due schedule still runs once per due time", async () => {
@@ -293,7 +301,7 @@ describe("the ticker", () => {
     try {
       const names: string[] = [];
       for (let i = 0; i < 5; i++) {
-        const t = await schedule(orgAdmin, hourly(undefined, { name: `race ${i}`, interval: { every: 1, period: "hours" } }));
+        const t = await schedule(scheduler, hourly(undefined, { name: `race ${i}`, interval: { every: 1, period: "hours" } }));
         names.push(t.id);
       }
       // All due at once, ticked by both workers together.
@@ -318,7 +326,7 @@ describe("the ticker", () => {
 
 describe("GraphQL twins", () => {
   it("schedules, reads, pauses, runs and deletes through GraphQL with the same rules", async () => {
-    const gql = (query: string, variables: Record<string, unknown> = {}, token = orgAdmin.token) => app.http.post("/graphql", { token, json: { query, variables } });
+    const gql = (query: string, variables: Record<string, unknown> = {}, token = scheduler.token) => app.http.post("/graphql", { token, json: { query, variables } });
     const created = await gql(
       `mutation($s: ScheduleInput!) { scheduleTask(name: "gql", task: "generate_correlations", schedule: $s) { id enabled schedule { type every period description } } }`,
       { s: { type: "interval", every: 3, period: "days" } },
@@ -331,11 +339,110 @@ describe("GraphQL twins", () => {
     expect(paused.body.data.updateScheduledTask).toEqual({ enabled: false, dueAt: null });
     const run = await gql(`mutation($id: String!) { runScheduledTask(id: $id) { id status trigger } }`, { id });
     expect(run.body.data.runScheduledTask).toMatchObject({ status: "queued", trigger: "manual" });
-    const done = await finished(orgAdmin, run.body.data.runScheduledTask.id);
+    const done = await finished(scheduler, run.body.data.runScheduledTask.id);
     const read = await gql(`query($id: String!) { taskRun(id: $id) { status attempts result } }`, { id: done.id });
     expect(read.body.data.taskRun).toMatchObject({ status: "succeeded", attempts: 1 });
     const foreign = await gql(`query($id: String!) { scheduledTask(id: $id) { id } }`, { id }, otherOrgAdmin.token);
     expect(foreign.body.errors[0].extensions.code).toBe("not_found");
     expect((await gql(`mutation($id: String!) { deleteScheduledTask(id: $id) }`, { id })).body.data.deleteScheduledTask).toBe(true);
+  });
+});
+
+describe("instance-wide tasks need admin-level scopes (issue 20, finding 5)", () => {
+  it("an org admin cannot schedule generate_correlations (correlations:admin) nor enforce_retention (settings:update); nothing stored", async () => {
+    const orgAdmin = await createUser(app, admin, 2);
+    const before = (await q("SELECT count(*)::int AS n FROM scheduled_tasks")).rows[0].n;
+    for (const [task, scope] of [["generate_correlations", "correlations:admin"], ["enforce_retention", "settings:update"]]) {
+      const res = await app.http.post("/tasks/schedule", { token: orgAdmin.token, json: hourly(task) });
+      expect(res.status, task).toBe(403);
+      expect(res.body.detail).toContain(scope);
+    }
+    expect((await q("SELECT count(*)::int AS n FROM scheduled_tasks")).rows[0].n).toBe(before);
+    const registered = await app.http.get("/tasks/registered", { token: orgAdmin.token });
+    expect(registered.body).toContainEqual(expect.objectContaining({ name: "generate_correlations", required_scopes: ["correlations:create", "correlations:admin"] }));
+  });
+});
+
+describe("targets are checked when scheduled, on run now and when each run starts (issue 20, finding 1)", () => {
+  let orgA: number;
+  let adminA: TestUser; // role 2 of A: tasks:* and hunts:*
+  let adminB: TestUser; // role 2 of B
+  let huntOfA: number;
+
+  const runHunt = (huntId: number, kwargs: Record<string, unknown> = {}) => hourly("run_hunt", { name: "hunt", kwargs: { hunt_id: huntId, ...kwargs } });
+  async function hunt(owner: TestUser): Promise<number> {
+    const res = await app.http.post("/hunts/", { token: owner.token, json: { name: "ip hunt", hunt_type: "search", query: "type:ip-dst" } });
+    expect(res.status, res.text).toBe(201);
+    return res.body.id;
+  }
+  const huntRuns = async (id: number) => (await q("SELECT count(*)::int AS n FROM hunt_runs WHERE hunt_id = $1", [id])).rows[0].n as number;
+
+  beforeAll(async () => {
+    orgA = await createOrganisation(app, admin);
+    adminA = await createUser(app, admin, 2, orgA);
+    adminB = await createUser(app, admin, 2, await createOrganisation(app, admin));
+    huntOfA = await hunt(adminA);
+  });
+
+  it("B's org admin cannot schedule run_hunt with A's hunt, nor point a schedule of theirs at it (REST and GraphQL); nothing stored", async () => {
+    const before = (await q("SELECT count(*)::int AS n FROM scheduled_tasks")).rows[0].n;
+    const res = await app.http.post("/tasks/schedule", { token: adminB.token, json: runHunt(huntOfA) });
+    expect(res.status).toBe(422);
+    expect(res.body.detail[0].loc).toEqual(["body", "kwargs", "hunt_id"]);
+    const gql = await app.http.graphql(
+      `mutation($k: JSON, $s: ScheduleInput!) { scheduleTask(name: "x", task: "run_hunt", kwargs: $k, schedule: $s) { id } }`,
+      { k: { hunt_id: huntOfA }, s: { type: "interval", every: 1, period: "hours" } },
+      adminB.token,
+    );
+    expect(gql.body.errors[0].extensions).toMatchObject({ code: "validation_error", status: 422 });
+    expect((await q("SELECT count(*)::int AS n FROM scheduled_tasks")).rows[0].n).toBe(before);
+    const own = await schedule(adminB, runHunt(await hunt(adminB)));
+    const patched = await app.http.patch(`/tasks/scheduled/${own.id}`, { token: adminB.token, json: { kwargs: { hunt_id: huntOfA } } });
+    expect(patched.status).toBe(422);
+    expect((await q("SELECT kwargs FROM scheduled_tasks WHERE id = $1", [own.id])).rows[0].kwargs.hunt_id).not.toBe(huntOfA);
+  });
+
+  it("a hunt that moved out of the owner's reach: run now is refused, and the next scheduled run fails with the reason without running it", async () => {
+    const huntId = await hunt(adminA);
+    const t = await schedule(adminA, runHunt(huntId));
+    expect(await fireOnce(t.id)).toMatchObject({ status: "succeeded", run_as_user_id: adminA.id });
+    const ranBefore = await huntRuns(huntId);
+    // The hunt now belongs to someone else (an ownership change, as an administrator's repair would make).
+    const other = await createUser(app, admin, 3, orgA);
+    await q("UPDATE hunts SET user_id = $2 WHERE id = $1", [huntId, other.id]);
+    const runNow = await app.http.post(`/tasks/scheduled/${t.id}/run`, { token: adminA.token });
+    expect(runNow.status, runNow.text).toBe(422);
+    expect(runNow.body.detail[0].loc).toEqual(["kwargs", "hunt_id"]);
+    const failed = await fireOnce(t.id);
+    expect(failed).toMatchObject({ status: "failed", last_error: expect.stringContaining("target is not available") });
+    expect(failed.last_error).toContain("hunt_id");
+    expect(await huntRuns(huntId)).toBe(ranBefore);
+  });
+
+  it("an administrator's schedule of another user's hunt fails its next run once they are no longer administrator", async () => {
+    const second = await createUser(app, admin, 1, orgA);
+    const huntId = await hunt(adminA);
+    const t = await schedule(second, runHunt(huntId));
+    expect(await fireOnce(t.id)).toMatchObject({ status: "succeeded" });
+    expect((await app.http.patch(`/users/${second.id}`, { token: admin.token, json: { role_id: 2 } })).status).toBe(200);
+    const ranBefore = await huntRuns(huntId);
+    expect(await fireOnce(t.id)).toMatchObject({ status: "failed", last_error: expect.stringContaining("target is not available") });
+    expect(await huntRuns(huntId)).toBe(ranBefore);
+  });
+
+  it("kwargs.user_id never makes a run act as another user: naming anyone but the owner is refused, and a stored one is ignored", async () => {
+    const huntId = await hunt(adminA);
+    const other = await createUser(app, admin, 2, orgA);
+    const refused = await app.http.post("/tasks/schedule", { token: adminA.token, json: runHunt(huntId, { user_id: other.id }) });
+    expect(refused.status).toBe(422);
+    expect(refused.body.detail[0].loc).toEqual(["body", "kwargs", "user_id"]);
+    const t = await schedule(adminA, runHunt(huntId, { user_id: adminA.id }));
+    const patched = await app.http.patch(`/tasks/scheduled/${t.id}`, { token: adminA.token, json: { kwargs: { hunt_id: huntId, user_id: other.id } } });
+    expect(patched.status).toBe(422);
+    // A row written before this rule (or by hand) naming another user: the run still acts as the owner.
+    await q("UPDATE scheduled_tasks SET kwargs = jsonb_set(kwargs, '{user_id}', to_jsonb($2::int)) WHERE id = $1", [t.id, other.id]);
+    const run = await fireOnce(t.id);
+    expect(run).toMatchObject({ status: "succeeded", run_as_user_id: adminA.id });
+    expect((await q("SELECT count(*)::int AS n FROM hunt_runs WHERE task_run_id = $1", [run.id])).rows[0].n).toBe(1);
   });
 });

@@ -25,14 +25,16 @@ export const runHuntTask: RegisteredTask = {
     const id = kwargs.hunt_id;
     if (!Number.isInteger(id) || (id as number) < 1 || (id as number) > 2_147_483_647) throw errors.invalidField([...where, "kwargs", "hunt_id"], "must be a hunt id", id);
   },
+  /** A hunt of the caller's (administrators: anyone's), as every hunt route decides. */
   async checkTarget(app, p, _args, kwargs, where) {
     const hunt = await findHunt(app.db.pool, kwargs.hunt_id as number);
     if (!hunt || !(hunt.userId === p.userId || isAdmin(p))) throw errors.invalidField([...where, "kwargs", "hunt_id"], "no such hunt of yours", kwargs.hunt_id);
   },
+  /** The run's principal passed checkTarget when the run started. */
   async execute({ app, principal, run }) {
     const huntId = run.kwargs.hunt_id as number;
     const hunt = await findHunt(app.db.pool, huntId);
-    if (!hunt || !(hunt.userId === principal.userId || isAdmin(principal))) throw errors.notFound("Hunt");
+    if (!hunt) throw errors.notFound("Hunt");
     if (hunt.status === "paused") return { hunt_id: huntId, skipped: "the hunt is paused" };
     const runAs = hunt.userId === principal.userId ? principal : await runAsPrincipal(app.db.pool, hunt.userId, ["*"]);
     if (!runAs) throw errors.conflict("the hunt's owner no longer exists or is disabled");

@@ -3,7 +3,7 @@ import { AuditService } from "../audit/audit.service.ts";
 import { recordChanges, type Change } from "../changes/change-log.ts";
 import { CORRELATION_DELETED } from "../correlations/correlator.ts";
 import { readRuntimeSetting } from "../settings/runtime-settings.reader.ts";
-import { noParams } from "../tasks/params.ts";
+import { instanceWide, noParams } from "../tasks/params.ts";
 import type { RegisteredTask } from "../tasks/registered-task.ts";
 import { retentionCutoff } from "./retention-policy.ts";
 import { lockCandidates, purgeEvents, type PurgedEvent, type PurgeOutcome } from "./retention-store.ts";
@@ -33,6 +33,7 @@ export const enforceRetentionTask: RegisteredTask = {
   maxAttempts: 5,
   queueName: "retention",
   checkParams: noParams,
+  checkTarget: instanceWide,
   async execute({ app, principal, run, log, saveProgress }) {
     const pool = app.db.pool;
     const settings = await readRuntimeSetting(pool, "retention");

@@ -1,12 +1,25 @@
+import { isAdminLevelScope } from "../../auth/scopes.ts";
 import { errors } from "../../platform/errors.ts";
 import { generateCorrelationsTask } from "../correlations/generate-correlations-task.ts";
 import { enforceRetentionTask } from "../retention/enforce-retention.ts";
 import { fetchFeedTask } from "../feeds/fetch-feed-task.ts";
 import { runHuntTask } from "../hunts/run-hunt-task.ts";
+import { instanceWide } from "./params.ts";
 import type { RegisteredTask } from "./registered-task.ts";
 
 /** The tasks /tasks can schedule and run. */
-const TASKS: ReadonlyMap<string, RegisteredTask> = new Map([enforceRetentionTask, generateCorrelationsTask, fetchFeedTask, runHuntTask].map((t) => [t.name, t]));
+const TASKS: ReadonlyMap<string, RegisteredTask> = new Map([enforceRetentionTask, generateCorrelationsTask, fetchFeedTask, runHuntTask].map((t) => [t.name, checked(t)]));
+
+/**
+ * A task that names no record acts on every organisation's data: only holders of an admin-level
+ * scope may schedule it. Refused when the registry loads, so such a task can never ship without one.
+ */
+function checked(task: RegisteredTask): RegisteredTask {
+  if (task.checkTarget === instanceWide && !task.requiredScopes.some(isAdminLevelScope)) {
+    throw new Error(`task ${task.name} is instance-wide but requires no admin-level scope`);
+  }
+  return task;
+}
 
 /** The peer's dotted form of task names. */
 export const TASK_NAME_PREFIX = "app.worker.tasks.";

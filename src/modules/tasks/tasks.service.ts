@@ -4,6 +4,7 @@ import { withTransaction } from "../../platform/db/transaction.ts";
 import { errors } from "../../platform/errors.ts";
 import type { SkipLimit } from "../../platform/paging.ts";
 import type { AuditService } from "../audit/audit.service.ts";
+import { checkPeerUserId, taskKwargs } from "./params.ts";
 import type { RegisteredTask } from "./registered-task.ts";
 import { nextRun, validateSchedule, type Schedule } from "./schedule.ts";
 import { queueRun, wakeTicker } from "./task-queue.ts";
@@ -36,7 +37,9 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * Scheduled tasks and task runs. A schedule belongs to its creator (others get 404; administrators
- * see all) and runs as them; scheduling or running a task also needs the task's own scopes.
+ * see all) and runs as them; scheduling or running a task also needs the task's own scopes, and the
+ * task's target check (the record its arguments name) passes for the caller on scheduling, on a
+ * change of arguments and on "run now", and for the owner at the start of every run (run-task.ts).
  */
 export class TasksService {
   constructor(
@@ -57,7 +60,8 @@ export class TasksService {
     const args = input.args ?? [];
     const kwargs = input.kwargs ?? {};
     task.checkParams(args, kwargs, [where]);
-    await task.checkTarget?.(this.ctx, p, args, kwargs, [where]);
+    checkPeerUserId(kwargs, p.userId, [where]);
+    await task.checkTarget(this.ctx, p, args, taskKwargs(kwargs), [where]);
     validateSchedule(input.schedule, [where, input.schedule.type]);
     const enabled = input.enabled ?? true;
     const row = await withTransaction(this.ctx.db.pool, async (client) => {
@@ -101,7 +105,8 @@ export class TasksService {
       const kwargs = patch.kwargs ?? current.kwargs;
       if (task && (patch.args || patch.kwargs)) {
         task.checkParams(args, kwargs, [where]);
-        await task.checkTarget?.(this.ctx, p, args, kwargs, [where]);
+        checkPeerUserId(kwargs, current.ownerId, [where]);
+        await task.checkTarget(this.ctx, p, args, taskKwargs(kwargs), [where]);
       }
       const schedule = patch.schedule ?? current.schedule;
       if (patch.schedule) validateSchedule(schedule, [where, schedule.type]);
@@ -137,6 +142,8 @@ export class TasksService {
       const task = taskNamed(current.task);
       if (!task) throw errors.conflict(`Task ${current.task} is no longer registered`);
       authorize(p, ...task.requiredScopes);
+      // The run acts as the caller: the record it names must be theirs to use now.
+      await task.checkTarget(this.ctx, p, current.args, taskKwargs(current.kwargs), []);
       return queueRun(
         client,
         this.ctx.jobs,
