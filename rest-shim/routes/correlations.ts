@@ -100,7 +100,7 @@ export const correlationRoutes = [
   defineRoute({
     method: "DELETE", path: "/correlations/", tag: "correlations",
     summary: "Delete every correlation pair (their index documents follow through the change records, each pair announced as attribute.correlation.deleted) and cancel queued or running rebuilds; audited. POST /correlations/run rebuilds them",
-    scopes: ["correlations:delete"], status: 200, query: noQuery,
+    scopes: ["correlations:delete", "correlations:admin"], status: 200, query: noQuery,
     handler: async ({ principal, services }) => {
       const { deleted, cancelledRebuilds } = await services.correlations.deleteAll(principal);
       return { message: "Correlations index deleted successfully.", deleted, cancelled_rebuilds: cancelledRebuilds };
@@ -109,7 +109,7 @@ export const correlationRoutes = [
   defineRoute({
     method: "POST", path: "/correlations/run", tag: "correlations",
     summary: "Queue a full, resumable rebuild of the correlations in batches; 202 with the job id and the rebuild whose progress GET /correlations/run/{rebuild_id} shows",
-    scopes: ["correlations:create"], status: 202,
+    scopes: ["correlations:create", "correlations:admin"], status: 202,
     handler: async ({ principal, services }) => {
       const { rebuild, jobId } = await services.correlations.startRebuild(principal);
       return { task_id: jobId, status: rebuild.status, message: "generate correlations job enqueued", rebuild: rebuildOut(rebuild) };
@@ -130,14 +130,14 @@ export const correlationRoutes = [
   defineRoute({
     method: "POST", path: "/correlations/exclusions", tag: "correlations",
     summary: "Add a correlation exclusion (value up to 1024 characters, % matches anything); existing pairs go at the next correlation of their attributes",
-    scopes: ["correlations:create"], status: 201,
+    scopes: ["correlations:admin"], status: 201,
     body: z.object({ value: z.string(), comment: z.string().max(10_000).optional() }).strict(),
     handler: ({ principal, body, services }) => services.correlations.addExclusion(principal, body.value, body.comment),
   }),
   defineRoute({
     method: "DELETE", path: "/correlations/exclusions/{exclusion_id}", tag: "correlations",
     summary: "Remove a correlation exclusion",
-    scopes: ["correlations:delete"], status: 204, params: idParams("exclusion_id"),
+    scopes: ["correlations:admin"], status: 204, params: idParams("exclusion_id"),
     handler: ({ principal, params, services }) => services.correlations.deleteExclusion(principal, params.exclusion_id),
   }),
 ];

@@ -16,7 +16,7 @@ const anyGalaxy = z.object({ galaxy_id: idOrUuid }).strict();
 export const galaxyRoutes = [
   defineRoute({
     method: "POST", path: "/galaxies/update", summary: "Import or refresh every galaxy of GALAXY_SOURCE (synchronous; unchanged rows are left alone)", tag: "galaxies",
-    scopes: ["galaxies:update"], status: 200,
+    scopes: ["galaxies:update", "galaxies:admin"], status: 200,
     response: z.object({ galaxies: z.number(), clusters_created: z.number(), clusters_updated: z.number(), clusters_unchanged: z.number(), took_ms: z.number() }),
     handler: ({ principal, services }) => services.galaxies.update(principal),
   }),
@@ -52,7 +52,7 @@ export const galaxyRoutes = [
   }),
   defineRoute({
     method: "PATCH", path: "/galaxies/{galaxy_id}", summary: "Enable (creates one tag per cluster) or disable (hides them) a galaxy: {enabled, local_only?, default?}", tag: "galaxies",
-    scopes: ["galaxies:update"], params: idParams("galaxy_id"), status: 200,
+    scopes: ["galaxies:update", "galaxies:admin"], params: idParams("galaxy_id"), status: 200,
     body: z.object({ enabled: z.boolean(), local_only: z.boolean().optional(), default: z.boolean().optional() }).strict(),
     handler: async ({ principal, params, body, services }) =>
       galaxyOut(await services.galaxies.setEnabled(principal, params.galaxy_id, { enabled: body.enabled, localOnly: body.local_only, default: body.default })),

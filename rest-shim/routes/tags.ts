@@ -62,13 +62,13 @@ export const tagRoutes = [
   }),
   defineRoute({
     method: "PATCH", path: "/tags/{tag_id}", summary: "Update a tag", tag: "tags",
-    scopes: ["tags:update"], params: idParams("tag_id"), status: 200,
+    scopes: ["tags:update", "tags:admin"], params: idParams("tag_id"), status: 200,
     body: z.object({ name: z.string().optional(), ...tagFields }).strict(),
     handler: async ({ principal, params, body, services }) => tagRecordOut(await services.tags.update(principal, params.tag_id, toFields(body))),
   }),
   defineRoute({
     method: "DELETE", path: "/tags/{tag_id}", summary: "Delete a tag and its links to events and attributes", tag: "tags",
-    scopes: ["tags:delete"], params: idParams("tag_id"), status: 204,
+    scopes: ["tags:delete", "tags:admin"], params: idParams("tag_id"), status: 204,
     handler: ({ principal, params, services }) => services.tags.delete(principal, params.tag_id),
   }),
 ];

@@ -243,7 +243,7 @@ describe("safeguards", () => {
     expect(rows[0].n).toBe(0);
   }, 300_000);
 
-  it("exclusions with % wildcards stop values from correlating; managing them needs correlations:create/delete", async () => {
+  it("exclusions with % wildcards stop values from correlating; managing them needs correlations:admin", async () => {
     const denied = await app.http.post("/correlations/exclusions", { token: analyst.token, json: { value: "%.excluded.example" } });
     expect(denied.status).toBe(403);
     const added = await app.http.post("/correlations/exclusions", { token: admin.token, json: { value: "%.excluded.example", comment: "sinkhole" } });

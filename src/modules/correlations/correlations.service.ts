@@ -137,7 +137,7 @@ export class CorrelationsService {
    * running rebuilds; audited with what was done, also when it fails halfway.
    */
   async deleteAll(p: Principal | null): Promise<PurgeProgress> {
-    authorize(p, "correlations:delete");
+    authorize(p, "correlations:delete", "correlations:admin");
     const progress: PurgeProgress = { deleted: 0, cancelledRebuilds: [] };
     let completed = false;
     try {
@@ -155,7 +155,7 @@ export class CorrelationsService {
 
   /** Queues a full rebuild; the pairs that already hold are kept (and not announced again). */
   async startRebuild(p: Principal | null): Promise<{ rebuild: RebuildRow; jobId: string }> {
-    authorize(p, "correlations:create");
+    authorize(p, "correlations:create", "correlations:admin");
     const queued = await queueRebuild(this.ctx, p.userId);
     await this.audit.record(p, { action: "correlations.rebuild_requested", resourceType: "correlation_rebuild", resourceId: queued.rebuild.id });
     return queued;
@@ -179,7 +179,7 @@ export class CorrelationsService {
    * value stay until their attributes are correlated again, e.g. by a rebuild.
    */
   async addExclusion(p: Principal | null, value: string, comment = ""): Promise<Exclusion> {
-    authorize(p, "correlations:create");
+    authorize(p, "correlations:admin");
     if (value.length === 0 || value.length > MAX_EXCLUSION_LENGTH) throw errors.invalidField(["body", "value"], `must be 1 to ${MAX_EXCLUSION_LENGTH} characters`);
     if (/^%*$/.test(value)) throw errors.invalidField(["body", "value"], "an exclusion of only wildcards would stop all correlation");
     if (value.includes("\0") || comment.includes("\0")) throw errors.invalidField(["body"], "must not contain NUL bytes");
@@ -198,7 +198,7 @@ export class CorrelationsService {
   }
 
   async deleteExclusion(p: Principal | null, id: number): Promise<void> {
-    authorize(p, "correlations:delete");
+    authorize(p, "correlations:admin");
     await this.ctx.db.prisma.$transaction(async (tx) => {
       const row = await tx.correlationExclusion.findUnique({ where: { id } });
       if (!row) throw errors.notFound("Correlation exclusion");

@@ -114,7 +114,8 @@ const emptyAsNull = (s: string | null | undefined) => (s === undefined || s === 
 
 /**
  * Galaxies (MISP's cluster catalogues, ATT&CK first among them): import from GALAXY_SOURCE,
- * browse, enable (which creates one tag per cluster) and resolve technique codes for hunts.
+ * browse, enable (which creates one tag per cluster) and resolve technique codes for hunts. Galaxies
+ * and their tags are shared by every organisation: importing, enabling and disabling need `galaxies:admin`.
  */
 export class GalaxiesService {
   constructor(
@@ -128,7 +129,7 @@ export class GalaxiesService {
    * content is unchanged are not written at all, so a second run with the same files changes nothing.
    */
   async update(p: Principal | null): Promise<GalaxyUpdateResult> {
-    authorize(p, "galaxies:update");
+    authorize(p, "galaxies:update", "galaxies:admin");
     const started = performance.now();
     const knownNames = async () =>
       (await this.ctx.db.pool.query<{ type: string }>("SELECT DISTINCT type FROM galaxies ORDER BY type")).rows.map((r) => r.type);
@@ -294,7 +295,7 @@ export class GalaxiesService {
    * earlier are shown again); disabling hides them, except tags another enabled galaxy also uses.
    */
   async setEnabled(p: Principal | null, id: number, flags: GalaxyFlags): Promise<Galaxy> {
-    authorize(p, "galaxies:update");
+    authorize(p, "galaxies:update", "galaxies:admin");
     return this.ctx.db.prisma.$transaction(async (tx) => {
       await tx.$executeRawUnsafe(`SELECT pg_advisory_xact_lock(${GALAXY_LOCK})`);
       const before = await tx.galaxy.findUnique({ where: { id } });

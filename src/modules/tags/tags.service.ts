@@ -1,5 +1,5 @@
 import type { AppContext } from "../../app-context.ts";
-import { authorize, type Principal } from "../../auth/principal.ts";
+import { authorize, hasScope, type Principal } from "../../auth/principal.ts";
 import { withTransaction, type Sql } from "../../platform/db/transaction.ts";
 import { errors } from "../../platform/errors.ts";
 import { offsetOf, pageOf, type Page, type PageRequest } from "../../platform/pagination.ts";
@@ -74,7 +74,11 @@ const COLUMNS: Record<keyof TagFields, string> = {
 };
 
 
-/** The tag catalogue (global to the instance, as the peer). Links to events and attributes cascade on delete. */
+/**
+ * The tag catalogue (global to the instance, as the peer). Links to events and attributes cascade on
+ * delete. A definition is shared by every organisation, so changing or deleting one needs
+ * `tags:admin` beside the peer's scope; creating one (also by tagging) does not.
+ */
 export class TagsService {
   constructor(private readonly ctx: AppContext) {}
 
@@ -109,6 +113,7 @@ export class TagsService {
   async create(p: Principal | null, fields: TagFields & { name: string }): Promise<TagRecord> {
     authorize(p, "tags:create");
     const f = await this.checkFields(fields);
+    checkOwnership(p, f);
     const values: TagFields = { colour: tagColour(f.name!), userId: p.userId, ...f };
     const keys = Object.keys(values) as (keyof TagFields)[];
     const { rows } = await this.ctx.db.pool.query<{ id: number }>(
@@ -121,7 +126,7 @@ export class TagsService {
   }
 
   async update(p: Principal | null, id: number, fields: TagFields): Promise<TagRecord> {
-    authorize(p, "tags:update");
+    authorize(p, "tags:update", "tags:admin");
     const f = await this.checkFields(fields);
     const keys = Object.keys(f) as (keyof TagFields)[];
     if (keys.length === 0) throw errors.invalidField(["body"], "Nothing to update");
@@ -144,7 +149,7 @@ export class TagsService {
    * removed link is recorded as `event.untagged` / `attribute.untagged` so indexes follow.
    */
   async delete(p: Principal | null, id: number): Promise<void> {
-    authorize(p, "tags:delete");
+    authorize(p, "tags:delete", "tags:admin");
     await withTransaction(this.ctx.db.pool, async (client) => {
       const tag = await client.query<{ name: string }>("SELECT name FROM tags WHERE id = $1 FOR UPDATE", [id]);
       if (!tag.rowCount) throw errors.notFound("Tag");
@@ -190,6 +195,13 @@ export class TagsService {
     issues.throwIfAny();
     return out;
   }
+}
+
+/** A tag created without `tags:admin` may only name the caller (or nobody) as its organisation and user. */
+function checkOwnership(p: Principal, f: TagFields): void {
+  if (hasScope(p, "tags:admin")) return;
+  if (f.orgId != null && f.orgId !== p.orgId) throw errors.forbidden("Only tags:admin may create a tag of another organisation");
+  if (f.userId != null && f.userId !== p.userId) throw errors.forbidden("Only tags:admin may create a tag of another user");
 }
 
 async function exists(sql: Sql, table: "organisations" | "users", id: number): Promise<boolean> {

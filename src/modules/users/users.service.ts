@@ -26,8 +26,9 @@ export interface UpdateUserInput {
 }
 
 /**
- * Users. Administrators (scope *) manage everyone; other holders of users:* manage users of their
- * own organisation only, and can never hand out a role whose scopes exceed their own.
+ * Users. Administrators (scope *) manage everyone; other holders of the users scopes (org admins)
+ * manage users of their own organisation only (others are 404), never move one to another
+ * organisation, never hand out a role whose scopes exceed their own, and never change their own role.
  */
 export class UsersService {
   constructor(
@@ -90,6 +91,9 @@ export class UsersService {
       if (!canAssignRole(p, before.role.scopes)) {
         // Editing (or demoting) someone who holds more power than you would be a privilege escalation path.
         throw errors.forbidden("You cannot modify a user whose role exceeds your own scopes");
+      }
+      if (input.roleId !== undefined && input.roleId !== before.roleId && id === p.userId && !isAdmin(p)) {
+        throw errors.forbidden("You cannot change your own role");
       }
       if (input.orgId !== undefined || input.roleId !== undefined) {
         await this.checkAssignment(p, tx, input.orgId ?? before.orgId, input.roleId ?? before.roleId);

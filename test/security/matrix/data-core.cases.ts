@@ -112,7 +112,7 @@ export const dataCoreCases: MatrixCase[] = [
   },
   { route: "DELETE /objects/{object_uuid}", request: async (a, w) => ({ path: `/objects/${await objectFor(a, w)}` }), expect: perEvent(204) },
 
-  // ---- tags (global; role 3 reads and creates, only tags:update / tags:delete holders change them) ----
+  // ---- tags (global; role 3 reads and creates, only tags:admin holders (beside tags:update / tags:delete) change them) ----
   { route: "GET /tags/", request: () => ({ path: "/tags/?size=5" }), expect: tagReaders(200) },
   { route: "GET /tags/{tag_id}", request: async (_a, w) => ({ path: `/tags/${await tagFor(w)}` }), expect: tagReaders(200) },
   { route: "POST /tags/", request: (_a, w) => ({ path: "/tags/", json: { name: w.unique("matrix-new-tag"), colour: "#112233" } }), expect: tagCreators(201) },
