@@ -9,6 +9,7 @@ import type { StagedUpload } from "../../src/modules/feeds/feed-upload.ts";
 import type { FeedInput } from "../../src/modules/feeds/feeds.service.ts";
 import { taskRunOut } from "./tasks.ts";
 
+/** `f` as the service answers it: header values are already redacted. */
 export function feedOut(f: Feed) {
   return {
     id: f.id,
@@ -85,12 +86,12 @@ export const feedRoutes = [
     handler: ({ principal, params, query, services }) => services.feeds.explore(principal, params.feed_id, query.page, query.limit),
   }),
   defineRoute({
-    method: "GET", path: "/feeds/", tag: "feeds", summary: "Feeds (instance-wide), skip/limit, plain array",
+    method: "GET", path: "/feeds/", tag: "feeds", summary: "Your organisation's feeds (administrators: every feed), skip/limit, plain array; header values are redacted (********)",
     scopes: ["feeds:read"], status: 200, query: skipLimitQuery,
     handler: async ({ principal, query, services }) => (await services.feeds.list(principal, query)).map(feedOut),
   }),
   defineRoute({
-    method: "GET", path: "/feeds/{feed_id}", tag: "feeds", summary: "One feed",
+    method: "GET", path: "/feeds/{feed_id}", tag: "feeds", summary: "One feed of your organisation (another's: 404); header values are redacted (********)",
     scopes: ["feeds:read"], status: 200, params: idParams("feed_id"),
     handler: async ({ principal, params, services }) => feedOut(await services.feeds.get(principal, params.feed_id)),
   }),
@@ -138,7 +139,7 @@ export const feedRoutes = [
   }),
   defineRoute({
     method: "PATCH", path: "/feeds/{feed_id}", tag: "feeds",
-    summary: "Change a feed; replacing an uploaded file is a new url (and settings.localFile), read by the next fetch",
+    summary: "Change a feed; replacing an uploaded file is a new url (and settings.localFile), read by the next fetch. headers replaces the set; a header sent back as ******** keeps its stored value",
     scopes: ["feeds:update"], status: 200, params: idParams("feed_id"), body: patchBody,
     handler: async ({ principal, params, body, services }) => feedOut(await services.feeds.update(principal, params.feed_id, body as Partial<FeedInput>)),
   }),

@@ -19,12 +19,14 @@ import { NOTIFY_CHANGES_TASK, notifyChangesTask } from "./tasks/notify-changes.t
 import { emailDigestTask, sendEmailTask } from "./tasks/send-email.ts";
 import { EMAIL_DIGEST_JOB, SEND_EMAIL_JOB } from "../modules/notifications/mail.ts";
 import { releaseDeadWorkers, WorkerLiveness } from "./worker-liveness.ts";
+import { PRUNE_FEED_UPLOADS_TASK, pruneFeedUploadsTask } from "../modules/feeds/prune-feed-uploads.ts";
 
 /** Every task the worker runs; tasks that need the process's dependencies close over them. */
 export function createTaskList(ctx: AppContext): TaskList {
   return {
     prune_expired_tokens: pruneExpiredTokens,
     prune_notification_keys: pruneNotificationKeys,
+    [PRUNE_FEED_UPLOADS_TASK]: pruneFeedUploadsTask(ctx),
     [DISPATCH_CHANGES_TASK]: dispatchChanges,
     [INDEX_CHANGES_TASK]: indexChangesTask(ctx.db.pool, ctx.search),
     [COMPACT_SEARCH_INDEXES_TASK]: compactSearchIndexesTask(ctx),
@@ -48,6 +50,7 @@ export function createTaskList(ctx: AppContext): TaskList {
 const CRONTAB = [
   "0 * * * * prune_expired_tokens ?fill=1h",
   "30 * * * * prune_notification_keys",
+  `50 * * * * ${PRUNE_FEED_UPLOADS_TASK}`,
   // Sundays 03:15 UTC; one at a time (a queue of its own), never caught up after downtime.
   `15 3 * * 0 ${COMPACT_SEARCH_INDEXES_TASK} ?queue=${COMPACT_SEARCH_INDEXES_TASK}&max=1`,
   `* * * * * ${TICK_SCHEDULES_JOB} ?jobKey=${TICK_SCHEDULES_JOB}&jobKeyMode=preserve_run_at&max=3`,

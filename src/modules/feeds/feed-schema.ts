@@ -42,3 +42,22 @@ export const feedSettingsSchema = z.looseObject({
   localFile: z.looseObject({ filename: z.string().max(1024), size: z.number().int().min(0) }).optional(),
 });
 export type FeedSettings = z.infer<typeof feedSettingsSchema>;
+
+/**
+ * Why a network feed's URL cannot be fetched, or null. Parsed as the fetch parses it (WHATWG URL),
+ * so what is stored is what can be fetched: http(s), a host, a valid port, no whitespace, and no
+ * credentials (a URL is shown in answers; credentials belong in the write-only headers).
+ */
+export function networkUrlProblem(url: string): string | null {
+  if (/\s/.test(url)) return "must not contain whitespace";
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return "is not a valid URL";
+  }
+  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") return "must be an http(s) URL";
+  if (parsed.username !== "" || parsed.password !== "") return "must not carry credentials: put them in headers, which answers never show";
+  if (parsed.hostname === "") return "must name a host";
+  return null;
+}

@@ -1,10 +1,12 @@
 import { builder, caller } from "../../graphql/builder.ts";
+import { cost } from "../../graphql/cost-limits.ts";
 import { checkSkipLimit } from "../../platform/paging.ts";
 import { errors, fromZodError } from "../../platform/errors.ts";
 import type { Feed } from "../../generated/prisma/client.ts";
 import { TaskRunType } from "../tasks/tasks.graphql.ts";
 import { FEED_FORMATS, feedSettingsSchema } from "./feed-schema.ts";
 import type { FeedInput, PreviewRow } from "./feeds.service.ts";
+import { redactHeaders } from "./feeds.policy.ts";
 import type { StagedUpload, UploadResult } from "./feed-upload.ts";
 
 const FeedFormat = builder.enumType("FeedFormat", { values: FEED_FORMATS });
@@ -27,6 +29,7 @@ const FeedType = builder.objectRef<Feed>("Feed").implement({
     tags: t.exposeStringList("tags"),
     rules: t.field({ type: "JSON", nullable: true, resolve: (f) => f.rules }),
     settings: t.field({ type: "JSON", nullable: true, resolve: (f) => f.settings }),
+    headers: t.field({ type: "JSON", nullable: true, description: "The extra HTTP headers' names; their values (credentials) are write-only and always ********", resolve: (f) => redactHeaders(f.headers) }),
     orgId: t.exposeInt("orgId"),
     lastFetchedAt: t.field({ type: "DateTime", nullable: true, resolve: (f) => f.lastFetchedAt }),
     createdAt: t.field({ type: "DateTime", resolve: (f) => f.createdAt }),
@@ -111,6 +114,7 @@ const PreviewFormat = builder.enumType("FeedPreviewFormat", { values: ["csv", "j
 
 builder.queryFields((t) => ({
   feedPreview: t.field({
+    extensions: cost.external("limit", 10),
     type: [PreviewRowType],
     description: "POST /feeds/{format}/preview's twin: the first rows of a source as ingestion would read them",
     args: { format: t.arg({ type: PreviewFormat, required: true }), inputSource: t.arg({ type: InputSource, required: true }), url: t.arg.string({ required: true }), settings: t.arg({ type: "JSON" }), limit: t.arg.int() },
@@ -123,6 +127,7 @@ builder.queryFields((t) => ({
     },
   }),
   feedExplore: t.field({
+    extensions: cost.external("limit"),
     type: ExploreType,
     description: "GET /feeds/{id}/explore's twin: a MISP feed's manifest, page by page (page from 0)",
     args: { id: t.arg.int({ required: true }), page: t.arg.int({ defaultValue: 0 }), limit: t.arg.int({ defaultValue: 20 }) },
@@ -134,7 +139,7 @@ builder.queryFields((t) => ({
       return ctx.services.feeds.explore(caller(ctx), a.id, page, limit);
     },
   }),
-  feeds: t.field({ type: [FeedType], args: { skip: t.arg.int(), limit: t.arg.int() }, resolve: (_r, a, ctx) => ctx.services.feeds.list(caller(ctx), checkSkipLimit(a)) }),
+  feeds: t.field({ extensions: cost.page("limit", 100), type: [FeedType], args: { skip: t.arg.int(), limit: t.arg.int() }, resolve: (_r, a, ctx) => ctx.services.feeds.list(caller(ctx), checkSkipLimit(a)) }),
   feed: t.field({ type: FeedType, args: { id: t.arg.int({ required: true }) }, resolve: (_r, a, ctx) => ctx.services.feeds.get(caller(ctx), a.id) }),
 }));
 

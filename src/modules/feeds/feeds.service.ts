@@ -3,7 +3,7 @@ import path from "node:path";
 import type { Readable } from "node:stream";
 import type { AppContext } from "../../app-context.ts";
 import { authorize, isAdmin, requireUser, scopesOf, type Principal } from "../../auth/principal.ts";
-import { withTransaction } from "../../platform/db/transaction.ts";
+import { withTransaction, type Sql } from "../../platform/db/transaction.ts";
 import { errors, fromZodError } from "../../platform/errors.ts";
 import type { SkipLimit } from "../../platform/paging.ts";
 import type { Feed } from "../../generated/prisma/client.ts";
@@ -11,12 +11,14 @@ import type { AuditService } from "../audit/audit.service.ts";
 import { queueRun } from "../tasks/task-queue.ts";
 import type { TaskRunRow } from "../tasks/task-store.ts";
 import { fetchFeedTask } from "./fetch-feed-task.ts";
-import { feedSettingsSchema, type FeedFormat } from "./feed-schema.ts";
+import { feedSettingsSchema, networkUrlProblem, type FeedFormat } from "./feed-schema.ts";
+import { deleteUpload, findUpload, insertUpload } from "./feed-upload-store.ts";
+import { stageUpload, storeUpload, UPLOAD_KEY, type StagedUpload, type UploadResult } from "./feed-upload.ts";
+import { canAccessFeed, canFeedFrom, canFetchFeed, canPreviewUpload, FETCH_SCOPES, mergeHeaders, presentFeed, type FeedAction } from "./feeds.policy.ts";
 import { csvRows, freetextRows, jsonRows, readCapped } from "./ingest/indicators.ts";
 import { FeedContentError, openFeedDocument } from "./ingest/ingest.ts";
 
 export type PreviewRow = { where: string; value: string; type: string } | { where: string; error: string };
-import { stageUpload, storeUpload, UPLOAD_KEY, type StagedUpload, type UploadResult } from "./feed-upload.ts";
 
 export interface FeedInput {
   name: string;
@@ -37,8 +39,8 @@ export interface FeedInput {
 }
 
 /**
- * Feeds are instance-wide (as in MISP): every holder of feeds:read sees them; changing, deleting
- * and fetching one needs the scope and the feed's organisation (administrators: any).
+ * Feeds and their uploads. Who may do what is feeds.policy.ts: a feed belongs to its organisation
+ * (others get 404), its headers are write-only, an upload serves its organisation only.
  */
 export class FeedsService {
   constructor(
@@ -48,14 +50,13 @@ export class FeedsService {
 
   async list(p: Principal | null, page: SkipLimit): Promise<Feed[]> {
     authorize(p, "feeds:read");
-    return this.ctx.db.prisma.feed.findMany({ orderBy: { id: "asc" }, skip: page.skip, take: page.limit });
+    const feeds = await this.ctx.db.prisma.feed.findMany({ where: isAdmin(p) ? {} : { orgId: p.orgId ?? -1 }, orderBy: { id: "asc" }, skip: page.skip, take: page.limit });
+    return feeds.map(presentFeed);
   }
 
   async get(p: Principal | null, id: number): Promise<Feed> {
     authorize(p, "feeds:read");
-    const feed = await this.ctx.db.prisma.feed.findUnique({ where: { id } });
-    if (!feed) throw errors.notFound("Feed");
-    return feed;
+    return presentFeed(await this.find(p, id, "read"));
   }
 
   /** An uploaded feed is ingested once, at once, as its creator (spec 3.3); nothing recurring is scheduled. */
@@ -63,15 +64,18 @@ export class FeedsService {
     authorize(p, "feeds:create");
     requireUser(p);
     if (p.orgId === null) throw errors.forbidden("Only users of an organisation can create feeds");
-    const settings = await this.checkInput(input.input_source, input.url, input.source_format, input.settings);
-    if (input.input_source === "local") authorize(p, ...fetchFeedTask.requiredScopes);
+    const orgId = p.orgId;
+    const settings = this.checkSource(input.input_source, input.url, input.settings);
+    if (input.input_source === "local") authorize(p, ...FETCH_SCOPES);
+    const headers = checkedHeaders(null, input.headers ?? null);
     const result = await withTransaction(this.ctx.db.pool, async (client) => {
+      if (input.input_source === "local") await this.checkUpload(client, p, input.url, input.source_format, { orgId });
       const { rows } = await client.query<{ id: number }>(
         `INSERT INTO feeds (name, provider, url, source_format, input_source, enabled, distribution, fixed_event, event_uuid, publish, override_ids, tags, rules, settings, headers, org_id, created_by)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17) RETURNING id`,
         [
           input.name, input.provider, input.url, input.source_format, input.input_source, input.enabled ?? false, input.distribution ?? 0, input.fixed_event ?? false,
-          input.event_uuid ?? null, input.publish ?? false, input.override_ids ?? false, input.tags ?? [], json(input.rules), json(settings), json(input.headers), p.orgId, p.userId,
+          input.event_uuid ?? null, input.publish ?? false, input.override_ids ?? false, input.tags ?? [], json(input.rules), json(settings), json(headers), orgId, p.userId,
         ],
       );
       const ingestion = input.input_source === "local" ? await this.queueFetch(client, p, rows[0].id) : null;
@@ -81,17 +85,21 @@ export class FeedsService {
     return { feed: await this.get(p, result.id), ingestion: result.ingestion };
   }
 
-  /** Replacing an uploaded file is a PATCH of `url` (and settings.localFile); the next fetch reads it. */
+  /**
+   * Replacing an uploaded file is a PATCH of `url` (and settings.localFile); the next fetch reads it.
+   * `headers` replaces the set; a header sent back with its redacted value keeps its stored value.
+   */
   async update(p: Principal | null, id: number, patch: Partial<FeedInput>): Promise<Feed> {
     authorize(p, "feeds:update");
-    const current = this.writable(p, await this.get(p, id));
+    const current = await this.find(p, id, "update");
     const inputSource = patch.input_source ?? (current.inputSource as FeedInput["input_source"]);
-    const settings = await this.checkInput(inputSource, patch.url ?? current.url, patch.source_format ?? (current.sourceFormat as FeedFormat), patch.settings === undefined ? current.settings : patch.settings);
+    const sourceFormat = patch.source_format ?? (current.sourceFormat as FeedFormat);
+    const settings = this.checkSource(inputSource, patch.url ?? current.url, patch.settings === undefined ? current.settings : patch.settings);
     const next = {
       name: patch.name ?? current.name,
       provider: patch.provider ?? current.provider,
       url: patch.url ?? current.url,
-      sourceFormat: patch.source_format ?? current.sourceFormat,
+      sourceFormat,
       inputSource,
       enabled: patch.enabled ?? current.enabled,
       distribution: patch.distribution ?? current.distribution,
@@ -101,16 +109,19 @@ export class FeedsService {
       overrideIds: patch.override_ids ?? current.overrideIds,
       tags: patch.tags ?? current.tags,
       rules: patch.rules === undefined ? current.rules : patch.rules,
-      headers: patch.headers === undefined ? current.headers : patch.headers,
+      headers: patch.headers === undefined ? current.headers : checkedHeaders(current.headers, patch.headers),
     };
-    await this.ctx.db.pool.query(
-      `UPDATE feeds SET name = $2, provider = $3, url = $4, source_format = $5, input_source = $6, enabled = $7, distribution = $8, fixed_event = $9,
-              event_uuid = $10, publish = $11, override_ids = $12, tags = $13, rules = $14, settings = $15, headers = $16, updated_at = now() WHERE id = $1`,
-      [
-        id, next.name, next.provider, next.url, next.sourceFormat, next.inputSource, next.enabled, next.distribution, next.fixedEvent,
-        next.eventUuid, next.publish, next.overrideIds, next.tags, json(next.rules), json(settings), json(next.headers),
-      ],
-    );
+    await withTransaction(this.ctx.db.pool, async (client) => {
+      if (inputSource === "local") await this.checkUpload(client, p, next.url, sourceFormat, current);
+      await client.query(
+        `UPDATE feeds SET name = $2, provider = $3, url = $4, source_format = $5, input_source = $6, enabled = $7, distribution = $8, fixed_event = $9,
+                event_uuid = $10, publish = $11, override_ids = $12, tags = $13, rules = $14, settings = $15, headers = $16, updated_at = now() WHERE id = $1`,
+        [
+          id, next.name, next.provider, next.url, next.sourceFormat, next.inputSource, next.enabled, next.distribution, next.fixedEvent,
+          next.eventUuid, next.publish, next.overrideIds, next.tags, json(next.rules), json(settings), json(next.headers),
+        ],
+      );
+    });
     const feed = await this.get(p, id);
     await this.audit.record(p, { action: "feed.updated", resourceType: "feed", resourceId: id, metadata: { fields: Object.keys(patch) } });
     return feed;
@@ -118,7 +129,7 @@ export class FeedsService {
 
   async delete(p: Principal | null, id: number): Promise<void> {
     authorize(p, "feeds:delete");
-    this.writable(p, await this.get(p, id));
+    await this.find(p, id, "delete");
     await withTransaction(this.ctx.db.pool, async (client) => {
       await client.query("DELETE FROM scheduled_tasks WHERE task = $1 AND kwargs->>'feed_id' = $2", [fetchFeedTask.name, String(id)]);
       await client.query("DELETE FROM feeds WHERE id = $1", [id]);
@@ -130,8 +141,8 @@ export class FeedsService {
   async fetch(p: Principal | null, id: number): Promise<TaskRunRow> {
     authorize(p, "feeds:fetch");
     requireUser(p);
-    this.writable(p, await this.get(p, id));
-    authorize(p, ...fetchFeedTask.requiredScopes);
+    authorize(p, ...FETCH_SCOPES);
+    await this.find(p, id, "fetch");
     return withTransaction(this.ctx.db.pool, (client) => this.queueFetch(client, p, id));
   }
 
@@ -141,8 +152,10 @@ export class FeedsService {
    */
   async preview(p: Principal | null, format: Exclude<FeedFormat, "misp">, source: { input_source: "network" | "local"; url: string; settings?: Record<string, unknown> | null; headers?: Record<string, string> | null }, limit: number): Promise<PreviewRow[]> {
     authorize(p, "feeds:preview");
-    const settings = (await this.checkInput(source.input_source, source.url, format, source.settings)) ?? {};
-    const doc = await openFeedDocument({ app: this.ctx }, { url: source.url, sourceFormat: format, inputSource: source.input_source, headers: source.headers ?? null, etag: null, lastModified: null }).catch((err: unknown) => {
+    const settings = this.checkSource(source.input_source, source.url, source.settings) ?? {};
+    const upload = source.input_source === "local" ? await this.checkUpload(this.ctx.db.pool, p, source.url, format, null) : null;
+    const location = { url: source.url, sourceFormat: format, inputSource: source.input_source, headers: source.headers ?? null, etag: null, lastModified: null, orgId: upload?.orgId ?? p.orgId };
+    const doc = await openFeedDocument({ app: this.ctx }, location).catch((err: unknown) => {
       throw err instanceof FeedContentError ? errors.badRequest(err.message) : err;
     });
     const rows: PreviewRow[] = [];
@@ -165,8 +178,11 @@ export class FeedsService {
   /** A MISP feed's manifest, page by page (0-based, as the peer). */
   async explore(p: Principal | null, id: number, page: number, limit: number): Promise<{ events: Record<string, unknown>[]; total: number; page: number; limit: number }> {
     authorize(p, "feeds:read");
-    const feed = await this.get(p, id);
+    const feed = await this.find(p, id, "read");
     if (feed.sourceFormat !== "misp") throw errors.badRequest("Feed is not a MISP feed");
+    // A url stored before urls were parsed at validation: refused as a bad one is now.
+    const problem = feed.inputSource === "network" ? networkUrlProblem(feed.url) : null;
+    if (problem) throw errors.invalidField(["path", "feed_id"], `this feed's url ${problem}; change it with PATCH /feeds/${id}`, feed.url.slice(0, 200));
     const doc = await openFeedDocument({ app: this.ctx }, feed).catch((err: unknown) => {
       throw err instanceof FeedContentError ? errors.badRequest(err.message) : err;
     });
@@ -186,12 +202,25 @@ export class FeedsService {
   /** Streams the raw upload to a private temporary file (the caller discards it with `discardStaged`). */
   async stage(p: Principal | null, filename: string, stream: Readable, truncated: () => boolean): Promise<StagedUpload> {
     authorize(p, "feeds:create");
+    uploader(p);
     return stageUpload(path.join(this.ctx.config.DATA_DIR, "tmp"), filename, stream, truncated);
   }
 
+  /** Stores a staged upload as the caller's organisation's; a refused one leaves nothing behind. */
   async upload(p: Principal | null, staged: StagedUpload, sourceFormat: string): Promise<UploadResult> {
     authorize(p, "feeds:create");
-    const result = await storeUpload(this.ctx.storage, staged, sourceFormat);
+    const { userId, orgId } = uploader(p);
+    let recorded: string | null = null;
+    let result: UploadResult;
+    try {
+      result = await storeUpload(this.ctx.storage, staged, sourceFormat, async (key, format) => {
+        await insertUpload(this.ctx.db.pool, { key, orgId, userId, filename: staged.filename, size: staged.size, sourceFormat: format });
+        recorded = key;
+      });
+    } catch (err) {
+      if (recorded) await deleteUpload(this.ctx.db.pool, recorded);
+      throw err;
+    }
     await this.audit.record(p, { action: "feed.uploaded", resourceType: "feed_upload", metadata: { key: result.key, filename: result.filename, size: result.size, source_format: result.source_format } });
     return result;
   }
@@ -209,27 +238,55 @@ export class FeedsService {
     );
   }
 
-  private writable(p: Principal, feed: Feed): Feed {
-    if (!isAdmin(p) && feed.orgId !== p.orgId) throw errors.forbidden("The feed belongs to another organisation");
+  /** The stored feed (headers included) when the caller may act on it; 404 otherwise, so other organisations' feeds do not show. */
+  private async find(p: Principal, id: number, action: FeedAction | "fetch"): Promise<Feed> {
+    const feed = await this.ctx.db.prisma.feed.findUnique({ where: { id } });
+    if (!feed || !(action === "fetch" ? canFetchFeed(p, feed) : canAccessFeed(p, feed, action))) throw errors.notFound("Feed");
     return feed;
   }
 
-  /** A local feed's url must be an existing upload of the right shape; settings are checked. */
-  private async checkInput(inputSource: string, url: string, format: FeedFormat, settings: unknown): Promise<Record<string, unknown> | null> {
+  /**
+   * A local feed's url (or a preview's) must be an upload the caller may use: of the feed's
+   * organisation, or for a preview (`feed` null) of the caller's; any other key is 404, as a
+   * missing one. Inside a transaction the upload stays locked against the clean-up until it ends.
+   */
+  private async checkUpload(sql: Sql, p: Principal, key: string, format: FeedFormat, feed: { orgId: number } | null): Promise<{ orgId: number | null }> {
+    const upload = await findUpload(sql, key, feed !== null);
+    if (!upload || !(feed ? canFeedFrom(p, upload, feed) : canPreviewUpload(p, upload))) throw errors.notFound("Upload");
+    const isArchive = (await this.ctx.storage.size(`${key}/manifest.json`)) !== null;
+    const isFile = (await this.ctx.storage.size(key)) !== null;
+    if (!isArchive && !isFile) throw errors.notFound("Upload");
+    if (isArchive !== (format === "misp")) throw errors.invalidField(["body", "source_format"], isArchive ? "this upload is a MISP feed archive" : "this upload is not a MISP feed archive", format);
+    return upload;
+  }
+
+  /** The url's shape (an upload key, or an http(s) URL as fetches parse it) and the settings. */
+  private checkSource(inputSource: string, url: string, settings: unknown): Record<string, unknown> | null {
     if (inputSource === "local") {
       if (!UPLOAD_KEY.test(url)) throw errors.invalidField(["body", "url"], "a local feed's url must be the key returned by POST /feeds/upload", url.slice(0, 200));
-      const isArchive = (await this.ctx.storage.size(`${url}/manifest.json`)) !== null;
-      const isFile = (await this.ctx.storage.size(url)) !== null;
-      if (!isArchive && !isFile) throw errors.invalidField(["body", "url"], "no upload with this key", url);
-      if (isArchive !== (format === "misp")) throw errors.invalidField(["body", "source_format"], isArchive ? "this upload is a MISP feed archive" : "this upload is not a MISP feed archive", format);
-    } else if (!/^https?:\/\/[^\s]+$/i.test(url)) {
-      throw errors.invalidField(["body", "url"], "must be an http(s) URL", url.slice(0, 200));
+    } else {
+      const problem = networkUrlProblem(url);
+      if (problem) throw errors.invalidField(["body", "url"], problem, url.slice(0, 200));
     }
     if (settings === null || settings === undefined) return null;
     const parsed = feedSettingsSchema.safeParse(settings);
     if (!parsed.success) throw fromZodError(parsed.error, "settings");
     return parsed.data as Record<string, unknown>;
   }
+}
+
+/** Uploads belong to an organisation: the uploader's. */
+function uploader(p: Principal): { userId: number; orgId: number } {
+  requireUser(p);
+  if (p.orgId === null) throw errors.forbidden("Only users of an organisation can upload feed files");
+  return { userId: p.userId, orgId: p.orgId };
+}
+
+/** Headers to store: a redacted value keeps the stored one; one with nothing stored is refused. */
+function checkedHeaders(stored: unknown, next: Record<string, string> | null): Record<string, string> | null {
+  const merged = mergeHeaders(stored, next);
+  if (merged.unknown !== null) throw errors.invalidField(["body", "headers", merged.unknown], "the redacted value stands for a stored value, and this header has none", merged.unknown);
+  return merged.headers;
 }
 
 const json = (v: unknown) => (v === undefined || v === null ? null : JSON.stringify(v));

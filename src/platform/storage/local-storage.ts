@@ -74,6 +74,19 @@ export class LocalStorage implements Storage {
     return out.sort();
   }
 
+  async children(prefix: string): Promise<string[]> {
+    let entries: fs.Dirent[];
+    try {
+      entries = await fs.promises.readdir(this.pathOf(prefix), { withFileTypes: true });
+    } catch {
+      return [];
+    }
+    return entries
+      .filter((e) => !e.name.includes(".part-") && (e.isFile() || e.isDirectory()))
+      .map((e) => `${prefix}/${e.name}`)
+      .sort();
+  }
+
   async deleteTree(key: string): Promise<void> {
     const p = this.pathOf(key);
     await fs.promises.rm(p, { force: true, recursive: true });

@@ -89,6 +89,18 @@ export class S3Storage implements Storage {
     return keys.sort();
   }
 
+  async children(prefix: string): Promise<string[]> {
+    const keys = new Set<string>();
+    let token: string | undefined;
+    do {
+      const out = await this.client.send(new ListObjectsV2Command({ Bucket: this.s.bucket, Prefix: `${checkKey(prefix)}/`, Delimiter: "/", ContinuationToken: token }));
+      for (const p of out.CommonPrefixes ?? []) if (p.Prefix) keys.add(p.Prefix.replace(/\/$/, ""));
+      for (const o of out.Contents ?? []) if (o.Key) keys.add(o.Key);
+      token = out.IsTruncated ? out.NextContinuationToken : undefined;
+    } while (token);
+    return [...keys].sort();
+  }
+
   async deleteTree(key: string): Promise<void> {
     const keys = [checkKey(key), ...(await this.list(key))];
     for (let i = 0; i < keys.length; i += 1000) {

@@ -15,6 +15,8 @@ export interface Storage {
   size(key: string): Promise<number | null>;
   /** Keys under `prefix/`, sorted. */
   list(prefix: string): Promise<string[]>;
+  /** The keys one level under `prefix/` (a file, or a folder of keys), sorted; writes in progress are not listed. */
+  children(prefix: string): Promise<string[]>;
   /** The key and everything under `key/`. */
   deleteTree(key: string): Promise<void>;
 }

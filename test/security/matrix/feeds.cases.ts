@@ -1,10 +1,12 @@
 import { expectFor, type MatrixCase, type MatrixWorld } from "../../support/authz-matrix.ts";
 
 /**
- * Feeds are instance-wide: role 3 (owner, otherUser) holds feeds:read only, so it reads every feed
- * and changes none; create, upload, update, delete and fetch are the administrator's here (an
- * organisation admin's own-organisation rule is in test/integration/feeds.test.ts). The upload
- * route takes multipart only: the administrator's JSON request passes authorization and gets 415.
+ * Feeds belong to their organisation: role 3 (owner, otherUser, both of the administrator's
+ * organisation) holds feeds:read only, so it reads the organisation's feeds and changes none;
+ * create, upload, update, delete and fetch are the administrator's here (other organisations get
+ * 404: test/integration/feeds-isolation.test.ts). The upload route takes multipart only: the
+ * administrator's JSON request passes authorization and gets 415. A preview of a key that is no
+ * upload of the caller's organisation is 404.
  */
 async function networkFeed(w: MatrixWorld): Promise<number> {
   const res = await w.app.http.post("/feeds/", {
@@ -35,7 +37,7 @@ export const feedCases: MatrixCase[] = [
     (f): MatrixCase => ({
       route: `POST /feeds/${f}/preview`,
       request: () => ({ path: `/feeds/${f}/preview`, json: { input_source: "local", url: "feed-uploads/00000000-0000-4000-8000-000000000000" } }),
-      expect: { anonymous: 401, wrongScope: 403, otherUser: 403, owner: 403, admin: 422 },
+      expect: { anonymous: 401, wrongScope: 403, otherUser: 403, owner: 403, admin: 404 },
     }),
   ),
   { route: "POST /feeds/{feed_id}/fetch", request: async (_a, w) => ({ path: `/feeds/${await networkFeed(w)}/fetch` }), expect: expectFor.adminOnly(200) },

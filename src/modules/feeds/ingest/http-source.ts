@@ -10,7 +10,8 @@ import { byteLimit } from "../../../platform/byte-limit.ts";
 
 /**
  * Network feed downloads: http(s) only, a deadline, a size cap, conditional requests, at most five
- * redirects, and an address policy checked when each connection is made (so a name that resolves
+ * redirects (the feed's headers, its credentials, go only to the feed's own origin: a redirect
+ * elsewhere continues without them, as browsers and curl do), and an address policy checked when each connection is made (so a name that resolves
  * differently the second time cannot reach an internal address): loopback, private, link-local,
  * carrier-grade NAT, documentation, multicast and reserved ranges are refused unless listed in
  * `allowedPrivateNetworks`.
@@ -57,7 +58,9 @@ export function refusedAddress(address: string, allowed: net.BlockList): string 
 export async function download(url: string, opts: DownloadOptions): Promise<Download> {
   const allowed = allowList(opts.allowedPrivateNetworks);
   const deadline = AbortSignal.timeout(opts.timeoutMs);
-  let current = new URL(url);
+  let current = parseUrl(url);
+  const origin = current.origin;
+  let leftOrigin = false;
   for (let hop = 0; hop <= 5; hop++) {
     if (current.protocol !== "http:" && current.protocol !== "https:") throw new DownloadError(`only http and https URLs can be fetched, not ${current.protocol}`);
     const literal = current.hostname.replace(/^\[|\]$/g, "");
@@ -65,12 +68,13 @@ export async function download(url: string, opts: DownloadOptions): Promise<Down
       const why = refusedAddress(literal, allowed);
       if (why) throw new DownloadError(why);
     }
-    const res = await request(current, opts, allowed, deadline, hop === 0);
+    leftOrigin ||= current.origin !== origin;
+    const res = await request(current, leftOrigin ? { ...opts, headers: {} } : opts, allowed, deadline, hop === 0);
     if (res.statusCode && res.statusCode >= 300 && res.statusCode < 400 && res.statusCode !== 304) {
       res.resume();
       const location = res.headers.location;
       if (!location) throw new DownloadError(`HTTP ${res.statusCode} without a Location`);
-      current = new URL(location, current);
+      current = parseUrl(location, current);
       continue;
     }
     if (res.statusCode === 304) {
@@ -98,6 +102,14 @@ export async function download(url: string, opts: DownloadOptions): Promise<Down
     return { notModified: false, file, etag: header(res.headers.etag), lastModified: header(res.headers["last-modified"]) };
   }
   throw new DownloadError("more than 5 redirects");
+}
+
+function parseUrl(url: string, base?: URL): URL {
+  try {
+    return new URL(url, base);
+  } catch {
+    throw new DownloadError(`not a valid URL: ${url.slice(0, 200)}`);
+  }
 }
 
 const header = (v: string | string[] | undefined) => (typeof v === "string" ? v.slice(0, 500) : null);

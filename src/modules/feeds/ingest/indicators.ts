@@ -1,6 +1,7 @@
 import type { Readable } from "node:stream";
 import { detectIndicator } from "./detect-type.ts";
 import { readLines, splitCsvLine } from "./lines.ts";
+import { unstorable } from "./text.ts";
 import type { FeedSettings } from "../feed-schema.ts";
 
 /** One row of a csv, json or freetext feed: an indicator, or the reason it was refused. */
@@ -10,6 +11,9 @@ export type Row = { where: string; type: string; value: string } | { where: stri
 export const MAX_JSON_ARRAY_BYTES = 64 * 1024 * 1024;
 
 function typed(where: string, value: string, fixedType: string | undefined): Row {
+  const bad = unstorable(value);
+  if (bad) return { where, rejected: `the value ${bad}` };
+  if (fixedType && unstorable(fixedType)) return { where, rejected: `the type ${unstorable(fixedType)}` };
   if (fixedType) return { where, type: fixedType, value: value.trim() };
   const d = detectIndicator(value);
   return d ? { where, ...d } : { where, rejected: "no indicator recognised" };

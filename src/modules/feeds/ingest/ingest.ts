@@ -12,14 +12,20 @@ import { RetentionService } from "../../retention/retention.service.ts";
 import type { Feed } from "../../../generated/prisma/client.ts";
 import { feedSettingsSchema, type FeedFormat } from "../feed-schema.ts";
 import { readRuntimeSetting } from "../../settings/runtime-settings.reader.ts";
+import { findUpload } from "../feed-upload-store.ts";
+import { feedUuids, type FeedUuids } from "./derived-uuids.ts";
+import { eventOrg, setFeedEvent, uuidsElsewhere, uuidsInEvent } from "./feed-event-store.ts";
 import { download, DownloadError } from "./http-source.ts";
 import { csvRows, freetextRows, jsonRows, readCapped, type Row } from "./indicators.ts";
+import { printable } from "./text.ts";
 
 const MAX_MANIFEST_BYTES = 64 * 1024 * 1024;
 const MAX_EVENT_BYTES = 256 * 1024 * 1024;
 /** Attributes per write (one transaction each) for csv, json and freetext feeds. */
 const WRITE_CHUNK = 5000;
 const MAX_REJECTIONS_KEPT = 100;
+/** A value whose derived uuid another event holds takes the next of these alternates. */
+const MAX_ALTERNATES = 8;
 
 export interface IngestCounts {
   events_created: number;
@@ -34,6 +40,10 @@ export interface IngestCounts {
   not_modified: boolean;
   /** The first rejections, with where and why. */
   rejections: { where: string; reason: string }[];
+  /** csv, json and freetext feeds: the event the values went to. */
+  event_uuid?: string;
+  /** Things the run did that the feed's owners should know (a new feed event, say). */
+  notes?: string[];
 }
 
 /** A problem with the feed's content as a whole: the run fails with it. */
@@ -53,9 +63,10 @@ export async function ingestFeed(x: IngestContext, feed: Feed): Promise<{ counts
   const source = feed.inputSource === "local" ? localSource(x, feed) : await networkSource(x, feed);
   try {
     const events = new EventsService(x.app, new RetentionService(x.app));
+    // Where and why may quote the content, which must not break the stored result.
     const reject = (where: string, reason: string) => {
       counts.rejected++;
-      if (counts.rejections.length < MAX_REJECTIONS_KEPT) counts.rejections.push({ where, reason: reason.slice(0, 500) });
+      if (counts.rejections.length < MAX_REJECTIONS_KEPT) counts.rejections.push({ where: printable(where.slice(0, 200)), reason: printable(reason.slice(0, 500)) });
     };
     const main = await source.main();
     if (main === null) {
@@ -75,8 +86,8 @@ export interface Validators {
   lastModified: string | null;
 }
 
-/** The fields of a feed that say where its files are. */
-export type FeedLocation = Pick<Feed, "url" | "sourceFormat" | "inputSource" | "headers" | "etag" | "lastModified">;
+/** The fields of a feed that say where its files are (and whose uploads it may read). */
+export type FeedLocation = Pick<Feed, "url" | "sourceFormat" | "inputSource" | "headers" | "etag" | "lastModified"> & { orgId: number | null };
 
 /** Opens a feed's document (for previews); `close` removes a downloaded copy. */
 export async function openFeedDocument(x: Pick<IngestContext, "app">, feed: FeedLocation): Promise<{ stream: Readable; close(): Promise<void> }> {
@@ -105,7 +116,12 @@ function localSource(x: Pick<IngestContext, "app">, feed: FeedLocation): FeedSou
   };
   const misp = feed.sourceFormat === "misp";
   return {
-    main: () => get(misp ? `${feed.url}/manifest.json` : feed.url, misp ? "manifest.json" : "the uploaded file"),
+    // An upload serves its own organisation's feeds only (one set up before uploads were recorded may point elsewhere).
+    main: async () => {
+      const upload = await findUpload(x.app.db.pool, feed.url);
+      if (!upload || upload.orgId === null || upload.orgId !== feed.orgId) throw new FeedContentError(`the upload ${feed.url} is not one of this feed's organisation`);
+      return get(misp ? `${feed.url}/manifest.json` : feed.url, misp ? "manifest.json" : "the uploaded file");
+    },
     event: (uuid) => get(`${feed.url}/${uuid}.json`, `${uuid}.json`),
     validators: () => null,
     close: async () => undefined,
@@ -170,7 +186,8 @@ async function ingestMisp(
       continue;
     }
     const ts = Number((entry as { timestamp?: unknown } | null)?.timestamp);
-    const local = await x.app.db.pool.query<{ timestamp: string }>("SELECT timestamp FROM events WHERE uuid = $1", [uuid.toLowerCase()]);
+    // Only the feed's organisation's copy counts: another one's event with this uuid is refused when written, never taken as up to date.
+    const local = await x.app.db.pool.query<{ timestamp: string }>("SELECT timestamp FROM events WHERE uuid = $1 AND org_id = $2", [uuid.toLowerCase(), feed.orgId]);
     if (local.rows[0] && Number.isFinite(ts) && Number(local.rows[0].timestamp) >= ts) {
       counts.events_unchanged++;
       continue;
@@ -201,24 +218,25 @@ function tally(counts: IngestCounts, r: { created: boolean; changed: boolean; at
 /**
  * csv, json and freetext: the indicators go into the feed's own event (`<FMT> Feed Import: <name>`),
  * each with a uuid derived from the feed and its type and value, so a value fetched again (or
- * present in a replaced file) is recognised and not written twice.
+ * present in a replaced file) is recognised and not written twice. Only the feed's own event is
+ * searched for them: rows of other events never make a value count as present, and a derived uuid
+ * another event holds makes the value take the next alternate.
  */
 async function ingestIndicators(x: IngestContext, feed: Feed, stream: Readable, events: EventsService, counts: IngestCounts, reject: (w: string, r: string) => void): Promise<void> {
   const settings = feedSettingsSchema.parse(feed.settings ?? {});
   const rows = { csv: csvRows, json: jsonRows, freetext: freetextRows }[feed.sourceFormat as Exclude<FeedFormat, "misp">](stream, settings);
-  const eventUuid = feed.eventUuid ?? derivedUuid(`feed-event:${feed.id}`);
+  const pool = x.app.db.pool;
+  const uuids = await feedUuids(pool);
+  const eventUuid = await feedEvent(x, feed, uuids, counts);
   const seen = new Set<string>();
-  let pending: { uuid: string; type: string; value: string; where: string }[] = [];
+  let pending: Pending[] = [];
   const flush = async () => {
     if (pending.length === 0) return;
     const batch = pending;
     pending = [];
-    const existing = await x.app.db.pool.query<{ uuid: string }>("SELECT uuid::text FROM attributes WHERE uuid = ANY($1::uuid[])", [batch.map((b) => b.uuid)]);
-    const present = new Set(existing.rows.map((r) => r.uuid));
-    const fresh = batch.filter((b) => !present.has(b.uuid));
-    counts.attributes_unchanged += batch.length - fresh.length;
+    const fresh = await freshValues(x, eventUuid, batch, uuids, counts, reject);
     if (fresh.length === 0) return;
-    const last = await x.app.db.pool.query<{ timestamp: string }>("SELECT timestamp FROM events WHERE uuid = $1", [eventUuid]);
+    const last = await pool.query<{ timestamp: string }>("SELECT timestamp FROM events WHERE uuid = $1", [eventUuid]);
     const now = Math.max(Math.floor(Date.now() / 1000), Number(last.rows[0]?.timestamp ?? 0) + 1);
     const doc = {
       Event: {
@@ -248,23 +266,73 @@ async function ingestIndicators(x: IngestContext, feed: Feed, stream: Readable, 
       reject(row.where, row.rejected);
       continue;
     }
-    const uuid = derivedUuid(`feed-attribute:${feed.id}:${row.type}:${row.value}`);
+    const name = `feed-attribute:${feed.id}:${row.type}:${row.value}`;
+    const uuid = uuids.derive(name);
     if (seen.has(uuid)) {
       counts.attributes_unchanged++;
       continue;
     }
     seen.add(uuid);
-    pending.push({ uuid, type: row.type, value: row.value, where: row.where });
+    pending.push({ name, uuid, legacy: uuids.legacy(name), type: row.type, value: row.value, where: row.where });
     if (pending.length >= WRITE_CHUNK) await flush();
   }
   await flush();
 }
 
-/** A stable UUID (v5 layout) from a name. */
-function derivedUuid(name: string): string {
-  const h = crypto.createHash("sha1").update(`workbench-feeds:${name}`).digest();
-  h[6] = (h[6] & 0x0f) | 0x50;
-  h[8] = (h[8] & 0x3f) | 0x80;
-  const hex = h.subarray(0, 16).toString("hex");
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
+interface Pending {
+  name: string;
+  uuid: string;
+  legacy: string;
+  type: string;
+  value: string;
+  where: string;
+}
+
+/**
+ * The feed's event: the one stored on the feed (set at its first ingestion), else the event of a
+ * feed that ingested before uuids were keyed (the unkeyed uuid, when the feed's organisation owns
+ * it), else a derived one. An event of another organisation is never written to: the feed then
+ * starts a new event of its own (noted in the result). The choice is stored on the feed.
+ */
+async function feedEvent(x: IngestContext, feed: Feed, uuids: FeedUuids, counts: IngestCounts): Promise<string> {
+  const pool = x.app.db.pool;
+  let uuid = feed.eventUuid;
+  if (!uuid) {
+    const legacy = uuids.legacy(`feed-event:${feed.id}`);
+    uuid = (await eventOrg(pool, legacy)) === feed.orgId ? legacy : uuids.derive(`feed-event:${feed.id}`);
+  }
+  const owner = await eventOrg(pool, uuid);
+  if (owner !== null && owner !== feed.orgId) {
+    counts.notes = [...(counts.notes ?? []), `event ${uuid} belongs to another organisation: the values go to a new event of the feed's own`];
+    uuid = crypto.randomUUID();
+  }
+  if (uuid !== feed.eventUuid) await setFeedEvent(pool, feed.id, uuid);
+  counts.event_uuid = uuid;
+  return uuid;
+}
+
+/**
+ * The values of a batch that the feed's event does not hold yet (by their derived uuid, or the
+ * unkeyed one of values ingested before uuids were keyed), each with a uuid no other event holds.
+ */
+async function freshValues(x: IngestContext, eventUuid: string, batch: Pending[], uuids: FeedUuids, counts: IngestCounts, reject: (w: string, r: string) => void): Promise<Pending[]> {
+  const pool = x.app.db.pool;
+  const held = await uuidsInEvent(pool, eventUuid, batch.flatMap((b) => [b.uuid, b.legacy]));
+  let candidates = batch.filter((b) => !held.has(b.uuid) && !held.has(b.legacy));
+  counts.attributes_unchanged += batch.length - candidates.length;
+  const fresh: Pending[] = [];
+  for (let alternate = 1; candidates.length > 0; alternate++) {
+    const taken = await uuidsElsewhere(pool, eventUuid, candidates.map((c) => c.uuid));
+    fresh.push(...candidates.filter((c) => !taken.has(c.uuid)));
+    candidates = candidates.filter((c) => taken.has(c.uuid)).map((c) => ({ ...c, uuid: uuids.derive(`${c.name}#${alternate}`) }));
+    if (candidates.length === 0) break;
+    if (alternate > MAX_ALTERNATES) {
+      for (const c of candidates) reject(c.where, "every uuid this value could take belongs to another event");
+      break;
+    }
+    const heldAlternates = await uuidsInEvent(pool, eventUuid, candidates.map((c) => c.uuid));
+    counts.attributes_unchanged += candidates.filter((c) => heldAlternates.has(c.uuid)).length;
+    candidates = candidates.filter((c) => !heldAlternates.has(c.uuid));
+  }
+  return fresh;
 }
