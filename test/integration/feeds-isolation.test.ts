@@ -242,7 +242,7 @@ describe("uploads belong to the uploader's organisation (finding 2)", () => {
     expect(preview.status, preview.text).toBe(404);
     expect(preview.body).toMatchObject({ code: "not_found", detail: "Upload not found" });
     const gql = await app.http.graphql(`query($u: String!) { feedPreview(format: csv, inputSource: local, url: $u) { value } }`, { u: key }, adminB.token);
-    expect(gql.body.errors[0].extensions.status).toBe(404);
+    expect(gql.body.errors?.[0].extensions?.status).toBe(404);
     const create = await app.http.post("/feeds/", { token: adminB.token, json: { name: "stolen", provider: "p", url: key, source_format: "csv", input_source: "local" } });
     expect(create.status, create.text).toBe(404);
     expect((await q("SELECT count(*)::int AS n FROM feeds WHERE url = $1 AND org_id = $2", [key, orgB])).rows[0].n).toBe(0);
@@ -431,7 +431,7 @@ describe("bad feed input (finding 10)", () => {
       expect((await app.http.patch(`/feeds/${id}`, { token: adminA.token, json: { url } })).status, url).toBe(422);
       expect((await app.http.post("/feeds/csv/preview", { token: adminA.token, json: { input_source: "network", url } })).status, url).toBe(422);
       const gql = await app.http.graphql(`query($u: String!) { feedPreview(format: csv, inputSource: network, url: $u) { value } }`, { u: url }, adminA.token);
-      expect(gql.body.errors[0].extensions.status, url).toBe(422);
+      expect(gql.body.errors?.[0].extensions?.status, url).toBe(422);
     }
     const { rows } = await q(
       "INSERT INTO feeds (name, provider, url, source_format, input_source, org_id, created_by, tags) VALUES ('stored', 'p', 'http://[', 'misp', 'network', $1, $2, '{}') RETURNING id",
