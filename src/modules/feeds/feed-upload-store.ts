@@ -42,14 +42,18 @@ export async function unusedUploads(sql: Sql, olderThanSeconds: number, limit: n
   return rows.map((r) => r.key);
 }
 
-/** Takes an unused upload's row (locked until the transaction ends); false when a feed reads it now or it is gone. */
+/**
+ * Takes an unused upload's row, locked until the transaction ends (inside one); false when a feed
+ * reads it or it is gone. The row lock waits for a feed being set up on it (which holds it shared),
+ * and the feeds are read after that wait, so a feed committed meanwhile is seen.
+ */
 export async function claimUnusedUpload(sql: Sql, key: string): Promise<boolean> {
-  const { rowCount } = await sql.query(
-    `DELETE FROM feed_uploads u WHERE u.key = $1
-        AND NOT EXISTS (SELECT 1 FROM feeds f WHERE f.input_source = 'local' AND f.url = u.key)`,
-    [key],
-  );
-  return (rowCount ?? 0) > 0;
+  const locked = await sql.query("SELECT 1 FROM feed_uploads WHERE key = $1 FOR UPDATE", [key]);
+  if (locked.rowCount === 0) return false;
+  const used = await sql.query("SELECT 1 FROM feeds WHERE input_source = 'local' AND url = $1 LIMIT 1", [key]);
+  if ((used.rowCount ?? 0) > 0) return false;
+  await sql.query("DELETE FROM feed_uploads WHERE key = $1", [key]);
+  return true;
 }
 
 /** Records stored uploads found without a row as nobody's, so the usual rule removes them a day later. */
