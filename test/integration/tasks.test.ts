@@ -394,7 +394,7 @@ describe("targets are checked when scheduled, on run now and when each run start
       { k: { hunt_id: huntOfA }, s: { type: "interval", every: 1, period: "hours" } },
       adminB.token,
     );
-    expect(gql.body.errors[0].extensions).toMatchObject({ code: "validation_error", status: 422 });
+    expect(gql.body.errors![0].extensions).toMatchObject({ code: "validation_error", status: 422 });
     expect((await q("SELECT count(*)::int AS n FROM scheduled_tasks")).rows[0].n).toBe(before);
     const own = await schedule(adminB, runHunt(await hunt(adminB)));
     const patched = await app.http.patch(`/tasks/scheduled/${own.id}`, { token: adminB.token, json: { kwargs: { hunt_id: huntOfA } } });
