@@ -8,6 +8,7 @@ import { pruneNotificationKeys } from "./tasks/prune-notification-keys.ts";
 import { dispatchChanges } from "./tasks/dispatch-changes.ts";
 import { DISPATCH_CHANGES_TASK } from "../modules/changes/change-log.ts";
 import { INDEX_CHANGES_TASK, indexChangesTask } from "./tasks/index-changes.ts";
+import { queueStaleAccessReindex, REINDEX_STALE_ACCESS_TASK, reindexStaleAccessTask } from "./tasks/reindex-stale-access.ts";
 import { CORRELATE_CHANGES_TASK, correlateChangesTask } from "./tasks/correlate-changes.ts";
 import { rebuildCorrelationsTask } from "./tasks/rebuild-correlations.ts";
 import { REBUILD_CORRELATIONS_TASK } from "../modules/correlations/rebuild.ts";
@@ -29,6 +30,7 @@ export function createTaskList(ctx: AppContext): TaskList {
     [PRUNE_FEED_UPLOADS_TASK]: pruneFeedUploadsTask(ctx),
     [DISPATCH_CHANGES_TASK]: dispatchChanges,
     [INDEX_CHANGES_TASK]: indexChangesTask(ctx.db.pool, ctx.search),
+    [REINDEX_STALE_ACCESS_TASK]: reindexStaleAccessTask(ctx.db.pool, ctx.search),
     [COMPACT_SEARCH_INDEXES_TASK]: compactSearchIndexesTask(ctx),
     [CORRELATE_CHANGES_TASK]: correlateChangesTask(ctx.db.pool),
     [REBUILD_CORRELATIONS_TASK]: rebuildCorrelationsTask(ctx.db.pool),
@@ -89,6 +91,7 @@ export async function startWorker(ctx: AppContext, opts: { singleWorker: boolean
     pollInterval: 1000,
     logger,
   });
+  await queueStaleAccessReindex(ctx.jobs);
   return {
     runner,
     async stop() {

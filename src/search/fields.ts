@@ -17,12 +17,14 @@ export interface IndexFields {
   fields: Record<string, FieldType>;
   /** Fields searched by a term written without a field. */
   defaultFields: string[];
-  /**
-   * Access control: a caller who is not an administrator sees a document only when, for every
-   * prefix listed, `<prefix>distribution` is 1-3 or `<prefix>org_id`/`<prefix>orgc_id` is theirs.
-   */
-  accessPrefixes: string[];
 }
+
+/**
+ * Access control: every document carries its audience (`src/auth/distribution.ts` `audienceOf`):
+ * `[-1]` for every organisation, otherwise the organisations that may read it. A caller who is not
+ * an administrator sees a document when it holds -1 or their organisation (`audienceFilter`).
+ */
+export const AUDIENCE_FIELD = "visible_to";
 
 const tagFields: Record<string, FieldType> = {
   "tags.name": "text",
@@ -31,6 +33,7 @@ const tagFields: Record<string, FieldType> = {
   "tags.is_galaxy": "boolean",
 };
 
+/** The event's access fields, copied into the documents of what it holds (queries may use them). */
 const accessFields = (prefix: string): Record<string, FieldType> => ({
   [`${prefix}distribution`]: "long",
   [`${prefix}org_id`]: "long",
@@ -40,7 +43,6 @@ const accessFields = (prefix: string): Record<string, FieldType> => ({
 export const INDEX_FIELDS: Record<IndexName, IndexFields> = {
   "svc-events": {
     defaultFields: ["info"],
-    accessPrefixes: ["event_"],
     fields: {
       uuid: "keyword",
       info: "text",
@@ -69,11 +71,11 @@ export const INDEX_FIELDS: Record<IndexName, IndexFields> = {
       ...tagFields,
       "@timestamp": "date",
       ...accessFields("event_"),
+      [AUDIENCE_FIELD]: "long",
     },
   },
   "svc-attributes": {
     defaultFields: ["value"],
-    accessPrefixes: ["event_"],
     fields: {
       uuid: "keyword",
       event_uuid: "keyword",
@@ -95,11 +97,12 @@ export const INDEX_FIELDS: Record<IndexName, IndexFields> = {
       "expanded.ip_range": "ip_range",
       "@timestamp": "date",
       ...accessFields("event_"),
+      object_distribution: "long",
+      [AUDIENCE_FIELD]: "long",
     },
   },
   "svc-correlations": {
     defaultFields: ["target_attribute_value"],
-    accessPrefixes: ["source_event_", "target_event_"],
     fields: {
       source_attribute_uuid: "keyword",
       source_event_uuid: "keyword",
@@ -113,6 +116,7 @@ export const INDEX_FIELDS: Record<IndexName, IndexFields> = {
       "@timestamp": "date",
       ...accessFields("source_event_"),
       ...accessFields("target_event_"),
+      [AUDIENCE_FIELD]: "long",
     },
   },
 };

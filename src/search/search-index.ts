@@ -17,9 +17,10 @@ export interface SearchDocument {
 }
 
 /**
- * Who is searching. Documents of events a caller may not read never match: documents carry the
- * access fields that `./fields.ts` lists per index, and non-administrators get the filter
- * `<prefix>distribution:[1 TO 3] OR <prefix>org_id:<org> OR <prefix>orgc_id:<org>` for each prefix.
+ * Who is searching. Documents a caller may not read never match: every document carries its
+ * audience (`./fields.ts` AUDIENCE_FIELD, computed by the distribution rule of
+ * `src/auth/distribution.ts`), and non-administrators only see those whose audience holds everyone
+ * or their organisation.
  */
 export interface SearchAccess {
   admin: boolean;

@@ -21,6 +21,7 @@ import { parseLucene } from "../../src/search/lucene/parse.ts";
 import { printLucene } from "../../src/search/opensearch/ast-to-query-string.ts";
 import { KEYWORD_IGNORE_ABOVE, mappingsFor } from "../../src/search/opensearch/mappings.ts";
 import { OpenSearchSearchIndex } from "../../src/search/opensearch/opensearch-search-index.ts";
+import { audienceOf, sharedAudience } from "../../src/auth/distribution.ts";
 import { SearchQueryError, type IndexName, type SearchAccess, type SearchDocument } from "../../src/search/search-index.ts";
 
 const urls = (process.env.OPENSEARCH_URL ?? "")
@@ -242,6 +243,7 @@ function loadFeed(): { events: SearchDocument[]; attributes: SearchDocument[] } 
     const e = JSON.parse(fs.readFileSync(path.join(DATA_DIR, file), "utf8")).Event;
     // Synthetic access: orgs 1..3, distribution 0..3 (0 = own organisation only).
     const access = { event_org_id: (i % 3) + 1, event_orgc_id: ((i + 1) % 3) + 1, event_distribution: i % 4 };
+    const eventAccess = { distribution: access.event_distribution, orgId: access.event_org_id, orgcId: access.event_orgc_id };
     const tags = (e.Tag ?? []).map((t: Src) => ({ name: t.name, colour: t.colour, local: t.local }));
     const ts = Number(e.timestamp);
     events.push({
@@ -264,9 +266,12 @@ function loadFeed(): { events: SearchDocument[]; attributes: SearchDocument[] } 
         tags,
         "@timestamp": iso(ts),
         ...access,
+        visible_to: audienceOf(eventAccess),
       },
     });
     (e.Attribute as MispAttribute[]).forEach((a, j) => {
+      // Some attributes of the organisation only: hidden from others inside events they may read.
+      const distribution = j % 9 === 4 ? 0 : 5;
       const ats = Number(a.timestamp);
       const src: Src = {
         uuid: a.uuid,
@@ -281,10 +286,11 @@ function loadFeed(): { events: SearchDocument[]; attributes: SearchDocument[] } 
         disable_correlation: a.disable_correlation,
         timestamp: ats,
         first_seen: a.first_seen ? Math.floor(Date.parse(a.first_seen) / 1000) : null,
-        distribution: 5,
+        distribution,
         tags: [],
         "@timestamp": iso(ats),
         ...access,
+        visible_to: audienceOf(eventAccess, distribution),
       };
       if (a.type === "ip-dst" || a.type === "ip-src") {
         if (a.value.includes("/")) src.expanded = { ip_range: a.value };
@@ -404,13 +410,13 @@ function editDistance(a: string, b: string): number {
 /** The mapping as OpenSearch returns it (booleans of the root settings come back as strings). */
 const storedMapping = (index: IndexName) => ({ ...mappingsFor(index), dynamic: "false" });
 
-function visible(d: Src, access: SearchAccess, prefixes = ["event_"]): boolean {
+/** MISP's rule, restated: the event's organisations, or a shared event (1-3) and a shared attribute (1-3, 5). */
+function visible(d: Src, access: SearchAccess): boolean {
   if (access.admin) return true;
-  return prefixes.every(
-    (p) =>
-      (d[`${p}distribution`] >= 1 && d[`${p}distribution`] <= 3) ||
-      (access.orgId !== null && (d[`${p}org_id`] === access.orgId || d[`${p}orgc_id`] === access.orgId)),
-  );
+  const owner = access.orgId !== null && (d.event_org_id === access.orgId || d.event_orgc_id === access.orgId);
+  const isAttribute = d.event_uuid !== undefined;
+  const sharedAttribute = !isAttribute || [1, 2, 3, 5].includes(d.distribution);
+  return owner || (d.event_distribution >= 1 && d.event_distribution <= 3 && sharedAttribute);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -651,13 +657,16 @@ describe.skipIf(urls.length === 0)("OpenSearchSearchIndex (real node)", () => {
     await expectHits("svc-events", query, pred);
   });
 
-  it("filters by access: distribution 1-3 or own organisation", async () => {
+  it("filters by access: distribution 1-3 or own organisation, attributes by their own distribution too", async () => {
     for (const orgId of [1, 2, 3, 99, null]) {
       const access: SearchAccess = { admin: false, orgId };
       const n = await expectHits("svc-events", "", () => true, access);
       expect(n).toBeLessThan(events.length);
       await expectHits("svc-attributes", "type:ip-dst", (a) => hasToken(a.type, "ip") || hasToken(a.type, "dst"), access);
+      await expectHits("svc-attributes", "", () => true, access);
     }
+    // Attributes that their event's distribution alone would show to everyone, and their own hides.
+    expect(attrs.some((a) => a.event_distribution >= 1 && a.event_distribution <= 3 && a.distribution === 0)).toBe(true);
   });
 
   it("applies request filters on exact values (text fields via .keyword)", async () => {
@@ -717,7 +726,7 @@ describe.skipIf(urls.length === 0)("OpenSearchSearchIndex (real node)", () => {
     await idx.refresh("svc-attributes");
   });
 
-  it("correlations: both events' access fields filter, deleteByIds and clear", async () => {
+  it("correlations: the pair's audience (both sides) filters, deleteByIds and clear", async () => {
     const docs: SearchDocument[] = [
       ["a", "b", 1, 2, 0, 1],
       ["c", "d", 2, 3, 1, 0],
@@ -736,6 +745,10 @@ describe.skipIf(urls.length === 0)("OpenSearchSearchIndex (real node)", () => {
         target_event_org_id: to,
         target_event_orgc_id: to,
         target_event_distribution: td,
+        visible_to: sharedAudience(
+          audienceOf({ distribution: Number(sd), orgId: Number(so), orgcId: Number(so) }),
+          audienceOf({ distribution: Number(td), orgId: Number(to), orgcId: Number(to) }),
+        ),
       },
     }));
     await idx.bulkIndex("svc-correlations", docs);

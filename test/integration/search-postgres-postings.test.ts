@@ -201,7 +201,7 @@ describe("numeric ranges with many matches", () => {
 describe("postings writers", () => {
   const doc = (id: string, type: string, value: string, extra: Record<string, unknown> = {}) => ({
     id,
-    source: { uuid: id, type, value, category: "Network activity", deleted: false, event_distribution: 3, timestamp: 1_700_000_000, "@timestamp": "2024-05-01T00:00:00Z", ...extra },
+    source: { uuid: id, type, value, category: "Network activity", deleted: false, event_distribution: 3, visible_to: [-1], timestamp: 1_700_000_000, "@timestamp": "2024-05-01T00:00:00Z", ...extra },
   });
 
   it("replacing, deleting by id and by term and clearing keep postings in step with documents", async () => {
@@ -258,7 +258,7 @@ describe("postings writers", () => {
     expect((await versions()).has("atags.name\u0003")).toBe(false);
     expect(await postingsOutOfStep(pool)).toBe(0);
     // The type is every posting's facet (src/search/postgres/facets.ts).
-    for (const extra of [{ type: "ip-src" }, { deleted: true }, { event_distribution: 0, event_org_id: 9 }, { "@timestamp": "2024-06-01T00:00:00Z" }]) {
+    for (const extra of [{ type: "ip-src" }, { deleted: true }, { event_distribution: 0, event_org_id: 9, visible_to: [9] }, { "@timestamp": "2024-06-01T00:00:00Z" }]) {
       current = { ...current, ...extra };
       const before = await versions();
       await postings.bulkIndex("svc-attributes", [doc("k1", "ip-dst", "10.0.0.9", current)]);
@@ -440,6 +440,7 @@ describe("postings writers", () => {
         deleted: i % 11 === 0,
         event_distribution: i % 5 === 0 ? 0 : 3,
         event_org_id: i % 10 === 0 ? 1 : 2,
+        visible_to: i % 5 === 0 ? [i % 10 === 0 ? 1 : 2] : [-1],
         "@timestamp": new Date(Date.UTC(2024, 0, 1 + (i % 17))).toISOString(),
       }),
     );

@@ -3,7 +3,7 @@
  * version 1 (the migration's table and jsonb_ops index) that already holds documents is upgraded in
  * place by `ensureIndices`, by several processes at once (postings computed for the stored
  * documents), and searches answer the same afterwards, on both paths;
- * the stored access value (`visible_to`) follows the access prefixes, two of them for correlations.
+ * the stored access value (`visible_to`) is each document's own audience field.
  */
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -104,10 +104,12 @@ describe("search_documents schema", () => {
 
     const search = new PostgresSearchIndex(pool);
     for (const orgId of [1, 4, null]) {
-      const visible = (s: Record<string, unknown>) =>
-        [1, 2, 3].includes(s.event_distribution as number) || (orgId !== null && (s.event_org_id === orgId || s.event_orgc_id === orgId));
+      const owner = (s: Record<string, unknown>) => orgId !== null && (s.event_org_id === orgId || s.event_orgc_id === orgId);
+      const visible = (s: Record<string, unknown>) => [1, 2, 3].includes(s.event_distribution as number) || owner(s);
+      const sharedItem = (level: unknown) => level === null || level === undefined || [1, 2, 3, 5].includes(level as number);
+      const visibleAttribute = (s: Record<string, unknown>) => owner(s) || (visible(s) && sharedItem(s.distribution) && sharedItem(s.object_distribution));
       const access = { admin: false, orgId };
-      expect(await total(search, "svc-attributes", "", access)).toBe(attributes.filter((d) => visible(d.source)).length);
+      expect(await total(search, "svc-attributes", "", access)).toBe(attributes.filter((d) => visibleAttribute(d.source)).length);
       expect(await total(search, "svc-events", "", access)).toBe(events.filter((d) => visible(d.source)).length);
     }
     expect(await total(search, "svc-attributes", "_exists_:expanded.ip", { admin: true, orgId: null })).toBe(
@@ -223,26 +225,20 @@ describe("search_documents schema", () => {
     expect(await total(new PostgresSearchIndex(pool), "svc-events", "_exists_:tags.name", { admin: true, orgId: null })).toBe(await total(jsonbPath, "svc-events", "_exists_:tags.name", { admin: true, orgId: null }));
   }, 120_000);
 
-  it("correlations are visible when both events are (distribution 1-3 or the caller's organisation)", async () => {
+  it("the stored access value is the document's audience: -1 for everyone, else its organisations; without a usable one, administrators only", async () => {
     const search = new PostgresSearchIndex(pool);
-    const side = (prefix: string, distribution: number, org: number) => ({ [`${prefix}distribution`]: distribution, [`${prefix}org_id`]: org, [`${prefix}orgc_id`]: org });
-    const combos: Record<string, unknown>[] = [];
-    for (const s of [side("source_event_", 3, 7), side("source_event_", 0, 7), side("source_event_", 0, 8)]) {
-      for (const t of [side("target_event_", 1, 7), side("target_event_", 4, 7), side("target_event_", 0, 8)]) combos.push({ ...s, ...t });
-    }
-    combos.push({ source_event_distribution: 0, source_event_org_id: [7, 9], target_event_distribution: 0, target_event_orgc_id: 9 });
+    const audiences: unknown[] = [[-1], [7], [7, 9], [8], undefined, "7", [], ["7"], [null, 9], { 7: true }, "x", [true]];
     await search.bulkIndex(
       "svc-correlations",
-      combos.map((c, i) => ({ id: `c${i}`, source: { ...c, match_type: "term", "@timestamp": "2024-01-01T00:00:00Z" } })),
+      audiences.map((visible_to, i) => ({ id: `c${i}`, source: { match_type: "term", "@timestamp": "2024-01-01T00:00:00Z", ...(visible_to === undefined ? {} : { visible_to }) } })),
     );
-    const sees = (c: Record<string, unknown>, orgId: number | null, prefix: string) => {
-      const has = (v: unknown) => orgId !== null && [v].flat().includes(orgId);
-      return [1, 2, 3].includes(c[`${prefix}distribution`] as number) || has(c[`${prefix}org_id`]) || has(c[`${prefix}orgc_id`]);
-    };
+    // A long field, as OpenSearch maps it: numeric strings count as their number.
+    const orgs = (a: unknown) => [a].flat().filter((v) => typeof v === "number" || (typeof v === "string" && /^-?\d+$/.test(v))).map(Number);
+    const grants = (a: unknown, orgId: number | null) => orgs(a).includes(-1) || (orgId !== null && orgs(a).includes(orgId));
     for (const orgId of [7, 8, 9, null]) {
-      const want = combos.filter((c) => sees(c, orgId, "source_event_") && sees(c, orgId, "target_event_")).length;
+      const want = audiences.filter((a) => grants(a, orgId)).length;
       expect(await total(search, "svc-correlations", "", { admin: false, orgId }), `org ${orgId}`).toBe(want);
     }
-    expect(await total(search, "svc-correlations", "", { admin: true, orgId: null })).toBe(combos.length);
+    expect(await total(search, "svc-correlations", "", { admin: true, orgId: null })).toBe(audiences.length);
   });
 });

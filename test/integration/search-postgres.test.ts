@@ -227,15 +227,18 @@ describe("PostgresSearchIndex: access, filters, paging, sort, totals", () => {
   const sorted = (docs: Doc[], order: "asc" | "desc") =>
     [...docs].sort((a, b) => (order === "desc" ? tsMs(b.source) - tsMs(a.source) : tsMs(a.source) - tsMs(b.source)) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 
-  it("non-administrators see distribution 1-3 or their organisation's events only", async () => {
+  it("non-administrators see distribution 1-3 or their organisation's events, and inside them attributes and objects of 1-3 or 5", async () => {
+    const sharedItem = (level: unknown) => level === null || level === undefined || [1, 2, 3, 5].includes(level as number);
     for (const orgId of [1, 2, 3, null]) {
-      const visible = (s: Src) =>
-        ((s.event_distribution as number) >= 1 && (s.event_distribution as number) <= 3) ||
-        (orgId !== null && (s.event_org_id === orgId || s.event_orgc_id === orgId));
+      const owner = (s: Src) => orgId !== null && (s.event_org_id === orgId || s.event_orgc_id === orgId);
+      const visible = (s: Src) => ((s.event_distribution as number) >= 1 && (s.event_distribution as number) <= 3) || owner(s);
+      const visibleAttribute = (s: Src) => owner(s) || (visible(s) && sharedItem(s.distribution) && sharedItem(s.object_distribution));
       const access = { admin: false, orgId };
       expect(await ids("svc-events", "", { access })).toEqual(expected("svc-events", visible));
-      expect(await ids("svc-attributes", "type:md5", { access })).toEqual(expected("svc-attributes", (s) => visible(s) && has(s, "type", "md5")));
+      expect(await ids("svc-attributes", "type:md5", { access })).toEqual(expected("svc-attributes", (s) => visibleAttribute(s) && has(s, "type", "md5")));
     }
+    // The data holds attributes that the event's distribution alone would show but their own hides.
+    expect(attributes.some((d) => [1, 2, 3].includes(d.source.event_distribution as number) && !sharedItem(d.source.distribution) && has(d.source, "type", "md5"))).toBe(true);
   });
 
   it("filters are ANDed (deleted:false, text fields on .keyword, unknown filter fields match nothing)", async () => {
@@ -361,7 +364,7 @@ describe("PostgresSearchIndex: bad input", () => {
   });
 
   it("unicode values are indexed and searched; control characters are rejected by the parser", async () => {
-    const doc = { id: "unicode-1", source: { uuid: "unicode-1", value: "與天空有約 Ünïcødé-ΟΔΟΣ 😀 evil\u0000nul", type: "text", "@timestamp": "2020-01-01T00:00:00Z", event_distribution: 3 } };
+    const doc = { id: "unicode-1", source: { uuid: "unicode-1", value: "與天空有約 Ünïcødé-ΟΔΟΣ 😀 evil\u0000nul", type: "text", "@timestamp": "2020-01-01T00:00:00Z", event_distribution: 3, visible_to: [-1] } };
     await search.bulkIndex("svc-attributes", [doc]);
     expect(await ids("svc-attributes", "天")).toContain("unicode-1");
     expect(await ids("svc-attributes", '"與天空有約"')).toContain("unicode-1");

@@ -10,6 +10,7 @@
 import fs from "node:fs";
 import { sharedPath } from "./shared-data.ts";
 import type { SearchDocument } from "../../src/search/search-index.ts";
+import { audienceOf } from "../../src/auth/distribution.ts";
 
 interface MispTag {
   name: string;
@@ -51,7 +52,7 @@ interface MispEvent {
   Orgc?: { name: string; uuid?: string };
   Tag?: MispTag[];
   Attribute?: MispAttribute[];
-  Object?: { uuid: string; Attribute?: MispAttribute[] }[];
+  Object?: { uuid: string; distribution?: string | number; Attribute?: MispAttribute[] }[];
 }
 
 export type Doc = SearchDocument & { source: Record<string, unknown> };
@@ -98,9 +99,13 @@ export function buildSearchDocuments(): { events: Doc[]; attributes: Doc[] } {
     const distribution = e.distribution !== undefined ? num(e.distribution) : i % 6;
     const ts = num(e.timestamp);
     const attrs = [
-      ...(e.Attribute ?? []).map((a) => ({ a, object: null as string | null })),
-      ...(e.Object ?? []).flatMap((o) => (o.Attribute ?? []).map((a) => ({ a, object: o.uuid }))),
+      ...(e.Attribute ?? []).map((a) => ({ a, object: null as string | null, objectDistribution: null as number | null })),
+      ...(e.Object ?? []).flatMap((o, k) => (o.Attribute ?? []).map((a) => ({ a, object: o.uuid, objectDistribution: k % 5 === 4 ? 0 : num(o.distribution, 5) }))),
     ];
+    // Some attributes and objects (above) of the organisation only, whatever the data says: the
+    // distribution rule hides them from others inside events they may read.
+    const attributeDistribution = (a: MispAttribute, k: number) => (k % 7 === 3 ? 0 : num(a.distribution, 5));
+    const eventAccess = { distribution, orgId: org ?? 0, orgcId: orgc ?? 0 };
     events.push({
       id: e.uuid,
       source: {
@@ -131,9 +136,10 @@ export function buildSearchDocuments(): { events: Doc[]; attributes: Doc[] } {
         event_distribution: distribution,
         event_org_id: org,
         event_orgc_id: orgc,
+        visible_to: audienceOf(eventAccess),
       },
     });
-    for (const { a, object } of attrs) {
+    for (const [k, { a, object, objectDistribution }] of attrs.entries()) {
       const ip = (a.type === "ip-src" || a.type === "ip-dst") && !a.value.includes("/") ? a.value : null;
       const ats = num(a.timestamp, ts);
       attributes.push({
@@ -153,13 +159,15 @@ export function buildSearchDocuments(): { events: Doc[]; attributes: Doc[] } {
           timestamp: ats,
           first_seen: epochOf(a.first_seen),
           last_seen: epochOf(a.last_seen),
-          distribution: num(a.distribution, 5),
+          distribution: attributeDistribution(a, k),
           tags: tagDocs(a.Tag),
           expanded: ip ? { ip, ip_range: `${ip.split(".").slice(0, 3).join(".")}.0/24` } : {},
           "@timestamp": new Date(ats * 1000).toISOString(),
           event_distribution: distribution,
           event_org_id: org,
           event_orgc_id: orgc,
+          object_distribution: objectDistribution,
+          visible_to: audienceOf(eventAccess, attributeDistribution(a, k), objectDistribution),
         },
       });
     }

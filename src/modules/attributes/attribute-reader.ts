@@ -1,3 +1,5 @@
+import { readableSql } from "../../auth/distribution.ts";
+import type { Principal } from "../../auth/principal.ts";
 import type { Sql } from "../../platform/db/transaction.ts";
 import type { TagView } from "../events/event-reader.ts";
 
@@ -18,6 +20,8 @@ export interface AttributeView {
   eventUuid: string;
   objectId: number | null;
   objectUuid: string | null;
+  /** The distribution of the attribute's object (null outside any object): part of who may read it. */
+  objectDistribution: number | null;
   objectRelation: string | null;
   type: string;
   category: string;
@@ -48,7 +52,7 @@ export const ATTRIBUTE_FROM = `FROM attributes a JOIN events e ON e.id = a.event
 const ATTRIBUTE_SELECT = `
   SELECT a.id::text, a.uuid::text, a.event_id, a.object_id, a.object_relation, a.type, a.category, a.value, a.value1, a.value2,
          a.to_ids, a.comment, a.distribution, a.sharing_group_id, a.timestamp, a.first_seen, a.last_seen, a.deleted,
-         a.disable_correlation, o.uuid::text AS object_uuid, e.uuid::text AS event_uuid, e.info AS event_info,
+         a.disable_correlation, o.uuid::text AS object_uuid, o.distribution AS object_distribution, e.uuid::text AS event_uuid, e.info AS event_info,
          e.distribution AS event_distribution, e.org_id AS event_org_id, e.orgc_id AS event_orgc_id, ${TAGS_JSON} AS tags
     ${ATTRIBUTE_FROM}`;
 
@@ -61,6 +65,7 @@ function toAttributeView(r: any): AttributeView {
     eventUuid: r.event_uuid,
     objectId: r.object_id,
     objectUuid: r.object_uuid,
+    objectDistribution: r.object_distribution,
     objectRelation: r.object_relation,
     type: r.type,
     category: r.category,
@@ -100,13 +105,15 @@ export async function listAttributes(sql: Sql, where: string, params: unknown[],
 }
 
 /**
- * The attributes of these objects, oldest first. A live object shows its live attributes; a
- * soft-deleted object shows all of them (they were deleted with it).
+ * The attributes of these objects that `reader` may see, oldest first. A live object shows its live
+ * attributes; a soft-deleted object shows all of them (they were deleted with it).
  */
-export async function attributesOfObjects(sql: Sql, objectIds: number[]): Promise<Map<number, AttributeView[]>> {
+export async function attributesOfObjects(sql: Sql, objectIds: number[], reader: Principal): Promise<Map<number, AttributeView[]>> {
   const byObject = new Map<number, AttributeView[]>();
   if (objectIds.length === 0) return byObject;
-  const { rows } = await sql.query(`${ATTRIBUTE_SELECT} WHERE a.object_id = ANY($1::int[]) AND (NOT a.deleted OR o.deleted) ORDER BY a.id`, [objectIds]);
+  const params: unknown[] = [objectIds];
+  const readable = readableSql(reader, "e", ["a.distribution", "o.distribution"], params);
+  const { rows } = await sql.query(`${ATTRIBUTE_SELECT} WHERE a.object_id = ANY($1::int[]) AND (NOT a.deleted OR o.deleted) AND ${readable} ORDER BY a.id`, params);
   for (const r of rows.map(toAttributeView)) {
     const list = byObject.get(r.objectId!) ?? [];
     list.push(r);

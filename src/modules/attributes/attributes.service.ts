@@ -5,7 +5,7 @@ import { withTransaction } from "../../platform/db/transaction.ts";
 import { errors } from "../../platform/errors.ts";
 import { offsetOf, pageOf, type Page, type PageRequest } from "../../platform/pagination.ts";
 import { recordChanges, type Change } from "../changes/change-log.ts";
-import { canReadEvent, canWriteEvent, readableEventsSql } from "../events/event-access.ts";
+import { canReadEvent, canReadInEvent, canWriteEvent, readableSql } from "../../auth/distribution.ts";
 import { ensureTags } from "../events/event-writer.ts";
 import { checkTagName } from "../tags/tag-rules.ts";
 import { listAttributes, loadAttribute, lockEvent, type AttributeView, type EventRef } from "./attribute-reader.ts";
@@ -46,7 +46,7 @@ export class AttributesService {
   async list(p: Principal | null, filter: AttributeFilter, req: PageRequest): Promise<Page<AttributeView>> {
     authorize(p, "attributes:read");
     const params: unknown[] = [];
-    const where = [readableEventsSql(p, "e", params)];
+    const where = [readableSql(p, "e", ["a.distribution", "o.distribution"], params)];
     const add = (sql: string, value: unknown) => {
       params.push(value);
       where.push(sql.replace("?", `$${params.length}`));
@@ -60,11 +60,11 @@ export class AttributesService {
     return pageOf(items, total, req);
   }
 
-  /** 404 when missing or when its event is not readable: existence is not disclosed. Deleted ones are returned. */
+  /** 404 when missing or not readable (distribution): existence is not disclosed. Deleted ones are returned. */
   async get(p: Principal | null, uuid: string): Promise<AttributeView> {
     authorize(p, "attributes:read");
     const a = await loadAttribute(this.ctx.db.pool, uuid);
-    if (!a || !canReadEvent(p, a.event)) throw errors.notFound("Attribute");
+    if (!a || !canReadAttribute(p, a)) throw errors.notFound("Attribute");
     return a;
   }
 
@@ -186,15 +186,20 @@ export class AttributesService {
       if (!ref.rowCount) throw errors.notFound("Attribute");
       const e = await lockEvent(client, { id: ref.rows[0].event_id });
       if (!e || !canReadEvent(p, e)) throw errors.notFound("Attribute");
-      if (!canWriteEvent(p, e)) throw errors.forbidden("The event belongs to another organisation");
       await client.query("SELECT 1 FROM attributes WHERE uuid = $1 FOR UPDATE", [uuid]);
       const a = await loadAttribute(client, uuid);
-      if (!a) throw errors.notFound("Attribute");
+      if (!a || !canReadAttribute(p, a)) throw errors.notFound("Attribute");
+      if (!canWriteEvent(p, e)) throw errors.forbidden("The event belongs to another organisation");
       const changes = await fn(client, a, e, nowSeconds());
       if (changes.length) await recordChanges(client, p, changes);
       return (await loadAttribute(client, uuid))!;
     });
   }
+}
+
+/** The distribution rule for one attribute: its event, its object and its own level. */
+export function canReadAttribute(p: Principal, a: Pick<AttributeView, "event" | "distribution" | "objectDistribution">): boolean {
+  return canReadInEvent(p, a.event, a.distribution, a.objectDistribution);
 }
 
 /** Locks an event for a write: 404 when missing or unreadable, 403 when readable but not the caller's to change. */

@@ -1,12 +1,13 @@
 /**
- * Counts over the stored pairs, as a caller may see them (both events readable): the statistics,
+ * Counts over the stored pairs, as a caller may see them (both attributes readable, distribution): the statistics,
  * the events an event correlates with, the pairs per time bucket. Counts of "documents" follow the
  * correlations index, which holds each pair twice (once from each side), as the peer's does.
  */
 import type { Principal } from "../../auth/principal.ts";
 import type { Sql } from "../../platform/db/transaction.ts";
 import type { EventView } from "../events/event-reader.ts";
-import { readableEventsSql } from "../events/event-access.ts";
+import { readableEventsSql, readableSql } from "../../auth/distribution.ts";
+import { isAdmin } from "../../auth/principal.ts";
 import type { HistogramInterval } from "./histogram.ts";
 
 export interface KeyCount {
@@ -42,10 +43,26 @@ export type RelatedEvent = Pick<EventView, "uuid" | "info" | "date" | "threatLev
 
 const TOP = 10;
 
-/** The pairs whose two events `p` may read (parameters are appended to `params`). */
-const visiblePairs = (p: Principal, params: unknown[]) => `
-  SELECT c.* FROM correlations c JOIN events se ON se.id = c.source_event_id JOIN events te ON te.id = c.target_event_id
-   WHERE ${readableEventsSql(p, "se", params)} AND ${readableEventsSql(p, "te", params)}`;
+/** The pairs whose two attributes `p` may read (parameters are appended to `params`). */
+const visiblePairs = (p: Principal, params: unknown[]) =>
+  isAdmin(p)
+    ? "SELECT c.* FROM correlations c"
+    : `SELECT c.* FROM correlations c
+         JOIN attributes sa ON sa.id = c.source_attribute_id JOIN events se ON se.id = c.source_event_id LEFT JOIN objects so ON so.id = sa.object_id
+         JOIN attributes ta ON ta.id = c.target_attribute_id JOIN events te ON te.id = c.target_event_id LEFT JOIN objects tob ON tob.id = ta.object_id
+        WHERE ${readableSql(p, "se", ["sa.distribution", "so.distribution"], params)} AND ${readableSql(p, "te", ["ta.distribution", "tob.distribution"], params)}`;
+
+/**
+ * The pairs of `links` (columns source_uuid, other_id, mine, theirs: the attribute ids on each side)
+ * whose two attributes `p` may read.
+ */
+const visibleLinks = (p: Principal, params: unknown[]) =>
+  isAdmin(p)
+    ? "SELECT l.source_uuid, l.other_id FROM links l"
+    : `SELECT l.source_uuid, l.other_id FROM links l
+         JOIN attributes ma ON ma.id = l.mine JOIN events me ON me.id = ma.event_id LEFT JOIN objects mo ON mo.id = ma.object_id
+         JOIN attributes ta ON ta.id = l.theirs JOIN events te ON te.id = ta.event_id LEFT JOIN objects tob ON tob.id = ta.object_id
+        WHERE ${readableSql(p, "me", ["ma.distribution", "mo.distribution"], params)} AND ${readableSql(p, "te", ["ta.distribution", "tob.distribution"], params)}`;
 
 interface StatsRow {
   pairs: number;
@@ -93,8 +110,9 @@ export async function correlationStats(sql: Sql, p: Principal): Promise<Correlat
 }
 
 /**
- * For each listed event `p` may read: the events it shares pairs with that `p` may read, most
- * pairs first (then by uuid), at most `limit` per event. Read through the event id indexes.
+ * For each listed event `p` may read: the events it shares pairs with (pairs whose two attributes
+ * `p` may read), most pairs first (then by uuid), at most `limit` per event. Read through the event
+ * id indexes.
  */
 export async function relatedEventsOf(sql: Sql, p: Principal, eventUuids: string[], limit: number): Promise<Map<string, RelatedEvent[]>> {
   const out = new Map<string, RelatedEvent[]>(eventUuids.map((u) => [u, []]));
@@ -102,13 +120,14 @@ export async function relatedEventsOf(sql: Sql, p: Principal, eventUuids: string
   const params: unknown[] = [eventUuids, limit];
   const { rows } = await sql.query(
     `WITH src AS (SELECT e.id, e.uuid FROM events e WHERE e.uuid = ANY($1::uuid[]) AND ${readableEventsSql(p, "e", params)}),
-     links AS (SELECT s.uuid AS source_uuid, c.target_event_id AS other_id FROM src s JOIN correlations c ON c.source_event_id = s.id
-               UNION ALL SELECT s.uuid, c.source_event_id FROM src s JOIN correlations c ON c.target_event_id = s.id),
-     ranked AS (SELECT l.source_uuid, o.id, count(*)::int AS pairs,
-                       row_number() OVER (PARTITION BY l.source_uuid ORDER BY count(*) DESC, o.uuid) AS rank
-                  FROM links l JOIN events o ON o.id = l.other_id
-                 WHERE ${readableEventsSql(p, "o", params)}
-                 GROUP BY l.source_uuid, o.id, o.uuid)
+     links AS (SELECT s.uuid AS source_uuid, c.target_event_id AS other_id, c.source_attribute_id AS mine, c.target_attribute_id AS theirs
+                 FROM src s JOIN correlations c ON c.source_event_id = s.id
+               UNION ALL SELECT s.uuid, c.source_event_id, c.target_attribute_id, c.source_attribute_id FROM src s JOIN correlations c ON c.target_event_id = s.id),
+     visible AS (${visibleLinks(p, params)}),
+     ranked AS (SELECT v.source_uuid, o.id, count(*)::int AS pairs,
+                       row_number() OVER (PARTITION BY v.source_uuid ORDER BY count(*) DESC, o.uuid) AS rank
+                  FROM visible v JOIN events o ON o.id = v.other_id
+                 GROUP BY v.source_uuid, o.id, o.uuid)
      SELECT r.source_uuid::text, r.pairs, o.uuid::text, o.info, to_char(o.date, 'YYYY-MM-DD') AS date, o.threat_level, o.analysis,
             o.distribution, o.published, o.timestamp,
             json_build_object('id', org.id, 'uuid', org.uuid, 'name', org.name) AS org,

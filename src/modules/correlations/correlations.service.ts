@@ -1,10 +1,10 @@
 import type { AppContext } from "../../app-context.ts";
 import { authorize, hasScope, isAdmin, type Principal } from "../../auth/principal.ts";
 import { correlationDocuments } from "../../search/indexing/documents.ts";
-import { pairsOfAttributes } from "./correlation-store.ts";
+import { pairsOfAttributes, type PairDetail } from "./correlation-store.ts";
 import { errors } from "../../platform/errors.ts";
 import type { AuditService } from "../audit/audit.service.ts";
-import { canReadEvent } from "../events/event-access.ts";
+import { canReadEvent, canReadInEvent } from "../../auth/distribution.ts";
 import { loadEvent } from "../events/event-reader.ts";
 import { parseUserQuery, type SearchPage, type SearchService } from "../search/search.service.ts";
 import { correlationStats, documentsPerBucket, relatedEventsOf, type CorrelationStats, type KeyCount, type RelatedEvent } from "./correlation-aggregates.ts";
@@ -39,10 +39,17 @@ export interface Exclusion {
 const MAX_EXCLUSION_LENGTH = 1024;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
+/** The distribution rule for a pair: the caller reads both of its attributes. */
+function canReadPair(p: Principal, d: PairDetail): boolean {
+  const side = (s: "source" | "target") =>
+    canReadInEvent(p, { distribution: d[`${s}_event_distribution`], orgId: d[`${s}_event_org_id`], orgcId: d[`${s}_event_orgc_id`] }, d[`${s}_attribute_distribution`], d[`${s}_object_distribution`]);
+  return side("source") && side("target");
+}
+
 /**
  * Correlations: searched through the correlations index (both directions of each pair), counted
  * from PostgreSQL, rebuilt by a resumable job, deleted all at once, and tuned by exclusions. A
- * caller sees a pair only when both of its events are readable to them.
+ * caller sees a pair only when they may read both of its attributes (distribution).
  */
 export class CorrelationsService {
   constructor(
@@ -71,20 +78,18 @@ export class CorrelationsService {
 
   /**
    * The correlations of listed attributes, as the peer's raw hits with the attribute as source.
-   * Empty without correlations:read; pairs with events the caller may not read are left out.
+   * Empty without correlations:read; pairs with an attribute the caller may not read are left out.
    */
   async ofAttributes(p: Principal | null, uuids: string[]): Promise<Map<string, CorrelationHit[]>> {
     const out = new Map<string, CorrelationHit[]>(uuids.map((u) => [u, []]));
     if (!p || !hasScope(p, "correlations:read") || uuids.length === 0) return out;
     const wanted = new Set(uuids);
     for (const pair of await pairsOfAttributes(this.ctx.db.pool, uuids)) {
+      if (!canReadPair(p, pair)) continue;
       for (const doc of correlationDocuments(pair)) {
         const src = doc.source as Record<string, unknown>;
         const mine = src.source_attribute_uuid as string;
-        if (!wanted.has(mine)) continue;
-        const other = { distribution: src.target_event_distribution as number, orgId: src.target_event_org_id as number, orgcId: src.target_event_orgc_id as number };
-        if (!canReadEvent(p, other)) continue;
-        out.get(mine)!.push({ _index: "svc-correlations", _id: doc.id, _score: null, _source: src });
+        if (wanted.has(mine)) out.get(mine)!.push({ _index: "svc-correlations", _id: doc.id, _score: null, _source: src });
       }
     }
     return out;
@@ -92,7 +97,7 @@ export class CorrelationsService {
 
   async stats(p: Principal | null): Promise<CorrelationStats> {
     authorize(p, "correlations:read");
-    return this.search.limited(p, () => correlationStats(this.ctx.db.searchPool, p));
+    return correlationStats(this.ctx.db.pool, p);
   }
 
   /**
@@ -128,10 +133,8 @@ export class CorrelationsService {
     authorize(p, "correlations:read");
     if (!isHistogramInterval(interval)) throw errors.invalidField(["query", "interval"], `must be one of ${HISTOGRAM_INTERVALS.join(", ")}`, interval.slice(0, 100));
     const ast = parseUserQuery(query);
-    return this.search.limited(p, async () => {
-      if (ast.kind === "matchAll") return histogramOfCounts(await documentsPerBucket(this.ctx.db.searchPool, p, interval), interval);
-      return histogramOverSearch(this.ctx.search, { admin: isAdmin(p), orgId: p.orgId }, ast, interval, this.ctx.config.SEARCH_TIMEOUT_MS);
-    });
+    if (ast.kind === "matchAll") return histogramOfCounts(await documentsPerBucket(this.ctx.db.pool, p, interval), interval);
+    return histogramOverSearch(this.ctx.search, { admin: isAdmin(p), orgId: p.orgId }, ast, interval, this.ctx.config.SEARCH_TIMEOUT_MS);
   }
 
   /**

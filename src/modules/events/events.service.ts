@@ -6,7 +6,7 @@ import { withTransaction } from "../../platform/db/transaction.ts";
 import { errors, type ValidationIssue } from "../../platform/errors.ts";
 import { offsetOf, pageOf, type Page, type PageRequest } from "../../platform/pagination.ts";
 import { recordChanges, type Change } from "../changes/change-log.ts";
-import { canReadEvent, canWriteEvent, readableEventsSql } from "./event-access.ts";
+import { canReadEvent, canWriteEvent, readableEventsSql } from "../../auth/distribution.ts";
 import type { EventDraft } from "./event-draft.ts";
 import { listEvents, loadEvent, type EventView } from "./event-reader.ts";
 import { ensureTags, writeEventDraft, type WriteResult } from "./event-writer.ts";
@@ -127,7 +127,7 @@ export class EventsService {
 
   async exportMisp(p: Principal | null, uuid: string): Promise<{ Event: Record<string, unknown> }> {
     const e = await this.get(p, uuid);
-    return exportMispEvent(this.ctx.db.pool, e);
+    return exportMispEvent(this.ctx.db.pool, e, p!);
   }
 
   async update(p: Principal | null, uuid: string, fields: EventFields): Promise<EventView> {
@@ -214,8 +214,9 @@ export class EventsService {
   async delete(p: Principal | null, uuid: string): Promise<void> {
     authorize(p, "events:delete");
     await this.mutate(p, uuid, async (client, e) => {
-      const attrs = await client.query<{ uuid: string; type: string; value: string; object_uuid: string | null }>(
-        `SELECT a.uuid::text, a.type, a.value, o.uuid::text AS object_uuid FROM attributes a LEFT JOIN objects o ON o.id = a.object_id WHERE a.event_id = $1`,
+      const attrs = await client.query<{ uuid: string; type: string; value: string; object_uuid: string | null; distribution: number; object_distribution: number | null }>(
+        `SELECT a.uuid::text, a.type, a.value, o.uuid::text AS object_uuid, a.distribution, o.distribution AS object_distribution
+           FROM attributes a LEFT JOIN objects o ON o.id = a.object_id WHERE a.event_id = $1`,
         [e.id],
       );
       const changes: Change[] = [
@@ -232,17 +233,18 @@ export class EventsService {
           entityType: "attribute" as const,
           entityUuid: a.uuid,
           eventUuid: e.uuid,
-          payload: { event_title: e.info, attribute_type: a.type, attribute_value: a.value, object_uuid: a.object_uuid, cascade: true },
+          // The levels let consumers apply the distribution rule once the rows are gone.
+          payload: { event_title: e.info, attribute_type: a.type, attribute_value: a.value, object_uuid: a.object_uuid, distribution: a.distribution, object_distribution: a.object_distribution, cascade: true },
         })),
       ];
-      const objects = await client.query<{ uuid: string; name: string }>("SELECT uuid::text, name FROM objects WHERE event_id = $1 ORDER BY id", [e.id]);
+      const objects = await client.query<{ uuid: string; name: string; distribution: number }>("SELECT uuid::text, name, distribution FROM objects WHERE event_id = $1 ORDER BY id", [e.id]);
       changes.push(
         ...objects.rows.map((o) => ({
           kind: "object.deleted",
           entityType: "object" as const,
           entityUuid: o.uuid,
           eventUuid: e.uuid,
-          payload: { event_title: e.info, object_name: o.name, cascade: true },
+          payload: { event_title: e.info, object_name: o.name, distribution: o.distribution, cascade: true },
         })),
       );
       await client.query("DELETE FROM events WHERE id = $1", [e.id]);

@@ -1,4 +1,6 @@
 import type pg from "pg";
+import { readableSql } from "../../auth/distribution.ts";
+import type { Principal } from "../../auth/principal.ts";
 import type { EventView } from "./event-reader.ts";
 
 type Sql = Pick<pg.Pool, "query">;
@@ -13,27 +15,34 @@ const str = (n: number | null | undefined) => (n === null || n === undefined ? "
 
 /**
  * The event in MISP's JSON form (`{"Event": {...}}`), as MISP itself exports it: numbers as strings,
- * standalone attributes under Attribute, object attributes and references under each Object.
+ * standalone attributes under Attribute, object attributes and references under each Object. Only
+ * the objects and attributes the reader may see (distribution) are in it.
  */
-export async function exportMispEvent(sql: Sql, e: EventView): Promise<{ Event: Record<string, unknown> }> {
+export async function exportMispEvent(sql: Sql, e: EventView, reader: Principal): Promise<{ Event: Record<string, unknown> }> {
+  const attributeParams: unknown[] = [e.id];
+  const readableAttribute = readableSql(reader, "e", ["a.distribution", "o.distribution"], attributeParams);
+  const objectParams: unknown[] = [e.id];
+  const readableObject = readableSql(reader, "e", ["o.distribution"], objectParams);
   const [attributes, objects, references, attributeTags, sightings] = await Promise.all([
     sql.query(
       `SELECT a.id, a.uuid::text, a.object_id, a.object_relation, a.type, a.category, a.value, a.to_ids, a.comment, a.distribution,
               a.sharing_group_id, a.timestamp, a.first_seen, a.last_seen, a.deleted, a.disable_correlation
-         FROM attributes a WHERE a.event_id = $1 ORDER BY a.id`,
-      [e.id],
+         FROM attributes a JOIN events e ON e.id = a.event_id LEFT JOIN objects o ON o.id = a.object_id
+        WHERE a.event_id = $1 AND ${readableAttribute} ORDER BY a.id`,
+      attributeParams,
     ),
     sql.query(
-      `SELECT id, uuid::text, name, meta_category, description, template_uuid, template_version, timestamp, distribution,
-              sharing_group_id, comment, deleted, first_seen, last_seen
-         FROM objects WHERE event_id = $1 ORDER BY id`,
-      [e.id],
+      `SELECT o.id, o.uuid::text, o.name, o.meta_category, o.description, o.template_uuid, o.template_version, o.timestamp, o.distribution,
+              o.sharing_group_id, o.comment, o.deleted, o.first_seen, o.last_seen
+         FROM objects o JOIN events e ON e.id = o.event_id WHERE o.event_id = $1 AND ${readableObject} ORDER BY o.id`,
+      objectParams,
     ),
     sql.query(
       `SELECT r.object_id, r.uuid::text, o.uuid::text AS source_uuid, r.referenced_uuid::text, r.referenced_type, r.relationship_type,
               r.comment, r.timestamp, r.deleted
-         FROM object_references r JOIN objects o ON o.id = r.object_id WHERE r.event_id = $1 ORDER BY r.id`,
-      [e.id],
+         FROM object_references r JOIN objects o ON o.id = r.object_id JOIN events e ON e.id = o.event_id
+        WHERE r.event_id = $1 AND ${readableObject} ORDER BY r.id`,
+      objectParams,
     ),
     sql.query(
       `SELECT at.attribute_id, t.name, t.colour, t.exportable, at.local

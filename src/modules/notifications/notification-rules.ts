@@ -1,7 +1,10 @@
 /**
  * Which notifications a change record makes (spec 6.2), to whom (the followers of which list and
- * uuid) and with which payload (spec 6.3, peer notes 5.1). Values are never truncated.
+ * uuid), with which payload (spec 6.3, peer notes 5.1) and what a recipient must be allowed to read
+ * to get it (the distribution rule, `src/auth/distribution.ts`). Values are never truncated.
  */
+import type { ItemLevel } from "../../auth/distribution.ts";
+
 export type FollowList = "events" | "attributes" | "objects" | "organisations";
 
 export interface ChangeRecord {
@@ -24,8 +27,14 @@ export interface Context {
   events: Map<string, { info: string; orgcUuid: string; orgcName: string } & EventAccess>;
   /** Events deleted in the range: their access as the deletion recorded it. */
   deletedEvents: Map<string, EventAccess>;
-  attributes: Map<string, { type: string; value: string; objectUuid: string | null; eventUuid: string }>;
-  objects: Map<string, { name: string; eventUuid: string }>;
+  attributes: Map<string, { type: string; value: string; objectUuid: string | null; eventUuid: string; distribution: number; objectDistribution: number | null }>;
+  objects: Map<string, { name: string; eventUuid: string; distribution: number }>;
+}
+
+/** Something a recipient must be allowed to read: an event, and the levels of the items shown inside it. */
+export interface ReadRequirement {
+  eventUuid: string;
+  items: ItemLevel[];
 }
 
 export interface Candidate {
@@ -37,9 +46,23 @@ export interface Candidate {
   entityUuid: string;
   eventUuid: string | null;
   payload: Record<string, unknown>;
+  /** Every one must be readable by the recipient (none: the notification is about no event). */
+  reads: ReadRequirement[];
 }
 
 const str = (v: unknown): string | null => (typeof v === "string" ? v : null);
+const num = (v: unknown): number | null => (typeof v === "number" ? v : null);
+/** A level nobody recorded (a row gone without it) reads as the owners' only. */
+const UNKNOWN_LEVEL = 0;
+
+/** What reading an attribute takes: its event, its own level and its object's, from the row or the deletion's record. */
+function attributeReads(uuid: string, eventUuid: string | null, p: Record<string, unknown>, ctx: Context): ReadRequirement[] {
+  if (!eventUuid) return [];
+  const a = ctx.attributes.get(uuid);
+  if (a) return [{ eventUuid, items: [a.distribution, a.objectDistribution] }];
+  const objectLevel = p.object_uuid ? (num(p.object_distribution) ?? UNKNOWN_LEVEL) : null;
+  return [{ eventUuid, items: [num(p.distribution) ?? UNKNOWN_LEVEL, objectLevel] }];
+}
 const VERB: Record<string, "created" | "updated" | "deleted"> = {
   created: "created",
   updated: "updated",
@@ -62,6 +85,7 @@ export function candidatesOf(r: ChangeRecord, ctx: Context): Candidate[] {
     return [
       {
         ...base, type: "attribute.sighting.created", list: "attributes", followed: attributeUuid, entityType: "attribute", entityUuid: attributeUuid, eventUuid: r.event_uuid,
+        reads: attributeReads(attributeUuid, r.event_uuid, {}, ctx),
         payload: { sighting_value: str(p.value) ?? a?.value ?? "", sighting_type: str(p.sighting_type) ?? "", organisation: str(p.organisation) ?? "", timestamp: String(p.timestamp ?? ""), attribute_type: a?.type ?? "", attribute_uuid: attributeUuid, event_uuid: r.event_uuid ?? "" },
       },
     ];
@@ -76,9 +100,10 @@ export function candidatesOf(r: ChangeRecord, ctx: Context): Candidate[] {
       organisation_uuid: e?.orgcUuid ?? str(p.organisation_uuid) ?? "",
       organisation_name: e?.orgcName ?? str(p.organisation_name) ?? "",
     };
-    const out: Candidate[] = [{ ...base, type: `event.${verb}`, list: "events", followed: r.entity_uuid, entityType: "event", entityUuid: r.entity_uuid, eventUuid: r.entity_uuid, payload }];
+    const reads = [{ eventUuid: r.entity_uuid, items: [] }];
+    const out: Candidate[] = [{ ...base, type: `event.${verb}`, list: "events", followed: r.entity_uuid, entityType: "event", entityUuid: r.entity_uuid, eventUuid: r.entity_uuid, payload, reads }];
     if (verb !== "deleted" && payload.organisation_uuid) {
-      out.push({ ...base, type: `organisation.event.${verb}`, list: "organisations", followed: payload.organisation_uuid, entityType: "event", entityUuid: r.entity_uuid, eventUuid: r.entity_uuid, payload });
+      out.push({ ...base, type: `organisation.event.${verb}`, list: "organisations", followed: payload.organisation_uuid, entityType: "event", entityUuid: r.entity_uuid, eventUuid: r.entity_uuid, payload, reads });
     }
     return out;
   }
@@ -94,7 +119,7 @@ export function candidatesOf(r: ChangeRecord, ctx: Context): Candidate[] {
       attribute_type: a?.type ?? str(p.attribute_type) ?? "",
       ...(objectUuid ? { object_uuid: objectUuid } : {}),
     };
-    const common = { ...base, entityType: "attribute" as const, entityUuid: r.entity_uuid, eventUuid, payload };
+    const common = { ...base, entityType: "attribute" as const, entityUuid: r.entity_uuid, eventUuid, payload, reads: attributeReads(r.entity_uuid, eventUuid, p, ctx) };
     const out: Candidate[] = [{ ...common, type: `attribute.${verb}`, list: "attributes", followed: r.entity_uuid }];
     if (eventUuid) out.push({ ...common, type: `event.attribute.${verb}`, list: "events", followed: eventUuid });
     if (objectUuid) out.push({ ...common, type: "object.attribute.created", list: "objects", followed: objectUuid });
@@ -111,7 +136,8 @@ export function candidatesOf(r: ChangeRecord, ctx: Context): Candidate[] {
     };
     // Spec 6.2 names created and updated only: a deletion is an update of the object and of its event.
     const v = verb === "created" ? "created" : "updated";
-    const common = { ...base, entityType: "object" as const, entityUuid: r.entity_uuid, eventUuid, payload };
+    const level = o?.distribution ?? num(p.distribution) ?? UNKNOWN_LEVEL;
+    const common = { ...base, entityType: "object" as const, entityUuid: r.entity_uuid, eventUuid, payload, reads: eventUuid ? [{ eventUuid, items: [level] }] : [] };
     const out: Candidate[] = [{ ...common, type: `object.${v}`, list: "objects", followed: r.entity_uuid }];
     if (eventUuid) out.push({ ...common, type: `event.object.${v}`, list: "events", followed: eventUuid });
     return out;
@@ -119,7 +145,10 @@ export function candidatesOf(r: ChangeRecord, ctx: Context): Candidate[] {
   return [];
 }
 
-/** A new pair: the followers of either attribute hear of it, each from their attribute's side. */
+/**
+ * A new pair: the followers of either attribute hear of it, each from their attribute's side, when
+ * they may read both attributes.
+ */
 function correlation(r: ChangeRecord, p: Record<string, unknown>, ctx: Context): Candidate[] {
   const s = { attribute: str(p.source_attribute_uuid), event: str(p.source_event_uuid) };
   const t = { attribute: str(p.target_attribute_uuid), event: str(p.target_event_uuid) };
@@ -144,8 +173,11 @@ function correlation(r: ChangeRecord, p: Record<string, unknown>, ctx: Context):
     target_attribute_value: ctx.attributes.get(s.attribute)?.value ?? str(p.value) ?? "",
   };
   const type = "attribute.correlation.created";
+  const reads = [...attributeReads(s.attribute, s.event, {}, ctx), ...attributeReads(t.attribute, t.event, {}, ctx)];
+  // Without both events nothing is known of who may read the pair: nobody hears of it.
+  if (reads.length < 2) return [];
   return [
-    { changeId: r.id, type, list: "attributes", followed: s.attribute, entityType: "attribute", entityUuid: s.attribute, eventUuid: s.event, payload },
-    { changeId: r.id, type, list: "attributes", followed: t.attribute, entityType: "attribute", entityUuid: t.attribute, eventUuid: t.event, payload: mirrored },
+    { changeId: r.id, type, list: "attributes", followed: s.attribute, entityType: "attribute", entityUuid: s.attribute, eventUuid: s.event, payload, reads },
+    { changeId: r.id, type, list: "attributes", followed: t.attribute, entityType: "attribute", entityUuid: t.attribute, eventUuid: t.event, payload: mirrored, reads },
   ];
 }

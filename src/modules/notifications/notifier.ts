@@ -3,7 +3,7 @@ import type { PgPubSub } from "../../platform/pubsub.ts";
 import { withTransaction } from "../../platform/db/transaction.ts";
 import { hasScope } from "../../auth/principal.ts";
 import { userPrincipal } from "../../auth/run-as.ts";
-import { canReadEvent } from "../events/event-access.ts";
+import { canReadInEvent } from "../../auth/distribution.ts";
 import { queueEmails, type NewNotification } from "./mail.ts";
 import { candidatesOf, type Candidate, type ChangeRecord, type Context, type FollowList } from "./notification-rules.ts";
 
@@ -19,8 +19,9 @@ interface Recipient {
 /**
  * Turns change records `firstId..lastId` into notifications: one row per follower and type, created
  * exactly once (the dedupe key), for recipients who still may read what it is about (enabled, with
- * notifications:read and, for anything in an event, events:read and access to the event). The rows
- * and their announcements commit together. Returns the number of rows created.
+ * notifications:read and, for anything in an event, events:read and read access by the distribution
+ * rule to the event and to every object and attribute the notification shows). The rows and their
+ * announcements commit together. Returns the number of rows created.
  */
 export async function notifyChangeRange(pool: pg.Pool, pubsub: PgPubSub, firstId: number, lastId: number, mail?: { publicUrl: string }): Promise<number> {
   const { rows } = await pool.query<ChangeRecord>(
@@ -69,12 +70,13 @@ export async function notifyChangeRange(pool: pg.Pool, pubsub: PgPubSub, firstId
 function mayReceive(u: Recipient, c: Candidate, ctx: Context): boolean {
   const p = userPrincipal(u, [u.scopes]);
   if (!hasScope(p, "notifications:read")) return false;
-  if (c.eventUuid === null) return true;
-  if (!hasScope(p, "events:read")) return false;
-  // An event that is gone is judged by the access its deletion recorded; without that, nobody hears.
-  const e = ctx.events.get(c.eventUuid) ?? ctx.deletedEvents.get(c.eventUuid);
-  if (!e) return false;
-  return canReadEvent(p, e);
+  if (c.eventUuid === null && c.reads.length === 0) return true;
+  if (!hasScope(p, "events:read") || c.reads.length === 0) return false;
+  return c.reads.every((r) => {
+    // An event that is gone is judged by the access its deletion recorded; without that, nobody hears.
+    const e = ctx.events.get(r.eventUuid) ?? ctx.deletedEvents.get(r.eventUuid);
+    return e !== undefined && canReadInEvent(p, e, ...r.items);
+  });
 }
 
 async function loadContext(pool: pg.Pool, rows: ChangeRecord[]): Promise<Context> {
@@ -92,13 +94,13 @@ async function loadContext(pool: pg.Pool, rows: ChangeRecord[]): Promise<Context
     }
   }
   const [attrs, objs] = await Promise.all([
-    pool.query<{ uuid: string; type: string; value: string; object_uuid: string | null; event_uuid: string }>(
-      `SELECT a.uuid::text, a.type, a.value, o.uuid::text AS object_uuid, e.uuid::text AS event_uuid
+    pool.query<{ uuid: string; type: string; value: string; object_uuid: string | null; event_uuid: string; distribution: number; object_distribution: number | null }>(
+      `SELECT a.uuid::text, a.type, a.value, o.uuid::text AS object_uuid, e.uuid::text AS event_uuid, a.distribution, o.distribution AS object_distribution
          FROM attributes a JOIN events e ON e.id = a.event_id LEFT JOIN objects o ON o.id = a.object_id WHERE a.uuid = ANY($1::uuid[])`,
       [[...attributeUuids]],
     ),
-    pool.query<{ uuid: string; name: string; event_uuid: string }>(
-      "SELECT o.uuid::text, o.name, e.uuid::text AS event_uuid FROM objects o JOIN events e ON e.id = o.event_id WHERE o.uuid = ANY($1::uuid[])",
+    pool.query<{ uuid: string; name: string; event_uuid: string; distribution: number }>(
+      "SELECT o.uuid::text, o.name, e.uuid::text AS event_uuid, o.distribution FROM objects o JOIN events e ON e.id = o.event_id WHERE o.uuid = ANY($1::uuid[])",
       [[...objectUuids]],
     ),
   ]);
@@ -118,8 +120,10 @@ async function loadContext(pool: pg.Pool, rows: ChangeRecord[]): Promise<Context
   return {
     deletedEvents,
     events: new Map(events.rows.map((e) => [e.uuid, { info: e.info, orgcUuid: e.orgc_uuid, orgcName: e.orgc_name, distribution: e.distribution, orgId: e.org_id, orgcId: e.orgc_id }])),
-    attributes: new Map(attrs.rows.map((a) => [a.uuid, { type: a.type, value: a.value, objectUuid: a.object_uuid, eventUuid: a.event_uuid }])),
-    objects: new Map(objs.rows.map((o) => [o.uuid, { name: o.name, eventUuid: o.event_uuid }])),
+    attributes: new Map(
+      attrs.rows.map((a) => [a.uuid, { type: a.type, value: a.value, objectUuid: a.object_uuid, eventUuid: a.event_uuid, distribution: a.distribution, objectDistribution: a.object_distribution }]),
+    ),
+    objects: new Map(objs.rows.map((o) => [o.uuid, { name: o.name, eventUuid: o.event_uuid, distribution: o.distribution }])),
   };
 }
 

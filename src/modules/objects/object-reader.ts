@@ -1,3 +1,4 @@
+import type { Principal } from "../../auth/principal.ts";
 import type { Sql } from "../../platform/db/transaction.ts";
 import { attributesOfObjects, type AttributeView, type EventRef } from "../attributes/attribute-reader.ts";
 
@@ -68,11 +69,14 @@ function toObjectView(r: any): ObjectView {
   };
 }
 
-/** Fills attributes and references of a page of objects with two queries, whatever the page size. */
-async function withChildren(sql: Sql, objects: ObjectView[]): Promise<ObjectView[]> {
+/**
+ * Fills attributes and references of a page of objects with two queries, whatever the page size;
+ * the attributes are those the reader may see.
+ */
+async function withChildren(sql: Sql, objects: ObjectView[], reader: Principal): Promise<ObjectView[]> {
   if (objects.length === 0) return objects;
   const ids = objects.map((o) => o.id);
-  const attributes = await attributesOfObjects(sql, ids);
+  const attributes = await attributesOfObjects(sql, ids, reader);
   const { rows } = await sql.query(
     `SELECT r.object_id, r.uuid::text, o.uuid::text AS object_uuid, e.uuid::text AS event_uuid, r.referenced_uuid::text, r.referenced_type,
             r.relationship_type, r.comment, r.timestamp, r.deleted
@@ -99,13 +103,14 @@ async function withChildren(sql: Sql, objects: ObjectView[]): Promise<ObjectView
   return objects.map((o) => ({ ...o, attributes: attributes.get(o.id) ?? [], references: refs.get(o.id) ?? [] }));
 }
 
-export async function loadObject(sql: Sql, uuid: string): Promise<ObjectView | null> {
+/** The object with the attributes `reader` may see (the caller checks that it may see the object). */
+export async function loadObject(sql: Sql, uuid: string, reader: Principal): Promise<ObjectView | null> {
   const { rows } = await sql.query(`${OBJECT_SELECT} WHERE o.uuid = $1`, [uuid]);
-  return rows[0] ? (await withChildren(sql, [toObjectView(rows[0])]))[0] : null;
+  return rows[0] ? (await withChildren(sql, [toObjectView(rows[0])], reader))[0] : null;
 }
 
-export async function listObjects(sql: Sql, where: string, params: unknown[], limit: number, offset: number): Promise<{ items: ObjectView[]; total: number }> {
+export async function listObjects(sql: Sql, where: string, params: unknown[], limit: number, offset: number, reader: Principal): Promise<{ items: ObjectView[]; total: number }> {
   const page = await sql.query(`${OBJECT_SELECT} WHERE ${where} ORDER BY o.timestamp DESC, o.id DESC LIMIT ${limit} OFFSET ${offset}`, params);
   const count = await sql.query<{ n: number }>(`SELECT count(*)::int AS n ${OBJECT_FROM} WHERE ${where}`, params);
-  return { items: await withChildren(sql, page.rows.map(toObjectView)), total: count.rows[0].n };
+  return { items: await withChildren(sql, page.rows.map(toObjectView), reader), total: count.rows[0].n };
 }

@@ -6,7 +6,7 @@ import { withTransaction } from "../../platform/db/transaction.ts";
 import { errors } from "../../platform/errors.ts";
 import { offsetOf, pageOf, type Page, type PageRequest } from "../../platform/pagination.ts";
 import { recordChanges, type Change } from "../changes/change-log.ts";
-import { canReadEvent, canWriteEvent, readableEventsSql } from "../events/event-access.ts";
+import { canReadEvent, canReadInEvent, canWriteEvent, readableSql } from "../../auth/distribution.ts";
 import { loadAttribute, lockEvent, type AttributeView, type EventRef } from "../attributes/attribute-reader.ts";
 import {
   prepareAttributePatch,
@@ -172,7 +172,7 @@ export class ObjectsService {
   async list(p: Principal | null, filter: ObjectFilter, req: PageRequest): Promise<Page<ObjectView>> {
     authorize(p, "objects:read");
     const params: unknown[] = [];
-    const where = [readableEventsSql(p, "e", params)];
+    const where = [readableSql(p, "e", ["o.distribution"], params)];
     if (filter.eventUuid) {
       params.push(filter.eventUuid);
       where.push(`e.uuid = $${params.length}`);
@@ -183,14 +183,14 @@ export class ObjectsService {
       params.push(filter.templateUuids);
       where.push(`o.template_uuid = ANY($${params.length}::text[])`);
     }
-    const { items, total } = await listObjects(this.ctx.db.pool, where.join(" AND "), params, req.size, offsetOf(req));
+    const { items, total } = await listObjects(this.ctx.db.pool, where.join(" AND "), params, req.size, offsetOf(req), p);
     return pageOf(items, total, req);
   }
 
   async get(p: Principal | null, uuid: string): Promise<ObjectView> {
     authorize(p, "objects:read");
-    const o = await loadObject(this.ctx.db.pool, uuid);
-    if (!o || !canReadEvent(p, o.event)) throw errors.notFound("Object");
+    const o = await loadObject(this.ctx.db.pool, uuid, p);
+    if (!o || !canReadObject(p, o)) throw errors.notFound("Object");
     return o;
   }
 
@@ -242,7 +242,7 @@ export class ObjectsService {
         ...rows.map((r) => ({ kind: "attribute.created", entityType: "attribute" as const, entityUuid: r.uuid, eventUuid: e.uuid, payload: { object_uuid: uuid } })),
         ...refs.map((r) => referenceChange("object_reference.created", r, uuid, e)),
       ]);
-      return (await loadObject(client, uuid))!;
+      return (await loadObject(client, uuid, p))!;
     });
   }
 
@@ -353,15 +353,20 @@ export class ObjectsService {
       if (!ref.rowCount) throw errors.notFound("Object");
       const e = await lockEvent(client, { id: ref.rows[0].event_id });
       if (!e || !canReadEvent(p, e)) throw errors.notFound("Object");
-      if (!canWriteEvent(p, e)) throw errors.forbidden("The event belongs to another organisation");
       await client.query("SELECT 1 FROM objects WHERE uuid = $1 FOR UPDATE", [uuid]);
-      const o = await loadObject(client, uuid);
-      if (!o) throw errors.notFound("Object");
+      const o = await loadObject(client, uuid, p);
+      if (!o || !canReadObject(p, o)) throw errors.notFound("Object");
+      if (!canWriteEvent(p, e)) throw errors.forbidden("The event belongs to another organisation");
       const changes = await fn(client, o, e, nowSeconds());
       if (changes.length) await recordChanges(client, p, changes);
-      return (await loadObject(client, uuid))!;
+      return (await loadObject(client, uuid, p))!;
     });
   }
+}
+
+/** The distribution rule for one object: its event and its own level. */
+function canReadObject(p: Principal, o: Pick<ObjectView, "event" | "distribution">): boolean {
+  return canReadInEvent(p, o.event, o.distribution);
 }
 
 /** Soft-deletes the matching attributes (a WHERE over `attributes`) and returns their change records. */

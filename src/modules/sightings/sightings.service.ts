@@ -4,7 +4,7 @@ import { authorize, type Principal } from "../../auth/principal.ts";
 import { withTransaction } from "../../platform/db/transaction.ts";
 import { errors } from "../../platform/errors.ts";
 import { recordChanges, type Change } from "../changes/change-log.ts";
-import { canReadEvent, readableEventsSql } from "../events/event-access.ts";
+import { canReadInEvent, readableSql } from "../../auth/distribution.ts";
 import { loadAttribute } from "../attributes/attribute-reader.ts";
 import { checkText, checkUuidField, Issues, nowSeconds } from "../attributes/input-checks.ts";
 import { MAX_VALUE_LENGTH } from "../attributes/catalogue/index.ts";
@@ -137,7 +137,7 @@ export class SightingsService {
       const byUuid = new Map<string, { id: string; event_id: number; value: string }>();
       for (const s of prepared.filter((x) => x.attributeUuid)) {
         const a = await loadAttribute(client, s.attributeUuid!);
-        if (!a || !canReadEvent(p, a.event)) throw errors.notFound("Attribute");
+        if (!a || !canReadInEvent(p, a.event, a.distribution, a.objectDistribution)) throw errors.notFound("Attribute");
         if (s.value !== null && s.value !== a.value && s.value !== a.value1 && s.value !== a.value2) {
           issues.add(opts.skipEmpty || items.length > 1 ? ["body", s.index, "value"] : ["body", "value"], "is not the value of this attribute", s.value);
         }
@@ -147,7 +147,7 @@ export class SightingsService {
       issues.throwIfAny();
 
       const params: unknown[] = [];
-      const readable = readableEventsSql(p, "e", params);
+      const readable = readableSql(p, "e", ["a.distribution", "o.distribution"], params);
       const n = params.length;
       const col = <T>(f: (s: Prepared) => T) => prepared.map(f);
       params.push(
@@ -167,7 +167,7 @@ export class SightingsService {
            SELECT i.idx, m.id AS attribute_id, m.event_id
              FROM items i CROSS JOIN LATERAL (
                SELECT id, event_id FROM (
-                 SELECT a.id, a.event_id FROM attributes a JOIN events e ON e.id = a.event_id
+                 SELECT a.id, a.event_id FROM attributes a JOIN events e ON e.id = a.event_id LEFT JOIN objects o ON o.id = a.object_id
                   WHERE i.attribute_id IS NULL AND (a.value1 = i.value OR a.value2 = i.value) AND NOT a.deleted AND ${readable}
                  OFFSET 0) x
                ORDER BY id DESC LIMIT ${$(4)}) m
@@ -229,7 +229,7 @@ export class SightingsService {
     authorize(p, "sightings:read");
     const started = Date.now();
     const params: unknown[] = [];
-    const where = [readableEventsSql(p, "e", params)];
+    const where = [readableSql(p, "e", ["a.distribution", "o.distribution"], params)];
     if (q.attributeUuid) {
       params.push(q.attributeUuid);
       where.push(`a.uuid = $${params.length}`);
@@ -240,7 +240,8 @@ export class SightingsService {
       params.push(code);
       where.push(`s.type = $${params.length}`);
     }
-    const from = `FROM sightings s JOIN attributes a ON a.id = s.attribute_id JOIN events e ON e.id = a.event_id WHERE ${where.join(" AND ")}`;
+    const from = `FROM sightings s JOIN attributes a ON a.id = s.attribute_id JOIN events e ON e.id = a.event_id LEFT JOIN objects o ON o.id = a.object_id
+      WHERE ${where.join(" AND ")}`;
     const { rows } = await this.ctx.db.pool.query<{
       uuid: string;
       type: number;

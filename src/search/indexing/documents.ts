@@ -5,7 +5,9 @@
  * range twice, or two ranges in either order, leaves the same index.
  */
 import net from "node:net";
+import { audienceOf, sharedAudience } from "../../auth/distribution.ts";
 import type { Sql } from "../../platform/db/transaction.ts";
+import { AUDIENCE_FIELD } from "../fields.ts";
 import type { SearchDocument } from "../search-index.ts";
 import { pairsOfAttributes, type PairDetail } from "../../modules/correlations/correlation-store.ts";
 
@@ -37,8 +39,8 @@ const ATTRIBUTE_SELECT = `
   SELECT a.id, a.uuid::text, e.uuid::text AS event_uuid, o.uuid::text AS object_uuid, a.object_relation, a.category,
          a.type, a.value, a.value1, a.value2, a.comment, a.to_ids, a.deleted, a.disable_correlation, a.timestamp,
          floor(extract(epoch FROM a.first_seen))::bigint AS first_seen, floor(extract(epoch FROM a.last_seen))::bigint AS last_seen,
-         a.distribution, e.distribution AS event_distribution, e.org_id AS event_org_id, e.orgc_id AS event_orgc_id,
-         ${TAGS_OF("attribute_tags", "attribute_id", "a.id")} AS tags
+         a.distribution, o.distribution AS object_distribution, e.distribution AS event_distribution, e.org_id AS event_org_id,
+         e.orgc_id AS event_orgc_id, ${TAGS_OF("attribute_tags", "attribute_id", "a.id")} AS tags
     FROM attributes a
     JOIN events e ON e.id = a.event_id
     LEFT JOIN objects o ON o.id = a.object_id`;
@@ -90,6 +92,7 @@ interface AttributeRow {
   first_seen: number | null;
   last_seen: number | null;
   distribution: number;
+  object_distribution: number | null;
   event_distribution: number;
   event_org_id: number;
   event_orgc_id: number;
@@ -131,6 +134,7 @@ function eventDocument(r: EventRow): SearchDocument {
       event_distribution: r.distribution,
       event_org_id: r.org_id,
       event_orgc_id: r.orgc_id,
+      [AUDIENCE_FIELD]: audienceOf({ distribution: r.distribution, orgId: r.org_id, orgcId: r.orgc_id }),
     },
   };
 }
@@ -179,8 +183,14 @@ function attributeDocument(r: AttributeRow): SearchDocument {
       event_distribution: r.event_distribution,
       event_org_id: r.event_org_id,
       event_orgc_id: r.event_orgc_id,
+      object_distribution: r.object_distribution,
+      [AUDIENCE_FIELD]: attributeAudience(r),
     },
   };
+}
+
+function attributeAudience(r: Pick<AttributeRow, "event_distribution" | "event_org_id" | "event_orgc_id" | "distribution" | "object_distribution">): number[] {
+  return audienceOf({ distribution: r.event_distribution, orgId: r.event_org_id, orgcId: r.event_orgc_id }, r.distribution, r.object_distribution);
 }
 
 export async function loadEventDocuments(sql: Sql, uuids: string[]): Promise<SearchDocument[]> {
@@ -201,6 +211,14 @@ export async function attributeUuidsOfEvents(sql: Sql, eventUuids: string[]): Pr
   return rows.map((r) => r.uuid);
 }
 
+export async function attributeUuidsOfObjects(sql: Sql, objectUuids: string[]): Promise<string[]> {
+  const { rows } = await sql.query<{ uuid: string }>(
+    "SELECT a.uuid::text FROM attributes a JOIN objects o ON o.id = a.object_id WHERE o.uuid = ANY($1::uuid[])",
+    [objectUuids],
+  );
+  return rows.map((r) => r.uuid);
+}
+
 /** Keyset pages of every document of an index, for a rebuild: `after` is the last row id seen. */
 export async function eventDocumentPage(sql: Sql, after: number, limit: number): Promise<{ docs: SearchDocument[]; last: number | null }> {
   const { rows } = await sql.query<EventRow>(`${EVENT_SELECT} WHERE e.id > $1 ORDER BY e.id LIMIT $2`, [after, limit]);
@@ -217,6 +235,16 @@ export async function attributeDocumentPage(sql: Sql, after: number, limit: numb
  * `source_attribute_uuid:X` finds every correlation of X, as in the peer's index.
  */
 export function correlationDocuments(d: PairDetail): SearchDocument[] {
+  const audienceOfSide = (who: "source" | "target") =>
+    attributeAudience({
+      event_distribution: d[`${who}_event_distribution`],
+      event_org_id: d[`${who}_event_org_id`],
+      event_orgc_id: d[`${who}_event_orgc_id`],
+      distribution: d[`${who}_attribute_distribution`],
+      object_distribution: d[`${who}_object_distribution`],
+    });
+  // A pair shows both attributes: only those who may read both see it.
+  const audience = sharedAudience(audienceOfSide("source"), audienceOfSide("target"));
   const side = (from: "source" | "target") => {
     const to = from === "source" ? "target" : "source";
     const pick = (who: "source" | "target", prefix: "source" | "target") => ({
@@ -237,6 +265,7 @@ export function correlationDocuments(d: PairDetail): SearchDocument[] {
         value: d.value,
         // The peer writes correlation times in UTC with an explicit offset.
         "@timestamp": new Date(d.created_at).toISOString().replace("Z", "+00:00"),
+        [AUDIENCE_FIELD]: audience,
       },
     };
   };

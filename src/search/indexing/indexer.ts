@@ -1,6 +1,6 @@
 import type { Sql } from "../../platform/db/transaction.ts";
 import type { SearchIndex } from "../search-index.ts";
-import { attributeUuidsOfEvents, correlationDocumentId, loadAttributeDocuments, loadCorrelationDocuments, loadEventDocuments } from "./documents.ts";
+import { attributeUuidsOfEvents, attributeUuidsOfObjects, correlationDocumentId, loadAttributeDocuments, loadCorrelationDocuments, loadEventDocuments } from "./documents.ts";
 import { ensureSearchIndices } from "./prepare.ts";
 import { CORRELATION_DELETED, isCorrelationChange } from "../../modules/correlations/correlator.ts";
 
@@ -8,6 +8,8 @@ const BATCH = 2000;
 
 /** Event fields that attribute documents copy (their access fields): a change re-indexes every attribute. */
 const FIELDS_COPIED_TO_ATTRIBUTES = new Set(["distribution", "orgId", "orgcId", "sharingGroupId"]);
+/** Object fields (wire names) that decide who may read its attributes: a change re-indexes them. */
+const OBJECT_ACCESS_FIELDS = new Set(["distribution", "sharing_group_id"]);
 
 interface ChangeRow {
   kind: string;
@@ -21,6 +23,8 @@ interface Touched {
   events: Set<string>;
   attributes: Set<string>;
   wholeEvents: Set<string>;
+  /** Objects whose attributes are all re-indexed (their readers changed). */
+  wholeObjects: Set<string>;
   /** Attributes whose correlation documents are rewritten from the stored pairs. */
   correlated: Set<string>;
   /** Correlation documents of removed pairs (both directions). */
@@ -39,6 +43,7 @@ function touched(rows: ChangeRow[]): Touched {
   const events = new Set<string>();
   const attributes = new Set<string>();
   const wholeEvents = new Set<string>();
+  const wholeObjects = new Set<string>();
   const correlated = new Set<string>();
   const correlationsGone = new Set<string>();
   const purgedAttributes = new Set<string>();
@@ -60,10 +65,12 @@ function touched(rows: ChangeRow[]): Touched {
       if (r.event_uuid) events.add(r.event_uuid);
     } else if (r.entity_type === "object" && r.event_uuid) {
       events.add(r.event_uuid);
+      const fields = r.payload?.fields;
+      if (r.kind === "object.updated" && (!fields || fields.some((f) => OBJECT_ACCESS_FIELDS.has(f)))) wholeObjects.add(r.entity_uuid);
     }
   }
   for (const a of attributes) correlated.add(a);
-  return { events, attributes, wholeEvents, correlated, correlationsGone, purgedAttributes };
+  return { events, attributes, wholeEvents, wholeObjects, correlated, correlationsGone, purgedAttributes };
 }
 
 /**
@@ -77,12 +84,11 @@ export async function indexChangeRange(sql: Sql, search: SearchIndex, firstId: n
     `SELECT kind, entity_type, entity_uuid::text, event_uuid::text, payload FROM change_records WHERE id BETWEEN $1 AND $2`,
     [firstId, lastId],
   );
-  const { events, attributes, wholeEvents, correlated, correlationsGone, purgedAttributes } = touched(rows);
-  if (wholeEvents.size) {
-    for (const uuid of await attributeUuidsOfEvents(sql, [...wholeEvents])) {
-      attributes.add(uuid);
-      correlated.add(uuid);
-    }
+  const { events, attributes, wholeEvents, wholeObjects, correlated, correlationsGone, purgedAttributes } = touched(rows);
+  const reindexWhole = [...(wholeEvents.size ? await attributeUuidsOfEvents(sql, [...wholeEvents]) : []), ...(wholeObjects.size ? await attributeUuidsOfObjects(sql, [...wholeObjects]) : [])];
+  for (const uuid of reindexWhole) {
+    attributes.add(uuid);
+    correlated.add(uuid);
   }
   const counts: IndexedCounts = { indexed: 0, deleted: 0 };
   await syncDocuments(search, "svc-attributes", [...purgedAttributes].filter((u) => !attributes.has(u)), (uuids) => loadAttributeDocuments(sql, uuids), counts);

@@ -15,7 +15,8 @@
  *   and deletes them with `_bulk` instead of `_delete_by_query`.
  */
 import { Client, errors } from "@opensearch-project/opensearch";
-import { INDEX_FIELDS } from "../fields.ts";
+import { audienceFilter } from "../../auth/distribution.ts";
+import { AUDIENCE_FIELD } from "../fields.ts";
 import {
   INDEX_NAMES,
   SearchQueryError,
@@ -282,14 +283,8 @@ export class OpenSearchSearchIndex implements SearchIndex {
 }
 
 function accessFilter(req: SearchRequest): AnyQuery[] {
-  if (req.access.admin) return [];
-  return INDEX_FIELDS[req.index].accessPrefixes.map((p) => {
-    const should: AnyQuery[] = [{ range: { [`${p}distribution`]: { gte: 1, lte: 3 } } }];
-    if (req.access.orgId !== null) {
-      should.push({ term: { [`${p}org_id`]: req.access.orgId } }, { term: { [`${p}orgc_id`]: req.access.orgId } });
-    }
-    return { bool: { should, minimum_should_match: 1 } };
-  });
+  const audience = audienceFilter(req.access);
+  return audience === null ? [] : [{ terms: { [AUDIENCE_FIELD]: audience } }];
 }
 
 function requestFilters(req: SearchRequest): AnyQuery[] {

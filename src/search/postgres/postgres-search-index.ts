@@ -76,14 +76,10 @@ function pgCode(err: unknown): string | undefined {
 export class PostgresSearchIndex implements SearchIndex {
   readonly backend = "postgres" as const;
 
-  /**
-   * `pool` writes and maintains the tables; searches run on `searchPool` (default: `pool`), the
-   * service's small pool of search connections. `postings: false` answers every search on the
-   * JSONB path (tests compare the two).
-   */
+  /** `postings: false` answers every search on the JSONB path (tests compare the two). */
   constructor(
     private readonly pool: pg.Pool,
-    private readonly options: { postings?: boolean; searchPool?: pg.Pool } = {},
+    private readonly options: { postings?: boolean } = {},
   ) {}
 
   async ensureIndices(): Promise<void> {
@@ -131,7 +127,7 @@ export class PostgresSearchIndex implements SearchIndex {
   }
 
   async close(): Promise<void> {
-    // The pools belong to the caller.
+    // The pool belongs to the caller.
   }
 
   async search(req: SearchRequest): Promise<SearchResult> {
@@ -153,7 +149,7 @@ export class PostgresSearchIndex implements SearchIndex {
 
     let client: pg.PoolClient;
     try {
-      client = await (this.options.searchPool ?? this.pool).connect();
+      client = await this.pool.connect();
     } catch (err) {
       throw new SearchQueryError(`PostgreSQL is unavailable: ${(err as Error).message}`, "unavailable");
     }

@@ -39,6 +39,12 @@
  * Version 7: presence keys (`./postings.ts` `presenceKey`, `_exists_` of optional fields of many
  * values), copied from the postings of the fields' terms.
  *
+ * Version 8: `visible_to` is the document's own audience field (the distribution rule of
+ * `src/auth/distribution.ts`, which also reads attribute and object distribution), no longer worked
+ * out from its events' access fields. Only the function changes: stored rows keep their value until
+ * they are indexed again, which the indexer does for every document without an audience at start
+ * (`../indexing/stale-access.ts`).
+ *
  * Upgrading a table that holds documents rewrites it once (the generated column) and builds its
  * indexes, holding an exclusive lock: 24 s for 100 000 documents, 340 s for 1 000 000 on the bench
  * machine (2 cores, busy). Start waits for it; searches and indexing wait too.
@@ -51,7 +57,7 @@ import { buildRow } from "./documents.ts";
 import { facetSql } from "./facets.ts";
 import { backfillPostings, backfillPresence, backfillTerms } from "./writes.ts";
 
-const VERSION = "search_documents v7";
+const VERSION = "search_documents v8";
 const POSTINGS_VERSION = "search_documents v3";
 /** Versions whose postings lack the presence keys (version 7). */
 const WITHOUT_PRESENCE = ["search_documents v3", "search_documents v4", "search_documents v5", "search_documents v6"];

@@ -1,0 +1,102 @@
+/**
+ * MISP distribution: the one rule that says who may read an event and what is inside it. Every read
+ * path derives from it: the services (`canRead*`), their SQL filters (`readable*Sql`), the search
+ * documents (`audienceOf`, stored as `visible_to` and filtered by both search backends through
+ * `audienceFilter`), correlations (both sides), notifications and exports.
+ *
+ * Levels: 0 your organisation, 1 this community, 2 connected communities, 3 all communities,
+ * 4 a sharing group, 5 (objects and attributes only) the event's own.
+ * - The organisations that own an event, the owning (`org`) and the creating (`orgc`) one, read
+ *   everything in it and are the only ones who may change it.
+ * - Anyone else with the read scope reads an event of level 1-3, and inside it the objects and
+ *   attributes of level 1-3 or 5; an attribute inside an object needs both to pass.
+ * - Level 4 reads as the owners' only until sharing groups exist.
+ * On one instance, levels 1-3 all mean "every organisation of the instance".
+ * Administrators (scope `*`) read everything.
+ */
+import { isAdmin, type Principal } from "./principal.ts";
+
+export const DISTRIBUTION = { organisation: 0, community: 1, connected: 2, all: 3, sharingGroup: 4, inherit: 5 } as const;
+
+/** The event fields the rule reads. */
+export interface EventAccessFields {
+  distribution: number;
+  orgId: number;
+  orgcId: number;
+}
+
+/** The level of an object or attribute; null or undefined for "none" (an attribute outside any object). */
+export type ItemLevel = number | null | undefined;
+
+/** The marker in an audience for "every organisation". */
+export const EVERYONE = -1;
+
+const PUBLIC_EVENT_LEVELS: readonly number[] = [DISTRIBUTION.community, DISTRIBUTION.connected, DISTRIBUTION.all];
+const PUBLIC_ITEM_LEVELS: readonly number[] = [...PUBLIC_EVENT_LEVELS, DISTRIBUTION.inherit];
+
+const ownedBy = (e: EventAccessFields, orgId: number | null) => orgId !== null && (e.orgId === orgId || e.orgcId === orgId);
+const itemIsPublic = (level: ItemLevel) => level === null || level === undefined || PUBLIC_ITEM_LEVELS.includes(level);
+
+/** Whether everyone (with the read scope) may read the event and these items inside it. */
+function isPublic(e: EventAccessFields, items: readonly ItemLevel[]): boolean {
+  return PUBLIC_EVENT_LEVELS.includes(e.distribution) && items.every(itemIsPublic);
+}
+
+export function canReadEvent(p: Principal, e: EventAccessFields): boolean {
+  return isAdmin(p) || ownedBy(e, p.orgId) || isPublic(e, []);
+}
+
+/** An object (`[object]`), an attribute (`[attribute, object-or-null]`) inside the event `e`. */
+export function canReadInEvent(p: Principal, e: EventAccessFields, ...items: ItemLevel[]): boolean {
+  return isAdmin(p) || ownedBy(e, p.orgId) || isPublic(e, items);
+}
+
+/** Only the owning organisation (and administrators) change or delete an event and what it holds. */
+export function canWriteEvent(p: Principal, e: { orgId: number }): boolean {
+  return isAdmin(p) || e.orgId === p.orgId;
+}
+
+/**
+ * The rule as SQL over an events alias and the level columns of the items inside it (expressions
+ * that may be NULL for "none", e.g. the level of an outer-joined object). Parameters are appended
+ * to `params`; the result is a boolean expression.
+ */
+export function readableSql(p: Principal, event: string, items: readonly string[], params: unknown[]): string {
+  if (isAdmin(p)) return "TRUE";
+  const levels = (list: readonly number[]) => list.join(", ");
+  const publicItems = items.map((i) => ` AND COALESCE(${i}, ${DISTRIBUTION.inherit}) IN (${levels(PUBLIC_ITEM_LEVELS)})`).join("");
+  const publicCase = `(${event}.distribution IN (${levels(PUBLIC_EVENT_LEVELS)})${publicItems})`;
+  if (p.orgId === null) return publicCase;
+  params.push(p.orgId);
+  const n = params.length;
+  return `(${event}.org_id = $${n} OR ${event}.orgc_id = $${n} OR ${publicCase})`;
+}
+
+export function readableEventsSql(p: Principal, event: string, params: unknown[]): string {
+  return readableSql(p, event, [], params);
+}
+
+/**
+ * Who may read a record, for search documents: `[EVERYONE]`, or the organisations that may
+ * (administrators always may). Sorted, without duplicates.
+ */
+export function audienceOf(e: EventAccessFields, ...items: ItemLevel[]): number[] {
+  if (isPublic(e, items)) return [EVERYONE];
+  return e.orgId === e.orgcId ? [e.orgId] : [Math.min(e.orgId, e.orgcId), Math.max(e.orgId, e.orgcId)];
+}
+
+/** The audience of something that shows two records at once (a correlation): who may read both. */
+export function sharedAudience(a: readonly number[], b: readonly number[]): number[] {
+  if (a.includes(EVERYONE)) return [...b];
+  if (b.includes(EVERYONE)) return [...a];
+  return a.filter((org) => b.includes(org));
+}
+
+/**
+ * The audience values a caller's documents must carry one of; null for an administrator, who
+ * reads every document.
+ */
+export function audienceFilter(p: Pick<Principal, "orgId"> & { admin: boolean }): number[] | null {
+  if (p.admin) return null;
+  return p.orgId === null ? [EVERYONE] : [EVERYONE, p.orgId];
+}

@@ -1,0 +1,52 @@
+/**
+ * Documents indexed before they carried their audience (`../fields.ts` AUDIENCE_FIELD) are indexed
+ * again from PostgreSQL, so that the distribution rule applies to them too. Until then OpenSearch
+ * shows them to administrators only and the PostgreSQL backend as it did before (its events'
+ * distribution alone). Runs at worker start; a few statements when nothing is stale.
+ */
+import type { Sql } from "../../platform/db/transaction.ts";
+import { AUDIENCE_FIELD } from "../fields.ts";
+import { parseLucene } from "../lucene/parse.ts";
+import { INDEX_NAMES, type IndexName, type SearchIndex } from "../search-index.ts";
+import { loadAttributeDocuments, loadCorrelationDocuments, loadEventDocuments } from "./documents.ts";
+import { ensureSearchIndices } from "./prepare.ts";
+
+const PAGE = 1000;
+const TIMEOUT_MS = 120_000;
+
+/** Re-indexes every document without an audience; returns how many were written or removed per index. */
+export async function reindexStaleAccess(sql: Sql, search: SearchIndex): Promise<Record<IndexName, number>> {
+  await ensureSearchIndices(search);
+  const counts = Object.fromEntries(INDEX_NAMES.map((i) => [i, 0])) as Record<IndexName, number>;
+  const stale = parseLucene(`NOT _exists_:${AUDIENCE_FIELD}`);
+  for (const index of INDEX_NAMES) {
+    let previous = "";
+    for (;;) {
+      const { hits } = await search.search({
+        index, query: stale, defaultFields: [], access: { admin: true, orgId: null }, from: 0, size: PAGE,
+        sort: { field: "@timestamp", order: "desc" }, timeoutMs: TIMEOUT_MS, trackTotalHits: PAGE,
+      });
+      const ids = hits.map((h) => h.id);
+      // A page that comes back unchanged was not written (no progress): stop instead of looping.
+      if (ids.length === 0 || ids.join() === previous) break;
+      previous = ids.join();
+      counts[index] += await rewrite(sql, search, index, ids);
+      await search.refresh(index);
+    }
+  }
+  return counts;
+}
+
+/** Writes the documents of these ids again from PostgreSQL, and removes those whose rows are gone. */
+async function rewrite(sql: Sql, search: SearchIndex, index: IndexName, ids: string[]): Promise<number> {
+  const docs =
+    index === "svc-events" ? await loadEventDocuments(sql, ids)
+    : index === "svc-attributes" ? await loadAttributeDocuments(sql, ids)
+    // A correlation document's id is `<source uuid>|<target uuid>|<match type>`.
+    : await loadCorrelationDocuments(sql, [...new Set(ids.map((id) => id.split("|")[0]))]);
+  const written = new Set(docs.map((d) => d.id));
+  const gone = ids.filter((id) => !written.has(id));
+  if (docs.length) await search.bulkIndex(index, docs);
+  if (gone.length) await search.deleteByIds(index, gone);
+  return ids.length;
+}

@@ -1,0 +1,83 @@
+/**
+ * Documents stored before they carried their audience (`visible_to`, the distribution rule) are
+ * the administrators' only until `reindexStaleAccess` writes them again from PostgreSQL, on each
+ * backend (src/search/indexing/stale-access.ts): nothing is shown too widely meanwhile, and the
+ * rewrite restores exactly what each organisation may read.
+ */
+import crypto from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parseLucene } from "../../src/search/lucene/parse.ts";
+import { reindexStaleAccess } from "../../src/search/indexing/stale-access.ts";
+import type { IndexName, SearchAccess } from "../../src/search/search-index.ts";
+import { startTestApp, type TestApp } from "../support/app.ts";
+import { createOrganisation, createUser, loginAdmin, type TestUser } from "../support/fixtures.ts";
+import { SEARCH_BACKENDS } from "../support/search-backends.ts";
+import { settled } from "../support/settled.ts";
+
+const EVENT = crypto.randomUUID();
+const OWN_ONLY = crypto.randomUUID();
+const SHARED = crypto.randomUUID();
+const tag = crypto.randomBytes(3).toString("hex");
+
+describe.each(SEARCH_BACKENDS)("stale access on $name", ({ env }) => {
+  let app: TestApp;
+  let a: TestUser;
+  let b: TestUser;
+
+  const ids = async (index: IndexName, access: SearchAccess) => {
+    const res = await app.booted.ctx.search.search({
+      index, query: parseLucene(""), defaultFields: [], access, from: 0, size: 100, sort: { field: "@timestamp", order: "desc" }, timeoutMs: 10_000,
+    });
+    return res.hits.map((h) => h.id).sort();
+  };
+  /** The stored documents as an older indexer wrote them: without their audience. */
+  const strip = async (index: IndexName) => {
+    const res = await app.booted.ctx.search.search({
+      index, query: parseLucene(""), defaultFields: [], access: { admin: true, orgId: null }, from: 0, size: 100, sort: { field: "@timestamp", order: "desc" }, timeoutMs: 10_000,
+    });
+    await app.booted.ctx.search.bulkIndex(index, res.hits.map((h) => ({ id: h.id, source: Object.fromEntries(Object.entries(h.source).filter(([k]) => k !== "visible_to")) })));
+    await app.booted.ctx.search.refresh(index);
+    return res.hits.length;
+  };
+
+  beforeAll(async () => {
+    app = await startTestApp("stale-access", { ROLE: "all", ...env() });
+    const admin = await loginAdmin(app);
+    a = await createUser(app, admin, 3, await createOrganisation(app, admin));
+    b = await createUser(app, admin, 3, await createOrganisation(app, admin));
+    const attribute = (uuid: string, distribution: string) => ({ uuid, type: "domain", category: "Network activity", value: `${uuid.slice(0, 8)}-${tag}.example`, distribution, timestamp: "1700000000" });
+    const res = await app.http.post("/events/import", {
+      token: a.token,
+      json: { Event: { uuid: EVENT, info: "stale", distribution: "3", timestamp: "1700000000", Attribute: [attribute(OWN_ONLY, "0"), attribute(SHARED, "5")] } },
+    });
+    expect(res.status, res.text).toBe(201);
+    await settled(app);
+  }, 120_000);
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  it("a document without an audience is the administrators' only until it is indexed again", async () => {
+    const orgA = { admin: false, orgId: a.orgId };
+    const orgB = { admin: false, orgId: b.orgId };
+    expect(await ids("svc-attributes", orgB)).toEqual([SHARED]);
+    expect(await ids("svc-attributes", orgA)).toEqual([OWN_ONLY, SHARED].sort());
+
+    expect(await strip("svc-attributes")).toBe(2);
+    expect(await strip("svc-events")).toBeGreaterThan(0);
+    expect(await ids("svc-attributes", orgB)).toEqual([]);
+    expect(await ids("svc-attributes", orgA)).toEqual([]);
+    expect(await ids("svc-events", orgB)).toEqual([]);
+    expect(await ids("svc-attributes", { admin: true, orgId: null })).toEqual([OWN_ONLY, SHARED].sort());
+
+    const counts = await reindexStaleAccess(app.booted.ctx.db.pool, app.booted.ctx.search);
+    expect(counts["svc-attributes"]).toBe(2);
+    expect(counts["svc-events"]).toBeGreaterThan(0);
+    await app.booted.ctx.search.refresh();
+    expect(await ids("svc-attributes", orgB)).toEqual([SHARED]);
+    expect(await ids("svc-attributes", orgA)).toEqual([OWN_ONLY, SHARED].sort());
+    expect(await ids("svc-events", orgB)).toEqual([EVENT]);
+    // Nothing is stale any more: a second pass writes nothing.
+    expect(await reindexStaleAccess(app.booted.ctx.db.pool, app.booted.ctx.search)).toEqual({ "svc-events": 0, "svc-attributes": 0, "svc-correlations": 0 });
+  });
+});
