@@ -6,6 +6,8 @@ import type { Principal, RequestOrigin } from "../auth/principal.ts";
 import type { Runtime } from "../runtime.ts";
 import type { GraphQLContext } from "./builder.ts";
 import { graphqlSchema } from "./schema.ts";
+import { costLimitsPlugin } from "./cost-limits.ts";
+import { graphqlCaller, useAnonymousGuard, type GraphQLCaller } from "./anonymous-guard.ts";
 
 /** Initial context: over HTTP Yoga passes the request; over graphql-ws we pass the principal. */
 export interface ServerContext {
@@ -23,6 +25,7 @@ export function createGraphQLServer(runtime: Runtime): YogaServerInstance<Server
     graphiql: { title: "Threat-Intelligence Workbench" },
     maskedErrors: {
       maskError(error, message) {
+    plugins: [useAnonymousGuard(runtime), costLimitsPlugin()],
         const original = error instanceof GraphQLError ? error.originalError : error;
         if (original instanceof AppError) {
           return new GraphQLError(original.message, {

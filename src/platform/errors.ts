@@ -7,6 +7,7 @@ import type { ZodError } from "zod";
 export const ERROR_CODES = {
   bad_request: 400,
   invalid_query: 400,
+  query_too_complex: 400,
   unsupported_grant_type: 400,
   invalid_scope: 400,
   unauthenticated: 401,
@@ -93,6 +94,8 @@ export const errors = {
   /** A Lucene query the parser rejects: its message, the reason and the 1-based position. */
   invalidQuery: (detail: string, reason: string, position: { offset: number; line: number; column: number }) =>
     new AppError("invalid_query", detail, {}, { reason, position }),
+  /** A GraphQL operation over a depth, alias, field or cost limit: refused before anything runs. */
+  queryTooComplex: (detail: string, measured: Record<string, number>) => new AppError("query_too_complex", detail, {}, { measured }),
   searchTimeout: (detail: string) => new AppError("search_timeout", detail),
   searchUnavailable: (detail: string) => new AppError("search_unavailable", detail),
   /** An external service (the vulnerability database, the rules service) failed or did not answer. */

@@ -1,4 +1,5 @@
 import { builder, caller } from "../../graphql/builder.ts";
+import { cost } from "../../graphql/cost-limits.ts";
 import { errors } from "../../platform/errors.ts";
 import { checkPage, checkUuid, EventTagType } from "../events/events.graphql.ts";
 import type { AttributeView } from "./attribute-reader.ts";
@@ -107,6 +108,7 @@ export function toAttributeCreate(i: AttributeInputShape, where: (string | numbe
 
 builder.queryFields((t) => ({
   attributes: t.field({
+    extensions: cost.page("size", 50),
     type: AttributePage,
     description: "Attributes of readable events, newest change first; without objectUuid only standalone attributes; deleted defaults to false",
     args: { page: t.arg.int(), size: t.arg.int(), eventUuid: t.arg.string(), type: t.arg.string(), objectUuid: t.arg.string(), deleted: t.arg.boolean() },

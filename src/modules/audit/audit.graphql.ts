@@ -1,4 +1,5 @@
 import { builder, caller } from "../../graphql/builder.ts";
+import { cost } from "../../graphql/cost-limits.ts";
 import type { AuditRecord } from "./audit.service.ts";
 import { checkPageSize } from "../../platform/paging.ts";
 
@@ -35,6 +36,7 @@ const ActorType = builder.enumType("AuditActorType", { values: ["user", "api_key
 
 builder.queryFields((t) => ({
   auditLogs: t.field({
+    extensions: cost.page("size"),
     type: AuditPage,
     args: {
       page: t.arg.int({ defaultValue: 1 }),

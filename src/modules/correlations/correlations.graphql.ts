@@ -1,4 +1,5 @@
 import { builder, caller } from "../../graphql/builder.ts";
+import { cost } from "../../graphql/cost-limits.ts";
 import { SearchHitType, SearchPageType } from "../search/search.graphql.ts";
 import { AttributeType } from "../attributes/attributes.graphql.ts";
 import { checkUuid, EventType, OrgRefType } from "../events/events.graphql.ts";
@@ -94,6 +95,7 @@ const MatchType = builder.enumType("CorrelationMatchType", { values: ["term", "c
 
 builder.queryFields((t) => ({
   correlations: t.field({
+    extensions: cost.search("size"),
     type: SearchPageType,
     description: "Correlation documents with the exact filters of GET /correlations/",
     args: {
@@ -118,14 +120,16 @@ builder.queryFields((t) => ({
         { page: a.page ?? 1, size: a.size ?? 10 },
       ),
   }),
-  correlationStats: t.field({ type: Stats, resolve: (_r, _a, ctx) => ctx.services.correlations.stats(caller(ctx)) }),
+  correlationStats: t.field({ extensions: cost.search(), type: Stats, resolve: (_r, _a, ctx) => ctx.services.correlations.stats(caller(ctx)) }),
   correlationTopEvents: t.field({
+    extensions: cost.aggregate(),
     type: [Count],
     description: "The 10 events with most pairs with this one (key: event uuid, docCount: pairs), as GET /correlations/events/{uuid}/top",
     args: { eventUuid: t.arg.string({ required: true }) },
     resolve: (_r, a, ctx) => ctx.services.correlations.topEvents(caller(ctx), checkUuid(a.eventUuid, "eventUuid")),
   }),
   correlationHistogram: t.field({
+    extensions: cost.search(),
     type: [Bucket],
     description: "Correlation documents per UTC day (1d), week (1w) or month (1M), as GET /correlations/histogram",
     args: { query: t.arg.string({ defaultValue: "" }), interval: t.arg.string({ defaultValue: "1d" }) },
@@ -167,6 +171,7 @@ builder.mutationFields((t) => ({
 // An attribute's correlations, as on REST list reads (one query per attribute: pages are small).
 builder.objectField(AttributeType, "correlations", (t) =>
   t.field({
+    extensions: cost.query(),
     type: [SearchHitType],
     description: "Correlations of this attribute (it is the source); empty without correlations:read",
     resolve: async (a, _args, ctx) =>
@@ -182,6 +187,7 @@ builder.objectField(AttributeType, "correlations", (t) =>
 // The events an event correlates with, loaded for all events of a request at once.
 builder.objectField(EventType, "relatedEvents", (t) =>
   t.field({
+    extensions: cost.page("limit"),
     type: [RelatedEventType],
     description: "Events this one shares correlating attributes with, most pairs first (only events you may read; empty without correlations:read)",
     args: { limit: t.arg.int({ defaultValue: RELATED_EVENTS_DEFAULT }) },

@@ -1,4 +1,5 @@
 import { builder, caller } from "../../graphql/builder.ts";
+import { cost } from "../../graphql/cost-limits.ts";
 import { errors } from "../../platform/errors.ts";
 import { MAX_PAGE_SIZE } from "../../platform/pagination.ts";
 import type { EventView, OrgRef, TagView } from "./event-reader.ts";
@@ -140,6 +141,7 @@ function checkFields(i: EventInputShape): EventFields {
 
 builder.queryFields((t) => ({
   events: t.field({
+    extensions: cost.page("size", 50),
     type: EventPage,
     args: { page: t.arg.int(), size: t.arg.int(), info: t.arg.string(), uuid: t.arg.string(), published: t.arg.boolean() },
     resolve: (_r, a, ctx) =>

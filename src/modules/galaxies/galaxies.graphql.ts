@@ -1,4 +1,5 @@
 import { builder, caller } from "../../graphql/builder.ts";
+import { cost } from "../../graphql/cost-limits.ts";
 import type { Galaxy, GalaxyCluster } from "../../generated/prisma/client.ts";
 import { errors } from "../../platform/errors.ts";
 import { P2_DEFAULT_SIZE, checkP2Page, type AttackPattern, type GalaxyUpdateResult, type P2Page } from "./galaxies.service.ts";
@@ -61,6 +62,7 @@ export const GalaxyType = builder.objectRef<Galaxy>("Galaxy").implement({
     createdAt: t.expose("createdAt", { type: "DateTime" }),
     updatedAt: t.expose("updatedAt", { type: "DateTime" }),
     clusters: t.field({
+      extensions: cost.page("size"),
       type: GalaxyClusterPage,
       args: { page: t.arg.int({ defaultValue: 1 }), size: t.arg.int({ defaultValue: P2_DEFAULT_SIZE }), filter: t.arg.string() },
       resolve: (g, a, ctx) => {
@@ -105,6 +107,7 @@ const GalaxyUpdateResultType = builder.objectRef<GalaxyUpdateResult>("GalaxyUpda
 
 builder.queryFields((t) => ({
   galaxies: t.field({
+    extensions: cost.page("size"),
     type: GalaxyPage,
     description: "Galaxies (GET /galaxies/): filter is a substring of the name or type",
     args: {
@@ -127,6 +130,7 @@ builder.queryFields((t) => ({
     resolve: (_r, a, ctx) => ctx.services.galaxies.get(caller(ctx), galaxyKey(a), { clusters: false }),
   }),
   galaxyClusters: t.field({
+    extensions: cost.page("size"),
     type: GalaxyClusterPage,
     description: "A galaxy's clusters (GET /galaxies/{id}/clusters): filter matches value, tag name or external id",
     args: {
@@ -148,6 +152,7 @@ builder.queryFields((t) => ({
     },
   }),
   mitreAttackPatterns: t.field({
+    extensions: cost.list(1000),
     type: [AttackPatternType],
     description: "ATT&CK techniques (GET /galaxies/mitre-attack-patterns), at most 1000, by external id",
     args: { filter: t.arg.string() },

@@ -1,4 +1,5 @@
 import { builder, caller } from "../../graphql/builder.ts";
+import { cost } from "../../graphql/cost-limits.ts";
 import { HUNT_STATUSES, HUNT_TYPES, INDEX_TARGETS } from "./hunt-definition.ts";
 import { HUNT_FREQUENCY_NAMES, frequencyOf } from "./hunt-schedule.ts";
 import type { HuntRow, HuntRunRow } from "./hunt-store.ts";
@@ -100,6 +101,7 @@ function toInput(i: InputOf, explicit: Set<string>) {
 
 builder.queryFields((t) => ({
   hunts: t.field({
+    extensions: cost.page("size"),
     type: HuntPage,
     description: "Your hunts, newest first; administrators: all for everyone's, userId for one user's",
     args: { page: t.arg.int({ defaultValue: 1 }), size: t.arg.int({ defaultValue: 50 }), filter: t.arg.string(), all: t.arg.boolean(), userId: t.arg.int() },
@@ -116,6 +118,7 @@ builder.queryFields((t) => ({
     },
   }),
   huntHistory: t.field({
+    extensions: cost.page("limit"),
     type: [HuntRunObject],
     args: { id: t.arg.int({ required: true }), skip: t.arg.int({ defaultValue: 0 }), limit: t.arg.int({ defaultValue: 100 }) },
     resolve: (_r, a, ctx) => {
@@ -147,6 +150,7 @@ builder.mutationFields((t) => ({
     },
   }),
   runHunt: t.field({
+    extensions: cost.search(),
     type: HuntResultObject,
     description: "Run the hunt now (as POST /hunts/{id}/run)",
     args: { id: t.arg.int({ required: true }) },

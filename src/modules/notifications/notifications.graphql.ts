@@ -1,4 +1,5 @@
 import { builder, caller } from "../../graphql/builder.ts";
+import { cost } from "../../graphql/cost-limits.ts";
 import { authorize, requireUser } from "../../auth/principal.ts";
 import { errors } from "../../platform/errors.ts";
 import { mapSubscription } from "../../platform/pubsub.ts";
@@ -40,6 +41,7 @@ function idOrAll(id: string): number | "all" {
 
 builder.queryFields((t) => ({
   notifications: t.field({
+    extensions: cost.page("size"),
     type: Page,
     args: { page: t.arg.int({ defaultValue: 1 }), size: t.arg.int({ defaultValue: 50 }), type: t.arg.string(), read: t.arg.boolean(), filter: t.arg.string() },
     resolve: (_r, a, ctx) =>

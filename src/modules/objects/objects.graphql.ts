@@ -1,4 +1,5 @@
 import { builder, caller } from "../../graphql/builder.ts";
+import { cost } from "../../graphql/cost-limits.ts";
 import { checkPage, checkUuid } from "../events/events.graphql.ts";
 import { AttributeInput, AttributeType, toAttributeCreate, toAttributePatch } from "../attributes/attributes.graphql.ts";
 import type { ObjectView, ReferenceView } from "./object-reader.ts";
@@ -111,6 +112,7 @@ const toReference = (r: ReferenceInputShape): ReferenceCreate => ({
 
 builder.queryFields((t) => ({
   objects: t.field({
+    extensions: cost.page("size", 50),
     type: MispObjectPage,
     args: { page: t.arg.int(), size: t.arg.int(), eventUuid: t.arg.string(), deleted: t.arg.boolean(), templateUuids: t.arg.stringList() },
     resolve: (_r, a, ctx) =>

@@ -1,4 +1,5 @@
 import { builder, caller } from "../../graphql/builder.ts";
+import { cost } from "../../graphql/cost-limits.ts";
 import type { Organisation } from "../../generated/prisma/client.ts";
 import { errors } from "../../platform/errors.ts";
 import { checkSkipLimit } from "../../platform/paging.ts";
@@ -63,6 +64,7 @@ const undefinedIfNull = <T extends object>(o: T) =>
 
 builder.queryFields((t) => ({
   organisations: t.field({
+    extensions: cost.page("limit", 100),
     type: [OrganisationType],
     args: { skip: t.arg.int(), limit: t.arg.int() },
     resolve: (_r, a, ctx) => ctx.services.organisations.list(caller(ctx), checkSkipLimit(a)),

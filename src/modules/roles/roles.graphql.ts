@@ -1,4 +1,5 @@
 import { builder, caller } from "../../graphql/builder.ts";
+import { cost } from "../../graphql/cost-limits.ts";
 import type { Role } from "../../generated/prisma/client.ts";
 import { errors } from "../../platform/errors.ts";
 import type { Whoami } from "../../auth/auth.service.ts";
@@ -44,6 +45,7 @@ builder.queryFields((t) => ({
     },
   }),
   roles: t.field({
+    extensions: cost.page("limit"),
     type: [RoleType],
     args: { skip: t.arg.int({ defaultValue: 0 }), limit: t.arg.int({ defaultValue: 100 }) },
     resolve: (_r, a, ctx) => ctx.services.roles.list(caller(ctx), checkSkipLimit(a)),

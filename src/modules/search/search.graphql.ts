@@ -1,4 +1,5 @@
 import { builder, caller } from "../../graphql/builder.ts";
+import { cost } from "../../graphql/cost-limits.ts";
 import type { SearchHit } from "../../search/search-index.ts";
 import type { SearchPage, SearchTarget } from "./search.service.ts";
 
@@ -32,6 +33,7 @@ const searchField = (target: SearchTarget, defaultField: string) =>
     t.field({
       type: SearchPageType,
       description: `Lucene search over the ${target} index (default field \`${defaultField}\`), as GET /${target}/search`,
+      extensions: cost.search("size"),
       args: {
         query: t.arg.string({ required: true }),
         page: t.arg.int({ defaultValue: 1 }),

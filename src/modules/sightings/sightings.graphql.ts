@@ -1,4 +1,5 @@
 import { builder, caller } from "../../graphql/builder.ts";
+import { cost } from "../../graphql/cost-limits.ts";
 import { checkUuid } from "../events/events.graphql.ts";
 import type { SightingHit, SightingsCreated } from "./sightings.service.ts";
 import { checkPageSize } from "../../platform/paging.ts";
@@ -48,6 +49,7 @@ const SightingInput = builder.inputType("SightingInput", {
 
 builder.queryFields((t) => ({
   sightings: t.field({
+    extensions: cost.page("size"),
     type: SightingPage,
     description: "Sightings of readable attributes, newest first (size 1..100, default 10)",
     args: { page: t.arg.int({ defaultValue: 1 }), size: t.arg.int({ defaultValue: 10 }), attributeUuid: t.arg.string(), type: t.arg.string() },

@@ -1,4 +1,5 @@
 import { builder, caller } from "../../graphql/builder.ts";
+import { cost } from "../../graphql/cost-limits.ts";
 import { errors } from "../../platform/errors.ts";
 import { checkP2Page, P2_DEFAULT_SIZE } from "../galaxies/galaxies.service.ts";
 import type { TagFields, TagRecord } from "./tags.service.ts";
@@ -61,6 +62,7 @@ const toFields = (i: TagInputShape): TagFields => ({
 
 builder.queryFields((t) => ({
   tags: t.field({
+    extensions: cost.page("size"),
     type: TagPage,
     description: "Tags by name (size up to 1000, default 20; filter: case-insensitive substring of the name)",
     args: { page: t.arg.int({ defaultValue: 1 }), size: t.arg.int({ defaultValue: P2_DEFAULT_SIZE }), filter: t.arg.string(), hidden: t.arg.boolean() },

@@ -1,4 +1,5 @@
 import { builder, caller } from "../../graphql/builder.ts";
+import { cost } from "../../graphql/cost-limits.ts";
 import { checkSkipLimit } from "../../platform/paging.ts";
 import { errors } from "../../platform/errors.ts";
 import { CRON_FIELDS, PERIOD_SECONDS, describeSchedule, type Schedule } from "./schedule.ts";
@@ -111,6 +112,7 @@ const jsonObject = (v: unknown) => (v === undefined || v === null ? undefined : 
 builder.queryFields((t) => ({
   registeredTasks: t.field({ type: [RegisteredTaskType], resolve: (_r, _a, ctx) => ctx.services.tasks.registered(caller(ctx)) }),
   scheduledTasks: t.field({
+    extensions: cost.page("limit", 100),
     type: [ScheduledTaskType],
     args: { skip: t.arg.int(), limit: t.arg.int() },
     resolve: (_r, a, ctx) => ctx.services.tasks.list(caller(ctx), checkSkipLimit(a)),
@@ -118,6 +120,7 @@ builder.queryFields((t) => ({
   scheduledTask: t.field({ type: ScheduledTaskType, args: { id: t.arg.string({ required: true }) }, resolve: (_r, a, ctx) => ctx.services.tasks.get(caller(ctx), a.id) }),
   taskRun: t.field({ type: TaskRunType, args: { id: t.arg.string({ required: true }) }, resolve: (_r, a, ctx) => ctx.services.tasks.run(caller(ctx), a.id) }),
   taskRuns: t.field({
+    extensions: cost.page("limit", 100),
     type: [TaskRunType],
     args: { scheduledTaskId: t.arg.string(), status: t.arg({ type: RunStatus }), skip: t.arg.int(), limit: t.arg.int() },
     resolve: (_r, a, ctx) => {

@@ -1,4 +1,5 @@
 import { builder, caller } from "../../graphql/builder.ts";
+import { cost } from "../../graphql/cost-limits.ts";
 import { errors } from "../../platform/errors.ts";
 import { checkSkipLimit } from "../../platform/paging.ts";
 import { OrganisationType } from "../organisations/organisations.graphql.ts";
@@ -52,6 +53,7 @@ const UpdateUserInput = builder.inputType("UpdateUserInput", {
 builder.queryFields((t) => ({
   me: t.field({ type: UserType, resolve: (_r, _a, ctx) => ctx.services.users.me(caller(ctx)) }),
   users: t.field({
+    extensions: cost.page("limit", 100),
     type: [UserType],
     args: { skip: t.arg.int(), limit: t.arg.int() },
     resolve: (_r, a, ctx) => ctx.services.users.list(caller(ctx), checkSkipLimit(a)),
