@@ -47,7 +47,7 @@ export async function boot(config: Readonly<Config>, log: Logger, runtime: Runti
       runtime.stage = "waiting for the database";
       await waitForDatabase(url, log, DATABASE_WAIT_MS);
     }
-    const db = connectDatabase(url, log);
+    const db = connectDatabase(url, log, { searchPoolSize: config.SEARCH_CONCURRENCY, searchWaitMs: config.SEARCH_TIMEOUT_MS });
     cleanups.push(() => db.close());
     runtime.stage = "applying migrations";
     await migrateDatabase(db.pool, log);
@@ -62,7 +62,7 @@ export async function boot(config: Readonly<Config>, log: Logger, runtime: Runti
 
     const tokens = new AccessTokens(resolveJwtSecret(config.JWT_SECRET, config.dataDir), config.ACCESS_TOKEN_TTL_SECONDS);
     runtime.stage = "preparing the search indices";
-    const search = createSearchIndex(config, db.pool);
+    const search = createSearchIndex(config, db);
     cleanups.push(() => search.close());
     await prepareSearchIndices(search, log);
     const ctx: AppContext = { config, db, log, pubsub, tokens, jobs: new JobQueue(db.pool), authCache, search, storage: createStorage(config) };

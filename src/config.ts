@@ -38,6 +38,11 @@ const schema = z
     ),
     /** A search running longer is cancelled (OpenSearch timeout, PostgreSQL statement_timeout). */
     SEARCH_TIMEOUT_MS: z.preprocess(emptyAsUndefined, positiveInt.min(100).max(300_000).default(10_000)),
+    /**
+     * Searches one process runs at once, whoever asks (the PostgreSQL backend's own pool of that many
+     * connections, concurrent OpenSearch requests); more wait for a turn within their timeout.
+     */
+    SEARCH_CONCURRENCY: z.preprocess(emptyAsUndefined, positiveInt.max(64).default(4)),
     STORAGE_ENGINE: z.preprocess(emptyAsUndefined, z.enum(["local", "s3"]).optional()),
     S3_ENDPOINT: z.preprocess(emptyAsUndefined, httpUrl.optional()),
     S3_BUCKET: optionalString,

@@ -7,7 +7,6 @@ import type { Runtime } from "../runtime.ts";
 import type { GraphQLContext } from "./builder.ts";
 import { graphqlSchema } from "./schema.ts";
 import { costLimitsPlugin } from "./cost-limits.ts";
-import { graphqlCaller, useAnonymousGuard, type GraphQLCaller } from "./anonymous-guard.ts";
 
 /** Initial context: over HTTP Yoga passes the request; over graphql-ws we pass the principal. */
 export interface ServerContext {
@@ -23,9 +22,9 @@ export function createGraphQLServer(runtime: Runtime): YogaServerInstance<Server
     logging: false,
     landingPage: false,
     graphiql: { title: "Threat-Intelligence Workbench" },
+    plugins: [costLimitsPlugin()],
     maskedErrors: {
       maskError(error, message) {
-    plugins: [useAnonymousGuard(runtime), costLimitsPlugin()],
         const original = error instanceof GraphQLError ? error.originalError : error;
         if (original instanceof AppError) {
           return new GraphQLError(original.message, {

@@ -2,7 +2,10 @@ import type { Runtime } from "../runtime.ts";
 
 const CACHE_MS = 1000;
 
-/** /healthz: ready, database reachable. Cached for a second so probes cost nothing under load. */
+/**
+ * /healthz: ready, database reachable. Cached for a second so probes cost nothing under load. The
+ * probe has a connection of its own, so a pool busy with work does not read as a database down.
+ */
 export class HealthCheck {
   private last: { at: number; ok: boolean; reason?: string } | null = null;
   private inflight: Promise<{ ok: boolean; reason?: string }> | null = null;
@@ -19,7 +22,7 @@ export class HealthCheck {
   private async probe(): Promise<{ ok: boolean; reason?: string }> {
     let result: { ok: boolean; reason?: string };
     try {
-      await withTimeout(this.runtime.ctx.db.pool.query("SELECT 1"), 2000);
+      await withTimeout(this.runtime.ctx.db.probePool.query("SELECT 1"), 2000);
       result = { ok: true };
     } catch {
       result = { ok: false, reason: "database unreachable" };

@@ -68,7 +68,7 @@ describe("GraphQL cost limits", () => {
     for (let i = 0; i < 20; i++) nested = `ofType { ${nested} }`;
     const res = await app.http.graphql(`{ __type(name: "Event") { ${nested} } }`, {}, analyst.token);
     expectRefused(res);
-    expect(res.body.errors![0].extensions!.detail).toMatch(/deep/);
+    expect((res.body.errors![0].extensions as { detail: string }).detail).toMatch(/deep/);
   });
 
   it("still answers an Explore-sized request and GraphiQL's introspection query", async () => {

@@ -97,7 +97,7 @@ export class CorrelationsService {
 
   async stats(p: Principal | null): Promise<CorrelationStats> {
     authorize(p, "correlations:read");
-    return correlationStats(this.ctx.db.pool, p);
+    return this.search.limited(p, () => correlationStats(this.ctx.db.searchPool, p));
   }
 
   /**
@@ -133,8 +133,10 @@ export class CorrelationsService {
     authorize(p, "correlations:read");
     if (!isHistogramInterval(interval)) throw errors.invalidField(["query", "interval"], `must be one of ${HISTOGRAM_INTERVALS.join(", ")}`, interval.slice(0, 100));
     const ast = parseUserQuery(query);
-    if (ast.kind === "matchAll") return histogramOfCounts(await documentsPerBucket(this.ctx.db.pool, p, interval), interval);
-    return histogramOverSearch(this.ctx.search, { admin: isAdmin(p), orgId: p.orgId }, ast, interval, this.ctx.config.SEARCH_TIMEOUT_MS);
+    return this.search.limited(p, async () => {
+      if (ast.kind === "matchAll") return histogramOfCounts(await documentsPerBucket(this.ctx.db.searchPool, p, interval), interval);
+      return histogramOverSearch(this.ctx.search, { admin: isAdmin(p), orgId: p.orgId }, ast, interval, this.ctx.config.SEARCH_TIMEOUT_MS);
+    });
   }
 
   /**

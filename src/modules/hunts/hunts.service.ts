@@ -7,6 +7,7 @@ import { offsetOf, pageOf, type Page, type PageRequest } from "../../platform/pa
 import { AuditService } from "../audit/audit.service.ts";
 import { GalaxiesService } from "../galaxies/galaxies.service.ts";
 import { SearchService } from "../search/search.service.ts";
+import { searchLimiterOf } from "../search/search-limiter.ts";
 import { HuntEngine } from "./hunt-engine.ts";
 import { MAX_QUERY_LENGTH, indexTargetFor, normaliseHuntType, validateQuery, type HuntStatus, type IndexTarget } from "./hunt-definition.ts";
 import { setHuntFrequency, type HuntFrequency } from "./hunt-schedule.ts";
@@ -124,13 +125,14 @@ export class HuntsService {
 
   /**
    * `POST /hunts/{id}/run`: runs now and answers the result set. A failed run is recorded and
-   * answered as its error (503 when an external service failed, 400 for unknown techniques).
+   * answered as its error (503 when an external service failed, 400 for unknown techniques). It is
+   * one of the caller's concurrent searches: over their limit, 429 and nothing is recorded.
    */
   async run(p: Principal | null, id: number): Promise<HuntRunResult> {
     authorize(p, "hunts:run");
     const hunt = this.visible(p, await findHunt(this.ctx.db.pool, id));
     const runAs = await this.ownerAccess(p, hunt);
-    const outcome = await executeHunt(this.ctx, this.engine, id, runAs, { trigger: "manual", taskRunId: null });
+    const outcome = await searchLimiterOf(this.ctx).run(p, () => executeHunt(this.ctx, this.engine, id, runAs, { trigger: "manual", taskRunId: null }));
     return resultOf(outcome);
   }
 

@@ -6,6 +6,7 @@ import { LuceneSyntaxError } from "../../search/lucene/errors.ts";
 import { parseLucene } from "../../search/lucene/parse.ts";
 import type { LuceneAst } from "../../search/lucene/ast.ts";
 import { SearchQueryError, type IndexName, type SearchHit } from "../../search/search-index.ts";
+import { searchLimiterOf, type SearchLimiter } from "./search-limiter.ts";
 
 /** The searchable indices, by the name of their routes. */
 export type SearchTarget = "events" | "attributes" | "correlations";
@@ -65,9 +66,23 @@ export function searchFailure(err: unknown): unknown {
 /**
  * Explore search over the events and attributes indices. Visibility is the data core's: a caller
  * who is not an administrator sees documents of events their organisation may read, nothing else.
+ * Every search, and every search-like read run through `limited`, counts against its caller's
+ * concurrent searches (`./search-limiter.ts`).
  */
 export class SearchService {
-  constructor(private readonly ctx: AppContext) {}
+  private readonly limiter: SearchLimiter;
+
+  constructor(private readonly ctx: AppContext) {
+    this.limiter = searchLimiterOf(ctx);
+  }
+
+  /**
+   * Runs `fn` as one of the caller's concurrent searches (429 beyond the limit); the searches it
+   * makes for the same caller count as that one.
+   */
+  limited<T>(p: Principal, fn: () => Promise<T>): Promise<T> {
+    return this.limiter.run(p, fn);
+  }
 
   async search(p: Principal | null, target: SearchTarget, input: SearchInput): Promise<SearchPage> {
     authorize(p, `${target}:read`);
@@ -86,8 +101,8 @@ export class SearchService {
       throw errors.invalidField(["query", "page"], `page × size must not exceed ${MAX_SEARCH_WINDOW}; narrow the query instead`, input.page);
     }
     const index = INDEX_OF[target];
-    const result = await this.ctx.search
-      .search({
+    const result = await this.limited(p, () =>
+      this.ctx.search.search({
         index,
         query,
         defaultFields: INDEX_FIELDS[index].defaultFields,
@@ -98,10 +113,10 @@ export class SearchService {
         sort: { field: input.sortBy, order: input.sortOrder },
         timeoutMs: this.ctx.config.SEARCH_TIMEOUT_MS,
         ...(input.exactTotal ? { trackTotalHits: true as const } : {}),
-      })
-      .catch((err: unknown) => {
-        throw searchFailure(err);
-      });
+      }),
+    ).catch((err: unknown) => {
+      throw searchFailure(err);
+    });
     const byScore = input.sortBy === "_score";
     const scores = result.hits.map((h) => h.score).filter((s): s is number => s !== null);
     return {

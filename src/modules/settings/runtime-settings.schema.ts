@@ -32,6 +32,12 @@ export const RUNTIME_SETTINGS = {
       match_types: z.array(z.enum(["term", "cidr", "composite"])).max(3),
     })
     .strict(),
+  search: z
+    .object({
+      /** Searches one user (with all their tokens and API keys) may have running at once per API process; beyond: 429. */
+      max_concurrent_per_user: z.number().int().min(1).max(1000),
+    })
+    .strict(),
   hunts: z
     .object({
       /** Per request to the vulnerability database or the rules service. */
@@ -56,6 +62,7 @@ export const RUNTIME_DEFAULTS: { [N in RuntimeNamespace]: RuntimeSettingValue<N>
   notifications: { email_max_per_hour: 10 },
   feeds: { allowed_private_networks: [], fetch_timeout_seconds: 60, max_download_bytes: 512 * 1024 ** 2 },
   correlations: { max_correlations_per_value: 20, match_types: ["term", "cidr", "composite"] },
+  search: { max_concurrent_per_user: 4 },
   hunts: { request_timeout_seconds: 30, max_attempts: 3, max_response_bytes: 32 * 1024 ** 2, max_cpe_pages: 999, run_timeout_seconds: 900 },
 };
 

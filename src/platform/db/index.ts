@@ -12,26 +12,58 @@ export interface Database {
   prisma: PrismaClient;
   /** Raw SQL for bulk paths, LISTEN/NOTIFY and the job queue. */
   pool: pg.Pool;
+  /**
+   * Searches and search-like aggregates only (the PostgreSQL search backend, correlation statistics
+   * and histograms): a few connections of their own, so that however many searches run,
+   * authentication, writes and /healthz never wait behind them. Connections open on first use.
+   */
+  searchPool: pg.Pool;
+  /** One connection for /healthz's probe: a pool busy with work is not an unreachable database. */
+  probePool: pg.Pool;
   close(): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  poolSize?: number;
+  /** Connections of the search pool (default 4). */
+  searchPoolSize?: number;
+  /** How long a search waits for a search connection before it fails (default 10 s). */
+  searchWaitMs?: number;
 }
 
 // int8 (bigint ids, counts) as JS numbers: our counts and ids stay far below 2^53.
 pg.types.setTypeParser(20, (v) => Number.parseInt(v, 10));
 
-export function connectDatabase(url: string, log: Logger, opts: { poolSize?: number } = {}): Database {
-  const pool = new pg.Pool({ connectionString: url, max: opts.poolSize ?? 10, application_name: "workbench" });
-  pool.on("error", (err) => log.warn({ err }, "idle database connection failed"));
-  pool.on("connect", (client) => client.on("error", (err) => log.warn({ err }, "database connection failed")));
+export function connectDatabase(url: string, log: Logger, opts: DatabaseOptions = {}): Database {
+  const pool = watched(new pg.Pool({ connectionString: url, max: opts.poolSize ?? 10, application_name: "workbench" }), log);
+  const searchPool = watched(
+    new pg.Pool({
+      connectionString: url,
+      max: opts.searchPoolSize ?? 4,
+      connectionTimeoutMillis: opts.searchWaitMs ?? 10_000,
+      application_name: "workbench-search",
+    }),
+    log,
+  );
+  const probePool = watched(new pg.Pool({ connectionString: url, max: 1, application_name: "workbench-health" }), log);
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
   return {
     url,
     prisma,
     pool,
+    searchPool,
+    probePool,
     async close() {
       await prisma.$disconnect();
-      await pool.end();
+      await Promise.all([pool.end(), searchPool.end(), probePool.end()]);
     },
   };
+}
+
+function watched(pool: pg.Pool, log: Logger): pg.Pool {
+  pool.on("error", (err) => log.warn({ err }, "idle database connection failed"));
+  pool.on("connect", (client) => client.on("error", (err) => log.warn({ err }, "database connection failed")));
+  return pool;
 }
 
 /** Errors that waiting does not fix: wrong password, unknown database or role, bad TLS settings. */

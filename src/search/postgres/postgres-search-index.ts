@@ -76,10 +76,14 @@ function pgCode(err: unknown): string | undefined {
 export class PostgresSearchIndex implements SearchIndex {
   readonly backend = "postgres" as const;
 
-  /** `postings: false` answers every search on the JSONB path (tests compare the two). */
+  /**
+   * `pool` writes and maintains the tables; searches run on `searchPool` (default: `pool`), the
+   * service's small pool of search connections. `postings: false` answers every search on the
+   * JSONB path (tests compare the two).
+   */
   constructor(
     private readonly pool: pg.Pool,
-    private readonly options: { postings?: boolean } = {},
+    private readonly options: { postings?: boolean; searchPool?: pg.Pool } = {},
   ) {}
 
   async ensureIndices(): Promise<void> {
@@ -127,7 +131,7 @@ export class PostgresSearchIndex implements SearchIndex {
   }
 
   async close(): Promise<void> {
-    // The pool belongs to the caller.
+    // The pools belong to the caller.
   }
 
   async search(req: SearchRequest): Promise<SearchResult> {
@@ -149,7 +153,7 @@ export class PostgresSearchIndex implements SearchIndex {
 
     let client: pg.PoolClient;
     try {
-      client = await this.pool.connect();
+      client = await (this.options.searchPool ?? this.pool).connect();
     } catch (err) {
       throw new SearchQueryError(`PostgreSQL is unavailable: ${(err as Error).message}`, "unavailable");
     }
