@@ -57,7 +57,10 @@ export async function releaseDeadWorkers(pool: pg.Pool, log: Logger): Promise<nu
   );
   if (rows.length > 0) {
     const ids = rows.map((r) => r.worker_id);
+    const { rows: held } = await pool.query<{ n: number }>("SELECT count(*)::int AS n FROM graphile_worker._private_jobs WHERE locked_by = ANY($1::text[])", [ids]);
     await pool.query("SELECT graphile_worker.force_unlock_workers($1::text[])", [ids]);
+    // Released jobs are due at once, but only new ones are announced: wake idle workers as an insert would.
+    if (held[0].n > 0) await pool.query("SELECT pg_notify('jobs:insert', json_build_object('count', $1::int)::text)", [held[0].n]);
     await pool.query("DELETE FROM worker_processes WHERE worker_id = ANY($1::text[])", [ids]);
     log.warn({ workers: ids }, "released the jobs of workers whose process stopped");
   }

@@ -20,6 +20,7 @@ import { NOTIFY_CHANGES_TASK, notifyChangesTask } from "./tasks/notify-changes.t
 import { emailDigestTask, sendEmailTask } from "./tasks/send-email.ts";
 import { EMAIL_DIGEST_JOB, SEND_EMAIL_JOB } from "../modules/notifications/mail.ts";
 import { releaseDeadWorkers, WorkerLiveness } from "./worker-liveness.ts";
+import { JobAlarm } from "./job-alarm.ts";
 import { PRUNE_FEED_UPLOADS_TASK, pruneFeedUploadsTask } from "../modules/feeds/prune-feed-uploads.ts";
 
 /** Every task the worker runs; tasks that need the process's dependencies close over them. */
@@ -38,9 +39,11 @@ export function createTaskList(ctx: AppContext): TaskList {
     [NOTIFY_CHANGES_TASK]: notifyChangesTask(ctx),
     [SEND_EMAIL_JOB]: sendEmailTask(ctx),
     [EMAIL_DIGEST_JOB]: emailDigestTask(ctx),
+    // Its success line is at debug (see graphileLogger): a tick that fired something says so here.
     [TICK_SCHEDULES_JOB]: async () => {
       await releaseDeadWorkers(ctx.db.pool, ctx.log);
-      await tickSchedules(ctx);
+      const { fired, skipped } = await tickSchedules(ctx);
+      if (fired > 0 || skipped > 0) ctx.log.info({ component: "jobs", task: TICK_SCHEDULES_JOB, fired, skipped }, "schedules fired");
     },
   };
 }
@@ -58,6 +61,13 @@ const CRONTAB = [
   `* * * * * ${TICK_SCHEDULES_JOB} ?jobKey=${TICK_SCHEDULES_JOB}&jobKeyMode=preserve_run_at&max=3`,
 ].join("\n");
 
+/**
+ * How often each idle worker looks for jobs by itself. New jobs arrive by NOTIFY and jobs due later
+ * by the JobAlarm, so this only catches what neither reports (a retry another process stored, a
+ * lock graphile-worker reset after 4 hours): polling every second kept an idle service busy.
+ */
+const SAFETY_POLL_MS = 60_000;
+
 export interface WorkerHandle {
   runner: Runner;
   stop(): Promise<void>;
@@ -74,13 +84,23 @@ export async function startWorker(ctx: AppContext, opts: { singleWorker: boolean
   pool.on("error", (err) => ctx.log.warn({ err }, "idle worker connection failed"));
   // graphile-worker checks that every pooled client has an error handler before it uses the pool.
   pool.on("connect", (client) => client.on("error", (err) => ctx.log.warn({ err }, "worker connection failed")));
-  const logger = graphileLogger(ctx.log);
+  const logger = graphileLogger(ctx.log, [TICK_SCHEDULES_JOB]);
   if (opts.singleWorker) await releaseStaleLocks(pool, ctx, logger);
   const liveness = await WorkerLiveness.start(ctx.db.url, ctx.log);
   await releaseDeadWorkers(pool, ctx.log);
   const events: WorkerEvents = new EventEmitter();
-  // Jobs are locked in the pool's name (it fetches them for its workers).
-  events.on("pool:create", ({ workerPool }) => liveness.register(workerPool.id));
+  let alarm: JobAlarm | null = null;
+  events.on("pool:create", ({ workerPool }) => {
+    // Jobs are locked in the pool's name (it fetches them for its workers).
+    liveness.register(workerPool.id);
+    alarm = new JobAlarm(pool, () => workerPool.nudge(concurrency), ctx.log);
+  });
+  // Jobs queued while the pool was not listening (at start, during a reconnect) were not announced.
+  events.on("pool:listen:success", () => alarm?.look());
+  events.on("pool:listen:notification", ({ message }) => {
+    if (message.channel === "jobs:insert") alarm?.look();
+  });
+  events.on("job:error", () => alarm?.afterFailure());
   const runner = await run({
     events,
     pgPool: pool,
@@ -88,13 +108,14 @@ export async function startWorker(ctx: AppContext, opts: { singleWorker: boolean
     crontab: CRONTAB,
     concurrency,
     noHandleSignals: true,
-    pollInterval: 1000,
+    pollInterval: SAFETY_POLL_MS,
     logger,
   });
   await queueStaleAccessReindex(ctx.jobs);
   return {
     runner,
     async stop() {
+      alarm?.stop();
       await runner.stop();
       await liveness.stop();
       await pool.end();

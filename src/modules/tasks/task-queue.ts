@@ -7,7 +7,7 @@ import { insertTaskRun, setRunJob, type NewTaskRun, type TaskRunRow } from "./ta
 export const RUN_TASK_JOB = "run_task";
 /** The graphile-worker task that fires due schedules. */
 export const TICK_SCHEDULES_JOB = "tick_schedules";
-/** A tick is queued at least this often, whatever is due. */
+/** A schedule due further away than this is left to the minute cron (src/jobs/worker.ts) to wake. */
 const MAX_TICK_GAP_SECONDS = 60;
 
 /** Records a run and enqueues its job in the caller's transaction: the job exists exactly when the run does. */
@@ -19,14 +19,18 @@ export async function queueRun(sql: Sql, jobs: JobQueue, run: Omit<NewTaskRun, "
 }
 
 /**
- * (Re)queues the one tick job for the earliest due schedule, at most a minute away. The job key
- * makes it a single pending job, and the time is the global minimum, so replacing it never delays
- * another schedule.
+ * (Re)queues the one tick job for the earliest due schedule when it is due within a minute; with
+ * nothing due that soon it queues nothing (an idle service runs only the minute cron's tick). The job
+ * key makes it a single pending job, and the time is the global minimum, so replacing it never
+ * delays another schedule. A schedule still due now is one another transaction holds (a tick on
+ * another worker, an update): look again in a second rather than at once, which would spin.
  */
 export async function wakeTicker(sql: Sql): Promise<void> {
   await sql.query(
     `SELECT graphile_worker.add_job($1, '{}'::json, job_key => $1, max_attempts => 3,
-       run_at => LEAST(now() + make_interval(secs => $2), GREATEST(now(), (SELECT min(next_run_at) FROM scheduled_tasks WHERE enabled))))`,
+       run_at => CASE WHEN s.due > now() THEN s.due ELSE now() + interval '1 second' END)
+       FROM (SELECT min(next_run_at) AS due FROM scheduled_tasks WHERE enabled) s
+      WHERE s.due < now() + make_interval(secs => $2)`,
     [TICK_SCHEDULES_JOB, MAX_TICK_GAP_SECONDS],
   );
 }
