@@ -45,11 +45,18 @@ export function attachGraphQLWebSocket(server: Server, runtime: Runtime, yoga: R
   let sweep: NodeJS.Timeout | null = null;
   const closeExpired = () => {
     const now = Date.now();
+    let expiring = 0;
     for (const [socket, c] of live) {
-      if (c.expiresAt !== null && c.expiresAt <= now) {
+      if (c.expiresAt === null) continue;
+      if (c.expiresAt <= now) {
         live.delete(socket);
         socket.close(4403, "Token expired");
-      }
+      } else expiring++;
+    }
+    // Nothing left to expire: the sweep stops (an idle service runs no timer) until the next watch().
+    if (expiring === 0 && sweep) {
+      clearInterval(sweep);
+      sweep = null;
     }
   };
   const watch = (socket: WebSocket, raw: string, origin: RequestOrigin, expiresAt: Date | null) => {
