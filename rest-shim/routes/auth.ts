@@ -27,7 +27,7 @@ export const authRoutes = [
   defineRoute({
     method: "POST",
     path: "/auth/token",
-    summary: "OAuth2 token endpoint: password and refresh_token grants (form-encoded)",
+    summary: "OAuth2 token endpoint: password and refresh_token grants (form-encoded); failed passwords are throttled per account and address (429 with Retry-After)",
     tag: "auth",
     scopes: null,
     bodyType: "form",
@@ -66,7 +66,7 @@ export const authRoutes = [
   defineRoute({
     method: "POST",
     path: "/auth/logout",
-    summary: "Revoke the presented access token and the user's refresh tokens",
+    summary: "End every session of the caller: their refresh tokens and access tokens",
     tag: "auth",
     scopes: [],
     status: 204,

@@ -1,9 +1,9 @@
 /**
  * Per-process cache of the rows authentication reads on every request (API keys with their owner
- * and role, users with their role, "this access token is not revoked"), so an authenticated request
+ * and role, users with their role and token generation), so an authenticated request
  * costs no database round trip. Correctness comes from invalidation, not from the TTL:
- * - database triggers NOTIFY `workbench_auth` on every change to api_keys, users, roles and revoked
- *   tokens, whoever makes it; every process drops the matching entries when the change commits;
+ * - database triggers NOTIFY `workbench_auth` on every change to api_keys, users and roles, whoever
+ *   makes it; every process drops the matching entries when the change commits;
  * - while the LISTEN connection is down the cache is off (every lookup goes to the database) and it
  *   starts empty when the connection returns, so a missed notification can never keep a stale entry;
  * - the TTL only bounds memory and is a last safety net.
@@ -35,6 +35,8 @@ export interface CachedUser {
   org_id: number;
   role_id: number;
   disabled: boolean;
+  /** Access tokens of another generation are revoked. */
+  token_generation: number;
   scopes: string[];
 }
 
@@ -46,7 +48,6 @@ interface Entry<T> {
 export class AuthCache {
   private readonly keys = new Map<string, Entry<CachedKey | null>>();
   private readonly users = new Map<number, Entry<CachedUser | null>>();
-  private readonly liveTokens = new Map<string, number>();
   private enabled = false;
   /** Bumped by every invalidation: a load that overlapped one is not kept (it may predate the change). */
   private generation = 0;
@@ -72,7 +73,6 @@ export class AuthCache {
     this.generation++;
     this.keys.clear();
     this.users.clear();
-    this.liveTokens.clear();
     this.changed();
   }
 
@@ -90,8 +90,6 @@ export class AuthCache {
       // Rare: role changes reach every key and user of the role; start over.
       this.keys.clear();
       this.users.clear();
-    } else if (table === "revoked_access_tokens") {
-      this.liveTokens.delete(id);
     } else {
       this.clear();
       return;
@@ -118,16 +116,6 @@ export class AuthCache {
 
   async user(id: number, load: () => Promise<CachedUser | null>): Promise<CachedUser | null> {
     return this.cached(this.users, id, load);
-  }
-
-  /** Whether an access token was revoked; only "not revoked" answers are kept. */
-  async tokenRevoked(jti: string, load: () => Promise<boolean>): Promise<boolean> {
-    const at = this.liveTokens.get(jti);
-    if (this.enabled && at !== undefined && Date.now() - at < TTL_MS) return false;
-    const generation = this.generation;
-    const revoked = await load();
-    if (this.enabled && !revoked && generation === this.generation) this.remember(this.liveTokens, jti, Date.now());
-    return revoked;
   }
 
   /** Keeps a row fresh after this process changed it itself (the debounced last_used_at). */

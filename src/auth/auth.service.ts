@@ -4,6 +4,7 @@ import { errors } from "../platform/errors.ts";
 import { hashPassword, verifyPassword } from "./passwords.ts";
 import { isKnownScope, grants } from "./scopes.ts";
 import { scopesOf, type Principal, type RequestOrigin } from "./principal.ts";
+import { LoginThrottle } from "./login-throttle.ts";
 import type { AuditService } from "../modules/audit/audit.service.ts";
 
 export interface TokenResponse {
@@ -45,31 +46,41 @@ function anonymous(origin: RequestOrigin): Principal {
 
 /** OAuth2 password and refresh-token grants, logout, and the first administrator. */
 export class AuthService {
+  private readonly throttle: LoginThrottle;
+
   constructor(
     private readonly ctx: AppContext,
     private readonly audit: AuditService,
-  ) {}
+  ) {
+    this.throttle = new LoginThrottle(ctx.db.pool, audit);
+  }
 
+  /**
+   * Throttled (src/auth/login-throttle.ts): while the account or address is locked out the answer
+   * is 429 whatever the password. An unknown e-mail costs the same argon2 check and counts the same.
+   */
   async passwordGrant(origin: RequestOrigin, email: string, password: string, scope: string | undefined): Promise<TokenResponse> {
     const { prisma } = this.ctx.db;
-    const normalized = email.trim().toLowerCase();
-    const user = await prisma.user.findUnique({ where: { email: normalized }, include: { role: true } });
+    const normalized = email.trim().toLowerCase().slice(0, 320);
+    const [attempt, user] = await Promise.all([
+      this.throttle.begin(anonymous(origin), normalized, "login"),
+      prisma.user.findUnique({ where: { email: normalized }, include: { role: true } }),
+    ]);
     const ok = await verifyPassword(user?.passwordHash ?? null, password);
     if (!user || !ok || user.disabled) {
-      await this.audit.record(anonymous(origin), {
-        action: "user.login_failed",
-        resourceType: "user",
-        metadata: { email: normalized.slice(0, 320) },
-      });
+      await attempt.failed();
       throw errors.invalidCredentials();
     }
-    const requested = parseScope(scope);
-    if (requested) {
-      const beyond = requested.filter((s) => !grants(user.role.scopes, s));
-      if (beyond.length) throw errors.invalidScope(`Requested scopes exceed your role: ${beyond.join(", ")}`);
-    }
-    const familyId = crypto.randomUUID();
-    const response = await this.issue(user.id, requested, familyId);
+    // The counter's reset runs beside the token's issue: a success costs no extra round trip in sequence.
+    const [, [requested, response]] = await Promise.all([
+      attempt.succeeded(user.id),
+      (async () => {
+        const asked = parseScope(scope);
+        const beyond = (asked ?? []).filter((s) => !grants(user.role.scopes, s));
+        if (beyond.length) throw errors.invalidScope(`Requested scopes exceed your role: ${beyond.join(", ")}`);
+        return [asked, await this.issue(user.id, user.tokenGeneration, asked, crypto.randomUUID())] as const;
+      })(),
+    ]);
     await this.audit.record(
       { ...anonymous(origin), userId: user.id, email: user.email },
       { action: "user.login", resourceType: "user", resourceId: user.id, metadata: { email: user.email } },
@@ -79,7 +90,8 @@ export class AuthService {
 
   /**
    * Rotation: each refresh token works once. Presenting a rotated or revoked token again means it
-   * was stolen or replayed, so the whole family (every token descended from that login) is revoked.
+   * was stolen or replayed, so the whole family (every token descended from that login) is revoked,
+   * and with it every access token of the user (the generation moves: other sessions refresh once).
    */
   async refreshGrant(refreshToken: string): Promise<TokenResponse> {
     if (!/^[A-Za-z0-9_-]{20,200}$/.test(refreshToken)) throw errors.invalidGrant();
@@ -87,7 +99,7 @@ export class AuthService {
     const row = await prisma.refreshToken.findUnique({ where: { tokenHash: sha256(refreshToken) }, include: { user: { include: { role: true } } } });
     if (!row) throw errors.invalidGrant();
     if (row.rotatedAt || row.revokedAt) {
-      await prisma.refreshToken.updateMany({ where: { familyId: row.familyId, revokedAt: null }, data: { revokedAt: new Date() } });
+      await this.revoke(row.userId, row.familyId);
       throw errors.tokenRevoked();
     }
     if (row.expiresAt.getTime() <= Date.now() || row.user.disabled) throw errors.invalidGrant();
@@ -97,31 +109,38 @@ export class AuthService {
       data: { rotatedAt: new Date() },
     });
     if (claimed.count !== 1) {
-      await prisma.refreshToken.updateMany({ where: { familyId: row.familyId, revokedAt: null }, data: { revokedAt: new Date() } });
+      await this.revoke(row.userId, row.familyId);
       throw errors.tokenRevoked();
     }
     const scope = row.scope ? row.scope.split(" ") : null;
-    const response = await this.issue(row.userId, scope, row.familyId);
+    const response = await this.issue(row.userId, row.user.tokenGeneration, scope, row.familyId);
     return { ...response, scope: (scope ?? row.user.role.scopes).join(" ") };
   }
 
-  /** Revokes the presented access token and every refresh token of the user's current sessions. */
+  /** Ends every session of the user: their refresh tokens and (through the generation) access tokens. */
   async logout(principal: Principal): Promise<void> {
     if (principal.actorType !== "user" || !principal.tokenId || !principal.userId) {
       throw errors.unauthenticated("Logout needs an access token");
     }
-    const { prisma } = this.ctx.db;
-    const { tokenId, userId } = principal;
-    await this.ctx.authCache.afterChange(`revoked_access_tokens:${tokenId}`, () => prisma.$transaction([
-      prisma.revokedAccessToken.upsert({
-        where: { jti: tokenId },
-        create: { jti: tokenId, expiresAt: principal.tokenExpiresAt ?? new Date() },
-        update: {},
-      }),
-      prisma.refreshToken.updateMany({ where: { userId, revokedAt: null }, data: { revokedAt: new Date() } }),
-      prisma.revokedAccessToken.deleteMany({ where: { expiresAt: { lt: new Date() } } }),
-    ]));
+    await this.revoke(principal.userId, null);
     await this.audit.record(principal, { action: "user.logout", resourceType: "user", resourceId: principal.userId });
+  }
+
+  /**
+   * Revokes a refresh family (or, with null, all the user's refresh tokens) and every access token of
+   * the user, in one commit. A family that was already revoked ended its access tokens then (every
+   * path that revokes refresh tokens moves the generation), so replaying one of its tokens later does
+   * not end the user's newer sessions again.
+   */
+  private async revoke(userId: number, familyId: string | null): Promise<void> {
+    const { prisma } = this.ctx.db;
+    await this.ctx.authCache.afterChange(`users:${userId}`, () => prisma.$transaction(async (tx) => {
+      const { count } = await tx.refreshToken.updateMany({
+        where: { userId, revokedAt: null, ...(familyId ? { familyId } : {}) },
+        data: { revokedAt: new Date() },
+      });
+      if (count > 0 || familyId === null) await tx.user.updateMany({ where: { id: userId }, data: { tokenGeneration: { increment: 1 } } });
+    }));
   }
 
   /**
@@ -166,9 +185,9 @@ export class AuthService {
     });
   }
 
-  private async issue(userId: number, scope: string[] | null, familyId: string): Promise<Omit<TokenResponse, "scope">> {
+  private async issue(userId: number, generation: number, scope: string[] | null, familyId: string): Promise<Omit<TokenResponse, "scope">> {
     const { tokens, config, db } = this.ctx;
-    const access = await tokens.issue(userId, scope);
+    const access = await tokens.issue(userId, generation, scope);
     const refresh = crypto.randomBytes(32).toString("base64url");
     await db.prisma.refreshToken.create({
       data: {

@@ -45,21 +45,17 @@ export class Authenticator {
   private async fromAccessToken(token: string, origin: RequestOrigin): Promise<Principal> {
     const claims = await this.tokens.verify(token);
     if (!claims) throw errors.unauthenticated();
-    const [user, revoked] = await Promise.all([
-      this.cache.user(claims.userId, async () => {
-        const { rows } = await this.pool.query<CachedUser>(
-          `SELECT u.id, u.email, u.org_id, u.role_id, u.disabled, r.scopes FROM users u JOIN roles r ON r.id = u.role_id WHERE u.id = $1`,
-          [claims.userId],
-        );
-        return rows[0] ?? null;
-      }),
-      this.cache.tokenRevoked(claims.jti, async () => {
-        const { rowCount } = await this.pool.query("SELECT 1 FROM revoked_access_tokens WHERE jti = $1", [claims.jti]);
-        return (rowCount ?? 0) > 0;
-      }),
-    ]);
+    const user = await this.cache.user(claims.userId, async () => {
+      const { rows } = await this.pool.query<CachedUser>(
+        `SELECT u.id, u.email, u.org_id, u.role_id, u.disabled, u.token_generation, r.scopes FROM users u JOIN roles r ON r.id = u.role_id WHERE u.id = $1`,
+        [claims.userId],
+      );
+      return rows[0] ?? null;
+    });
     if (!user || user.disabled) throw errors.unauthenticated();
-    if (revoked) throw errors.tokenRevoked();
+    // Disabling the user, changing their role, organisation or password, logging out and a reused
+    // refresh token move the generation: every token issued before it ends here.
+    if (claims.generation !== user.token_generation) throw errors.tokenRevoked();
     return {
       actorType: "user",
       userId: user.id,

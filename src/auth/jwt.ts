@@ -10,6 +10,8 @@ export interface AccessClaims {
   userId: number;
   /** Scopes asked for at login; null means "whatever the role grants". */
   scope: string[] | null;
+  /** The user's token generation at issue: a token of an older generation is revoked. */
+  generation: number;
   jti: string;
   expiresAt: Date;
 }
@@ -21,16 +23,16 @@ export class AccessTokens {
   private readonly key: Uint8Array;
   /**
    * Verification of the same token string always gives the same claims, so the result is kept until
-   * the token expires. Revocation and the user's state are checked on every request elsewhere.
+   * the token expires. Revocation (the generation) and the user's state are checked on every request elsewhere.
    */
   private readonly verified = new Map<string, AccessClaims>();
   constructor(secret: string, readonly ttlSeconds: number) {
     this.key = new TextEncoder().encode(secret);
   }
 
-  async issue(userId: number, scope: string[] | null, ttlSeconds = this.ttlSeconds): Promise<{ token: string; jti: string }> {
+  async issue(userId: number, generation: number, scope: string[] | null, ttlSeconds = this.ttlSeconds): Promise<{ token: string; jti: string }> {
     const jti = crypto.randomUUID();
-    const jwt = new SignJWT({ token_use: "access", ...(scope ? { scope: scope.join(" ") } : {}) })
+    const jwt = new SignJWT({ token_use: "access", gen: generation, ...(scope ? { scope: scope.join(" ") } : {}) })
       .setProtectedHeader({ alg: "HS256", typ: "JWT" })
       .setSubject(String(userId))
       .setIssuer(ISSUER)
@@ -69,8 +71,10 @@ export class AccessTokens {
       const userId = Number(payload.sub);
       if (!Number.isSafeInteger(userId) || userId <= 0) return null;
       if (typeof payload.jti !== "string" || !/^[0-9a-f-]{36}$/.test(payload.jti)) return null;
+      // Tokens issued before generations existed carry none: refused, their holders refresh.
+      if (!Number.isSafeInteger(payload.gen) || (payload.gen as number) < 0) return null;
       const scope = typeof payload.scope === "string" ? payload.scope.split(" ").filter(Boolean) : null;
-      return { userId, scope, jti: payload.jti, expiresAt: new Date((payload.exp as number) * 1000) };
+      return { userId, scope, generation: payload.gen as number, jti: payload.jti, expiresAt: new Date((payload.exp as number) * 1000) };
     } catch (err) {
       if (err instanceof joseErrors.JOSEError) return null;
       throw err;

@@ -12,7 +12,7 @@ export interface Principal {
   roleId: number | null;
   /** API key id for key-authenticated calls. */
   credentialId: number | null;
-  /** Access-token id for JWT-authenticated calls (logout revokes it). */
+  /** Access-token id for JWT-authenticated calls (null for keys: logout needs a token). */
   tokenId: string | null;
   tokenExpiresAt: Date | null;
   /** Every list must grant a scope (role ∩ token scope ∩ key scopes). */

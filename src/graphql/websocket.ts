@@ -36,7 +36,8 @@ export function attachGraphQLWebSocket(server: Server, runtime: Runtime, yoga: R
   });
 
   // Live connections and their credentials: re-checked whenever an authentication row changes (a key
-  // disabled, locked or deleted, a user disabled, a token revoked), closed with 4403 once it fails.
+  // disabled, locked or deleted; a user disabled, deleted, or their access tokens ended by a role,
+  // organisation or password change, a logout or a reused refresh token), closed with 4403 once it fails.
   const live = new Map<WebSocket, { raw: string; origin: RequestOrigin; expiresAt: number | null }>();
   let stopWatching: (() => void) | null = null;
   // One sweep a second closes connections whose token has expired. A timer per connection would

@@ -1,18 +1,21 @@
 import type { IncomingMessage } from "node:http";
 import { GraphQLError } from "graphql";
 import { createYoga, type YogaServerInstance } from "graphql-yoga";
-import { AppError, errors } from "../platform/errors.ts";
+import { AppError } from "../platform/errors.ts";
 import type { Principal, RequestOrigin } from "../auth/principal.ts";
 import type { Runtime } from "../runtime.ts";
 import type { GraphQLContext } from "./builder.ts";
 import { graphqlSchema } from "./schema.ts";
 import { costLimitsPlugin } from "./cost-limits.ts";
+import { graphqlCaller, useAnonymousGuard, type GraphQLCaller } from "./anonymous-guard.ts";
 
 /** Initial context: over HTTP Yoga passes the request; over graphql-ws we pass the principal. */
 export interface ServerContext {
   request?: Request;
   wsPrincipal?: Principal | null;
   origin?: RequestOrigin;
+  /** Set by the anonymous guard, which authenticates HTTP requests before they are parsed. */
+  caller?: GraphQLCaller;
 }
 
 export function createGraphQLServer(runtime: Runtime): YogaServerInstance<ServerContext, GraphQLContext> {
@@ -22,7 +25,7 @@ export function createGraphQLServer(runtime: Runtime): YogaServerInstance<Server
     logging: false,
     landingPage: false,
     graphiql: { title: "Threat-Intelligence Workbench" },
-    plugins: [costLimitsPlugin()],
+    plugins: [useAnonymousGuard(runtime), costLimitsPlugin()],
     maskedErrors: {
       maskError(error, message) {
         const original = error instanceof GraphQLError ? error.originalError : error;
@@ -43,17 +46,8 @@ export function createGraphQLServer(runtime: Runtime): YogaServerInstance<Server
       const { services, ctx } = runtime;
       const base = { services, pubsub: ctx.pubsub };
       if (initial.wsPrincipal !== undefined) return { ...base, principal: initial.wsPrincipal, authError: null };
-      const header = initial.request?.headers.get("authorization");
-      try {
-        // The Fetch API folds repeated headers into one comma-joined value; a comma is never part
-        // of a valid credential, so that is rejected like two headers.
-        if (header?.includes(",")) throw errors.unauthenticated("Multiple Authorization headers");
-        const principal = await services.authenticator.authenticate(header ? [header] : [], initial.origin ?? { ip: null, userAgent: null });
-        return { ...base, principal, authError: null };
-      } catch (err) {
-        if (err instanceof AppError) return { ...base, principal: null, authError: err };
-        throw err;
-      }
+      const caller = initial.caller ?? (await graphqlCaller(runtime, initial.request?.headers.get("authorization") ?? null, initial.origin));
+      return { ...base, ...caller };
     },
   });
 }

@@ -323,6 +323,9 @@ describe("last administrator", () => {
     expect((await app.http.patch(`/users/${admin.id}`, { token: superuser.token, json: { disabled: false } })).status).toBe(200);
     expect((await app.http.delete(`/users/${second.id}`, { token: superuser.token })).status).toBe(204);
     expect(await enabledAdmins()).toBe(1);
+    // Being disabled ended the administrator's access token; re-enabling does not bring it back.
+    expect((await app.http.get("/users/me", { token: admin.token })).status).toBe(401);
+    admin = await loginAdmin(app);
     expect((await app.http.get("/users/me", { token: admin.token })).status).toBe(200);
   });
 
@@ -338,6 +341,8 @@ describe("last administrator", () => {
       // Restore: the bootstrap admin enabled, the second one gone.
       await app.booted.ctx.db.pool.query("UPDATE users SET disabled = false WHERE id = $1", [admin.id]);
       expect((await app.http.delete(`/users/${second.id}`, { token: superuser.token })).status).toBe(204);
+      // Whichever was disabled lost its access tokens.
+      admin = await loginAdmin(app);
     }
     expect(await enabledAdmins()).toBe(1);
   });

@@ -47,7 +47,8 @@ function restOutcome(res: HttpResult): Outcome {
 }
 
 function gqlOutcome(res: HttpResult, field: string, toRest: (v: any) => unknown): Outcome {
-  expect(res.status, res.text).toBe(200);
+  // Requests without a valid credential are refused before execution, with HTTP 401 (src/graphql/anonymous-guard.ts).
+  expect(res.status, res.text).toBe(res.body?.errors?.[0]?.extensions?.code === "unauthenticated" ? 401 : 200);
   const err = res.body.errors?.[0];
   if (err) {
     expect(res.body.data?.[field] ?? null, "no data beside an error").toBeNull();

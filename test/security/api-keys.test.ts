@@ -336,8 +336,11 @@ describe("several API processes", () => {
       const roleId = await app.http.post("/roles/", { token: admin.token, json: { name: `tmp-${Date.now()}`, scopes: ["users:me"] } });
       await app.http.patch(`/users/${owner.id}`, { token: admin.token, json: { role_id: roleId.body.id } });
       await statusOnB(appB, { authorization: scoped.token }, "/roles/", 403);
-      expect((await appB.http.get("/roles/", { token: owner.token })).status).toBe(403);
+      // A role change ends the user's access tokens (keys only narrow to the new role).
+      expect((await appB.http.get("/roles/", { token: owner.token })).status).toBe(401);
       await app.http.patch(`/users/${owner.id}`, { token: admin.token, json: { role_id: 3 } });
+      const again = await app.http.login(owner.email, owner.password);
+      owner = { ...owner, token: again.access_token, refreshToken: again.refresh_token };
     } finally {
       await appB.close();
     }

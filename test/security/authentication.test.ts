@@ -48,13 +48,13 @@ describe("password grant", () => {
     ["wrong password", ADMIN_EMAIL, "not-the-password"],
     ["unknown user", "nobody@example.test", ADMIN_PASSWORD],
     ["empty password", ADMIN_EMAIL, " "],
-  ])("rejects %s with 401 and records user.login_failed", async (_label, username, password) => {
-    const before = await auditCount("user.login_failed");
+  ])("rejects %s with 401 and records auth.login_failed", async (_label, username, password) => {
+    const before = await auditCount("auth.login_failed");
     const res = await app.http.post("/auth/token", { form: { username, password } });
     expect(res.status).toBe(401);
     expect(res.body).toEqual({ detail: "Incorrect username or password", code: "invalid_credentials" });
     expect(res.headers.get("www-authenticate")).toBe("Bearer");
-    expect(await auditCount("user.login_failed")).toBe(before + 1);
+    expect(await auditCount("auth.login_failed")).toBe(before + 1);
   });
 
   it("refuses a disabled user's login and ends their existing sessions", async () => {
@@ -107,7 +107,7 @@ describe("access tokens", () => {
   const claims = (over: Record<string, unknown> = {}) => ({ token_use: "access", sub: String(admin.id), jti: crypto.randomUUID(), ...over });
 
   it("rejects an expired token", async () => {
-    const { token } = await app.booted.ctx.tokens.issue(admin.id, null, -30);
+    const { token } = await app.booted.ctx.tokens.issue(admin.id, 0, null, -30);
     const res = await app.http.get("/users/me", { token });
     expect(res.status).toBe(401);
     expect(res.body.code).toBe("unauthenticated");

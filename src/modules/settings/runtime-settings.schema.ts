@@ -52,6 +52,21 @@ export const RUNTIME_SETTINGS = {
       run_timeout_seconds: z.number().int().min(10).max(3600),
     })
     .strict(),
+  auth: z
+    .object({
+      /** Failed logins of one account (from addresses it has not logged in from) before a lockout; 0: no limit. */
+      login_max_failures_per_account: z.number().int().min(0).max(1000),
+      /** Failed logins from one address (an IPv6 /64), whatever the account, before a lockout; 0: no limit. */
+      login_max_failures_per_address: z.number().int().min(0).max(100_000),
+      /** Failures are forgotten after this long without a failure or lockout. */
+      login_failure_window_seconds: z.number().int().min(1).max(86_400),
+      /** The first lockout; each further failure doubles it, up to login_lockout_max_seconds. */
+      login_lockout_base_seconds: z.number().int().min(1).max(86_400),
+      login_lockout_max_seconds: z.number().int().min(1).max(86_400),
+      /** An address the account logged in from within this many days escapes the account's lockout; 0: none does. */
+      login_known_address_days: z.number().int().min(0).max(365),
+    })
+    .strict(),
 } as const;
 
 export type RuntimeNamespace = keyof typeof RUNTIME_SETTINGS;
@@ -64,6 +79,14 @@ export const RUNTIME_DEFAULTS: { [N in RuntimeNamespace]: RuntimeSettingValue<N>
   correlations: { max_correlations_per_value: 20, match_types: ["term", "cidr", "composite"] },
   search: { max_concurrent_per_user: 4 },
   hunts: { request_timeout_seconds: 30, max_attempts: 3, max_response_bytes: 32 * 1024 ** 2, max_cpe_pages: 999, run_timeout_seconds: 900 },
+  auth: {
+    login_max_failures_per_account: 5,
+    login_max_failures_per_address: 20,
+    login_failure_window_seconds: 900,
+    login_lockout_base_seconds: 60,
+    login_lockout_max_seconds: 900,
+    login_known_address_days: 30,
+  },
 };
 
 export function isRuntimeNamespace(ns: string): ns is RuntimeNamespace {

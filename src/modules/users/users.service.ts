@@ -1,6 +1,7 @@
 import type { AppContext } from "../../app-context.ts";
 import { authorize, isAdmin, requireUser, type Principal } from "../../auth/principal.ts";
 import { hashPassword, verifyPassword } from "../../auth/passwords.ts";
+import { LoginThrottle } from "../../auth/login-throttle.ts";
 import { errors } from "../../platform/errors.ts";
 import type { AuditService } from "../audit/audit.service.ts";
 import { ADMIN_ROLE_ID, canAssignRole, diff, isUniqueViolation } from "../roles/roles.service.ts";
@@ -31,10 +32,14 @@ export interface UpdateUserInput {
  * organisation, never hand out a role whose scopes exceed their own, and never change their own role.
  */
 export class UsersService {
+  private readonly throttle: LoginThrottle;
+
   constructor(
     private readonly ctx: AppContext,
     private readonly audit: AuditService,
-  ) {}
+  ) {
+    this.throttle = new LoginThrottle(ctx.db.pool, audit);
+  }
 
   async me(p: Principal | null): Promise<UserRecord> {
     authorize(p, "users:me");
@@ -111,8 +116,9 @@ export class UsersService {
         data: { email, orgId: input.orgId, roleId: input.roleId, disabled: input.disabled, passwordHash },
         include: withRelations,
       });
-      if (input.disabled === true || passwordHash) {
-        // Sessions end when an account is disabled or its password is reset.
+      if (input.disabled === true || passwordHash || user.roleId !== before.roleId || user.orgId !== before.orgId) {
+        // Sessions end when an account is disabled, its password is reset or its role or organisation
+        // changes. Its access tokens end with them: a trigger moves the user's token generation.
         await tx.refreshToken.updateMany({ where: { userId: id, revokedAt: null }, data: { revokedAt: new Date() } });
       }
       // Audit metadata uses the wire names (as user.created does): org_id, role_id.
@@ -125,16 +131,24 @@ export class UsersService {
     }).catch(emailTaken));
   }
 
-  /** Self-service: a user changes their own password, proving they know the current one. */
+  /**
+   * Self-service: a user changes their own password, proving they know the current one. That proof
+   * is throttled like a login, so a stolen access token cannot be used to guess the password. The
+   * change ends every session, this one included.
+   */
   async changeOwnPassword(p: Principal | null, currentPassword: string, newPassword: string): Promise<UserRecord> {
     authorize(p, "users:me");
     requireUser(p);
     if (p.actorType !== "user") throw errors.forbidden("Passwords can only be changed with an interactive login");
     const { prisma } = this.ctx.db;
     const user = await prisma.user.findUnique({ where: { id: p.userId } });
-    if (!user || !(await verifyPassword(user.passwordHash, currentPassword))) {
+    if (!user) throw errors.unauthenticated();
+    const attempt = await this.throttle.begin(p, user.email, "password_change");
+    if (!(await verifyPassword(user.passwordHash, currentPassword))) {
+      await attempt.failed();
       throw errors.invalidField(["body", "current_password"], "Current password is incorrect");
     }
+    await attempt.succeeded(user.id);
     const passwordHash = await hashPassword(newPassword);
     return this.ctx.authCache.afterChange(`users:${p.userId}`, () => prisma.$transaction(async (tx) => {
       const updated = await tx.user.update({ where: { id: p.userId }, data: { passwordHash }, include: withRelations });
