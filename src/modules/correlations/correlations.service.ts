@@ -132,8 +132,8 @@ export class CorrelationsService {
   async histogram(p: Principal | null, query: string, interval: string): Promise<HistogramBucket[]> {
     authorize(p, "correlations:read");
     if (!isHistogramInterval(interval)) throw errors.invalidField(["query", "interval"], `must be one of ${HISTOGRAM_INTERVALS.join(", ")}`, interval.slice(0, 100));
-    const ast = parseUserQuery(query);
     return this.search.limited(p, async () => {
+      const ast = parseUserQuery(query);
       if (ast.kind === "matchAll") return histogramOfCounts(await documentsPerBucket(this.ctx.db.searchPool, p, interval), interval);
       return histogramOverSearch(this.ctx.search, { admin: isAdmin(p), orgId: p.orgId }, ast, interval, this.ctx.config.SEARCH_TIMEOUT_MS);
     });
