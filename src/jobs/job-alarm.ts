@@ -5,6 +5,12 @@ import type { Logger } from "../platform/logger.ts";
 const MAX_WAIT_MS = 60 * 60 * 1000;
 /** A failed attempt's new run_at is written after graphile-worker reports the failure: look after this. */
 const RETRY_LOOKUP_DELAY_MS = 500;
+/**
+ * When the workers are woken again after a job of a named queue finished: graphile-worker stores
+ * the completion (which frees the queue) without waiting for it, so a worker that looks for the
+ * queue's next job at once may still find it locked and would then sleep until the safety poll.
+ */
+const QUEUE_RELEASE_WAKES_MS = [25, 250, 2000];
 
 /**
  * Wakes this process's workers when a job queued for later (a `run_at`, a retry's backoff) becomes
@@ -57,6 +63,12 @@ export class JobAlarm {
           this.look();
         }
       });
+  }
+
+  /** A job of a named queue ended: its queue's next job can start once the end is stored. */
+  afterQueuedJob(): void {
+    if (this.stopped) return;
+    for (const ms of QUEUE_RELEASE_WAKES_MS) setTimeout(() => this.stopped || this.wake(), ms).unref();
   }
 
   /** A failed attempt is retried later: look once its new due time is stored. */

@@ -101,6 +101,9 @@ export async function startWorker(ctx: AppContext, opts: { singleWorker: boolean
     if (message.channel === "jobs:insert") alarm?.look();
   });
   events.on("job:error", () => alarm?.afterFailure());
+  events.on("job:complete", ({ job }) => {
+    if (job.job_queue_id !== null) alarm?.afterQueuedJob();
+  });
   const runner = await run({
     events,
     pgPool: pool,

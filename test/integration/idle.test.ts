@@ -26,8 +26,8 @@ describe("an idle service", () => {
   it("with no schedule enabled, runs fewer than 10 jobs in 30 s and logs nothing at info", async () => {
     expect((await q("SELECT count(*)::int AS n FROM scheduled_tasks WHERE enabled")).rows[0].n).toBe(0);
     // What the minute cron (src/jobs/worker.ts) queues at the next minute boundary: the ticker runs
-    // now instead of up to a minute later.
-    await q("SELECT graphile_worker.add_job('tick_schedules', '{}'::json, job_key => 'tick_schedules', job_key_mode => 'preserve_run_at', max_attempts => 3)");
+    // now instead of up to a minute later ('replace': a tick the cron queued already is due now too).
+    await q("SELECT graphile_worker.add_job('tick_schedules', '{}'::json, job_key => 'tick_schedules', job_key_mode => 'replace', max_attempts => 3)");
     const from = Date.now();
     await sleep(30_000);
     const window = started.filter((s) => s.at >= from).map((s) => s.job.task_identifier);
@@ -44,5 +44,16 @@ describe("an idle service", () => {
     );
     const ran = await eventually(() => started.find((s) => String(s.job.id) === rows[0].id), "the job started", 20_000, 50);
     expect(ran.at - Number(rows[0].due)).toBeLessThan(1500);
+  });
+
+  it("the jobs of one queue follow each other at once, not a poll apart", async () => {
+    // Queued together in one queue: the second can only start once the first's end is stored.
+    const { rows } = await q(
+      `SELECT (graphile_worker.add_job('prune_expired_tokens', '{}'::json, queue_name => 'idle-test')).id::text AS first,
+              (graphile_worker.add_job('prune_notification_keys', '{}'::json, queue_name => 'idle-test')).id::text AS second`,
+    );
+    const second = await eventually(() => started.find((s) => String(s.job.id) === rows[0].second), "the second job started", 20_000, 50);
+    const first = started.find((s) => String(s.job.id) === rows[0].first)!;
+    expect(second.at - first.at).toBeLessThan(3000);
   });
 });
