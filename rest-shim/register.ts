@@ -1,7 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { Multipart } from "@fastify/multipart";
 import type { z } from "zod";
 import { authorize } from "../src/auth/principal.ts";
 import { errors, fromZodError } from "../src/platform/errors.ts";
+import { findUnsafeText } from "../src/platform/unsafe-text.ts";
 import type { Runtime } from "../src/runtime.ts";
 import { originOf } from "./origin.ts";
 import type { RouteDef } from "./route.ts";
@@ -37,6 +39,7 @@ export function registerRoutes(app: FastifyInstance, routes: RouteDef[], runtime
           def.scopes === null ? null : await services.authenticator.authenticate(authorizationHeaders(request), originOf(request));
         if (def.scopes !== null) authorize(principal, ...def.scopes);
         if (def.body || def.bodyType === "multipart") checkContentType(request, def.bodyType ?? "json");
+        refuseUnsafeText(request, def.bodyType === "multipart");
         const params = parsePart(def.params, request.params, "path");
         const query = parsePart(def.query, request.query, "query");
         const body = parsePart(def.body, request.body, "body");
@@ -47,6 +50,38 @@ export function registerRoutes(app: FastifyInstance, routes: RouteDef[], runtime
         return reply.send(result);
       },
     });
+  }
+}
+
+/**
+ * A NUL character or an unpaired surrogate anywhere in the input (path, query, JSON or form body,
+ * multipart field) is a 422 naming where it is, for every route before any validation or service
+ * runs: PostgreSQL cannot store either, and a route that forgot would answer 500 at its first
+ * INSERT. Multipart parts are checked as the handler reads them (they stream).
+ */
+function refuseUnsafeText(request: FastifyRequest, multipart: boolean): void {
+  const issues = [
+    ...findUnsafeText(request.params, ["path"]),
+    ...findUnsafeText(request.query, ["query"]),
+    ...(multipart ? [] : findUnsafeText(request.body, ["body"])),
+  ];
+  if (issues.length) throw errors.validation(issues);
+  if (multipart) {
+    const parts = request.parts.bind(request);
+    request.parts = (options) => checkedParts(parts(options));
+  }
+}
+
+async function* checkedParts(parts: AsyncIterableIterator<Multipart>): AsyncIterableIterator<Multipart> {
+  for await (const part of parts) {
+    const issues = findUnsafeText(part.fieldname, ["body", part.fieldname]);
+    if (part.type === "file") issues.push(...findUnsafeText(part.filename, ["body", part.fieldname, "filename"]));
+    else issues.push(...findUnsafeText(part.value, ["body", part.fieldname]));
+    if (issues.length) {
+      if (part.type === "file") part.file.resume();
+      throw errors.validation(issues);
+    }
+    yield part;
   }
 }
 

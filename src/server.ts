@@ -1,7 +1,9 @@
 import crypto from "node:crypto";
+import { STATUS_CODES } from "node:http";
+import type { Socket } from "node:net";
 import multipart from "@fastify/multipart";
 import { MAX_UPLOAD_BYTES } from "./modules/feeds/feed-upload.ts";
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyReply } from "fastify";
+import Fastify, { LogController, type ConnectionError, type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyReply } from "fastify";
 import { AppError, errors } from "./platform/errors.ts";
 import type { Logger } from "./platform/logger.ts";
 import type { Runtime } from "./runtime.ts";
@@ -38,7 +40,9 @@ export function buildServer(runtime: Runtime, log: Logger): HttpServer {
       // Long path parameters reach the route schemas (422 with a reason) instead of Fastify's bare 414.
       maxParamLength: 4096,
     },
-    return503OnClosing: true,
+    // While closing, our onRequest hook answers 503 in the error shape (Fastify's own 503 is not).
+    return503OnClosing: false,
+    clientErrorHandler: answerClientError,
     // Errors the router raises before any route runs answer in our body shape too.
     frameworkErrors: (err, _request, reply) => {
       const appError =
@@ -64,8 +68,13 @@ export function buildServer(runtime: Runtime, log: Logger): HttpServer {
   // Uploads stream part by part; the limits stop a request from smuggling more than one file or big fields.
   void app.register(multipart, { limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 10, fieldSize: 4096, parts: 12, headerPairs: 100 } });
 
+  let closing = false;
   app.addHook("onRequest", async (request, reply) => {
     reply.header("X-Request-Id", request.id);
+    if (closing) {
+      reply.header("Connection", "close");
+      throw errors.unavailable("Service is shutting down");
+    }
     if (!runtime.isReady && request.url !== "/healthz") throw errors.unavailable(`Service is starting: ${runtime.stage}`);
   });
 
@@ -126,10 +135,35 @@ export function buildServer(runtime: Runtime, log: Logger): HttpServer {
     app,
     webSocketClients: ws.clientCount,
     async close() {
+      closing = true;
       await ws.close();
       await app.close();
     },
   };
+}
+
+/**
+ * Node's HTTP parser refuses some requests before Fastify sees them (a request line and headers over
+ * maxHeaderSize, a malformed request, one not received in time): they answer in the error shape too.
+ */
+function answerClientError(err: ConnectionError, socket: Socket): void {
+  if (err.code === "ECONNRESET" || socket.destroyed) return;
+  const appError =
+    err.code === "HPE_HEADER_OVERFLOW"
+      ? errors.headersTooLarge()
+      : err.code === "HPE_CHUNK_EXTENSIONS_OVERFLOW"
+        ? errors.payloadTooLarge("Chunk extensions are too large")
+        : err.code === "ERR_HTTP_REQUEST_TIMEOUT"
+          ? errors.requestTimeout()
+          : errors.badRequest("Malformed HTTP request");
+  const body = JSON.stringify(appError.toBody());
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${appError.status} ${STATUS_CODES[appError.status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy();
 }
 
 function toAppError(err: FastifyError | AppError): AppError {

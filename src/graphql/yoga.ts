@@ -8,6 +8,7 @@ import type { GraphQLContext } from "./builder.ts";
 import { graphqlSchema } from "./schema.ts";
 import { costLimitsPlugin } from "./cost-limits.ts";
 import { graphqlCaller, useAnonymousGuard, type GraphQLCaller } from "./anonymous-guard.ts";
+import { useUnsafeTextGuard } from "./unsafe-text-guard.ts";
 
 /** Initial context: over HTTP Yoga passes the request; over graphql-ws we pass the principal. */
 export interface ServerContext {
@@ -25,7 +26,7 @@ export function createGraphQLServer(runtime: Runtime): YogaServerInstance<Server
     logging: false,
     landingPage: false,
     graphiql: { title: "Threat-Intelligence Workbench" },
-    plugins: [useAnonymousGuard(runtime), costLimitsPlugin()],
+    plugins: [useAnonymousGuard(runtime), costLimitsPlugin(), useUnsafeTextGuard()],
     maskedErrors: {
       maskError(error, message) {
         const original = error instanceof GraphQLError ? error.originalError : error;

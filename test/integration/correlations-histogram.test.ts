@@ -116,7 +116,8 @@ describe.each(SEARCH_BACKENDS)("correlation histogram on $name", ({ env }) => {
       [`?query=${"a".repeat(10_001)}`, 422, "validation_error"],
       ["?query=a%20AND", 400, "invalid_query"],
       ["?query=(((", 400, "invalid_query"],
-      ["?query=%00", 400, "invalid_query"],
+      // A NUL anywhere in a request is refused before any route looks at it (rest-shim/register.ts).
+      ["?query=%00", 422, "validation_error"],
     ] as const) {
       const res = await histogram(params);
       expect(res.status, `${params.slice(0, 40)}: ${res.text.slice(0, 200)}`).toBe(status);

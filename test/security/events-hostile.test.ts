@@ -275,7 +275,8 @@ describe("bodies", () => {
     const doc = event();
     mutate(doc);
     const res = await expectRejected(() => postJson(doc), 422, "validation_error");
-    expect(locs(res)).toContain(loc);
+    // Refused before the parser by the check every route shares (rest-shim/register.ts), at the exact place.
+    expect(locs(res).some((l) => l === loc || l.startsWith(`${loc}.`)), locs(res).join(", ")).toBe(true);
   });
 
   it.each([
