@@ -10,6 +10,7 @@ import {
   validateAttributeValue,
 } from "../attributes/catalogue/index.ts";
 import type { AttributeDraft, EventDraft, ObjectDraft, ReferenceDraft, SightingDraft, TagDraft } from "./event-draft.ts";
+import { unsafeTextReason } from "../../platform/unsafe-text.ts";
 
 /** Limits on one imported event (a MISP event of 100 000 attributes must fit; 10x that would not). */
 export const IMPORT_LIMITS = {
@@ -374,8 +375,10 @@ class FieldReader {
       this.issues.add(loc, "Must be a string", v);
       return undefined;
     }
-    if (v.includes("\u0000")) {
-      this.issues.add(loc, "Must not contain NUL characters");
+    // MISP files come from feeds and archives too, past the request check of every route.
+    const unsafe = unsafeTextReason(v);
+    if (unsafe) {
+      this.issues.add(loc, unsafe[0].toUpperCase() + unsafe.slice(1));
       return undefined;
     }
     if (opts.max !== undefined && v.length > opts.max) {

@@ -40,6 +40,7 @@ import { domainToASCII } from 'node:url';
 import { isKnownType } from './catalogue.ts';
 import { compositePartTypes, isCompositeType, splitComposite } from './composite.ts';
 import { parseIp, parseIpOrCidr, parsePort } from './ip.ts';
+import { unsafeTextReason } from '../../../platform/unsafe-text.ts';
 
 export type ValidationResult = { ok: true; normalized: string } | { ok: false; reason: string };
 
@@ -518,6 +519,7 @@ export function validateAttributeValue(type: string, value: string): ValidationR
   let r: ValidationResult;
   if (v === '') r = fail('value is empty');
   else if (v.includes('\0')) r = fail('value contains a NUL byte');
+  else if (unsafeTextReason(v)) r = fail('value contains an unpaired UTF-16 surrogate');
   else if (v.length > MAX_VALUE_LENGTH) r = fail(`value is longer than ${MAX_VALUE_LENGTH} characters`);
   else r = isCompositeType(type) ? checkComposite(type, v) : checkScalar(type, v, undefined);
   return r.ok ? r : fail(`${type}: ${r.reason}`);
