@@ -1,0 +1,140 @@
+import type { RestCase } from "./rest.ts";
+
+/**
+ * Correlations, galaxies, scheduled tasks, hunts, feeds and notifications. Correlations, galaxies,
+ * exclusions and rebuilds are instance-wide (reads filtered by distribution, writes need
+ * correlations:admin / galaxies:admin); hunts, schedules and runs belong to their user, feeds and
+ * uploads to their organisation, notifications to their user.
+ */
+export const operationsRest: RestCase[] = [
+  // ---- correlations ----
+  {
+    route: "GET /correlations/",
+    request: ({ w }) => ({ path: `/correlations/?source_event_uuid=${w.a.privateEvent.uuid}&size=100` }),
+    b: "filtered", validator: { status: 200 }, validatorFinds: (w) => [w.a.privateAttribute.uuid],
+  },
+  { route: "GET /correlations/search", request: () => ({ path: "/correlations/search?query=*&size=100" }), b: "filtered", validator: { status: 200 }, validatorFinds: (w) => [w.a.privateAttribute.uuid] },
+  { route: "GET /correlations/stats", request: () => ({ path: "/correlations/stats" }), b: "filtered", validator: { status: 200 }, validatorFinds: (w) => [w.a.privateEvent.uuid] },
+  { route: "GET /correlations/events/{source_event_uuid}/top", request: ({ w }) => ({ path: `/correlations/events/${w.a.privateEvent.uuid}/top` }), b: "hidden", validator: { status: 200 } },
+  { route: "GET /correlations/histogram", request: () => ({ path: "/correlations/histogram?interval=1M" }), b: "filtered", validator: { status: 200 } },
+  // Instance-wide: the administrator's rebuild and deletion run after every other validation.
+  { route: "POST /correlations/run", request: () => ({ path: "/correlations/run" }), b: "denied", validator: { status: 202 }, validateLast: true },
+  { route: "DELETE /correlations/", request: () => ({ path: "/correlations/" }), b: "denied", validator: { status: 200 }, validateLast: true },
+  { route: "GET /correlations/run/{rebuild_id}", request: ({ w }) => ({ path: `/correlations/run/${w.shared.rebuildId}` }), b: "shared", validator: { status: 200 } },
+  { route: "GET /correlations/exclusions", request: () => ({ path: "/correlations/exclusions" }), b: "shared", validator: { status: 200 } },
+  {
+    route: "POST /correlations/exclusions",
+    // Excluding a value of A's would drop A's correlations.
+    request: ({ w, validating }) => ({ path: "/correlations/exclusions", json: { value: validating ? `${w.unique("x")}.%` : w.a.privateAttribute2.value } }),
+    b: "denied", validator: { status: 201 },
+  },
+  {
+    route: "DELETE /correlations/exclusions/{exclusion_id}",
+    request: async ({ w, validating }) => ({ path: `/correlations/exclusions/${validating ? await w.throwaway.exclusion() : w.shared.exclusionId}` }),
+    b: "denied", validator: { status: 204 },
+  },
+
+  // ---- galaxies ----
+  { route: "POST /galaxies/update", request: () => ({ path: "/galaxies/update" }), b: "denied", validator: { status: 200 } },
+  { route: "GET /galaxies/", request: () => ({ path: "/galaxies/?size=100" }), b: "shared", validator: { status: 200 } },
+  { route: "GET /galaxies/mitre-attack-patterns", request: () => ({ path: "/galaxies/mitre-attack-patterns?filter=T1059" }), b: "shared", validator: { status: 200 } },
+  { route: "GET /galaxies/{galaxy_id}", request: ({ w }) => ({ path: `/galaxies/${w.shared.galaxy.uuid}` }), b: "shared", validator: { status: 200 } },
+  { route: "GET /galaxies/{galaxy_id}/clusters", request: ({ w }) => ({ path: `/galaxies/${w.shared.galaxy.id}/clusters` }), b: "shared", validator: { status: 200 } },
+  { route: "PATCH /galaxies/{galaxy_id}", request: ({ w }) => ({ path: `/galaxies/${w.shared.galaxy.id}`, json: { enabled: true } }), b: "denied", validator: { status: 200 } },
+
+  // ---- scheduled tasks and runs ----
+  { route: "GET /tasks/registered", request: () => ({ path: "/tasks/registered" }), b: "shared", validator: { status: 200 } },
+  {
+    route: "POST /tasks/schedule",
+    // A's hunt in the kwargs: 422 naming kwargs.hunt_id (tasks.cases.ts does every task).
+    request: ({ w }) => ({ path: "/tasks/schedule", json: { name: w.unique("B"), task: "run_hunt", schedule_type: "interval", interval: { every: 1, period: "days" }, kwargs: { hunt_id: w.a.hunt.id }, enabled: false } }),
+    b: "denied", also: [422], validator: { status: 201 },
+  },
+  { route: "GET /tasks/scheduled", request: () => ({ path: "/tasks/scheduled" }), b: "filtered", validator: { status: 200 }, validatorFinds: (w) => [w.a.schedule.id] },
+  { route: "GET /tasks/scheduled/{task_id}", request: ({ w }) => ({ path: `/tasks/scheduled/${w.a.schedule.id}` }), b: "hidden", validator: { status: 200 } },
+  { route: "PATCH /tasks/scheduled/{task_id}", request: ({ w }) => ({ path: `/tasks/scheduled/${w.a.schedule.id}`, json: { name: "renamed by B" } }), b: "hidden", validator: { status: 200 } },
+  {
+    route: "DELETE /tasks/scheduled/{task_id}",
+    request: async ({ w, validating }) => ({ path: `/tasks/scheduled/${validating ? await w.throwaway.schedule() : w.a.schedule.id}` }),
+    b: "hidden", validator: { status: 200 },
+  },
+  { route: "POST /tasks/scheduled/{task_id}/run", request: ({ w }) => ({ path: `/tasks/scheduled/${w.a.schedule.id}/run` }), b: "hidden", validator: { status: 202 } },
+  {
+    route: "GET /tasks/",
+    // The runs of another user's schedule: the schedule is not found.
+    request: ({ w }) => ({ path: `/tasks/?limit=100&scheduled_task_id=${w.a.schedule.id}` }),
+    b: "hidden", validator: { status: 200 }, validatorFinds: (w) => [w.a.taskRun.id],
+  },
+  { route: "GET /tasks/active", request: () => ({ path: "/tasks/active" }), b: "filtered", validator: { status: 200 } },
+  { route: "GET /tasks/{run_id}", request: ({ w }) => ({ path: `/tasks/${w.a.taskRun.id}` }), b: "hidden", validator: { status: 200 } },
+
+  // ---- hunts ----
+  // Another user's hunts are for administrators only: 403, whoever they belong to.
+  { route: "GET /hunts/", request: ({ w }) => ({ path: `/hunts/?size=100&user_id=${w.users.aUser.id}` }), b: "denied", validator: { status: 200 }, validatorFinds: (w) => [w.a.hunt.name] },
+  { route: "POST /hunts/", request: ({ w }) => ({ path: "/hunts/", json: { name: w.unique("B hunt"), query: "type:domain" } }), b: "own", ok: 201, validator: { status: 201 } },
+  { route: "GET /hunts/{hunt_id}", request: ({ w }) => ({ path: `/hunts/${w.a.hunt.id}` }), b: "hidden", validator: { status: 200 } },
+  { route: "PATCH /hunts/{hunt_id}", request: ({ w }) => ({ path: `/hunts/${w.a.hunt.id}`, json: { name: "renamed by B" } }), b: "hidden", validator: { status: 200 } },
+  {
+    route: "DELETE /hunts/{hunt_id}",
+    request: async ({ w, validating }) => ({ path: `/hunts/${validating ? await w.throwaway.hunt() : w.a.hunt.id}` }),
+    b: "hidden", validator: { status: 204 },
+  },
+  { route: "POST /hunts/{hunt_id}/run", request: ({ w }) => ({ path: `/hunts/${w.a.hunt.id}/run` }), b: "hidden", validator: { status: 200 } },
+  { route: "GET /hunts/{hunt_id}/results", request: ({ w }) => ({ path: `/hunts/${w.a.hunt.id}/results` }), b: "hidden", validator: { status: 200 } },
+  { route: "GET /hunts/{hunt_id}/history", request: ({ w }) => ({ path: `/hunts/${w.a.hunt.id}/history` }), b: "hidden", validator: { status: 200 } },
+  {
+    route: "DELETE /hunts/{hunt_id}/history",
+    request: async ({ w, validating }) => ({ path: `/hunts/${validating ? await w.throwaway.hunt(true) : w.a.hunt.id}/history` }),
+    b: "hidden", validator: { status: 204 },
+  },
+
+  // ---- feeds: an organisation's; upload keys too ----
+  // A's upload is a text file: the administrator's json preview finds it and cannot parse it (400).
+  ...(["csv", "json", "freetext"] as const).map(
+    (format): RestCase => ({
+      route: `POST /feeds/${format}/preview`,
+      request: ({ w }) => ({ path: `/feeds/${format}/preview`, json: { input_source: "local", url: w.a.uploadKey } }),
+      b: "hidden", validator: { status: format === "json" ? 400 : 200 },
+    }),
+  ),
+  { route: "GET /feeds/{feed_id}/explore", request: ({ w }) => ({ path: `/feeds/${w.a.networkFeed.id}/explore` }), b: "hidden", validator: { status: 200 } },
+  { route: "GET /feeds/", request: () => ({ path: "/feeds/?limit=1000" }), b: "filtered", validator: { status: 200 }, validatorFinds: (w) => [w.a.networkFeed.name, w.a.localFeed.name] },
+  { route: "GET /feeds/{feed_id}", request: ({ w }) => ({ path: `/feeds/${w.a.networkFeed.id}` }), b: "hidden", validator: { status: 200 } },
+  {
+    route: "POST /feeds/upload",
+    request: ({ w }) => ({ path: "/feeds/upload", multipart: { fields: { source_format: "csv" }, file: { name: "b.csv", content: `${w.unique("b-upload")}.example.org\n` } } }),
+    b: "own", validator: { status: 200 },
+  },
+  {
+    route: "POST /feeds/",
+    // A's upload key: another organisation's upload is 404. A feed reads only its own
+    // organisation's uploads, whoever sets it up: A's org admin proves the request valid.
+    request: ({ w }) => ({ path: "/feeds/", json: { name: w.unique("B feed"), provider: "B", url: w.a.uploadKey, source_format: "freetext", input_source: "local" } }),
+    b: "hidden", validator: { as: "aAdmin", status: 201 },
+  },
+  { route: "PATCH /feeds/{feed_id}", request: ({ w }) => ({ path: `/feeds/${w.a.networkFeed.id}`, json: { url: "https://feeds.example.org/b" } }), b: "hidden", validator: { status: 200 } },
+  {
+    route: "DELETE /feeds/{feed_id}",
+    request: async ({ w, validating }) => ({ path: `/feeds/${validating ? await w.throwaway.feed() : w.a.networkFeed.id}` }),
+    b: "hidden", validator: { status: 204 },
+  },
+  { route: "POST /feeds/{feed_id}/fetch", request: ({ w }) => ({ path: `/feeds/${w.a.networkFeed.id}/fetch` }), b: "hidden", validator: { status: 200 } },
+
+  // ---- notifications: the caller's own ----
+  {
+    route: "GET /notifications",
+    request: () => ({ path: "/notifications?size=100" }),
+    b: "own", validator: { as: "aUser", status: 200 }, validatorFinds: (w) => [w.a.privateEvent.uuid],
+  },
+  { route: "PATCH /notifications/{notification_id}/read", request: ({ w }) => ({ path: `/notifications/${w.a.notification.id}/read` }), b: "hidden", validator: { as: "aUser", status: 200 } },
+  {
+    route: "PATCH /notifications/{notification_id}/unfollow",
+    request: async ({ w, validating }) => ({ path: `/notifications/${validating ? await w.throwaway.notification() : w.a.notification.id}/unfollow` }),
+    b: "hidden", validator: { as: "aUser", status: 200 },
+  },
+  {
+    route: "DELETE /notifications/{notification_id}",
+    request: async ({ w, validating }) => ({ path: `/notifications/${validating ? await w.throwaway.notification() : w.a.notification.id}` }),
+    b: "hidden", validator: { as: "aUser", status: 200 },
+  },
+];
