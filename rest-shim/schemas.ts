@@ -14,6 +14,9 @@ export const idOrUuid = z.union([
 
 export const idParams = (name: string) => z.object({ [name]: intId }).strict();
 
+/** An id in a JSON body: a positive PostgreSQL integer (a larger one would fail in the database, a 500). */
+export const bodyId = z.number().int().min(1, "must be a positive integer").max(2_147_483_647, "must be at most 2147483647");
+
 export const queryInt = (min: number, max: number, dflt: number) =>
   z
     .string()

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { defineRoute } from "../route.ts";
-import { email, idParams, password, skipLimitQuery } from "../schemas.ts";
+import { bodyId, email, idParams, password, skipLimitQuery } from "../schemas.ts";
 import { userOut } from "../serializers.ts";
 
 const userId = idParams("user_id");
@@ -31,14 +31,14 @@ export const userRoutes = [
   defineRoute({
     method: "POST", path: "/users/", summary: "Create a user", tag: "users",
     scopes: ["users:create"], status: 201,
-    body: z.object({ email, org_id: z.number().int().positive(), role_id: z.number().int().positive(), password: password.optional(), disabled: z.boolean().optional() }).strict(),
+    body: z.object({ email, org_id: bodyId, role_id: bodyId, password: password.optional(), disabled: z.boolean().optional() }).strict(),
     handler: async ({ principal, body, services }) =>
       userOut(await services.users.create(principal, { email: body.email, orgId: body.org_id, roleId: body.role_id, password: body.password, disabled: body.disabled })),
   }),
   defineRoute({
     method: "PATCH", path: "/users/{user_id}", summary: "Update a user (email, organisation, role, disabled, password)", tag: "users",
     scopes: ["users:update"], params: userId, status: 200,
-    body: z.object({ email: email.optional(), org_id: z.number().int().positive().optional(), role_id: z.number().int().positive().optional(), disabled: z.boolean().optional(), password: password.optional() }).strict(),
+    body: z.object({ email: email.optional(), org_id: bodyId.optional(), role_id: bodyId.optional(), disabled: z.boolean().optional(), password: password.optional() }).strict(),
     handler: async ({ principal, params, body, services }) =>
       userOut(await services.users.update(principal, params.user_id, { email: body.email, orgId: body.org_id, roleId: body.role_id, disabled: body.disabled, password: body.password })),
   }),

@@ -1,7 +1,7 @@
 import type { IncomingMessage } from "node:http";
 import { GraphQLError } from "graphql";
 import { createYoga, type YogaServerInstance } from "graphql-yoga";
-import { AppError } from "../platform/errors.ts";
+import { AppError, fromDataException } from "../platform/errors.ts";
 import type { Principal, RequestOrigin } from "../auth/principal.ts";
 import type { Runtime } from "../runtime.ts";
 import type { GraphQLContext } from "./builder.ts";
@@ -29,7 +29,10 @@ export function createGraphQLServer(runtime: Runtime): YogaServerInstance<Server
     plugins: [useAnonymousGuard(runtime), costLimitsPlugin(), useUnsafeTextGuard()],
     maskedErrors: {
       maskError(error, message) {
-        const original = error instanceof GraphQLError ? error.originalError : error;
+        const thrown = error instanceof GraphQLError ? error.originalError : error;
+        const refused = fromDataException(thrown);
+        if (refused && runtime.isReady) runtime.ctx.log.warn({ err: thrown }, "the database refused a value of the request: a schema misses a bound");
+        const original = refused ?? thrown;
         if (original instanceof AppError) {
           return new GraphQLError(original.message, {
             ...(error instanceof GraphQLError ? { nodes: error.nodes, path: error.path } : {}),

@@ -111,6 +111,33 @@ export const errors = {
   internal: () => new AppError("internal_error", "Internal Server Error"),
 };
 
+/** The SQLSTATE of a database error: pg's, or the one Prisma's driver adapter carries; null for anything else. */
+function sqlState(err: unknown): string | null {
+  const e = err as { code?: unknown; meta?: { driverAdapterError?: { cause?: { originalCode?: unknown } } } } | null;
+  const code = e?.meta?.driverAdapterError?.cause?.originalCode ?? e?.code;
+  return typeof code === "string" && /^[0-9A-Z]{5}$/.test(code) ? code : null;
+}
+
+const DATA_EXCEPTIONS: Record<string, string> = {
+  "22001": "A value is too long for its field",
+  "22003": "A number is out of range for its field",
+  "22007": "A date or time is not valid",
+  "22008": "A date or time is out of range",
+  "22021": "A value holds a character that cannot be stored",
+  "22P05": "A value holds a character that cannot be stored",
+};
+
+/**
+ * The net under validation: a value the database refuses as data (a number past its column's
+ * range, a character it cannot store, a date out of range) came with the request, so it answers
+ * 400, never 500. Validation should refuse such a value first, naming its place; the caller logs
+ * the error, since reaching this means a schema missed a bound.
+ */
+export function fromDataException(err: unknown): AppError | null {
+  const detail = DATA_EXCEPTIONS[sqlState(err) ?? ""];
+  return detail ? errors.badRequest(detail) : null;
+}
+
 /** Turns a zod failure into the 422 list; `where` is the part of the request ("body", "query", "path"). */
 export function fromZodError(err: ZodError, where: string): AppError {
   return errors.validation(
