@@ -1,6 +1,7 @@
 /**
  * The cross-organisation matrix (issue 20): two organisations, every role (site admin, org admin,
- * user, read-only, a narrow API key), every REST route of the route table. B's callers aim each request at A's
+ * user, read-only, a narrow API key), every REST route of the route table and every GraphQL root
+ * field. B's callers aim each request at A's
  * resources: reads answer 404 or lists without A's private data, writes 403 or 404, and a digest of
  * everything A owns is the same afterwards. The site administrator (or A's own user, for routes
  * about the caller) then sends the same requests, which succeed: B's refusals are refusals, not
@@ -12,15 +13,18 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "../support/app.ts";
 import { sharedPath } from "../support/shared-data.ts";
 import { settled } from "../support/settled.ts";
-import { eventsRest } from "./cross-org/events.cases.ts";
+import { eventsGraphql, eventsRest } from "./cross-org/events.cases.ts";
 import { allowedStatuses, expectsBody, type CaseContext, type Expectation } from "./cross-org/expectations.ts";
-import { identityRest } from "./cross-org/identity.cases.ts";
-import { operationsRest } from "./cross-org/operations.cases.ts";
+import { sendGraphql, uncoveredFields, type GraphqlCase } from "./cross-org/graphql.ts";
+import { identityGraphql, identityRest } from "./cross-org/identity.cases.ts";
+import { operationsGraphql, operationsRest } from "./cross-org/operations.cases.ts";
 import { routeScopes, sendRest, uncoveredRoutes, type Answer, type RestCase } from "./cross-org/rest.ts";
 import { changedTables, snapshotOrg, type Snapshot } from "./cross-org/snapshot.ts";
+import { afterTrigger, subscribeAll, subscriptionCases } from "./cross-org/subscriptions.ts";
 import { B_ACTORS, buildWorld, leaks, type BActor, type CrossOrgWorld } from "./cross-org/world.ts";
 
 const restCases: RestCase[] = [...identityRest, ...eventsRest, ...operationsRest];
+const graphqlCases: GraphqlCase[] = [...identityGraphql, ...eventsGraphql, ...operationsGraphql];
 
 let app: TestApp;
 let w: CrossOrgWorld;
@@ -59,6 +63,9 @@ describe("coverage", () => {
   it("every route of the REST table has exactly one row", () => {
     expect(uncoveredRoutes(restCases)).toEqual([]);
   });
+  it("every GraphQL root field has exactly one row", () => {
+    expect(uncoveredFields([...graphqlCases, ...subscriptionCases].map((c) => c.field))).toEqual([]);
+  });
 });
 
 describe("REST, as B's org admin, user, read-only user and narrow key", () => {
@@ -66,6 +73,17 @@ describe("REST, as B's org admin, user, read-only user and narrow key", () => {
     const problems: string[] = [];
     for (const actor of B_ACTORS) {
       const problem = judgeB(c, actor, routeScopes(c.route), await sendRest(c, ctx(actor)));
+      if (problem) problems.push(problem);
+    }
+    expect(problems).toEqual([]);
+  });
+});
+
+describe("GraphQL, as B's org admin, user, read-only user and narrow key", () => {
+  it.each(graphqlCases)("$field", async (c) => {
+    const problems: string[] = [];
+    for (const actor of B_ACTORS) {
+      const problem = judgeB(c, actor, c.scopes, await sendGraphql(c, ctx(actor)));
       if (problem) problems.push(problem);
     }
     expect(problems).toEqual([]);
@@ -80,10 +98,40 @@ describe("afterwards", () => {
   });
 });
 
+describe("subscriptions: B's subscribers never get what A's change causes", () => {
+  beforeAll(async () => {
+    // B's people follow A's private event and organisation (a follow may name any uuid).
+    for (const actor of ["bAdmin", "bUser", "bRead"] as const) {
+      await w.call(actor, "POST", "/settings/user/notifications", { follow: { events: [w.a.privateEvent.uuid], attributes: [w.a.privateAttribute.uuid], objects: [], organisations: [w.a.org.uuid] } });
+    }
+  });
+  it.each(subscriptionCases)("$field", async (c) => {
+    const subscribers = subscribeAll(w, c, [...B_ACTORS, "aUser"]);
+    try {
+      const witness = subscribers.received.get("aUser")!;
+      await afterTrigger(w, c, witness);
+      expect(witness.data.length).toBeGreaterThan(c.initial);
+      for (const actor of B_ACTORS) {
+        const got = subscribers.received.get(actor)!;
+        if (w.holds(actor, c.scopes)) {
+          expect(got.data.length, `${actor}: ${got.data.join(" ")} ${got.errors.join(" ")}`).toBe(c.initial);
+          expect(leaks(w, got.data.join(" ")), actor).toEqual([]);
+        } else {
+          expect(got.data, actor).toEqual([]);
+          expect(got.errors.join(" "), actor).toMatch(/insufficient_scope|403|scope/i);
+        }
+      }
+    } finally {
+      await subscribers.close();
+    }
+  });
+});
+
 describe("the same requests from the site administrator or A's own user succeed", () => {
   type Row = { name: string; run(): Promise<Answer>; e: Expectation };
   const rows: Row[] = [
     ...restCases.map((c) => ({ name: c.route, e: c, run: () => sendRest(c, ctx(c.validator.as ?? "site", true)) })),
+    ...graphqlCases.map((c) => ({ name: c.field, e: c, run: () => sendGraphql(c, ctx(c.validator.as ?? "site", true)) })),
   ];
   // Reads first (writes rename and move A's things), instance-wide rebuilds and deletions last.
   const rank = (r: Row) => (r.e.validateLast ? 2 : /^(GET |Query\.)/.test(r.name) ? 0 : 1);

@@ -1,4 +1,5 @@
 import type { CaseContext } from "./expectations.ts";
+import type { GraphqlCase } from "./graphql.ts";
 import type { RestCase } from "./rest.ts";
 import type { CrossOrgWorld } from "./world.ts";
 
@@ -166,4 +167,139 @@ export const eventsRest: RestCase[] = [
   // ---- retention: instance-wide status and counts ----
   { route: "GET /events/retention/status", request: () => ({ path: "/events/retention/status" }), b: "shared", validator: { status: 200 } },
   { route: "GET /events/retention/preview", request: () => ({ path: "/events/retention/preview?period_days=30" }), b: "shared", validator: { status: 200 } },
+];
+
+const newer = () => String(Math.floor(Date.now() / 1000));
+const ATTRIBUTE = "uuid value eventUuid objectUuid correlations { id source }";
+
+export const eventsGraphql: GraphqlCase[] = [
+  {
+    field: "Query.events", scopes: ["events:read"],
+    query: "{ events(size: 100) { items { uuid info attributeCount objectCount relatedEvents { uuid info } } } }",
+    b: "filtered", validator: { status: 200 }, validatorFinds: privateOfEvents,
+  },
+  { field: "Query.event", scopes: ["events:read"], query: "query($u: String!) { event(uuid: $u) { uuid info } }", variables: ({ w }) => ({ u: w.a.privateEvent.uuid }), b: "hidden", validator: { status: 200 } },
+  { field: "Query.eventMispExport", scopes: ["events:read"], query: "query($u: String!) { eventMispExport(uuid: $u) }", variables: ({ w }) => ({ u: w.a.privateEvent.uuid }), b: "hidden", validator: { status: 200 } },
+  { field: "Query.searchEvents", scopes: ["events:read"], query: "{ searchEvents(query: \"*\", size: 100) { total hits { id source } } }", b: "filtered", validator: { status: 200 }, validatorFinds: privateOfEvents },
+  {
+    field: "Mutation.createEvent", scopes: ["events:create"],
+    query: "mutation($u: String) { createEvent(uuid: $u, input: { info: \"B's claim\" }) { uuid } }",
+    variables: ({ w }) => ({ u: w.a.privateEvent.uuid }),
+    b: "denied", also: [409], validator: { status: 409 },
+  },
+  {
+    field: "Mutation.importMispEvent", scopes: ["events:create"],
+    query: "mutation($e: JSON!) { importMispEvent(event: $e) { created changed event { uuid } } }",
+    variables: ({ w }) => ({ e: { Event: { uuid: w.a.privateEvent.uuid, info: "taken over by B", distribution: "3", timestamp: newer(), Attribute: [] } } }),
+    b: "denied", validator: { status: 200 },
+  },
+  { field: "Mutation.updateEvent", scopes: ["events:update"], query: "mutation($u: String!) { updateEvent(uuid: $u, input: { info: \"renamed by B\" }) { uuid } }", variables: (ctx) => ({ u: writeEvent(ctx) }), b: "hidden", override: onShared, validator: { status: 200 } },
+  {
+    field: "Mutation.deleteEvent", scopes: ["events:delete"],
+    query: "mutation($u: String!) { deleteEvent(uuid: $u) }",
+    variables: async ({ w, validating }) => ({ u: validating ? await w.throwaway.event() : w.a.privateEvent.uuid }),
+    b: "hidden", validator: { status: 200 },
+  },
+  { field: "Mutation.setEventPublished", scopes: ["events:publish"], query: "mutation($u: String!) { setEventPublished(uuid: $u, published: true) { uuid } }", variables: ({ w }) => ({ u: w.a.privateEvent.uuid }), b: "hidden", validator: { status: 200 } },
+  { field: "Mutation.tagEvent", scopes: ["events:tag"], query: "mutation($u: String!) { tagEvent(uuid: $u, tag: \"b-was-here\") }", variables: (ctx) => ({ u: writeEvent(ctx) }), b: "hidden", override: onShared, validator: { status: 200 } },
+  {
+    field: "Mutation.untagEvent", scopes: ["events:tag"],
+    query: "mutation($u: String!, $t: String!) { untagEvent(uuid: $u, tag: $t) }",
+    variables: async (ctx) => {
+      const { w, validating } = ctx;
+      if (!validating) return { u: writeEvent(ctx), t: w.a.tag.name };
+      const uuid = await w.throwaway.event();
+      await w.call("aUser", "POST", `/events/${uuid}/tag/${w.a.tag.name}`);
+      return { u: uuid, t: w.a.tag.name };
+    },
+    b: "hidden", override: onShared, validator: { status: 200 },
+  },
+
+  {
+    field: "Query.attributes", scopes: ["attributes:read"],
+    query: `query($e: String) { attributes(eventUuid: $e, size: 100) { items { ${ATTRIBUTE} } } }`,
+    variables: ({ w }) => ({ e: w.a.sharedEvent.uuid }),
+    b: "filtered", validator: { status: 200 }, validatorFinds: (w) => [w.a.sharedPrivateAttribute.uuid],
+  },
+  { field: "Query.attribute", scopes: ["attributes:read"], query: `query($u: String!) { attribute(uuid: $u) { ${ATTRIBUTE} } }`, variables: (ctx) => ({ u: hiddenAttribute(ctx) }), b: "hidden", validator: { status: 200 } },
+  { field: "Query.searchAttributes", scopes: ["attributes:read"], query: "{ searchAttributes(query: \"*\", size: 100) { total hits { id source } } }", b: "filtered", validator: { status: 200 }, validatorFinds: privateAttributes },
+  {
+    field: "Mutation.createAttribute", scopes: ["attributes:create"],
+    query: "mutation($e: String!, $v: String!) { createAttribute(eventUuid: $e, input: { type: \"domain\", value: $v }) { uuid } }",
+    variables: (ctx) => ({ e: writeEvent(ctx), v: `${ctx.w.unique("b")}.example.org` }),
+    b: "hidden", override: onShared, validator: { status: 200 },
+  },
+  { field: "Mutation.updateAttribute", scopes: ["attributes:update"], query: "mutation($u: String!) { updateAttribute(uuid: $u, input: { comment: \"by B\" }) { uuid } }", variables: (ctx) => ({ u: writeAttribute(ctx, ctx.w.a.sharedPrivateAttribute.uuid) }), b: "hidden", override: onShared, validator: { status: 200 } },
+  {
+    field: "Mutation.deleteAttribute", scopes: ["attributes:delete"],
+    query: "mutation($u: String!) { deleteAttribute(uuid: $u) }",
+    variables: async (ctx) => ({ u: ctx.validating ? await ctx.w.throwaway.attribute() : writeAttribute(ctx, ctx.w.a.sharedPrivateAttribute.uuid) }),
+    b: "hidden", override: onShared, validator: { status: 200 },
+  },
+  { field: "Mutation.tagAttribute", scopes: ["attributes:tag"], query: "mutation($u: String!) { tagAttribute(uuid: $u, tag: \"b-was-here\") }", variables: (ctx) => ({ u: writeAttribute(ctx, ctx.w.a.sharedPrivateAttribute.uuid) }), b: "hidden", override: onShared, validator: { status: 200 } },
+  {
+    field: "Mutation.untagAttribute", scopes: ["attributes:tag"],
+    query: "mutation($u: String!, $t: String!) { untagAttribute(uuid: $u, tag: $t) }",
+    variables: async (ctx) => {
+      const { w, validating } = ctx;
+      if (!validating) return { u: writeAttribute(ctx, w.a.sharedPrivateAttribute.uuid), t: w.a.tag.name };
+      const uuid = await w.throwaway.attribute();
+      await w.call("aUser", "POST", `/attributes/${uuid}/tag/${w.a.tag.name}`);
+      return { u: uuid, t: w.a.tag.name };
+    },
+    b: "hidden", override: onShared, validator: { status: 200 },
+  },
+
+  {
+    field: "Query.objects", scopes: ["objects:read"],
+    query: `query($e: String) { objects(eventUuid: $e, size: 100) { items { uuid attributes { ${ATTRIBUTE} } } } }`,
+    variables: ({ w }) => ({ e: w.a.sharedEvent.uuid }),
+    b: "filtered", validator: { status: 200 }, validatorFinds: (w) => [w.a.sharedPrivateObject.uuid],
+  },
+  { field: "Query.object", scopes: ["objects:read"], query: "query($u: String!) { object(uuid: $u) { uuid attributes { uuid value } } }", variables: (ctx) => ({ u: hiddenObject(ctx) }), b: "hidden", validator: { status: 200 } },
+  {
+    field: "Mutation.createObject", scopes: ["objects:create"],
+    query: "mutation($e: String!, $v: String!) { createObject(eventUuid: $e, input: { name: \"domain-ip\" }, attributes: [{ type: \"domain\", value: $v }]) { uuid } }",
+    variables: (ctx) => ({ e: writeEvent(ctx), v: `${ctx.w.unique("b")}.example.org` }),
+    b: "hidden", override: onShared, validator: { status: 200 },
+  },
+  { field: "Mutation.updateObject", scopes: ["objects:update"], query: "mutation($u: String!) { updateObject(uuid: $u, input: { comment: \"by B\" }) { uuid } }", variables: (ctx) => ({ u: writeObject(ctx, ctx.w.a.sharedPrivateObject.uuid) }), b: "hidden", override: onShared, validator: { status: 200 } },
+  {
+    field: "Mutation.deleteObject", scopes: ["objects:delete"],
+    query: "mutation($u: String!) { deleteObject(uuid: $u) }",
+    variables: async (ctx) => ({ u: ctx.validating ? await ctx.w.throwaway.object() : writeObject(ctx, ctx.w.a.sharedPrivateObject.uuid) }),
+    b: "hidden", override: onShared, validator: { status: 200 },
+  },
+
+  { field: "Query.tags", scopes: ["tags:read"], query: "query($f: String) { tags(filter: $f, size: 100) { items { id name orgId userId } } }", variables: ({ w }) => ({ f: w.tag }), b: "shared", validator: { status: 200 } },
+  { field: "Query.tag", scopes: ["tags:read"], query: "query($id: Int!) { tag(id: $id) { id name } }", variables: ({ w }) => ({ id: w.a.tag.id }), b: "shared", validator: { status: 200 } },
+  {
+    field: "Mutation.createTag", scopes: ["tags:create"],
+    query: "mutation($i: TagInput!) { createTag(input: $i) { id } }",
+    variables: ({ w }) => ({ i: { name: w.unique("b-tag"), orgId: w.a.org.id, userId: w.users.aUser.id } }),
+    b: "denied", also: [422], validator: { status: 200 },
+  },
+  { field: "Mutation.updateTag", scopes: ["tags:update", "tags:admin"], query: "mutation($id: Int!, $n: String!) { updateTag(id: $id, input: { name: $n }) { id } }", variables: ({ w }) => ({ id: w.a.tag.id, n: w.unique("renamed-by-b") }), b: "denied", validator: { status: 200 } },
+  {
+    field: "Mutation.deleteTag", scopes: ["tags:delete", "tags:admin"],
+    query: "mutation($id: Int!) { deleteTag(id: $id) }",
+    variables: async ({ w, validating }) => ({ id: validating ? await w.throwaway.tag() : w.a.tag.id }),
+    b: "denied", validator: { status: 200 },
+  },
+
+  {
+    field: "Mutation.createSightings", scopes: ["sightings:create"],
+    query: "mutation($u: String!) { createSightings(input: [{ attributeUuid: $u, source: \"B\" }]) { created } }",
+    variables: (ctx) => ({ u: hiddenAttribute(ctx) }),
+    b: "hidden", validator: { status: 200 },
+  },
+  {
+    field: "Query.sightings", scopes: ["sightings:read"],
+    query: "query($u: String) { sightings(attributeUuid: $u, size: 100) { total items { uuid source attributeUuid value } } }",
+    variables: ({ w }) => ({ u: w.a.privateAttribute.uuid }),
+    b: "filtered", validator: { status: 200 }, validatorFinds: (w) => [w.a.sightingSource],
+  },
+
+  { field: "Query.retentionStatus", scopes: ["events:read"], query: "{ retentionStatus { enabled periodDays } }", b: "shared", validator: { status: 200 } },
+  { field: "Query.retentionPreview", scopes: ["settings:read"], query: "{ retentionPreview(periodDays: 30) { count } }", b: "shared", validator: { status: 200 } },
 ];

@@ -1,6 +1,7 @@
 import crypto from "node:crypto";
 import { createUser } from "../../support/fixtures.ts";
 import type { CaseContext } from "./expectations.ts";
+import type { GraphqlCase } from "./graphql.ts";
 import type { RestCase } from "./rest.ts";
 import type { BActor } from "./world.ts";
 
@@ -147,4 +148,109 @@ export const identityRest: RestCase[] = [
 
   // ---- audit log ----
   { route: "GET /admin/audit-logs/", request: ({ w }) => ({ path: `/admin/audit-logs/?actor_user_id=${w.users.aUser.id}` }), b: "hidden", validator: { status: 200 } },
+];
+
+/** The same areas through GraphQL. */
+export const identityGraphql: GraphqlCase[] = [
+  { field: "Query.me", scopes: ["users:me"], query: "{ me { id email orgId } }", b: "own", validator: { status: 200 } },
+  { field: "Query.whoami", scopes: [], query: "{ whoami { userId email orgId scopes } }", b: "own", validator: { status: 200 } },
+  { field: "Query.users", scopes: ["users:read"], query: "{ users(limit: 1000) { id email orgId } }", b: "filtered", validator: { status: 200 }, validatorFinds: (w) => [w.users.aUser.email] },
+  { field: "Query.user", scopes: ["users:read"], query: "query($id: Int!) { user(id: $id) { id email } }", variables: ({ w }) => ({ id: w.users.aUser.id }), b: "hidden", validator: { status: 200 } },
+  {
+    field: "Mutation.createUser", scopes: ["users:create"],
+    query: "mutation($i: CreateUserInput!) { createUser(input: $i) { id } }",
+    variables: ({ w }) => ({ i: { email: `${w.unique("new")}@example.test`, password: "password-123", roleId: 3, orgId: w.a.org.id } }),
+    b: "denied", validator: { status: 200 },
+  },
+  {
+    field: "Mutation.updateUser", scopes: ["users:update"],
+    query: "mutation($id: Int!) { updateUser(id: $id, input: { disabled: true }) { id } }",
+    variables: async ({ w, validating }) => ({ id: validating ? await w.throwaway.user() : w.users.aRead.id }),
+    b: "hidden", validator: { status: 200 },
+  },
+  {
+    field: "Mutation.deleteUser", scopes: ["users:delete"],
+    query: "mutation($id: Int!) { deleteUser(id: $id) }",
+    variables: async ({ w, validating }) => ({ id: validating ? await w.throwaway.user() : w.users.aRead.id }),
+    b: "hidden", validator: { status: 200 },
+  },
+  {
+    field: "Mutation.changeOwnPassword", scopes: ["users:me"],
+    query: `mutation { changeOwnPassword(currentPassword: "wrong-password", password: "new-password-123") { id } }`,
+    b: "own", ok: 422, validator: { status: 422 },
+  },
+
+  { field: "Query.scopes", scopes: [], query: "{ scopes { name } }", b: "shared", validator: { status: 200 } },
+  { field: "Query.roles", scopes: ["roles:read"], query: "{ roles { id name scopes } }", b: "shared", validator: { status: 200 } },
+  { field: "Query.role", scopes: ["roles:read"], query: "{ role(id: 2) { id scopes } }", b: "shared", validator: { status: 200 } },
+  { field: "Mutation.createRole", scopes: ["roles:create"], query: "mutation($n: String!) { createRole(input: { name: $n, scopes: [\"*\"] }) { id } }", variables: ({ w }) => ({ n: w.unique("role") }), b: "denied", validator: { status: 200 } },
+  {
+    field: "Mutation.updateRole", scopes: ["roles:update"],
+    query: "mutation($id: Int!) { updateRole(id: $id, input: { scopes: [\"users:me\"] }) { id } }",
+    variables: async ({ w, validating }) => ({ id: validating ? await w.throwaway.role() : 3 }),
+    b: "denied", validator: { status: 200 },
+  },
+  {
+    field: "Mutation.deleteRole", scopes: ["roles:delete"],
+    query: "mutation($id: Int!) { deleteRole(id: $id) }",
+    variables: async ({ w, validating }) => ({ id: validating ? await w.throwaway.role() : 4 }),
+    b: "denied", validator: { status: 200 },
+  },
+
+  { field: "Query.organisations", scopes: ["organisations:read"], query: "{ organisations(limit: 1000) { id name uuid } }", b: "shared", validator: { status: 200 } },
+  { field: "Query.organisation", scopes: ["organisations:read"], query: "query($id: Int) { organisation(id: $id) { id name } }", variables: ({ w }) => ({ id: w.a.org.id }), b: "shared", validator: { status: 200 } },
+  { field: "Mutation.createOrganisation", scopes: ["organisations:create"], query: "mutation($n: String!) { createOrganisation(input: { name: $n }) { id } }", variables: ({ w }) => ({ n: w.unique("org") }), b: "denied", validator: { status: 200 } },
+  { field: "Mutation.updateOrganisation", scopes: ["organisations:update"], query: "mutation($id: Int!) { updateOrganisation(id: $id, input: { sector: \"taken over\" }) { id } }", variables: ({ w }) => ({ id: w.a.org.id }), b: "denied", validator: { status: 200 } },
+  // A still has users: 409 for the administrator.
+  { field: "Mutation.deleteOrganisation", scopes: ["organisations:delete"], query: "mutation($id: Int) { deleteOrganisation(id: $id) }", variables: ({ w }) => ({ id: w.a.org.id }), b: "denied", validator: { status: 409 } },
+
+  { field: "Query.userSettings", scopes: ["user_settings:read"], query: "{ userSettings }", b: "own", validator: { as: "aUser", status: 200 }, validatorFinds: (w) => [w.a.savedSearch] },
+  { field: "Query.userSetting", scopes: ["user_settings:read"], query: "{ userSetting(namespace: \"explore\") }", b: "own", validator: { as: "aUser", status: 200 }, validatorFinds: (w) => [w.a.savedSearch] },
+  { field: "Mutation.setUserSetting", scopes: ["user_settings:update"], query: "mutation { setUserSetting(namespace: \"ui\", value: { theme: \"dark\" }) }", b: "own", validator: { as: "aUser", status: 200 } },
+  {
+    field: "Mutation.deleteUserSetting", scopes: ["user_settings:update"],
+    query: "mutation { deleteUserSetting(namespace: \"ui\") }",
+    variables: async ({ w, actor }) => {
+      if (w.holds(actor, ["user_settings:update"])) await w.call(actor, "POST", "/settings/user/ui", { theme: "dark" });
+      return {};
+    },
+    b: "own", validator: { as: "aUser", status: 200 },
+  },
+  // Follow lists are the caller's own and may name any uuid (it need not exist yet): B following A changes nothing of A's.
+  { field: "Mutation.follow", scopes: ["user_settings:update"], query: "mutation($u: String!) { follow(list: organisations, uuid: $u) }", variables: ({ w }) => ({ u: w.a.org.uuid }), b: "own", validator: { as: "aUser", status: 200 } },
+  { field: "Mutation.unfollow", scopes: ["user_settings:update"], query: "mutation($u: String!) { unfollow(list: organisations, uuid: $u) }", variables: ({ w }) => ({ u: w.a.org.uuid }), b: "own", validator: { as: "aUser", status: 200 } },
+
+  { field: "Query.runtimeSettings", scopes: ["settings:read"], query: "{ runtimeSettings }", b: "shared", validator: { status: 200 } },
+  { field: "Query.runtimeSetting", scopes: ["settings:read"], query: "{ runtimeSetting(namespace: \"retention\") }", b: "shared", validator: { status: 200 } },
+  { field: "Mutation.setRuntimeSetting", scopes: ["settings:update"], query: "mutation { setRuntimeSetting(namespace: \"notifications\", value: { email_max_per_hour: 10 }) }", b: "denied", validator: { status: 200 } },
+  { field: "Mutation.resetRuntimeSetting", scopes: ["settings:delete"], query: "mutation { resetRuntimeSetting(namespace: \"notifications\") }", b: "denied", validator: { status: 200 } },
+
+  { field: "Query.apiKeys", scopes: ["api_keys:read"], query: "{ apiKeys { id name userId } }", b: "own", validator: { as: "aUser", status: 200 }, validatorFinds: (w) => [w.a.apiKey.name] },
+  { field: "Mutation.createApiKey", scopes: ["api_keys:create"], query: "mutation($n: String!) { createApiKey(input: { name: $n, scopes: [\"events:read\"] }) { apiKey { id } } }", variables: ({ w }) => ({ n: w.unique("key") }), b: "own", validator: { as: "aUser", status: 200 } },
+  {
+    field: "Mutation.setApiKeyDisabled", scopes: ["api_keys:update"],
+    query: "mutation($id: Int!) { setApiKeyDisabled(id: $id, disabled: true) { id } }",
+    variables: async ({ w, validating }) => ({ id: validating ? await w.throwaway.apiKey() : w.a.apiKey.id }),
+    b: "hidden", validator: { as: "aUser", status: 200 },
+  },
+  {
+    field: "Mutation.deleteApiKey", scopes: ["api_keys:delete"],
+    query: "mutation($id: Int!) { deleteApiKey(id: $id) }",
+    variables: async ({ w, validating }) => ({ id: validating ? await w.throwaway.apiKey() : w.a.apiKey.id }),
+    b: "hidden", validator: { as: "aUser", status: 200 },
+  },
+  { field: "Query.adminApiKeys", scopes: ["api_keys:admin"], query: "query($u: Int) { adminApiKeys(userId: $u) { id name } }", variables: ({ w }) => ({ u: w.users.aUser.id }), b: "hidden", validator: { status: 200 }, validatorFinds: (w) => [w.a.apiKey.name] },
+  {
+    field: "Mutation.adminSetApiKeyLocked", scopes: ["api_keys:admin"],
+    query: "mutation($id: Int!) { adminSetApiKeyLocked(id: $id, locked: true) { id } }",
+    variables: async ({ w, validating }) => ({ id: validating ? await w.throwaway.apiKey() : w.a.apiKey.id }),
+    b: "hidden", validator: { status: 200 },
+  },
+  {
+    field: "Mutation.adminDeleteApiKey", scopes: ["api_keys:admin"],
+    query: "mutation($id: Int!) { adminDeleteApiKey(id: $id) }",
+    variables: async ({ w, validating }) => ({ id: validating ? await w.throwaway.apiKey() : w.a.apiKey.id }),
+    b: "hidden", validator: { status: 200 },
+  },
+  { field: "Query.auditLogs", scopes: ["audit_logs:admin"], query: "query($u: Int) { auditLogs(actorUserId: $u) { items { id action } } }", variables: ({ w }) => ({ u: w.users.aUser.id }), b: "hidden", validator: { status: 200 } },
 ];

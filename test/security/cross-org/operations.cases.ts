@@ -1,3 +1,4 @@
+import type { GraphqlCase } from "./graphql.ts";
 import type { RestCase } from "./rest.ts";
 
 /**
@@ -135,6 +136,142 @@ export const operationsRest: RestCase[] = [
   {
     route: "DELETE /notifications/{notification_id}",
     request: async ({ w, validating }) => ({ path: `/notifications/${validating ? await w.throwaway.notification() : w.a.notification.id}` }),
+    b: "hidden", validator: { as: "aUser", status: 200 },
+  },
+];
+
+export const operationsGraphql: GraphqlCase[] = [
+  {
+    field: "Query.correlations", scopes: ["correlations:read"],
+    query: "query($e: String) { correlations(sourceEventUuid: $e, size: 100) { total hits { id source } } }",
+    variables: ({ w }) => ({ e: w.a.privateEvent.uuid }),
+    b: "filtered", validator: { status: 200 }, validatorFinds: (w) => [w.a.privateAttribute.uuid],
+  },
+  { field: "Query.searchCorrelations", scopes: ["correlations:read"], query: "{ searchCorrelations(query: \"*\", size: 100) { total hits { id source } } }", b: "filtered", validator: { status: 200 }, validatorFinds: (w) => [w.a.privateAttribute.uuid] },
+  {
+    field: "Query.correlationStats", scopes: ["correlations:read"],
+    query: "{ correlationStats { totalCorrelations topCorrelatedEvents { key docCount } topCorrelatedAttributes { key eventUuid value } topCorrelatedValues { key docCount } } }",
+    b: "filtered", validator: { status: 200 }, validatorFinds: (w) => [w.a.privateEvent.uuid],
+  },
+  { field: "Query.correlationTopEvents", scopes: ["correlations:read"], query: "query($e: String!) { correlationTopEvents(eventUuid: $e) { key docCount } }", variables: ({ w }) => ({ e: w.a.privateEvent.uuid }), b: "hidden", validator: { status: 200 } },
+  { field: "Query.correlationHistogram", scopes: ["correlations:read"], query: "{ correlationHistogram(interval: \"1M\") { key docCount } }", b: "filtered", validator: { status: 200 } },
+  { field: "Query.correlationRebuild", scopes: ["correlations:read"], query: "query($id: Int!) { correlationRebuild(id: $id) { id status } }", variables: ({ w }) => ({ id: w.shared.rebuildId }), b: "shared", validator: { status: 200 } },
+  { field: "Query.correlationExclusions", scopes: ["correlations:read"], query: "{ correlationExclusions { id value } }", b: "shared", validator: { status: 200 } },
+  {
+    field: "Mutation.addCorrelationExclusion", scopes: ["correlations:admin"],
+    query: "mutation($v: String!) { addCorrelationExclusion(value: $v) { id } }",
+    variables: ({ w, validating }) => ({ v: validating ? `${w.unique("x")}.%` : w.a.privateAttribute2.value }),
+    b: "denied", validator: { status: 200 },
+  },
+  {
+    field: "Mutation.deleteCorrelationExclusion", scopes: ["correlations:admin"],
+    query: "mutation($id: Int!) { deleteCorrelationExclusion(id: $id) }",
+    variables: async ({ w, validating }) => ({ id: validating ? await w.throwaway.exclusion() : w.shared.exclusionId }),
+    b: "denied", validator: { status: 200 },
+  },
+  { field: "Mutation.startCorrelationRebuild", scopes: ["correlations:create", "correlations:admin"], query: "mutation { startCorrelationRebuild { id } }", b: "denied", validator: { status: 200 }, validateLast: true },
+  { field: "Mutation.deleteCorrelations", scopes: ["correlations:delete", "correlations:admin"], query: "mutation { deleteCorrelations { deleted } }", b: "denied", validator: { status: 200 }, validateLast: true },
+
+  { field: "Query.galaxies", scopes: ["galaxies:read"], query: "{ galaxies(size: 100) { items { id name } } }", b: "shared", validator: { status: 200 } },
+  { field: "Query.galaxy", scopes: ["galaxies:read"], query: "query($id: Int) { galaxy(id: $id) { id name } }", variables: ({ w }) => ({ id: w.shared.galaxy.id }), b: "shared", validator: { status: 200 } },
+  { field: "Query.galaxyClusters", scopes: ["galaxies:read"], query: "query($id: Int) { galaxyClusters(galaxyId: $id) { items { value } } }", variables: ({ w }) => ({ id: w.shared.galaxy.id }), b: "shared", validator: { status: 200 } },
+  { field: "Query.mitreAttackPatterns", scopes: ["galaxies:read"], query: "{ mitreAttackPatterns(filter: \"T1059\") { externalId } }", b: "shared", validator: { status: 200 } },
+  { field: "Mutation.setGalaxyEnabled", scopes: ["galaxies:update", "galaxies:admin"], query: "mutation($id: Int!) { setGalaxyEnabled(id: $id, enabled: true) { id } }", variables: ({ w }) => ({ id: w.shared.galaxy.id }), b: "denied", validator: { status: 200 } },
+  { field: "Mutation.updateGalaxies", scopes: ["galaxies:update", "galaxies:admin"], query: "mutation { updateGalaxies { galaxies } }", b: "denied", validator: { status: 200 } },
+
+  { field: "Query.registeredTasks", scopes: ["tasks:read"], query: "{ registeredTasks { name } }", b: "shared", validator: { status: 200 } },
+  {
+    field: "Mutation.scheduleTask", scopes: ["tasks:create"],
+    query: "mutation($n: String!, $k: JSON) { scheduleTask(name: $n, task: \"run_hunt\", kwargs: $k, enabled: false, schedule: { type: interval, every: 1, period: days }) { id } }",
+    variables: ({ w }) => ({ n: w.unique("B"), k: { hunt_id: w.a.hunt.id } }),
+    b: "denied", also: [422], validator: { status: 200 },
+  },
+  { field: "Query.scheduledTasks", scopes: ["tasks:read"], query: "{ scheduledTasks(limit: 1000) { id name kwargs } }", b: "filtered", validator: { status: 200 }, validatorFinds: (w) => [w.a.schedule.id] },
+  { field: "Query.scheduledTask", scopes: ["tasks:read"], query: "query($id: String!) { scheduledTask(id: $id) { id name } }", variables: ({ w }) => ({ id: w.a.schedule.id }), b: "hidden", validator: { status: 200 } },
+  { field: "Mutation.updateScheduledTask", scopes: ["tasks:update"], query: "mutation($id: String!) { updateScheduledTask(id: $id, name: \"renamed by B\") { id } }", variables: ({ w }) => ({ id: w.a.schedule.id }), b: "hidden", validator: { status: 200 } },
+  {
+    field: "Mutation.deleteScheduledTask", scopes: ["tasks:delete"],
+    query: "mutation($id: String!) { deleteScheduledTask(id: $id) }",
+    variables: async ({ w, validating }) => ({ id: validating ? await w.throwaway.schedule() : w.a.schedule.id }),
+    b: "hidden", validator: { status: 200 },
+  },
+  { field: "Mutation.runScheduledTask", scopes: ["tasks:run"], query: "mutation($id: String!) { runScheduledTask(id: $id) { id } }", variables: ({ w }) => ({ id: w.a.schedule.id }), b: "hidden", validator: { status: 200 } },
+  {
+    field: "Query.taskRuns", scopes: ["tasks:read"],
+    query: "query($s: String) { taskRuns(limit: 1000, scheduledTaskId: $s) { id task kwargs result } }",
+    variables: ({ w }) => ({ s: w.a.schedule.id }),
+    b: "hidden", validator: { status: 200 }, validatorFinds: (w) => [w.a.taskRun.id],
+  },
+  { field: "Query.taskRun", scopes: ["tasks:read"], query: "query($id: String!) { taskRun(id: $id) { id result } }", variables: ({ w }) => ({ id: w.a.taskRun.id }), b: "hidden", validator: { status: 200 } },
+
+  {
+    field: "Query.hunts", scopes: ["hunts:read"],
+    query: "query($u: Int) { hunts(size: 100, userId: $u) { items { id name query } } }",
+    variables: ({ w }) => ({ u: w.users.aUser.id }),
+    b: "denied", validator: { status: 200 }, validatorFinds: (w) => [w.a.hunt.name],
+  },
+  { field: "Query.hunt", scopes: ["hunts:read"], query: "query($id: Int!) { hunt(id: $id) { id name } }", variables: ({ w }) => ({ id: w.a.hunt.id }), b: "hidden", validator: { status: 200 } },
+  { field: "Query.huntResults", scopes: ["hunts:read"], query: "query($id: Int!) { huntResults(id: $id) { total hits } }", variables: ({ w }) => ({ id: w.a.hunt.id }), b: "hidden", validator: { status: 200 } },
+  { field: "Query.huntHistory", scopes: ["hunts:read"], query: "query($id: Int!) { huntHistory(id: $id) { id status } }", variables: ({ w }) => ({ id: w.a.hunt.id }), b: "hidden", validator: { status: 200 } },
+  { field: "Mutation.createHunt", scopes: ["hunts:create"], query: "mutation($n: String!) { createHunt(input: { name: $n, query: \"type:domain\" }) { id } }", variables: ({ w }) => ({ n: w.unique("B hunt") }), b: "own", validator: { status: 200 } },
+  { field: "Mutation.updateHunt", scopes: ["hunts:update"], query: "mutation($id: Int!) { updateHunt(id: $id, input: { name: \"renamed by B\" }) { id } }", variables: ({ w }) => ({ id: w.a.hunt.id }), b: "hidden", validator: { status: 200 } },
+  { field: "Mutation.runHunt", scopes: ["hunts:run"], query: "mutation($id: Int!) { runHunt(id: $id) { total } }", variables: ({ w }) => ({ id: w.a.hunt.id }), b: "hidden", validator: { status: 200 } },
+  {
+    field: "Mutation.deleteHunt", scopes: ["hunts:delete"],
+    query: "mutation($id: Int!) { deleteHunt(id: $id) }",
+    variables: async ({ w, validating }) => ({ id: validating ? await w.throwaway.hunt() : w.a.hunt.id }),
+    b: "hidden", validator: { status: 200 },
+  },
+  {
+    field: "Mutation.clearHuntHistory", scopes: ["hunts:delete"],
+    query: "mutation($id: Int!) { clearHuntHistory(id: $id) }",
+    variables: async ({ w, validating }) => ({ id: validating ? await w.throwaway.hunt(true) : w.a.hunt.id }),
+    b: "hidden", validator: { status: 200 },
+  },
+
+  { field: "Query.feeds", scopes: ["feeds:read"], query: "{ feeds(limit: 1000) { id name url provider headers eventUuid } }", b: "filtered", validator: { status: 200 }, validatorFinds: (w) => [w.a.networkFeed.name, w.a.localFeed.name] },
+  { field: "Query.feed", scopes: ["feeds:read"], query: "query($id: Int!) { feed(id: $id) { id name url } }", variables: ({ w }) => ({ id: w.a.networkFeed.id }), b: "hidden", validator: { status: 200 } },
+  { field: "Query.feedExplore", scopes: ["feeds:read"], query: "query($id: Int!) { feedExplore(id: $id) { total } }", variables: ({ w }) => ({ id: w.a.networkFeed.id }), b: "hidden", validator: { status: 200 } },
+  {
+    field: "Query.feedPreview", scopes: ["feeds:preview"],
+    query: "query($u: String!) { feedPreview(format: csv, inputSource: local, url: $u) { value } }",
+    variables: ({ w }) => ({ u: w.a.uploadKey }),
+    b: "hidden", validator: { status: 200 }, validatorFinds: (w) => [w.a.localFeed.value],
+  },
+  {
+    field: "Mutation.uploadFeedFile", scopes: ["feeds:create"],
+    query: "mutation($file: Upload!) { uploadFeedFile(file: $file, sourceFormat: \"csv\") { key } }",
+    upload: { name: "b.csv", content: "198.51.100.77\n" },
+    b: "own", validator: { status: 200 },
+  },
+  {
+    field: "Mutation.createFeed", scopes: ["feeds:create"],
+    query: "mutation($f: FeedFields!) { createFeed(feed: $f) { feed { id } } }",
+    variables: ({ w }) => ({ f: { name: w.unique("B feed"), provider: "B", url: w.a.uploadKey, sourceFormat: "freetext", inputSource: "local" } }),
+    b: "hidden", validator: { as: "aAdmin", status: 200 },
+  },
+  { field: "Mutation.updateFeed", scopes: ["feeds:update"], query: "mutation($id: Int!) { updateFeed(id: $id, feed: { url: \"https://feeds.example.org/b\" }) { id } }", variables: ({ w }) => ({ id: w.a.networkFeed.id }), b: "hidden", validator: { status: 200 } },
+  {
+    field: "Mutation.deleteFeed", scopes: ["feeds:delete"],
+    query: "mutation($id: Int!) { deleteFeed(id: $id) }",
+    variables: async ({ w, validating }) => ({ id: validating ? await w.throwaway.feed() : w.a.networkFeed.id }),
+    b: "hidden", validator: { status: 200 },
+  },
+  { field: "Mutation.fetchFeed", scopes: ["feeds:fetch"], query: "mutation($id: Int!) { fetchFeed(id: $id) { id } }", variables: ({ w }) => ({ id: w.a.networkFeed.id }), b: "hidden", validator: { status: 200 } },
+
+  { field: "Query.notifications", scopes: ["notifications:read"], query: "{ notifications(size: 100) { items { id type entityUuid payload } } }", b: "own", validator: { as: "aUser", status: 200 }, validatorFinds: (w) => [w.a.privateEvent.uuid] },
+  { field: "Query.unreadNotificationCount", scopes: ["notifications:read"], query: "{ unreadNotificationCount }", b: "own", validator: { as: "aUser", status: 200 } },
+  { field: "Mutation.markNotificationRead", scopes: ["notifications:update"], query: "mutation($id: String!) { markNotificationRead(id: $id) }", variables: ({ w }) => ({ id: String(w.a.notification.id) }), b: "hidden", validator: { as: "aUser", status: 200 } },
+  {
+    field: "Mutation.deleteNotification", scopes: ["notifications:update"],
+    query: "mutation($id: String!) { deleteNotification(id: $id) }",
+    variables: async ({ w, validating }) => ({ id: String(validating ? await w.throwaway.notification() : w.a.notification.id) }),
+    b: "hidden", validator: { as: "aUser", status: 200 },
+  },
+  {
+    field: "Mutation.unfollowNotification", scopes: ["notifications:update"],
+    query: "mutation($id: Int!) { unfollowNotification(id: $id) }",
+    variables: async ({ w, validating }) => ({ id: validating ? await w.throwaway.notification() : w.a.notification.id }),
     b: "hidden", validator: { as: "aUser", status: 200 },
   },
 ];
