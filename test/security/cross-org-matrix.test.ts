@@ -1,7 +1,7 @@
 /**
  * The cross-organisation matrix (issue 20): two organisations, every role (site admin, org admin,
- * user, read-only, a narrow API key), every REST route of the route table and every GraphQL root
- * field. B's callers aim each request at A's
+ * user, read-only, a narrow API key), every REST route of the route table, every GraphQL root
+ * field, every registered task and every import path. B's callers aim each request at A's
  * resources: reads answer 404 or lists without A's private data, writes 403 or 404, and a digest of
  * everything A owns is the same afterwards. The site administrator (or A's own user, for routes
  * about the caller) then sends the same requests, which succeed: B's refusals are refusals, not
@@ -10,18 +10,24 @@
  * ROLE=all: indexing, correlations, notifications and task runs happen in the worker, as in production.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { registeredTasks } from "../../src/modules/tasks/task-registry.ts";
+import { wakeTicker } from "../../src/modules/tasks/task-queue.ts";
+import { insertScheduledTask } from "../../src/modules/tasks/task-store.ts";
 import { startTestApp, type TestApp } from "../support/app.ts";
+import { eventually } from "../support/process.ts";
 import { sharedPath } from "../support/shared-data.ts";
 import { settled } from "../support/settled.ts";
 import { eventsGraphql, eventsRest } from "./cross-org/events.cases.ts";
 import { allowedStatuses, expectsBody, type CaseContext, type Expectation } from "./cross-org/expectations.ts";
 import { sendGraphql, uncoveredFields, type GraphqlCase } from "./cross-org/graphql.ts";
 import { identityGraphql, identityRest } from "./cross-org/identity.cases.ts";
+import { importAttacks, importPaths } from "./cross-org/imports.ts";
 import { operationsGraphql, operationsRest } from "./cross-org/operations.cases.ts";
 import { routeScopes, sendRest, uncoveredRoutes, type Answer, type RestCase } from "./cross-org/rest.ts";
 import { changedTables, snapshotOrg, type Snapshot } from "./cross-org/snapshot.ts";
 import { afterTrigger, subscribeAll, subscriptionCases } from "./cross-org/subscriptions.ts";
-import { B_ACTORS, buildWorld, leaks, type BActor, type CrossOrgWorld } from "./cross-org/world.ts";
+import { taskCases } from "./cross-org/tasks.cases.ts";
+import { B_ACTORS, buildWorld, finished as finishedRun, leaks, type BActor, type CrossOrgWorld } from "./cross-org/world.ts";
 
 const restCases: RestCase[] = [...identityRest, ...eventsRest, ...operationsRest];
 const graphqlCases: GraphqlCase[] = [...identityGraphql, ...eventsGraphql, ...operationsGraphql];
@@ -57,6 +63,8 @@ function judgeValidator(e: Expectation, answer: Answer): string | null {
   return missing.length ? `${e.validator.as ?? "site"}: the answer lacks ${missing.join(", ")} (the request would not find A's data)` : null;
 }
 
+const finished = (runId: string) => finishedRun(app, w.site, runId);
+
 const ctx = (actor: CaseContext["actor"], validating = false): CaseContext => ({ actor, w, validating });
 
 describe("coverage", () => {
@@ -65,6 +73,10 @@ describe("coverage", () => {
   });
   it("every GraphQL root field has exactly one row", () => {
     expect(uncoveredFields([...graphqlCases, ...subscriptionCases].map((c) => c.field))).toEqual([]);
+  });
+  it("every registered task has exactly one row", () => {
+    const rows = taskCases.map((c) => c.task).sort();
+    expect(rows).toEqual(registeredTasks().map((t) => t.name).sort());
   });
 });
 
@@ -87,6 +99,80 @@ describe("GraphQL, as B's org admin, user, read-only user and narrow key", () =>
       if (problem) problems.push(problem);
     }
     expect(problems).toEqual([]);
+  });
+});
+
+describe("tasks aimed at A's resources, as B's org admin", () => {
+  const q = (sql: string, params: unknown[] = []) => app.booted.ctx.db.pool.query(sql, params);
+  const feedHits = () => w.server.hits.filter((h) => h.path.startsWith(new URL(w.a.networkFeed.url).pathname)).length;
+
+  it.each(taskCases)("$task: refused when scheduled, and each run of a stored schedule fails with its reason", async (c) => {
+    const undo = await c.arrange?.(w);
+    const hitsBefore = feedHits();
+    try {
+      const kwargs = c.kwargs(w);
+      const scheduled = await app.http.post("/tasks/schedule", {
+        authorization: w.credential("bAdmin"),
+        json: { name: w.unique("B"), task: c.task, schedule_type: "interval", interval: { every: 1, period: "days" }, kwargs, enabled: false },
+      });
+      expect(c.refusedWith, scheduled.text).toContain(scheduled.status);
+
+      // A schedule stored before targets were checked (or whose target moved since), owned by B's org admin.
+      const stored = await insertScheduledTask(app.booted.ctx.db.pool, {
+        name: w.unique("B stored"), task: c.task, args: [], kwargs, schedule: { type: "interval", every: 1, period: "days" }, enabled: false, ownerId: w.users.bAdmin.id, grantScopes: ["*"], nextRunAt: null,
+      });
+      const runNow = await app.http.post(`/tasks/scheduled/${stored.id}/run`, { authorization: w.credential("bAdmin") });
+      if (runNow.status === 202) {
+        const run = await finished(runNow.body.task_id);
+        expect(run.status, JSON.stringify(run)).toBe("failed");
+        expect(run.last_error).toBeTruthy();
+      } else {
+        expect([403, 404, 422], runNow.text).toContain(runNow.status);
+      }
+
+      // Fired by the ticker: the check at the start of the run, as the owner of now.
+      await q("UPDATE scheduled_tasks SET enabled = true, next_run_at = now() WHERE id = $1", [stored.id]);
+      await wakeTicker(app.booted.ctx.db.pool);
+      const fired = await eventually(async () => {
+        const { rows } = await q("SELECT status, last_error FROM task_runs WHERE scheduled_task_id = $1 AND trigger <> 'manual' AND status IN ('succeeded', 'failed')", [stored.id]);
+        return rows[0];
+      }, `${c.task}: the ticker's run`, 30_000, 100);
+      await q("UPDATE scheduled_tasks SET enabled = false WHERE id = $1", [stored.id]);
+      expect(fired.status, JSON.stringify(fired)).toBe("failed");
+      expect(fired.last_error).toBeTruthy();
+      expect(feedHits(), "A's feed server was asked").toBe(hitsBefore);
+    } finally {
+      await undo?.();
+    }
+  });
+});
+
+describe("import paths: B imports aimed at A", () => {
+  const q = async (sql: string, params: unknown[] = []) => (await app.booted.ctx.db.pool.query(sql, params)).rows;
+  const rows = importPaths.flatMap((path) => importAttacks.map((attack) => ({ name: `${path.name}: ${attack.name}`, path, attack })));
+
+  it.each(rows)("$name", async ({ path, attack }) => {
+    const organisations = (await q("SELECT count(*)::int AS n FROM organisations"))[0].n;
+    const aEvent = await q("SELECT info, org_id, orgc_id, timestamp FROM events WHERE uuid = $1", [w.a.privateEvent.uuid]);
+    const aAttribute = await q("SELECT value, event_id, deleted FROM attributes WHERE uuid = $1", [w.a.privateAttribute.uuid]);
+    const event = attack.event(w);
+    const outcome = await path.send(w, event);
+    if (outcome.run) {
+      expect(outcome.run.status, outcome.text).toBe("succeeded");
+      expect(outcome.run.result, outcome.text).toMatchObject(attack.accepted ? { events_created: 1, rejected: 0 } : { events_created: 0, events_updated: 0, rejected: 1 });
+    } else {
+      expect(attack.accepted ? [200, 201] : [403, 404, 409], outcome.text.slice(0, 500)).toContain(outcome.status);
+    }
+    await settled(app, 60_000);
+
+    expect(await q("SELECT info, org_id, orgc_id, timestamp FROM events WHERE uuid = $1", [w.a.privateEvent.uuid])).toEqual(aEvent);
+    expect(await q("SELECT value, event_id, deleted FROM attributes WHERE uuid = $1", [w.a.privateAttribute.uuid])).toEqual(aAttribute);
+    expect((await q("SELECT count(*)::int AS n FROM organisations"))[0].n, "an import created an organisation").toBe(organisations);
+    // Whatever was stored is B's: owner, creator and sightings.
+    const stored = await q("SELECT org_id, orgc_id FROM events WHERE uuid = $1 AND uuid <> $2", [event.uuid, w.a.privateEvent.uuid]);
+    for (const e of stored) expect(e).toEqual({ org_id: w.orgB.id, orgc_id: w.orgB.id });
+    const sightingOrgs = await q("SELECT DISTINCT s.org_id FROM sightings s JOIN events e ON e.id = s.event_id WHERE e.uuid = $1 AND e.uuid <> $2", [event.uuid, w.a.privateEvent.uuid]);
+    for (const s of sightingOrgs) expect(s.org_id).toBe(w.orgB.id);
   });
 });
 
