@@ -1,4 +1,6 @@
 import type pg from "pg";
+import { readableSql } from "../../auth/distribution.ts";
+import type { Principal } from "../../auth/principal.ts";
 import type { RetentionBadge } from "../retention/retention-policy.ts";
 
 type Sql = Pick<pg.Pool, "query">;
@@ -55,12 +57,19 @@ export interface EventView {
   retention?: RetentionBadge | null;
 }
 
-const EVENT_SELECT = `
+/**
+ * An event's columns. With a reader, the counts are of the objects and standalone attributes the
+ * reader may see (the distribution rule; parameters appended to `params`): a hidden one is not even
+ * counted. Without one, every live object and attribute (internal reads).
+ */
+function eventSelect(reader: Principal | undefined, params: unknown[]): string {
+  const visible = (level: string) => (reader ? ` AND ${readableSql(reader, "e", [level], params)}` : "");
+  return `
   SELECT e.id, e.uuid::text, e.info, to_char(e.date, 'YYYY-MM-DD') AS date, e.threat_level, e.analysis, e.distribution,
          e.sharing_group_id, e.published, e.publish_timestamp, e.timestamp, e.sighting_timestamp, e.org_id, e.orgc_id, e.user_id,
          e.locked, e.proposal_email_lock, e.protected, e.disable_correlation, e.extends_uuid::text, e.galaxies, e.created_at, e.updated_at,
-         (SELECT count(*) FROM attributes a WHERE a.event_id = e.id AND a.object_id IS NULL AND NOT a.deleted)::int AS attribute_count,
-         (SELECT count(*) FROM objects o WHERE o.event_id = e.id AND NOT o.deleted)::int AS object_count,
+         (SELECT count(*) FROM attributes a WHERE a.event_id = e.id AND a.object_id IS NULL AND NOT a.deleted${visible("a.distribution")})::int AS attribute_count,
+         (SELECT count(*) FROM objects o WHERE o.event_id = e.id AND NOT o.deleted${visible("o.distribution")})::int AS object_count,
          json_build_object('id', org.id, 'uuid', org.uuid, 'name', org.name) AS org,
          json_build_object('id', orgc.id, 'uuid', orgc.uuid, 'name', orgc.name) AS orgc,
          COALESCE((SELECT json_agg(json_build_object('id', t.id, 'name', t.name, 'colour', t.colour, 'exportable', t.exportable,
@@ -68,6 +77,7 @@ const EVENT_SELECT = `
                      'numericalValue', t.numerical_value, 'local', et.local) ORDER BY t.name)
                    FROM event_tags et JOIN tags t ON t.id = et.tag_id WHERE et.event_id = e.id), '[]') AS tags
     FROM events e JOIN organisations org ON org.id = e.org_id JOIN organisations orgc ON orgc.id = e.orgc_id`;
+}
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 function toEventView(r: any): EventView {
@@ -103,14 +113,17 @@ function toEventView(r: any): EventView {
   };
 }
 
-export async function loadEvent(sql: Sql, uuid: string): Promise<EventView | null> {
-  const { rows } = await sql.query(`${EVENT_SELECT} WHERE e.uuid = $1`, [uuid]);
+/** `reader`: the caller the answer is for (its counts follow what they may see). */
+export async function loadEvent(sql: Sql, uuid: string, reader?: Principal): Promise<EventView | null> {
+  const params: unknown[] = [uuid];
+  const { rows } = await sql.query(`${eventSelect(reader, params)} WHERE e.uuid = $1`, params);
   return rows[0] ? toEventView(rows[0]) : null;
 }
 
-export async function listEvents(sql: Sql, where: string, params: unknown[], limit: number, offset: number): Promise<{ items: EventView[]; total: number }> {
+export async function listEvents(sql: Sql, where: string, params: unknown[], limit: number, offset: number, reader?: Principal): Promise<{ items: EventView[]; total: number }> {
+  const pageParams = [...params];
   const [page, count] = await Promise.all([
-    sql.query(`${EVENT_SELECT} WHERE ${where} ORDER BY e.timestamp DESC, e.id DESC LIMIT ${limit} OFFSET ${offset}`, params),
+    sql.query(`${eventSelect(reader, pageParams)} WHERE ${where} ORDER BY e.timestamp DESC, e.id DESC LIMIT ${limit} OFFSET ${offset}`, pageParams),
     sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM events e WHERE ${where}`, params),
   ]);
   return { items: page.rows.map(toEventView), total: count.rows[0].n };

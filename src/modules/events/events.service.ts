@@ -59,14 +59,14 @@ export class EventsService {
       params.push(filter.published);
       where.push(`e.published = $${params.length}`);
     }
-    const { items, total } = await listEvents(this.ctx.db.pool, where.join(" AND "), params, req.size, offsetOf(req));
+    const { items, total } = await listEvents(this.ctx.db.pool, where.join(" AND "), params, req.size, offsetOf(req), p);
     return pageOf(await this.retention.withBadges(items), total, req);
   }
 
   /** 404 for events the caller may not read: existence is not disclosed. */
   async get(p: Principal | null, uuid: string): Promise<EventView> {
     authorize(p, "events:read");
-    const e = await loadEvent(this.ctx.db.pool, uuid);
+    const e = await loadEvent(this.ctx.db.pool, uuid, p);
     if (!e || !canReadEvent(p, e)) throw errors.notFound("Event");
     return (await this.retention.withBadges([e]))[0];
   }

@@ -34,6 +34,8 @@ export interface Expectation {
    * data when allowed, so an empty answer to B is filtering, not an empty query.
    */
   validatorFinds?(w: CrossOrgWorld): string[];
+  /** A further check of a B caller's successful answer: what is wrong with it, or null. */
+  bCheck?(body: any, ctx: CaseContext): string | null;
   /** The validator's request changes instance-wide state other validations read: it runs after them. */
   validateLast?: boolean;
 }
