@@ -35,8 +35,12 @@ export interface FieldCost {
   size?: number;
 }
 
-/** Runs a search (or several), or an aggregate over every correlation: the budget holds a few. */
-export const SEARCH_WEIGHT = 10_000;
+/**
+ * Runs a search (or several), or an aggregate over every correlation: the budget holds two, as many
+ * as one user may run at once by default (search.max_concurrent_per_user); a third in the same
+ * operation would be answered 429 anyway.
+ */
+export const SEARCH_WEIGHT = 20_000;
 /** Calls an external service (a feed's server, the vulnerability database, the rules service). */
 export const EXTERNAL_WEIGHT = 10_000;
 /** A heavier read than a row by key (counts over many rows), far lighter than a search. */
@@ -53,7 +57,7 @@ export const LIMITS = {
   depth: 15,
   aliases: 30,
   fields: 1000,
-  /** Four searches with their pages (a fifth is over), or one search beside tens of thousands of plain values. */
+  /** Two searches with their pages (a third is over), or one search beside tens of thousands of plain values. */
   cost: 50_000,
 } as const;
 
