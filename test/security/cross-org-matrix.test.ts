@@ -48,13 +48,13 @@ afterAll(async () => {
 });
 
 /** What is wrong with one B caller's answer, or null. */
-function judgeB(e: Expectation, actor: BActor, scopes: readonly string[], answer: Answer): string | null {
+async function judgeB(e: Expectation, actor: BActor, scopes: readonly string[], answer: Answer): Promise<string | null> {
   const allowed = allowedStatuses(e, actor, w.holds(actor, scopes));
   if (!allowed.includes(answer.status)) return `${actor}: ${answer.status}, expected ${allowed.join(" or ")}: ${answer.text.slice(0, 300)}`;
   if (expectsBody(e) && answer.status < 300) {
     const found = leaks(w, answer.text);
     if (found.length) return `${actor}: the answer holds A's ${found.join(", ")}`;
-    const wrong = e.bCheck?.(JSON.parse(answer.text || "null"), ctx(actor));
+    const wrong = await e.bCheck?.(JSON.parse(answer.text || "null"), ctx(actor));
     if (wrong) return `${actor}: ${wrong}`;
   }
   return null;
@@ -87,7 +87,7 @@ describe("REST, as B's org admin, user, read-only user and narrow key", () => {
   it.each(restCases)("$route", async (c) => {
     const problems: string[] = [];
     for (const actor of B_ACTORS) {
-      const problem = judgeB(c, actor, routeScopes(c.route), await sendRest(c, ctx(actor)));
+      const problem = await judgeB(c, actor, routeScopes(c.route), await sendRest(c, ctx(actor)));
       if (problem) problems.push(problem);
     }
     expect(problems).toEqual([]);
@@ -98,7 +98,7 @@ describe("GraphQL, as B's org admin, user, read-only user and narrow key", () =>
   it.each(graphqlCases)("$field", async (c) => {
     const problems: string[] = [];
     for (const actor of B_ACTORS) {
-      const problem = judgeB(c, actor, c.scopes, await sendGraphql(c, ctx(actor)));
+      const problem = await judgeB(c, actor, c.scopes, await sendGraphql(c, ctx(actor)));
       if (problem) problems.push(problem);
     }
     expect(problems).toEqual([]);
@@ -183,7 +183,7 @@ describe("read paths through A's shared event and B's own event", () => {
   it.each(readPathsRest)("$route", async (c) => {
     const problems: string[] = [];
     for (const actor of B_ACTORS) {
-      const problem = judgeB(c, actor, routeScopes(c.route), await sendRest(c, ctx(actor)));
+      const problem = await judgeB(c, actor, routeScopes(c.route), await sendRest(c, ctx(actor)));
       if (problem) problems.push(problem);
     }
     expect(problems).toEqual([]);
@@ -199,7 +199,7 @@ describe("read paths through A's shared event and B's own event", () => {
   it.each(readPathsGraphql)("$field", async (c) => {
     const problems: string[] = [];
     for (const actor of B_ACTORS) {
-      const problem = judgeB(c, actor, c.scopes, await sendGraphql(c, ctx(actor)));
+      const problem = await judgeB(c, actor, c.scopes, await sendGraphql(c, ctx(actor)));
       if (problem) problems.push(problem);
     }
     expect(problems).toEqual([]);
@@ -218,7 +218,9 @@ describe("subscriptions: B's subscribers never get what A's change causes", () =
   beforeAll(async () => {
     // B's people follow A's private event and organisation (a follow may name any uuid).
     for (const actor of ["bAdmin", "bUser", "bRead"] as const) {
-      await w.call(actor, "POST", "/settings/user/notifications", { follow: { events: [w.a.privateEvent.uuid], attributes: [w.a.privateAttribute.uuid], objects: [], organisations: [w.a.org.uuid] } });
+      await w.call(actor, "POST", "/settings/user/notifications", {
+        follow: { events: [w.a.privateEvent.uuid, w.a.sharedEvent.uuid], attributes: [w.a.privateAttribute.uuid], objects: [], organisations: [w.a.org.uuid] },
+      });
     }
   });
   it.each(subscriptionCases)("$field", async (c) => {
@@ -239,6 +241,27 @@ describe("subscriptions: B's subscribers never get what A's change causes", () =
       }
     } finally {
       await subscribers.close();
+    }
+  });
+});
+
+describe("notifications about A's shared event", () => {
+  it("B's followers are never shown the distribution-0 attribute A adds to it; A's followers are", async () => {
+    await w.call("aUser", "POST", "/settings/user/notifications", {
+      follow: { events: [w.a.privateEvent.uuid, w.a.sharedEvent.uuid], attributes: [w.a.privateAttribute.uuid], objects: [], organisations: [w.a.org.uuid] },
+      email_notifications: false,
+    });
+    const value = `${w.unique("added-late")}.example.org`;
+    const added = await w.call("aAdmin", "POST", "/attributes/", { event_uuid: w.a.sharedEvent.uuid, type: "domain", value, distribution: 0 });
+    w.privateStrings.push(value.toLowerCase(), String(added.uuid).toLowerCase());
+    await settled(app, 60_000);
+    const query = "{ notifications(size: 100) { items { type entityUuid payload } } }";
+    await eventually(async () => (await app.http.get("/notifications?size=100", { authorization: w.credential("aUser") })).text.includes(value), "A's user's notification", 15_000, 100);
+    for (const actor of ["bAdmin", "bUser", "bRead"] as const) {
+      const rest = await app.http.get("/notifications?size=100", { authorization: w.credential(actor) });
+      const gql = await app.http.request("POST", "/graphql", { authorization: w.credential(actor), json: { query } });
+      expect(rest.status).toBe(200);
+      expect(leaks(w, rest.text + gql.text), actor).toEqual([]);
     }
   });
 });

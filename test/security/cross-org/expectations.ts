@@ -35,7 +35,7 @@ export interface Expectation {
    */
   validatorFinds?(w: CrossOrgWorld): string[];
   /** A further check of a B caller's successful answer: what is wrong with it, or null. */
-  bCheck?(body: any, ctx: CaseContext): string | null;
+  bCheck?(body: any, ctx: CaseContext): string | null | Promise<string | null>;
   /** The validator's request changes instance-wide state other validations read: it runs after them. */
   validateLast?: boolean;
 }

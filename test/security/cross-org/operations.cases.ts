@@ -1,5 +1,16 @@
+import type { CaseContext } from "./expectations.ts";
 import type { GraphqlCase } from "./graphql.ts";
 import type { RestCase } from "./rest.ts";
+
+/**
+ * The correlation documents the caller may list: every count the caller gets (statistics,
+ * histogram) must add up to it, or it counts pairs the caller may not see.
+ */
+async function listedCorrelations({ w, actor }: CaseContext): Promise<number> {
+  const res = await w.app.http.get("/correlations/?size=1", { authorization: w.credential(actor) });
+  return res.body.total;
+}
+const countsListed = (what: string, got: number, listed: number) => (got === listed ? null : `${what} ${got}, but the caller lists ${listed} correlation documents`);
 
 /**
  * Correlations, galaxies, scheduled tasks, hunts, feeds and notifications. Correlations, galaxies,
@@ -15,9 +26,17 @@ export const operationsRest: RestCase[] = [
     b: "filtered", validator: { status: 200 }, validatorFinds: (w) => [w.a.privateAttribute.uuid],
   },
   { route: "GET /correlations/search", request: () => ({ path: "/correlations/search?query=*&size=100" }), b: "filtered", validator: { status: 200 }, validatorFinds: (w) => [w.a.privateAttribute.uuid] },
-  { route: "GET /correlations/stats", request: () => ({ path: "/correlations/stats" }), b: "filtered", validator: { status: 200 }, validatorFinds: (w) => [w.a.privateEvent.uuid] },
+  {
+    route: "GET /correlations/stats", request: () => ({ path: "/correlations/stats" }),
+    b: "filtered", validator: { status: 200 }, validatorFinds: (w) => [w.a.privateEvent.uuid],
+    bCheck: async (s, ctx) => countsListed("total_correlations", s.total_correlations, await listedCorrelations(ctx)),
+  },
   { route: "GET /correlations/events/{source_event_uuid}/top", request: ({ w }) => ({ path: `/correlations/events/${w.a.privateEvent.uuid}/top` }), b: "hidden", validator: { status: 200 } },
-  { route: "GET /correlations/histogram", request: () => ({ path: "/correlations/histogram?interval=1M" }), b: "filtered", validator: { status: 200 } },
+  {
+    route: "GET /correlations/histogram", request: () => ({ path: "/correlations/histogram?interval=1M" }),
+    b: "filtered", validator: { status: 200 },
+    bCheck: async (h, ctx) => countsListed("the histogram's doc_count", bucketsOf(h).reduce((n, b) => n + b.doc_count, 0), await listedCorrelations(ctx)),
+  },
   // Instance-wide: the administrator's rebuild and deletion run after every other validation.
   { route: "POST /correlations/run", request: () => ({ path: "/correlations/run" }), b: "denied", validator: { status: 202 }, validateLast: true },
   { route: "DELETE /correlations/", request: () => ({ path: "/correlations/" }), b: "denied", validator: { status: 200 }, validateLast: true },
@@ -152,9 +171,14 @@ export const operationsGraphql: GraphqlCase[] = [
     field: "Query.correlationStats", scopes: ["correlations:read"],
     query: "{ correlationStats { totalCorrelations topCorrelatedEvents { key docCount } topCorrelatedAttributes { key eventUuid value } topCorrelatedValues { key docCount } } }",
     b: "filtered", validator: { status: 200 }, validatorFinds: (w) => [w.a.privateEvent.uuid],
+    bCheck: async (r, ctx) => countsListed("totalCorrelations", r.data.correlationStats.totalCorrelations, await listedCorrelations(ctx)),
   },
   { field: "Query.correlationTopEvents", scopes: ["correlations:read"], query: "query($e: String!) { correlationTopEvents(eventUuid: $e) { key docCount } }", variables: ({ w }) => ({ e: w.a.privateEvent.uuid }), b: "hidden", validator: { status: 200 } },
-  { field: "Query.correlationHistogram", scopes: ["correlations:read"], query: "{ correlationHistogram(interval: \"1M\") { key docCount } }", b: "filtered", validator: { status: 200 } },
+  {
+    field: "Query.correlationHistogram", scopes: ["correlations:read"], query: "{ correlationHistogram(interval: \"1M\") { key docCount } }",
+    b: "filtered", validator: { status: 200 },
+    bCheck: async (r, ctx) => countsListed("the histogram's docCount", r.data.correlationHistogram.reduce((n: number, b: { docCount: number }) => n + b.docCount, 0), await listedCorrelations(ctx)),
+  },
   { field: "Query.correlationRebuild", scopes: ["correlations:read"], query: "query($id: Int!) { correlationRebuild(id: $id) { id status } }", variables: ({ w }) => ({ id: w.shared.rebuildId }), b: "shared", validator: { status: 200 } },
   { field: "Query.correlationExclusions", scopes: ["correlations:read"], query: "{ correlationExclusions { id value } }", b: "shared", validator: { status: 200 } },
   {
@@ -275,3 +299,10 @@ export const operationsGraphql: GraphqlCase[] = [
     b: "hidden", validator: { as: "aUser", status: 200 },
   },
 ];
+
+/** The histogram's buckets, whether answered as a list or under `buckets` (OpenSearch's shape). */
+function bucketsOf(h: unknown): { doc_count: number }[] {
+  if (Array.isArray(h)) return h;
+  const o = h as { buckets?: { doc_count: number }[] };
+  return o.buckets ?? [];
+}

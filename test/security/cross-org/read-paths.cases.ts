@@ -14,6 +14,16 @@ const sharedCounts = (attributes: number, objects: number) => `${attributes} sta
 const countsOf = (got: { attributes: number; objects: number }) =>
   got.attributes === 1 && got.objects === 1 ? null : `counts ${sharedCounts(got.attributes, got.objects)} of A's shared event, expected ${sharedCounts(1, 1)}`;
 
+/**
+ * B's event shares one pair with A's shared event that B may see (the shared attribute's value);
+ * its network also holds A's distribution-0 address there (a cidr pair B may not see).
+ */
+function onePair({ w, actor }: CaseContext, n: number | undefined): string | null {
+  // Related events need correlations:read (B's narrow key lists none).
+  if (!w.holds(actor, ["correlations:read"])) return n === undefined ? null : `${n} pairs with A's shared event without correlations:read`;
+  return n === 1 ? null : `${n} pairs with A's shared event, expected the 1 B may see`;
+}
+
 /** B's own hunt (A's user's, for the validator) over A's shared event: B's hits leave out A's hidden attributes. */
 async function ownHunt({ w, actor, validating }: CaseContext): Promise<number> {
   if (!validating && !w.holds(actor, ["hunts:create", "hunts:run"])) return w.a.hunt.id;
@@ -40,16 +50,22 @@ export const readPathsRest: RestCase[] = [
     request: ({ w }) => ({ path: `/attributes/${w.a.sharedAttribute.uuid}` }),
     b: "filtered", validator: { status: 200 },
   },
-  { route: "GET /events/{event_uuid}", request: ({ w }) => ({ path: `/events/${w.bEvent.uuid}` }), b: "filtered", validator: { status: 200 }, validatorFinds: (w) => [w.a.privateEvent.uuid] },
+  {
+    route: "GET /events/{event_uuid}",
+    request: ({ w }) => ({ path: `/events/${w.bEvent.uuid}` }),
+    b: "filtered", validator: { status: 200 }, validatorFinds: (w) => [w.a.privateEvent.uuid],
+    bCheck: (e, ctx) => onePair(ctx, e.related_events.find((r: { uuid: string }) => r.uuid === ctx.w.a.sharedEvent.uuid)?.correlation_count),
+  },
   {
     route: "GET /correlations/events/{source_event_uuid}/top",
     request: ({ w }) => ({ path: `/correlations/events/${w.bEvent.uuid}/top` }),
     b: "filtered", validator: { status: 200 }, validatorFinds: (w) => [w.a.privateEvent.uuid],
+    bCheck: (top, ctx) => onePair(ctx, top.find((r: { key: string }) => r.key === ctx.w.a.sharedEvent.uuid)?.doc_count),
   },
   {
     route: "GET /correlations/",
     request: ({ w }) => ({ path: `/correlations/?source_event_uuid=${w.bEvent.uuid}&size=100` }),
-    b: "filtered", validator: { status: 200 }, validatorFinds: (w) => [w.a.privateAttribute2.uuid],
+    b: "filtered", validator: { status: 200 }, validatorFinds: (w) => [w.a.privateAttribute2.uuid, w.a.sharedHiddenIp.uuid],
   },
   {
     route: "GET /attributes/search",
@@ -86,6 +102,7 @@ export const readPathsGraphql: GraphqlCase[] = [
     query: "query($u: String!) { event(uuid: $u) { uuid relatedEvents { uuid info correlationCount } } }",
     variables: ({ w }) => ({ u: w.bEvent.uuid }),
     b: "filtered", validator: { status: 200 }, validatorFinds: (w) => [w.a.privateEvent.uuid],
+    bCheck: (r, ctx) => onePair(ctx, r.data.event.relatedEvents.find((e: { uuid: string }) => e.uuid === ctx.w.a.sharedEvent.uuid)?.correlationCount),
   },
   {
     field: "Query.attributes", scopes: ["attributes:read"],

@@ -43,6 +43,8 @@ export interface ATargets {
   sharedEvent: { uuid: string; info: string };
   sharedAttribute: Item;
   sharedPrivateAttribute: Item;
+  /** Distribution 0 in the shared event: an address inside a network of B's event (a cidr pair B may not see). */
+  sharedHiddenIp: Item;
   sharedPrivateObject: { uuid: string; attribute: Item };
   sharedObject: { uuid: string; attribute: Item };
   /** On the private event and the private attribute. Tag definitions are instance-wide. */
@@ -198,6 +200,7 @@ export async function buildWorld(app: TestApp): Promise<CrossOrgWorld> {
   const privateObject = { uuid: uuid(), attribute: item("pobj") };
   const sharedAttribute = { uuid: uuid(), value: privateAttribute2.value };
   const sharedPrivateAttribute = { uuid: uuid(), value: privateAttribute.value };
+  const sharedHiddenIp = { uuid: uuid(), value: `203.0.113.${100 + crypto.randomInt(100)}` };
   const sharedPrivateObject = { uuid: uuid(), attribute: item("spobj") };
   const sharedObject = { uuid: uuid(), attribute: item("sobj") };
   const tagName = `a-tag-${t}`;
@@ -215,9 +218,13 @@ export async function buildWorld(app: TestApp): Promise<CrossOrgWorld> {
     Event: { uuid: e.uuid, info: e.info, date: "2024-01-01", distribution: String(distribution), analysis: "0", threat_level_id: "2", timestamp: "1700000000", published: false, Tag: tags, Attribute: attributes, Object: objects },
   });
   await call(aUser, "POST", "/events/import", event(privateEvent, 0, [attr(privateAttribute, 5, { Tag: [{ name: tagName }] }), attr(privateAttribute2, 5)], [object(privateObject, 5)], [{ name: tagName }]));
-  await call(aUser, "POST", "/events/import", event(sharedEvent, 3, [attr(sharedAttribute, 5), attr(sharedPrivateAttribute, 0)], [object(sharedPrivateObject, 0), object(sharedObject, 5)]));
+  await call(
+    aUser, "POST", "/events/import",
+    event(sharedEvent, 3, [attr(sharedAttribute, 5), attr(sharedPrivateAttribute, 0), attr(sharedHiddenIp, 0, { type: "ip-dst" })], [object(sharedPrivateObject, 0), object(sharedObject, 5)]),
+  );
   const bEvent = { uuid: uuid() };
-  await call(bUser, "POST", "/events/import", event({ uuid: bEvent.uuid, info: `B event ${t}` }, 3, [attr({ uuid: uuid(), value: sharedAttribute.value }, 5)], []));
+  const bNetwork = { uuid: uuid(), value: "203.0.113.0/24" };
+  await call(bUser, "POST", "/events/import", event({ uuid: bEvent.uuid, info: `B event ${t}` }, 3, [attr({ uuid: uuid(), value: sharedAttribute.value }, 5), attr(bNetwork, 5, { type: "ip-dst" })], []));
   const tag = { id: (await q<{ id: number }>("SELECT id FROM tags WHERE name = $1", [tagName]))[0].id, name: tagName };
   const sightingSource = `seen by A ${t}`;
   await call(aUser, "POST", "/sightings/", { attribute_uuid: privateAttribute.uuid, source: sightingSource });
@@ -270,13 +277,13 @@ export async function buildWorld(app: TestApp): Promise<CrossOrgWorld> {
   const rebuildId = (await q<{ id: number }>("INSERT INTO correlation_rebuilds (status) VALUES ('succeeded') RETURNING id"))[0].id;
 
   const a: ATargets = {
-    org: orgA, privateEvent, privateAttribute, privateAttribute2, privateObject, sharedEvent, sharedAttribute, sharedPrivateAttribute, sharedPrivateObject, sharedObject,
+    org: orgA, privateEvent, privateAttribute, privateAttribute2, privateObject, sharedEvent, sharedAttribute, sharedPrivateAttribute, sharedHiddenIp, sharedPrivateObject, sharedObject,
     tag, sightingSource, hunt, adminHunt, networkFeed, secret, localFeed, uploadKey, apiKey: { id: key.id, name: keyName, token: key.token }, schedule, taskRun,
     notification, savedSearch,
   };
   const privateStrings = [
     privateEvent.uuid, privateEvent.info, privateAttribute.uuid, privateAttribute.value, privateAttribute2.uuid, privateObject.uuid, privateObject.attribute.uuid,
-    privateObject.attribute.value, sharedPrivateAttribute.uuid, sharedPrivateObject.uuid, sharedPrivateObject.attribute.uuid, sharedPrivateObject.attribute.value,
+    privateObject.attribute.value, sharedPrivateAttribute.uuid, sharedHiddenIp.uuid, sharedHiddenIp.value, sharedPrivateObject.uuid, sharedPrivateObject.attribute.uuid, sharedPrivateObject.attribute.value,
     sightingSource, hunt.name, adminHunt.name, networkFeed.name, networkFeed.url, `a-${t}/`, secret, localFeed.name, localFeed.eventUuid, localValue, uploadKey,
     `provider ${t}`, keyName, key.token, schedule.id, schedule.name, taskRun.id, savedSearch, aAdmin.email, aUser.email, aRead.email,
   ].map((s) => s.toLowerCase());
