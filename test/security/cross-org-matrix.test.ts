@@ -21,7 +21,7 @@ import { eventsGraphql, eventsRest } from "./cross-org/events.cases.ts";
 import { allowedStatuses, expectsBody, type CaseContext, type Expectation } from "./cross-org/expectations.ts";
 import { sendGraphql, uncoveredFields, type GraphqlCase } from "./cross-org/graphql.ts";
 import { identityGraphql, identityRest } from "./cross-org/identity.cases.ts";
-import { importAttacks, importPaths } from "./cross-org/imports.ts";
+import { feedIntoForeignEvent, importAttacks, importPaths } from "./cross-org/imports.ts";
 import { operationsGraphql, operationsRest } from "./cross-org/operations.cases.ts";
 import { routeScopes, sendRest, uncoveredRoutes, type Answer, type RestCase } from "./cross-org/rest.ts";
 import { changedTables, snapshotOrg, type Snapshot } from "./cross-org/snapshot.ts";
@@ -177,9 +177,22 @@ describe("import paths: B imports aimed at A", () => {
     const sightingOrgs = await q("SELECT DISTINCT s.org_id FROM sightings s JOIN events e ON e.id = s.event_id WHERE e.uuid = $1 AND e.uuid <> $2", [event.uuid, w.a.privateEvent.uuid]);
     for (const s of sightingOrgs) expect(s.org_id).toBe(w.orgB.id);
   });
+
+  it("a feed of B's whose event is A's private event: its values go to an event of B's", async () => {
+    const before = await q("SELECT count(*)::int AS n, max(timestamp) AS ts FROM attributes WHERE event_id = (SELECT id FROM events WHERE uuid = $1)", [w.a.privateEvent.uuid]);
+    const { created, run, value } = await feedIntoForeignEvent(w);
+    if (created === 201) {
+      expect(run?.status, JSON.stringify(run)).toBe("succeeded");
+      const stored = await q("SELECT e.org_id, e.uuid::text FROM attributes a JOIN events e ON e.id = a.event_id WHERE a.value = $1", [value]);
+      expect(stored.map((s) => s.org_id)).toEqual([w.orgB.id]);
+    } else {
+      expect([403, 404, 422]).toContain(created);
+    }
+    expect(await q("SELECT count(*)::int AS n, max(timestamp) AS ts FROM attributes WHERE event_id = (SELECT id FROM events WHERE uuid = $1)", [w.a.privateEvent.uuid])).toEqual(before);
+  });
 });
 
-describe("read paths through A's shared event and B's own event", () => {
+describe("further paths: A's shared event, B's own event, B's caller-wide writes", () => {
   it.each(readPathsRest)("$route", async (c) => {
     const problems: string[] = [];
     for (const actor of B_ACTORS) {
@@ -271,11 +284,11 @@ describe("the same requests from the site administrator or A's own user succeed"
   const rows: Row[] = [
     ...restCases.map((c) => ({ name: c.route, e: c, run: () => sendRest(c, ctx(c.validator.as ?? "site", true)) })),
     ...graphqlCases.map((c) => ({ name: c.field, e: c, run: () => sendGraphql(c, ctx(c.validator.as ?? "site", true)) })),
-    ...readPathsRest.map((c) => ({ name: `${c.route} (read path)`, e: c, run: () => sendRest(c, ctx(c.validator.as ?? "site", true)) })),
-    ...readPathsGraphql.map((c) => ({ name: `${c.field} (read path)`, e: c, run: () => sendGraphql(c, ctx(c.validator.as ?? "site", true)) })),
+    ...readPathsRest.map((c) => ({ name: `${c.route} (further path)`, e: c, run: () => sendRest(c, ctx(c.validator.as ?? "site", true)) })),
+    ...readPathsGraphql.map((c) => ({ name: `${c.field} (further path)`, e: c, run: () => sendGraphql(c, ctx(c.validator.as ?? "site", true)) })),
   ];
   // Reads first (writes rename and move A's things), instance-wide rebuilds and deletions last.
-  const rank = (r: Row) => (r.e.validateLast ? 2 : /^(GET |Query\.)|read path/.test(r.name) ? 0 : 1);
+  const rank = (r: Row) => (r.e.validateLast ? 2 : /^(GET |Query\.)/.test(r.name) ? 0 : 1);
   const ordered = [...rows].sort((x, y) => rank(x) - rank(y));
   it.each(ordered)("$name", async (r) => {
     expect(judgeValidator(r.e, await r.run())).toBeNull();

@@ -51,6 +51,23 @@ async function viaFeed(w: CrossOrgWorld, event: Json, local: boolean): Promise<I
   return { status, run: { status: run.status, last_error: run.last_error, result: run.result }, text: JSON.stringify(run) };
 }
 
+/**
+ * A csv network feed of B's whose event (the one its values go to) is set to A's private event:
+ * the fetch writes the values to a new event of B's instead (and says so).
+ */
+export async function feedIntoForeignEvent(w: CrossOrgWorld): Promise<{ created: number; run: Record<string, any> | null; value: string }> {
+  const value = `${w.unique("b-value")}.example.org`;
+  const path = `/${w.unique("b-csv")}.csv`;
+  w.server.routes.set(path, { type: "text/csv", body: `${value}\n` });
+  const created = await w.app.http.post("/feeds/", {
+    authorization: w.credential("bAdmin"),
+    json: { name: w.unique("B csv feed"), provider: "B", url: `${w.server.url}${path}`, source_format: "freetext", input_source: "network", fixed_event: true, event_uuid: w.a.privateEvent.uuid },
+  });
+  if (created.status !== 201) return { created: created.status, run: null, value };
+  const fetched = await w.app.http.post(`/feeds/${created.body.id}/fetch`, { authorization: w.credential("bAdmin") });
+  return { created: created.status, run: fetched.status === 200 ? await finished(w.app, w.site, fetched.body.task.id) : null, value };
+}
+
 export const importPaths: ImportPath[] = [
   {
     name: "POST /events/import",

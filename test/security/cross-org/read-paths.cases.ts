@@ -1,3 +1,4 @@
+import { createUser } from "../../support/fixtures.ts";
 import type { CaseContext } from "./expectations.ts";
 import type { GraphqlCase } from "./graphql.ts";
 import type { RestCase } from "./rest.ts";
@@ -7,7 +8,7 @@ import type { RestCase } from "./rest.ts";
  * distribution-0 attribute and object (in lists, counts, exports, correlations and related
  * events), and B's own event, whose correlations and related events must not name A's private
  * ones (its value also sits in A's private event). The validator sees A's hidden parts through
- * the same requests.
+ * the same requests. Then writes about the caller's own things whose reach must stop at B.
  */
 const sharedCounts = (attributes: number, objects: number) => `${attributes} standalone attribute(s) and ${objects} object(s)`;
 /** B sees one standalone attribute and one object of A's shared event (A sees two of each). */
@@ -72,11 +73,22 @@ export const readPathsRest: RestCase[] = [
     request: ({ w }) => ({ path: `/attributes/search?size=100&query=${encodeURIComponent(`value:"${w.a.sharedAttribute.value}"`)}` }),
     b: "filtered", validator: { status: 200 }, validatorFinds: (w) => [w.a.privateAttribute2.uuid],
   },
+  { route: "GET /sightings/", request: () => ({ path: "/sightings/?size=100" }), b: "filtered", validator: { status: 200 }, validatorFinds: (w) => [w.a.sightingSource] },
   {
     route: "POST /hunts/{hunt_id}/run",
     request: async (ctx) => ({ path: `/hunts/${await ownHunt(ctx)}/run` }),
     b: "filtered", validator: { as: "aUser", status: 200 }, validatorFinds: (w) => [w.a.sharedPrivateAttribute.uuid],
   },
+
+  // ---- the caller's own things, whose reach must stop at B (A's digest is compared afterwards) ----
+  {
+    route: "PATCH /users/{user_id}",
+    // Moving a user of B's into A: an org admin never moves a user to another organisation.
+    request: async ({ w }) => ({ path: `/users/${(await createUser(w.app, w.site, 3, w.orgB.id)).id}`, json: { org_id: w.a.org.id } }),
+    b: "denied", validator: { status: 200 },
+  },
+  { route: "PATCH /notifications/{notification_id}/read", request: () => ({ path: "/notifications/all/read" }), b: "own", validator: { as: "aUser", status: 200 } },
+  { route: "DELETE /notifications/{notification_id}", request: () => ({ path: "/notifications/all" }), b: "own", validator: { as: "aUser", status: 200 } },
 ];
 
 const ATTRIBUTE = "uuid value correlations { id source }";
