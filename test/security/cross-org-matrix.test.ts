@@ -15,23 +15,26 @@ import { wakeTicker } from "../../src/modules/tasks/task-queue.ts";
 import { insertScheduledTask } from "../../src/modules/tasks/task-store.ts";
 import { startTestApp, type TestApp } from "../support/app.ts";
 import { eventually } from "../support/process.ts";
+import { OPENSEARCH, SEARCH_BACKENDS } from "../support/search-backends.ts";
 import { sharedPath } from "../support/shared-data.ts";
 import { settled } from "../support/settled.ts";
 import { eventsGraphql, eventsRest } from "./cross-org/events.cases.ts";
-import { allowedStatuses, expectsBody, type CaseContext, type Expectation } from "./cross-org/expectations.ts";
-import { sendGraphql, uncoveredFields, type GraphqlCase } from "./cross-org/graphql.ts";
+import { uncoveredFields, type GraphqlCase } from "./cross-org/graphql.ts";
 import { identityGraphql, identityRest } from "./cross-org/identity.cases.ts";
 import { feedIntoForeignEvent, importAttacks, importPaths } from "./cross-org/imports.ts";
+import { bProblems, graphqlRow, restRow, validationOrder, validatorProblem, type Row } from "./cross-org/judge.ts";
 import { operationsGraphql, operationsRest } from "./cross-org/operations.cases.ts";
-import { routeScopes, sendRest, uncoveredRoutes, type Answer, type RestCase } from "./cross-org/rest.ts";
-import { changedTables, snapshotOrg, type Snapshot } from "./cross-org/snapshot.ts";
 import { readPathsGraphql, readPathsRest } from "./cross-org/read-paths.cases.ts";
+import { uncoveredRoutes, type RestCase } from "./cross-org/rest.ts";
+import { changedTables, snapshotOrg, type Snapshot } from "./cross-org/snapshot.ts";
 import { afterTrigger, subscribeAll, subscriptionCases } from "./cross-org/subscriptions.ts";
 import { taskCases } from "./cross-org/tasks.cases.ts";
-import { B_ACTORS, buildWorld, finished as finishedRun, leaks, type BActor, type CrossOrgWorld } from "./cross-org/world.ts";
+import { B_ACTORS, buildWorld, finished as finishedRun, leaks, type CrossOrgWorld } from "./cross-org/world.ts";
 
 const restCases: RestCase[] = [...identityRest, ...eventsRest, ...operationsRest];
 const graphqlCases: GraphqlCase[] = [...identityGraphql, ...eventsGraphql, ...operationsGraphql];
+const matrixRows: Row[] = [...restCases.map((c) => restRow(c)), ...graphqlCases.map((c) => graphqlRow(c))];
+const furtherRows: Row[] = [...readPathsRest.map((c) => restRow(c, " (further path)")), ...readPathsGraphql.map((c) => graphqlRow(c, " (further path)"))];
 
 let app: TestApp;
 let w: CrossOrgWorld;
@@ -47,28 +50,7 @@ afterAll(async () => {
   await app?.close();
 });
 
-/** What is wrong with one B caller's answer, or null. */
-async function judgeB(e: Expectation, actor: BActor, scopes: readonly string[], answer: Answer): Promise<string | null> {
-  const allowed = allowedStatuses(e, actor, w.holds(actor, scopes));
-  if (!allowed.includes(answer.status)) return `${actor}: ${answer.status}, expected ${allowed.join(" or ")}: ${answer.text.slice(0, 300)}`;
-  if (expectsBody(e) && answer.status < 300) {
-    const found = leaks(w, answer.text);
-    if (found.length) return `${actor}: the answer holds A's ${found.join(", ")}`;
-    const wrong = await e.bCheck?.(JSON.parse(answer.text || "null"), ctx(actor));
-    if (wrong) return `${actor}: ${wrong}`;
-  }
-  return null;
-}
-
-function judgeValidator(e: Expectation, answer: Answer): string | null {
-  if (answer.status !== e.validator.status) return `${e.validator.as ?? "site"}: ${answer.status}, expected ${e.validator.status}: ${answer.text.slice(0, 300)}`;
-  const missing = (e.validatorFinds?.(w) ?? []).filter((s) => !answer.text.toLowerCase().includes(s.toLowerCase()));
-  return missing.length ? `${e.validator.as ?? "site"}: the answer lacks ${missing.join(", ")} (the request would not find A's data)` : null;
-}
-
 const finished = (runId: string) => finishedRun(app, w.site, runId);
-
-const ctx = (actor: CaseContext["actor"], validating = false): CaseContext => ({ actor, w, validating });
 
 describe("coverage", () => {
   it("every route of the REST table has exactly one row", () => {
@@ -84,24 +66,14 @@ describe("coverage", () => {
 });
 
 describe("REST, as B's org admin, user, read-only user and narrow key", () => {
-  it.each(restCases)("$route", async (c) => {
-    const problems: string[] = [];
-    for (const actor of B_ACTORS) {
-      const problem = await judgeB(c, actor, routeScopes(c.route), await sendRest(c, ctx(actor)));
-      if (problem) problems.push(problem);
-    }
-    expect(problems).toEqual([]);
+  it.each(restCases.map((c) => restRow(c)))("$name", async (row) => {
+    expect(await bProblems(w, row)).toEqual([]);
   });
 });
 
 describe("GraphQL, as B's org admin, user, read-only user and narrow key", () => {
-  it.each(graphqlCases)("$field", async (c) => {
-    const problems: string[] = [];
-    for (const actor of B_ACTORS) {
-      const problem = await judgeB(c, actor, c.scopes, await sendGraphql(c, ctx(actor)));
-      if (problem) problems.push(problem);
-    }
-    expect(problems).toEqual([]);
+  it.each(graphqlCases.map((c) => graphqlRow(c)))("$name", async (row) => {
+    expect(await bProblems(w, row)).toEqual([]);
   });
 });
 
@@ -193,13 +165,8 @@ describe("import paths: B imports aimed at A", () => {
 });
 
 describe("further paths: A's shared event, B's own event, B's caller-wide writes", () => {
-  it.each(readPathsRest)("$route", async (c) => {
-    const problems: string[] = [];
-    for (const actor of B_ACTORS) {
-      const problem = await judgeB(c, actor, routeScopes(c.route), await sendRest(c, ctx(actor)));
-      if (problem) problems.push(problem);
-    }
-    expect(problems).toEqual([]);
+  it.each(furtherRows)("$name", async (row) => {
+    expect(await bProblems(w, row)).toEqual([]);
   });
   // Defect left open: the events index holds one document per event for every audience, so the
   // attribute_count of a search hit counts the attributes B may not see (src/search/indexing/documents.ts).
@@ -208,14 +175,6 @@ describe("further paths: A's shared event, B's own event, B's caller-wide writes
     expect(res.status, res.text).toBe(200);
     // B sees the shared attribute and the one inside the shared object.
     expect(res.body.results.map((h: { _source: { attribute_count: number } }) => h._source.attribute_count)).toEqual([2]);
-  });
-  it.each(readPathsGraphql)("$field", async (c) => {
-    const problems: string[] = [];
-    for (const actor of B_ACTORS) {
-      const problem = await judgeB(c, actor, c.scopes, await sendGraphql(c, ctx(actor)));
-      if (problem) problems.push(problem);
-    }
-    expect(problems).toEqual([]);
   });
 });
 
@@ -280,17 +239,29 @@ describe("notifications about A's shared event", () => {
 });
 
 describe("the same requests from the site administrator or A's own user succeed", () => {
-  type Row = { name: string; run(): Promise<Answer>; e: Expectation };
-  const rows: Row[] = [
-    ...restCases.map((c) => ({ name: c.route, e: c, run: () => sendRest(c, ctx(c.validator.as ?? "site", true)) })),
-    ...graphqlCases.map((c) => ({ name: c.field, e: c, run: () => sendGraphql(c, ctx(c.validator.as ?? "site", true)) })),
-    ...readPathsRest.map((c) => ({ name: `${c.route} (further path)`, e: c, run: () => sendRest(c, ctx(c.validator.as ?? "site", true)) })),
-    ...readPathsGraphql.map((c) => ({ name: `${c.field} (further path)`, e: c, run: () => sendGraphql(c, ctx(c.validator.as ?? "site", true)) })),
-  ];
-  // Reads first (writes rename and move A's things), instance-wide rebuilds and deletions last.
-  const rank = (r: Row) => (r.e.validateLast ? 2 : /^(GET |Query\.)/.test(r.name) ? 0 : 1);
-  const ordered = [...rows].sort((x, y) => rank(x) - rank(y));
-  it.each(ordered)("$name", async (r) => {
-    expect(judgeValidator(r.e, await r.run())).toBeNull();
+  it.each(validationOrder([...matrixRows, ...furtherRows]))("$name", async (row) => {
+    expect(await validatorProblem(w, row)).toBeNull();
+  });
+});
+
+/**
+ * The rows that read through the search layer, again on OpenSearch (when OPENSEARCH_URL is set):
+ * both backends filter on the audience each document carries.
+ */
+describe.skipIf(!OPENSEARCH)("searches on OpenSearch", () => {
+  const searching = [...matrixRows.filter((r) => /search|correlation/i.test(r.name) && /^(GET |Query\.)/.test(r.name)), ...furtherRows.filter((r) => /^(GET |Query\.|POST \/hunts)/.test(r.name))];
+  let os: TestApp;
+  let wo: CrossOrgWorld;
+  beforeAll(async () => {
+    os = await startTestApp("cross-org-os", { ROLE: "all", ...SEARCH_BACKENDS.find((b) => b.name === "opensearch")!.env() });
+    wo = await buildWorld(os);
+  }, 180_000);
+  afterAll(async () => {
+    await wo?.server.close();
+    await os?.close();
+  });
+  it.each(searching)("$name", async (row) => {
+    expect(await bProblems(wo, row)).toEqual([]);
+    expect(await validatorProblem(wo, row)).toBeNull();
   });
 });
