@@ -9,7 +9,9 @@
  * must carry the error shape {detail, code} with a catalogue code, and the row count of every table
  * of the public schema (but UNCOUNTED) and of graphile-worker's job table must be the same after
  * each operation's batch as before it: nothing hostile is written, not even partly. The base
- * request itself is never sent.
+ * request itself is never sent. A generated value the declared schema accepts (2**31 where ids go to
+ * 2**53, `NaN` as a tag name, 100 000 characters where no bound is declared) is an edge, not
+ * hostile: it runs after the batch, may be stored, and must still never answer 5xx.
  *
  * Schema-less bodies (POST /events/import, /sightings/, /tasks/schedule and the settings namespaces:
  * any JSON object in the document) are varied only with what no schema can accept (NUL, unpaired
