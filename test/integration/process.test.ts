@@ -214,7 +214,7 @@ describe("external database (DATABASE_URL)", () => {
           20_000,
         );
         // The worker process ran it (the api process runs no jobs).
-        await worker.waitForLog(/^pruned \d+ revoked access tokens/, 5_000);
+        await worker.waitForLog(/^pruned \d+ refresh tokens/, 5_000);
         expect(api.hasLog(/^pruned/)).toBe(false);
       } finally {
         await pool.end();
@@ -293,14 +293,14 @@ describe("jobs and crashes", () => {
     let jobId: string;
     try {
       await blocker.query("BEGIN");
-      await blocker.query("LOCK TABLE revoked_access_tokens IN ACCESS EXCLUSIVE MODE");
+      await blocker.query("LOCK TABLE refresh_tokens IN ACCESS EXCLUSIVE MODE");
       jobId = (await observer.query<{ id: string }>("SELECT (graphile_worker.add_job('prune_expired_tokens', '{}')).id::text AS id")).rows[0].id;
       const lockedBy = await eventually(async () => {
         const { rows } = await observer.query<{ locked_by: string | null }>("SELECT locked_by FROM graphile_worker._private_jobs WHERE id = $1", [jobId]);
         return rows[0]?.locked_by;
       }, "job picked up", 20_000);
       await eventually(async () => {
-        const { rowCount } = await observer.query("SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE 'DELETE FROM revoked_access_tokens%'");
+        const { rowCount } = await observer.query("SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE 'DELETE FROM refresh_tokens%'");
         return rowCount! > 0;
       }, "job blocked on the lock", 10_000);
 
