@@ -186,15 +186,17 @@ describe("afterwards", () => {
   });
 });
 
+/** B's people follow A's events and organisation, and B's network (a follow may name any uuid). */
+async function followA(): Promise<void> {
+  for (const actor of ["bAdmin", "bUser", "bRead"] as const) {
+    await w.call(actor, "POST", "/settings/user/notifications", {
+      follow: { events: [w.a.privateEvent.uuid, w.a.sharedEvent.uuid], attributes: [w.a.privateAttribute.uuid, w.bEvent.network.uuid], objects: [], organisations: [w.a.org.uuid] },
+    });
+  }
+}
+
 describe("subscriptions: B's subscribers never get what A's change causes", () => {
-  beforeAll(async () => {
-    // B's people follow A's private event and organisation (a follow may name any uuid).
-    for (const actor of ["bAdmin", "bUser", "bRead"] as const) {
-      await w.call(actor, "POST", "/settings/user/notifications", {
-        follow: { events: [w.a.privateEvent.uuid, w.a.sharedEvent.uuid], attributes: [w.a.privateAttribute.uuid], objects: [], organisations: [w.a.org.uuid] },
-      });
-    }
-  });
+  beforeAll(followA);
   it.each(subscriptionCases)("$field", async (c) => {
     const subscribers = subscribeAll(w, c, [...B_ACTORS, "aUser"]);
     try {
@@ -218,23 +220,42 @@ describe("subscriptions: B's subscribers never get what A's change causes", () =
 });
 
 describe("notifications about A's shared event", () => {
-  it("B's followers are never shown the distribution-0 attribute A adds to it; A's followers are", async () => {
+  beforeAll(followA);
+  it("B's followers (of the event, and of B's network it correlates with) are never shown the distribution-0 attributes A adds to it; A's followers are", async () => {
     await w.call("aUser", "POST", "/settings/user/notifications", {
       follow: { events: [w.a.privateEvent.uuid, w.a.sharedEvent.uuid], attributes: [w.a.privateAttribute.uuid], objects: [], organisations: [w.a.org.uuid] },
       email_notifications: false,
     });
     const value = `${w.unique("added-late")}.example.org`;
-    const added = await w.call("aAdmin", "POST", "/attributes/", { event_uuid: w.a.sharedEvent.uuid, type: "domain", value, distribution: 0 });
-    w.privateStrings.push(value.toLowerCase(), String(added.uuid).toLowerCase());
+    const address = w.a.sharedHiddenIp.value.replace(/\d+$/, (n) => String(Number(n) + 1));
+    for (const [type, v] of [["domain", value], ["ip-dst", address]]) {
+      const added = await w.call("aAdmin", "POST", "/attributes/", { event_uuid: w.a.sharedEvent.uuid, type, value: v, distribution: 0 });
+      w.privateStrings.push(v.toLowerCase(), String(added.uuid).toLowerCase());
+    }
     await settled(app, 60_000);
+    // The address correlates with B's network (a pair B may not see).
+    const pairs = await app.booted.ctx.db.pool.query(
+      `SELECT 1 FROM correlations c JOIN attributes s ON s.id = c.source_attribute_id JOIN attributes t ON t.id = c.target_attribute_id
+        WHERE (s.uuid = $1 AND t.value = $2) OR (t.uuid = $1 AND s.value = $2)`,
+      [w.bEvent.network.uuid, address],
+    );
+    expect(pairs.rowCount).toBeGreaterThan(0);
     const query = "{ notifications(size: 100) { items { type entityUuid payload } } }";
-    await eventually(async () => (await app.http.get("/notifications?size=100", { authorization: w.credential("aUser") })).text.includes(value), "A's user's notification", 15_000, 100);
+    await eventually(async () => {
+      const text = (await app.http.get("/notifications?size=100", { authorization: w.credential("aUser") })).text;
+      return text.includes(value) && text.includes(address);
+    }, "A's user's notifications", 15_000, 100);
     for (const actor of ["bAdmin", "bUser", "bRead"] as const) {
       const rest = await app.http.get("/notifications?size=100", { authorization: w.credential(actor) });
       const gql = await app.http.request("POST", "/graphql", { authorization: w.credential(actor), json: { query } });
       expect(rest.status).toBe(200);
       expect(leaks(w, rest.text + gql.text), actor).toEqual([]);
     }
+    // The same change at a level B may see does reach B's follower of the network.
+    const visible = w.a.sharedHiddenIp.value.replace(/\d+$/, (n) => String(Number(n) + 2));
+    await w.call("aAdmin", "POST", "/attributes/", { event_uuid: w.a.sharedEvent.uuid, type: "ip-dst", value: visible, distribution: 5 });
+    await settled(app, 60_000);
+    await eventually(async () => (await app.http.get("/notifications?size=100", { authorization: w.credential("bUser") })).text.includes(visible), "B's follower's notification of a visible pair", 15_000, 100);
   });
 });
 

@@ -85,7 +85,7 @@ export const operationsRest: RestCase[] = [
     request: ({ w }) => ({ path: `/tasks/?limit=100&scheduled_task_id=${w.a.schedule.id}` }),
     b: "hidden", validator: { status: 200 }, validatorFinds: (w) => [w.a.taskRun.id],
   },
-  { route: "GET /tasks/active", request: () => ({ path: "/tasks/active" }), b: "filtered", validator: { status: 200 } },
+  { route: "GET /tasks/active", request: () => ({ path: "/tasks/active" }), b: "filtered", validator: { status: 200 }, validatorFinds: (w) => [w.a.activeRun.id] },
   { route: "GET /tasks/{run_id}", request: ({ w }) => ({ path: `/tasks/${w.a.taskRun.id}` }), b: "hidden", validator: { status: 200 } },
 
   // ---- hunts ----

@@ -65,6 +65,8 @@ export interface ATargets {
   /** A's org admin's run_hunt schedule (disabled) and its run. */
   schedule: { id: string; name: string };
   taskRun: { id: string };
+  /** A run of A's org admin that is still running (no job: nothing picks it up), for the lists of active runs. */
+  activeRun: { id: string };
   /** A's user's notification (their followed private event changed). */
   notification: { id: number };
   savedSearch: string;
@@ -94,7 +96,7 @@ export interface CrossOrgWorld {
   a: ATargets;
   shared: Shared;
   /** B's own event (distribution 3; its value correlates with A's shared attribute). */
-  bEvent: { uuid: string };
+  bEvent: { uuid: string; network: Item };
   /** Strings of A's that no answer to B may contain (lower case). */
   privateStrings: string[];
   server: FeedServer;
@@ -222,9 +224,8 @@ export async function buildWorld(app: TestApp): Promise<CrossOrgWorld> {
     aUser, "POST", "/events/import",
     event(sharedEvent, 3, [attr(sharedAttribute, 5), attr(sharedPrivateAttribute, 0), attr(sharedHiddenIp, 0, { type: "ip-dst" })], [object(sharedPrivateObject, 0), object(sharedObject, 5)]),
   );
-  const bEvent = { uuid: uuid() };
-  const bNetwork = { uuid: uuid(), value: "203.0.113.0/24" };
-  await call(bUser, "POST", "/events/import", event({ uuid: bEvent.uuid, info: `B event ${t}` }, 3, [attr({ uuid: uuid(), value: sharedAttribute.value }, 5), attr(bNetwork, 5, { type: "ip-dst" })], []));
+  const bEvent = { uuid: uuid(), network: { uuid: uuid(), value: "203.0.113.0/24" } };
+  await call(bUser, "POST", "/events/import", event({ uuid: bEvent.uuid, info: `B event ${t}` }, 3, [attr({ uuid: uuid(), value: sharedAttribute.value }, 5), attr(bEvent.network, 5, { type: "ip-dst" })], []));
   const tag = { id: (await q<{ id: number }>("SELECT id FROM tags WHERE name = $1", [tagName]))[0].id, name: tagName };
   const sightingSource = `seen by A ${t}`;
   await call(aUser, "POST", "/sightings/", { attribute_uuid: privateAttribute.uuid, source: sightingSource });
@@ -263,6 +264,11 @@ export async function buildWorld(app: TestApp): Promise<CrossOrgWorld> {
   const run = await call(aAdmin, "POST", `/tasks/scheduled/${schedule.id}/run`);
   const taskRun = { id: String(run.task_id ?? run.id) };
   await finished(app, site, taskRun.id);
+  const activeRun = (await q<{ id: string }>(
+    `INSERT INTO task_runs (task, kwargs, trigger, status, max_attempts, run_as_user_id, grant_scopes, started_at)
+     VALUES ('run_hunt', $1, 'manual', 'running', 1, $2, '{*}', now()) RETURNING id::text`,
+    [JSON.stringify({ hunt_id: adminHunt.id }), aAdmin.id],
+  ))[0];
 
   // ---- A's user's notification: their followed private event changes ----
   await call(aAdmin, "PATCH", `/events/${privateEvent.uuid}`, { analysis: 1 });
@@ -278,14 +284,14 @@ export async function buildWorld(app: TestApp): Promise<CrossOrgWorld> {
 
   const a: ATargets = {
     org: orgA, privateEvent, privateAttribute, privateAttribute2, privateObject, sharedEvent, sharedAttribute, sharedPrivateAttribute, sharedHiddenIp, sharedPrivateObject, sharedObject,
-    tag, sightingSource, hunt, adminHunt, networkFeed, secret, localFeed, uploadKey, apiKey: { id: key.id, name: keyName, token: key.token }, schedule, taskRun,
+    tag, sightingSource, hunt, adminHunt, networkFeed, secret, localFeed, uploadKey, apiKey: { id: key.id, name: keyName, token: key.token }, schedule, taskRun, activeRun,
     notification, savedSearch,
   };
   const privateStrings = [
     privateEvent.uuid, privateEvent.info, privateAttribute.uuid, privateAttribute.value, privateAttribute2.uuid, privateObject.uuid, privateObject.attribute.uuid,
     privateObject.attribute.value, sharedPrivateAttribute.uuid, sharedHiddenIp.uuid, sharedHiddenIp.value, sharedPrivateObject.uuid, sharedPrivateObject.attribute.uuid, sharedPrivateObject.attribute.value,
     sightingSource, hunt.name, adminHunt.name, networkFeed.name, networkFeed.url, `a-${t}/`, secret, localFeed.name, localFeed.eventUuid, localValue, uploadKey,
-    `provider ${t}`, keyName, key.token, schedule.id, schedule.name, taskRun.id, savedSearch, aAdmin.email, aUser.email, aRead.email,
+    `provider ${t}`, keyName, key.token, schedule.id, schedule.name, taskRun.id, activeRun.id, savedSearch, aAdmin.email, aUser.email, aRead.email,
   ].map((s) => s.toLowerCase());
 
   let n = 0;
