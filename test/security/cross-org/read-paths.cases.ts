@@ -82,6 +82,20 @@ export const readPathsRest: RestCase[] = [
 
   // ---- the caller's own things, whose reach must stop at B (A's digest is compared afterwards) ----
   {
+    route: "POST /sightings/",
+    // By value: every attribute with that value the caller may read gets one; A's hidden ones never
+    // do (a sighting of B's is not in A's digest, so this row counts them).
+    request: ({ w }) => ({ path: "/sightings/", json: { value: w.a.privateAttribute.value, source: "B by value" } }),
+    b: "own", ok: 201, validator: { status: 201 },
+    bCheck: async (_body, { w }) => {
+      const [row] = await w.q<{ n: number }>(
+        "SELECT count(*)::int AS n FROM sightings s JOIN attributes a ON a.id = s.attribute_id WHERE a.uuid = ANY($1) AND s.org_id = $2",
+        [[w.a.privateAttribute.uuid, w.a.sharedPrivateAttribute.uuid], w.orgB.id],
+      );
+      return row.n === 0 ? null : `${row.n} sighting(s) of B's on A's hidden attributes`;
+    },
+  },
+  {
     route: "PATCH /users/{user_id}",
     // Moving a user of B's into A: an org admin never moves a user to another organisation.
     request: async ({ w }) => ({ path: `/users/${(await createUser(w.app, w.site, 3, w.orgB.id)).id}`, json: { org_id: w.a.org.id } }),
