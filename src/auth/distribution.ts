@@ -92,6 +92,11 @@ export function sharedAudience(a: readonly number[], b: readonly number[]): numb
   return a.filter((org) => b.includes(org));
 }
 
+/** Who is searching, as both search backends take it. */
+export function searchAccessOf(p: Principal): { admin: boolean; orgId: number | null } {
+  return { admin: isAdmin(p), orgId: p.orgId };
+}
+
 /**
  * The audience values a caller's documents must carry one of; null for an administrator, who
  * reads every document.

@@ -1,10 +1,10 @@
 import type { AppContext } from "../../app-context.ts";
-import { authorize, hasScope, isAdmin, type Principal } from "../../auth/principal.ts";
+import { authorize, hasScope, type Principal } from "../../auth/principal.ts";
 import { correlationDocuments } from "../../search/indexing/documents.ts";
 import { pairsOfAttributes, type PairDetail } from "./correlation-store.ts";
 import { errors } from "../../platform/errors.ts";
 import type { AuditService } from "../audit/audit.service.ts";
-import { canReadEvent, canReadInEvent } from "../../auth/distribution.ts";
+import { canReadEvent, canReadInEvent, searchAccessOf } from "../../auth/distribution.ts";
 import { loadEvent } from "../events/event-reader.ts";
 import { parseUserQuery, type SearchPage, type SearchService } from "../search/search.service.ts";
 import { correlationStats, documentsPerBucket, relatedEventsOf, type CorrelationStats, type KeyCount, type RelatedEvent } from "./correlation-aggregates.ts";
@@ -135,7 +135,7 @@ export class CorrelationsService {
     return this.search.limited(p, async () => {
       const ast = parseUserQuery(query);
       if (ast.kind === "matchAll") return histogramOfCounts(await documentsPerBucket(this.ctx.db.searchPool, p, interval), interval);
-      return histogramOverSearch(this.ctx.search, { admin: isAdmin(p), orgId: p.orgId }, ast, interval, this.ctx.config.SEARCH_TIMEOUT_MS);
+      return histogramOverSearch(this.ctx.search, searchAccessOf(p), ast, interval, this.ctx.config.SEARCH_TIMEOUT_MS);
     });
   }
 

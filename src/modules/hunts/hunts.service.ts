@@ -1,5 +1,5 @@
 import type { AppContext } from "../../app-context.ts";
-import { authorize, isAdmin, requireUser, scopesOf, type Principal } from "../../auth/principal.ts";
+import { authorize, requireUser, scopesOf, type Principal } from "../../auth/principal.ts";
 import { runAsPrincipal } from "../../auth/run-as.ts";
 import { withTransaction } from "../../platform/db/transaction.ts";
 import { AppError, errors } from "../../platform/errors.ts";
@@ -27,6 +27,7 @@ import {
   type HuntRow,
   type HuntRunRow,
 } from "./hunt-store.ts";
+import { canListOthersHunts, canManageHunt } from "./hunts.policy.ts";
 
 export interface HuntInput {
   name: string;
@@ -69,7 +70,7 @@ export class HuntsService {
   async list(p: Principal | null, f: HuntListFilter, req: PageRequest): Promise<Page<HuntRow>> {
     authorize(p, "hunts:read");
     requireUser(p);
-    if ((f.all || f.userId !== undefined) && !isAdmin(p)) throw errors.forbidden("Only administrators list other users' hunts");
+    if ((f.all || f.userId !== undefined) && !canListOthersHunts(p)) throw errors.forbidden("Only administrators list other users' hunts");
     const userId = f.userId ?? (f.all ? null : p.userId);
     const { rows, total } = await listHunts(this.ctx.db.pool, { userId, name: f.name }, offsetOf(req), req.size);
     return pageOf(rows, total, req);
@@ -163,7 +164,7 @@ export class HuntsService {
   }
 
   private visible(p: Principal, hunt: HuntRow | null): HuntRow {
-    if (!hunt || !(hunt.userId === p.userId || isAdmin(p))) throw errors.notFound("Hunt");
+    if (!hunt || !canManageHunt(p, hunt)) throw errors.notFound("Hunt");
     return hunt;
   }
 

@@ -1,4 +1,3 @@
-import { isAdmin } from "../../auth/principal.ts";
 import { runAsPrincipal } from "../../auth/run-as.ts";
 import { errors } from "../../platform/errors.ts";
 import type { RegisteredTask } from "../tasks/registered-task.ts";
@@ -6,6 +5,7 @@ import { RUN_HUNT_TASK } from "./hunt-schedule.ts";
 import { executeHunt } from "./hunt-runs.ts";
 import { findHunt } from "./hunt-store.ts";
 import { huntEngine } from "./hunts.service.ts";
+import { canManageHunt } from "./hunts.policy.ts";
 
 /**
  * Task `run_hunt` (kwargs `hunt_id`): a scheduled run of a hunt. Paused hunts are skipped (spec
@@ -28,7 +28,7 @@ export const runHuntTask: RegisteredTask = {
   /** A hunt of the caller's (administrators: anyone's), as every hunt route decides. */
   async checkTarget(app, p, _args, kwargs, where) {
     const hunt = await findHunt(app.db.pool, kwargs.hunt_id as number);
-    if (!hunt || !(hunt.userId === p.userId || isAdmin(p))) throw errors.invalidField([...where, "kwargs", "hunt_id"], "no such hunt of yours", kwargs.hunt_id);
+    if (!hunt || !canManageHunt(p, hunt)) throw errors.invalidField([...where, "kwargs", "hunt_id"], "no such hunt of yours", kwargs.hunt_id);
   },
   /** The run's principal passed checkTarget when the run started. */
   async execute({ app, principal, run }) {

@@ -1,5 +1,6 @@
 import type { AppContext } from "../../app-context.ts";
-import { authorize, isAdmin, type Principal } from "../../auth/principal.ts";
+import { authorize, type Principal } from "../../auth/principal.ts";
+import { searchAccessOf } from "../../auth/distribution.ts";
 import { errors } from "../../platform/errors.ts";
 import { INDEX_FIELDS } from "../../search/fields.ts";
 import { LuceneSyntaxError } from "../../search/lucene/errors.ts";
@@ -107,7 +108,7 @@ export class SearchService {
         index,
         query,
         defaultFields: INDEX_FIELDS[index].defaultFields,
-        access: { admin: isAdmin(p), orgId: p.orgId },
+        access: searchAccessOf(p),
         filters: { ...(input.includeDeleted || target === "correlations" ? {} : { deleted: false }), ...input.filters },
         from,
         size: input.size,

@@ -1,5 +1,5 @@
 import type { AppContext } from "../../app-context.ts";
-import { authorize, isAdmin, requireUser, scopesOf, type Principal } from "../../auth/principal.ts";
+import { authorize, requireUser, scopesOf, type Principal } from "../../auth/principal.ts";
 import { withTransaction } from "../../platform/db/transaction.ts";
 import { errors } from "../../platform/errors.ts";
 import type { SkipLimit } from "../../platform/paging.ts";
@@ -21,6 +21,7 @@ import {
   type ScheduledTaskRow,
   type TaskRunRow,
 } from "./task-store.ts";
+import { canManageSchedule, canSeeRun, listedOwner } from "./tasks.policy.ts";
 
 export interface ScheduleTaskInput {
   name?: string;
@@ -85,7 +86,7 @@ export class TasksService {
 
   async list(p: Principal | null, page: SkipLimit): Promise<ScheduledTaskRow[]> {
     authorize(p, "tasks:read");
-    return listScheduledTasks(this.ctx.db.pool, isAdmin(p) ? null : (p.userId ?? -1), page.skip, page.limit);
+    return listScheduledTasks(this.ctx.db.pool, listedOwner(p), page.skip, page.limit);
   }
 
   async get(p: Principal | null, id: string): Promise<ScheduledTaskRow> {
@@ -166,19 +167,19 @@ export class TasksService {
   async runs(p: Principal | null, filter: { scheduledTaskId?: string; statuses?: RunStatus[] }, offset: number, limit: number): Promise<TaskRunRow[]> {
     authorize(p, "tasks:read");
     if (filter.scheduledTaskId) await this.get(p, filter.scheduledTaskId);
-    return listTaskRuns(this.ctx.db.pool, { ...filter, userId: isAdmin(p) ? null : (p.userId ?? -1) }, offset, limit);
+    return listTaskRuns(this.ctx.db.pool, { ...filter, userId: listedOwner(p) }, offset, limit);
   }
 
   private visible(p: Principal, row: ScheduledTaskRow | null): ScheduledTaskRow {
-    if (!row || !(isAdmin(p) || (p.userId !== null && row.ownerId === p.userId))) throw errors.notFound("Scheduled task");
+    if (!row || !canManageSchedule(p, row)) throw errors.notFound("Scheduled task");
     return row;
   }
 
   private async canSeeRun(p: Principal, run: TaskRunRow): Promise<boolean> {
-    if (isAdmin(p) || (p.userId !== null && run.runAsUserId === p.userId)) return true;
-    if (!run.scheduledTaskId || p.userId === null) return false;
-    const owner = await findScheduledTask(this.ctx.db.pool, run.scheduledTaskId);
-    return owner?.ownerId === p.userId;
+    if (canSeeRun(p, run, null)) return true;
+    if (!run.scheduledTaskId) return false;
+    const schedule = await findScheduledTask(this.ctx.db.pool, run.scheduledTaskId);
+    return canSeeRun(p, run, schedule?.ownerId ?? null);
   }
 }
 

@@ -1,11 +1,12 @@
 import type { AppContext } from "../../app-context.ts";
-import { authorize, isAdmin, requireUser, type Principal } from "../../auth/principal.ts";
+import { authorize, requireUser, type Principal } from "../../auth/principal.ts";
 import { hashPassword, verifyPassword } from "../../auth/passwords.ts";
 import { LoginThrottle } from "../../auth/login-throttle.ts";
 import { errors } from "../../platform/errors.ts";
 import type { AuditService } from "../audit/audit.service.ts";
 import { ADMIN_ROLE_ID, canAssignRole, diff, isUniqueViolation } from "../roles/roles.service.ts";
 import type { Prisma } from "../../generated/prisma/client.ts";
+import { canChangeOwnRole, canManageUsersOf, usersOrganisationFilter } from "./users.policy.ts";
 
 const withRelations = { role: true, organisation: true } as const;
 export type UserRecord = Prisma.UserGetPayload<{ include: typeof withRelations }>;
@@ -97,7 +98,7 @@ export class UsersService {
         // Editing (or demoting) someone who holds more power than you would be a privilege escalation path.
         throw errors.forbidden("You cannot modify a user whose role exceeds your own scopes");
       }
-      if (input.roleId !== undefined && input.roleId !== before.roleId && id === p.userId && !isAdmin(p)) {
+      if (input.roleId !== undefined && input.roleId !== before.roleId && id === p.userId && !canChangeOwnRole(p)) {
         throw errors.forbidden("You cannot change your own role");
       }
       if (input.orgId !== undefined || input.roleId !== undefined) {
@@ -172,7 +173,8 @@ export class UsersService {
   }
 
   private visibleTo(p: Principal): Prisma.UserWhereInput {
-    return isAdmin(p) ? {} : { orgId: p.orgId ?? -1 };
+    const orgId = usersOrganisationFilter(p);
+    return orgId === null ? {} : { orgId };
   }
 
   private async findVisible(p: Principal, id: number, tx: Prisma.TransactionClient = this.ctx.db.prisma): Promise<UserRecord> {
@@ -188,7 +190,7 @@ export class UsersService {
     ]);
     if (!org) throw errors.invalidField(["body", "org_id"], "Organisation does not exist", orgId);
     if (!role) throw errors.invalidField(["body", "role_id"], "Role does not exist", roleId);
-    if (!isAdmin(p) && orgId !== p.orgId) throw errors.forbidden("You can only manage users of your own organisation");
+    if (!canManageUsersOf(p, orgId)) throw errors.forbidden("You can only manage users of your own organisation");
     if (!canAssignRole(p, role.scopes)) throw errors.forbidden("You cannot assign a role whose scopes exceed your own");
   }
 
