@@ -63,13 +63,20 @@ export function canWriteEvent(p: Principal, e: { orgId: number }): boolean {
  */
 export function readableSql(p: Principal, event: string, items: readonly string[], params: unknown[]): string {
   if (isAdmin(p)) return "TRUE";
-  const levels = (list: readonly number[]) => list.join(", ");
-  const publicItems = items.map((i) => ` AND COALESCE(${i}, ${DISTRIBUTION.inherit}) IN (${levels(PUBLIC_ITEM_LEVELS)})`).join("");
-  const publicCase = `(${event}.distribution IN (${levels(PUBLIC_EVENT_LEVELS)})${publicItems})`;
+  const publicCase = `(${event}.distribution IN (${PUBLIC_EVENT_LEVELS.join(", ")}) AND ${sharedItemsSql(items)})`;
   if (p.orgId === null) return publicCase;
   params.push(p.orgId);
   const n = params.length;
   return `(${event}.org_id = $${n} OR ${event}.orgc_id = $${n} OR ${publicCase})`;
+}
+
+/**
+ * The items' own part of the rule as SQL: true when everyone who may read their event may read them
+ * too (level 1-3 or 5; NULL is "none").
+ */
+export function sharedItemsSql(items: readonly string[]): string {
+  if (items.length === 0) return "TRUE";
+  return items.map((i) => `COALESCE(${i}, ${DISTRIBUTION.inherit}) IN (${PUBLIC_ITEM_LEVELS.join(", ")})`).join(" AND ");
 }
 
 export function readableEventsSql(p: Principal, event: string, params: unknown[]): string {

@@ -270,7 +270,8 @@ describe("postings writers", () => {
       expect(await outcome(postings, req)).toEqual(await outcome(jsonb, req));
     }
     await postings.deleteByIds("svc-attributes", ["k1"]);
-  });
+    // Each step checks the whole dictionary and postings against the documents: 20-25 s alone here.
+  }, 120_000);
 
   it("concurrent writers of the same documents leave exactly the last version's postings", async () => {
     const ids = Array.from({ length: 40 }, (_, i) => `race-${i}`);

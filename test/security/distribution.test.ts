@@ -148,6 +148,11 @@ describe.each(SEARCH_BACKENDS)("distribution on $name", ({ env }) => {
     for (const a of hidden) expect(await searchUuids(bUser, `value:"${a.value}" AND event_uuid:${SHARED_EVENT}`), a.value).toEqual(new Set());
     const data = await gql("query($q: String!) { searchAttributes(query: $q, size: 100) { total } }", { q: query }, bUser);
     expect(data.searchAttributes.total).toBe(shown.length);
+    // An event hit counts what the caller may see: hidden attributes are not even counted, nor found by their number.
+    const eventHit = async (user: TestUser, q: string) => (await get(`/events/search?query=${encodeURIComponent(q)}`, user)).body.results.map((r: { _source: { attribute_count: number; object_count: number } }) => r._source);
+    expect(await eventHit(bUser, `uuid:${SHARED_EVENT}`)).toMatchObject([{ attribute_count: shown.length, object_count: 1 }]);
+    expect(await eventHit(aUser, `uuid:${SHARED_EVENT}`)).toMatchObject([{ attribute_count: shown.length + hidden.length, object_count: 2 }]);
+    expect(await eventHit(bUser, `uuid:${SHARED_EVENT} AND attribute_count:${shown.length + hidden.length}`)).toEqual([]);
   });
 
   it("correlations: a pair shows only when the caller may read both attributes", async () => {

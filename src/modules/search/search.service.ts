@@ -1,6 +1,7 @@
 import type { AppContext } from "../../app-context.ts";
 import { authorize, type Principal } from "../../auth/principal.ts";
-import { searchAccessOf } from "../../auth/distribution.ts";
+import { canReadInEvent, DISTRIBUTION, searchAccessOf, type EventAccessFields } from "../../auth/distribution.ts";
+import { ownerEventCounts } from "../../search/indexing/documents.ts";
 import { errors } from "../../platform/errors.ts";
 import { INDEX_FIELDS } from "../../search/fields.ts";
 import { LuceneSyntaxError } from "../../search/lucene/errors.ts";
@@ -121,6 +122,7 @@ export class SearchService {
     });
     const byScore = input.sortBy === "_score";
     const scores = result.hits.map((h) => h.score).filter((s): s is number => s !== null);
+    if (index === "svc-events") await this.withOwnersCounts(p, result.hits);
     return {
       page: input.page,
       size: input.size,
@@ -132,4 +134,20 @@ export class SearchService {
       hits: byScore ? result.hits : result.hits.map((h) => ({ ...h, score: null })),
     };
   }
+
+  /**
+   * An event document counts what every reader may see; the event's owners and administrators see
+   * everything in it, so their hits get the full counts.
+   */
+  private async withOwnersCounts(p: Principal, hits: SearchHit[]): Promise<void> {
+    const owned = hits.filter((h) => canReadInEvent(p, eventAccessOf(h.source), DISTRIBUTION.organisation));
+    if (owned.length === 0) return;
+    const counts = await ownerEventCounts(this.ctx.db.pool, owned.map((h) => h.id));
+    for (const h of owned) Object.assign(h.source, counts.get(h.id) ?? {});
+  }
+}
+
+/** The access fields an event document copies from its event. */
+function eventAccessOf(source: Record<string, unknown>): EventAccessFields {
+  return { distribution: Number(source.event_distribution), orgId: Number(source.event_org_id), orgcId: Number(source.event_orgc_id) };
 }

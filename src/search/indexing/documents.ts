@@ -5,7 +5,7 @@
  * range twice, or two ranges in either order, leaves the same index.
  */
 import net from "node:net";
-import { audienceOf, sharedAudience } from "../../auth/distribution.ts";
+import { audienceOf, sharedAudience, sharedItemsSql } from "../../auth/distribution.ts";
 import type { Sql } from "../../platform/db/transaction.ts";
 import { AUDIENCE_FIELD } from "../fields.ts";
 import type { SearchDocument } from "../search-index.ts";
@@ -23,12 +23,21 @@ const TAGS_OF = (joinTable: string, key: string, id: string) => `COALESCE((
                                       'is_galaxy', t.is_galaxy OR t.name LIKE 'misp-galaxy:%') ORDER BY t.name)
       FROM ${joinTable} x JOIN tags t ON t.id = x.tag_id WHERE x.${key} = ${id}), '[]'::json)`;
 
+/** Live attributes and objects of the event `e`; `shared`: only those every reader of the event may see. */
+const ATTRIBUTE_COUNT = (shared: boolean) => `(SELECT count(*) FROM attributes a LEFT JOIN objects o ON o.id = a.object_id
+    WHERE a.event_id = e.id AND NOT a.deleted${shared ? ` AND ${sharedItemsSql(["a.distribution", "o.distribution"])}` : ""})`;
+const OBJECT_COUNT = (shared: boolean) => `(SELECT count(*) FROM objects o WHERE o.event_id = e.id AND NOT o.deleted${shared ? ` AND ${sharedItemsSql(["o.distribution"])}` : ""})`;
+
+/**
+ * An event document holds one answer for all its readers: its counts are of what every reader may
+ * see (a hidden attribute is not even counted, nor searchable by `attribute_count`); the owners'
+ * and administrators' counts come from `ownerEventCounts` when their hits are answered.
+ */
 const EVENT_SELECT = `
   SELECT e.id, e.uuid::text, e.info, e.org_id, e.orgc_id, e.user_id, to_char(e.date, 'YYYY-MM-DD') AS date, e.published,
          e.analysis, e.threat_level, e.distribution, e.timestamp, e.publish_timestamp, e.sighting_timestamp,
          e.locked, e.protected, e.disable_correlation, e.extends_uuid::text,
-         (SELECT count(*) FROM attributes a WHERE a.event_id = e.id AND NOT a.deleted) AS attribute_count,
-         (SELECT count(*) FROM objects o WHERE o.event_id = e.id AND NOT o.deleted) AS object_count,
+         ${ATTRIBUTE_COUNT(true)} AS attribute_count, ${OBJECT_COUNT(true)} AS object_count,
          org.uuid::text AS org_uuid, org.name AS org_name, orgc.uuid::text AS orgc_uuid, orgc.name AS orgc_name,
          ${TAGS_OF("event_tags", "event_id", "e.id")} AS tags
     FROM events e
@@ -196,6 +205,15 @@ function attributeAudience(r: Pick<AttributeRow, "event_distribution" | "event_o
 export async function loadEventDocuments(sql: Sql, uuids: string[]): Promise<SearchDocument[]> {
   const { rows } = await sql.query<EventRow>(`${EVENT_SELECT} WHERE e.uuid = ANY($1::uuid[])`, [uuids]);
   return rows.map(eventDocument);
+}
+
+/** Every live attribute and object of these events, as their owners count them. */
+export async function ownerEventCounts(sql: Sql, uuids: string[]): Promise<Map<string, { attribute_count: number; object_count: number }>> {
+  const { rows } = await sql.query<{ uuid: string; attribute_count: number; object_count: number }>(
+    `SELECT e.uuid::text, ${ATTRIBUTE_COUNT(false)} AS attribute_count, ${OBJECT_COUNT(false)} AS object_count FROM events e WHERE e.uuid = ANY($1::uuid[])`,
+    [uuids],
+  );
+  return new Map(rows.map((r) => [r.uuid, { attribute_count: Number(r.attribute_count), object_count: Number(r.object_count) }]));
 }
 
 export async function loadAttributeDocuments(sql: Sql, uuids: string[]): Promise<SearchDocument[]> {
