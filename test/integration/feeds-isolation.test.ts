@@ -20,6 +20,7 @@ import { tarGz, zip } from "../support/archives.ts";
 import { createOrganisation, createUser, loginAdmin, type TestUser } from "../support/fixtures.ts";
 import { eventually } from "../support/process.ts";
 import { sharedPath } from "../support/shared-data.ts";
+import { storedFiles } from "../support/storage.ts";
 
 let app: TestApp;
 let site: TestUser;
@@ -88,19 +89,7 @@ const fetchNow = async (id: number, token = adminA.token) => {
 
 const allowLoopback = () => app.http.post("/settings/runtime/feeds", { token: site.token, json: { allowed_private_networks: ["127.0.0.1/32"], fetch_timeout_seconds: 10, max_download_bytes: 1 << 20 } });
 
-function storageFiles(): string[] {
-  const root = path.join(app.dataDir, "storage");
-  const out: string[] = [];
-  const walk = (d: string) => {
-    if (!fs.existsSync(d)) return;
-    for (const e of fs.readdirSync(d, { withFileTypes: true })) {
-      if (e.isDirectory()) walk(path.join(d, e.name));
-      else out.push(path.relative(root, path.join(d, e.name)));
-    }
-  };
-  walk(root);
-  return out.sort();
-}
+const storageFiles = () => storedFiles(app.dataDir);
 
 /** The uuids of the code before this change: sha1 of a public name, so anyone could compute them. */
 function unkeyedUuid(name: string): string {

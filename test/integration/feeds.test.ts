@@ -16,6 +16,7 @@ import { createUser, loginAdmin, type TestUser } from "../support/fixtures.ts";
 import { eventually } from "../support/process.ts";
 import { settled } from "../support/settled.ts";
 import { sharedPath } from "../support/shared-data.ts";
+import { storedFiles } from "../support/storage.ts";
 
 const SAMPLE = ["0dbb179a-1c8c-4e7c-a264-2440414dbac8", "24e799ca-aad8-4244-8005-90b3ceb44540", "dad88707-beb8-4a14-94e2-5ffecf5a5f85", "aacc7574"];
 
@@ -68,19 +69,7 @@ async function searchHits(query: string): Promise<number> {
   return res.body.total;
 }
 
-const storageFiles = () => {
-  const root = path.join(app.dataDir, "storage");
-  const out: string[] = [];
-  const walk = (d: string) => {
-    if (!fs.existsSync(d)) return;
-    for (const e of fs.readdirSync(d, { withFileTypes: true })) {
-      if (e.isDirectory()) walk(path.join(d, e.name));
-      else out.push(path.relative(root, path.join(d, e.name)));
-    }
-  };
-  walk(root);
-  return out;
-};
+const storageFiles = () => storedFiles(app.dataDir);
 
 beforeAll(async () => {
   app = await startTestApp("feeds", { ROLE: "all" });
