@@ -15,6 +15,7 @@ import { methodsForPath, registerRoutes } from "../rest-shim/register.ts";
 import { buildOpenApi } from "../rest-shim/openapi.ts";
 import { originOf } from "../rest-shim/origin.ts";
 import { HealthCheck } from "./platform/health.ts";
+import { parseQueryString } from "./platform/query-string.ts";
 
 export const VERSION = "0.1.0";
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
@@ -39,6 +40,7 @@ export function buildServer(runtime: Runtime, log: Logger): HttpServer {
       ignoreTrailingSlash: true,
       // Long path parameters reach the route schemas (422 with a reason) instead of Fastify's bare 414.
       maxParamLength: 4096,
+      querystringParser: parseQueryString,
     },
     // While closing, our onRequest hook answers 503 in the error shape (Fastify's own 503 is not).
     return503OnClosing: false,
