@@ -4,7 +4,7 @@ import { defineRoute } from "../route.ts";
 import { idParams, queryInt, skipLimitQuery } from "../schemas.ts";
 import { errors } from "../../src/platform/errors.ts";
 import type { Feed } from "../../src/generated/prisma/client.ts";
-import { FEED_FORMATS, feedSettingsSchema } from "../../src/modules/feeds/feed-schema.ts";
+import { FEED_FORMAT_INPUTS, feedSettingsSchema } from "../../src/modules/feeds/feed-schema.ts";
 import type { StagedUpload } from "../../src/modules/feeds/feed-upload.ts";
 import type { FeedInput } from "../../src/modules/feeds/feeds.service.ts";
 import { taskRunOut } from "./tasks.ts";
@@ -41,7 +41,8 @@ const feedFields = {
   name: text(255),
   provider: text(255),
   url: text(2048),
-  source_format: z.enum(FEED_FORMATS),
+  // The peer's `misp` is accepted for `sharing`; answers say `sharing`.
+  source_format: z.enum(FEED_FORMAT_INPUTS),
   input_source: z.enum(["network", "local"]),
   enabled: z.boolean().optional(),
   distribution: z.number().int().min(0).max(5).optional(),
@@ -98,7 +99,7 @@ export const feedRoutes = [
   defineRoute({
     method: "POST", path: "/feeds/upload", tag: "feeds",
     summary:
-      "Upload a feed file (multipart: file, source_format csv|json|freetext|sharing), streamed to storage under feed-uploads/<uuid>; at most 2 GB (413). Sharing archives (.zip, .tar.gz) are extracted safely: manifest.json, hashes.csv and <event-uuid>.json at the root are kept",
+      "Upload a feed file (multipart: file, source_format csv|json|freetext|sharing; the peer's misp is taken as sharing and answered as sharing), streamed to storage under feed-uploads/<uuid>; at most 2 GB (413). Sharing archives (.zip, .tar.gz) are extracted safely: manifest.json, hashes.csv and <event-uuid>.json at the root are kept",
     scopes: ["feeds:create"], status: 200, bodyType: "multipart",
     handler: async ({ principal, request, services }) => {
       let staged: StagedUpload | null = null;
@@ -130,7 +131,7 @@ export const feedRoutes = [
   }),
   defineRoute({
     method: "POST", path: "/feeds/", tag: "feeds",
-    summary: "Create a feed; a local one (input_source local, url = the upload's key) is ingested once at once, as you: the response's ingestion is that task run",
+    summary: "Create a feed (source_format csv, json, freetext or sharing; misp is taken as sharing); a local one (input_source local, url = the upload's key) is ingested once at once, as you: the response's ingestion is that task run",
     scopes: ["feeds:create"], status: 201, body: createBody,
     handler: async ({ principal, body, services }) => {
       const { feed, ingestion } = await services.feeds.create(principal, body as FeedInput);

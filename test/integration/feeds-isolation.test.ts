@@ -423,7 +423,7 @@ describe("bad feed input (finding 10)", () => {
       expect(gql.body.errors?.[0].extensions?.status, url).toBe(422);
     }
     const { rows } = await q(
-      "INSERT INTO feeds (name, provider, url, source_format, input_source, org_id, created_by, tags) VALUES ('stored', 'p', 'http://[', 'misp', 'network', $1, $2, '{}') RETURNING id",
+      "INSERT INTO feeds (name, provider, url, source_format, input_source, org_id, created_by, tags) VALUES ('stored', 'p', 'http://[', 'sharing', 'network', $1, $2, '{}') RETURNING id",
       [adminA.orgId, adminA.id],
     );
     const explore = await app.http.get(`/feeds/${rows[0].id}/explore`, { token: adminA.token });

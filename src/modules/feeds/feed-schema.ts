@@ -1,19 +1,30 @@
 import { z } from "zod";
 
-/** Feed formats: `misp` is MISP's feed format (the spec's `sharing` for uploads). */
-export const FEED_FORMATS = ["misp", "csv", "json", "freetext"] as const;
+/**
+ * Feed source formats, as they are stored and answered (spec 2.4). `sharing` is MISP's feed format
+ * (manifest.json and one file per event), which the peer calls `misp`.
+ */
+export const FEED_FORMATS = ["csv", "json", "freetext", "sharing"] as const;
 export type FeedFormat = (typeof FEED_FORMATS)[number];
-/** Upload `source_format` values: the spec's four, and the peer's `misp` for `sharing`. */
-export const UPLOAD_FORMATS = ["csv", "json", "freetext", "sharing", "misp"] as const;
-export type UploadFormat = (typeof UPLOAD_FORMATS)[number];
+/** What requests may send: the spec's names, and the peer's `misp` for `sharing` (stored and answered as `sharing`). */
+export const FEED_FORMAT_INPUTS = [...FEED_FORMATS, "misp"] as const;
+export type FeedFormatInput = (typeof FEED_FORMAT_INPUTS)[number];
 
-/** Spec 4.6 rule 3: accepted file name endings per upload format. */
-export const ACCEPTED_EXTENSIONS: Record<UploadFormat, readonly string[]> = {
+export function canonicalFeedFormat(format: FeedFormatInput): FeedFormat {
+  return format === "misp" ? "sharing" : format;
+}
+
+/** A request's source format in its canonical name, or null for an unknown one. */
+export function parseFeedFormat(format: string): FeedFormat | null {
+  return (FEED_FORMAT_INPUTS as readonly string[]).includes(format) ? canonicalFeedFormat(format as FeedFormatInput) : null;
+}
+
+/** Spec 4.6 rule 3: accepted file name endings per format. */
+export const ACCEPTED_EXTENSIONS: Record<FeedFormat, readonly string[]> = {
   csv: [".csv", ".txt"],
   json: [".json", ".ndjson"],
   freetext: [".txt", ".csv"],
   sharing: [".zip", ".tar.gz", ".tgz"],
-  misp: [".zip", ".tar.gz", ".tgz"],
 };
 
 /** How a row's attribute type is found: fixed, from a column/field, or detected from the value ("auto"). */

@@ -6,7 +6,7 @@ import { ArchiveError, ArchiveLimitError, extractArchive, type ArchiveKind, type
 import { errors } from "../../platform/errors.ts";
 import { StorageLimitError, type Storage } from "../../platform/storage/storage.ts";
 import { LocalStorage } from "../../platform/storage/local-storage.ts";
-import { ACCEPTED_EXTENSIONS, UPLOAD_FORMATS, type UploadFormat } from "./feed-schema.ts";
+import { ACCEPTED_EXTENSIONS, parseFeedFormat, type FeedFormat } from "./feed-schema.ts";
 
 /** Spec 8: 2 GB raw upload. */
 export const MAX_UPLOAD_BYTES = 2 * 1024 ** 3;
@@ -29,7 +29,7 @@ export interface UploadResult {
   key: string;
   filename: string;
   size: number;
-  source_format: UploadFormat;
+  source_format: FeedFormat;
   /** Archives: the events stored, and the members dropped for an unsafe path. */
   members?: { events: number; hashes: boolean; unsafe_entries: string[] };
 }
@@ -56,14 +56,14 @@ export async function stageUpload(tmpDir: string, filename: string, stream: Read
  * called with the key once the checks pass and before anything is stored; when storing fails,
  * nothing stays under the key.
  */
-export async function storeUpload(storage: Storage, staged: StagedUpload, format: string, record: (key: string, format: UploadFormat) => Promise<void>): Promise<UploadResult> {
-  if (!(UPLOAD_FORMATS as readonly string[]).includes(format)) throw errors.invalidField(["body", "source_format"], `Unsupported source_format for upload: ${format.slice(0, 50)}`, format.slice(0, 50));
-  const fmt = format as UploadFormat;
+export async function storeUpload(storage: Storage, staged: StagedUpload, format: string, record: (key: string, format: FeedFormat) => Promise<void>): Promise<UploadResult> {
+  const fmt = parseFeedFormat(format);
+  if (fmt === null) throw errors.invalidField(["body", "source_format"], `Unsupported source_format for upload: ${format.slice(0, 50)}`, format.slice(0, 50));
   const lower = staged.filename.toLowerCase();
   const extension = ACCEPTED_EXTENSIONS[fmt].find((e) => lower.endsWith(e));
   if (!extension) throw errors.badRequest(`A ${fmt} upload must be a ${ACCEPTED_EXTENSIONS[fmt].join(", ")} file`);
   if (staged.size === 0) throw errors.badRequest("Uploaded file is empty");
-  const archive = fmt === "sharing" || fmt === "misp";
+  const archive = fmt === "sharing";
   if (!archive && (await looksBinary(staged.path))) throw errors.badRequest(`A ${fmt} upload must be text; this file is binary`);
   const key = `feed-uploads/${crypto.randomUUID()}`;
   const base = { key, filename: staged.filename, size: staged.size, source_format: fmt };

@@ -4,12 +4,21 @@ import { checkSkipLimit } from "../../platform/paging.ts";
 import { errors, fromZodError } from "../../platform/errors.ts";
 import type { Feed } from "../../generated/prisma/client.ts";
 import { TaskRunType } from "../tasks/tasks.graphql.ts";
-import { FEED_FORMATS, feedSettingsSchema } from "./feed-schema.ts";
+import { canonicalFeedFormat, type FeedFormat as FeedFormatName, feedSettingsSchema } from "./feed-schema.ts";
 import type { FeedInput, PreviewRow } from "./feeds.service.ts";
 import { redactHeaders } from "./feeds.policy.ts";
 import type { StagedUpload, UploadResult } from "./feed-upload.ts";
 
-const FeedFormat = builder.enumType("FeedFormat", { values: FEED_FORMATS });
+/** Answers say `sharing`; `misp` (the peer's name) is still taken in arguments, as `sharing`. */
+const FeedFormat = builder.enumType("FeedFormat", {
+  values: {
+    csv: {},
+    json: {},
+    freetext: {},
+    sharing: { description: "A MISP feed: manifest.json and one file per event" },
+    misp: { deprecationReason: "Use sharing: misp is taken as sharing, and answers always say sharing" },
+  } as const,
+});
 const InputSource = builder.enumType("FeedInputSource", { values: ["network", "local"] as const });
 
 const FeedType = builder.objectRef<Feed>("Feed").implement({
@@ -18,7 +27,7 @@ const FeedType = builder.objectRef<Feed>("Feed").implement({
     name: t.exposeString("name"),
     provider: t.exposeString("provider"),
     url: t.exposeString("url"),
-    sourceFormat: t.field({ type: FeedFormat, resolve: (f) => f.sourceFormat as (typeof FEED_FORMATS)[number] }),
+    sourceFormat: t.field({ type: FeedFormat, resolve: (f) => f.sourceFormat as FeedFormatName }),
     inputSource: t.field({ type: InputSource, resolve: (f) => f.inputSource as "network" | "local" }),
     enabled: t.exposeBoolean("enabled"),
     distribution: t.exposeInt("distribution"),
@@ -61,7 +70,7 @@ function toInput(f: typeof FeedFields.$inferInput): Partial<FeedInput> {
     name: f.name ?? undefined,
     provider: f.provider ?? undefined,
     url: f.url ?? undefined,
-    source_format: f.sourceFormat ?? undefined,
+    source_format: f.sourceFormat ? canonicalFeedFormat(f.sourceFormat) : undefined,
     input_source: f.inputSource ?? undefined,
     enabled: f.enabled ?? undefined,
     distribution: f.distribution ?? undefined,

@@ -11,7 +11,7 @@ import type { AuditService } from "../audit/audit.service.ts";
 import { queueRun } from "../tasks/task-queue.ts";
 import type { TaskRunRow } from "../tasks/task-store.ts";
 import { fetchFeedTask } from "./fetch-feed-task.ts";
-import { feedSettingsSchema, networkUrlProblem, type FeedFormat } from "./feed-schema.ts";
+import { canonicalFeedFormat, feedSettingsSchema, networkUrlProblem, type FeedFormat, type FeedFormatInput } from "./feed-schema.ts";
 import { deleteUpload, findUpload, insertUpload } from "./feed-upload-store.ts";
 import { stageUpload, storeUpload, UPLOAD_KEY, type StagedUpload, type UploadResult } from "./feed-upload.ts";
 import { canAccessFeed, canFeedFrom, canFetchFeed, canPreviewUpload, FETCH_SCOPES, mergeHeaders, presentFeed, type FeedAction } from "./feeds.policy.ts";
@@ -24,7 +24,8 @@ export interface FeedInput {
   name: string;
   provider: string;
   url: string;
-  source_format: FeedFormat;
+  /** The peer's `misp` is stored as `sharing`. */
+  source_format: FeedFormatInput;
   input_source: "network" | "local";
   enabled?: boolean;
   distribution?: number;
@@ -65,16 +66,17 @@ export class FeedsService {
     requireUser(p);
     if (p.orgId === null) throw errors.forbidden("Only users of an organisation can create feeds");
     const orgId = p.orgId;
+    const sourceFormat = canonicalFeedFormat(input.source_format);
     const settings = this.checkSource(input.input_source, input.url, input.settings);
     if (input.input_source === "local") authorize(p, ...FETCH_SCOPES);
     const headers = checkedHeaders(null, input.headers ?? null);
     const result = await withTransaction(this.ctx.db.pool, async (client) => {
-      if (input.input_source === "local") await this.checkUpload(client, p, input.url, input.source_format, { orgId });
+      if (input.input_source === "local") await this.checkUpload(client, p, input.url, sourceFormat, { orgId });
       const { rows } = await client.query<{ id: number }>(
         `INSERT INTO feeds (name, provider, url, source_format, input_source, enabled, distribution, fixed_event, event_uuid, publish, override_ids, tags, rules, settings, headers, org_id, created_by)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17) RETURNING id`,
         [
-          input.name, input.provider, input.url, input.source_format, input.input_source, input.enabled ?? false, input.distribution ?? 0, input.fixed_event ?? false,
+          input.name, input.provider, input.url, sourceFormat, input.input_source, input.enabled ?? false, input.distribution ?? 0, input.fixed_event ?? false,
           input.event_uuid ?? null, input.publish ?? false, input.override_ids ?? false, input.tags ?? [], json(input.rules), json(settings), json(headers), orgId, p.userId,
         ],
       );
@@ -93,7 +95,7 @@ export class FeedsService {
     authorize(p, "feeds:update");
     const current = await this.find(p, id, "update");
     const inputSource = patch.input_source ?? (current.inputSource as FeedInput["input_source"]);
-    const sourceFormat = patch.source_format ?? (current.sourceFormat as FeedFormat);
+    const sourceFormat = patch.source_format === undefined ? (current.sourceFormat as FeedFormat) : canonicalFeedFormat(patch.source_format);
     const settings = this.checkSource(inputSource, patch.url ?? current.url, patch.settings === undefined ? current.settings : patch.settings);
     const next = {
       name: patch.name ?? current.name,
@@ -150,7 +152,7 @@ export class FeedsService {
    * The first `limit` rows of a csv, json or freetext source as ingestion would read them (value,
    * detected or configured type, or why it would be rejected), without writing anything.
    */
-  async preview(p: Principal | null, format: Exclude<FeedFormat, "misp">, source: { input_source: "network" | "local"; url: string; settings?: Record<string, unknown> | null; headers?: Record<string, string> | null }, limit: number): Promise<PreviewRow[]> {
+  async preview(p: Principal | null, format: Exclude<FeedFormat, "sharing">, source: { input_source: "network" | "local"; url: string; settings?: Record<string, unknown> | null; headers?: Record<string, string> | null }, limit: number): Promise<PreviewRow[]> {
     authorize(p, "feeds:preview");
     const settings = this.checkSource(source.input_source, source.url, source.settings) ?? {};
     const upload = source.input_source === "local" ? await this.checkUpload(this.ctx.db.pool, p, source.url, format, null) : null;
@@ -179,7 +181,7 @@ export class FeedsService {
   async explore(p: Principal | null, id: number, page: number, limit: number): Promise<{ events: Record<string, unknown>[]; total: number; page: number; limit: number }> {
     authorize(p, "feeds:read");
     const feed = await this.find(p, id, "read");
-    if (feed.sourceFormat !== "misp") throw errors.badRequest("Feed is not a MISP feed");
+    if (feed.sourceFormat !== "sharing") throw errors.badRequest("Feed is not a MISP feed");
     // A url stored before urls were parsed at validation: refused as a bad one is now.
     const problem = feed.inputSource === "network" ? networkUrlProblem(feed.url) : null;
     if (problem) throw errors.invalidField(["path", "feed_id"], `this feed's url ${problem}; change it with PATCH /feeds/${id}`, feed.url.slice(0, 200));
@@ -256,7 +258,7 @@ export class FeedsService {
     const isArchive = (await this.ctx.storage.size(`${key}/manifest.json`)) !== null;
     const isFile = (await this.ctx.storage.size(key)) !== null;
     if (!isArchive && !isFile) throw errors.notFound("Upload");
-    if (isArchive !== (format === "misp")) throw errors.invalidField(["body", "source_format"], isArchive ? "this upload is a MISP feed archive" : "this upload is not a MISP feed archive", format);
+    if (isArchive !== (format === "sharing")) throw errors.invalidField(["body", "source_format"], isArchive ? "this upload is a sharing archive (a MISP feed): source_format must be sharing" : "this upload is not a sharing archive (a MISP feed)", format);
     return upload;
   }
 

@@ -73,7 +73,7 @@ export async function ingestFeed(x: IngestContext, feed: Feed): Promise<{ counts
       counts.not_modified = true;
       return { counts, validators: null };
     }
-    if (feed.sourceFormat === "misp") await ingestMisp(x, feed, source, main, events, counts, reject);
+    if (feed.sourceFormat === "sharing") await ingestMisp(x, feed, source, main, events, counts, reject);
     else await ingestIndicators(x, feed, main, events, counts, reject);
     return { counts, validators: source.validators() };
   } finally {
@@ -114,7 +114,7 @@ function localSource(x: Pick<IngestContext, "app">, feed: FeedLocation): FeedSou
       throw err;
     }
   };
-  const misp = feed.sourceFormat === "misp";
+  const misp = feed.sourceFormat === "sharing";
   return {
     // An upload serves its own organisation's feeds only (one set up before uploads were recorded may point elsewhere).
     main: async () => {
@@ -153,7 +153,7 @@ async function networkSource(x: Pick<IngestContext, "app">, feed: FeedLocation):
     }
   };
   return {
-    main: () => get(feed.sourceFormat === "misp" ? `${base}/manifest.json` : feed.url, true),
+    main: () => get(feed.sourceFormat === "sharing" ? `${base}/manifest.json` : feed.url, true),
     event: async (uuid) => (await get(`${base}/${uuid}.json`, false))!,
     validators: () => validators,
     close: async () => {
@@ -224,7 +224,7 @@ function tally(counts: IngestCounts, r: { created: boolean; changed: boolean; at
  */
 async function ingestIndicators(x: IngestContext, feed: Feed, stream: Readable, events: EventsService, counts: IngestCounts, reject: (w: string, r: string) => void): Promise<void> {
   const settings = feedSettingsSchema.parse(feed.settings ?? {});
-  const rows = { csv: csvRows, json: jsonRows, freetext: freetextRows }[feed.sourceFormat as Exclude<FeedFormat, "misp">](stream, settings);
+  const rows = { csv: csvRows, json: jsonRows, freetext: freetextRows }[feed.sourceFormat as Exclude<FeedFormat, "sharing">](stream, settings);
   const pool = x.app.db.pool;
   const uuids = await feedUuids(pool);
   const eventUuid = await feedEvent(x, feed, uuids, counts);
