@@ -131,7 +131,7 @@ export const feedRoutes = [
   }),
   defineRoute({
     method: "POST", path: "/feeds/", tag: "feeds",
-    summary: "Create a feed (source_format csv, json, freetext or sharing; misp is taken as sharing); a local one (input_source local, url = the upload's key) is ingested once at once, as you: the response's ingestion is that task run",
+    summary: "Create a feed (source_format csv, json, freetext or sharing; misp is taken as sharing); a local one (input_source local, url = the upload's key) is ingested once at once, as you: the response's ingestion is that task run; its settings.localFile is the upload's filename and size",
     scopes: ["feeds:create"], status: 201, body: createBody,
     handler: async ({ principal, body, services }) => {
       const { feed, ingestion } = await services.feeds.create(principal, body as FeedInput);
@@ -140,7 +140,7 @@ export const feedRoutes = [
   }),
   defineRoute({
     method: "PATCH", path: "/feeds/{feed_id}", tag: "feeds",
-    summary: "Change a feed; replacing an uploaded file is a new url (and settings.localFile), read by the next fetch. headers replaces the set; a header sent back as ******** keeps its stored value",
+    summary: "Change a feed; replacing an uploaded file is a new url, read by the next fetch (settings.localFile becomes the new upload's filename and size). headers replaces the set; a header sent back as ******** keeps its stored value",
     scopes: ["feeds:update"], status: 200, params: idParams("feed_id"), body: patchBody,
     handler: async ({ principal, params, body, services }) => feedOut(await services.feeds.update(principal, params.feed_id, body as Partial<FeedInput>)),
   }),

@@ -1,7 +1,8 @@
 /**
  * Names on the wire (issue 21): MISP's feed format is `sharing` in every answer (REST and GraphQL:
  * uploads, feed records, updates), the peer's `misp` is still taken in requests, and feeds stored
- * as `misp` before are answered (and ingested) as `sharing` once migrated.
+ * as `misp` before are answered (and ingested) as `sharing` once migrated. A local feed's
+ * settings.localFile is its upload's own file name and byte size, whatever the client sends.
  */
 import fs from "node:fs";
 import { fileURLToPath } from "node:url";
@@ -174,5 +175,80 @@ describe("feeds stored as misp before", () => {
     expect(run.status, run.last_error).toBe("succeeded");
     expect(run.result).toMatchObject({ feed_id: id, rows: 1 });
     await expect(q("UPDATE feeds SET source_format = 'misp' WHERE id = $1", [id])).rejects.toThrow(/feeds_source_format_check/);
+
+    // An upload recorded without its name (the feed_uploads migration, when the feed had no localFile): the settings' value stays.
+    await q("UPDATE feed_uploads SET filename = '', size = 0 WHERE key = $1", [up.body.key]);
+    await q(`UPDATE feeds SET settings = '{"localFile": {"filename": "legacy.zip", "size": 7}}' WHERE id = $1`, [id]);
+    const renamed = await app.http.patch(`/feeds/${id}`, { token: admin.token, json: { name: "legacy renamed", source_format: "misp" } });
+    expect(renamed.status, renamed.text).toBe(200);
+    expect(renamed.body).toMatchObject({ source_format: "sharing", settings: { localFile: { filename: "legacy.zip", size: 7 } } });
   });
 });
+
+describe("settings.localFile", () => {
+  const csv = "# indicateurs: café ☕\n198.51.100.1\n198.51.100.2\n";
+  const csvName = "indicateurs-été.csv";
+
+  it("is the upload's file name and byte size on creation, whatever the client sends (REST and GraphQL)", async () => {
+    const up = await upload(csvName, csv, "csv");
+    expect(up.status, JSON.stringify(up.body)).toBe(200);
+    expect(up.body).toMatchObject({ filename: csvName, size: Buffer.byteLength(csv) });
+    const expected = { filename: csvName, size: Buffer.byteLength(csv) };
+
+    const plain = await createFeed({ name: "no localFile sent", url: up.body.key, source_format: "csv" });
+    expect(plain.status, plain.text).toBe(201);
+    expect(plain.body.settings).toEqual({ localFile: expected });
+    const lying = await createFeed({ name: "a wrong localFile sent", url: up.body.key, source_format: "csv", settings: { csvConfig: { delimiter: ";" }, localFile: { filename: "other.csv", size: 1 } } });
+    expect(lying.status, lying.text).toBe(201);
+    expect(lying.body.settings.localFile).toEqual(expected);
+    expect(lying.body.settings.csvConfig).toMatchObject({ delimiter: ";" });
+    expect((await app.http.get(`/feeds/${lying.body.id}`, { token: admin.token })).body.settings.localFile).toEqual(expected);
+
+    const bytes = archive();
+    const shared = await upload("feed.zip", bytes, "misp");
+    const sharing = await createFeed({ name: "archive", url: shared.body.key, source_format: "sharing" });
+    expect(sharing.body.settings).toEqual({ localFile: { filename: "feed.zip", size: bytes.length } });
+
+    const gqlUp = await gqlUpload("gql-feed.zip", bytes, "sharing");
+    const gql = await app.http.graphql(
+      `mutation($f: FeedFields!) { createFeed(feed: $f) { feed { ${FEED_FIELDS} } } }`,
+      { f: { name: "gql localFile", provider: "p", url: gqlUp.key, sourceFormat: "sharing", inputSource: "local", settings: { localFile: { filename: "x", size: 0 } } } },
+      admin.token,
+    );
+    expect(gql.body.errors, JSON.stringify(gql.body.errors)).toBeUndefined();
+    expect(gql.body.data.createFeed.feed.settings).toEqual({ localFile: { filename: "gql-feed.zip", size: bytes.length } });
+  });
+
+  it("follows the file when an update replaces it, and a client's value never replaces the upload's", async () => {
+    const first = await upload("first.csv", "198.51.100.10\n", "csv");
+    const feed = (await createFeed({ name: "replaced", url: first.body.key, source_format: "csv", settings: { csvConfig: { delimiter: "," } } })).body;
+    expect(feed.settings.localFile).toEqual({ filename: "first.csv", size: 14 });
+
+    const content = "198.51.100.11\n198.51.100.12\n# ünïcödé\n";
+    const second = await upload("second-ß.txt", content, "csv");
+    const replaced = await app.http.patch(`/feeds/${feed.id}`, { token: admin.token, json: { url: second.body.key } });
+    expect(replaced.status, replaced.text).toBe(200);
+    expect(replaced.body.settings).toEqual({ csvConfig: { delimiter: ",", header: false }, localFile: { filename: "second-ß.txt", size: Buffer.byteLength(content) } });
+
+    // New settings without localFile, or with a wrong one: the upload's stays.
+    const resettled = await app.http.patch(`/feeds/${feed.id}`, { token: admin.token, json: { settings: { csvConfig: { delimiter: ";" } } } });
+    expect(resettled.body.settings.localFile).toEqual({ filename: "second-ß.txt", size: Buffer.byteLength(content) });
+    const lying = await app.http.patch(`/feeds/${feed.id}`, { token: admin.token, json: { settings: { localFile: { filename: "evil.csv", size: 999 } } } });
+    expect(lying.status, lying.text).toBe(200);
+    expect(lying.body.settings).toEqual({ localFile: { filename: "second-ß.txt", size: Buffer.byteLength(content) } });
+
+    // GraphQL's updateFeed replaces the file the same way.
+    const third = await upload("third.csv", "198.51.100.13\n198.51.100.14\n", "csv");
+    const gql = await app.http.graphql(`mutation($id: Int!, $u: String!) { updateFeed(id: $id, feed: { url: $u, settings: { localFile: { filename: "x.csv", size: 1 } } }) { settings } }`, { id: feed.id, u: third.body.key }, admin.token);
+    expect(gql.body.errors, JSON.stringify(gql.body.errors)).toBeUndefined();
+    expect(gql.body.data.updateFeed.settings).toEqual({ localFile: { filename: "third.csv", size: 28 } });
+    expect((await app.http.get(`/feeds/${feed.id}`, { token: admin.token })).body.settings.localFile).toEqual({ filename: "third.csv", size: 28 });
+  });
+
+  it("a network feed has no local file: a client's localFile is not kept", async () => {
+    const network = await createFeed({ name: "network", url: "https://feeds.example.org/list.csv", source_format: "csv", input_source: "network", settings: { csvConfig: { delimiter: "," }, localFile: { filename: "x.csv", size: 3 } } });
+    expect(network.status, network.text).toBe(201);
+    expect(network.body.settings).toEqual({ csvConfig: { delimiter: ",", header: false } });
+  });
+});
+

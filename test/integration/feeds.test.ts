@@ -98,7 +98,8 @@ describe("MISP feed archives", () => {
       [`${up.body.key}/hashes.csv`, `${up.body.key}/manifest.json`, ...files.map((f) => `${up.body.key}/${f.uuid}.json`)].sort(),
     );
 
-    const feed = await createFeed({ name: "Infoblox sample", url: up.body.key, source_format: "misp", tags: ["feed:infoblox-sample"], settings: { localFile: { filename: "infoblox.zip", size: archive.length } } });
+    const feed = await createFeed({ name: "Infoblox sample", url: up.body.key, source_format: "sharing", tags: ["feed:infoblox-sample"] });
+    expect(feed).toMatchObject({ source_format: "sharing", settings: { localFile: { filename: "infoblox.zip", size: archive.length } } });
     expect(feed.ingestion).toMatchObject({ task: "fetch_feed", status: "queued", trigger: "manual" });
     const run = await finished(feed.ingestion.id);
     expect(run.status, run.last_error).toBe("succeeded");
@@ -198,8 +199,9 @@ describe("csv, freetext and json feeds", () => {
     // A replaced file: five old values and five new ones; only the new ones are written.
     const replaced = ["first_seen,indicator,kind", ...values.slice(5, 15).map((v) => `2024-02-01,${v},domain`)].join("\n");
     const up2 = await upload("indicators-v2.csv", replaced, "csv");
-    const patched = await app.http.patch(`/feeds/${feed.id}`, { token: admin.token, json: { url: up2.body.key, settings: { csvConfig: { delimiter: ",", header: true, attribute: { value_column: 1, type: { strategy: "column", column: 2 } } }, localFile: { filename: "indicators-v2.csv", size: up2.body.size } } } });
+    const patched = await app.http.patch(`/feeds/${feed.id}`, { token: admin.token, json: { url: up2.body.key, settings: { csvConfig: { delimiter: ",", header: true, attribute: { value_column: 1, type: { strategy: "column", column: 2 } } } } } });
     expect(patched.status, patched.text).toBe(200);
+    // The server knows the new file's name and size.
     expect(patched.body.settings.localFile).toEqual({ filename: "indicators-v2.csv", size: up2.body.size });
     const fetch = await app.http.post(`/feeds/${feed.id}/fetch`, { token: admin.token });
     const second = await finished(fetch.body.task.id);

@@ -17,13 +17,21 @@ export async function insertUpload(sql: Sql, u: UploadRecord): Promise<void> {
   );
 }
 
+/** An upload's owner, and the file as it was sent (a feed's settings.localFile); filename "" when unknown. */
+export interface StoredUpload {
+  key: string;
+  orgId: number | null;
+  filename: string;
+  size: number;
+}
+
 /** With `lock` (inside a transaction), the row cannot be pruned until the transaction ends. */
-export async function findUpload(sql: Sql, key: string, lock = false): Promise<{ key: string; orgId: number | null } | null> {
-  const { rows } = await sql.query<{ key: string; org_id: number | null }>(
-    `SELECT key, org_id FROM feed_uploads WHERE key = $1${lock ? " FOR KEY SHARE" : ""}`,
+export async function findUpload(sql: Sql, key: string, lock = false): Promise<StoredUpload | null> {
+  const { rows } = await sql.query<{ key: string; org_id: number | null; filename: string; size: number }>(
+    `SELECT key, org_id, filename, size FROM feed_uploads WHERE key = $1${lock ? " FOR KEY SHARE" : ""}`,
     [key],
   );
-  return rows[0] ? { key: rows[0].key, orgId: rows[0].org_id } : null;
+  return rows[0] ? { key: rows[0].key, orgId: rows[0].org_id, filename: rows[0].filename, size: Number(rows[0].size) } : null;
 }
 
 export async function deleteUpload(sql: Sql, key: string): Promise<void> {

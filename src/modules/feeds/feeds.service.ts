@@ -12,7 +12,7 @@ import { queueRun } from "../tasks/task-queue.ts";
 import type { TaskRunRow } from "../tasks/task-store.ts";
 import { fetchFeedTask } from "./fetch-feed-task.ts";
 import { canonicalFeedFormat, feedSettingsSchema, networkUrlProblem, type FeedFormat, type FeedFormatInput } from "./feed-schema.ts";
-import { deleteUpload, findUpload, insertUpload } from "./feed-upload-store.ts";
+import { deleteUpload, findUpload, insertUpload, type StoredUpload } from "./feed-upload-store.ts";
 import { stageUpload, storeUpload, UPLOAD_KEY, type StagedUpload, type UploadResult } from "./feed-upload.ts";
 import { canAccessFeed, canFeedFrom, canFetchFeed, canPreviewUpload, FETCH_SCOPES, mergeHeaders, presentFeed, type FeedAction } from "./feeds.policy.ts";
 import { csvRows, freetextRows, jsonRows, readCapped } from "./ingest/indicators.ts";
@@ -67,11 +67,12 @@ export class FeedsService {
     if (p.orgId === null) throw errors.forbidden("Only users of an organisation can create feeds");
     const orgId = p.orgId;
     const sourceFormat = canonicalFeedFormat(input.source_format);
-    const settings = this.checkSource(input.input_source, input.url, input.settings);
+    const checked = this.checkSource(input.input_source, input.url, input.settings);
     if (input.input_source === "local") authorize(p, ...FETCH_SCOPES);
     const headers = checkedHeaders(null, input.headers ?? null);
     const result = await withTransaction(this.ctx.db.pool, async (client) => {
-      if (input.input_source === "local") await this.checkUpload(client, p, input.url, sourceFormat, { orgId });
+      const upload = input.input_source === "local" ? await this.checkUpload(client, p, input.url, sourceFormat, { orgId }) : null;
+      const settings = withLocalFile(checked, upload);
       const { rows } = await client.query<{ id: number }>(
         `INSERT INTO feeds (name, provider, url, source_format, input_source, enabled, distribution, fixed_event, event_uuid, publish, override_ids, tags, rules, settings, headers, org_id, created_by)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17) RETURNING id`,
@@ -88,7 +89,8 @@ export class FeedsService {
   }
 
   /**
-   * Replacing an uploaded file is a PATCH of `url` (and settings.localFile); the next fetch reads it.
+   * Replacing an uploaded file is a PATCH of `url`; the next fetch reads it. settings.localFile is
+   * always the upload's own name and size (what a client sends there is not kept).
    * `headers` replaces the set; a header sent back with its redacted value keeps its stored value.
    */
   async update(p: Principal | null, id: number, patch: Partial<FeedInput>): Promise<Feed> {
@@ -96,7 +98,7 @@ export class FeedsService {
     const current = await this.find(p, id, "update");
     const inputSource = patch.input_source ?? (current.inputSource as FeedInput["input_source"]);
     const sourceFormat = patch.source_format === undefined ? (current.sourceFormat as FeedFormat) : canonicalFeedFormat(patch.source_format);
-    const settings = this.checkSource(inputSource, patch.url ?? current.url, patch.settings === undefined ? current.settings : patch.settings);
+    const checked = this.checkSource(inputSource, patch.url ?? current.url, patch.settings === undefined ? current.settings : patch.settings);
     const next = {
       name: patch.name ?? current.name,
       provider: patch.provider ?? current.provider,
@@ -114,7 +116,8 @@ export class FeedsService {
       headers: patch.headers === undefined ? current.headers : checkedHeaders(current.headers, patch.headers),
     };
     await withTransaction(this.ctx.db.pool, async (client) => {
-      if (inputSource === "local") await this.checkUpload(client, p, next.url, sourceFormat, current);
+      const upload = inputSource === "local" ? await this.checkUpload(client, p, next.url, sourceFormat, current) : null;
+      const settings = withLocalFile(checked, upload);
       await client.query(
         `UPDATE feeds SET name = $2, provider = $3, url = $4, source_format = $5, input_source = $6, enabled = $7, distribution = $8, fixed_event = $9,
                 event_uuid = $10, publish = $11, override_ids = $12, tags = $13, rules = $14, settings = $15, headers = $16, updated_at = now() WHERE id = $1`,
@@ -252,7 +255,7 @@ export class FeedsService {
    * organisation, or for a preview (`feed` null) of the caller's; any other key is 404, as a
    * missing one. Inside a transaction the upload stays locked against the clean-up until it ends.
    */
-  private async checkUpload(sql: Sql, p: Principal, key: string, format: FeedFormat, feed: { orgId: number } | null): Promise<{ orgId: number | null }> {
+  private async checkUpload(sql: Sql, p: Principal, key: string, format: FeedFormat, feed: { orgId: number } | null): Promise<StoredUpload> {
     const upload = await findUpload(sql, key, feed !== null);
     if (!upload || !(feed ? canFeedFrom(p, upload, feed) : canPreviewUpload(p, upload))) throw errors.notFound("Upload");
     const isArchive = (await this.ctx.storage.size(`${key}/manifest.json`)) !== null;
@@ -282,6 +285,18 @@ function uploader(p: Principal): { userId: number; orgId: number } {
   requireUser(p);
   if (p.orgId === null) throw errors.forbidden("Only users of an organisation can upload feed files");
   return { userId: p.userId, orgId: p.orgId };
+}
+
+/**
+ * Settings to store: a local feed's localFile is its upload's name and size, which the server
+ * knows (a client's value may be stale or wrong); a network feed has no local file. Only for an
+ * upload recorded without its name (stored before uploads were recorded) is the settings' value kept.
+ */
+function withLocalFile(settings: Record<string, unknown> | null, upload: StoredUpload | null): Record<string, unknown> | null {
+  if (upload && upload.filename !== "") return { ...settings, localFile: { filename: upload.filename, size: upload.size } };
+  if (upload || settings === null || !("localFile" in settings)) return settings;
+  const { localFile: _dropped, ...rest } = settings;
+  return rest;
 }
 
 /** Headers to store: a redacted value keeps the stored one; one with nothing stored is refused. */
