@@ -88,7 +88,7 @@ const tagParams = z.object({ attribute_uuid: anyUuid, tag: z.string().min(1).max
 
 export const attributeRoutes = [
   defineRoute({
-    method: "GET", path: "/attributes/", summary: "List attributes of readable events, newest change first (P1; without object_uuid only standalone attributes; deleted defaults to false)", tag: "attributes",
+    method: "GET", path: "/attributes/", summary: "List attributes of readable events, newest change first (P1; without object_uuid only standalone attributes; soft-deleted ones too unless deleted=false)", tag: "attributes",
     scopes: ["attributes:read"], status: 200,
     query: z
       .object({ ...pageQueryFields, event_uuid: anyUuid.optional(), type: queryText().optional(), object_uuid: anyUuid.optional(), deleted: queryBool.optional() })
@@ -124,9 +124,10 @@ export const attributeRoutes = [
     },
   }),
   defineRoute({
-    method: "DELETE", path: "/attributes/{attribute_uuid}", summary: "Soft-delete an attribute (deleted = true, as MISP)", tag: "attributes",
+    method: "DELETE", path: "/attributes/{attribute_uuid}", summary: "Soft-delete an attribute (deleted = true, as MISP; PATCH {\"deleted\": false} restores it); force=true deletes it for good", tag: "attributes",
     scopes: ["attributes:delete"], params: uuidParam, status: 204,
-    handler: ({ principal, params, services }) => services.attributes.delete(principal, params.attribute_uuid),
+    query: z.object({ force: queryBool.default(false) }).strict(),
+    handler: ({ principal, params, query, services }) => services.attributes.delete(principal, params.attribute_uuid, { force: query.force }),
   }),
   defineRoute({
     method: "POST", path: "/attributes/{attribute_uuid}/tag/{tag}", summary: "Tag an attribute (the tag is created when missing); 201 with an empty body", tag: "attributes",

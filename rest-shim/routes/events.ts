@@ -23,6 +23,7 @@ const eventFields = {
   protected: z.boolean().optional(),
   disable_correlation: z.boolean().optional(),
   extends_uuid: z.uuid().nullable().optional(),
+  deleted: z.boolean().optional(),
 };
 type EventBody = { [K in keyof typeof eventFields]?: z.infer<(typeof eventFields)[K]> } & { info?: string };
 const toFields = (b: EventBody) => ({
@@ -36,6 +37,7 @@ const toFields = (b: EventBody) => ({
   protected: b.protected,
   disableCorrelation: b.disable_correlation,
   extendsUuid: b.extends_uuid?.toLowerCase() ?? b.extends_uuid,
+  deleted: b.deleted,
 });
 
 /** A MISP event of 100 000 attributes is about 30 MB of JSON; 50 MB and more is refused (413). */
@@ -43,7 +45,7 @@ export const IMPORT_BODY_LIMIT = 48 * 1024 * 1024;
 
 export const eventRoutes = [
   defineRoute({
-    method: "GET", path: "/events/", summary: "List events the caller may read, newest change first (paginated)", tag: "events",
+    method: "GET", path: "/events/", summary: "List events the caller may read, newest change first (paginated); soft-deleted ones too unless deleted=false", tag: "events",
     scopes: ["events:read"], status: 200,
     query: z
       .object({
@@ -56,9 +58,8 @@ export const eventRoutes = [
       })
       .strict(),
     handler: async ({ principal, query, services }) => {
-      // Events are hard-deleted here, so `deleted=true` matches nothing (accepted for peer clients).
-      if (query.deleted) return { items: [], total: 0, page: query.page, size: query.size, pages: 0 };
-      const page = await services.events.list(principal, { info: query.info, uuid: query.uuid?.toLowerCase(), published: query.published }, query);
+      const filter = { info: query.info, uuid: query.uuid?.toLowerCase(), published: query.published, deleted: query.deleted };
+      const page = await services.events.list(principal, filter, query);
       return { ...page, items: page.items.map(eventOut) };
     },
   }),
@@ -95,12 +96,12 @@ export const eventRoutes = [
   defineRoute({
     method: "POST", path: "/events/", summary: "Create an event", tag: "events",
     scopes: ["events:create"], status: 201,
-    body: z.object({ info: z.string().trim().min(1).max(65_535), uuid: z.uuid().optional(), ...eventFields }).strict(),
+    body: z.object({ info: z.string().trim().min(1).max(65_535), uuid: z.uuid().optional(), ...eventFields, deleted: z.literal(false).optional() }).strict(),
     handler: async ({ principal, body, services }) =>
       eventOut(await services.events.create(principal, { ...toFields(body), info: body.info, uuid: body.uuid?.toLowerCase() })),
   }),
   defineRoute({
-    method: "PATCH", path: "/events/{event_uuid}", summary: "Update an event", tag: "events",
+    method: "PATCH", path: "/events/{event_uuid}", summary: "Update an event; {\"deleted\": false} restores a soft-deleted one, true soft-deletes it (both need events:delete)", tag: "events",
     scopes: ["events:update"], params: uuidParam, status: 200,
     body: z.object({ info: z.string().trim().min(1).max(65_535).optional(), ...eventFields }).strict(),
     handler: async ({ principal, params, body, services }) => {
@@ -109,10 +110,10 @@ export const eventRoutes = [
     },
   }),
   defineRoute({
-    method: "DELETE", path: "/events/{event_uuid}", summary: "Delete an event with its attributes, objects and sightings (hard delete)", tag: "events",
+    method: "DELETE", path: "/events/{event_uuid}", summary: "Soft-delete an event (deleted = true: readable, restorable by PATCH {\"deleted\": false}, left out of search, hunts and correlations); force=true deletes it for good with its attributes, objects and sightings", tag: "events",
     scopes: ["events:delete"], params: uuidParam, status: 204,
-    query: z.object({ force: queryBool.optional() }).strict(),
-    handler: ({ principal, params, services }) => services.events.delete(principal, params.event_uuid),
+    query: z.object({ force: queryBool.default(false) }).strict(),
+    handler: ({ principal, params, query, services }) => services.events.delete(principal, params.event_uuid, { force: query.force }),
   }),
   defineRoute({
     method: "POST", path: "/events/{event_uuid}/publish", summary: "Publish an event", tag: "events",

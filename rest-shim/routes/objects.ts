@@ -139,8 +139,9 @@ export const objectRoutes = [
     },
   }),
   defineRoute({
-    method: "DELETE", path: "/objects/{object_uuid}", summary: "Soft-delete an object with its attributes and references", tag: "objects",
+    method: "DELETE", path: "/objects/{object_uuid}", summary: "Soft-delete an object with its attributes and references (PATCH {\"deleted\": false} restores the object); force=true deletes them for good", tag: "objects",
     scopes: ["objects:delete"], params: uuidParam, status: 204,
-    handler: ({ principal, params, services }) => services.objects.delete(principal, params.object_uuid),
+    query: z.object({ force: queryBool.default(false) }).strict(),
+    handler: ({ principal, params, query, services }) => services.objects.delete(principal, params.object_uuid, { force: query.force }),
   }),
 ];

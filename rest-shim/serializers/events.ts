@@ -55,7 +55,7 @@ export function eventOut(e: EventView) {
     proposal_email_lock: e.proposalEmailLock,
     locked: e.locked,
     protected: e.protected,
-    deleted: false,
+    deleted: e.deleted,
     disable_correlation: e.disableCorrelation,
     extends_uuid: e.extendsUuid,
     tags: e.tags.map(tagOut),

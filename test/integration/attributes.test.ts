@@ -133,7 +133,7 @@ describe("POST /attributes/", () => {
 });
 
 describe("GET /attributes/", () => {
-  it("pages (P1), filters by event, type and object, and leaves deleted and object attributes out by default", async () => {
+  it("pages (P1), filters by event, type, object and deleted (soft-deleted ones listed unless deleted=false), and leaves object attributes out by default", async () => {
     const ev = await newEvent(owner);
     const a1 = await newAttribute(owner, ev, { value: "10.1.0.1" });
     const a2 = await newAttribute(owner, ev, { type: "domain", value: "example.com" });
@@ -145,14 +145,16 @@ describe("GET /attributes/", () => {
     });
     expect(obj.status, obj.text).toBe(201);
 
-    const all = await app.http.get(`/attributes/?event_uuid=${ev}`, { token: owner.token });
+    const withDeleted = await app.http.get(`/attributes/?event_uuid=${ev}`, { token: owner.token });
+    expect(withDeleted.body.items.map((a: { uuid: string }) => a.uuid).sort()).toEqual([a1.uuid, a2.uuid, gone.uuid].sort());
+    const all = await app.http.get(`/attributes/?event_uuid=${ev}&deleted=false`, { token: owner.token });
     expect(all.status).toBe(200);
     expect(Object.keys(all.body).sort()).toEqual(["items", "page", "pages", "size", "total"]);
     expect(all.body.items.map((a: { uuid: string }) => a.uuid).sort()).toEqual([a1.uuid, a2.uuid].sort());
     expect(all.body.items[0].correlations).toEqual([]);
     expect(all.body).toMatchObject({ total: 2, page: 1, size: 50, pages: 1 });
 
-    const paged = await app.http.get(`/attributes/?event_uuid=${ev}&size=1&page=2`, { token: owner.token });
+    const paged = await app.http.get(`/attributes/?event_uuid=${ev}&deleted=false&size=1&page=2`, { token: owner.token });
     expect(paged.body).toMatchObject({ total: 2, page: 2, size: 1, pages: 2 });
     expect(paged.body.items).toHaveLength(1);
 

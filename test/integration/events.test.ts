@@ -210,7 +210,7 @@ describe("PATCH /events/{uuid}", () => {
   it.each([
     ["an empty body", {}],
     ["an unknown field", { colour: "red" }],
-    ["deleted (not patchable)", { deleted: true }],
+    ["deleted as a string", { deleted: "true" }],
     ["info null", { info: null }],
     ["threat_level 5", { threat_level: 5 }],
     ["a date that does not exist", { date: "2021-04-31" }],
@@ -289,7 +289,7 @@ describe("tags", () => {
   });
 });
 
-describe("DELETE /events/{uuid} (hard delete)", () => {
+describe("DELETE /events/{uuid}?force=true (hard delete; soft delete: soft-delete.test.ts)", () => {
   it("needs events:delete: role 3 gets 403", async () => {
     const e = await newEvent(a1);
     expect((await app.http.delete(`/events/${e.uuid}`, { token: a1.token })).status).toBe(403);
@@ -344,8 +344,8 @@ describe("DELETE /events/{uuid} (hard delete)", () => {
     const attributeTagsBefore = await count("attribute_tags");
 
     // Another organisation's org admin: not visible, 404 (existence not disclosed).
-    expect((await app.http.delete(`/events/${uuid}`, { token: bAdmin.token })).status).toBe(404);
-    const res = await app.http.delete(`/events/${uuid}`, { token: aAdmin.token });
+    expect((await app.http.delete(`/events/${uuid}?force=true`, { token: bAdmin.token })).status).toBe(404);
+    const res = await app.http.delete(`/events/${uuid}?force=true`, { token: aAdmin.token });
     expect(res.status).toBe(204);
     expect(res.text).toBe("");
     expect(await linked()).toEqual({ attributes: 0, objects: 0, refs: 0, sightings: 0, event_tags: 0, attribute_tags: 0 });
@@ -474,6 +474,8 @@ describe("GraphQL twins give the same data as REST", () => {
     const deniedDelete = await gql(a1, `mutation($u: String!) { deleteEvent(uuid: $u) }`, { u: uuid });
     expect(deniedDelete.body.errors![0].extensions).toMatchObject({ status: 403 });
     expect((await gql(aAdmin, `mutation($u: String!) { deleteEvent(uuid: $u) }`, { u: uuid })).body.data.deleteEvent).toBe(true);
+    expect((await app.http.get(`/events/${uuid}`, { token: a1.token })).body.deleted).toBe(true);
+    expect((await gql(aAdmin, `mutation($u: String!) { deleteEvent(uuid: $u, force: true) }`, { u: uuid })).body.data.deleteEvent).toBe(true);
     expect((await app.http.get(`/events/${uuid}`, { token: a1.token })).status).toBe(404);
   });
 

@@ -153,7 +153,7 @@ describe("the notification types", () => {
     await settled(app);
     expect(await typesOf(alice)).toEqual(["attribute.deleted", "event.attribute.deleted"]);
     await clearAll(alice, bob);
-    expect((await app.http.delete(`/events/${eventUuid}`, { token: admin.token })).status).toBe(204);
+    expect((await app.http.delete(`/events/${eventUuid}?force=true`, { token: admin.token })).status).toBe(204);
     await settled(app);
     const bobs = await notificationsOf(bob);
     expect(bobs.map((n) => n.type)).toContain("event.deleted");

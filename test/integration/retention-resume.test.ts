@@ -32,7 +32,7 @@ function worker(name: string): ServiceProcess {
   return p;
 }
 
-const purgedLogged = (p: ServiceProcess) => p.logs.filter((l) => l.msg === "retention purged event").map((l) => l.event_uuid as string);
+const purgedLogged = (p: ServiceProcess) => p.logs.filter((l) => l.msg === "purged event" && l.reason === "retention").map((l) => l.event_uuid as string);
 
 beforeAll(async () => {
   app = await startTestApp("retention-resume", { ROLE: "api" });

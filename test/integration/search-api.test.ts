@@ -96,7 +96,15 @@ describe.each(SEARCH_BACKENDS)("Explore search on $name", ({ name, env }) => {
     const withDeleted = await search("attributes", "value:198.51.100.8", analyst, "&include_deleted=true");
     expect(withDeleted.body.results[0]._source.deleted).toBe(true);
 
+    // A soft-deleted event leaves the default search with all its attributes; include_deleted finds them.
     expect((await app.http.delete(`/events/${eventUuid}`, { token: admin.token })).status).toBe(204);
+    await settled(app);
+    expect((await search("events", `uuid:${eventUuid}`, analyst)).body.total).toBe(0);
+    expect((await search("attributes", `event_uuid:${eventUuid}`, analyst)).body.total).toBe(0);
+    expect((await search("attributes", `event_uuid:${eventUuid}`, analyst, "&include_deleted=true")).body.total).toBeGreaterThan(0);
+    expect((await search("events", `uuid:${eventUuid}`, analyst, "&include_deleted=true")).body.results[0]._source.deleted).toBe(true);
+
+    expect((await app.http.delete(`/events/${eventUuid}?force=true`, { token: admin.token })).status).toBe(204);
     await settled(app);
     expect((await search("attributes", `event_uuid:${eventUuid}`, analyst, "&include_deleted=true")).body.total).toBe(0);
     expect((await search("events", `uuid:${eventUuid}`, analyst)).body.total).toBe(0);

@@ -19,7 +19,7 @@ describe("registered tasks", () => {
 
   const wide = tasks.filter((t) => t.checkTarget === instanceWide);
   it("instance-wide tasks are the ones without a record in their arguments", () => {
-    expect(wide.map((t) => t.name).sort()).toEqual(["enforce_retention", "generate_correlations"]);
+    expect(wide.map((t) => t.name).sort()).toEqual(["enforce_retention", "generate_correlations", "purge_deleted"]);
   });
 
   it.each(wide.map((t) => [t.name, t] as const))("%s (instance-wide) refuses any keyword argument but user_id and needs an admin-level scope", (_name, task) => {

@@ -110,7 +110,7 @@ builder.queryFields((t) => ({
   attributes: t.field({
     extensions: cost.page("size", 50),
     type: AttributePage,
-    description: "Attributes of readable events, newest change first; without objectUuid only standalone attributes; deleted defaults to false",
+    description: "Attributes of readable events, newest change first; without objectUuid only standalone attributes; soft-deleted ones too unless deleted: false",
     args: { page: t.arg.int(), size: t.arg.int(), eventUuid: t.arg.string(), type: t.arg.string(), objectUuid: t.arg.string(), deleted: t.arg.boolean() },
     resolve: (_r, a, ctx) => {
       if (a.type != null && (a.type.length > 255 || a.type.includes("\0"))) throw errors.invalidField(["args", "type"], "must be at most 255 characters without NUL bytes");
@@ -145,10 +145,10 @@ builder.mutationFields((t) => ({
     resolve: (_r, a, ctx) => ctx.services.attributes.update(caller(ctx), checkUuid(a.uuid, "uuid"), toAttributePatch(a.input)),
   }),
   deleteAttribute: t.boolean({
-    description: "Soft delete (deleted = true)",
-    args: { uuid: t.arg.string({ required: true }) },
+    description: "Soft delete (deleted = true; updateAttribute with deleted: false restores it); force: true deletes it for good",
+    args: { uuid: t.arg.string({ required: true }), force: t.arg.boolean({ defaultValue: false }) },
     resolve: async (_r, a, ctx) => {
-      await ctx.services.attributes.delete(caller(ctx), checkUuid(a.uuid, "uuid"));
+      await ctx.services.attributes.delete(caller(ctx), checkUuid(a.uuid, "uuid"), { force: a.force ?? false });
       return true;
     },
   }),

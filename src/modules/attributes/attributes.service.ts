@@ -18,8 +18,13 @@ export interface AttributeFilter {
   type?: string;
   /** Given: the attributes of that object; absent: standalone attributes only (as the peer). */
   objectUuid?: string;
-  /** Default false: soft-deleted attributes are left out unless asked for. */
+  /** Omitted: soft-deleted attributes are listed too (the peer's list); false leaves them out. */
   deleted?: boolean;
+}
+
+export interface AttributeDeleteOptions {
+  /** Hard delete: the row, its tags, sightings and correlations are gone for good. Default: soft delete. */
+  force?: boolean;
 }
 
 /** What change records say about a deleted attribute (the notification payload needs no re-read). */
@@ -55,7 +60,7 @@ export class AttributesService {
     if (filter.type) add("a.type = ?", filter.type);
     if (filter.objectUuid) add("o.uuid = ?", filter.objectUuid);
     else where.push("a.object_id IS NULL");
-    add("a.deleted = ?", filter.deleted ?? false);
+    if (filter.deleted !== undefined) add("a.deleted = ?", filter.deleted);
     const { items, total } = await listAttributes(this.ctx.db.pool, where.join(" AND "), params, req.size, offsetOf(req));
     return pageOf(items, total, req);
   }
@@ -122,10 +127,22 @@ export class AttributesService {
     });
   }
 
-  /** Soft delete, as MISP: the row stays with `deleted = true`. Deleting a deleted attribute changes nothing. */
-  async delete(p: Principal | null, uuid: string): Promise<void> {
+  /**
+   * Soft delete, as MISP: the row stays with `deleted = true` (PATCH `{"deleted": false}` restores
+   * it). Deleting a deleted attribute changes nothing. `force`: the row goes for good (its tags,
+   * sightings and pairs cascade); the change record keeps the levels for the notifier.
+   */
+  async delete(p: Principal | null, uuid: string, opts: AttributeDeleteOptions = {}): Promise<void> {
     authorize(p, "attributes:delete");
     await this.mutate(p, uuid, async (client, a, e, now) => {
+      if (opts.force) {
+        await client.query("DELETE FROM attributes WHERE id = $1", [a.id]);
+        if (a.objectId !== null) await touchObject(client, a.objectId, now);
+        await touchEvent(client, e.id, now);
+        const change = attributeDeletedChange(a, e, a.objectUuid);
+        // A soft-deleted one was announced when it was deleted: going for good is not news to followers.
+        return [{ ...change, payload: { ...change.payload, distribution: a.distribution, object_distribution: a.objectDistribution, hard: true, announced: a.deleted } }];
+      }
       if (a.deleted) return [];
       await updateAttributeColumns(client, a.id, { deleted: true }, now);
       if (a.objectId !== null) await touchObject(client, a.objectId, now);

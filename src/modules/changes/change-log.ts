@@ -12,6 +12,15 @@ export interface Change {
   payload?: Record<string, unknown> | null;
 }
 
+/**
+ * An event's soft delete and its restore. Not `event.deleted`/`event.updated`: the event's followers
+ * are not told (the peer's behaviour), while the indexer and the correlator re-read the event and all
+ * its attributes (their documents say deleted, their pairs go, and come back on restore).
+ */
+export const EVENT_SOFT_DELETED = "event.soft_deleted";
+export const EVENT_RESTORED = "event.restored";
+export const isEventTrashChange = (kind: string) => kind === EVENT_SOFT_DELETED || kind === EVENT_RESTORED;
+
 /** The job key of a consumer's job for one range: a second enqueue of the same range replaces it. */
 export const changeRangeJobKey = (task: string, firstId: number, lastId: number) => `${task}:${firstId}-${lastId}`;
 

@@ -1,6 +1,6 @@
 import type pg from "pg";
 import type { Change } from "../changes/change-log.ts";
-import { recordChanges } from "../changes/change-log.ts";
+import { isEventTrashChange, recordChanges } from "../changes/change-log.ts";
 import { withTransaction, type Sql } from "../../platform/db/transaction.ts";
 import { RUNTIME_DEFAULTS } from "../settings/runtime-settings.schema.ts";
 import { isCompositeType, splitComposite } from "../attributes/catalogue/index.ts";
@@ -128,7 +128,7 @@ async function attributesToCorrelate(sql: Sql, firstId: number, lastId: number):
       if (isCorrelationChange(r.kind) || r.kind.endsWith("tagged")) continue;
       attributes.add(r.entity_uuid);
       if (r.kind === "attribute.deleted" && r.payload?.attribute_value) for (const v of partsOf(r.payload.attribute_type, r.payload.attribute_value)) goneValues.add(v);
-    } else if (r.kind === "event.updated" && (!r.payload?.fields || r.payload.fields.some((f) => RECORRELATING_EVENT_FIELDS.has(f)))) {
+    } else if (isEventTrashChange(r.kind) || (r.kind === "event.updated" && (!r.payload?.fields || r.payload.fields.some((f) => RECORRELATING_EVENT_FIELDS.has(f))))) {
       events.add(r.entity_uuid);
     }
   }

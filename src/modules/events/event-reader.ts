@@ -45,6 +45,9 @@ export interface EventView {
   protected: boolean;
   disableCorrelation: boolean;
   extendsUuid: string | null;
+  /** Soft-deleted (DELETE without force): still readable, left out of search, hunts and correlations. */
+  deleted: boolean;
+  deletedAt: Date | null;
   galaxies: unknown[];
   attributeCount: number;
   objectCount: number;
@@ -67,7 +70,7 @@ function eventSelect(reader: Principal | undefined, params: unknown[]): string {
   return `
   SELECT e.id, e.uuid::text, e.info, to_char(e.date, 'YYYY-MM-DD') AS date, e.threat_level, e.analysis, e.distribution,
          e.sharing_group_id, e.published, e.publish_timestamp, e.timestamp, e.sighting_timestamp, e.org_id, e.orgc_id, e.user_id,
-         e.locked, e.proposal_email_lock, e.protected, e.disable_correlation, e.extends_uuid::text, e.galaxies, e.created_at, e.updated_at,
+         e.locked, e.proposal_email_lock, e.protected, e.disable_correlation, e.extends_uuid::text, e.deleted, e.deleted_at, e.galaxies, e.created_at, e.updated_at,
          (SELECT count(*) FROM attributes a WHERE a.event_id = e.id AND a.object_id IS NULL AND NOT a.deleted${visible("a.distribution")})::int AS attribute_count,
          (SELECT count(*) FROM objects o WHERE o.event_id = e.id AND NOT o.deleted${visible("o.distribution")})::int AS object_count,
          json_build_object('id', org.id, 'uuid', org.uuid, 'name', org.name) AS org,
@@ -102,6 +105,8 @@ function toEventView(r: any): EventView {
     protected: r.protected,
     disableCorrelation: r.disable_correlation,
     extendsUuid: r.extends_uuid,
+    deleted: r.deleted,
+    deletedAt: r.deleted_at,
     galaxies: r.galaxies,
     attributeCount: r.attribute_count,
     objectCount: r.object_count,

@@ -54,6 +54,8 @@ export const EventType = builder.objectRef<EventView>("Event").implement({
     protected: t.exposeBoolean("protected"),
     disableCorrelation: t.exposeBoolean("disableCorrelation"),
     extendsUuid: t.exposeString("extendsUuid", { nullable: true }),
+    deleted: t.exposeBoolean("deleted", { description: "Soft-deleted: readable and restorable (restoreEvent), left out of search, hunts and correlations" }),
+    deletedAt: t.string({ nullable: true, description: "When it was soft-deleted (ISO 8601)", resolve: (e) => e.deletedAt?.toISOString() ?? null }),
     attributeCount: t.exposeInt("attributeCount"),
     objectCount: t.exposeInt("objectCount"),
     org: t.field({ type: OrgRefType, resolve: (e) => e.org }),
@@ -143,11 +145,18 @@ builder.queryFields((t) => ({
   events: t.field({
     extensions: cost.page("size", 50),
     type: EventPage,
-    args: { page: t.arg.int(), size: t.arg.int(), info: t.arg.string(), uuid: t.arg.string(), published: t.arg.boolean() },
+    args: {
+      page: t.arg.int(),
+      size: t.arg.int(),
+      info: t.arg.string(),
+      uuid: t.arg.string(),
+      published: t.arg.boolean(),
+      deleted: t.arg.boolean({ description: "Omitted: soft-deleted events are listed too" }),
+    },
     resolve: (_r, a, ctx) =>
       ctx.services.events.list(
         caller(ctx),
-        { info: a.info ?? undefined, uuid: a.uuid ? checkUuid(a.uuid, "uuid") : undefined, published: a.published ?? undefined },
+        { info: a.info ?? undefined, uuid: a.uuid ? checkUuid(a.uuid, "uuid") : undefined, published: a.published ?? undefined, deleted: a.deleted ?? undefined },
         checkPage(a.page, a.size),
       ),
   }),
@@ -180,11 +189,18 @@ builder.mutationFields((t) => ({
     resolve: (_r, a, ctx) => ctx.services.events.update(caller(ctx), checkUuid(a.uuid, "uuid"), checkFields(a.input)),
   }),
   deleteEvent: t.boolean({
-    args: { uuid: t.arg.string({ required: true }) },
+    description: "Soft delete (restorable by restoreEvent); force: true deletes the event and everything in it for good",
+    args: { uuid: t.arg.string({ required: true }), force: t.arg.boolean({ defaultValue: false }) },
     resolve: async (_r, a, ctx) => {
-      await ctx.services.events.delete(caller(ctx), checkUuid(a.uuid, "uuid"));
+      await ctx.services.events.delete(caller(ctx), checkUuid(a.uuid, "uuid"), { force: a.force ?? false });
       return true;
     },
+  }),
+  restoreEvent: t.field({
+    type: EventType,
+    description: "Undoes a soft delete: the event and its attributes are searchable and correlated again",
+    args: { uuid: t.arg.string({ required: true }) },
+    resolve: (_r, a, ctx) => ctx.services.events.restore(caller(ctx), checkUuid(a.uuid, "uuid")),
   }),
   setEventPublished: t.field({
     type: EventType,

@@ -5,7 +5,7 @@ import { authorize, type Principal } from "../../auth/principal.ts";
 import { withTransaction } from "../../platform/db/transaction.ts";
 import { errors, type ValidationIssue } from "../../platform/errors.ts";
 import { offsetOf, pageOf, type Page, type PageRequest } from "../../platform/pagination.ts";
-import { recordChanges, type Change } from "../changes/change-log.ts";
+import { EVENT_RESTORED, EVENT_SOFT_DELETED, recordChanges, type Change } from "../changes/change-log.ts";
 import { canReadEvent, canWriteEvent, readableEventsSql } from "../../auth/distribution.ts";
 import type { EventDraft } from "./event-draft.ts";
 import { listEvents, loadEvent, type EventView } from "./event-reader.ts";
@@ -19,6 +19,8 @@ export interface EventFilter {
   uuid?: string;
   published?: boolean;
   orgcUuid?: string;
+  /** Omitted: soft-deleted events are listed too (the peer's list). */
+  deleted?: boolean;
 }
 
 /** Fields of POST /events/ and PATCH /events/{uuid} (snake_case is the shim's business). */
@@ -33,6 +35,13 @@ export interface EventFields {
   protected?: boolean;
   disableCorrelation?: boolean;
   extendsUuid?: string | null;
+  /** false restores a soft-deleted event, true soft-deletes it (both need events:delete). */
+  deleted?: boolean;
+}
+
+export interface DeleteOptions {
+  /** Hard delete: the event and everything in it are gone for good. Default: soft delete. */
+  force?: boolean;
 }
 
 const now = () => Math.floor(Date.now() / 1000);
@@ -58,6 +67,10 @@ export class EventsService {
     if (filter.published !== undefined) {
       params.push(filter.published);
       where.push(`e.published = $${params.length}`);
+    }
+    if (filter.deleted !== undefined) {
+      params.push(filter.deleted);
+      where.push(`e.deleted = $${params.length}`);
     }
     const { items, total } = await listEvents(this.ctx.db.pool, where.join(" AND "), params, req.size, offsetOf(req), p);
     return pageOf(await this.retention.withBadges(items), total, req);
@@ -132,39 +145,48 @@ export class EventsService {
 
   async update(p: Principal | null, uuid: string, fields: EventFields): Promise<EventView> {
     authorize(p, "events:update");
+    const { deleted, ...edits } = fields;
+    if (deleted !== undefined) authorize(p, "events:delete");
+    const editing = Object.values(edits).some((v) => v !== undefined);
     await this.mutate(p, uuid, async (client, e) => {
-      const sets: string[] = [];
-      const params: unknown[] = [];
-      const set = (column: string, value: unknown) => {
-        params.push(value);
-        sets.push(`${column} = $${params.length}`);
-      };
-      if (fields.info !== undefined) set("info", fields.info);
-      if (fields.date !== undefined) set("date", fields.date);
-      if (fields.threatLevel !== undefined) set("threat_level", fields.threatLevel);
-      if (fields.analysis !== undefined) set("analysis", fields.analysis);
-      if (fields.distribution !== undefined) set("distribution", fields.distribution);
-      if (fields.locked !== undefined) set("locked", fields.locked);
-      if (fields.protected !== undefined) set("protected", fields.protected);
-      if (fields.disableCorrelation !== undefined) set("disable_correlation", fields.disableCorrelation);
-      if (fields.extendsUuid !== undefined) set("extends_uuid", fields.extendsUuid);
-      const publishing = fields.published !== undefined && fields.published !== e.published;
-      if (publishing) {
-        // Changing the published state is publishing or unpublishing, whatever the route.
-        authorize(p, "events:publish");
-        set("published", fields.published);
-        if (fields.published) set("publish_timestamp", now());
-      }
-      set("timestamp", Math.max(now(), e.timestamp + 1));
-      params.push(e.id);
-      await client.query(`UPDATE events SET ${sets.join(", ")}, updated_at = now() WHERE id = $${params.length}`, params);
-      const changes: Change[] = [
-        { kind: "event.updated", entityType: "event", entityUuid: e.uuid, eventUuid: e.uuid, payload: { fields: Object.keys(fields).filter((k) => fields[k as keyof EventFields] !== undefined) } },
-      ];
-      if (publishing) changes.push({ kind: fields.published ? "event.published" : "event.unpublished", entityType: "event", entityUuid: e.uuid, eventUuid: e.uuid });
-      return changes;
+      const changes = deleted === undefined ? [] : await setDeleted(client, e, deleted);
+      return editing ? [...changes, ...(await this.edit(client, p, e, edits))] : changes;
     });
     return this.get(p, uuid);
+  }
+
+  /** The field edits of an update, in its transaction: the timestamp moves forward, followers hear of it. */
+  private async edit(client: import("pg").PoolClient, p: Principal, e: EventView, fields: Omit<EventFields, "deleted">): Promise<Change[]> {
+    const sets: string[] = [];
+    const params: unknown[] = [];
+    const set = (column: string, value: unknown) => {
+      params.push(value);
+      sets.push(`${column} = $${params.length}`);
+    };
+    if (fields.info !== undefined) set("info", fields.info);
+    if (fields.date !== undefined) set("date", fields.date);
+    if (fields.threatLevel !== undefined) set("threat_level", fields.threatLevel);
+    if (fields.analysis !== undefined) set("analysis", fields.analysis);
+    if (fields.distribution !== undefined) set("distribution", fields.distribution);
+    if (fields.locked !== undefined) set("locked", fields.locked);
+    if (fields.protected !== undefined) set("protected", fields.protected);
+    if (fields.disableCorrelation !== undefined) set("disable_correlation", fields.disableCorrelation);
+    if (fields.extendsUuid !== undefined) set("extends_uuid", fields.extendsUuid);
+    const publishing = fields.published !== undefined && fields.published !== e.published;
+    if (publishing) {
+      // Changing the published state is publishing or unpublishing, whatever the route.
+      authorize(p, "events:publish");
+      set("published", fields.published);
+      if (fields.published) set("publish_timestamp", now());
+    }
+    set("timestamp", Math.max(now(), e.timestamp + 1));
+    params.push(e.id);
+    await client.query(`UPDATE events SET ${sets.join(", ")}, updated_at = now() WHERE id = $${params.length}`, params);
+    const changes: Change[] = [
+      { kind: "event.updated", entityType: "event", entityUuid: e.uuid, eventUuid: e.uuid, payload: { fields: Object.entries(fields).filter(([, v]) => v !== undefined).map(([k]) => k) } },
+    ];
+    if (publishing) changes.push({ kind: fields.published ? "event.published" : "event.unpublished", entityType: "event", entityUuid: e.uuid, eventUuid: e.uuid });
+    return changes;
   }
 
   async setPublished(p: Principal | null, uuid: string, published: boolean): Promise<EventView> {
@@ -208,11 +230,14 @@ export class EventsService {
   }
 
   /**
-   * Hard delete of the event with its attributes, objects, references, tags and sightings (the
-   * foreign keys cascade). The change records carry what consumers need once the rows are gone.
+   * Soft delete by default (as the peer and MISP): the event stays readable with `deleted: true`,
+   * restorable, and leaves search, hunts and correlations; deleting it again changes nothing.
+   * `force`: hard delete of the event with its attributes, objects, references, tags and sightings
+   * (the foreign keys cascade); the change records carry what consumers need once the rows are gone.
    */
-  async delete(p: Principal | null, uuid: string): Promise<void> {
+  async delete(p: Principal | null, uuid: string, opts: DeleteOptions = {}): Promise<void> {
     authorize(p, "events:delete");
+    if (!opts.force) return this.mutate(p, uuid, (client, e) => setDeleted(client, e, true));
     await this.mutate(p, uuid, async (client, e) => {
       const attrs = await client.query<{ uuid: string; type: string; value: string; object_uuid: string | null; distribution: number; object_distribution: number | null }>(
         `SELECT a.uuid::text, a.type, a.value, o.uuid::text AS object_uuid, a.distribution, o.distribution AS object_distribution
@@ -252,6 +277,13 @@ export class EventsService {
     });
   }
 
+  /** Undoes a soft delete (PATCH `{"deleted": false}` does the same); a live event is answered as it is. */
+  async restore(p: Principal | null, uuid: string): Promise<EventView> {
+    authorize(p, "events:delete");
+    await this.mutate(p, uuid, (client, e) => setDeleted(client, e, false));
+    return this.get(p, uuid);
+  }
+
   /** Loads, checks read and write access, runs `fn` and records its changes in one transaction. */
   private async mutate(p: Principal, uuid: string, fn: (client: import("pg").PoolClient, e: EventView) => Promise<Change[]>): Promise<void> {
     await withTransaction(this.ctx.db.pool, async (client) => {
@@ -263,4 +295,11 @@ export class EventsService {
       if (changes.length) await recordChanges(client, p, changes);
     });
   }
+}
+
+/** Flags or unflags an event as soft-deleted; no change record when it already is as asked. */
+async function setDeleted(client: import("pg").PoolClient, e: EventView, deleted: boolean): Promise<Change[]> {
+  if (e.deleted === deleted) return [];
+  await client.query("UPDATE events SET deleted = $2, deleted_at = CASE WHEN $2 THEN now() END, updated_at = now() WHERE id = $1", [e.id, deleted]);
+  return [{ kind: deleted ? EVENT_SOFT_DELETED : EVENT_RESTORED, entityType: "event", entityUuid: e.uuid, eventUuid: e.uuid }];
 }

@@ -108,6 +108,8 @@ export function candidatesOf(r: ChangeRecord, ctx: Context): Candidate[] {
     return out;
   }
   if (entity === "attribute") {
+    // The hard delete of an attribute whose soft delete was already announced.
+    if (p.announced === true) return [];
     const a = ctx.attributes.get(r.entity_uuid);
     const eventUuid = a?.eventUuid ?? r.event_uuid;
     const objectUuid = a?.objectUuid ?? str(p.object_uuid);

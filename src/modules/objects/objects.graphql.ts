@@ -172,10 +172,10 @@ builder.mutationFields((t) => ({
       }),
   }),
   deleteObject: t.boolean({
-    description: "Soft-deletes the object with its attributes and references",
-    args: { uuid: t.arg.string({ required: true }) },
+    description: "Soft-deletes the object with its attributes and references (updateObject with deleted: false restores it whole); force: true deletes them for good",
+    args: { uuid: t.arg.string({ required: true }), force: t.arg.boolean({ defaultValue: false }) },
     resolve: async (_r, a, ctx) => {
-      await ctx.services.objects.delete(caller(ctx), checkUuid(a.uuid, "uuid"));
+      await ctx.services.objects.delete(caller(ctx), checkUuid(a.uuid, "uuid"), { force: a.force ?? false });
       return true;
     },
   }),

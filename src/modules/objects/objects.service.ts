@@ -319,6 +319,12 @@ export class ObjectsService {
         changes.push(...(await softDeleteAttributes(client, e, o.uuid, "object_id = $1 AND NOT deleted", [o.id], now)));
         await client.query("UPDATE object_references SET deleted = true WHERE object_id = $1", [o.id]);
       }
+      if (patch.deleted === false && o.deleted) {
+        // A restored object comes back whole: what its delete flagged is unflagged (attributes
+        // deleted one by one before it come back too: the rows do not say which were).
+        changes.push(...(await restoreAttributes(client, e, o.uuid, o.id, now)));
+        await client.query("UPDATE object_references SET deleted = false WHERE object_id = $1", [o.id]);
+      }
       if (patch.deleted !== undefined && patch.deleted !== o.deleted) {
         sets.push(`deleted = ${patch.deleted ? "true" : "false"}`);
         fields.push("deleted");
@@ -333,10 +339,16 @@ export class ObjectsService {
     });
   }
 
-  /** Soft-deletes the object, each of its live attributes and its references. Deleting a deleted object changes nothing. */
-  async delete(p: Principal | null, uuid: string): Promise<void> {
+  /**
+   * Soft delete of the object, each of its live attributes and its references; deleting a deleted
+   * object changes nothing, and PATCH `{"deleted": false}` restores it whole.
+   * `force`: the object goes for good, its attributes and references with it (foreign keys cascade);
+   * the change records carry what consumers need once the rows are gone.
+   */
+  async delete(p: Principal | null, uuid: string, opts: { force?: boolean } = {}): Promise<void> {
     authorize(p, "objects:delete");
     await this.mutate(p, uuid, async (client, o, e, now) => {
+      if (opts.force) return hardDeleteObject(client, o, e, now);
       if (o.deleted) return [];
       const changes = await softDeleteAttributes(client, e, o.uuid, "object_id = $1 AND NOT deleted", [o.id], now);
       await client.query("UPDATE object_references SET deleted = true WHERE object_id = $1", [o.id]);
@@ -367,6 +379,30 @@ export class ObjectsService {
 /** The distribution rule for one object: its event and its own level. */
 function canReadObject(p: Principal, o: Pick<ObjectView, "event" | "distribution">): boolean {
   return canReadInEvent(p, o.event, o.distribution);
+}
+
+/** Deletes the object for good; followers already told of a soft delete are not told again. */
+async function hardDeleteObject(client: pg.PoolClient, o: ObjectView, e: EventRef, now: number): Promise<Change[]> {
+  const { rows } = await client.query<{ uuid: string; type: string; value: string; distribution: number; deleted: boolean }>(
+    "SELECT uuid::text, type, value, distribution, deleted FROM attributes WHERE object_id = $1",
+    [o.id],
+  );
+  await client.query("DELETE FROM objects WHERE id = $1", [o.id]);
+  await touchEvent(client, e.id, now);
+  const attributeChanges = rows.map((a) => {
+    const change = attributeDeletedChange(a, e, o.uuid);
+    return { ...change, payload: { ...change.payload, distribution: a.distribution, object_distribution: o.distribution, hard: true, announced: a.deleted } };
+  });
+  return [...(o.deleted ? [] : [objectChange("object.deleted", o, e, { distribution: o.distribution, hard: true })]), ...attributeChanges];
+}
+
+/** Unflags the object's soft-deleted attributes; their change records re-index and re-correlate them. */
+async function restoreAttributes(client: pg.PoolClient, e: EventRef, objectUuid: string, objectId: number, now: number): Promise<Change[]> {
+  const { rows } = await client.query<{ uuid: string }>(
+    "UPDATE attributes SET deleted = false, timestamp = GREATEST(timestamp + 1, $2) WHERE object_id = $1 AND deleted RETURNING uuid::text",
+    [objectId, now],
+  );
+  return rows.map((a) => ({ kind: "attribute.updated", entityType: "attribute" as const, entityUuid: a.uuid, eventUuid: e.uuid, payload: { object_uuid: objectUuid, fields: ["deleted"] } }));
 }
 
 /** Soft-deletes the matching attributes (a WHERE over `attributes`) and returns their change records. */

@@ -1,6 +1,8 @@
 import type { RuntimeSettingValue } from "../settings/runtime-settings.schema.ts";
 
 export type RetentionSettings = RuntimeSettingValue<"retention">;
+/** GET /events/retention/status: the spec's fields (4.5). */
+export type RetentionStatus = Pick<RetentionSettings, "enabled" | "period_days" | "warning_days" | "exempt_tags">;
 
 const DAY = 86_400;
 

@@ -3,9 +3,10 @@ import type { Sql } from "../../platform/db/transaction.ts";
 /**
  * Every SQL statement of event retention. "Older than" means the event's `timestamp` (its last
  * change, as MISP keeps it): an event still being worked on is not purged, whatever its date says.
- * Preview, badges and enforcement all use `CANDIDATE_WHERE`, so they agree.
+ * Preview, badges and enforcement all use `CANDIDATE_WHERE`, so they agree. Soft-deleted events
+ * are not candidates (spec 8 selects non-deleted events): `purge_deleted` removes them on its own terms.
  */
-const CANDIDATE_WHERE = `e.timestamp < $1::bigint
+const CANDIDATE_WHERE = `e.timestamp < $1::bigint AND NOT e.deleted
   AND NOT EXISTS (SELECT 1 FROM event_tags et JOIN tags t ON t.id = et.tag_id WHERE et.event_id = e.id AND t.name = ANY($2::text[]))`;
 
 /** Events whose last change is before `cutoff` (epoch seconds) and carry no exempt tag. */
@@ -32,12 +33,26 @@ export interface PurgedEvent {
  */
 export async function lockCandidates(sql: Sql, cutoff: number, exemptTags: string[], limit: number): Promise<PurgedEvent[]> {
   const { rows } = await sql.query<PurgedEvent>(
-    `SELECT e.id, e.uuid::text, e.info, o.uuid::text AS orgc_uuid, o.name AS orgc_name, e.distribution, e.org_id, e.orgc_id,
-            (SELECT count(*)::int FROM attributes a WHERE a.event_id = e.id) AS attributes
+    `SELECT ${PURGED_EVENT_COLUMNS}
        FROM events e JOIN organisations o ON o.id = e.orgc_id
       WHERE ${CANDIDATE_WHERE}
       ORDER BY e.id LIMIT $3 FOR UPDATE OF e SKIP LOCKED`,
     [cutoff, exemptTags, limit],
+  );
+  return rows;
+}
+
+const PURGED_EVENT_COLUMNS = `e.id, e.uuid::text, e.info, o.uuid::text AS orgc_uuid, o.name AS orgc_name, e.distribution, e.org_id, e.orgc_id,
+            (SELECT count(*)::int FROM attributes a WHERE a.event_id = e.id) AS attributes`;
+
+/** Locks up to `limit` events soft-deleted before `before` (ISO instant), skipping those being edited. */
+export async function lockDeletedBefore(sql: Sql, before: string, limit: number): Promise<PurgedEvent[]> {
+  const { rows } = await sql.query<PurgedEvent>(
+    `SELECT ${PURGED_EVENT_COLUMNS}
+       FROM events e JOIN organisations o ON o.id = e.orgc_id
+      WHERE e.deleted AND e.deleted_at < $1::timestamptz
+      ORDER BY e.deleted_at, e.id LIMIT $2 FOR UPDATE OF e SKIP LOCKED`,
+    [before, limit],
   );
   return rows;
 }

@@ -1,6 +1,6 @@
 import { builder, caller } from "../../graphql/builder.ts";
 import { EventType } from "../events/events.graphql.ts";
-import type { RetentionBadge, RetentionSettings } from "./retention-policy.ts";
+import type { RetentionBadge, RetentionStatus } from "./retention-policy.ts";
 
 const BadgeStatus = builder.enumType("RetentionBadgeStatus", { values: ["expired", "expiring"] as const });
 
@@ -12,7 +12,7 @@ const Badge = builder.objectRef<RetentionBadge>("RetentionBadge").implement({
   }),
 });
 
-const Status = builder.objectRef<RetentionSettings>("RetentionStatus").implement({
+const Status = builder.objectRef<RetentionStatus>("RetentionStatus").implement({
   fields: (t) => ({
     enabled: t.exposeBoolean("enabled"),
     periodDays: t.int({ resolve: (s) => s.period_days }),

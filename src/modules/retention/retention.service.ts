@@ -5,16 +5,18 @@ import { readRuntimeSetting } from "../settings/runtime-settings.reader.ts";
 import { RUNTIME_SETTINGS } from "../settings/runtime-settings.schema.ts";
 import type { EventView } from "../events/event-reader.ts";
 import { countCandidates } from "./retention-store.ts";
-import { retentionBadge, retentionCutoff, type RetentionSettings } from "./retention-policy.ts";
+import { retentionBadge, retentionCutoff, type RetentionStatus } from "./retention-policy.ts";
 
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 
 export class RetentionService {
   constructor(private readonly ctx: AppContext) {}
 
-  async status(p: Principal | null): Promise<RetentionSettings> {
+  /** The spec's four fields (4.5): the purge of soft-deleted events is an administrator's setting. */
+  async status(p: Principal | null): Promise<RetentionStatus> {
     authorize(p, "events:read");
-    return readRuntimeSetting(this.ctx.db.pool, "retention");
+    const { enabled, period_days, warning_days, exempt_tags } = await readRuntimeSetting(this.ctx.db.pool, "retention");
+    return { enabled, period_days, warning_days, exempt_tags };
   }
 
   /**

@@ -11,6 +11,8 @@ export const RUNTIME_SETTINGS = {
       period_days: z.number().int().min(1).max(36_500),
       warning_days: z.number().int().min(0).max(36_500),
       exempt_tags: z.array(z.string().min(1).max(255)).max(1000),
+      /** purge_deleted removes events soft-deleted longer ago than this (a value stored before it existed gets the default). */
+      purge_deleted_after_days: z.number().int().min(1).max(36_500).default(30),
     })
     .strict(),
   notifications: z
@@ -73,7 +75,7 @@ export type RuntimeNamespace = keyof typeof RUNTIME_SETTINGS;
 export type RuntimeSettingValue<N extends RuntimeNamespace> = z.infer<(typeof RUNTIME_SETTINGS)[N]>;
 
 export const RUNTIME_DEFAULTS: { [N in RuntimeNamespace]: RuntimeSettingValue<N> } = {
-  retention: { enabled: false, period_days: 365, warning_days: 30, exempt_tags: ["retention:exempt"] },
+  retention: { enabled: false, period_days: 365, warning_days: 30, exempt_tags: ["retention:exempt"], purge_deleted_after_days: 30 },
   notifications: { email_max_per_hour: 10 },
   feeds: { allowed_private_networks: [], fetch_timeout_seconds: 60, max_download_bytes: 512 * 1024 ** 2 },
   correlations: { max_correlations_per_value: 20, match_types: ["term", "cidr", "composite"] },

@@ -36,7 +36,7 @@ const OBJECT_COUNT = (shared: boolean) => `(SELECT count(*) FROM objects o WHERE
 const EVENT_SELECT = `
   SELECT e.id, e.uuid::text, e.info, e.org_id, e.orgc_id, e.user_id, to_char(e.date, 'YYYY-MM-DD') AS date, e.published,
          e.analysis, e.threat_level, e.distribution, e.timestamp, e.publish_timestamp, e.sighting_timestamp,
-         e.locked, e.protected, e.disable_correlation, e.extends_uuid::text,
+         e.locked, e.protected, e.disable_correlation, e.extends_uuid::text, e.deleted,
          ${ATTRIBUTE_COUNT(true)} AS attribute_count, ${OBJECT_COUNT(true)} AS object_count,
          org.uuid::text AS org_uuid, org.name AS org_name, orgc.uuid::text AS orgc_uuid, orgc.name AS orgc_name,
          ${TAGS_OF("event_tags", "event_id", "e.id")} AS tags
@@ -46,7 +46,7 @@ const EVENT_SELECT = `
 
 const ATTRIBUTE_SELECT = `
   SELECT a.id, a.uuid::text, e.uuid::text AS event_uuid, o.uuid::text AS object_uuid, a.object_relation, a.category,
-         a.type, a.value, a.value1, a.value2, a.comment, a.to_ids, a.deleted, a.disable_correlation, a.timestamp,
+         a.type, a.value, a.value1, a.value2, a.comment, a.to_ids, a.deleted OR e.deleted OR COALESCE(o.deleted, false) AS deleted, a.disable_correlation, a.timestamp,
          floor(extract(epoch FROM a.first_seen))::bigint AS first_seen, floor(extract(epoch FROM a.last_seen))::bigint AS last_seen,
          a.distribution, o.distribution AS object_distribution, e.distribution AS event_distribution, e.org_id AS event_org_id,
          e.orgc_id AS event_orgc_id, ${TAGS_OF("attribute_tags", "attribute_id", "a.id")} AS tags
@@ -73,6 +73,7 @@ interface EventRow {
   protected: boolean;
   disable_correlation: boolean;
   extends_uuid: string | null;
+  deleted: boolean;
   attribute_count: number;
   object_count: number;
   org_uuid: string;
@@ -95,6 +96,7 @@ interface AttributeRow {
   value2: string | null;
   comment: string;
   to_ids: boolean;
+  /** Its own flag, its object's or its event's: a soft-deleted event's attributes leave search and hunts with it. */
   deleted: boolean;
   disable_correlation: boolean;
   timestamp: number;
@@ -133,8 +135,7 @@ function eventDocument(r: EventRow): SearchDocument {
       locked: r.locked,
       protected: r.protected,
       disable_correlation: r.disable_correlation,
-      // Events are hard-deleted here; the field stays for queries written for the peer.
-      deleted: false,
+      deleted: r.deleted,
       extends_uuid: r.extends_uuid,
       organisation: { uuid: r.org_uuid, name: r.org_name },
       orgc: { uuid: r.orgc_uuid, name: r.orgc_name },

@@ -3,6 +3,7 @@ import type { SearchIndex } from "../search-index.ts";
 import { attributeUuidsOfEvents, attributeUuidsOfObjects, correlationDocumentId, loadAttributeDocuments, loadCorrelationDocuments, loadEventDocuments } from "./documents.ts";
 import { ensureSearchIndices } from "./prepare.ts";
 import { CORRELATION_DELETED, isCorrelationChange } from "../../modules/correlations/correlator.ts";
+import { isEventTrashChange } from "../../modules/changes/change-log.ts";
 
 const BATCH = 2000;
 
@@ -59,6 +60,8 @@ function touched(rows: ChangeRow[]): Touched {
       // An import update carries no field list: its attributes may all have changed access.
       const fields = r.payload?.fields;
       if (r.kind === "event.updated" && (!fields || fields.some((f) => FIELDS_COPIED_TO_ATTRIBUTES.has(f)))) wholeEvents.add(r.entity_uuid);
+      // Attribute documents say deleted while their event is (search and hunts leave them out).
+      if (isEventTrashChange(r.kind)) wholeEvents.add(r.entity_uuid);
     } else if (r.entity_type === "attribute") {
       attributes.add(r.entity_uuid);
       // attribute_count of the event document.

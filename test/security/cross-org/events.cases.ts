@@ -200,6 +200,17 @@ export const eventsGraphql: GraphqlCase[] = [
     variables: async ({ w, validating }) => ({ u: validating ? await w.throwaway.event() : w.a.privateEvent.uuid }),
     b: "hidden", validator: { status: 200 },
   },
+  {
+    field: "Mutation.restoreEvent", scopes: ["events:delete"],
+    query: "mutation($u: String!) { restoreEvent(uuid: $u) { uuid deleted } }",
+    variables: async ({ w, validating }) => {
+      if (!validating) return { u: w.a.privateEvent.uuid };
+      const uuid = await w.throwaway.event();
+      await w.call("aAdmin", "DELETE", `/events/${uuid}`);
+      return { u: uuid };
+    },
+    b: "hidden", validator: { status: 200 },
+  },
   { field: "Mutation.setEventPublished", scopes: ["events:publish"], query: "mutation($u: String!) { setEventPublished(uuid: $u, published: true) { uuid } }", variables: ({ w }) => ({ u: w.a.privateEvent.uuid }), b: "hidden", validator: { status: 200 } },
   { field: "Mutation.tagEvent", scopes: ["events:tag"], query: "mutation($u: String!) { tagEvent(uuid: $u, tag: \"b-was-here\") }", variables: (ctx) => ({ u: writeEvent(ctx) }), b: "hidden", override: onShared, validator: { status: 200 } },
   {

@@ -1,0 +1,43 @@
+import { AuditService } from "../audit/audit.service.ts";
+import { readRuntimeSetting } from "../settings/runtime-settings.reader.ts";
+import { instanceWide, noParams } from "../tasks/params.ts";
+import type { RegisteredTask } from "../tasks/registered-task.ts";
+import { purgeInBatches, type PurgeCounts } from "./purge-run.ts";
+import { lockDeletedBefore } from "./retention-store.ts";
+
+type Progress = PurgeCounts & {
+  /** Events soft-deleted before this instant (ISO) are purged; fixed for the run, resumes included. */
+  deleted_before: string;
+  after_days: number;
+};
+
+/**
+ * Task `purge_deleted`: hard-deletes events soft-deleted more than
+ * `retention.purge_deleted_after_days` ago, so that nothing deleted is kept forever by accident.
+ * Off until scheduled; retention's exempt tags do not apply (the event was deleted on purpose).
+ */
+export const purgeDeletedTask: RegisteredTask = {
+  name: "purge_deleted",
+  description: "Delete for good the events soft-deleted more than retention.purge_deleted_after_days days ago.",
+  requiredScopes: ["settings:update", "events:delete"],
+  maxAttempts: 5,
+  queueName: "retention",
+  checkParams: noParams,
+  checkTarget: instanceWide,
+  async execute(x) {
+    const { app, principal, run, log, saveProgress } = x;
+    const resumed = run.progress as Progress | null;
+    let p: Progress;
+    if (resumed) {
+      p = resumed;
+      log.info({ run_id: run.id, purged: p.purged }, "resuming the purge of deleted events");
+    } else {
+      const { purge_deleted_after_days: days } = await readRuntimeSetting(app.db.pool, "retention");
+      p = { deleted_before: new Date(Date.now() - days * 86_400_000).toISOString(), after_days: days, purged: 0, attributes: 0, sightings: 0, correlations: 0 };
+      await saveProgress(p);
+    }
+    const result = { ...(await purgeInBatches(x, p, "purge_deleted", (sql, limit) => lockDeletedBefore(sql, p.deleted_before, limit))) };
+    await new AuditService(app.db.prisma).record(principal, { action: "events.purged_deleted", resourceType: "task_run", metadata: { run_id: run.id, ...result } });
+    return result;
+  },
+};
