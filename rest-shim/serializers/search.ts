@@ -1,4 +1,5 @@
 import type { SearchPage } from "../../src/modules/search/search.service.ts";
+import type { SearchHit } from "../../src/search/search-index.ts";
 import { timestampMillis } from "../../src/search/timestamps.ts";
 
 
@@ -13,12 +14,17 @@ export function searchPageOut(page: SearchPage, sortBy: "@timestamp" | "_score")
     took: page.took,
     timed_out: page.timedOut,
     max_score: page.maxScore,
-    results: page.hits.map((h) => ({
-      _index: h.index,
-      _id: h.id,
-      _score: h.score,
-      _source: h.source,
-      sort: [sortBy === "_score" ? h.score : timestampMillis(h.source["@timestamp"]), h.id],
-    })),
+    results: page.hits.map((h) => searchHitOut(h, sortBy)),
+  };
+}
+
+/** One raw hit as the peer's OpenSearch answers it (search results and the Explore export). */
+export function searchHitOut(h: SearchHit, sortBy: "@timestamp" | "_score") {
+  return {
+    _index: h.index,
+    _id: h.id,
+    _score: h.score,
+    _source: h.source,
+    sort: [sortBy === "_score" ? h.score : timestampMillis(h.source["@timestamp"]), h.id],
   };
 }

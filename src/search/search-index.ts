@@ -66,6 +66,33 @@ export interface SearchResult {
   tookMs: number;
 }
 
+/**
+ * A walk over EVERY match (Explore export), past the 10 000 window of `search`, in the order of
+ * search's default sort: `@timestamp` descending, then id in code point order; documents without an
+ * `@timestamp` come last, by id. Pages are bounded (`pageSize`); each page is one request or
+ * statement, cancelled after `timeoutMs`. Nothing is held between pages but what the backend needs
+ * to go on (OpenSearch: a point in time, closed when the walk ends or is abandoned; PostgreSQL: the
+ * last key only, no connection and no transaction).
+ */
+export interface ScanRequest {
+  index: IndexName;
+  query: LuceneAst;
+  defaultFields: string[];
+  access: SearchAccess;
+  filters?: Record<string, string | number | boolean>;
+  pageSize: number;
+  /** Per page (statement_timeout / OpenSearch timeout), not for the whole walk. */
+  timeoutMs: number;
+  /**
+   * Runs each page's request in a turn (`./search-gate.ts` gives every page a turn at the process's
+   * search gate, so a long export never holds one for its whole duration). Default: runs it at once.
+   */
+  turn?: <T>(timeoutMs: number, fn: (remainingMs: number) => Promise<T>) => Promise<T>;
+}
+
+/** Largest page a scan asks for (memory per page: this many sources). */
+export const MAX_SCAN_PAGE_SIZE = 1_000;
+
 export interface SearchIndex {
   readonly backend: "opensearch" | "postgres";
   /** Creates indices, templates or tables that are missing (idempotent; called at start). */
@@ -76,6 +103,11 @@ export interface SearchIndex {
   /** Deletes every document whose `field` (a keyword field such as `event_uuid`) equals one of `values`. */
   deleteByTerms(index: IndexName, field: string, values: string[]): Promise<void>;
   search(req: SearchRequest): Promise<SearchResult>;
+  /**
+   * Every match, page by page (`ScanRequest`); hits carry `score: null`. Stopping the iteration
+   * early (`return()`, e.g. a client gone) releases what the walk holds.
+   */
+  scan(req: ScanRequest): AsyncIterable<SearchHit[]>;
   /** Makes writes visible to search at once (tests; OpenSearch otherwise refreshes every second). */
   refresh(index?: IndexName): Promise<void>;
   /** Drops every document of an index (rebuilds). */

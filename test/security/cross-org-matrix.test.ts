@@ -19,6 +19,7 @@ import { OPENSEARCH, SEARCH_BACKENDS } from "../support/search-backends.ts";
 import { sharedPath } from "../support/shared-data.ts";
 import { settled } from "../support/settled.ts";
 import { eventsGraphql, eventsRest } from "./cross-org/events.cases.ts";
+import { exploreExportGraphql, exploreExportRest } from "./cross-org/explore-export.cases.ts";
 import { uncoveredFields, type GraphqlCase } from "./cross-org/graphql.ts";
 import { identityGraphql, identityRest } from "./cross-org/identity.cases.ts";
 import { feedIntoForeignEvent, importAttacks, importPaths } from "./cross-org/imports.ts";
@@ -31,8 +32,8 @@ import { afterTrigger, subscribeAll, subscriptionCases } from "./cross-org/subsc
 import { taskCases } from "./cross-org/tasks.cases.ts";
 import { B_ACTORS, buildWorld, finished as finishedRun, leaks, type CrossOrgWorld } from "./cross-org/world.ts";
 
-const restCases: RestCase[] = [...identityRest, ...eventsRest, ...operationsRest];
-const graphqlCases: GraphqlCase[] = [...identityGraphql, ...eventsGraphql, ...operationsGraphql];
+const restCases: RestCase[] = [...identityRest, ...eventsRest, ...operationsRest, ...exploreExportRest];
+const graphqlCases: GraphqlCase[] = [...identityGraphql, ...eventsGraphql, ...operationsGraphql, ...exploreExportGraphql];
 const matrixRows: Row[] = [...restCases.map((c) => restRow(c)), ...graphqlCases.map((c) => graphqlRow(c))];
 const furtherRows: Row[] = [...readPathsRest.map((c) => restRow(c, " (further path)")), ...readPathsGraphql.map((c) => graphqlRow(c, " (further path)"))];
 
@@ -270,7 +271,7 @@ describe("the same requests from the site administrator or A's own user succeed"
  * both backends filter on the audience each document carries.
  */
 describe.skipIf(!OPENSEARCH)("searches on OpenSearch", () => {
-  const searching = [...matrixRows.filter((r) => /search|correlation/i.test(r.name) && /^(GET |Query\.)/.test(r.name)), ...furtherRows.filter((r) => /^(GET |Query\.|POST \/hunts)/.test(r.name))];
+  const searching = [...matrixRows.filter((r) => /search|correlation|^GET \/(events|attributes)\/export$/i.test(r.name) && /^(GET |Query\.)/.test(r.name)), ...furtherRows.filter((r) => /^(GET |Query\.|POST \/hunts)/.test(r.name))];
   let os: TestApp;
   let wo: CrossOrgWorld;
   beforeAll(async () => {

@@ -26,19 +26,36 @@ export class SearchLimiter {
   async run<T>(p: Principal, fn: () => Promise<T>): Promise<T> {
     const user = p.userId;
     if (user === null || this.holder.getStore() === user) return fn();
+    const release = await this.acquire(p);
+    try {
+      return await this.holder.run(user, fn);
+    } finally {
+      release();
+    }
+  }
+
+  /**
+   * Takes one of the caller's slots until the returned function is called (it may be called more
+   * than once): for work that outlives one call, such as a streamed export, which holds its slot
+   * while it streams. 429 beyond the limit, as `run`.
+   */
+  async acquire(p: Principal): Promise<() => void> {
+    const user = p.userId;
+    if (user === null) return () => undefined;
     const max = await this.maxPerUser();
     const n = this.running.get(user) ?? 0;
     if (n >= max) {
       throw errors.rateLimited(`Too many concurrent searches: at most ${max} per user run at once; try again when one has finished`, RETRY_AFTER_SECONDS);
     }
     this.running.set(user, n + 1);
-    try {
-      return await this.holder.run(user, fn);
-    } finally {
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
       const left = (this.running.get(user) ?? 1) - 1;
       if (left > 0) this.running.set(user, left);
       else this.running.delete(user);
-    }
+    };
   }
 
   private async maxPerUser(): Promise<number> {

@@ -2,6 +2,7 @@ import { builder, caller } from "../../graphql/builder.ts";
 import { cost } from "../../graphql/cost-limits.ts";
 import type { SearchHit } from "../../search/search-index.ts";
 import type { SearchPage, SearchTarget } from "./search.service.ts";
+import { exportUrl } from "./explore-export.ts";
 
 export const SearchHitType = builder.objectRef<SearchHit>("SearchHit").implement({
   description: "One document: `source` is the indexed document (fields of the peer's search documents).",
@@ -57,3 +58,23 @@ const searchField = (target: SearchTarget, defaultField: string) =>
 searchField("events", "info");
 searchField("attributes", "value");
 searchField("correlations", "target_attribute_value");
+
+const ExportTargetEnum = builder.enumType("ExploreExportTarget", { values: { EVENTS: { value: "events" }, ATTRIBUTES: { value: "attributes" } } as const });
+const ExportFormatEnum = builder.enumType("ExploreExportFormat", { values: { JSON: { value: "json" }, NDJSON: { value: "ndjson" }, CSV: { value: "csv" } } as const });
+
+builder.queryField("exploreExportUrl", (t) =>
+  t.string({
+    description:
+      "The relative URL of GET /events/export or /attributes/export for this query: every matching document the caller may read, streamed as a download " +
+      "(GraphQL answers JSON, so it names the stream). Checked now as the download would be (scope, parameters 422, query 400); the search runs when the URL is fetched, with the caller's token.",
+    args: {
+      target: t.arg({ type: ExportTargetEnum, required: true }),
+      query: t.arg.string({ required: true }),
+      format: t.arg({ type: ExportFormatEnum, defaultValue: "json" }),
+      from: t.arg.string({ description: "Lower bound of @timestamp, inclusive: epoch seconds, YYYY-MM-DD or ISO 8601 date-time" }),
+      to: t.arg.string({ description: "Upper bound of @timestamp, inclusive (a date alone: its last millisecond)" }),
+    },
+    resolve: (_root, a, ctx) =>
+      exportUrl(caller(ctx), a.target, { query: a.query, format: a.format ?? "json", from: a.from ?? undefined, to: a.to ?? undefined }),
+  }),
+);

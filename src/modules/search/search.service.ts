@@ -9,6 +9,7 @@ import { parseLucene } from "../../search/lucene/parse.ts";
 import type { LuceneAst } from "../../search/lucene/ast.ts";
 import { SearchQueryError, type IndexName, type SearchHit } from "../../search/search-index.ts";
 import { searchLimiterOf, type SearchLimiter } from "./search-limiter.ts";
+import { openExport, type ExportInput, type ExportPages, type ExportTarget } from "./explore-export.ts";
 
 /** The searchable indices, by the name of their routes. */
 export type SearchTarget = "events" | "attributes" | "correlations";
@@ -133,6 +134,16 @@ export class SearchService {
       maxScore: byScore && scores.length ? Math.max(...scores) : null,
       hits: byScore ? result.hits : result.hits.map((h) => ({ ...h, score: null })),
     };
+  }
+
+  /**
+   * Explore export: every match the caller may read, page by page (`./explore-export.ts`); the
+   * pages hold one of the caller's search slots until they are closed.
+   */
+  async exportPages(p: Principal | null, target: ExportTarget, input: ExportInput): Promise<ExportPages> {
+    authorize(p, `${target}:read`);
+    const complete = target === "events" ? (hits: SearchHit[]) => this.withOwnersCounts(p, hits) : undefined;
+    return openExport({ ctx: this.ctx, limiter: this.limiter, principal: p, target, input, complete });
   }
 
   /**

@@ -9,6 +9,7 @@
  *   An empty / match-all query is sent as `match_all` (an empty query_string matches nothing).
  * - Access and request filters are a bool `filter` next to the query (no effect on scores).
  * - Sort: `@timestamp` (missing last) then `_id`, or `_score` then `_id`: stable paging.
+ * - Scans (every match, Explore export): a point in time walked with `search_after` (`./scan.ts`).
  * - Timeouts: the search `timeout` + `cancel_after_time_interval` + a client request timeout; a
  *   search that timed out (even with partial hits) raises `SearchQueryError(kind "timeout")`.
  * - The bare distribution has no `reindex` module, so `deleteByTerms` scrolls the matching ids
@@ -26,10 +27,12 @@ import {
   type SearchIndex,
   type SearchRequest,
   type SearchResult,
+  type ScanRequest,
   DEFAULT_TRACK_TOTAL_HITS,
 } from "../search-index.ts";
 import { printLucene } from "./ast-to-query-string.ts";
 import { exactField, mappingsFor } from "./mappings.ts";
+import { scanWithPit } from "./scan.ts";
 
 export interface OpenSearchSearchIndexOptions {
   /** Prepended to every index and template name (tests: a unique prefix per file). */
@@ -49,7 +52,7 @@ export interface OpenSearchSearchIndexOptions {
   maxRetries?: number;
 }
 
-type AnyQuery = Record<string, unknown>;
+export type AnyQuery = Record<string, unknown>;
 
 const REASONS_SHOWN = 5;
 
@@ -186,19 +189,6 @@ export class OpenSearchSearchIndex implements SearchIndex {
 
   async search(req: SearchRequest): Promise<SearchResult> {
     const name = this.indexName(req.index);
-    const query: AnyQuery =
-      req.query.kind === "matchAll" && req.query.boost === undefined
-        ? { match_all: {} }
-        : {
-            query_string: {
-              query: printLucene(req.query),
-              fields: req.defaultFields,
-              default_operator: "OR",
-              analyze_wildcard: false,
-              allow_leading_wildcard: true,
-            },
-          };
-    const filter = [...accessFilter(req), ...requestFilters(req)];
     const sort: AnyQuery[] =
       req.sort.field === "@timestamp"
         ? [{ "@timestamp": { order: req.sort.order, missing: "_last", unmapped_type: "date" } }, { _id: { order: "asc" } }]
@@ -211,7 +201,7 @@ export class OpenSearchSearchIndex implements SearchIndex {
           index: name,
           cancel_after_time_interval: timeout,
           body: {
-            query: filter.length ? { bool: { must: [query], filter } } : query,
+            query: queryOf(req),
             from: req.from,
             size: req.size,
             sort: sort as never,
@@ -240,6 +230,13 @@ export class OpenSearchSearchIndex implements SearchIndex {
       hits,
       tookMs: body.took as number,
     };
+  }
+
+  scan(req: ScanRequest): AsyncIterable<SearchHit[]> {
+    return scanWithPit(
+      { client: this.client, indexName: this.indexName(req.index), queryWith: (extra) => queryOf(req, extra), failure: searchError },
+      req,
+    );
   }
 
   private async bulk(lines: object[][], what: string, ignoreNotFound = false): Promise<void> {
@@ -282,12 +279,36 @@ export class OpenSearchSearchIndex implements SearchIndex {
   }
 }
 
-function accessFilter(req: SearchRequest): AnyQuery[] {
+/** The fields of a request that make its query (shared by `search` and `scan`). */
+export type QueryParts = Pick<SearchRequest, "index" | "query" | "defaultFields" | "access" | "filters">;
+
+/**
+ * The user's query as a query_string (an empty / match-all query as `match_all`), with the access
+ * and request filters as a bool `filter` next to it, plus `extraFilter` (the scan's phases).
+ */
+export function queryOf(req: QueryParts, extraFilter: AnyQuery[] = []): AnyQuery {
+  const query: AnyQuery =
+    req.query.kind === "matchAll" && req.query.boost === undefined
+      ? { match_all: {} }
+      : {
+          query_string: {
+            query: printLucene(req.query),
+            fields: req.defaultFields,
+            default_operator: "OR",
+            analyze_wildcard: false,
+            allow_leading_wildcard: true,
+          },
+        };
+  const filter = [...accessFilter(req), ...requestFilters(req), ...extraFilter];
+  return filter.length ? { bool: { must: [query], filter } } : query;
+}
+
+function accessFilter(req: QueryParts): AnyQuery[] {
   const audience = audienceFilter(req.access);
   return audience === null ? [] : [{ terms: { [AUDIENCE_FIELD]: audience } }];
 }
 
-function requestFilters(req: SearchRequest): AnyQuery[] {
+function requestFilters(req: QueryParts): AnyQuery[] {
   return Object.entries(req.filters ?? {}).map(([field, value]) => ({ term: { [exactField(req.index, field)]: value } }));
 }
 
@@ -328,7 +349,7 @@ function describe(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
 
-function searchError(err: unknown, timeoutMs: number): Error {
+export function searchError(err: unknown, timeoutMs: number): Error {
   if (err instanceof errors.TimeoutError) return new SearchQueryError(`Search timed out after ${timeoutMs} ms`, "timeout");
   if (err instanceof errors.ResponseError) {
     const text = JSON.stringify(err.meta.body ?? "");

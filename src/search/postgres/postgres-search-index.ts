@@ -24,6 +24,8 @@
  *   sources of the page are read last, by primary key.
  * - JIT is off for searches: compiling a broad scan's plan took longer than the search.
  * - `from + size` is capped at 10 000 as OpenSearch's `max_result_window`.
+ * - Scans (every match, Explore export): a keyset walk along the ts index, one short statement
+ *   per page (`./scan.ts`).
  * - Timeouts: each search is one transaction with `statement_timeout` set locally (bound
  *   parameter via set_config); a cancelled statement raises `SearchQueryError(kind "timeout")`.
  *   PostgreSQL's regex engine does not backtrack catastrophically, but the timeout bounds anything.
@@ -41,8 +43,11 @@ import {
   type SearchIndex,
   type SearchRequest,
   type SearchResult,
+  type ScanRequest,
 } from "../search-index.ts";
 import { buildRow } from "./documents.ts";
+import { pgCode, searchFailureOf } from "./failures.ts";
+import { scanByKeyset } from "./scan.ts";
 import { ensureSearchSchema } from "./schema.ts";
 import { planPostings } from "./postings-plan.ts";
 import { searchByPostings, type PostingsAnswer } from "./postings-search.ts";
@@ -67,10 +72,6 @@ function sanitize(value: unknown): unknown {
     return out;
   }
   return value;
-}
-
-function pgCode(err: unknown): string | undefined {
-  return typeof err === "object" && err !== null && "code" in err ? String((err as { code: unknown }).code) : undefined;
 }
 
 export class PostgresSearchIndex implements SearchIndex {
@@ -210,20 +211,16 @@ export class PostgresSearchIndex implements SearchIndex {
       await client.query("ROLLBACK").catch(() => {
         broken = true;
       });
-      const code = pgCode(err);
-      // The regex library reports a cancel that lands inside it as an invalid-regex error.
-      if (code === "57014" || (code === "2201B" && /cancel/i.test((err as Error).message))) throw new SearchQueryError(`Search timed out after ${timeoutMs} ms and was cancelled`, "timeout");
-      if (code === "2201B" || code === "54001" || code === "54000") {
-        throw new SearchQueryError(`Query rejected by PostgreSQL: ${(err as Error).message}`, "invalid");
-      }
-      if (code?.startsWith("08") || code === "57P01" || code === "53300") {
-        broken = true;
-        throw new SearchQueryError(`PostgreSQL is unavailable: ${(err as Error).message}`, "unavailable");
-      }
-      throw err;
+      const failure = searchFailureOf(err, timeoutMs);
+      broken ||= failure.broken;
+      throw failure.error;
     } finally {
       client.release(broken);
     }
+  }
+
+  scan(req: ScanRequest): AsyncIterable<SearchHit[]> {
+    return scanByKeyset(this.options.searchPool ?? this.pool, req);
   }
 
   /**

@@ -23,18 +23,25 @@ export interface SearchStatements {
   page(useTsIndex: boolean): Statement;
 }
 
-export function searchStatements(req: SearchRequest, now: number): SearchStatements {
-  const c = new SqlCompiler(req.index, req.defaultFields, now);
-  let where: string;
+/**
+ * The condition of a request over `search_documents d`: index, query, access and filters (its
+ * values pushed to `c.params`). A query a field type cannot take is a `SearchQueryError` "invalid".
+ */
+export function whereOf(c: SqlCompiler, req: Pick<SearchRequest, "index" | "query" | "access" | "filters">): string {
   try {
     const conds = [`d.index_name = ${c.p(req.index)}`, `(${c.compileQuery(req.query)})`];
     if (!req.access.admin) conds.push(`(${c.compileAccess(req.access.orgId)})`);
     for (const [field, value] of Object.entries(req.filters ?? {})) conds.push(`(${c.compileFilter(field, value)})`);
-    where = conds.join(" AND ");
+    return conds.join(" AND ");
   } catch (err) {
     if (err instanceof FieldTypeError) throw new SearchQueryError(err.message, "invalid");
     throw err;
   }
+}
+
+export function searchStatements(req: SearchRequest, now: number): SearchStatements {
+  const c = new SqlCompiler(req.index, req.defaultFields, now);
+  const where = whereOf(c, req);
   const direction = req.sort.order === "asc" ? "ASC" : "DESC";
   const order = (ts: string, id: string) => (req.sort.field === "@timestamp" ? `${ts} ${direction} NULLS LAST, ${id} COLLATE "C" ASC` : `${id} COLLATE "C" ASC`);
   const bound = req.trackTotalHits === true ? null : (req.trackTotalHits ?? DEFAULT_TRACK_TOTAL_HITS);
