@@ -2,7 +2,8 @@ import { z } from "zod";
 import { defineRoute } from "../route.ts";
 import { queryInt, skipLimitQuery } from "../schemas.ts";
 import { anyUuid } from "./attributes.ts";
-import { CRON_FIELDS, PERIOD_SECONDS, describeSchedule, intervalSeconds, type Schedule } from "../../src/modules/tasks/schedule.ts";
+import { PERIOD_SECONDS, describeSchedule, type Schedule } from "../../src/modules/tasks/schedule.ts";
+import { cronFields, fromPeer, peerSchedule, pickCron, scheduleOut, timezone } from "../../src/modules/tasks/schedule-contract.ts";
 import { taskFullName } from "../../src/modules/tasks/task-registry.ts";
 import type { ScheduledTaskRow, TaskRunRow } from "../../src/modules/tasks/task-store.ts";
 import type { ScheduleTaskPatch } from "../../src/modules/tasks/tasks.service.ts";
@@ -11,9 +12,6 @@ import { errors, fromZodError } from "../../src/platform/errors.ts";
 // ---- request bodies: the spec's shape and the peer's (`task_name`, `params`, `schedule`) ----
 
 const periods = Object.keys(PERIOD_SECONDS) as [keyof typeof PERIOD_SECONDS, ...(keyof typeof PERIOD_SECONDS)[]];
-const cronField = z.string().max(100).default("*");
-const cronFields = Object.fromEntries(CRON_FIELDS.map((f) => [f, cronField])) as Record<(typeof CRON_FIELDS)[number], typeof cronField>;
-const timezone = z.string().min(1).max(64).nullable().optional();
 const name = z.string().trim().min(1).max(255);
 const args = z.array(z.unknown()).max(100);
 const kwargs = z.record(z.string().max(100), z.unknown()).refine((o) => Object.keys(o).length <= 100, "at most 100 keyword arguments");
@@ -25,10 +23,6 @@ const specSchedule = {
   interval: intervalBody.optional(),
   crontab: crontabBody.optional(),
 };
-/** The peer's `schedule` object: `every` is in seconds. */
-const peerSchedule = z
-  .object({ type: z.enum(["interval", "crontab"]).default("interval"), every: z.number().int().optional(), ...cronFields, timezone })
-  .strict();
 const peerParams = z.object({ args: args.optional(), kwargs: kwargs.optional() }).strict();
 
 const peerCreateBody = z
@@ -85,25 +79,9 @@ function fromSpec(b: SpecScheduleFields): Schedule | undefined {
   return { type: "crontab", ...pickCron(c), timezone: c.timezone ?? null };
 }
 
-function fromPeer(s: z.infer<typeof peerSchedule>): Schedule {
-  if (s.type === "interval") {
-    if (s.every === undefined) throw errors.invalidField(["body", "schedule", "every"], "Field required when type is interval");
-    return { type: "interval", every: s.every, period: "seconds" };
-  }
-  if (s.every !== undefined) throw errors.invalidField(["body", "schedule", "every"], "Not allowed when type is crontab");
-  return { type: "crontab", ...pickCron(s), timezone: s.timezone ?? null };
-}
-
-const pickCron = (c: Record<(typeof CRON_FIELDS)[number], string>) =>
-  Object.fromEntries(CRON_FIELDS.map((f) => [f, c[f]])) as Record<(typeof CRON_FIELDS)[number], string>;
 
 // ---- responses ----
 
-function scheduleOut(s: Schedule) {
-  return s.type === "interval"
-    ? { type: "interval", every: intervalSeconds(s), period_every: s.every, period: s.period }
-    : { type: "crontab", ...pickCron(s), timezone: s.timezone ?? "UTC" };
-}
 
 export function scheduledTaskOut(t: ScheduledTaskRow) {
   return {
