@@ -5,6 +5,7 @@ import { authRoutes } from "./routes/auth.ts";
 import { attributeRoutes } from "./routes/attributes.ts";
 import { eventRoutes } from "./routes/events.ts";
 import { exploreExportRoutes } from "./routes/explore-export.ts";
+import { exportRoutes } from "./routes/exports.ts";
 import { objectRoutes } from "./routes/objects.ts";
 import { sightingRoutes } from "./routes/sightings.ts";
 import { tagRoutes } from "./routes/tags.ts";
@@ -22,4 +23,4 @@ import { settingsRoutes } from "./routes/settings.ts";
 import { userRoutes } from "./routes/users.ts";
 
 /** The whole REST surface. Order matters only for readability: paths are matched exactly. */
-export const routeTable: RouteDef[] = [...authRoutes, ...userRoutes, ...roleRoutes, ...organisationRoutes, ...settingsRoutes, ...apiKeyRoutes, ...auditLogRoutes, ...galaxyRoutes, ...searchRoutes, ...exploreExportRoutes, ...correlationRoutes, ...taskRoutes, ...huntRoutes, ...feedRoutes, ...notificationRoutes, ...retentionRoutes, ...eventRoutes, ...attributeRoutes, ...objectRoutes, ...tagRoutes, ...sightingRoutes];
+export const routeTable: RouteDef[] = [...authRoutes, ...userRoutes, ...roleRoutes, ...organisationRoutes, ...settingsRoutes, ...apiKeyRoutes, ...auditLogRoutes, ...galaxyRoutes, ...searchRoutes, ...exploreExportRoutes, ...correlationRoutes, ...taskRoutes, ...huntRoutes, ...exportRoutes, ...feedRoutes, ...notificationRoutes, ...retentionRoutes, ...eventRoutes, ...attributeRoutes, ...objectRoutes, ...tagRoutes, ...sightingRoutes];

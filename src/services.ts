@@ -21,6 +21,7 @@ import { TasksService } from "./modules/tasks/tasks.service.ts";
 import { FeedsService } from "./modules/feeds/feeds.service.ts";
 import { NotificationsService } from "./modules/notifications/notifications.service.ts";
 import { HuntsService } from "./modules/hunts/hunts.service.ts";
+import { ExportsService } from "./modules/exports/exports.service.ts";
 
 /** Every service, built once per process from the app context. Resolvers and routes only call these. */
 export function createServices(ctx: AppContext) {
@@ -50,6 +51,7 @@ export function createServices(ctx: AppContext) {
     feeds: new FeedsService(ctx, audit),
     notifications: new NotificationsService(ctx),
     hunts: new HuntsService(ctx, audit),
+    exports: new ExportsService(ctx, audit),
   };
 }
 

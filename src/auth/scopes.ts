@@ -59,6 +59,14 @@ const RESOURCES: Record<string, { label: string; actions: Record<string, string>
     label: "hunts",
     actions: { ...crud("hunts"), run: "Run hunts now." },
   },
+  exports: {
+    label: "exports",
+    actions: {
+      create: "Create your exports, run them and change their schedule.",
+      read: "List your exports and download their files.",
+      delete: "Delete your exports.",
+    },
+  },
   tasks: {
     label: "scheduled tasks and jobs",
     actions: {

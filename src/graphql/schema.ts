@@ -20,6 +20,7 @@ import "../modules/retention/retention.graphql.ts";
 import "../modules/feeds/feeds.graphql.ts";
 import "../modules/notifications/notifications.graphql.ts";
 import "../modules/hunts/hunts.graphql.ts";
+import "../modules/exports/exports.graphql.ts";
 
 let schema: GraphQLSchema | null = null;
 

@@ -20,6 +20,7 @@ import { sharedPath } from "../support/shared-data.ts";
 import { settled } from "../support/settled.ts";
 import { eventsGraphql, eventsRest } from "./cross-org/events.cases.ts";
 import { exploreExportGraphql, exploreExportRest } from "./cross-org/explore-export.cases.ts";
+import { exportsGraphql, exportsReadPaths, exportsRest } from "./cross-org/exports.cases.ts";
 import { uncoveredFields, type GraphqlCase } from "./cross-org/graphql.ts";
 import { identityGraphql, identityRest } from "./cross-org/identity.cases.ts";
 import { feedIntoForeignEvent, importAttacks, importPaths } from "./cross-org/imports.ts";
@@ -32,10 +33,10 @@ import { afterTrigger, subscribeAll, subscriptionCases } from "./cross-org/subsc
 import { taskCases } from "./cross-org/tasks.cases.ts";
 import { B_ACTORS, buildWorld, finished as finishedRun, leaks, type CrossOrgWorld } from "./cross-org/world.ts";
 
-const restCases: RestCase[] = [...identityRest, ...eventsRest, ...operationsRest, ...exploreExportRest];
-const graphqlCases: GraphqlCase[] = [...identityGraphql, ...eventsGraphql, ...operationsGraphql, ...exploreExportGraphql];
+const restCases: RestCase[] = [...identityRest, ...eventsRest, ...operationsRest, ...exploreExportRest, ...exportsRest];
+const graphqlCases: GraphqlCase[] = [...identityGraphql, ...eventsGraphql, ...operationsGraphql, ...exploreExportGraphql, ...exportsGraphql];
 const matrixRows: Row[] = [...restCases.map((c) => restRow(c)), ...graphqlCases.map((c) => graphqlRow(c))];
-const furtherRows: Row[] = [...readPathsRest.map((c) => restRow(c, " (further path)")), ...readPathsGraphql.map((c) => graphqlRow(c, " (further path)"))];
+const furtherRows: Row[] = [...[...readPathsRest, ...exportsReadPaths].map((c) => restRow(c, " (further path)")), ...readPathsGraphql.map((c) => graphqlRow(c, " (further path)"))];
 
 let app: TestApp;
 let w: CrossOrgWorld;

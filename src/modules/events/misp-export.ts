@@ -6,7 +6,7 @@ import type { EventView } from "./event-reader.ts";
 type Sql = Pick<pg.Pool, "query">;
 
 /** MISP writes first_seen/last_seen with microseconds and an explicit offset. */
-function mispTime(d: Date | null): string | null {
+export function mispTime(d: Date | null): string | null {
   if (!d) return null;
   return d.toISOString().replace(/\.(\d{3})Z$/, ".$1000+00:00");
 }

@@ -54,6 +54,12 @@ export const RUNTIME_SETTINGS = {
       run_timeout_seconds: z.number().int().min(10).max(3600),
     })
     .strict(),
+  exports: z
+    .object({
+      /** Exports of one user queued or running at once; one more is refused with 429 (a schedule's run is skipped). */
+      max_active_per_user: z.number().int().min(1).max(100),
+    })
+    .strict(),
   auth: z
     .object({
       /** Failed logins of one account (from addresses it has not logged in from) before a lockout; 0: no limit. */
@@ -82,6 +88,7 @@ export const RUNTIME_DEFAULTS: { [N in RuntimeNamespace]: RuntimeSettingValue<N>
   // Half of SEARCH_CONCURRENCY's default (4): one user never holds every search turn of a process.
   search: { max_concurrent_per_user: 2 },
   hunts: { request_timeout_seconds: 30, max_attempts: 3, max_response_bytes: 32 * 1024 ** 2, max_cpe_pages: 999, run_timeout_seconds: 900 },
+  exports: { max_active_per_user: 1 },
   auth: {
     login_max_failures_per_account: 5,
     login_max_failures_per_address: 20,

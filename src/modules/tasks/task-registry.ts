@@ -5,11 +5,12 @@ import { enforceRetentionTask } from "../retention/enforce-retention.ts";
 import { purgeDeletedTask } from "../retention/purge-deleted.ts";
 import { fetchFeedTask } from "../feeds/fetch-feed-task.ts";
 import { runHuntTask } from "../hunts/run-hunt-task.ts";
+import { runExportTask } from "../exports/run-export-task.ts";
 import { instanceWide } from "./params.ts";
 import type { RegisteredTask } from "./registered-task.ts";
 
 /** The tasks /tasks can schedule and run. */
-const TASKS: ReadonlyMap<string, RegisteredTask> = new Map([enforceRetentionTask, purgeDeletedTask, generateCorrelationsTask, fetchFeedTask, runHuntTask].map((t) => [t.name, checked(t)]));
+const TASKS: ReadonlyMap<string, RegisteredTask> = new Map([enforceRetentionTask, purgeDeletedTask, generateCorrelationsTask, fetchFeedTask, runHuntTask, runExportTask].map((t) => [t.name, checked(t)]));
 
 /**
  * A task that names no record acts on every organisation's data: only holders of an admin-level

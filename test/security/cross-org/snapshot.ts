@@ -35,6 +35,7 @@ const TABLES: Record<string, string> = {
   hunts: `SELECT to_jsonb(h) AS r FROM hunts h WHERE h.id IN (${A_HUNTS})`,
   hunt_runs: `SELECT to_jsonb(x) AS r FROM hunt_runs x WHERE x.hunt_id IN (${A_HUNTS})`,
   hunt_results: `SELECT to_jsonb(x) AS r FROM hunt_results x WHERE x.hunt_id IN (${A_HUNTS})`,
+  exports: `SELECT to_jsonb(x) AS r FROM exports x WHERE x.user_id IN (${A_USERS})`,
   feeds: "SELECT to_jsonb(f) AS r FROM feeds f WHERE f.org_id = $1",
   feed_uploads: "SELECT to_jsonb(u) AS r FROM feed_uploads u WHERE u.org_id = $1",
   scheduled_tasks: `SELECT to_jsonb(s) AS r FROM scheduled_tasks s WHERE s.owner_id IN (${A_USERS})`,

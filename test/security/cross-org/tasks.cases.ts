@@ -21,7 +21,9 @@ export interface TaskCase {
 export const taskCases: TaskCase[] = [
   { task: "fetch_feed", kwargs: (w) => ({ feed_id: w.a.networkFeed.id }), refusedWith: [404, 422] },
   { task: "run_hunt", kwargs: (w) => ({ hunt_id: w.a.hunt.id }), refusedWith: [404, 422] },
+  { task: "run_export", kwargs: (w) => ({ export_id: w.a.export.id }), refusedWith: [404, 422] },
   { task: "generate_correlations", kwargs: () => ({}), refusedWith: [403] },
+  { task: "purge_deleted", kwargs: () => ({}), refusedWith: [403] },
   {
     task: "enforce_retention",
     kwargs: () => ({}),

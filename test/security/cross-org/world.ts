@@ -52,6 +52,8 @@ export interface ATargets {
   sightingSource: string;
   /** A's user's hunt, run once (history and cached results). */
   hunt: { id: number; name: string };
+  /** A's user's saved export (json of A's private attribute), completed. */
+  export: { id: number; name: string };
   /** A's org admin's hunt, run by the schedule. */
   adminHunt: { id: number; name: string };
   /** A's MISP network feed on the loopback server, with a secret header. */
@@ -117,6 +119,8 @@ export interface Throwaways {
   attribute(): Promise<string>;
   object(): Promise<string>;
   hunt(run?: boolean): Promise<number>;
+  /** A's user's export, completed. */
+  export(): Promise<number>;
   feed(): Promise<number>;
   schedule(): Promise<string>;
   apiKey(): Promise<number>;
@@ -238,6 +242,14 @@ export async function buildWorld(app: TestApp): Promise<CrossOrgWorld> {
   const adminHunt = { id: 0, name: `A admin hunt ${t}` };
   adminHunt.id = (await call(aAdmin, "POST", "/hunts/", { name: adminHunt.name, query: `value:"${privateObject.attribute.value}"` })).id;
 
+  // ---- exports: A's user's, completed; every actor may run several at once (the rows create many) ----
+  await call(site, "POST", "/settings/runtime/exports", { max_active_per_user: 100 });
+  const exportDone = async (id: number) =>
+    eventually(async () => ((await call(site, "GET", `/exports/${id}`)).status === "completed" ? true : undefined), `export ${id} completed`, 60_000, 100);
+  const savedExport = { id: 0, name: `A export ${t}` };
+  savedExport.id = (await call(aUser, "POST", "/exports/", { name: savedExport.name, query: `value:"${privateAttribute.value}"`, format: "json" })).id;
+  await exportDone(savedExport.id);
+
   // ---- feeds: loopback allowed; a MISP network feed with a secret header, a local csv feed ----
   await call(site, "POST", "/settings/runtime/feeds", { allowed_private_networks: ["127.0.0.1/32"], fetch_timeout_seconds: 10, max_download_bytes: 1 << 20 });
   const secret = `s3cret-of-A-${t}`;
@@ -284,13 +296,13 @@ export async function buildWorld(app: TestApp): Promise<CrossOrgWorld> {
 
   const a: ATargets = {
     org: orgA, privateEvent, privateAttribute, privateAttribute2, privateObject, sharedEvent, sharedAttribute, sharedPrivateAttribute, sharedHiddenIp, sharedPrivateObject, sharedObject,
-    tag, sightingSource, hunt, adminHunt, networkFeed, secret, localFeed, uploadKey, apiKey: { id: key.id, name: keyName, token: key.token }, schedule, taskRun, activeRun,
+    tag, sightingSource, hunt, export: savedExport, adminHunt, networkFeed, secret, localFeed, uploadKey, apiKey: { id: key.id, name: keyName, token: key.token }, schedule, taskRun, activeRun,
     notification, savedSearch,
   };
   const privateStrings = [
     privateEvent.uuid, privateEvent.info, privateAttribute.uuid, privateAttribute.value, privateAttribute2.uuid, privateObject.uuid, privateObject.attribute.uuid,
     privateObject.attribute.value, sharedPrivateAttribute.uuid, sharedHiddenIp.uuid, sharedHiddenIp.value, sharedPrivateObject.uuid, sharedPrivateObject.attribute.uuid, sharedPrivateObject.attribute.value,
-    sightingSource, hunt.name, adminHunt.name, networkFeed.name, networkFeed.url, `a-${t}/`, secret, localFeed.name, localFeed.eventUuid, localValue, uploadKey,
+    sightingSource, hunt.name, savedExport.name, adminHunt.name, networkFeed.name, networkFeed.url, `a-${t}/`, secret, localFeed.name, localFeed.eventUuid, localValue, uploadKey,
     `provider ${t}`, keyName, key.token, schedule.id, schedule.name, taskRun.id, activeRun.id, savedSearch, aAdmin.email, aUser.email, aRead.email,
   ].map((s) => s.toLowerCase());
 
@@ -303,6 +315,11 @@ export async function buildWorld(app: TestApp): Promise<CrossOrgWorld> {
     hunt: async (runIt = false) => {
       const id = (await call(aUser, "POST", "/hunts/", { name: unique("A throwaway hunt"), query: "type:domain" })).id;
       if (runIt) await call(aUser, "POST", `/hunts/${id}/run`);
+      return id;
+    },
+    export: async () => {
+      const id = (await call(aUser, "POST", "/exports/", { name: unique("A throwaway export"), query: "type:domain" })).id;
+      await exportDone(id);
       return id;
     },
     feed: async () => (await call(aAdmin, "POST", "/feeds/", { name: unique("A throwaway feed"), provider: "p", url: `${server.url}/tmp.csv`, source_format: "csv", input_source: "network" })).id,

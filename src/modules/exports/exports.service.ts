@@ -1,0 +1,205 @@
+import type { Readable } from "node:stream";
+import type { AppContext } from "../../app-context.ts";
+import { authorize, requireUser, scopesOf, type Principal } from "../../auth/principal.ts";
+import { withTransaction, type Sql } from "../../platform/db/transaction.ts";
+import { errors } from "../../platform/errors.ts";
+import { offsetOf, pageOf, type Page, type PageRequest } from "../../platform/pagination.ts";
+import type { AuditService } from "../audit/audit.service.ts";
+import { parseUserQuery } from "../search/search.service.ts";
+import { readRuntimeSetting } from "../settings/runtime-settings.reader.ts";
+import { nextRun, validateSchedule, type Schedule } from "../tasks/schedule.ts";
+import { queueRun, wakeTicker } from "../tasks/task-queue.ts";
+import { deleteScheduledTask, findScheduledTask, insertScheduledTask, updateScheduledTask, type ScheduledTaskRow } from "../tasks/task-store.ts";
+import { FILE_TYPES } from "./export-files.ts";
+import {
+  countActiveExports,
+  deleteExport,
+  findExport,
+  insertExport,
+  listExports,
+  markQueued,
+  setExportSchedule,
+  type ExportFileFormat,
+  type ExportIndexTarget,
+  type ExportRow,
+} from "./export-store.ts";
+import { canListOthersExports, canManageExport } from "./exports.policy.ts";
+import { exportFolder, RUN_EXPORT_TASK, runExportTask } from "./run-export-task.ts";
+
+export interface ExportInput {
+  name: string;
+  query: string;
+  indexTarget: ExportIndexTarget;
+  format: ExportFileFormat;
+  distribution: number | null;
+  schedule: Schedule | null;
+  scheduleEnabled: boolean;
+}
+
+export interface ExportSchedulePatch {
+  /** null: no schedule any more; undefined: unchanged. */
+  schedule?: Schedule | null;
+  scheduleEnabled?: boolean;
+}
+
+/** An export with its schedule (the run_export scheduled task's), as every answer shows it. */
+export interface ExportView extends ExportRow {
+  schedule: Schedule | null;
+  scheduleEnabled: boolean;
+}
+
+export interface ExportDownload {
+  stream: Readable;
+  filename: string;
+  contentType: string;
+  size: number | null;
+}
+
+/** Waiting for the user's running export to finish usually takes seconds to minutes. */
+const RETRY_AFTER_SECONDS = 30;
+
+/**
+ * Saved exports (peer notes 3.20): a Lucene query over events or attributes written to a file in
+ * json, csv, misp or stix, run now or on a schedule, downloaded when complete. An export is its
+ * owner's (exports.policy.ts); its runs read with the owner's current rights.
+ */
+export class ExportsService {
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly audit: AuditService,
+  ) {}
+
+  async list(p: Principal | null, f: { all?: boolean; name?: string }, req: PageRequest): Promise<Page<ExportView>> {
+    authorize(p, "exports:read");
+    requireUser(p);
+    if (f.all && !canListOthersExports(p)) throw errors.forbidden("Only administrators list other users' exports");
+    const { rows, total } = await listExports(this.ctx.db.pool, { userId: f.all ? null : p.userId, name: f.name }, offsetOf(req), req.size);
+    return pageOf(await Promise.all(rows.map((r) => this.view(this.ctx.db.pool, r))), total, req);
+  }
+
+  async get(p: Principal | null, id: number): Promise<ExportView> {
+    authorize(p, "exports:read");
+    return this.view(this.ctx.db.pool, this.visible(p, await findExport(this.ctx.db.pool, id)));
+  }
+
+  /** Stores the export and queues its first run at once (as the peer); with a schedule, its run_export task too. */
+  async create(p: Principal | null, input: ExportInput): Promise<ExportView> {
+    authorize(p, "exports:create", `${input.indexTarget}:read`);
+    requireUser(p);
+    checkDefinition(input);
+    const id = await withTransaction(this.ctx.db.pool, async (client) => {
+      await this.checkActiveLimit(client, p.userId);
+      const e = await insertExport(client, { userId: p.userId, name: input.name, query: input.query, indexTarget: input.indexTarget, format: input.format, distribution: input.distribution });
+      if (input.schedule) await this.writeSchedule(client, e, { schedule: input.schedule, scheduleEnabled: input.scheduleEnabled }, scopesOf(p));
+      await this.queue(client, p, e);
+      return e.id;
+    });
+    await this.audit.record(p, { action: "export.created", resourceType: "export", resourceId: id, metadata: { name: input.name, format: input.format, index_target: input.indexTarget } });
+    return this.get(p, id);
+  }
+
+  /** A new run now: the export goes back to `queued`; its current file stays until the run completes. */
+  async run(p: Principal | null, id: number): Promise<ExportView> {
+    authorize(p, "exports:create");
+    await withTransaction(this.ctx.db.pool, async (client) => {
+      const e = this.visible(p, await findExport(client, id, true));
+      authorize(p, `${e.indexTarget}:read`);
+      if (e.status === "queued" || e.status === "running") throw errors.conflict("This export is already queued or running");
+      await this.checkActiveLimit(client, e.userId);
+      await this.queue(client, p, e);
+    });
+    return this.get(p, id);
+  }
+
+  async setSchedule(p: Principal | null, id: number, patch: ExportSchedulePatch): Promise<ExportView> {
+    authorize(p, "exports:create");
+    if (patch.schedule) validateSchedule(patch.schedule, ["body", "schedule"]);
+    await withTransaction(this.ctx.db.pool, async (client) => {
+      const e = this.visible(p, await findExport(client, id, true));
+      await this.writeSchedule(client, e, patch, e.userId === p.userId ? scopesOf(p) : ["*"]);
+    });
+    await this.audit.record(p, { action: "export.schedule_updated", resourceType: "export", resourceId: id, metadata: { scheduled: patch.schedule !== null, enabled: patch.scheduleEnabled ?? null } });
+    return this.get(p, id);
+  }
+
+  /** The last complete file; 409 while the export is queued, running or failed. */
+  async download(p: Principal | null, id: number): Promise<ExportDownload> {
+    authorize(p, "exports:read");
+    const e = this.visible(p, await findExport(this.ctx.db.pool, id));
+    if (e.status !== "completed" || !e.storageKey) throw errors.conflict(`Export is not completed (status: ${e.status})`);
+    const stream = await this.ctx.storage.get(e.storageKey);
+    const type = FILE_TYPES[e.format];
+    return { stream, filename: `${e.name}.${type.extension}`, contentType: type.contentType, size: e.fileSize };
+  }
+
+  async delete(p: Principal | null, id: number): Promise<void> {
+    authorize(p, "exports:delete");
+    const e = await withTransaction(this.ctx.db.pool, async (client) => {
+      const current = this.visible(p, await findExport(client, id, true));
+      if (current.scheduledTaskId) await deleteScheduledTask(client, current.scheduledTaskId);
+      await deleteExport(client, id);
+      return current;
+    });
+    // A run still going finds its row gone and fails; what it wrote under the folder goes with it.
+    await this.ctx.storage.deleteTree(exportFolder(id)).catch((err) => this.ctx.log.warn({ err, export_id: id }, "could not remove an export's files"));
+    await this.audit.record(p, { action: "export.deleted", resourceType: "export", resourceId: id, metadata: { name: e.name, owner_id: e.userId } });
+  }
+
+  private visible(p: Principal | null, e: ExportRow | null): ExportRow {
+    if (!e || !p || !canManageExport(p, e)) throw errors.notFound("Export");
+    return e;
+  }
+
+  private async view(sql: Sql, e: ExportRow): Promise<ExportView> {
+    const task: ScheduledTaskRow | null = e.scheduledTaskId ? await findScheduledTask(sql, e.scheduledTaskId) : null;
+    return { ...e, schedule: task?.schedule ?? null, scheduleEnabled: task?.enabled ?? false };
+  }
+
+  /** exports.max_active_per_user: 429 with Retry-After beyond it. */
+  private async checkActiveLimit(sql: Sql, userId: number): Promise<void> {
+    const { max_active_per_user: max } = await readRuntimeSetting(sql, "exports");
+    if ((await countActiveExports(sql, userId)) >= max) {
+      throw errors.rateLimited(`Too many exports: at most ${max} per user are queued or running at once; try again when one has finished`, RETRY_AFTER_SECONDS);
+    }
+  }
+
+  private async queue(sql: Sql, p: Principal & { userId: number | null }, e: ExportRow): Promise<void> {
+    const run = await queueRun(
+      sql,
+      this.ctx.jobs,
+      { scheduledTaskId: null, task: RUN_EXPORT_TASK, args: [], kwargs: { export_id: e.id }, trigger: "manual", runAsUserId: p.userId, grantScopes: scopesOf(p) },
+      runExportTask,
+    );
+    await markQueued(sql, e.id, run.id);
+  }
+
+  /** The export's run_export scheduled task, owned by the export's owner (so it pauses and fails like any task). */
+  private async writeSchedule(sql: Sql, e: ExportRow, patch: ExportSchedulePatch, grantScopes: string[]): Promise<void> {
+    const current = e.scheduledTaskId ? await findScheduledTask(sql, e.scheduledTaskId, true) : null;
+    if (patch.schedule === null) {
+      if (current) await deleteScheduledTask(sql, current.id);
+      await setExportSchedule(sql, e.id, null);
+      return;
+    }
+    const schedule = patch.schedule ?? current?.schedule;
+    if (!schedule) {
+      if (patch.scheduleEnabled !== undefined) throw errors.invalidField(["body", "schedule"], "This export has no schedule: send one with schedule_enabled");
+      return;
+    }
+    const enabled = patch.scheduleEnabled ?? current?.enabled ?? false;
+    const fields = { name: `Export ${e.id}: ${e.name}`.slice(0, 255), args: [], kwargs: { export_id: e.id }, schedule, enabled, nextRunAt: enabled ? nextRun(schedule, new Date()) : null };
+    if (current) await updateScheduledTask(sql, current.id, fields);
+    else await setExportSchedule(sql, e.id, (await insertScheduledTask(sql, { ...fields, task: RUN_EXPORT_TASK, ownerId: e.userId, grantScopes })).id);
+    await wakeTicker(sql);
+  }
+}
+
+/** 422 for a definition no run could write; 400 for a query the parser refuses. */
+function checkDefinition(input: ExportInput): void {
+  if (input.format === "misp") {
+    if (input.distribution === null) throw errors.invalidField(["body", "distribution"], "Field required when format is misp");
+    if (input.indexTarget !== "attributes") throw errors.invalidField(["body", "index_target"], "A misp export holds attributes: index_target must be attributes", input.indexTarget);
+  }
+  if (input.schedule) validateSchedule(input.schedule, ["body", "schedule"]);
+  parseUserQuery(input.query);
+}
