@@ -251,7 +251,7 @@ describe.each(SEARCH_BACKENDS)("Explore export on $name", ({ name, env }) => {
       const expected = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
       expect(row[col("value")], JSON.stringify(value)).toBe(expected);
       expect(row[col("comment")]).toBe(expected);
-      expect(row[col("tags")]).toBe("'=tag,tlp:clear");
+      expect(row[col("tags")]).toBe("'=tag|tlp:clear");
       expect(row[col("to_ids")]).toMatch(/^(true|false)$/);
     });
     expect(csv.text).toContain('"a,""b""\nc"');

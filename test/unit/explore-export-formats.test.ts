@@ -40,7 +40,7 @@ describe("CSV cells", () => {
   it("has the peer's columns and joins tag names", () => {
     expect(csvHeader("events")).toBe("uuid,info,date,threat_level,analysis,published,timestamp,org_id,orgc_id,tags\r\n");
     expect(csvRecord("attributes", { uuid: "u", value: "=1+1", to_ids: false, timestamp: 10, tags: [{ name: "tlp:clear" }, { name: "a,b" }] })).toBe(
-      `u,,,,,,'=1+1,false,,10,,,"tlp:clear,a,b"\r\n`,
+      `u,,,,,,'=1+1,false,,10,,,"tlp:clear|a,b"\r\n`,
     );
   });
 });

@@ -8,7 +8,7 @@
  *   `sort`, and `jq .` over either format gives the same objects).
  * - `csv`: RFC 4180 (comma, CRLF line ends, a header row; a cell holding `"`, `,`, CR or LF is
  *   quoted, quotes doubled) with the peer's columns (peer notes 3.20). `tags` holds the tag names
- *   joined by commas; booleans are `true` / `false`; null or missing values are empty; an object
+ *   joined by `|` (as the peer's exports); booleans are `true` / `false`; null or missing values are empty; an object
  *   value is its JSON. Against CSV (formula) injection, a cell made from text that starts with
  *   `=`, `+`, `-`, `@`, TAB or CR gets a leading single quote (`'=cmd|...`), which spreadsheets
  *   show as text; cells made from numbers and booleans are written as they are (`-1` stays a number).
@@ -45,11 +45,11 @@ export function csvCell(value: unknown): string {
   return csvText(JSON.stringify(value));
 }
 
-/** The `tags` cell: the tag names, joined by commas (tags are `{name, ...}` objects in documents). */
+/** The `tags` cell: the tag names joined by `|`, as the peer's exports (a tag name may hold commas). */
 function tagsCell(tags: unknown): string {
   if (!Array.isArray(tags)) return csvCell(tags);
   const names = tags.map((t) => (t !== null && typeof t === "object" && typeof (t as { name?: unknown }).name === "string" ? (t as { name: string }).name : JSON.stringify(t)));
-  return csvText(names.join(","));
+  return csvText(names.join("|"));
 }
 
 export function csvHeader(target: ExportTarget): string {
