@@ -165,7 +165,11 @@ async function* mispChunks(sql: Sql, event: { uuid: string; info: string; distri
   const uuids = [...inObjects.keys()];
   let written = 0;
   for (let i = 0; i < uuids.length; i += 1000) {
-    const objects = await loadObjects(sql, uuids.slice(i, i + 1000));
+    const batch = uuids.slice(i, i + 1000);
+    const objects = await loadObjects(sql, batch);
+    // An object deleted for good since its attributes were indexed: they are not written (nor counted).
+    const found = new Set(objects.map((o) => o.uuid));
+    for (const uuid of batch) if (!found.has(uuid)) counter.records -= inObjects.get(uuid)!.length;
     const out = objects.map((o) => `${written++ ? "," : ""}${JSON.stringify(mispObject(o, inObjects.get(o.uuid)!))}`);
     if (out.length) yield out.join("");
   }
