@@ -24,11 +24,14 @@ export class LocalStorage implements Storage {
     const partial = `${target}.part-${crypto.randomBytes(6).toString("hex")}`;
     const max = opts.maxBytes ?? Number.POSITIVE_INFINITY;
     const tally = { bytes: 0 };
+    const out = fs.createWriteStream(partial, { flags: "wx" });
     try {
-      await pipeline(body, byteLimit(max, () => new StorageLimitError(max), tally), fs.createWriteStream(partial, { flags: "wx" }));
+      await pipeline(body, byteLimit(max, () => new StorageLimitError(max), tally), out);
       await fs.promises.rename(partial, target);
       return tally.bytes;
     } catch (err) {
+      // A body that fails at once can beat the file's open: removed before the open, it would stay behind.
+      if (!out.closed) await new Promise<void>((resolve) => out.once("close", () => resolve()));
       await fs.promises.rm(partial, { force: true });
       throw err;
     }

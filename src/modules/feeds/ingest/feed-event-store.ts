@@ -8,6 +8,11 @@ export async function eventOrg(sql: Sql, uuid: string): Promise<number | null> {
   return rows[0]?.org_id ?? null;
 }
 
+export async function isSoftDeleted(sql: Sql, uuid: string): Promise<boolean> {
+  const { rows } = await sql.query<{ deleted: boolean }>("SELECT deleted FROM events WHERE uuid = $1", [uuid]);
+  return rows[0]?.deleted ?? false;
+}
+
 export async function setFeedEvent(sql: Sql, feedId: number, uuid: string): Promise<void> {
   await sql.query("UPDATE feeds SET event_uuid = $2 WHERE id = $1", [feedId, uuid]);
 }

@@ -14,7 +14,7 @@ import { feedSettingsSchema, type FeedFormat } from "../feed-schema.ts";
 import { readRuntimeSetting } from "../../settings/runtime-settings.reader.ts";
 import { findUpload } from "../feed-upload-store.ts";
 import { feedUuids, type FeedUuids } from "./derived-uuids.ts";
-import { eventOrg, setFeedEvent, uuidsElsewhere, uuidsInEvent } from "./feed-event-store.ts";
+import { eventOrg, isSoftDeleted, setFeedEvent, uuidsElsewhere, uuidsInEvent } from "./feed-event-store.ts";
 import { download, DownloadError } from "./http-source.ts";
 import { csvRows, freetextRows, jsonRows, readCapped, type Row } from "./indicators.ts";
 import { printable } from "./text.ts";
@@ -304,6 +304,10 @@ async function feedEvent(x: IngestContext, feed: Feed, uuids: FeedUuids, counts:
   const owner = await eventOrg(pool, uuid);
   if (owner !== null && owner !== feed.orgId) {
     counts.notes = [...(counts.notes ?? []), `event ${uuid} belongs to another organisation: the values go to a new event of the feed's own`];
+    uuid = crypto.randomUUID();
+  } else if (owner !== null && (await isSoftDeleted(pool, uuid))) {
+    // Deleted on purpose: the feed starts a new event (as the peer recreates a deleted one) rather than fill a hidden one.
+    counts.notes = [...(counts.notes ?? []), `event ${uuid} was deleted: the values go to a new event`];
     uuid = crypto.randomUUID();
   }
   if (uuid !== feed.eventUuid) await setFeedEvent(pool, feed.id, uuid);
