@@ -79,14 +79,7 @@ function toExport(r: Row): ExportRow {
   };
 }
 
-export interface NewExport {
-  userId: number;
-  name: string;
-  query: string;
-  indexTarget: ExportIndexTarget;
-  format: ExportFileFormat;
-  distribution: number | null;
-}
+export type NewExport = Pick<ExportRow, "userId" | "name" | "query" | "indexTarget" | "format" | "distribution">;
 
 export async function insertExport(sql: Sql, e: NewExport): Promise<ExportRow> {
   const { rows } = await sql.query<Row>(

@@ -1,9 +1,8 @@
 import { AuditService } from "../audit/audit.service.ts";
 import { readRuntimeSetting } from "../settings/runtime-settings.reader.ts";
-import { instanceWide, noParams } from "../tasks/params.ts";
 import type { RegisteredTask } from "../tasks/registered-task.ts";
 import { retentionCutoff } from "./retention-policy.ts";
-import { purgeInBatches, type PurgeCounts } from "./purge-run.ts";
+import { PURGE_TASK_BASE, purgeInBatches, type PurgeCounts } from "./purge-run.ts";
 import { lockCandidates } from "./retention-store.ts";
 
 type Progress = PurgeCounts & {
@@ -20,11 +19,7 @@ type Progress = PurgeCounts & {
 export const enforceRetentionTask: RegisteredTask = {
   name: "enforce_retention",
   description: "Delete events past the retention period (runtime settings namespace retention), except those with an exempt tag.",
-  requiredScopes: ["settings:update", "events:delete"],
-  maxAttempts: 5,
-  queueName: "retention",
-  checkParams: noParams,
-  checkTarget: instanceWide,
+  ...PURGE_TASK_BASE,
   async execute(x) {
     const { app, principal, run, log, saveProgress } = x;
     const settings = await readRuntimeSetting(app.db.pool, "retention");

@@ -1,8 +1,7 @@
 import { AuditService } from "../audit/audit.service.ts";
 import { readRuntimeSetting } from "../settings/runtime-settings.reader.ts";
-import { instanceWide, noParams } from "../tasks/params.ts";
 import type { RegisteredTask } from "../tasks/registered-task.ts";
-import { purgeInBatches, type PurgeCounts } from "./purge-run.ts";
+import { PURGE_TASK_BASE, purgeInBatches, type PurgeCounts } from "./purge-run.ts";
 import { lockDeletedBefore } from "./retention-store.ts";
 
 type Progress = PurgeCounts & {
@@ -19,11 +18,7 @@ type Progress = PurgeCounts & {
 export const purgeDeletedTask: RegisteredTask = {
   name: "purge_deleted",
   description: "Delete for good the events soft-deleted more than retention.purge_deleted_after_days days ago.",
-  requiredScopes: ["settings:update", "events:delete"],
-  maxAttempts: 5,
-  queueName: "retention",
-  checkParams: noParams,
-  checkTarget: instanceWide,
+  ...PURGE_TASK_BASE,
   async execute(x) {
     const { app, principal, run, log, saveProgress } = x;
     const resumed = run.progress as Progress | null;

@@ -1,9 +1,19 @@
 import { withTransaction } from "../../platform/db/transaction.ts";
 import { recordChanges, type Change } from "../changes/change-log.ts";
 import { CORRELATION_DELETED } from "../correlations/correlator.ts";
-import type { TaskExecution } from "../tasks/registered-task.ts";
+import { instanceWide, noParams } from "../tasks/params.ts";
+import type { RegisteredTask, TaskExecution } from "../tasks/registered-task.ts";
 import { purgeEvents, type PurgedEvent, type PurgeOutcome } from "./retention-store.ts";
 import type { Sql } from "../../platform/db/transaction.ts";
+
+/** What the purging tasks share: instance-wide, administrators', one queue (they never overlap). */
+export const PURGE_TASK_BASE = {
+  requiredScopes: ["settings:update", "events:delete"],
+  maxAttempts: 5,
+  queueName: "retention",
+  checkParams: noParams,
+  checkTarget: instanceWide,
+} satisfies Partial<RegisteredTask>;
 
 /** Events per transaction: a batch holds its row locks for a moment, not for the whole run. */
 const BATCH = 100;
