@@ -160,6 +160,24 @@ describe("events", () => {
     expect((await search("events", `uuid:"${a.event}"`)).total).toBe(1);
   });
 
+  it("changes inside a soft-deleted event notify nobody; the same change in a live event does", async () => {
+    const live = await makeEvent("followed and live", `live-${crypto.randomUUID()}.example`);
+    const trashed = await makeEvent("followed and deleted", `trashed-${crypto.randomUUID()}.example`);
+    const res = await app.http.post("/settings/user/notifications", { token: follower.token, json: { follow: { events: [live.event, trashed.event], attributes: [], objects: [], organisations: [] } } });
+    expect(res.status, res.text).toBe(200);
+    expect((await app.http.delete(`/events/${trashed.event}`, { token: analyst.token })).status).toBe(204);
+    await settled(app, 60_000);
+    const about = (uuid: string) => count("SELECT count(*) AS n FROM notifications WHERE user_id = $1 AND payload->>'event_uuid' = $2", [follower.id, uuid]);
+    const before = { live: await about(live.event), trashed: await about(trashed.event) };
+    for (const e of [live, trashed]) {
+      const added = await app.http.post("/attributes/", { token: analyst.token, json: { event_uuid: e.event, type: "domain", value: `added-${crypto.randomUUID()}.example` } });
+      expect(added.status, added.text).toBe(201);
+    }
+    await settled(app, 60_000);
+    expect(await about(live.event)).toBeGreaterThan(before.live);
+    expect(await about(trashed.event)).toBe(before.trashed);
+  });
+
   it("retention leaves soft-deleted events to purge_deleted", async () => {
     const old = await makeEvent("old and deleted", `old-${crypto.randomUUID()}.example`);
     await q("UPDATE events SET timestamp = 1000000000 WHERE uuid = $1", [old.event]);

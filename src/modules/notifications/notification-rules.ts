@@ -24,7 +24,7 @@ export interface EventAccess {
 }
 
 export interface Context {
-  events: Map<string, { info: string; orgcUuid: string; orgcName: string } & EventAccess>;
+  events: Map<string, { info: string; orgcUuid: string; orgcName: string; deleted: boolean } & EventAccess>;
   /** Events deleted in the range: their access as the deletion recorded it. */
   deletedEvents: Map<string, EventAccess>;
   attributes: Map<string, { type: string; value: string; objectUuid: string | null; eventUuid: string; distribution: number; objectDistribution: number | null }>;

@@ -73,6 +73,8 @@ function mayReceive(u: Recipient, c: Candidate, ctx: Context): boolean {
   if (c.eventUuid === null && c.reads.length === 0) return true;
   if (!hasScope(p, "events:read") || c.reads.length === 0) return false;
   return c.reads.every((r) => {
+    // Changes inside a soft-deleted event are not news: it is out of search, hunts and correlations too.
+    if (ctx.events.get(r.eventUuid)?.deleted) return false;
     // An event that is gone is judged by the access its deletion recorded; without that, nobody hears.
     const e = ctx.events.get(r.eventUuid) ?? ctx.deletedEvents.get(r.eventUuid);
     return e !== undefined && canReadInEvent(p, e, ...r.items);
@@ -105,8 +107,8 @@ async function loadContext(pool: pg.Pool, rows: ChangeRecord[]): Promise<Context
     ),
   ]);
   for (const a of attrs.rows) eventUuids.add(a.event_uuid);
-  const events = await pool.query<{ uuid: string; info: string; orgc_uuid: string; orgc_name: string; distribution: number; org_id: number; orgc_id: number }>(
-    `SELECT e.uuid::text, e.info, o.uuid::text AS orgc_uuid, o.name AS orgc_name, e.distribution, e.org_id, e.orgc_id
+  const events = await pool.query<{ uuid: string; info: string; orgc_uuid: string; orgc_name: string; distribution: number; org_id: number; orgc_id: number; deleted: boolean }>(
+    `SELECT e.uuid::text, e.info, o.uuid::text AS orgc_uuid, o.name AS orgc_name, e.distribution, e.org_id, e.orgc_id, e.deleted
        FROM events e JOIN organisations o ON o.id = e.orgc_id WHERE e.uuid = ANY($1::uuid[])`,
     [[...eventUuids]],
   );
@@ -119,7 +121,7 @@ async function loadContext(pool: pg.Pool, rows: ChangeRecord[]): Promise<Context
   }
   return {
     deletedEvents,
-    events: new Map(events.rows.map((e) => [e.uuid, { info: e.info, orgcUuid: e.orgc_uuid, orgcName: e.orgc_name, distribution: e.distribution, orgId: e.org_id, orgcId: e.orgc_id }])),
+    events: new Map(events.rows.map((e) => [e.uuid, { info: e.info, orgcUuid: e.orgc_uuid, orgcName: e.orgc_name, distribution: e.distribution, orgId: e.org_id, orgcId: e.orgc_id, deleted: e.deleted }])),
     attributes: new Map(
       attrs.rows.map((a) => [a.uuid, { type: a.type, value: a.value, objectUuid: a.object_uuid, eventUuid: a.event_uuid, distribution: a.distribution, objectDistribution: a.object_distribution }]),
     ),
