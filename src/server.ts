@@ -16,6 +16,7 @@ import { buildOpenApi } from "../rest-shim/openapi.ts";
 import { originOf } from "../rest-shim/origin.ts";
 import { HealthCheck } from "./platform/health.ts";
 import { parseQueryString } from "./platform/query-string.ts";
+import { registerMcpEndpoint } from "./mcp/mcp-http.ts";
 
 export const VERSION = "0.1.0";
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
@@ -133,6 +134,7 @@ export function buildServer(runtime: Runtime, log: Logger): HttpServer {
   });
 
   registerRoutes(app, routeTable, runtime);
+  registerMcpEndpoint(app, runtime);
   const ws = attachGraphQLWebSocket(app.server, runtime, yoga);
 
   return {

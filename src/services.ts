@@ -22,6 +22,7 @@ import { FeedsService } from "./modules/feeds/feeds.service.ts";
 import { NotificationsService } from "./modules/notifications/notifications.service.ts";
 import { HuntsService } from "./modules/hunts/hunts.service.ts";
 import { ExportsService } from "./modules/exports/exports.service.ts";
+import { McpConfigService } from "./mcp/mcp-config.service.ts";
 
 /** Every service, built once per process from the app context. Resolvers and routes only call these. */
 export function createServices(ctx: AppContext) {
@@ -52,6 +53,7 @@ export function createServices(ctx: AppContext) {
     notifications: new NotificationsService(ctx),
     hunts: new HuntsService(ctx, audit),
     exports: new ExportsService(ctx, audit),
+    mcpConfig: new McpConfigService(ctx, audit),
   };
 }
 

@@ -1,3 +1,5 @@
+import { MCP_TOOL_NAMES } from "../mcp/tool-names.ts";
+
 /**
  * The scope catalogue and the one place where grants are matched. A scope is `<resource>:<action>`;
  * a grant list satisfies it when it holds `*`, `<resource>:*` or the scope itself.
@@ -108,7 +110,14 @@ const RESOURCES: Record<string, { label: string; actions: Record<string, string>
     },
   },
   audit_logs: { label: "audit log", actions: { admin: "Read the audit log." } },
-  mcp: { label: "MCP server", actions: { config: "Generate an MCP client configuration.", use: "Use the MCP server tools and resources." } },
+  mcp: {
+    label: "MCP server",
+    actions: {
+      config: "Generate an MCP client configuration (mints an MCP-only API key).",
+      use: "Use every MCP server tool, resource and prompt.",
+      ...Object.fromEntries(MCP_TOOL_NAMES.map((tool) => [tool, `Use the MCP tool ${tool} (and the resources and prompts).`])),
+    },
+  },
 };
 
 function crud(what: string): Record<string, string> {

@@ -21,6 +21,7 @@ import "../modules/feeds/feeds.graphql.ts";
 import "../modules/notifications/notifications.graphql.ts";
 import "../modules/hunts/hunts.graphql.ts";
 import "../modules/exports/exports.graphql.ts";
+import "../mcp/mcp.graphql.ts";
 
 let schema: GraphQLSchema | null = null;
 

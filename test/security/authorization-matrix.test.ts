@@ -11,9 +11,10 @@ import { taskCases } from "./matrix/tasks.cases.ts";
 import { feedCases } from "./matrix/feeds.cases.ts";
 import { notificationCases } from "./matrix/notifications.cases.ts";
 import { huntCases } from "./matrix/hunts.cases.ts";
+import { mcpCases } from "./matrix/mcp.cases.ts";
 
 /** Every area adds its cases here; the coverage test fails for any route without a row. */
-const cases: MatrixCase[] = [...identityCases, ...galaxyCases, ...eventCases, ...dataCoreCases, ...correlationCases, ...taskCases, ...feedCases, ...notificationCases, ...huntCases];
+const cases: MatrixCase[] = [...identityCases, ...galaxyCases, ...eventCases, ...dataCoreCases, ...correlationCases, ...taskCases, ...feedCases, ...notificationCases, ...huntCases, ...mcpCases];
 
 let app: TestApp;
 let world: MatrixWorld;

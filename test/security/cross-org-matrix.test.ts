@@ -26,6 +26,7 @@ import { identityGraphql, identityRest } from "./cross-org/identity.cases.ts";
 import { feedIntoForeignEvent, importAttacks, importPaths } from "./cross-org/imports.ts";
 import { bProblems, graphqlRow, restRow, validationOrder, validatorProblem, type Row } from "./cross-org/judge.ts";
 import { operationsGraphql, operationsRest } from "./cross-org/operations.cases.ts";
+import { mcpGraphql, mcpRest } from "./cross-org/mcp.cases.ts";
 import { readPathsGraphql, readPathsRest } from "./cross-org/read-paths.cases.ts";
 import { uncoveredRoutes, type RestCase } from "./cross-org/rest.ts";
 import { changedTables, snapshotOrg, type Snapshot } from "./cross-org/snapshot.ts";
@@ -33,8 +34,8 @@ import { afterTrigger, subscribeAll, subscriptionCases } from "./cross-org/subsc
 import { taskCases } from "./cross-org/tasks.cases.ts";
 import { B_ACTORS, buildWorld, finished as finishedRun, leaks, type CrossOrgWorld } from "./cross-org/world.ts";
 
-const restCases: RestCase[] = [...identityRest, ...eventsRest, ...operationsRest, ...exploreExportRest, ...exportsRest];
-const graphqlCases: GraphqlCase[] = [...identityGraphql, ...eventsGraphql, ...operationsGraphql, ...exploreExportGraphql, ...exportsGraphql];
+const restCases: RestCase[] = [...identityRest, ...eventsRest, ...operationsRest, ...exploreExportRest, ...exportsRest, ...mcpRest];
+const graphqlCases: GraphqlCase[] = [...identityGraphql, ...eventsGraphql, ...operationsGraphql, ...exploreExportGraphql, ...exportsGraphql, ...mcpGraphql];
 const matrixRows: Row[] = [...restCases.map((c) => restRow(c)), ...graphqlCases.map((c) => graphqlRow(c))];
 const furtherRows: Row[] = [...[...readPathsRest, ...exportsReadPaths].map((c) => restRow(c, " (further path)")), ...readPathsGraphql.map((c) => graphqlRow(c, " (further path)"))];
 

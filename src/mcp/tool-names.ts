@@ -1,0 +1,16 @@
+/**
+ * The MCP tools served at /mcp. Kept apart (no imports) because the scope catalogue lists one
+ * `mcp:<tool>` scope per tool, so roles and keys can be narrowed to single tools.
+ */
+export const MCP_TOOL_NAMES = [
+  "search_events",
+  "search_attributes",
+  "get_event",
+  "get_attribute",
+  "get_tags",
+  "detect_indicator_type",
+  "list_hunts",
+  "get_hunt_results",
+] as const;
+
+export type McpToolName = (typeof MCP_TOOL_NAMES)[number];
