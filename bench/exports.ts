@@ -2,8 +2,8 @@
  * Exports benchmark (issue 21): 1,000,000 attributes exported through the API, on each search
  * backend, with the throughput and the memory of the service process.
  *
- *   npx tsx bench/exports.ts                                  # both backends, 1 000 000 attributes
- *   npx tsx bench/exports.ts --backend postgres --attributes 100000   # quick run
+ *   npx tsx bench/exports.ts                                  # both backends, 1 000 000 attributes (~1 h: ~30 min of PostgreSQL indexing)
+ *   npx tsx bench/exports.ts --attributes 100000              # quick run (~5 min)
  *   options: --runs 3  --no-json (skip the json comparison)  --seed 20261123
  *     --keep (leave the database and the OpenSearch indices)  --reuse <db> <prefix> (skip indexing: what --keep left)
  *     --cpu-prof (the service runs with node --cpu-prof; the hottest functions of each backend are printed)
@@ -21,19 +21,22 @@
  *
  * Then, per backend, the service as a child process (`node --import tsx src/main.ts`, ROLE=all so
  * it also runs the worker, LOG_LEVEL=warn, a temporary DATA_DIR with local storage), the
- * administrator logged in, a warm-up export of a query with fewer than 10 000 hits whose line count
+ * administrator logged in (the export is of everything: no access filter), a wait until the
+ * worker's start-up jobs have left the database (reindex_stale_access scans the whole PostgreSQL
+ * index: ~2.5 s at 1M), a warm-up export of a query with fewer than 10 000 hits whose line count
  * must equal the search route's exact total; then `--runs` times each (interleaved per run):
  *
  * 1. ndjson: `GET /attributes/export?query=&format=ndjson` (match all), read by node:http and
  *    counted (bytes, lines); time from the request to the last byte; records/s = lines / time.
- * 2. json (comparison): the same with format=json (records = lines - 2).
- * 3. STIX: `POST /exports/ {format: "stix", query: ""}`, `GET /exports/{id}` polled every 200 ms
+ * 2. json (comparison): the same with format=json (records = lines - 2). Both must list every
+ *    attribute indexed (the search route's totals stop being exact at 10 000).
+ * 3. STIX: `POST /exports/ {name, query: "", index_target: "attributes", format: "stix"}`, `GET /exports/{id}` polled every 200 ms
  *    until `completed`; time from the POST to the poll that saw it (and the service's own
  *    started_at -> finished_at), records/s = record_count / time, file size. Then
  *    `GET /exports/{id}/download` read and counted (MB/s). The first run's file is parsed from
  *    storage as a stream (the bundle's envelope and every object, JSON.parse each): objects by
  *    type; indicator + observed-data + note must equal record_count, reports the events.
- *    The export is deleted after each run (its file is ~1 GB at 1M).
+ *    The export is deleted after each run (its file is ~0.6 GB at 1M).
  *
  * 4. breakdown (once per backend, after its service has stopped): the export's walk in this process,
  *    without HTTP: `SearchIndex.scan` with the request `openExport` builds (match all, administrator,
