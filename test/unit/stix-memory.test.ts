@@ -5,6 +5,7 @@
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { describe, expect, it } from "vitest";
+import { ChunkBuilder } from "../../src/platform/text-chunks.ts";
 import { OBSERVABLE_WINDOW, StixBundleWriter, type StixInput, type StixWriterStats } from "../../src/modules/exports/stix/index.ts";
 
 setFlagsFromString("--expose-gc");
@@ -70,10 +71,12 @@ async function run(groupedByEvent: boolean): Promise<Run> {
   let bytes = 0;
   let n = 0;
   let peak = writer.stats();
+  const out = new ChunkBuilder();
   gc();
   const before = used();
   for (const doc of documents()) {
-    for await (const chunk of writer.write(doc)) bytes += chunk.length;
+    await writer.write(doc, out);
+    if (out.full) bytes += out.take().length;
     if (++n % 10_000 === 0) {
       const s = writer.stats();
       if (s.pendingReferenceBytes > peak.pendingReferenceBytes || s.pendingEvents > peak.pendingEvents) peak = s;
@@ -83,7 +86,8 @@ async function run(groupedByEvent: boolean): Promise<Run> {
   const retainedBytes = used() - before;
   const last = writer.stats();
   if (last.pendingReferenceBytes > peak.pendingReferenceBytes || last.pendingEvents > peak.pendingEvents) peak = last;
-  for await (const chunk of writer.end()) bytes += chunk.length;
+  bytes += out.take().length;
+  for (const chunk of writer.end()) bytes += chunk.length;
   return { bytes, objects: writer.stats().objects, retainedBytes, peak };
 }
 

@@ -7,7 +7,7 @@ import { AppError, errors } from "../../platform/errors.ts";
 import { openExport } from "../search/explore-export.ts";
 import { SearchLimiter } from "../search/search-limiter.ts";
 import type { RegisteredTask } from "../tasks/registered-task.ts";
-import { exportChunks, FILE_TYPES, type ExportCounter } from "./export-files.ts";
+import { exportChunks, FILE_TYPES, WALK_PAGE_SIZE, type ExportCounter } from "./export-files.ts";
 import { findExport, markCompleted, markFailed, markRunning, saveExportProgress, type ExportRow } from "./export-store.ts";
 import { canManageExport } from "./exports.policy.ts";
 
@@ -78,7 +78,7 @@ export const runExportTask: RegisteredTask = {
 /** Streams the file to storage, then records it complete and removes the file it replaces. */
 async function writeExportFile(app: AppContext, owner: Principal, e: ExportRow): Promise<{ records: number; fileSize: number }> {
   authorize(owner, "exports:create", `${e.indexTarget}:read`);
-  const pages = await openExport({ ctx: app, limiter: limiterOf(app), principal: owner, target: e.indexTarget, input: { query: e.query } });
+  const pages = await openExport({ ctx: app, limiter: limiterOf(app), principal: owner, target: e.indexTarget, input: { query: e.query }, pageSize: WALK_PAGE_SIZE[e.format] });
   const counter: ExportCounter = { records: 0 };
   const key = `${exportFolder(e.id)}/${crypto.randomUUID()}.${FILE_TYPES[e.format].extension}`;
   let lastProgress = Date.now();

@@ -48,6 +48,8 @@ export interface OpenExportArgs {
   input: ExportInput;
   /** Completes a page's hits in place before they are handed out (event documents' owner counts). */
   complete?: (hits: SearchHit[]) => Promise<void>;
+  /** Documents per page (default `EXPORT_PAGE_SIZE`). */
+  pageSize?: number;
 }
 
 /**
@@ -130,7 +132,7 @@ export async function openExport(args: OpenExportArgs): Promise<ExportPages> {
         defaultFields: INDEX_FIELDS[index].defaultFields,
         access: searchAccessOf(principal),
         filters: { deleted: false },
-        pageSize: EXPORT_PAGE_SIZE,
+        pageSize: args.pageSize ?? EXPORT_PAGE_SIZE,
         timeoutMs: ctx.config.SEARCH_TIMEOUT_MS,
       })
       [Symbol.asyncIterator]();

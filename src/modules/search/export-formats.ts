@@ -1,6 +1,6 @@
 /**
- * The wire formats of the Explore export, written page by page (a page is one chunk: memory stays
- * that of one page whatever the export's size).
+ * The wire formats of the Explore export, written page by page in chunks of about 32 K characters
+ * (memory stays that of one page whatever the export's size).
  *
  * - `json`: one JSON array of hits, as the peer's export (`{_index, _id, _score, _source, sort}`,
  *   exactly the objects of the search routes' `results`), one hit per line.
@@ -13,6 +13,7 @@
  *   `=`, `+`, `-`, `@`, TAB or CR gets a leading single quote (`'=cmd|...`), which spreadsheets
  *   show as text; cells made from numbers and booleans are written as they are (`-1` stays a number).
  */
+import { chunked } from "../../platform/text-chunks.ts";
 import type { SearchHit } from "../../search/search-index.ts";
 import type { ExportFormat } from "./explore-export-input.ts";
 import type { ExportTarget } from "./explore-export.ts";
@@ -61,8 +62,8 @@ export function csvRecord(target: ExportTarget, source: Record<string, unknown>)
 }
 
 /**
- * The export as text chunks: one per page (plus the opening and closing of the JSON array and the
- * CSV header). `hitOut` is the search routes' hit object.
+ * The export as text chunks of about `CHUNK_CHARS` (`../../platform/text-chunks.ts`; a chunk never
+ * spans two pages). `hitOut` is the search routes' hit object.
  */
 export async function* encodeExport(
   format: ExportFormat,
@@ -72,19 +73,21 @@ export async function* encodeExport(
 ): AsyncGenerator<string> {
   if (format === "csv") {
     yield csvHeader(target);
-    for await (const hits of pages) if (hits.length) yield hits.map((h) => csvRecord(target, h.source)).join("");
+    for await (const hits of pages) yield* chunked(hits, (h) => csvRecord(target, h.source));
     return;
   }
   if (format === "ndjson") {
-    for await (const hits of pages) if (hits.length) yield hits.map((h) => `${JSON.stringify(hitOut(h))}\n`).join("");
+    for await (const hits of pages) yield* chunked(hits, (h) => `${JSON.stringify(hitOut(h))}\n`);
     return;
   }
-  let first = true;
+  let separator = "\n";
   yield "[";
   for await (const hits of pages) {
-    if (!hits.length) continue;
-    yield `${first ? "\n" : ",\n"}${hits.map((h) => JSON.stringify(hitOut(h))).join(",\n")}`;
-    first = false;
+    yield* chunked(hits, (h) => {
+      const text = `${separator}${JSON.stringify(hitOut(h))}`;
+      separator = ",\n";
+      return text;
+    });
   }
-  yield first ? "]\n" : "\n]\n";
+  yield separator === "\n" ? "]\n" : "\n]\n";
 }

@@ -14,10 +14,15 @@
  *   `missing: _last` would need the sentinel sort value (-2^63) in `search_after`, which JSON
  *   numbers in JavaScript cannot carry exactly.
  * - Every page is one `_search` with `track_total_hits: false`, the search timeout and the
- *   `cancel_after_time_interval` of `search`, in a turn of the search gate (`req.turn`).
+ *   `cancel_after_time_interval` of `search`, in a turn of the search gate (`req.turn`); its body is
+ *   read as bytes and parsed hit by hit (`./hits-splitter.ts`: V8 puts what a large `JSON.parse`
+ *   builds straight into the old generation).
  */
-import type { Client } from "@opensearch-project/opensearch";
+import type { IncomingMessage } from "node:http";
+import zlib from "node:zlib";
+import { errors, type Client } from "@opensearch-project/opensearch";
 import { MAX_SCAN_PAGE_SIZE, SearchQueryError, type IndexName, type ScanRequest, type SearchHit } from "../search-index.ts";
+import { parseSearchResponse, type SplitSearchResponse } from "./hits-splitter.ts";
 import type { AnyQuery } from "./opensearch-search-index.ts";
 
 /** How long OpenSearch keeps the PIT between two pages (a client reading slowly pauses the walk). */
@@ -92,9 +97,9 @@ async function searchPage(
   timeoutMs: number,
 ): Promise<{ hits: RawHit[]; pitId: string | undefined }> {
   const timeout = `${Math.max(1, Math.floor(timeoutMs))}ms`;
-  let res;
+  let body: SplitSearchResponse;
   try {
-    res = await deps.client.search(
+    const res = await deps.client.search(
       {
         cancel_after_time_interval: timeout,
         body: {
@@ -107,13 +112,31 @@ async function searchPage(
           ...(after ? { search_after: after as never } : {}),
         },
       },
-      { requestTimeout: timeoutMs + 1_000, maxRetries: 1 },
+      // The body as bytes, parsed hit by hit (`./hits-splitter.ts`).
+      { requestTimeout: timeoutMs + 1_000, maxRetries: 1, asStream: true },
     );
+    body = parseSearchResponse(await readBody(res.body as unknown as IncomingMessage, timeoutMs + 1_000));
+    if (res.statusCode === null || res.statusCode >= 300) throw new errors.ResponseError({ ...res, body: body.envelope } as never);
   } catch (err) {
     throw deps.failure(err, timeoutMs);
   }
-  if (res.body.timed_out) throw new SearchQueryError(`A page of the ${index} export timed out after ${timeoutMs} ms`, "timeout");
-  return { hits: res.body.hits.hits as RawHit[], pitId: (res.body as { pit_id?: string }).pit_id };
+  if (body.envelope.timed_out === true) throw new SearchQueryError(`A page of the ${index} export timed out after ${timeoutMs} ms`, "timeout");
+  const pit = body.envelope.pit_id;
+  return { hits: body.hits as RawHit[], pitId: typeof pit === "string" ? pit : undefined };
+}
+
+/** A response body as one Buffer (outside V8's heap), within `timeoutMs`; gzip or deflate undone. */
+async function readBody(stream: IncomingMessage, timeoutMs: number): Promise<Buffer> {
+  const encoding = String(stream.headers["content-encoding"] ?? "").toLowerCase();
+  const source: NodeJS.ReadableStream = encoding.includes("gzip") ? stream.pipe(zlib.createGunzip()) : encoding.includes("deflate") ? stream.pipe(zlib.createInflate()) : stream;
+  const timer = setTimeout(() => stream.destroy(new errors.TimeoutError("Request timed out", null as never)), timeoutMs);
+  try {
+    const chunks: Buffer[] = [];
+    for await (const chunk of source) chunks.push(chunk as Buffer);
+    return Buffer.concat(chunks);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** Deletes the PIT; a failure leaves it to expire (it is logged by nobody: the walk is over). */

@@ -46,7 +46,8 @@ import {
   type ScanRequest,
 } from "../search-index.ts";
 import { buildRow } from "./documents.ts";
-import { pgCode, searchFailureOf } from "./failures.ts";
+import { pgCode } from "./failures.ts";
+import { inReadOnlyTransaction, rowsOf } from "./read-only.ts";
 import { scanByKeyset } from "./scan.ts";
 import { ensureSearchSchema } from "./schema.ts";
 import { planPostings } from "./postings-plan.ts";
@@ -152,18 +153,8 @@ export class PostgresSearchIndex implements SearchIndex {
     // statement_timeout is an int4 of milliseconds.
     const timeoutMs = Math.min(2_147_483_647, Math.max(1, Math.floor(req.timeoutMs)));
 
-    let client: pg.PoolClient;
-    try {
-      client = await (this.options.searchPool ?? this.pool).connect();
-    } catch (err) {
-      throw new SearchQueryError(`PostgreSQL is unavailable: ${(err as Error).message}`, "unavailable");
-    }
-    let broken = false;
-    try {
-      // One snapshot for every statement: the page's sources are those of the counted matches.
-      // JIT compiles the plans of broad scans for 50-350 ms, longer than most searches take. One round
-      // trip (a search's fixed cost is a few of them): timeoutMs is an integer computed above.
-      await client.query(`BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY; SET LOCAL statement_timeout = ${timeoutMs}; SET LOCAL jit = off`);
+    // One snapshot for every statement: the page's sources are those of the counted matches.
+    return inReadOnlyTransaction(this.options.searchPool ?? this.pool, timeoutMs, "repeatable read", async (client) => {
       const plan = this.options.postings === false ? null : planPostings(req, now);
       const answer = plan === null ? null : await searchByPostings(client, req, plan, bound);
       let matches: number;
@@ -192,13 +183,9 @@ export class PostgresSearchIndex implements SearchIndex {
       }
       const sources = new Map<string, Record<string, unknown>>();
       if (ids.length) {
-        const { rows } = await client.query<{ id: string; source: Record<string, unknown> }>(
-          "SELECT id, source FROM search_documents WHERE index_name = $1 AND id = ANY($2::text[])",
-          [req.index, ids],
-        );
+        const rows = await rowsOf<{ id: string; source: Record<string, unknown> }>(client, "SELECT id, source FROM search_documents WHERE index_name = $1 AND id = ANY($2::text[])", [req.index, ids]);
         for (const r of rows) sources.set(r.id, r.source);
       }
-      await client.query("COMMIT");
       const hits: SearchHit[] = ids.map((id) => ({
         index: req.index,
         id,
@@ -207,16 +194,7 @@ export class PostgresSearchIndex implements SearchIndex {
       }));
       const capped = bound !== null && matches > bound;
       return { total: capped ? bound : matches, totalRelation: capped ? "gte" : "eq", hits, tookMs: Date.now() - started };
-    } catch (err) {
-      await client.query("ROLLBACK").catch(() => {
-        broken = true;
-      });
-      const failure = searchFailureOf(err, timeoutMs);
-      broken ||= failure.broken;
-      throw failure.error;
-    } finally {
-      client.release(broken);
-    }
+    });
   }
 
   scan(req: ScanRequest): AsyncIterable<SearchHit[]> {

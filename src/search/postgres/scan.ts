@@ -4,8 +4,8 @@
  * order of the index `search_documents_ts_idx (index_name, ts DESC NULLS LAST, id COLLATE "C")`.
  *
  * - Each page is ONE statement (`LIMIT pageSize`, the key of the page's last row as the bound of the
- *   next), in a short read-only transaction with the search `statement_timeout`, on a connection of
- *   the search pool taken for that page only: a client reading slowly holds no connection, no
+ *   next), in a short read-only transaction with the search `statement_timeout` (`./read-only.ts`),
+ *   on a connection of the search pool taken for that page only: a client reading slowly holds no connection, no
  *   snapshot and no lock between pages. The walk is therefore not a snapshot (OpenSearch's PIT
  *   is): a document written during it shows in a later page if its key sorts after the current
  *   position, and one whose `@timestamp` moved across the position can be missed or listed twice.
@@ -18,9 +18,9 @@
  *   1-20 ms by bitmap and sort (`type:md5`, `value:*.pro`, a single value).
  */
 import type pg from "pg";
-import { MAX_SCAN_PAGE_SIZE, SearchQueryError, type ScanRequest, type SearchHit } from "../search-index.ts";
+import { MAX_SCAN_PAGE_SIZE, type ScanRequest, type SearchHit } from "../search-index.ts";
 import { SqlCompiler } from "./compile.ts";
-import { searchFailureOf } from "./failures.ts";
+import { inReadOnlyTransaction, rowsOf } from "./read-only.ts";
 import { whereOf } from "./statements.ts";
 
 interface Row {
@@ -43,7 +43,7 @@ export async function* scanByKeyset(pool: pg.Pool, req: ScanRequest): AsyncGener
     let after: Key = null;
     for (;;) {
       const { text, values } = pageStatement(where, c.params, phase, after, size);
-      const rows = await turn(timeoutMs, (remainingMs) => runPage(pool, text, values, remainingMs));
+      const rows = await turn(timeoutMs, (remainingMs) => inReadOnlyTransaction(pool, remainingMs, "read committed", (client) => rowsOf<Row>(client, text, values)));
       if (rows.length === 0) break;
       yield rows.map((r) => ({ index: req.index, id: r.id, score: null, source: r.source }));
       if (rows.length < size) break;
@@ -78,31 +78,4 @@ function pageStatement(where: string, base: unknown[], phase: "dated" | "undated
     text: `SELECT d.id, d.ts::text AS ts, d.source FROM search_documents d WHERE ${conds.join(" AND ")} ORDER BY ${order} LIMIT ${p(size)}`,
     values,
   };
-}
-
-/** One page: a connection of the pool for one read-only statement, with the search timeout. */
-async function runPage(pool: pg.Pool, text: string, values: unknown[], timeoutMs: number): Promise<Row[]> {
-  let client: pg.PoolClient;
-  try {
-    client = await pool.connect();
-  } catch (err) {
-    throw new SearchQueryError(`PostgreSQL is unavailable: ${(err as Error).message}`, "unavailable");
-  }
-  let broken = false;
-  try {
-    // JIT off as for searches (compiling a broad plan costs more than the page); timeoutMs is an integer.
-    await client.query(`BEGIN READ ONLY; SET LOCAL statement_timeout = ${Math.max(1, Math.floor(timeoutMs))}; SET LOCAL jit = off`);
-    const { rows } = await client.query<Row>(text, values);
-    await client.query("COMMIT");
-    return rows;
-  } catch (err) {
-    await client.query("ROLLBACK").catch(() => {
-      broken = true;
-    });
-    const failure = searchFailureOf(err, timeoutMs);
-    broken ||= failure.broken;
-    throw failure.error;
-  } finally {
-    client.release(broken);
-  }
 }

@@ -18,6 +18,7 @@
  * - the organisations looked up, by numeric id.
  */
 import { randomUUID } from "node:crypto";
+import { ChunkBuilder } from "../../../platform/text-chunks.ts";
 import type { IndexName } from "../../../search/search-index.ts";
 import { mapAttribute, type IndicatorPolicy } from "./attribute-objects.ts";
 import { identityOf, reportHeader } from "./event-objects.ts";
@@ -120,11 +121,11 @@ export class StixBundleWriter {
   }
 
   /**
-   * The chunks of one document: its objects as one chunk (none when it adds nothing), preceded,
-   * with `groupedByEvent`, by the previous event's report when this document starts another event.
-   * Documents are written one after the other (each call's chunks taken before the next call).
+   * Writes one document's objects to `out` (nothing when it adds nothing), preceded, with
+   * `groupedByEvent`, by the previous event's report when this document starts another event.
+   * Documents are written one after the other; the caller takes `out`'s text when it is full.
    */
-  async *write(input: StixInput): AsyncGenerator<string> {
+  async write(input: StixInput, out: ChunkBuilder): Promise<void> {
     if (this.ended) throw new Error("the bundle is already ended");
     this.documents++;
     const doc = input.index === "svc-events" ? readEventSource(input.source) : input.index === "svc-attributes" ? readAttributeSource(input.source) : null;
@@ -132,25 +133,28 @@ export class StixBundleWriter {
       this.skipped++;
       return;
     }
-    const out = this.opening();
+    this.open(out);
     const eventUuid = "eventUuid" in doc ? doc.eventUuid : doc.uuid;
-    if (this.options.groupedByEvent && this.current !== eventUuid) {
-      if (out.length) yield out.pop()!;
-      yield* this.switchTo(eventUuid);
-    }
+    if (this.options.groupedByEvent && this.current !== eventUuid) this.switchTo(eventUuid, out);
     if ("eventUuid" in doc) await this.writeAttribute(doc, out);
     else this.adopt(this.events.get(doc.uuid) ?? this.newState(doc.uuid), doc, out);
-    if (out.length) yield out.join("");
   }
 
-  /** The reports not written yet and the end of the bundle. */
-  async *end(): AsyncGenerator<string> {
+  /** The reports not written yet and the end of the bundle, in chunks of about `CHUNK_CHARS`. */
+  *end(): Generator<string> {
     if (this.ended) return;
     this.ended = true;
-    yield* this.opening();
-    for (const state of this.events.values()) yield* this.report(state);
+    const out = new ChunkBuilder();
+    this.open(out);
+    for (const state of this.events.values()) {
+      for (const piece of this.report(state)) {
+        out.push(piece);
+        if (out.full) yield out.take();
+      }
+    }
     this.events.clear();
-    yield this.objects ? "]}" : "}";
+    out.push(this.objects ? "]}" : "}");
+    yield out.take();
   }
 
   stats(): StixWriterStats {
@@ -168,11 +172,11 @@ export class StixBundleWriter {
     };
   }
 
-  private opening(): string[] {
-    if (this.started) return [];
+  private open(out: ChunkBuilder): void {
+    if (this.started) return;
     this.started = true;
     // "objects" is opened with the first object: a bundle without objects must not have an empty list.
-    return [`{"type":"bundle","id":${JSON.stringify(this.bundleId)}`];
+    out.push(`{"type":"bundle","id":${JSON.stringify(this.bundleId)}`);
   }
 
   /** The separator before the next object. */
@@ -180,17 +184,18 @@ export class StixBundleWriter {
     return this.objects++ ? "," : `,"objects":[`;
   }
 
-  private emit(o: StixBase, out: string[]): void {
-    out.push(this.next() + JSON.stringify(o));
+  private emit(o: StixBase, out: ChunkBuilder): void {
+    out.push(this.next());
+    out.push(JSON.stringify(o));
   }
 
-  private emitShared(o: StixBase, out: string[]): void {
+  private emitShared(o: StixBase, out: ChunkBuilder): void {
     if (this.shared.has(o.id)) return;
     this.shared.add(o.id);
     this.emit(o, out);
   }
 
-  private async writeAttribute(a: AttributeSource, out: string[]): Promise<void> {
+  private async writeAttribute(a: AttributeSource, out: ChunkBuilder): Promise<void> {
     const state = this.events.get(a.eventUuid) ?? (await this.loadState(a.eventUuid, out));
     // The attribute's organisation is its event's creator: the report's too when no event document said so.
     state.createdByRef ??= await this.creatorOf(a, out);
@@ -212,11 +217,11 @@ export class StixBundleWriter {
   }
 
   /** `groupedByEvent`: a document of another event than the last one ends the last one's report. */
-  private *switchTo(eventUuid: string): Generator<string> {
+  private switchTo(eventUuid: string, out: ChunkBuilder): void {
     if (this.reported.has(eventUuid)) throw new Error(`documents of event ${eventUuid} are not together: its report is already written`);
     if (this.current !== null) {
       const previous = this.events.get(this.current);
-      if (previous) yield* this.report(previous);
+      if (previous) for (const piece of this.report(previous)) out.push(piece);
       this.events.delete(this.current);
       this.reported.add(this.current);
     }
@@ -229,7 +234,7 @@ export class StixBundleWriter {
     return state;
   }
 
-  private async loadState(eventUuid: string, out: string[]): Promise<EventState> {
+  private async loadState(eventUuid: string, out: ChunkBuilder): Promise<EventState> {
     const state = this.newState(eventUuid);
     const source = this.options.loadEvent ? await this.options.loadEvent(eventUuid) : null;
     const event = source ? readEventSource(source) : null;
@@ -238,7 +243,7 @@ export class StixBundleWriter {
   }
 
   /** Takes what the event document says: creator, markings, ATT&CK tags. */
-  private adopt(state: EventState, event: EventSource, out: string[]): void {
+  private adopt(state: EventState, event: EventSource, out: ChunkBuilder): void {
     state.event = event;
     if (event.orgc) {
       if (event.orgcId !== null) this.organisations.set(event.orgcId, event.orgc);
@@ -255,7 +260,7 @@ export class StixBundleWriter {
     }
   }
 
-  private async creatorOf(a: AttributeSource, out: string[]): Promise<string | undefined> {
+  private async creatorOf(a: AttributeSource, out: ChunkBuilder): Promise<string | undefined> {
     if (a.orgcId === null) return undefined;
     let org = this.organisations.get(a.orgcId);
     if (org === undefined && this.options.loadOrganisation) {
@@ -296,6 +301,11 @@ export class StixBundleWriter {
 /** The chunks of the bundle of `inputs`. */
 export async function* stixBundle(inputs: AsyncIterable<StixInput> | Iterable<StixInput>, options: StixExportOptions = {}): AsyncGenerator<string> {
   const writer = new StixBundleWriter(options);
-  for await (const input of inputs) yield* writer.write(input);
+  const out = new ChunkBuilder();
+  for await (const input of inputs) {
+    await writer.write(input, out);
+    if (out.full) yield out.take();
+  }
+  if (!out.empty) yield out.take();
   yield* writer.end();
 }
