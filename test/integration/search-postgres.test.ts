@@ -336,7 +336,7 @@ describe("PostgresSearchIndex: bad input", () => {
     await rejectsInvalid("svc-events", "published:maybe");
     await rejectsInvalid("svc-attributes", "expanded.ip:not-an-ip");
     await rejectsInvalid("svc-attributes", "value:/a&b/");
-    await rejectsInvalid("svc-attributes", "value:emotet~");
+    await rejectsInvalid("svc-events", "distribution:1~1");
     await rejectsInvalid("svc-events", "*:emotet_cta_20221006_iocs");
     await rejectsInvalid("svc-events", "tags.\\*:tlp");
     // With all fields as default fields (none given) OpenSearch is lenient everywhere, and so is the compiler.

@@ -22,7 +22,8 @@
  *   everywhere and so is this compiler.
  * - text: term -> OR of its analysed tokens; phrase -> consecutive tokens within one value;
  *   wildcard -> the pattern lower-cased (OpenSearch normalises wildcard terms on text fields)
- *   matched against single tokens; regex -> case-sensitive, against single tokens; range -> bounds
+ *   matched against single tokens; regex -> lower-cased as a whole (OpenSearch normalises the
+ *   regex text, so `[A-Z]` becomes `[a-z]` and `\W` becomes `\w`), against single tokens; range -> bounds
  *   lower-cased, compared with tokens in code point order.
  * - keyword (and `text.keyword`): exact, case-sensitive whole value for terms, phrases, wildcards,
  *   regexes; ranges in code point order (`COLLATE "C"`).
@@ -33,8 +34,9 @@
  * - ip_range: a term is one address (a CIDR block is a type error, as OpenSearch) and matches the
  *   ranges that contain it; a range `[a TO b]` matches the ranges that intersect it.
  * - boolean: `true` / `false`.
- * - Boosts and fuzziness do not change hit sets except fuzzy terms (`term~`), which this backend
- *   does not implement (FieldTypeError -> 400). Phrase slop > 0 is likewise not implemented.
+ * - Boosts do not change hit sets. Fuzzy terms (`term~`) are replaced by their expansions before
+ *   compiling (`./fuzzy.ts`); one that reaches this compiler is refused. Phrase slop (`"a b"~2`):
+ *   Lucene's sloppy phrase matching (`./phrase-slop.ts`).
  */
 import type { BoolNode, LuceneNode, PhraseNode, RangeNode, RegexNode, TermNode } from "../lucene/ast.ts";
 import { INDEX_FIELDS, type FieldType } from "../fields.ts";
@@ -43,6 +45,7 @@ import { analyze, lowerCase } from "./analyzer.ts";
 import { parseDateMath } from "./dates.ts";
 import { parseCidr, parseIp } from "./ip.ts";
 import { visibleToParam } from "./access.ts";
+import { SLOPPY_PHRASE_FUNCTION } from "./phrase-slop.ts";
 import { lit, luceneRegexToPostgres, RegexUnsupported } from "./regex.ts";
 
 /** The query cannot run on a field of this type (OpenSearch fails the query too: route -> 400). */
@@ -85,6 +88,15 @@ export function wildcardToLike(pattern: string): string {
     else out += ch === "%" || ch === "_" || ch === "\\" ? `\\${ch}` : ch;
   }
   return out;
+}
+
+/**
+ * A regex as OpenSearch's query_string matches it: on a text field its whole text goes through the
+ * field's normaliser (lower case) before it is parsed, escapes and classes included; on a keyword
+ * field it is used as written.
+ */
+export function regexAsNormalised(pattern: string, type: FieldType): string {
+  return type === "text" ? lowerCase(pattern) : pattern;
 }
 
 /**
@@ -293,7 +305,7 @@ export class SqlCompiler {
     switch (node.kind) {
       case "term":
         if (node.wildcard) return this.wildcard(node.pattern, f);
-        if (node.fuzzy !== undefined) throw new FieldTypeError("fuzzy queries (term~) are not supported by the PostgreSQL search backend");
+        if (node.fuzzy !== undefined) throw new Error("fuzzy terms are expanded against the term dictionary before compiling (./fuzzy.ts)");
         return this.term(node.value, f);
       case "phrase":
         return this.phrase(node, f);
@@ -352,8 +364,8 @@ export class SqlCompiler {
     const tokens = analyze(node.value);
     if (tokens.length === 0) return null;
     if (tokens.length === 1) return this.contains(f.key, tokens[0]);
-    if (node.slop > 0) throw new FieldTypeError("phrase slop (\"...\"~n) is not supported by the PostgreSQL search backend");
     const candidates = `d.fields @> ${this.p(JSON.stringify({ [f.key]: [...new Set(tokens)] }))}::jsonb`;
+    if (node.slop > 0) return `${candidates} AND ${SLOPPY_PHRASE_FUNCTION}(d.phrases -> ${this.p(f.key)}, ${this.p(tokens)}::text[], ${this.p(node.slop)}::int)`;
     const needle = this.p(` ${tokens.join(" ")} `);
     return `${candidates} AND EXISTS (SELECT 1 FROM jsonb_array_elements_text(d.phrases -> ${this.p(f.key)}) AS x(v) WHERE strpos(x.v, ${needle}) > 0)`;
   }
@@ -376,7 +388,7 @@ export class SqlCompiler {
     }
     let re: { anchored: string; unanchored: string };
     try {
-      re = luceneRegexToPostgres(pattern);
+      re = luceneRegexToPostgres(regexAsNormalised(pattern, f.type));
     } catch (err) {
       if (err instanceof RegexUnsupported) throw new FieldTypeError(`Unsupported regular expression: ${err.message}`);
       throw err;

@@ -47,6 +47,7 @@ import {
 } from "../search-index.ts";
 import { buildRow } from "./documents.ts";
 import { pgCode } from "./failures.ts";
+import { withFuzzyExpanded } from "./fuzzy.ts";
 import { inReadOnlyTransaction, rowsOf } from "./read-only.ts";
 import { scanByKeyset } from "./scan.ts";
 import { ensureSearchSchema } from "./schema.ts";
@@ -146,15 +147,17 @@ export class PostgresSearchIndex implements SearchIndex {
       throw new SearchQueryError(`from + size must be at most ${MAX_RESULT_WINDOW}`, "invalid");
     }
     const now = Date.now();
-    // Compiling validates the query (400s) whichever path answers it.
-    const st = searchStatements(req, now);
-    const { bound } = st;
     if (Number.isNaN(req.timeoutMs)) throw new SearchQueryError("timeoutMs must be a number", "invalid");
     // statement_timeout is an int4 of milliseconds.
     const timeoutMs = Math.min(2_147_483_647, Math.max(1, Math.floor(req.timeoutMs)));
+    const pool = this.options.searchPool ?? this.pool;
+    req = { ...req, query: await withFuzzyExpanded(pool, req, now, timeoutMs) };
+    // Compiling validates the query (400s) whichever path answers it.
+    const st = searchStatements(req, now);
+    const { bound } = st;
 
     // One snapshot for every statement: the page's sources are those of the counted matches.
-    return inReadOnlyTransaction(this.options.searchPool ?? this.pool, timeoutMs, "repeatable read", async (client) => {
+    return inReadOnlyTransaction(pool, timeoutMs, "repeatable read", async (client) => {
       const plan = this.options.postings === false ? null : planPostings(req, now);
       const answer = plan === null ? null : await searchByPostings(client, req, plan, bound);
       let matches: number;

@@ -13,14 +13,14 @@
  *   field's presence key, or its key range); match-all.
  * - bools: AND / NOT of those, OR of term leaves (one source with their keys and ranges).
  * Not planned (JSONB path): keyword/text/boolean ranges, ip_range fields,
- * terms over MAX_TERM, phrases of three or more tokens, OR of conjunctions, negated ranges, filters
+ * terms over MAX_TERM, phrases of three or more tokens, sloppy phrases, OR of conjunctions, negated ranges, filters
  * other than `deleted`, sorts other than `@timestamp` descending.
  */
 import type { LuceneNode, PhraseNode, RangeNode, RegexNode, TermNode } from "../lucene/ast.ts";
 import type { FieldType } from "../fields.ts";
 import type { IndexName, SearchRequest } from "../search-index.ts";
 import { analyze, lowerCase } from "./analyzer.ts";
-import { dateRangeBounds, FieldTypeError, longRangeBounds, SqlCompiler, wildcardToLike } from "./compile.ts";
+import { dateRangeBounds, FieldTypeError, longRangeBounds, regexAsNormalised, SqlCompiler, wildcardToLike } from "./compile.ts";
 import { parseCidr, parseIp } from "./ip.ts";
 import { luceneRegexToPostgres } from "./regex.ts";
 import { cidrTerms, dictionaryField, hasPostings, ipTerm, longTerm, pairKey, prefixRange, presenceKey, presentThrough, termFits, termKey } from "./postings.ts";
@@ -239,15 +239,17 @@ class Planner {
         if (type !== "text") return this.term(node.value, key, type);
         const tokens = analyze(node.value);
         if (tokens.length === 1) return source([termKey(this.index, key, tokens[0]!)]);
+        if (node.slop > 0) throw new Unsupported();
         if (tokens.length === 2 && termFits(`${tokens[0]} ${tokens[1]}`)) return source([pairKey(this.index, key, tokens[0]!, tokens[1]!)]);
         throw new Unsupported();
       }
       case "regex": {
         // The compiler has accepted the regex for this field (a text or keyword one).
-        const re = luceneRegexToPostgres(node.pattern);
+        const normalised = regexAsNormalised(node.pattern, type);
+        const re = luceneRegexToPostgres(normalised);
         if (re.minLength > re.maxLength) return NONE;
         // Literal runs only: bracket classes, repetition counts and class escapes are no literals.
-        const literals = node.pattern.replace(/\[(?:\\.|[^\]])*\]|\{[^}]*\}|\\[dDwWsS]/g, " ");
+        const literals = normalised.replace(/\[(?:\\.|[^\]])*\]|\{[^}]*\}|\\[dDwWsS]/g, " ");
         // `loose` is exact with the length bounds, which the dictionary lookup applies when finite.
         const regex = re.loose ?? re.anchored;
         return pattern({ field: dictionaryField(this.index, key), regex, minLength: re.minLength, maxLength: re.maxLength, trigrams: TRIGRAM.test(literals) });

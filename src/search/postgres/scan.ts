@@ -20,6 +20,7 @@
 import type pg from "pg";
 import { MAX_SCAN_PAGE_SIZE, type ScanRequest, type SearchHit } from "../search-index.ts";
 import { SqlCompiler } from "./compile.ts";
+import { withFuzzyExpanded } from "./fuzzy.ts";
 import { inReadOnlyTransaction, rowsOf } from "./read-only.ts";
 import { whereOf } from "./statements.ts";
 
@@ -36,9 +37,11 @@ type Key = { ts: string | null; id: string } | null;
 export async function* scanByKeyset(pool: pg.Pool, req: ScanRequest): AsyncGenerator<SearchHit[]> {
   const size = Math.min(MAX_SCAN_PAGE_SIZE, Math.max(1, Math.floor(req.pageSize)));
   const timeoutMs = Math.min(2_147_483_647, Math.max(1, Math.floor(req.timeoutMs)));
-  const c = new SqlCompiler(req.index, req.defaultFields, Date.now());
-  const where = whereOf(c, req);
+  const now = Date.now();
   const turn = req.turn ?? ((ms, fn) => fn(ms));
+  const query = await turn(timeoutMs, (remainingMs) => withFuzzyExpanded(pool, req, now, remainingMs));
+  const c = new SqlCompiler(req.index, req.defaultFields, now);
+  const where = whereOf(c, { ...req, query });
   for (const phase of ["dated", "undated"] as const) {
     let after: Key = null;
     for (;;) {

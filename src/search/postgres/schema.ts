@@ -53,6 +53,8 @@ import type pg from "pg";
 import { INDEX_FIELDS } from "../fields.ts";
 import { INDEX_NAMES, type IndexName } from "../search-index.ts";
 import { visibilityFunctionSql } from "./access.ts";
+import { pgCode } from "./failures.ts";
+import { SLOPPY_PHRASE_DDL, SLOPPY_PHRASE_SIGNATURE } from "./phrase-slop.ts";
 import { buildRow } from "./documents.ts";
 import { facetSql } from "./facets.ts";
 import { backfillPostings, backfillPresence, backfillTerms } from "./writes.ts";
@@ -172,11 +174,30 @@ async function backfillDictionary(client: pg.PoolClient): Promise<void> {
   for (let after: string | null = "0"; after !== null; ) after = await backfillTerms(client, after, BACKFILL_BATCH);
 }
 
+/**
+ * What queries call beyond the tables, kept outside the versioned DDL so that a table of the current
+ * version created before them gets them too: `fuzzystrmatch` (`levenshtein_less_equal`, fuzzy terms,
+ * `./fuzzy.ts`; trusted since PostgreSQL 13, so the database's owner may create it) and the sloppy
+ * phrase matcher (`./phrase-slop.ts`). Two processes starting at once may race: one wins.
+ */
+async function ensureQueryFunctions(pool: pg.Pool): Promise<void> {
+  const { rows } = await pool.query<{ fuzzy: boolean; slop: boolean }>(
+    `SELECT EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'fuzzystrmatch') AS fuzzy, to_regprocedure($1) IS NOT NULL AS slop`,
+    [SLOPPY_PHRASE_SIGNATURE],
+  );
+  const lost = (err: unknown) => {
+    if (!["23505", "42710", "XX000"].includes(pgCode(err) ?? "")) throw err;
+  };
+  if (!rows[0]?.fuzzy) await pool.query("CREATE EXTENSION IF NOT EXISTS fuzzystrmatch").catch(lost);
+  if (!rows[0]?.slop) await pool.query(SLOPPY_PHRASE_DDL).catch(lost);
+}
+
 /** Creates the table or upgrades it to the current version (idempotent). */
 export async function ensureSearchSchema(pool: pg.Pool): Promise<void> {
   const version = async (c: pg.Pool | pg.PoolClient) =>
     (await c.query<{ v: string | null }>("SELECT obj_description(to_regclass('search_documents'), 'pg_class') AS v")).rows[0]?.v;
   const current = async (c: pg.Pool | pg.PoolClient) => (await version(c)) === VERSION;
+  await ensureQueryFunctions(pool);
   if (await current(pool)) return;
   const client = await pool.connect();
   try {
