@@ -135,32 +135,60 @@ export async function exportMispEvent(sql: Sql, e: EventView, reader: Principal)
       Tag: e.tags.map((t) => ({ name: t.name, colour: t.colour, exportable: t.exportable, local: t.local })),
       Galaxy: e.galaxies,
       Attribute: standalone,
-      Object: objects.rows.map((o) => ({
-        uuid: o.uuid,
-        name: o.name,
-        "meta-category": o.meta_category,
-        description: o.description,
-        template_uuid: o.template_uuid,
-        template_version: o.template_version === null ? null : String(o.template_version),
-        timestamp: String(o.timestamp),
-        distribution: str(o.distribution),
-        sharing_group_id: str(o.sharing_group_id),
-        comment: o.comment,
-        deleted: o.deleted,
-        first_seen: mispTime(o.first_seen),
-        last_seen: mispTime(o.last_seen),
-        Attribute: attrsByObject.get(o.id) ?? [],
-        ObjectReference: (refsByObject.get(String(o.id)) ?? []).map((r) => ({
-          uuid: r.uuid,
-          source_uuid: r.source_uuid,
-          referenced_uuid: r.referenced_uuid,
-          ...(r.referenced_type !== null ? { referenced_type: String(r.referenced_type) } : {}),
-          relationship_type: r.relationship_type,
-          comment: r.comment,
-          timestamp: String(r.timestamp),
-          deleted: r.deleted,
-        })),
-      })),
+      Object: objects.rows.map((o) =>
+        mispObject(
+          o,
+          attrsByObject.get(o.id) ?? [],
+          (refsByObject.get(String(o.id)) ?? []).map((r) => ({
+            uuid: r.uuid,
+            source_uuid: r.source_uuid,
+            referenced_uuid: r.referenced_uuid,
+            ...(r.referenced_type !== null ? { referenced_type: String(r.referenced_type) } : {}),
+            relationship_type: r.relationship_type,
+            comment: r.comment,
+            timestamp: String(r.timestamp),
+            deleted: r.deleted,
+          })),
+        ),
+      ),
     },
+  };
+}
+
+/** The columns of an object row a MISP object is written from. */
+export interface MispObjectRow {
+  uuid: string;
+  name: string;
+  meta_category: string | null;
+  description: string | null;
+  template_uuid: string | null;
+  template_version: number | null;
+  timestamp: string | number;
+  distribution: number;
+  sharing_group_id: number | null;
+  comment: string;
+  deleted: boolean;
+  first_seen: Date | null;
+  last_seen: Date | null;
+}
+
+/** A MISP object (`Object[]` of an event) with its attributes and references, as MISP writes it. */
+export function mispObject(o: MispObjectRow, attributes: unknown[], references: unknown[] = []): Record<string, unknown> {
+  return {
+    uuid: o.uuid,
+    name: o.name,
+    "meta-category": o.meta_category,
+    description: o.description,
+    template_uuid: o.template_uuid,
+    template_version: o.template_version === null ? null : String(o.template_version),
+    timestamp: String(o.timestamp),
+    distribution: str(o.distribution),
+    sharing_group_id: str(o.sharing_group_id),
+    comment: o.comment,
+    deleted: o.deleted,
+    first_seen: mispTime(o.first_seen),
+    last_seen: mispTime(o.last_seen),
+    Attribute: attributes,
+    ObjectReference: references,
   };
 }

@@ -15,9 +15,9 @@ import { errors } from "../../platform/errors.ts";
 import { ChunkBuilder, chunked } from "../../platform/text-chunks.ts";
 import type { SearchHit } from "../../search/search-index.ts";
 import { loadEventDocuments } from "../../search/indexing/documents.ts";
-import { mispTime } from "../events/misp-export.ts";
+import { mispObject, mispTime } from "../events/misp-export.ts";
 import { csvHeader, csvRecord } from "../search/export-formats.ts";
-import { loadObjects, type ExportFileFormat, type ExportIndexTarget, type ObjectRow } from "./export-store.ts";
+import { loadObjects, type ExportFileFormat, type ExportIndexTarget } from "./export-store.ts";
 import { StixBundleWriter } from "./stix/index.ts";
 
 /** About the largest MISP event `POST /events/import` takes (its 48 MB body limit). */
@@ -117,23 +117,6 @@ function mispAttribute(s: Record<string, unknown>): Record<string, unknown> {
     last_seen: epochTime(s.last_seen),
     ...(s.object_relation ? { object_relation: text(s.object_relation) } : {}),
     ...(tags.length ? { Tag: tags } : {}),
-  };
-}
-
-function mispObject(o: ObjectRow, attributes: Record<string, unknown>[]): Record<string, unknown> {
-  return {
-    uuid: o.uuid,
-    name: o.name,
-    "meta-category": o.meta_category,
-    description: o.description,
-    template_uuid: o.template_uuid,
-    template_version: o.template_version === null ? null : String(o.template_version),
-    timestamp: o.timestamp,
-    distribution: String(o.distribution),
-    comment: o.comment,
-    first_seen: mispTime(o.first_seen),
-    last_seen: mispTime(o.last_seen),
-    Attribute: attributes,
   };
 }
 

@@ -1,4 +1,5 @@
 import type { Sql } from "../../platform/db/transaction.ts";
+import type { MispObjectRow } from "../events/misp-export.ts";
 
 export const EXPORT_FORMATS = ["json", "csv", "misp", "stix"] as const;
 export type ExportFileFormat = (typeof EXPORT_FORMATS)[number];
@@ -157,23 +158,10 @@ export async function deleteExport(sql: Sql, id: number): Promise<void> {
 }
 
 /** The objects of a misp export's object attributes, by uuid (batched by the caller). */
-export interface ObjectRow {
-  uuid: string;
-  name: string;
-  meta_category: string | null;
-  description: string | null;
-  template_uuid: string | null;
-  template_version: number | null;
-  timestamp: string;
-  distribution: number;
-  comment: string;
-  first_seen: Date | null;
-  last_seen: Date | null;
-}
-
-export async function loadObjects(sql: Sql, uuids: string[]): Promise<ObjectRow[]> {
-  const { rows } = await sql.query<ObjectRow>(
-    `SELECT uuid::text, name, meta_category, description, template_uuid::text, template_version, timestamp::text, distribution, comment, first_seen, last_seen
+export async function loadObjects(sql: Sql, uuids: string[]): Promise<MispObjectRow[]> {
+  const { rows } = await sql.query<MispObjectRow>(
+    `SELECT uuid::text, name, meta_category, description, template_uuid::text, template_version, timestamp::text, distribution,
+            sharing_group_id, comment, deleted, first_seen, last_seen
        FROM objects WHERE uuid = ANY($1::uuid[])`,
     [uuids],
   );
