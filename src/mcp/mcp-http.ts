@@ -9,7 +9,8 @@ import type { Runtime } from "../runtime.ts";
 import { authorizationHeaders } from "../../rest-shim/register.ts";
 import { originOf } from "../../rest-shim/origin.ts";
 import { authInfoOf } from "./results.ts";
-import { registerPrompts, registerResources } from "./resources.ts";
+import { registerPrompts } from "./prompts.ts";
+import { registerResources } from "./resources.ts";
 import { mayUseMcp } from "./tool-access.ts";
 import { registerTools } from "./tools.ts";
 
@@ -40,7 +41,7 @@ export function buildMcpServer(runtime: Runtime): McpServer {
     },
   );
   registerTools(server, runtime);
-  registerResources(server);
+  registerResources(server, runtime);
   registerPrompts(server);
   return server;
 }

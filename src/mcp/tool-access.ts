@@ -3,7 +3,12 @@ import { grants } from "../auth/scopes.ts";
 import { errors } from "../platform/errors.ts";
 import { MCP_TOOL_NAMES, type McpToolName } from "./tool-names.ts";
 
-/** The workbench scopes each tool reads with, beside its own `mcp:<tool>`. */
+/**
+ * The workbench scopes each tool needs beside its own `mcp:<tool>`, checked at every call in the
+ * user's current role. Reads (`<resource>:read`) come with `mcp:<tool>`; every other scope (a write,
+ * running a hunt, following) the credential must hold itself, so an MCP-only credential (what
+ * /mcp/config mints) never changes data: write tools are off unless the token carries their scope.
+ */
 export const TOOL_SCOPES: Record<McpToolName, readonly string[]> = {
   search_events: ["events:read"],
   search_attributes: ["attributes:read"],
@@ -13,7 +18,31 @@ export const TOOL_SCOPES: Record<McpToolName, readonly string[]> = {
   detect_indicator_type: [],
   list_hunts: ["hunts:read"],
   get_hunt_results: ["hunts:read"],
+  get_correlations: ["correlations:read", "attributes:read"],
+  get_sightings: ["sightings:read", "attributes:read", "events:read"],
+  search_galaxy: ["galaxies:read"],
+  get_hunt_history: ["hunts:read"],
+  get_notifications: ["notifications:read"],
+  run_hunt: ["hunts:run"],
+  create_hunt: ["hunts:create"],
+  follow: ["user_settings:update"],
+  unfollow: ["user_settings:update"],
+  add_sighting: ["sightings:create"],
+  create_event: ["events:create", "events:read"],
+  add_attributes: ["attributes:create"],
+  export: ["exports:create", "exports:read"],
 };
+
+/**
+ * Reads a tool makes depending on its arguments (the index a hunt or an export reads): they come
+ * with `mcp:<tool>` too, but are not required up front; the service checks the one it needs.
+ */
+export const TOOL_READS: Partial<Record<McpToolName, readonly string[]>> = {
+  run_hunt: ["events:read", "attributes:read", "correlations:read"],
+  export: ["events:read", "attributes:read"],
+};
+
+const isRead = (scope: string) => scope.endsWith(":read");
 
 /** `mcp:use` predates the per-tool scopes and keeps meaning "every tool"; `mcp:*` includes both. */
 const grantsTool = (set: readonly string[], tool: McpToolName) => grants(set, `mcp:${tool}`) || grants(set, "mcp:use");
@@ -34,16 +63,18 @@ export function heldMcpScopes(p: Principal): string[] {
  *
  * A credential minted by /mcp/config holds MCP scopes only: its `mcp:<tool>` stands for the tool
  * and the reads the tool makes, never more. So every grant list but the role's (the first, as
- * the authenticator builds them) gains the tool's workbench scopes when it grants the tool, while
- * the role must grant both the tool and those scopes itself: a role that loses `attributes:read`
- * loses the tool at the next call. Effective rights stay credential ∩ current role.
+ * the authenticator builds them) gains the tool's read scopes when it grants the tool, while
+ * the role must grant the tool and all its scopes itself: a role that loses `attributes:read`
+ * loses the tool at the next call. Effective rights stay credential ∩ current role, and a
+ * write scope is held only when the credential holds it too.
  */
 export function toolPrincipal(p: Principal, tool: McpToolName): Principal {
   const denied = p.grantSets.length === 0 || !p.grantSets.every((set) => grantsTool(set, tool));
   if (denied) throw errors.insufficientScope([`mcp:${tool}`]);
   const scopes = TOOL_SCOPES[tool];
+  const reads = [...scopes.filter(isRead), ...(TOOL_READS[tool] ?? [])];
   const [role, ...narrowing] = p.grantSets;
-  const widened: Principal = { ...p, grantSets: [role, ...narrowing.map((set) => [...set, ...scopes])] };
+  const widened: Principal = { ...p, grantSets: [role, ...narrowing.map((set) => [...set, ...reads])] };
   authorize(widened, ...scopes);
   return widened;
 }

@@ -11,6 +11,19 @@ export const MCP_TOOL_NAMES = [
   "detect_indicator_type",
   "list_hunts",
   "get_hunt_results",
+  "get_correlations",
+  "get_sightings",
+  "search_galaxy",
+  "get_hunt_history",
+  "get_notifications",
+  "run_hunt",
+  "create_hunt",
+  "follow",
+  "unfollow",
+  "add_sighting",
+  "create_event",
+  "add_attributes",
+  "export",
 ] as const;
 
 export type McpToolName = (typeof MCP_TOOL_NAMES)[number];

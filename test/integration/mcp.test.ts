@@ -11,6 +11,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { MCP_TOOL_NAMES } from "../../src/mcp/tool-names.ts";
 import { startTestApp, type TestApp } from "../support/app.ts";
 import { createOrganisation, createRole, createUser, loginAdmin, type TestUser } from "../support/fixtures.ts";
 import { settled } from "../support/settled.ts";
@@ -126,13 +127,22 @@ describe("/mcp", () => {
   it("lists tools, resources and prompts, and answers each tool on real data", async () => {
     const { client } = await connect((await mint(analyst)).token);
     const tools = (await client.listTools()).tools.map((t) => t.name).sort();
-    expect(tools).toEqual(["detect_indicator_type", "get_attribute", "get_event", "get_hunt_results", "get_tags", "list_hunts", "search_attributes", "search_events"]);
+    expect(tools).toEqual([...MCP_TOOL_NAMES].sort());
+    // The analyst may not read galaxies: the galaxies/{type} template lists none for them.
     const resources = (await client.listResources()).resources.map((r) => r.uri).sort();
-    expect(resources).toEqual(["workbench://attribute-categories", "workbench://attribute-types", "workbench://distribution-levels", "workbench://query-syntax"]);
+    expect(resources).toEqual([
+      "workbench://analysis-levels",
+      "workbench://attribute-categories",
+      "workbench://attribute-types",
+      "workbench://distribution-levels",
+      "workbench://galaxies",
+      "workbench://query-syntax",
+      "workbench://threat-levels",
+    ]);
     const types = JSON.parse(await resourceText(client, "workbench://attribute-types"));
     expect(types.find((t: { type: string }) => t.type === "ip-dst")).toMatchObject({ default_category: "Network activity" });
     expect(await resourceText(client, "workbench://query-syntax")).toContain("tags.name");
-    expect((await client.listPrompts()).prompts.map((p) => p.name).sort()).toEqual(["ioc_lookup", "threat_report"]);
+    expect((await client.listPrompts()).prompts.map((p) => p.name).sort()).toEqual(["daily_summary", "hunt_from_description", "ioc_lookup", "threat_actor_profile", "threat_report"]);
     const prompt = await client.getPrompt({ name: "ioc_lookup", arguments: { value: "evil[.]example" } });
     expect(JSON.stringify(prompt.messages)).toContain("evil[.]example");
 
@@ -179,9 +189,13 @@ describe("/mcp", () => {
     for (const authorization of [undefined, "Bearer nope", `Bearer ${"0".repeat(40)}`]) {
       const res = await fetch(`${app.url}/mcp`, { method: "POST", headers: { ...headers, ...(authorization ? { authorization } : {}) }, body: JSON.stringify(init) });
       expect(res.status).toBe(401);
+      // No protected-resource metadata document is served (no OAuth authorization server for MCP
+      // clients), so the challenge names no resource_metadata.
       expect(res.headers.get("www-authenticate")).toMatch(/^Bearer/);
+      expect(res.headers.get("www-authenticate")).not.toContain("resource_metadata");
       expect(await res.json()).toMatchObject({ code: "unauthenticated" });
     }
+    expect((await fetch(`${app.url}/.well-known/oauth-protected-resource`)).status).toBe(404);
     const reader = await createUser(app, admin, ["events:read"]);
     const res = await fetch(`${app.url}/mcp`, { method: "POST", headers: { ...headers, authorization: `Bearer ${reader.token}` }, body: JSON.stringify(init) });
     expect(res.status).toBe(403);

@@ -1,0 +1,155 @@
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { z } from "zod";
+import type { Runtime } from "../runtime.ts";
+import type { GalaxyCluster } from "../generated/prisma/client.ts";
+import type { SearchPage } from "../modules/search/search.service.ts";
+import { ATTACK_PATTERN_TYPE } from "../modules/galaxies/galaxy-source.ts";
+import { SIGHTING_TYPES } from "../modules/sightings/sightings.service.ts";
+import { galaxyOfType } from "./resources-galaxies.ts";
+import { toolResult } from "./results.ts";
+import { sightingsOf } from "./sightings-of.ts";
+import { hitOut, oneOf, pageArg, pageSummary, READ_ONLY, sizeArg, UUID, wrap, type ToolContext } from "./tool-kit.ts";
+
+interface CorrelationArgs {
+  value?: string;
+  attribute_uuid?: string;
+  event_uuid?: string;
+  page: number;
+  size: number;
+}
+
+/**
+ * The correlation documents (each pair in both directions) whose source is the attribute, the
+ * event or an attribute with exactly that value: the REST `/correlations/` list and
+ * `/correlations/events/{uuid}/top`, and for a value the correlations search. Pairs with an
+ * attribute the caller may not read are never in the index's answer to them.
+ */
+async function correlations(args: CorrelationArgs, { services, principal }: ToolContext) {
+  const mode = oneOf(args, ["value", "attribute_uuid", "event_uuid"] as const);
+  const paging = { page: args.page, size: args.size };
+  let page: SearchPage;
+  let relatedEvents: { event_uuid: string; correlations: number }[] | null = null;
+  if (mode === "attribute_uuid") {
+    // 404 for an attribute the caller may not read, as GET /attributes/{uuid}.
+    const a = await services.attributes.get(principal, args.attribute_uuid!.toLowerCase());
+    page = await services.correlations.list(principal, { source_attribute_uuid: a.uuid }, paging);
+  } else if (mode === "event_uuid") {
+    const uuid = args.event_uuid!.toLowerCase();
+    relatedEvents = (await services.correlations.topEvents(principal, uuid)).map((k) => ({ event_uuid: k.key, correlations: k.docCount }));
+    page = await services.correlations.list(principal, { source_event_uuid: uuid }, paging);
+  } else {
+    // The exact value (the text field's keyword sub-field), as a term: no Lucene escaping to get wrong.
+    const exact = { kind: "term" as const, field: "source_attribute_value.keyword", value: args.value!, wildcard: false as const };
+    page = await services.search.searchParsed(principal, "correlations", exact, { ...paging, sortBy: "@timestamp", sortOrder: "desc", includeDeleted: true });
+  }
+  const hits = page.hits.map(hitOut);
+  return toolResult(pageSummary("correlation documents (two per pair)", page, hits.length), {
+    total: page.total,
+    total_relation: page.totalRelation,
+    page: page.page,
+    size: page.size,
+    ...(relatedEvents ? { related_events: relatedEvents } : {}),
+    correlations: hits,
+  });
+}
+
+/** A cluster as a model needs it: what to call it, its ids and the tag that marks data with it. */
+function clusterOut(c: GalaxyCluster, galaxyType: string) {
+  const meta = (c.meta ?? {}) as Record<string, unknown>;
+  const strings = (v: unknown) => (Array.isArray(v) ? v.filter((x): x is string => typeof x === "string").slice(0, 50) : []);
+  return {
+    uuid: c.uuid,
+    value: c.value,
+    external_ids: c.externalIds,
+    tag_name: c.tagName,
+    galaxy_type: galaxyType,
+    description: c.description,
+    synonyms: strings(meta.synonyms),
+    kill_chain: strings(meta.kill_chain),
+  };
+}
+
+interface GalaxyArgs {
+  query: string;
+  galaxy: string;
+  page: number;
+  size: number;
+}
+
+/** The galaxy by its type, then GET /galaxies/{id}/clusters?filter=. */
+async function searchGalaxy(args: GalaxyArgs, { services, principal }: ToolContext) {
+  const galaxy = await galaxyOfType(services, principal, args.galaxy);
+  const page = await services.galaxies.clusters(principal, galaxy.id, { filter: args.query, page: args.page, size: args.size });
+  const clusters = page.items.map((c) => clusterOut(c, galaxy.type));
+  return toolResult(`${pageSummary(`clusters of the galaxy "${galaxy.name}" match`, page, clusters.length)} Search data with tags.name:"<tag_name>".`, {
+    galaxy: { id: galaxy.id, uuid: galaxy.uuid, name: galaxy.name, type: galaxy.type, enabled: galaxy.enabled },
+    total: page.total,
+    page: page.page,
+    size: page.size,
+    clusters,
+  });
+}
+
+export function registerIntelTools(server: McpServer, runtime: Runtime): void {
+  server.registerTool(
+    "get_correlations",
+    {
+      title: "Get correlations",
+      description:
+        "Correlations: other attributes (in other events) with the same or an overlapping value (term, composite halves, CIDR). Give exactly one of " +
+        "`value` (an exact attribute value, e.g. \"8.8.8.8\"), `attribute_uuid` or `event_uuid`. Returns total and up to 100 correlation documents " +
+        "per page (source_* is the given side, target_* the correlating attribute and its event); for an event also related_events, the 10 events " +
+        "with most correlating pairs. Only pairs whose two attributes you may read. Not found for an attribute or event you may not read.",
+      inputSchema: {
+        value: z.string().min(1).max(4096).optional().describe("An attribute value, matched exactly (refang it first with detect_indicator_type)."),
+        attribute_uuid: UUID.optional(),
+        event_uuid: UUID.optional(),
+        page: pageArg,
+        size: sizeArg(20),
+      },
+      annotations: READ_ONLY,
+    },
+    wrap(runtime, "get_correlations", correlations),
+  );
+
+  server.registerTool(
+    "get_sightings",
+    {
+      title: "Get sightings",
+      description:
+        "Sightings (someone saw the indicator: type sighting, false-positive or expiration, with time, organisation and source), newest first. " +
+        "Give `attribute_uuid` (all its sightings, paged, with total) or `event_uuid` (the sightings of the event's 100 most recently changed " +
+        "attributes, newest first, up to `size`; attributes_total says how many attributes the event has). Optional `type` filter. " +
+        "Not found for an attribute or event you may not read.",
+      inputSchema: {
+        attribute_uuid: UUID.optional(),
+        event_uuid: UUID.optional(),
+        type: z.enum(SIGHTING_TYPES).optional().describe("Only this type of sighting."),
+        page: pageArg.describe("Page number from 1 (attribute_uuid only)."),
+        size: sizeArg(20),
+      },
+      annotations: READ_ONLY,
+    },
+    wrap(runtime, "get_sightings", sightingsOf),
+  );
+
+  server.registerTool(
+    "search_galaxy",
+    {
+      title: "Search a galaxy (ATT&CK techniques, threat actors...)",
+      description:
+        "Searches the clusters of one galaxy (default mitre-attack-pattern: ATT&CK techniques) by part of the name, tag name or external id. " +
+        'Examples: {"query": "T1059"} (the technique and its sub-techniques T1059.001...), {"query": "phishing"}. Returns total and up to 100 ' +
+        "clusters per page: value, external_ids, tag_name (search data with tags.name:\"<tag_name>\"), description, synonyms, kill_chain. " +
+        "Other galaxies by their type (the galaxies resource lists them).",
+      inputSchema: {
+        query: z.string().min(1).max(255).describe('Part of the name or an external id, e.g. "T1566" or "powershell".'),
+        galaxy: z.string().min(1).max(255).default(ATTACK_PATTERN_TYPE).describe(`The galaxy's type (default ${ATTACK_PATTERN_TYPE}).`),
+        page: pageArg,
+        size: sizeArg(20),
+      },
+      annotations: READ_ONLY,
+    },
+    wrap(runtime, "search_galaxy", searchGalaxy),
+  );
+}
