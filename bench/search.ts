@@ -43,6 +43,7 @@ import { OpenSearchSearchIndex } from "../src/search/opensearch/index.ts";
 import { compactSearchIndexes, type IndexCompaction } from "../src/search/postgres/compaction.ts";
 import { PostgresSearchIndex } from "../src/search/postgres/index.ts";
 import { searchStatements } from "../src/search/postgres/statements.ts";
+import { withFuzzyExpanded } from "../src/search/postgres/fuzzy.ts";
 import type { IndexName, SearchAccess, SearchIndex, SearchRequest, SearchResult } from "../src/search/search-index.ts";
 import { ADMIN_URL, databaseUrl, withAdminClient } from "../test/support/databases.ts";
 import type { Doc } from "../test/support/search-fixtures.ts";
@@ -83,6 +84,11 @@ export const QUERIES: BenchQuery[] = [
   { label: "regex (md5-shaped tokens)", index: A, q: "value:/[0-9a-f]{32}/" },
   { label: "events: info word", index: E, q: "info:ransomware", nonAdmin: true },
   { label: "events: tags.name phrase", index: E, q: 'tags.name:"tlp:white"' },
+  { label: "fuzzy value (1 edit)", index: A, q: "value:gugehotel.cm~1" },
+  { label: "fuzzy default field (AUTO)", index: A, q: "gugehotle.cn~" },
+  { label: "events: fuzzy info word", index: E, q: "info:ransomwre~", nonAdmin: true },
+  { label: "events: phrase slop", index: E, q: 'info:"ransomware osint"~3' },
+  { label: "phrase slop on category", index: A, q: 'category:"activity network"~2' },
 ];
 
 const ADMIN: SearchAccess = { admin: true, orgId: null };
@@ -318,7 +324,10 @@ async function measure(q: BenchQuery, access: SearchAccess, backends: { postgres
  * the page along the ts index and as a top-N sort (with many matches it runs one or both).
  */
 async function explain(pool: pg.Pool, q: BenchQuery, access: SearchAccess): Promise<{ collect: string; page_ts_walk: string; page_top_n: string }> {
-  const st = searchStatements(request(q, parseLucene(q.q), access), Date.now());
+  const now = Date.now();
+  const req = request(q, parseLucene(q.q), access);
+  // Fuzzy terms are expanded against the dictionary first, as the backend does (its statements then hold exact terms).
+  const st = searchStatements({ ...req, query: await withFuzzyExpanded(pool, req, now, TIMEOUT_MS) }, now);
   const text = async ({ text: sql, values }: { text: string; values: unknown[] }) => {
     const client = await pool.connect();
     try {
