@@ -72,14 +72,12 @@ import setupTemplate from "../test/support/global-setup.ts";
 import { HttpClient } from "../test/support/http.ts";
 import { freePort, sleep, startService, type ServiceProcess } from "../test/support/process.ts";
 import type { Doc } from "../test/support/search-fixtures.ts";
-import { median, round } from "./lib.ts";
+import { BENCH_ADMIN, benchServiceEnv, median, round } from "./lib.ts";
 import { generateEvents } from "./search-data.ts";
 
 type Backend = "postgres" | "opensearch";
 type Phase = "ndjson" | "json" | "stix" | "breakdown";
 
-const ADMIN_EMAIL = "bench-admin@example.test";
-const ADMIN_PASSWORD = "bench-admin-password-1";
 const ATTRIBUTES_PER_EVENT = 100;
 const BATCH = 5_000;
 const SAMPLE_MS = 100;
@@ -631,24 +629,14 @@ async function benchBackend(backend: Backend, opts: Options, db: { url: string }
   let service: ServiceProcess | null = null;
   try {
     service = startService(
-      {
-        ROLE: "all",
-        PORT: String(port),
-        DATABASE_URL: db.url,
-        DATA_DIR: dataDir,
-        LOG_LEVEL: "warn",
-        JWT_SECRET: "bench-secret-bench-secret-bench-secret-0",
-        ADMIN_EMAIL,
-        ADMIN_PASSWORD,
-        ...(backend === "opensearch" ? { OPENSEARCH_URL: opensearchUrl, OPENSEARCH_INDEX_PREFIX: prefix } : {}),
-      },
+      benchServiceEnv({ role: "all", port, databaseUrl: db.url, dataDir, opensearch: backend === "opensearch" ? { url: opensearchUrl, prefix } : null }),
       { name: `service (${backend})`, command },
     );
     await service.waitForHealthy(180_000);
     const pid = service.pid;
     const rssAfterStart = memoryOf(pid)!.rss;
     const api = new HttpClient(service.url);
-    const token = (await api.login(ADMIN_EMAIL, ADMIN_PASSWORD)).access_token;
+    const token = (await api.login(BENCH_ADMIN.email, BENCH_ADMIN.password)).access_token;
     const osPid = backend === "opensearch" ? opensearchPid() : null;
     // The worker's start-up jobs (reindex_stale_access scans the whole PostgreSQL index for documents
     // without an audience: seconds at 1M) must not share the first measurements.

@@ -45,11 +45,9 @@ import { createTestDatabase } from "../test/support/databases.ts";
 import { HttpClient } from "../test/support/http.ts";
 import { freePort, sleep, startService, type ServiceProcess } from "../test/support/process.ts";
 import type { Doc } from "../test/support/search-fixtures.ts";
-import { round } from "./lib.ts";
+import { BENCH_ADMIN, benchServiceEnv, round } from "./lib.ts";
 import { generateEvents, prng } from "./search-data.ts";
 
-const ADMIN_EMAIL = "bench-admin@example.test";
-const ADMIN_PASSWORD = "bench-admin-password-1";
 const SEARCHERS = 20;
 const GRAPHQL_SEARCHERS = 2;
 const ALIASES = 12;
@@ -189,15 +187,7 @@ async function loadPart(opts: Options) {
   try {
     service = startService(
       {
-        ROLE: "api",
-        PORT: String(port),
-        DATABASE_URL: db.url,
-        DATA_DIR: dataDir,
-        LOG_LEVEL: "warn",
-        JWT_SECRET: "bench-secret-bench-secret-bench-secret-0",
-        ADMIN_EMAIL,
-        ADMIN_PASSWORD,
-        ...(opts.backend === "opensearch" ? { OPENSEARCH_URL: opensearchUrl, OPENSEARCH_INDEX_PREFIX: prefix } : {}),
+        ...benchServiceEnv({ role: "api", port, databaseUrl: db.url, dataDir, opensearch: opts.backend === "opensearch" ? { url: opensearchUrl, prefix } : null }),
         ...(opts.searchConcurrency ? { SEARCH_CONCURRENCY: String(opts.searchConcurrency) } : {}),
       },
       { name: "api" },
@@ -211,7 +201,7 @@ async function loadPart(opts: Options) {
     log(`indexed in ${indexSeconds} s`);
 
     const http = new HttpClient(service.url);
-    const admin = (await http.login(ADMIN_EMAIL, ADMIN_PASSWORD)).access_token;
+    const admin = (await http.login(BENCH_ADMIN.email, BENCH_ADMIN.password)).access_token;
     const role = async (scopes: string[]) => {
       const res = await http.post("/roles/", { token: admin, json: { name: `bench-${crypto.randomBytes(4).toString("hex")}`, scopes } });
       if (res.status !== 201) throw new Error(`role: ${res.status} ${res.text}`);

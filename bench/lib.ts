@@ -30,3 +30,24 @@ export async function autocannon(url: string, durationS: number, headers: Record
   const r = JSON.parse(stdout);
   return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, non2xx: r.non2xx, errors: r.errors + r.timeouts };
 }
+
+/** The administrator a bench's child service creates at start. */
+export const BENCH_ADMIN = { email: "bench-admin@example.test", password: "bench-admin-password-1" } as const;
+
+/**
+ * The environment of a service a bench starts as a child process: its own port, database and data
+ * folder, quiet logs, the bench administrator, and OpenSearch when given (else the PostgreSQL backend).
+ */
+export function benchServiceEnv(s: { role: string; port: number; databaseUrl: string; dataDir: string; opensearch?: { url: string; prefix: string } | null }): Record<string, string> {
+  return {
+    ROLE: s.role,
+    PORT: String(s.port),
+    DATABASE_URL: s.databaseUrl,
+    DATA_DIR: s.dataDir,
+    LOG_LEVEL: "warn",
+    JWT_SECRET: "bench-secret-bench-secret-bench-secret-0",
+    ADMIN_EMAIL: BENCH_ADMIN.email,
+    ADMIN_PASSWORD: BENCH_ADMIN.password,
+    ...(s.opensearch ? { OPENSEARCH_URL: s.opensearch.url, OPENSEARCH_INDEX_PREFIX: s.opensearch.prefix } : {}),
+  };
+}
