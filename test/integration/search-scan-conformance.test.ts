@@ -43,6 +43,9 @@ const CASES: { index: IndexName; q: string; from?: string; to?: string }[] = [
   { index: "svc-attributes", q: "no-such-value-anywhere" },
   { index: "svc-events", q: "" },
   { index: "svc-events", q: "info:ransomware OR tags.name:tlp*" },
+  // Fuzzy terms are expanded against the dictionary before the walk; phrase slop checks positions.
+  { index: "svc-events", q: 'info:ransomwar~1 OR info:"ransomware samsam"~2' },
+  { index: "svc-attributes", q: "type:domian~1 AND NOT value:gugehotl.cn~1" },
 ];
 
 /** Documents that test the order: one shared timestamp, no timestamp, ids where case and locale disagree. */

@@ -20,7 +20,7 @@
 import type pg from "pg";
 import { MAX_SCAN_PAGE_SIZE, type ScanRequest, type SearchHit } from "../search-index.ts";
 import { SqlCompiler } from "./compile.ts";
-import { withFuzzyExpanded } from "./fuzzy.ts";
+import { hasFuzzy, withFuzzyExpanded } from "./fuzzy.ts";
 import { inReadOnlyTransaction, rowsOf } from "./read-only.ts";
 import { whereOf } from "./statements.ts";
 
@@ -39,7 +39,8 @@ export async function* scanByKeyset(pool: pg.Pool, req: ScanRequest): AsyncGener
   const timeoutMs = Math.min(2_147_483_647, Math.max(1, Math.floor(req.timeoutMs)));
   const now = Date.now();
   const turn = req.turn ?? ((ms, fn) => fn(ms));
-  const query = await turn(timeoutMs, (remainingMs) => withFuzzyExpanded(pool, req, now, remainingMs));
+  // Only a fuzzy term reads the dictionary first (a turn of its own); other queries go straight to their pages.
+  const query = hasFuzzy(req.query) ? await turn(timeoutMs, (remainingMs) => withFuzzyExpanded(pool, req, now, remainingMs)) : req.query;
   const c = new SqlCompiler(req.index, req.defaultFields, now);
   const where = whereOf(c, { ...req, query });
   for (const phase of ["dated", "undated"] as const) {
