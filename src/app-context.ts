@@ -3,7 +3,6 @@ import type { Database } from "./platform/db/index.ts";
 import type { Logger } from "./platform/logger.ts";
 import type { PgPubSub } from "./platform/pubsub.ts";
 import type { AccessTokens } from "./auth/jwt.ts";
-import type { JobQueue } from "./jobs/queue.ts";
 import type { AuthCache } from "./auth/auth-cache.ts";
 import type { SearchIndex } from "./search/search-index.ts";
 import type { Storage } from "./platform/storage/storage.ts";
@@ -15,7 +14,6 @@ export interface AppContext {
   log: Logger;
   pubsub: PgPubSub;
   tokens: AccessTokens;
-  jobs: JobQueue;
   authCache: AuthCache;
   /** The search indices (OpenSearch or the PostgreSQL backend), shared by API and worker. */
   search: SearchIndex;

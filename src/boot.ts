@@ -11,7 +11,6 @@ import { connectDatabase, waitForDatabase } from "./platform/db/index.ts";
 import { migrateDatabase } from "./platform/db/migrate.ts";
 import type { Logger } from "./platform/logger.ts";
 import { PgPubSub } from "./platform/pubsub.ts";
-import { JobQueue } from "./jobs/queue.ts";
 import { startWorker, type WorkerHandle } from "./jobs/worker.ts";
 import { createServices, type Services } from "./services.ts";
 import type { Runtime } from "./runtime.ts";
@@ -65,7 +64,7 @@ export async function boot(config: Readonly<Config>, log: Logger, runtime: Runti
     const search = createSearchIndex(config, db);
     cleanups.push(() => search.close());
     await prepareSearchIndices(search, log);
-    const ctx: AppContext = { config, db, log, pubsub, tokens, jobs: new JobQueue(db.pool), authCache, search, storage: createStorage(config) };
+    const ctx: AppContext = { config, db, log, pubsub, tokens, authCache, search, storage: createStorage(config) };
     const services = createServices(ctx);
     await services.auth.bootstrapAdmin();
 

@@ -1,33 +1,49 @@
 import { EventEmitter } from "node:events";
 import pg from "pg";
-import { makeWorkerUtils, run, type Runner, type TaskList, type WorkerEvents } from "graphile-worker";
+import { makeWorkerUtils, run, type Runner, type Task, type TaskList, type WorkerEvents } from "graphile-worker";
 import type { AppContext } from "../app-context.ts";
 import { graphileLogger } from "../platform/graphile-logger.ts";
+import {
+  COMPACT_SEARCH_INDEXES_TASK,
+  CORRELATE_CHANGES_TASK,
+  DISPATCH_CHANGES_TASK,
+  EMAIL_DIGEST_TASK,
+  INDEX_CHANGES_TASK,
+  NOTIFY_CHANGES_TASK,
+  PRUNE_EXPIRED_TOKENS_TASK,
+  PRUNE_FEED_UPLOADS_TASK,
+  PRUNE_NOTIFICATION_KEYS_TASK,
+  REBUILD_CORRELATIONS_TASK,
+  REINDEX_STALE_ACCESS_TASK,
+  RUN_TASK_TASK,
+  SEND_EMAIL_TASK,
+  TICK_SCHEDULES_TASK,
+  type JobName,
+} from "../platform/job-names.ts";
 import { pruneExpiredTokens } from "./tasks/prune-expired-tokens.ts";
 import { pruneNotificationKeys } from "./tasks/prune-notification-keys.ts";
 import { dispatchChanges } from "./tasks/dispatch-changes.ts";
-import { DISPATCH_CHANGES_TASK } from "../modules/changes/change-log.ts";
-import { INDEX_CHANGES_TASK, indexChangesTask } from "./tasks/index-changes.ts";
-import { queueStaleAccessReindex, REINDEX_STALE_ACCESS_TASK, reindexStaleAccessTask } from "./tasks/reindex-stale-access.ts";
-import { CORRELATE_CHANGES_TASK, correlateChangesTask } from "./tasks/correlate-changes.ts";
+import { indexChangesTask } from "./tasks/index-changes.ts";
+import { queueStaleAccessReindex, reindexStaleAccessTask } from "./tasks/reindex-stale-access.ts";
+import { correlateChangesTask } from "./tasks/correlate-changes.ts";
 import { rebuildCorrelationsTask } from "./tasks/rebuild-correlations.ts";
-import { REBUILD_CORRELATIONS_TASK } from "../modules/correlations/rebuild.ts";
-import { RUN_TASK_JOB, TICK_SCHEDULES_JOB } from "../modules/tasks/task-queue.ts";
 import { tickSchedules } from "../modules/tasks/tick.ts";
 import { runTaskJob } from "./tasks/run-task.ts";
-import { COMPACT_SEARCH_INDEXES_TASK, compactSearchIndexesTask } from "./tasks/compact-search-indexes.ts";
-import { NOTIFY_CHANGES_TASK, notifyChangesTask } from "./tasks/notify-changes.ts";
+import { compactSearchIndexesTask } from "./tasks/compact-search-indexes.ts";
+import { notifyChangesTask } from "./tasks/notify-changes.ts";
 import { emailDigestTask, sendEmailTask } from "./tasks/send-email.ts";
-import { EMAIL_DIGEST_JOB, SEND_EMAIL_JOB } from "../modules/notifications/mail.ts";
 import { releaseDeadWorkers, WorkerLiveness } from "./worker-liveness.ts";
 import { JobAlarm } from "./job-alarm.ts";
-import { PRUNE_FEED_UPLOADS_TASK, pruneFeedUploadsTask } from "../modules/feeds/prune-feed-uploads.ts";
+import { pruneFeedUploadsTask } from "../modules/feeds/prune-feed-uploads.ts";
 
-/** Every task the worker runs; tasks that need the process's dependencies close over them. */
+/**
+ * Every task the worker runs, one per registered name (the type keeps the registry and the list
+ * equal); tasks that need the process's dependencies close over them.
+ */
 export function createTaskList(ctx: AppContext): TaskList {
-  return {
-    prune_expired_tokens: pruneExpiredTokens,
-    prune_notification_keys: pruneNotificationKeys,
+  const tasks: Record<JobName, Task> = {
+    [PRUNE_EXPIRED_TOKENS_TASK]: pruneExpiredTokens,
+    [PRUNE_NOTIFICATION_KEYS_TASK]: pruneNotificationKeys,
     [PRUNE_FEED_UPLOADS_TASK]: pruneFeedUploadsTask(ctx),
     [DISPATCH_CHANGES_TASK]: dispatchChanges,
     [INDEX_CHANGES_TASK]: indexChangesTask(ctx.db.pool, ctx.search),
@@ -35,17 +51,18 @@ export function createTaskList(ctx: AppContext): TaskList {
     [COMPACT_SEARCH_INDEXES_TASK]: compactSearchIndexesTask(ctx),
     [CORRELATE_CHANGES_TASK]: correlateChangesTask(ctx.db.pool),
     [REBUILD_CORRELATIONS_TASK]: rebuildCorrelationsTask(ctx.db.pool),
-    [RUN_TASK_JOB]: runTaskJob(ctx),
+    [RUN_TASK_TASK]: runTaskJob(ctx),
     [NOTIFY_CHANGES_TASK]: notifyChangesTask(ctx),
-    [SEND_EMAIL_JOB]: sendEmailTask(ctx),
-    [EMAIL_DIGEST_JOB]: emailDigestTask(ctx),
+    [SEND_EMAIL_TASK]: sendEmailTask(ctx),
+    [EMAIL_DIGEST_TASK]: emailDigestTask(ctx),
     // Its success line is at debug (see graphileLogger): a tick that fired something says so here.
-    [TICK_SCHEDULES_JOB]: async () => {
+    [TICK_SCHEDULES_TASK]: async () => {
       await releaseDeadWorkers(ctx.db.pool, ctx.log);
       const { fired, skipped } = await tickSchedules(ctx);
-      if (fired > 0 || skipped > 0) ctx.log.info({ component: "jobs", task: TICK_SCHEDULES_JOB, fired, skipped }, "schedules fired");
+      if (fired > 0 || skipped > 0) ctx.log.info({ component: "jobs", task: TICK_SCHEDULES_TASK, fired, skipped }, "schedules fired");
     },
   };
+  return tasks;
 }
 
 /**
@@ -53,12 +70,12 @@ export function createTaskList(ctx: AppContext): TaskList {
  * if it ever breaks (preserve_run_at: it never delays a tick already queued).
  */
 const CRONTAB = [
-  "0 * * * * prune_expired_tokens ?fill=1h",
-  "30 * * * * prune_notification_keys",
+  `0 * * * * ${PRUNE_EXPIRED_TOKENS_TASK} ?fill=1h`,
+  `30 * * * * ${PRUNE_NOTIFICATION_KEYS_TASK}`,
   `50 * * * * ${PRUNE_FEED_UPLOADS_TASK}`,
   // Sundays 03:15 UTC; one at a time (a queue of its own), never caught up after downtime.
   `15 3 * * 0 ${COMPACT_SEARCH_INDEXES_TASK} ?queue=${COMPACT_SEARCH_INDEXES_TASK}&max=1`,
-  `* * * * * ${TICK_SCHEDULES_JOB} ?jobKey=${TICK_SCHEDULES_JOB}&jobKeyMode=preserve_run_at&max=3`,
+  `* * * * * ${TICK_SCHEDULES_TASK} ?jobKey=${TICK_SCHEDULES_TASK}&jobKeyMode=preserve_run_at&max=3`,
 ].join("\n");
 
 /**
@@ -84,7 +101,7 @@ export async function startWorker(ctx: AppContext, opts: { singleWorker: boolean
   pool.on("error", (err) => ctx.log.warn({ err }, "idle worker connection failed"));
   // graphile-worker checks that every pooled client has an error handler before it uses the pool.
   pool.on("connect", (client) => client.on("error", (err) => ctx.log.warn({ err }, "worker connection failed")));
-  const logger = graphileLogger(ctx.log, [TICK_SCHEDULES_JOB]);
+  const logger = graphileLogger(ctx.log, [TICK_SCHEDULES_TASK]);
   if (opts.singleWorker) await releaseStaleLocks(pool, ctx, logger);
   const liveness = await WorkerLiveness.start(ctx.db.url, ctx.log);
   await releaseDeadWorkers(pool, ctx.log);
@@ -114,7 +131,7 @@ export async function startWorker(ctx: AppContext, opts: { singleWorker: boolean
     pollInterval: SAFETY_POLL_MS,
     logger,
   });
-  await queueStaleAccessReindex(ctx.jobs);
+  await queueStaleAccessReindex(ctx.db.pool);
   return {
     runner,
     async stop() {

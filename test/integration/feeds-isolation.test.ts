@@ -14,6 +14,8 @@ import { runAsPrincipal } from "../../src/auth/run-as.ts";
 import { fetchFeedTask } from "../../src/modules/feeds/fetch-feed-task.ts";
 import { feedUuids } from "../../src/modules/feeds/ingest/derived-uuids.ts";
 import { wakeTicker } from "../../src/modules/tasks/task-queue.ts";
+import { PRUNE_FEED_UPLOADS_TASK } from "../../src/platform/job-names.ts";
+import { enqueueJob } from "../../src/platform/job-queue.ts";
 import { findTaskRun, insertScheduledTask } from "../../src/modules/tasks/task-store.ts";
 import { startTestApp, type TestApp } from "../support/app.ts";
 import { tarGz, zip } from "../support/archives.ts";
@@ -277,7 +279,7 @@ describe("uploads belong to the uploader's organisation (finding 2)", () => {
     expect(storageFiles().filter((f) => f.startsWith(`${staleArchive}/`))).toHaveLength(files.length + 1);
 
     const prune = async () => {
-      const job = await app.booted.ctx.jobs.add("prune_feed_uploads", {});
+      const job = await enqueueJob(app.booted.ctx.db.pool, PRUNE_FEED_UPLOADS_TASK, {});
       await eventually(async () => ((await q("SELECT 1 FROM graphile_worker._private_jobs WHERE id = $1", [job])).rowCount === 0 ? true : undefined), "prune_feed_uploads", 30_000, 100);
     };
     await prune();

@@ -2,8 +2,6 @@ import type { Task } from "graphile-worker";
 import type { AppContext } from "../../app-context.ts";
 import { compactSearchIndexes } from "../../search/postgres/compaction.ts";
 
-export const COMPACT_SEARCH_INDEXES_TASK = "compact_search_indexes";
-
 /** Weekly: rebuilds the PostgreSQL search backend's grown B-tree indexes (OpenSearch merges its own segments). */
 export const compactSearchIndexesTask =
   (ctx: Pick<AppContext, "db" | "search">): Task =>

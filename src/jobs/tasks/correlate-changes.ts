@@ -2,8 +2,6 @@ import type { Task } from "graphile-worker";
 import type pg from "pg";
 import { correlateChangeRange } from "../../modules/correlations/correlator.ts";
 
-export const CORRELATE_CHANGES_TASK = "correlate_changes";
-
 /**
  * Correlates the attributes a range of change records touched. Runs in the correlation queue (one
  * job at a time); a pair's unique index and the diff against stored pairs make a retry harmless.

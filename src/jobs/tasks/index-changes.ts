@@ -1,12 +1,11 @@
 import type { Task } from "graphile-worker";
 import type pg from "pg";
 import { changeRangeJobKey } from "../../modules/changes/change-log.ts";
+import { INDEX_CHANGES_TASK, SEARCH_INDEX_QUEUE } from "../../platform/job-names.ts";
+import { enqueueJob } from "../../platform/job-queue.ts";
 import { indexChangeRange } from "../../search/indexing/indexer.ts";
 import { SearchQueryError, type SearchIndex } from "../../search/search-index.ts";
 
-export const INDEX_CHANGES_TASK = "index_changes";
-/** One job at a time: two jobs reading and writing the same document concurrently could leave the older copy. */
-export const SEARCH_INDEX_QUEUE = "search_index";
 const MAX_RETRY_DELAY_S = 15;
 
 /**
@@ -24,7 +23,7 @@ export function indexChangesTask(pool: pg.Pool, search: SearchIndex): Task {
       if (!(err instanceof SearchQueryError) || err.kind === "invalid") throw err;
       const delay = Math.min(2 ** retry, MAX_RETRY_DELAY_S);
       helpers.logger.warn(`search backend unavailable (${err.message}); changes ${first_id}-${last_id} retried in ${delay} s`);
-      await helpers.addJob(INDEX_CHANGES_TASK, { first_id, last_id, retry: retry + 1 }, {
+      await enqueueJob(helpers, INDEX_CHANGES_TASK, { first_id, last_id, retry: retry + 1 }, {
         queueName: SEARCH_INDEX_QUEUE,
         runAt: new Date(Date.now() + delay * 1000),
         jobKey: changeRangeJobKey(INDEX_CHANGES_TASK, first_id, last_id),

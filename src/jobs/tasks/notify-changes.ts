@@ -2,8 +2,6 @@ import type { Task } from "graphile-worker";
 import type { AppContext } from "../../app-context.ts";
 import { notifyChangeRange } from "../../modules/notifications/notifier.ts";
 
-export const NOTIFY_CHANGES_TASK = "notify_changes";
-
 /** Notifies the followers of what a range of change records touched; a retry creates no duplicate (dedupe keys). */
 export function notifyChangesTask(ctx: AppContext): Task {
   return async (payload, helpers) => {

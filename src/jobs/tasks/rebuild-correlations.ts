@@ -1,6 +1,6 @@
 import type { Task } from "graphile-worker";
 import type pg from "pg";
-import { CORRELATION_QUEUE, REBUILD_CORRELATIONS_TASK, failRebuild, runRebuildStep } from "../../modules/correlations/rebuild.ts";
+import { enqueueRebuildStep, failRebuild, runRebuildStep } from "../../modules/correlations/rebuild.ts";
 
 /** One step of a full correlation rebuild; enqueues the next step until every attribute is done. */
 export function rebuildCorrelationsTask(pool: pg.Pool): Task {
@@ -8,7 +8,7 @@ export function rebuildCorrelationsTask(pool: pg.Pool): Task {
     const { rebuild_id } = payload as { rebuild_id: number };
     try {
       if (await runRebuildStep(pool, rebuild_id)) {
-        await helpers.addJob(REBUILD_CORRELATIONS_TASK, { rebuild_id }, { queueName: CORRELATION_QUEUE, jobKey: `${REBUILD_CORRELATIONS_TASK}:${rebuild_id}` });
+        await enqueueRebuildStep(helpers, rebuild_id);
       }
     } catch (err) {
       if (helpers.job.attempts >= helpers.job.max_attempts) await failRebuild(pool, rebuild_id, err instanceof Error ? err.message : String(err));

@@ -1,11 +1,9 @@
 import type { Task } from "graphile-worker";
 import type pg from "pg";
-import type { JobQueue } from "../queue.ts";
+import { REINDEX_STALE_ACCESS_TASK, SEARCH_INDEX_QUEUE } from "../../platform/job-names.ts";
+import { enqueueJob, type JobExecutor } from "../../platform/job-queue.ts";
 import { reindexStaleAccess } from "../../search/indexing/stale-access.ts";
 import type { SearchIndex } from "../../search/search-index.ts";
-import { SEARCH_INDEX_QUEUE } from "./index-changes.ts";
-
-export const REINDEX_STALE_ACCESS_TASK = "reindex_stale_access";
 
 /** Re-indexes documents stored without their audience (`src/search/indexing/stale-access.ts`), beside the indexer's queue. */
 export function reindexStaleAccessTask(pool: pg.Pool, search: SearchIndex): Task {
@@ -17,6 +15,6 @@ export function reindexStaleAccessTask(pool: pg.Pool, search: SearchIndex): Task
 }
 
 /** Queued once per worker start (the key keeps it to one pending job whatever the number of workers). */
-export async function queueStaleAccessReindex(jobs: JobQueue): Promise<void> {
-  await jobs.add(REINDEX_STALE_ACCESS_TASK, {}, { jobKey: REINDEX_STALE_ACCESS_TASK, queueName: SEARCH_INDEX_QUEUE, maxAttempts: 5 });
+export async function queueStaleAccessReindex(sql: JobExecutor): Promise<void> {
+  await enqueueJob(sql, REINDEX_STALE_ACCESS_TASK, {}, { jobKey: REINDEX_STALE_ACCESS_TASK, queueName: SEARCH_INDEX_QUEUE, maxAttempts: 5 });
 }

@@ -3,7 +3,9 @@ import type { Task } from "graphile-worker";
 import type { AppContext } from "../../app-context.ts";
 import { withTransaction } from "../../platform/db/transaction.ts";
 import { readRuntimeSetting } from "../../modules/settings/runtime-settings.reader.ts";
-import { SEND_EMAIL_JOB, SEND_EMAIL_ATTEMPTS, scheduleDigest } from "../../modules/notifications/mail.ts";
+import { SEND_EMAIL_TASK } from "../../platform/job-names.ts";
+import { enqueueJob } from "../../platform/job-queue.ts";
+import { SEND_EMAIL_ATTEMPTS, scheduleDigest } from "../../modules/notifications/mail.ts";
 
 /**
  * Sends one queued mail through SMTP_URL (skipped, and recorded so, without it). A failure is kept in
@@ -70,7 +72,7 @@ export function emailDigestTask(ctx: AppContext): Task {
         [userId, held.rows[0].to_address, `[workbench] Digest: ${held.rows.length} notifications`, body],
       );
       await client.query("UPDATE notification_emails SET status = 'digested', digest_id = $2 WHERE id = ANY($1::int[])", [held.rows.map((m) => m.id), digest.rows[0].id]);
-      await client.query("SELECT graphile_worker.add_job($1, json_build_object('email_id', $2::int), max_attempts => $3)", [SEND_EMAIL_JOB, digest.rows[0].id, SEND_EMAIL_ATTEMPTS]);
+      await enqueueJob(client, SEND_EMAIL_TASK, { email_id: digest.rows[0].id }, { maxAttempts: SEND_EMAIL_ATTEMPTS });
     });
   };
 }

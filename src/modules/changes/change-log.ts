@@ -1,5 +1,7 @@
 import type { Principal } from "../../auth/principal.ts";
 import type { Sql } from "../../platform/db/transaction.ts";
+import { DISPATCH_CHANGES_TASK } from "../../platform/job-names.ts";
+import { enqueueJob } from "../../platform/job-queue.ts";
 
 export type EntityType = "event" | "attribute" | "object" | "object_reference" | "sighting";
 
@@ -24,8 +26,6 @@ export const isEventTrashChange = (kind: string) => kind === EVENT_SOFT_DELETED 
 /** The job key of a consumer's job for one range: a second enqueue of the same range replaces it. */
 export const changeRangeJobKey = (task: string, firstId: number, lastId: number) => `${task}:${firstId}-${lastId}`;
 
-/** Job that fans a range of change records out to every consumer (indexing, correlation, notifications). */
-export const DISPATCH_CHANGES_TASK = "dispatch_changes";
 const CHUNK = 5000;
 
 /**
@@ -52,10 +52,6 @@ export async function recordChanges(sql: Sql, actor: Principal | null, changes: 
         actor?.userId ?? null,
       ],
     );
-    await sql.query(`SELECT graphile_worker.add_job($1, json_build_object('first_id', $2::bigint, 'last_id', $3::bigint))`, [
-      DISPATCH_CHANGES_TASK,
-      rows[0].first,
-      rows[0].last,
-    ]);
+    await enqueueJob(sql, DISPATCH_CHANGES_TASK, { first_id: Number(rows[0].first), last_id: Number(rows[0].last) });
   }
 }

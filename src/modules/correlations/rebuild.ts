@@ -2,11 +2,10 @@ import type pg from "pg";
 import type { AppContext } from "../../app-context.ts";
 import { withTransaction, type Sql } from "../../platform/db/transaction.ts";
 import { errors } from "../../platform/errors.ts";
+import { CORRELATION_QUEUE, REBUILD_CORRELATIONS_TASK } from "../../platform/job-names.ts";
+import { enqueueJob, type JobExecutor } from "../../platform/job-queue.ts";
 import { CORRELATION_BATCH, correlateInTransaction, loadSettings } from "./correlator.ts";
 
-export const REBUILD_CORRELATIONS_TASK = "rebuild_correlations";
-/** Incremental and rebuild jobs share one queue: one correlation job runs at a time. */
-export const CORRELATION_QUEUE = "correlation";
 /** A step stops after this long and enqueues the next, so a rebuild never holds a job for hours. */
 const STEP_MS = 20_000;
 /**
@@ -110,7 +109,12 @@ export function queueRebuild(ctx: AppContext, requestedBy: number | null): Promi
     const { rows } = await client.query<{ free: boolean }>(`SELECT pg_try_advisory_xact_lock_shared(${PURGE_LOCK}) AS free`);
     if (!rows[0].free) throw errors.conflict("Every correlation is being deleted (DELETE /correlations/); start the rebuild when that is done");
     const rebuild = await createRebuild(client, requestedBy);
-    const jobId = await ctx.jobs.add(REBUILD_CORRELATIONS_TASK, { rebuild_id: rebuild.id }, { queueName: CORRELATION_QUEUE, jobKey: `${REBUILD_CORRELATIONS_TASK}:${rebuild.id}` }, client);
+    const jobId = await enqueueRebuildStep(client, rebuild.id);
     return { rebuild, jobId };
   });
+}
+
+/** A rebuild's next step: in the correlation queue, one pending step per rebuild. */
+export function enqueueRebuildStep(sql: JobExecutor, rebuildId: number): Promise<string> {
+  return enqueueJob(sql, REBUILD_CORRELATIONS_TASK, { rebuild_id: rebuildId }, { queueName: CORRELATION_QUEUE, jobKey: `${REBUILD_CORRELATIONS_TASK}:${rebuildId}` });
 }

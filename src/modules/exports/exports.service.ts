@@ -166,7 +166,6 @@ export class ExportsService {
   private async queue(sql: Sql, p: Principal & { userId: number | null }, e: ExportRow): Promise<void> {
     const run = await queueRun(
       sql,
-      this.ctx.jobs,
       { scheduledTaskId: null, task: RUN_EXPORT_TASK, args: [], kwargs: { export_id: e.id }, trigger: "manual", runAsUserId: p.userId, grantScopes: scopesOf(p) },
       runExportTask,
     );

@@ -237,7 +237,6 @@ export class FeedsService {
   private queueFetch(client: Pick<import("pg").PoolClient, "query">, p: Principal & { userId: number }, feedId: number): Promise<TaskRunRow> {
     return queueRun(
       client,
-      this.ctx.jobs,
       { scheduledTaskId: null, task: fetchFeedTask.name, args: [], kwargs: { feed_id: feedId }, trigger: "manual", runAsUserId: p.userId, grantScopes: scopesOf(p) },
       fetchFeedTask,
     );

@@ -4,7 +4,6 @@ import { withTransaction } from "../../platform/db/transaction.ts";
 import { adoptOrphans, claimUnusedUpload, unusedUploads } from "./feed-upload-store.ts";
 import { UPLOAD_KEY } from "./feed-upload.ts";
 
-export const PRUNE_FEED_UPLOADS_TASK = "prune_feed_uploads";
 /** An upload no feed reads is kept this long (time to create the feed that uses it). */
 export const UNUSED_UPLOAD_SECONDS = 24 * 3600;
 const BATCH = 100;

@@ -1,9 +1,8 @@
 import type { Sql } from "../../platform/db/transaction.ts";
+import { EMAIL_DIGEST_TASK, SEND_EMAIL_TASK } from "../../platform/job-names.ts";
+import { enqueueJob } from "../../platform/job-queue.ts";
 import { readRuntimeSetting } from "../settings/runtime-settings.reader.ts";
 
-/** Jobs of e-mail delivery. */
-export const SEND_EMAIL_JOB = "send_email";
-export const EMAIL_DIGEST_JOB = "email_digest";
 /** A send is retried with graphile-worker's backoff (about 1 h in all), then the mail is failed. */
 export const SEND_EMAIL_ATTEMPTS = 10;
 
@@ -83,7 +82,7 @@ export async function queueEmails(sql: Sql, notifications: NewNotification[], pu
         await scheduleDigest(sql, u.id);
       } else {
         used++;
-        await sql.query("SELECT graphile_worker.add_job($1, json_build_object('email_id', $2::int), max_attempts => $3, job_key => $1 || ':' || $2)", [SEND_EMAIL_JOB, rows[0].id, SEND_EMAIL_ATTEMPTS]);
+        await enqueueJob(sql, SEND_EMAIL_TASK, { email_id: rows[0].id }, { maxAttempts: SEND_EMAIL_ATTEMPTS, jobKey: `${SEND_EMAIL_TASK}:${rows[0].id}` });
       }
     }
   }
@@ -91,10 +90,13 @@ export async function queueEmails(sql: Sql, notifications: NewNotification[], pu
 
 /** The digest runs when the oldest mail counted in the window leaves it (one pending job per user). */
 export async function scheduleDigest(sql: Sql, userId: number): Promise<void> {
-  await sql.query(
-    `SELECT graphile_worker.add_job($1, json_build_object('user_id', $2::int), job_key => $1 || ':' || $2, job_key_mode => 'preserve_run_at',
-       run_at => COALESCE((SELECT min(created_at) + interval '1 hour' FROM notification_emails
-                            WHERE user_id = $2 AND status IN ('queued', 'sent') AND created_at > now() - interval '1 hour'), now()))`,
-    [EMAIL_DIGEST_JOB, userId],
+  // Rounded up to the millisecond (a Date holds no microseconds): a digest run a moment early would
+  // still count the oldest mail and only wait again.
+  const { rows } = await sql.query<{ at: Date }>(
+    `SELECT date_trunc('milliseconds', t + interval '999 microseconds') AS at
+       FROM COALESCE((SELECT min(created_at) + interval '1 hour' FROM notification_emails
+                       WHERE user_id = $1 AND status IN ('queued', 'sent') AND created_at > now() - interval '1 hour'), now()) AS t`,
+    [userId],
   );
+  await enqueueJob(sql, EMAIL_DIGEST_TASK, { user_id: userId }, { jobKey: `${EMAIL_DIGEST_TASK}:${userId}`, jobKeyMode: "preserve_run_at", runAt: rows[0].at });
 }

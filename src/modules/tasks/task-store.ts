@@ -194,9 +194,18 @@ export async function markScheduleFired(sql: Sql, id: string, runId: string | nu
   );
 }
 
-/** When the earliest enabled schedule is due (null when none is). */
-export async function earliestDue(sql: Sql): Promise<Date | null> {
-  const { rows } = await sql.query<{ at: Date | null }>("SELECT min(next_run_at) AS at FROM scheduled_tasks WHERE enabled");
+/**
+ * When the tick for the earliest enabled schedule should run, if that schedule is due within
+ * `withinSeconds` (null otherwise). One still due now is one another transaction holds (a tick on
+ * another worker, an update): a second later, rather than at once, which would spin.
+ */
+export async function nextTickAt(sql: Sql, withinSeconds: number): Promise<Date | null> {
+  const { rows } = await sql.query<{ at: Date }>(
+    `SELECT CASE WHEN s.due > now() THEN s.due ELSE now() + interval '1 second' END AS at
+       FROM (SELECT min(next_run_at) AS due FROM scheduled_tasks WHERE enabled) s
+      WHERE s.due < now() + make_interval(secs => $1)`,
+    [withinSeconds],
+  );
   return rows[0]?.at ?? null;
 }
 

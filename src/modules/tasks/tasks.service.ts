@@ -147,7 +147,6 @@ export class TasksService {
       await task.checkTarget(this.ctx, p, current.args, taskKwargs(current.kwargs), []);
       return queueRun(
         client,
-        this.ctx.jobs,
         { scheduledTaskId: current.id, task: task.name, args: current.args, kwargs: current.kwargs, trigger: "manual", runAsUserId: p.userId, grantScopes: scopesOf(p) },
         task,
       );

@@ -30,7 +30,6 @@ export async function tickSchedules(app: AppContext): Promise<{ fired: number; s
         }
         const run = await queueRun(
           client,
-          app.jobs,
           { scheduledTaskId: t.id, task: t.task, args: t.args, kwargs: t.kwargs, trigger: "schedule", runAsUserId: t.ownerId, grantScopes: t.grantScopes },
           task,
         );
