@@ -635,7 +635,7 @@ async function benchBackend(backend: Backend, opts: Options, db: { url: string }
     await service.waitForHealthy(180_000);
     const pid = service.pid;
     const rssAfterStart = memoryOf(pid)!.rss;
-    const api = new HttpClient(service.url);
+    const api = new HttpClient(service.url, { checkContract: false });
     const token = (await api.login(BENCH_ADMIN.email, BENCH_ADMIN.password)).access_token;
     const osPid = backend === "opensearch" ? opensearchPid() : null;
     // The worker's start-up jobs (reindex_stale_access scans the whole PostgreSQL index for documents

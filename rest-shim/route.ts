@@ -26,6 +26,8 @@ export interface RouteDef<P = unknown, Q = unknown, B = unknown> {
   method: HttpMethod;
   /** OpenAPI style: `/users/{user_id}`. */
   path: string;
+  /** Stable, unique, camelCase: generated clients name their functions after it. */
+  operationId: string;
   summary: string;
   tag: string;
   /** Scopes the caller must hold; `null` for routes open to anonymous callers. Services check them again. */
@@ -41,8 +43,20 @@ export interface RouteDef<P = unknown, Q = unknown, B = unknown> {
   /** Largest accepted body in bytes (default: the server's 1 MiB). */
   bodyLimit?: number;
   status: number;
-  /** Response schema, for the OpenAPI document only. */
+  /** Other success statuses the handler may choose (`setStatus`), answered with the same body. */
+  otherStatuses?: number[];
+  /**
+   * The JSON body of a success, as the serializer produces it (its output type). Required unless
+   * the route answers 204 or streams a file (`download`); the test client checks every answer
+   * of the suite against it.
+   */
   response?: z.ZodType;
+  /** The success answer has no body (the peer's 201 for tagging), though its status is not 204. */
+  emptyBody?: true;
+  /** For routes that stream a file instead of JSON: its media types. */
+  download?: { mediaTypes: string[] };
+  /** The parts of a `multipart` body, for the OpenAPI document (files as `binaryPart()`). */
+  multipartBody?: z.ZodType;
   handler(ctx: RouteContext<P, Q, B>): unknown | Promise<unknown>;
 }
 

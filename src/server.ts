@@ -114,8 +114,9 @@ export function buildServer(runtime: Runtime, log: Logger): HttpServer {
     reply.status(state.ok ? 200 : 503).send(state.ok ? { status: "ok" } : { status: "unavailable", detail: state.reason, code: "service_unavailable" });
   });
 
-  const openapi = buildOpenApi(routeTable, VERSION);
-  app.get("/openapi.json", async () => openapi);
+  // Built at the first request: `servers` names PUBLIC_URL, known once the service is ready.
+  let openapi: ReturnType<typeof buildOpenApi> | null = null;
+  app.get("/openapi.json", async () => (openapi ??= buildOpenApi(routeTable, VERSION, runtime.ctx.config.PUBLIC_URL)));
 
   const yoga = createGraphQLServer(runtime);
   app.route({

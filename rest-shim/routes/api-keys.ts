@@ -8,12 +8,12 @@ const toggle = z.object({ disabled: z.boolean() }).strict();
 
 export const apiKeyRoutes = [
   defineRoute({
-    method: "GET", path: "/api-keys/", summary: "List the caller's own API keys (never the token or its hash)", tag: "api-keys",
+    method: "GET", path: "/api-keys/", operationId: "listApiKeys", summary: "List the caller's own API keys (never the token or its hash)", tag: "api-keys",
     scopes: ["api_keys:read"], status: 200,
     handler: async ({ principal, services }) => (await services.apiKeys.listOwn(principal)).map(apiKeyOut),
   }),
   defineRoute({
-    method: "POST", path: "/api-keys/", summary: "Create an API key; the token is returned only in this response", tag: "api-keys",
+    method: "POST", path: "/api-keys/", operationId: "createApiKey", summary: "Create an API key; the token is returned only in this response", tag: "api-keys",
     scopes: ["api_keys:create"], status: 201,
     body: z
       .object({
@@ -29,27 +29,27 @@ export const apiKeyRoutes = [
     },
   }),
   defineRoute({
-    method: "PATCH", path: "/api-keys/{key_id}", summary: "Enable or disable your own key: {\"disabled\": bool}", tag: "api-keys",
+    method: "PATCH", path: "/api-keys/{key_id}", operationId: "updateApiKey", summary: "Enable or disable your own key: {\"disabled\": bool}", tag: "api-keys",
     scopes: ["api_keys:update"], params: keyId, body: toggle, status: 200,
     handler: async ({ principal, params, body, services }) => apiKeyOut(await services.apiKeys.setDisabled(principal, params.key_id, body.disabled)),
   }),
   defineRoute({
-    method: "DELETE", path: "/api-keys/{key_id}", summary: "Delete your own key (refused while an administrator holds it)", tag: "api-keys",
+    method: "DELETE", path: "/api-keys/{key_id}", operationId: "deleteApiKey", summary: "Delete your own key (refused while an administrator holds it)", tag: "api-keys",
     scopes: ["api_keys:delete"], params: keyId, status: 204,
     handler: ({ principal, params, services }) => services.apiKeys.deleteOwn(principal, params.key_id),
   }),
   defineRoute({
-    method: "GET", path: "/admin/api-keys/", summary: "List every user's API keys, optionally of one user", tag: "api-keys",
+    method: "GET", path: "/admin/api-keys/", operationId: "adminListApiKeys", summary: "List every user's API keys, optionally of one user", tag: "api-keys",
     scopes: ["api_keys:admin"], query: z.object({ user_id: intId.optional() }).strict(), status: 200,
     handler: async ({ principal, query, services }) => (await services.apiKeys.adminList(principal, query.user_id)).map(apiKeyOut),
   }),
   defineRoute({
-    method: "PATCH", path: "/admin/api-keys/{key_id}", summary: "Lock or unlock a key: {\"disabled\": bool} sets the administrator's hold", tag: "api-keys",
+    method: "PATCH", path: "/admin/api-keys/{key_id}", operationId: "adminUpdateApiKey", summary: "Lock or unlock a key: {\"disabled\": bool} sets the administrator's hold", tag: "api-keys",
     scopes: ["api_keys:admin"], params: keyId, body: toggle, status: 200,
     handler: async ({ principal, params, body, services }) => apiKeyOut(await services.apiKeys.adminSetLocked(principal, params.key_id, body.disabled)),
   }),
   defineRoute({
-    method: "DELETE", path: "/admin/api-keys/{key_id}", summary: "Delete any user's key", tag: "api-keys",
+    method: "DELETE", path: "/admin/api-keys/{key_id}", operationId: "adminDeleteApiKey", summary: "Delete any user's key", tag: "api-keys",
     scopes: ["api_keys:admin"], params: keyId, status: 204,
     handler: ({ principal, params, services }) => services.apiKeys.adminDelete(principal, params.key_id),
   }),

@@ -88,7 +88,7 @@ const tagParams = z.object({ attribute_uuid: anyUuid, tag: z.string().min(1).max
 
 export const attributeRoutes = [
   defineRoute({
-    method: "GET", path: "/attributes/", summary: "List attributes of readable events, newest change first (P1; without object_uuid only standalone attributes; soft-deleted ones too unless deleted=false)", tag: "attributes",
+    method: "GET", path: "/attributes/", operationId: "listAttributes", summary: "List attributes of readable events, newest change first (P1; without object_uuid only standalone attributes; soft-deleted ones too unless deleted=false)", tag: "attributes",
     scopes: ["attributes:read"], status: 200,
     query: z
       .object({ ...pageQueryFields, event_uuid: anyUuid.optional(), type: queryText().optional(), object_uuid: anyUuid.optional(), deleted: queryBool.optional() })
@@ -104,18 +104,18 @@ export const attributeRoutes = [
     },
   }),
   defineRoute({
-    method: "GET", path: "/attributes/{attribute_uuid}", summary: "Get an attribute (soft-deleted ones included)", tag: "attributes",
+    method: "GET", path: "/attributes/{attribute_uuid}", operationId: "getAttribute", summary: "Get an attribute (soft-deleted ones included)", tag: "attributes",
     scopes: ["attributes:read"], params: uuidParam, status: 200,
     handler: async ({ principal, params, services }) => attributeOut(await services.attributes.get(principal, params.attribute_uuid)),
   }),
   defineRoute({
-    method: "POST", path: "/attributes/", summary: "Create an attribute: the type must be known, the category valid for it (default from the catalogue), the value valid (stored normalised); timestamp is set by the server", tag: "attributes",
+    method: "POST", path: "/attributes/", operationId: "createAttribute", summary: "Create an attribute: the type must be known, the category valid for it (default from the catalogue), the value valid (stored normalised); timestamp is set by the server", tag: "attributes",
     scopes: ["attributes:create"], status: 201,
     body: attributeCreateBody,
     handler: async ({ principal, body, services }) => attributeOut(await services.attributes.create(principal, toAttributeCreate(body))),
   }),
   defineRoute({
-    method: "PATCH", path: "/attributes/{attribute_uuid}", summary: "Update an attribute (type, category and value are re-validated together; timestamps move forward)", tag: "attributes",
+    method: "PATCH", path: "/attributes/{attribute_uuid}", operationId: "updateAttribute", summary: "Update an attribute (type, category and value are re-validated together; timestamps move forward)", tag: "attributes",
     scopes: ["attributes:update"], params: uuidParam, status: 200,
     body: attributePatchBody,
     handler: async ({ principal, params, body, services }) => {
@@ -124,13 +124,13 @@ export const attributeRoutes = [
     },
   }),
   defineRoute({
-    method: "DELETE", path: "/attributes/{attribute_uuid}", summary: "Soft-delete an attribute (deleted = true, as MISP; PATCH {\"deleted\": false} restores it); force=true deletes it for good", tag: "attributes",
+    method: "DELETE", path: "/attributes/{attribute_uuid}", operationId: "deleteAttribute", summary: "Soft-delete an attribute (deleted = true, as MISP; PATCH {\"deleted\": false} restores it); force=true deletes it for good", tag: "attributes",
     scopes: ["attributes:delete"], params: uuidParam, status: 204,
     query: z.object({ force: queryBool.default(false) }).strict(),
     handler: ({ principal, params, query, services }) => services.attributes.delete(principal, params.attribute_uuid, { force: query.force }),
   }),
   defineRoute({
-    method: "POST", path: "/attributes/{attribute_uuid}/tag/{tag}", summary: "Tag an attribute (the tag is created when missing); 201 with an empty body", tag: "attributes",
+    method: "POST", path: "/attributes/{attribute_uuid}/tag/{tag}", operationId: "tagAttribute", summary: "Tag an attribute (the tag is created when missing); 201 with an empty body", tag: "attributes",
     scopes: ["attributes:tag"], params: tagParams, status: 201,
     handler: async ({ principal, params, services }) => {
       await services.attributes.tag(principal, params.attribute_uuid, params.tag);
@@ -138,7 +138,7 @@ export const attributeRoutes = [
     },
   }),
   defineRoute({
-    method: "DELETE", path: "/attributes/{attribute_uuid}/tag/{tag}", summary: "Remove a tag from an attribute (name matched case-insensitively)", tag: "attributes",
+    method: "DELETE", path: "/attributes/{attribute_uuid}/tag/{tag}", operationId: "untagAttribute", summary: "Remove a tag from an attribute (name matched case-insensitively)", tag: "attributes",
     scopes: ["attributes:tag"], params: tagParams, status: 204,
     handler: ({ principal, params, services }) => services.attributes.untag(principal, params.attribute_uuid, params.tag),
   }),

@@ -5,7 +5,7 @@ import { auditOut } from "../serializers.ts";
 
 export const auditLogRoutes = [
   defineRoute({
-    method: "GET", path: "/admin/audit-logs/", summary: "The audit log, newest first (paginated; action is a prefix match)", tag: "audit",
+    method: "GET", path: "/admin/audit-logs/", operationId: "listAuditLogs", summary: "The audit log, newest first (paginated; action is a prefix match)", tag: "audit",
     scopes: ["audit_logs:admin"], status: 200,
     query: z
       .object({

@@ -26,7 +26,7 @@ const tokenResponse = z.object({
 export const authRoutes = [
   defineRoute({
     method: "POST",
-    path: "/auth/token",
+    path: "/auth/token", operationId: "createToken",
     summary: "OAuth2 token endpoint: password and refresh_token grants (form-encoded); failed passwords are throttled per account and address (429 with Retry-After)",
     tag: "auth",
     scopes: null,
@@ -51,7 +51,7 @@ export const authRoutes = [
   }),
   defineRoute({
     method: "POST",
-    path: "/auth/refresh",
+    path: "/auth/refresh", operationId: "refreshToken",
     summary: "Refresh an access token (the peer's JSON form of the refresh_token grant)",
     tag: "auth",
     scopes: null,
@@ -65,7 +65,7 @@ export const authRoutes = [
   }),
   defineRoute({
     method: "POST",
-    path: "/auth/logout",
+    path: "/auth/logout", operationId: "logout",
     summary: "End every session of the caller: their refresh tokens and access tokens",
     tag: "auth",
     scopes: [],
@@ -74,7 +74,7 @@ export const authRoutes = [
   }),
   defineRoute({
     method: "GET",
-    path: "/auth/whoami",
+    path: "/auth/whoami", operationId: "whoami",
     summary: "The caller's identity and effective scopes (checks a key or token; no scope needed)",
     tag: "auth",
     scopes: [],
@@ -95,7 +95,7 @@ export const authRoutes = [
   }),
   defineRoute({
     method: "GET",
-    path: "/auth/scopes",
+    path: "/auth/scopes", operationId: "listAuthScopes",
     summary: "Every scope the service knows, with a one-line description",
     tag: "auth",
     scopes: [],

@@ -59,7 +59,7 @@ const listQuery = z
 
 export const correlationRoutes = [
   defineRoute({
-    method: "GET", path: "/correlations/", tag: "correlations",
+    method: "GET", path: "/correlations/", operationId: "listCorrelations", tag: "correlations",
     summary: "Correlation documents (each pair in both directions), newest first, with the peer's exact filters; P3 envelope; only pairs whose two events you may read",
     scopes: ["correlations:read"], status: 200, query: listQuery,
     handler: async ({ principal, query, services }) => {
@@ -68,7 +68,7 @@ export const correlationRoutes = [
     },
   }),
   defineRoute({
-    method: "GET", path: "/correlations/stats", tag: "correlations",
+    method: "GET", path: "/correlations/stats", operationId: "getCorrelationStats", tag: "correlations",
     summary: "The peer's statistics over the correlations you may read: total_correlations (documents, two per pair), the 10 events with most documents, the 10 attributes with most pairs (with top_attribute_info), and ours: the 10 most correlated values",
     scopes: ["correlations:read"], status: 200,
     handler: async ({ principal, services }) => {
@@ -82,14 +82,14 @@ export const correlationRoutes = [
     },
   }),
   defineRoute({
-    method: "GET", path: "/correlations/events/{source_event_uuid}/top", tag: "correlations",
+    method: "GET", path: "/correlations/events/{source_event_uuid}/top", operationId: "listTopCorrelatedEvents", tag: "correlations",
     summary: "The 10 events with most correlating attribute pairs with this one, [{key: event uuid, doc_count}], from PostgreSQL; only events you may read; 404 for an event you may not read",
     scopes: ["correlations:read"], status: 200,
     params: z.object({ source_event_uuid: anyUuid }).strict(), query: noQuery,
     handler: async ({ principal, params, services }) => countsOut(await services.correlations.topEvents(principal, params.source_event_uuid)),
   }),
   defineRoute({
-    method: "GET", path: "/correlations/histogram", tag: "correlations",
+    method: "GET", path: "/correlations/histogram", operationId: "getCorrelationHistogram", tag: "correlations",
     summary: "Correlation documents (two per pair) per UTC calendar day, week or month (interval 1d, 1w, 1M; default 1d), empty buckets included: {buckets: [{key_as_string, key, doc_count}]}; with a Lucene query, over the matching documents",
     scopes: ["correlations:read"], status: 200,
     query: z.object({ query: z.string().max(10_000).default(""), interval: z.enum(HISTOGRAM_INTERVALS).default("1d") }).strict(),
@@ -98,7 +98,7 @@ export const correlationRoutes = [
     }),
   }),
   defineRoute({
-    method: "DELETE", path: "/correlations/", tag: "correlations",
+    method: "DELETE", path: "/correlations/", operationId: "deleteCorrelations", tag: "correlations",
     summary: "Delete every correlation pair (their index documents follow through the change records, each pair announced as attribute.correlation.deleted) and cancel queued or running rebuilds; audited. POST /correlations/run rebuilds them",
     scopes: ["correlations:delete", "correlations:admin"], status: 200, query: noQuery,
     handler: async ({ principal, services }) => {
@@ -107,7 +107,7 @@ export const correlationRoutes = [
     },
   }),
   defineRoute({
-    method: "POST", path: "/correlations/run", tag: "correlations",
+    method: "POST", path: "/correlations/run", operationId: "runCorrelations", tag: "correlations",
     summary: "Queue a full, resumable rebuild of the correlations in batches; 202 with the job id and the rebuild whose progress GET /correlations/run/{rebuild_id} shows",
     scopes: ["correlations:create", "correlations:admin"], status: 202,
     handler: async ({ principal, services }) => {
@@ -116,26 +116,26 @@ export const correlationRoutes = [
     },
   }),
   defineRoute({
-    method: "GET", path: "/correlations/run/{rebuild_id}", tag: "correlations",
+    method: "GET", path: "/correlations/run/{rebuild_id}", operationId: "getCorrelationRun", tag: "correlations",
     summary: "Progress of a correlation rebuild: status queued/running/succeeded/failed, attributes processed of total, pairs created and removed",
     scopes: ["correlations:read"], status: 200, params: idParams("rebuild_id"),
     handler: async ({ principal, params, services }) => rebuildOut(await services.correlations.rebuild(principal, params.rebuild_id)),
   }),
   defineRoute({
-    method: "GET", path: "/correlations/exclusions", tag: "correlations",
+    method: "GET", path: "/correlations/exclusions", operationId: "listCorrelationExclusions", tag: "correlations",
     summary: "Correlation exclusions (values that never correlate; % is a wildcard)",
     scopes: ["correlations:read"], status: 200,
     handler: ({ principal, services }) => services.correlations.exclusions(principal),
   }),
   defineRoute({
-    method: "POST", path: "/correlations/exclusions", tag: "correlations",
+    method: "POST", path: "/correlations/exclusions", operationId: "createCorrelationExclusion", tag: "correlations",
     summary: "Add a correlation exclusion (value up to 1024 characters, % matches anything); existing pairs go at the next correlation of their attributes",
     scopes: ["correlations:admin"], status: 201,
     body: z.object({ value: z.string(), comment: z.string().max(10_000).optional() }).strict(),
     handler: ({ principal, body, services }) => services.correlations.addExclusion(principal, body.value, body.comment),
   }),
   defineRoute({
-    method: "DELETE", path: "/correlations/exclusions/{exclusion_id}", tag: "correlations",
+    method: "DELETE", path: "/correlations/exclusions/{exclusion_id}", operationId: "deleteCorrelationExclusion", tag: "correlations",
     summary: "Remove a correlation exclusion",
     scopes: ["correlations:admin"], status: 204, params: idParams("exclusion_id"),
     handler: ({ principal, params, services }) => services.correlations.deleteExclusion(principal, params.exclusion_id),

@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { defineRoute } from "../route.ts";
 import { pageQueryFields, queryBool } from "../schemas.ts";
-import { eventOut, eventReadOut } from "../serializers/events.ts";
+import { ValidationIssueSchema, messageSchema, named } from "../contract.ts";
+import { EventDetailSchema, EventPageSchema, EventSchema, eventOut, eventReadOut } from "../serializers/events.ts";
 import { errors } from "../../src/platform/errors.ts";
 import { isCalendarDate } from "../../src/modules/events/misp-parse.ts";
 
@@ -40,13 +41,29 @@ const toFields = (b: EventBody) => ({
   deleted: b.deleted,
 });
 
+const EventImportSchema = named(
+  "EventImport",
+  EventSchema.extend({
+    import: z.object({
+      created: z.boolean().describe("A new event (201); false: an existing one updated or unchanged (200)"),
+      changed: z.boolean(),
+      attributes: z.object({ created: z.int(), updated: z.int(), unchanged: z.int() }),
+      objects: z.object({ created: z.int(), updated: z.int(), unchanged: z.int() }),
+      skipped: z.array(ValidationIssueSchema).describe("Invalid attributes left out (on_invalid=skip), each with where and why"),
+    }),
+  }),
+  "The imported event and what the import did",
+);
+
+const MispEventSchema = named("MispEvent", z.object({ Event: z.record(z.string(), z.unknown()) }), "An event in MISP JSON form");
+
 /** A MISP event of 100 000 attributes is about 30 MB of JSON; 50 MB and more is refused (413). */
 export const IMPORT_BODY_LIMIT = 48 * 1024 * 1024;
 
 export const eventRoutes = [
   defineRoute({
-    method: "GET", path: "/events/", summary: "List events the caller may read, newest change first (paginated); soft-deleted ones too unless deleted=false", tag: "events",
-    scopes: ["events:read"], status: 200,
+    method: "GET", path: "/events/", operationId: "listEvents", summary: "List events the caller may read, newest change first (paginated); soft-deleted ones too unless deleted=false", tag: "events",
+    scopes: ["events:read"], status: 200, response: EventPageSchema,
     query: z
       .object({
         ...pageQueryFields,
@@ -64,8 +81,8 @@ export const eventRoutes = [
     },
   }),
   defineRoute({
-    method: "POST", path: "/events/import", summary: "Import an event in MISP JSON form ({\"Event\": {...}}); 201 created, 200 updated or unchanged", tag: "events",
-    scopes: ["events:create"], status: 201, bodyLimit: IMPORT_BODY_LIMIT,
+    method: "POST", path: "/events/import", operationId: "importEvent", summary: "Import an event in MISP JSON form ({\"Event\": {...}}); 201 created, 200 updated or unchanged", tag: "events",
+    scopes: ["events:create"], status: 201, otherStatuses: [200], response: EventImportSchema, bodyLimit: IMPORT_BODY_LIMIT,
     // on_invalid=skip is MISP's behaviour: invalid attributes are dropped and listed, the rest is stored.
     query: z.object({ on_invalid: z.enum(["reject", "skip"]).default("reject") }).strict(),
     body: z.unknown(),
@@ -79,8 +96,8 @@ export const eventRoutes = [
     },
   }),
   defineRoute({
-    method: "GET", path: "/events/{event_uuid}", summary: "Get an event", tag: "events",
-    scopes: ["events:read"], params: uuidParam, status: 200,
+    method: "GET", path: "/events/{event_uuid}", operationId: "getEvent", summary: "Get an event", tag: "events",
+    scopes: ["events:read"], params: uuidParam, status: 200, response: EventDetailSchema,
     handler: async ({ principal, params, services }) => {
       const event = await services.events.get(principal, params.event_uuid);
       const related = await services.correlations.relatedEvents(principal, [event.uuid]);
@@ -88,21 +105,21 @@ export const eventRoutes = [
     },
   }),
   defineRoute({
-    method: "GET", path: "/events/{event_uuid}/export", summary: "Export an event in MISP JSON form (format=misp)", tag: "events",
-    scopes: ["events:read"], params: uuidParam, status: 200,
+    method: "GET", path: "/events/{event_uuid}/export", operationId: "exportEvent", summary: "Export an event in MISP JSON form (format=misp)", tag: "events",
+    scopes: ["events:read"], params: uuidParam, status: 200, response: MispEventSchema,
     query: z.object({ format: z.enum(["misp", "json"]).default("misp") }).strict(),
     handler: ({ principal, params, services }) => services.events.exportMisp(principal, params.event_uuid),
   }),
   defineRoute({
-    method: "POST", path: "/events/", summary: "Create an event", tag: "events",
-    scopes: ["events:create"], status: 201,
+    method: "POST", path: "/events/", operationId: "createEvent", summary: "Create an event", tag: "events",
+    scopes: ["events:create"], status: 201, response: EventSchema,
     body: z.object({ info: z.string().trim().min(1).max(65_535), uuid: z.uuid().optional(), ...eventFields, deleted: z.literal(false).optional() }).strict(),
     handler: async ({ principal, body, services }) =>
       eventOut(await services.events.create(principal, { ...toFields(body), info: body.info, uuid: body.uuid?.toLowerCase() })),
   }),
   defineRoute({
-    method: "PATCH", path: "/events/{event_uuid}", summary: "Update an event; {\"deleted\": false} restores a soft-deleted one, true soft-deletes it (both need events:delete)", tag: "events",
-    scopes: ["events:update"], params: uuidParam, status: 200,
+    method: "PATCH", path: "/events/{event_uuid}", operationId: "updateEvent", summary: "Update an event; {\"deleted\": false} restores a soft-deleted one, true soft-deletes it (both need events:delete)", tag: "events",
+    scopes: ["events:update"], params: uuidParam, status: 200, response: EventSchema,
     body: z.object({ info: z.string().trim().min(1).max(65_535).optional(), ...eventFields }).strict(),
     handler: async ({ principal, params, body, services }) => {
       if (Object.keys(body).length === 0) throw errors.invalidField(["body"], "Nothing to update");
@@ -110,37 +127,37 @@ export const eventRoutes = [
     },
   }),
   defineRoute({
-    method: "DELETE", path: "/events/{event_uuid}", summary: "Soft-delete an event (deleted = true: readable, restorable by PATCH {\"deleted\": false}, left out of search, hunts and correlations); force=true deletes it for good with its attributes, objects and sightings", tag: "events",
+    method: "DELETE", path: "/events/{event_uuid}", operationId: "deleteEvent", summary: "Soft-delete an event (deleted = true: readable, restorable by PATCH {\"deleted\": false}, left out of search, hunts and correlations); force=true deletes it for good with its attributes, objects and sightings", tag: "events",
     scopes: ["events:delete"], params: uuidParam, status: 204,
     query: z.object({ force: queryBool.default(false) }).strict(),
     handler: ({ principal, params, query, services }) => services.events.delete(principal, params.event_uuid, { force: query.force }),
   }),
   defineRoute({
-    method: "POST", path: "/events/{event_uuid}/publish", summary: "Publish an event", tag: "events",
-    scopes: ["events:publish"], params: uuidParam, status: 200,
+    method: "POST", path: "/events/{event_uuid}/publish", operationId: "publishEvent", summary: "Publish an event", tag: "events",
+    scopes: ["events:publish"], params: uuidParam, status: 200, response: messageSchema,
     handler: async ({ principal, params, services }) => {
       await services.events.setPublished(principal, params.event_uuid, true);
       return { message: `Event ${params.event_uuid} has been published.` };
     },
   }),
   defineRoute({
-    method: "POST", path: "/events/{event_uuid}/unpublish", summary: "Unpublish an event", tag: "events",
-    scopes: ["events:publish"], params: uuidParam, status: 200,
+    method: "POST", path: "/events/{event_uuid}/unpublish", operationId: "unpublishEvent", summary: "Unpublish an event", tag: "events",
+    scopes: ["events:publish"], params: uuidParam, status: 200, response: messageSchema,
     handler: async ({ principal, params, services }) => {
       await services.events.setPublished(principal, params.event_uuid, false);
       return { message: `Event ${params.event_uuid} has been unpublished.` };
     },
   }),
   defineRoute({
-    method: "POST", path: "/events/{event_uuid}/tag/{tag}", summary: "Tag an event (the tag is created when missing)", tag: "events",
-    scopes: ["events:tag"], params: tagParams, status: 201,
+    method: "POST", path: "/events/{event_uuid}/tag/{tag}", operationId: "tagEvent", summary: "Tag an event (the tag is created when missing)", tag: "events",
+    scopes: ["events:tag"], params: tagParams, status: 201, emptyBody: true,
     handler: async ({ principal, params, services }) => {
       await services.events.tag(principal, params.event_uuid, params.tag);
       return undefined; // the peer answers 201 with an empty body
     },
   }),
   defineRoute({
-    method: "DELETE", path: "/events/{event_uuid}/tag/{tag}", summary: "Remove a tag from an event", tag: "events",
+    method: "DELETE", path: "/events/{event_uuid}/tag/{tag}", operationId: "untagEvent", summary: "Remove a tag from an event", tag: "events",
     scopes: ["events:tag"], params: tagParams, status: 204,
     handler: ({ principal, params, services }) => services.events.untag(principal, params.event_uuid, params.tag),
   }),

@@ -27,7 +27,7 @@ const fileStamp = (d: Date) => d.toISOString().replace(/\.\d{3}/, "").replace(/[
 
 const exportRoute = (target: ExportTarget, defaultField: string) =>
   defineRoute<undefined, ExploreExportQuery>({
-    method: "GET", path: `/${target}/export`, tag: target,
+    method: "GET", path: `/${target}/export`, operationId: target === "events" ? "exportEventSearch" : "exportAttributeSearch", tag: target,
     summary:
       `Every ${target === "events" ? "event" : "attribute"} document the caller may read that matches the Lucene query (default field \`${defaultField}\`, as /${target}/search; soft-deleted ones left out), newest @timestamp first, streamed as a download: ` +
       "format=json (an array of the search routes' raw hits), ndjson (the same hits, one per line) or csv (the peer's columns, RFC 4180, cells starting with = + - @ TAB or CR prefixed with a single quote); " +

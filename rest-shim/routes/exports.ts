@@ -56,7 +56,7 @@ function attachment(filename: string): string {
 
 export const exportRoutes = [
   defineRoute({
-    method: "GET", path: "/exports/", tag: "exports",
+    method: "GET", path: "/exports/", operationId: "listExports", tag: "exports",
     summary: "Your exports, newest first (page/size; filter: part of the name). Administrators: all=true for everyone's",
     scopes: ["exports:read"], status: 200,
     query: z.object({ ...pageQueryFields, filter: z.string().max(255).optional(), all: queryBool.optional() }).strict(),
@@ -66,7 +66,7 @@ export const exportRoutes = [
     },
   }),
   defineRoute({
-    method: "POST", path: "/exports/", tag: "exports",
+    method: "POST", path: "/exports/", operationId: "createExport", tag: "exports",
     summary:
       "Save an export of a Lucene query and run it now: name, query, index_target (attributes, events; default attributes), format (json, csv, misp, stix; default json), " +
       "distribution (required for misp: the exported MISP event's), schedule (the peer's schedule object: {type: interval, every: seconds} or {type: crontab, minute, hour, ...}), schedule_enabled. " +
@@ -86,19 +86,19 @@ export const exportRoutes = [
       ),
   }),
   defineRoute({
-    method: "GET", path: "/exports/{export_id}", tag: "exports",
+    method: "GET", path: "/exports/{export_id}", operationId: "getExport", tag: "exports",
     summary: "One export: status (queued, running, completed, failed), record_count (progress while running), file_size, error",
     scopes: ["exports:read"], status: 200, params: exportId,
     handler: async ({ principal, params, services }) => exportOut(await services.exports.get(principal, params.export_id)),
   }),
   defineRoute({
-    method: "POST", path: "/exports/{export_id}/run", tag: "exports",
+    method: "POST", path: "/exports/{export_id}/run", operationId: "runExport", tag: "exports",
     summary: "Run the export again now (back to queued; its file is replaced when the run completes). 409 while it is queued or running, 429 beyond your limit",
     scopes: ["exports:create"], status: 200, params: exportId,
     handler: async ({ principal, params, services }) => exportOut(await services.exports.run(principal, params.export_id)),
   }),
   defineRoute({
-    method: "PATCH", path: "/exports/{export_id}/schedule", tag: "exports",
+    method: "PATCH", path: "/exports/{export_id}/schedule", operationId: "setExportSchedule", tag: "exports",
     summary: "Change the export's schedule: {schedule?, schedule_enabled?}; schedule: null removes it",
     scopes: ["exports:create"], status: 200, params: exportId, body: scheduleBody,
     handler: async ({ principal, params, body, services }) =>
@@ -110,7 +110,7 @@ export const exportRoutes = [
       ),
   }),
   defineRoute({
-    method: "GET", path: "/exports/{export_id}/download", tag: "exports",
+    method: "GET", path: "/exports/{export_id}/download", operationId: "downloadExport", tag: "exports",
     summary: "The export's last complete file as an attachment (json: application/json, csv: text/csv, stix: application/stix+json, misp: application/json); 409 until completed",
     scopes: ["exports:read"], status: 200, params: exportId,
     handler: async ({ principal, params, services, reply }) => {
@@ -123,7 +123,7 @@ export const exportRoutes = [
     },
   }),
   defineRoute({
-    method: "DELETE", path: "/exports/{export_id}", tag: "exports",
+    method: "DELETE", path: "/exports/{export_id}", operationId: "deleteExport", tag: "exports",
     summary: "Delete an export with its schedule and files",
     scopes: ["exports:delete"], status: 204, params: exportId,
     handler: ({ principal, params, services }) => services.exports.delete(principal, params.export_id),

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { Multipart } from "@fastify/multipart";
+import { binaryPart } from "../contract.ts";
 import { defineRoute } from "../route.ts";
 import { idParams, queryInt, skipLimitQuery } from "../schemas.ts";
 import { errors } from "../../src/platform/errors.ts";
@@ -69,9 +70,11 @@ const previewBody = z
   })
   .strict();
 
+const PREVIEW_OPERATION_IDS = { csv: "previewCsvFeed", json: "previewJsonFeed", freetext: "previewFreetextFeed" } as const;
+
 const previewRoute = (format: "csv" | "json" | "freetext") =>
   defineRoute({
-    method: "POST", path: `/feeds/${format}/preview`, tag: "feeds",
+    method: "POST", path: `/feeds/${format}/preview`, operationId: PREVIEW_OPERATION_IDS[format], tag: "feeds",
     summary: `The first rows of a ${format} source (an upload key or a URL) as ingestion would read them, without writing anything: value and type, or the reason it would be rejected`,
     scopes: ["feeds:preview"], status: 200, body: previewBody, query: z.object({ limit: queryInt(1, 100, format === "freetext" ? 10 : 5) }).strict(),
     handler: async ({ principal, body, query, services }) => ({ result: "success", preview: await services.feeds.preview(principal, format, body, query.limit) }),
@@ -82,25 +85,31 @@ export const feedRoutes = [
   previewRoute("json"),
   previewRoute("freetext"),
   defineRoute({
-    method: "GET", path: "/feeds/{feed_id}/explore", tag: "feeds", summary: "A MISP feed's manifest, page by page (page from 0, limit 1..100): {events, total, page, limit}",
+    method: "GET", path: "/feeds/{feed_id}/explore", operationId: "exploreFeed", tag: "feeds", summary: "A MISP feed's manifest, page by page (page from 0, limit 1..100): {events, total, page, limit}",
     scopes: ["feeds:read"], status: 200, params: idParams("feed_id"), query: z.object({ page: queryInt(0, 1_000_000, 0), limit: queryInt(1, 100, 20) }).strict(),
     handler: ({ principal, params, query, services }) => services.feeds.explore(principal, params.feed_id, query.page, query.limit),
   }),
   defineRoute({
-    method: "GET", path: "/feeds/", tag: "feeds", summary: "Your organisation's feeds (administrators: every feed), skip/limit, plain array; header values are redacted (********)",
+    method: "GET", path: "/feeds/", operationId: "listFeeds", tag: "feeds", summary: "Your organisation's feeds (administrators: every feed), skip/limit, plain array; header values are redacted (********)",
     scopes: ["feeds:read"], status: 200, query: skipLimitQuery,
     handler: async ({ principal, query, services }) => (await services.feeds.list(principal, query)).map(feedOut),
   }),
   defineRoute({
-    method: "GET", path: "/feeds/{feed_id}", tag: "feeds", summary: "One feed of your organisation (another's: 404); header values are redacted (********)",
+    method: "GET", path: "/feeds/{feed_id}", operationId: "getFeed", tag: "feeds", summary: "One feed of your organisation (another's: 404); header values are redacted (********)",
     scopes: ["feeds:read"], status: 200, params: idParams("feed_id"),
     handler: async ({ principal, params, services }) => feedOut(await services.feeds.get(principal, params.feed_id)),
   }),
   defineRoute({
-    method: "POST", path: "/feeds/upload", tag: "feeds",
+    method: "POST", path: "/feeds/upload", operationId: "uploadFeedFile", tag: "feeds",
     summary:
       "Upload a feed file (multipart: file, source_format csv|json|freetext|sharing; the peer's misp is taken as sharing and answered as sharing), streamed to storage under feed-uploads/<uuid>; at most 2 GB (413). Sharing archives (.zip, .tar.gz) are extracted safely: manifest.json, hashes.csv and <event-uuid>.json at the root are kept",
     scopes: ["feeds:create"], status: 200, bodyType: "multipart",
+    multipartBody: z
+      .object({
+        file: binaryPart().describe("The feed file: CSV, JSON, text, a MISP event, or a sharing archive (.zip, .tar.gz)"),
+        source_format: z.enum(["csv", "json", "freetext", "sharing", "misp"]).describe("How to read it (misp is taken as sharing)"),
+      })
+      .strict(),
     handler: async ({ principal, request, services }) => {
       let staged: StagedUpload | null = null;
       let format: string | undefined;
@@ -130,7 +139,7 @@ export const feedRoutes = [
     },
   }),
   defineRoute({
-    method: "POST", path: "/feeds/", tag: "feeds",
+    method: "POST", path: "/feeds/", operationId: "createFeed", tag: "feeds",
     summary: "Create a feed (source_format csv, json, freetext or sharing; misp is taken as sharing); a local one (input_source local, url = the upload's key) is ingested once at once, as you: the response's ingestion is that task run; its settings.localFile is the upload's filename and size",
     scopes: ["feeds:create"], status: 201, body: createBody,
     handler: async ({ principal, body, services }) => {
@@ -139,18 +148,18 @@ export const feedRoutes = [
     },
   }),
   defineRoute({
-    method: "PATCH", path: "/feeds/{feed_id}", tag: "feeds",
+    method: "PATCH", path: "/feeds/{feed_id}", operationId: "updateFeed", tag: "feeds",
     summary: "Change a feed; replacing an uploaded file is a new url, read by the next fetch (settings.localFile becomes the new upload's filename and size). headers replaces the set; a header sent back as ******** keeps its stored value",
     scopes: ["feeds:update"], status: 200, params: idParams("feed_id"), body: patchBody,
     handler: async ({ principal, params, body, services }) => feedOut(await services.feeds.update(principal, params.feed_id, body as Partial<FeedInput>)),
   }),
   defineRoute({
-    method: "DELETE", path: "/feeds/{feed_id}", tag: "feeds", summary: "Delete a feed and its schedules (its events stay)",
+    method: "DELETE", path: "/feeds/{feed_id}", operationId: "deleteFeed", tag: "feeds", summary: "Delete a feed and its schedules (its events stay)",
     scopes: ["feeds:delete"], status: 204, params: idParams("feed_id"),
     handler: ({ principal, params, services }) => services.feeds.delete(principal, params.feed_id),
   }),
   defineRoute({
-    method: "POST", path: "/feeds/{feed_id}/fetch", tag: "feeds",
+    method: "POST", path: "/feeds/{feed_id}/fetch", operationId: "fetchFeed", tag: "feeds",
     summary: "Fetch the feed now, as you: {task: {id, name, status}} (the peer's shape) and the run, whose progress and counts GET /tasks/{id} shows",
     scopes: ["feeds:fetch"], status: 200, params: idParams("feed_id"),
     handler: async ({ principal, params, services }) => runOut(taskRunOut(await services.feeds.fetch(principal, params.feed_id))),

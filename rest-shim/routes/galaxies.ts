@@ -15,13 +15,13 @@ const anyGalaxy = z.object({ galaxy_id: idOrUuid }).strict();
 
 export const galaxyRoutes = [
   defineRoute({
-    method: "POST", path: "/galaxies/update", summary: "Import or refresh every galaxy of GALAXY_SOURCE (synchronous; unchanged rows are left alone)", tag: "galaxies",
+    method: "POST", path: "/galaxies/update", operationId: "updateGalaxies", summary: "Import or refresh every galaxy of GALAXY_SOURCE (synchronous; unchanged rows are left alone)", tag: "galaxies",
     scopes: ["galaxies:update", "galaxies:admin"], status: 200,
     response: z.object({ galaxies: z.number(), clusters_created: z.number(), clusters_updated: z.number(), clusters_unchanged: z.number(), took_ms: z.number() }),
     handler: ({ principal, services }) => services.galaxies.update(principal),
   }),
   defineRoute({
-    method: "GET", path: "/galaxies/", summary: "List galaxies (P2 paging; filter is a substring of the name or type)", tag: "galaxies",
+    method: "GET", path: "/galaxies/", operationId: "listGalaxies", summary: "List galaxies (P2 paging; filter is a substring of the name or type)", tag: "galaxies",
     scopes: ["galaxies:read"], status: 200,
     query: z.object({ ...p2Query, enabled: queryBool.optional() }).strict(),
     handler: async ({ principal, query, services }) => {
@@ -30,19 +30,19 @@ export const galaxyRoutes = [
     },
   }),
   defineRoute({
-    method: "GET", path: "/galaxies/mitre-attack-patterns", summary: "ATT&CK techniques: [{uuid, value, description, external_id}], at most 1000, by external id", tag: "galaxies",
+    method: "GET", path: "/galaxies/mitre-attack-patterns", operationId: "listMitreAttackPatterns", summary: "ATT&CK techniques: [{uuid, value, description, external_id}], at most 1000, by external id", tag: "galaxies",
     scopes: ["galaxies:read"], status: 200,
     query: z.object({ filter: z.string().max(255).optional() }).strict(),
     response: z.array(z.object({ uuid: z.string(), value: z.string(), description: z.string(), external_id: z.string().nullable() })),
     handler: ({ principal, query, services }) => services.galaxies.attackPatterns(principal, query.filter),
   }),
   defineRoute({
-    method: "GET", path: "/galaxies/{galaxy_id}", summary: "Get a galaxy by id or uuid, with its clusters", tag: "galaxies",
+    method: "GET", path: "/galaxies/{galaxy_id}", operationId: "getGalaxy", summary: "Get a galaxy by id or uuid, with its clusters", tag: "galaxies",
     scopes: ["galaxies:read"], params: anyGalaxy, status: 200,
     handler: async ({ principal, params, services }) => galaxyOut(await services.galaxies.get(principal, params.galaxy_id)),
   }),
   defineRoute({
-    method: "GET", path: "/galaxies/{galaxy_id}/clusters", summary: "A galaxy's clusters (P2 paging; filter matches value, tag name or external id)", tag: "galaxies",
+    method: "GET", path: "/galaxies/{galaxy_id}/clusters", operationId: "listGalaxyClusters", summary: "A galaxy's clusters (P2 paging; filter matches value, tag name or external id)", tag: "galaxies",
     scopes: ["galaxies:read"], params: anyGalaxy, status: 200,
     query: z.object(p2Query).strict(),
     handler: async ({ principal, params, query, services }) => {
@@ -51,7 +51,7 @@ export const galaxyRoutes = [
     },
   }),
   defineRoute({
-    method: "PATCH", path: "/galaxies/{galaxy_id}", summary: "Enable (creates one tag per cluster) or disable (hides them) a galaxy: {enabled, local_only?, default?}", tag: "galaxies",
+    method: "PATCH", path: "/galaxies/{galaxy_id}", operationId: "updateGalaxy", summary: "Enable (creates one tag per cluster) or disable (hides them) a galaxy: {enabled, local_only?, default?}", tag: "galaxies",
     scopes: ["galaxies:update", "galaxies:admin"], params: idParams("galaxy_id"), status: 200,
     body: z.object({ enabled: z.boolean(), local_only: z.boolean().optional(), default: z.boolean().optional() }).strict(),
     handler: async ({ principal, params, body, services }) =>

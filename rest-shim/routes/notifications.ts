@@ -22,7 +22,7 @@ const ok = { status: "success" as const };
 
 export const notificationRoutes = [
   defineRoute({
-    method: "GET", path: "/notifications", tag: "notifications",
+    method: "GET", path: "/notifications", operationId: "listNotifications", tag: "notifications",
     summary: "Your notifications, newest first (page/size; type exact, read true|false, filter: substring of the type)",
     scopes: ["notifications:read"], status: 200,
     query: z.object({ ...pageQueryFields, type: z.string().max(200).optional(), read: queryBool.optional(), filter: z.string().max(200).optional() }).strict(),
@@ -33,7 +33,7 @@ export const notificationRoutes = [
     },
   }),
   defineRoute({
-    method: "PATCH", path: "/notifications/{notification_id}/read", tag: "notifications",
+    method: "PATCH", path: "/notifications/{notification_id}/read", operationId: "markNotificationRead", tag: "notifications",
     summary: "Mark one notification read, or all of yours with the id `all`",
     scopes: ["notifications:update"], status: 200, params: idOrAll,
     handler: async ({ principal, params, services }) => {
@@ -42,13 +42,13 @@ export const notificationRoutes = [
     },
   }),
   defineRoute({
-    method: "PATCH", path: "/notifications/{notification_id}/unfollow", tag: "notifications",
+    method: "PATCH", path: "/notifications/{notification_id}/unfollow", operationId: "unfollowNotificationSubject", tag: "notifications",
     summary: "Stop following what the notification is about and delete it, in one step ({status: error} for hunt notifications, which follow nothing)",
     scopes: ["notifications:update"], status: 200, params: idOnly,
     handler: ({ principal, params, services }) => services.notifications.unfollow(principal, params.notification_id),
   }),
   defineRoute({
-    method: "DELETE", path: "/notifications/{notification_id}", tag: "notifications",
+    method: "DELETE", path: "/notifications/{notification_id}", operationId: "deleteNotification", tag: "notifications",
     summary: "Delete one notification, or all of yours with the id `all`",
     scopes: ["notifications:update"], status: 200, params: idOrAll,
     handler: async ({ principal, params, services }) => {

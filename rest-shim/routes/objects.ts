@@ -72,7 +72,7 @@ const templateUuids = z.union([anyUuid, z.array(anyUuid).max(50)]).transform((v)
 
 export const objectRoutes = [
   defineRoute({
-    method: "GET", path: "/objects/", summary: "List objects of readable events with their attributes and references (P1; deleted defaults to false; template_uuid repeatable)", tag: "objects",
+    method: "GET", path: "/objects/", operationId: "listObjects", summary: "List objects of readable events with their attributes and references (P1; deleted defaults to false; template_uuid repeatable)", tag: "objects",
     scopes: ["objects:read"], status: 200,
     query: z.object({ ...pageQueryFields, event_uuid: anyUuid.optional(), deleted: queryBool.optional(), template_uuid: templateUuids.optional() }).strict(),
     handler: async ({ principal, query, services }) => {
@@ -82,7 +82,7 @@ export const objectRoutes = [
     },
   }),
   defineRoute({
-    method: "GET", path: "/objects/{object_uuid}", summary: "Get an object with its attributes and references", tag: "objects",
+    method: "GET", path: "/objects/{object_uuid}", operationId: "getObject", summary: "Get an object with its attributes and references", tag: "objects",
     scopes: ["objects:read"], params: uuidParam, status: 200,
     handler: async ({ principal, params, services }) => {
       const o = await services.objects.get(principal, params.object_uuid);
@@ -90,7 +90,7 @@ export const objectRoutes = [
     },
   }),
   defineRoute({
-    method: "POST", path: "/objects/", summary: "Create an object with its attributes and object_references in one transaction", tag: "objects",
+    method: "POST", path: "/objects/", operationId: "createObject", summary: "Create an object with its attributes and object_references in one transaction", tag: "objects",
     scopes: ["objects:create"], status: 201, bodyLimit: OBJECT_BODY_LIMIT,
     body: z
       .object({
@@ -115,7 +115,7 @@ export const objectRoutes = [
       ),
   }),
   defineRoute({
-    method: "PATCH", path: "/objects/{object_uuid}", summary: "Update an object: its fields plus new_attributes, update_attributes (by uuid) and delete_attributes (uuids), in one transaction", tag: "objects",
+    method: "PATCH", path: "/objects/{object_uuid}", operationId: "updateObject", summary: "Update an object: its fields plus new_attributes, update_attributes (by uuid) and delete_attributes (uuids), in one transaction", tag: "objects",
     scopes: ["objects:update"], params: uuidParam, status: 200, bodyLimit: OBJECT_BODY_LIMIT,
     body: z
       .object({
@@ -139,7 +139,7 @@ export const objectRoutes = [
     },
   }),
   defineRoute({
-    method: "DELETE", path: "/objects/{object_uuid}", summary: "Soft-delete an object with its attributes and references (PATCH {\"deleted\": false} restores the object); force=true deletes them for good", tag: "objects",
+    method: "DELETE", path: "/objects/{object_uuid}", operationId: "deleteObject", summary: "Soft-delete an object with its attributes and references (PATCH {\"deleted\": false} restores the object); force=true deletes them for good", tag: "objects",
     scopes: ["objects:delete"], params: uuidParam, status: 204,
     query: z.object({ force: queryBool.default(false) }).strict(),
     handler: ({ principal, params, query, services }) => services.objects.delete(principal, params.object_uuid, { force: query.force }),

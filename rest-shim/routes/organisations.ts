@@ -30,31 +30,31 @@ const anyId = z.object({ org_id: idOrUuid }).strict();
 
 export const organisationRoutes = [
   defineRoute({
-    method: "GET", path: "/organisations/", summary: "List organisations", tag: "organisations",
+    method: "GET", path: "/organisations/", operationId: "listOrganisations", summary: "List organisations", tag: "organisations",
     scopes: ["organisations:read"], query: skipLimitQuery, status: 200,
     handler: async ({ principal, query, services }) => (await services.organisations.list(principal, query)).map(organisationOut),
   }),
   defineRoute({
-    method: "GET", path: "/organisations/{org_id}", summary: "Get an organisation by id or uuid", tag: "organisations",
+    method: "GET", path: "/organisations/{org_id}", operationId: "getOrganisation", summary: "Get an organisation by id or uuid", tag: "organisations",
     scopes: ["organisations:read"], params: anyId, status: 200,
     handler: async ({ principal, params, services }) => organisationOut(await services.organisations.get(principal, params.org_id)),
   }),
   defineRoute({
-    method: "POST", path: "/organisations/", summary: "Create an organisation", tag: "organisations",
+    method: "POST", path: "/organisations/", operationId: "createOrganisation", summary: "Create an organisation", tag: "organisations",
     scopes: ["organisations:create"], status: 201,
     body: z.object({ name: shortText(255), uuid: z.uuid().optional(), ...fields }).strict(),
     handler: async ({ principal, body, services }) =>
       organisationOut(await services.organisations.create(principal, { ...toInput(body), name: body.name, uuid: body.uuid?.toLowerCase() })),
   }),
   defineRoute({
-    method: "PATCH", path: "/organisations/{org_id}", summary: "Update an organisation", tag: "organisations",
+    method: "PATCH", path: "/organisations/{org_id}", operationId: "updateOrganisation", summary: "Update an organisation", tag: "organisations",
     scopes: ["organisations:update"], params: idParams("org_id"), status: 200,
     body: z.object({ name: shortText(255).optional(), ...fields }).strict(),
     handler: async ({ principal, params, body, services }) =>
       organisationOut(await services.organisations.update(principal, params.org_id, toInput(body))),
   }),
   defineRoute({
-    method: "DELETE", path: "/organisations/{org_id}", summary: "Delete an organisation without users", tag: "organisations",
+    method: "DELETE", path: "/organisations/{org_id}", operationId: "deleteOrganisation", summary: "Delete an organisation without users", tag: "organisations",
     scopes: ["organisations:delete"], params: anyId, status: 204,
     handler: ({ principal, params, services }) => services.organisations.delete(principal, params.org_id),
   }),

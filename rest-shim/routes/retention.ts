@@ -4,13 +4,13 @@ import { queryIntOptional } from "../schemas.ts";
 
 export const retentionRoutes = [
   defineRoute({
-    method: "GET", path: "/events/retention/status", tag: "events",
+    method: "GET", path: "/events/retention/status", operationId: "getRetentionStatus", tag: "events",
     summary: "The retention configuration: enabled, period_days, warning_days, exempt_tags",
     scopes: ["events:read"], status: 200,
     handler: ({ principal, services }) => services.retention.status(principal),
   }),
   defineRoute({
-    method: "GET", path: "/events/retention/preview", tag: "events",
+    method: "GET", path: "/events/retention/preview", operationId: "previewRetention", tag: "events",
     summary:
       "How many events the next enforcement would delete with period_days (1..36500; default the configured period) and the configured exempt tags: events whose last change (timestamp) is older, across all organisations",
     scopes: ["settings:read"], status: 200,

@@ -16,9 +16,11 @@ const searchQuery = z
   })
   .strict();
 
+const capitalized = (s: string) => s[0].toUpperCase() + s.slice(1);
+
 const searchRoute = (target: SearchTarget, defaultField: string) =>
   defineRoute({
-    method: "GET", path: `/${target}/search`, tag: target,
+    method: "GET", path: `/${target}/search`, operationId: `search${capitalized(target)}`, tag: target,
     summary: `Lucene search over the ${target} index (default field \`${defaultField}\`${target === "correlations" ? "" : "; soft-deleted documents left out unless include_deleted"}); P3 envelope with total_relation (total exact up to 10 000, then gte); 400 invalid_query with the parser's position; 503 search_timeout when cancelled`,
     scopes: [`${target}:read`], status: 200,
     query: searchQuery,

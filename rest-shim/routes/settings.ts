@@ -6,17 +6,17 @@ const anyObject = z.record(z.string(), z.unknown());
 
 export const settingsRoutes = [
   defineRoute({
-    method: "GET", path: "/settings/user", summary: "All of the caller's own settings, by namespace", tag: "settings",
+    method: "GET", path: "/settings/user", operationId: "listUserSettings", summary: "All of the caller's own settings, by namespace", tag: "settings",
     scopes: ["user_settings:read"], status: 200,
     handler: ({ principal, services }) => services.settings.userSettings(principal),
   }),
   defineRoute({
-    method: "GET", path: "/settings/user/{namespace}", summary: "One namespace of the caller's settings", tag: "settings",
+    method: "GET", path: "/settings/user/{namespace}", operationId: "getUserSetting", summary: "One namespace of the caller's settings", tag: "settings",
     scopes: ["user_settings:read"], params: ns, status: 200,
     handler: async ({ principal, params, services }) => ({ [params.namespace]: await services.settings.userSetting(principal, params.namespace) }),
   }),
   defineRoute({
-    method: "POST", path: "/settings/user/{namespace}", summary: "Replace one namespace of the caller's settings", tag: "settings",
+    method: "POST", path: "/settings/user/{namespace}", operationId: "setUserSetting", summary: "Replace one namespace of the caller's settings", tag: "settings",
     scopes: ["user_settings:update"], params: ns, body: anyObject, bodyLimit: 2 * 1024 * 1024, status: 200,
     handler: async ({ principal, params, body, services }) => {
       const value = await services.settings.setUserSetting(principal, params.namespace, body);
@@ -24,7 +24,7 @@ export const settingsRoutes = [
     },
   }),
   defineRoute({
-    method: "DELETE", path: "/settings/user/{namespace}", summary: "Delete one namespace of the caller's settings", tag: "settings",
+    method: "DELETE", path: "/settings/user/{namespace}", operationId: "deleteUserSetting", summary: "Delete one namespace of the caller's settings", tag: "settings",
     scopes: ["user_settings:update"], params: ns, status: 200,
     handler: async ({ principal, params, services }) => {
       await services.settings.deleteUserSetting(principal, params.namespace);
@@ -32,17 +32,17 @@ export const settingsRoutes = [
     },
   }),
   defineRoute({
-    method: "GET", path: "/settings/runtime", summary: "All runtime settings (defaults where unset)", tag: "settings",
+    method: "GET", path: "/settings/runtime", operationId: "listRuntimeSettings", summary: "All runtime settings (defaults where unset)", tag: "settings",
     scopes: ["settings:read"], status: 200,
     handler: ({ principal, services }) => services.settings.runtimeSettings(principal),
   }),
   defineRoute({
-    method: "GET", path: "/settings/runtime/{namespace}", summary: "One runtime-settings namespace", tag: "settings",
+    method: "GET", path: "/settings/runtime/{namespace}", operationId: "getRuntimeSetting", summary: "One runtime-settings namespace", tag: "settings",
     scopes: ["settings:read"], params: ns, status: 200,
     handler: async ({ principal, params, services }) => ({ [params.namespace]: await services.settings.runtimeSetting(principal, params.namespace) }),
   }),
   defineRoute({
-    method: "POST", path: "/settings/runtime/{namespace}", summary: "Replace a runtime-settings namespace (validated)", tag: "settings",
+    method: "POST", path: "/settings/runtime/{namespace}", operationId: "setRuntimeSetting", summary: "Replace a runtime-settings namespace (validated)", tag: "settings",
     scopes: ["settings:update"], params: ns, body: anyObject, status: 200,
     handler: async ({ principal, params, body, services }) => {
       const value = await services.settings.setRuntimeSetting(principal, params.namespace, body);
@@ -50,7 +50,7 @@ export const settingsRoutes = [
     },
   }),
   defineRoute({
-    method: "DELETE", path: "/settings/runtime/{namespace}", summary: "Reset a runtime-settings namespace to its defaults", tag: "settings",
+    method: "DELETE", path: "/settings/runtime/{namespace}", operationId: "resetRuntimeSetting", summary: "Reset a runtime-settings namespace to its defaults", tag: "settings",
     scopes: ["settings:delete"], params: ns, status: 200,
     handler: async ({ principal, params, services }) => {
       const value = await services.settings.resetRuntimeSetting(principal, params.namespace);

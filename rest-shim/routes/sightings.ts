@@ -40,7 +40,7 @@ function parseSightings(body: unknown): { single: boolean; items: SightingInput[
 
 export const sightingRoutes = [
   defineRoute({
-    method: "POST", path: "/sightings/", summary: "Record sightings: one object or an array (at most 1000) of {value, type, timestamp?, attribute_uuid?, source?}; each applies to the named attribute or to every readable live attribute with that exact value", tag: "sightings",
+    method: "POST", path: "/sightings/", operationId: "createSighting", summary: "Record sightings: one object or an array (at most 1000) of {value, type, timestamp?, attribute_uuid?, source?}; each applies to the named attribute or to every readable live attribute with that exact value", tag: "sightings",
     scopes: ["sightings:create"], status: 201,
     body: z.unknown(),
     handler: async ({ principal, body, services }) => {
@@ -49,7 +49,7 @@ export const sightingRoutes = [
     },
   }),
   defineRoute({
-    method: "GET", path: "/sightings/", summary: "List sightings of readable attributes, newest first (P3 envelope; results are {_id, _source} hits)", tag: "sightings",
+    method: "GET", path: "/sightings/", operationId: "listSightings", summary: "List sightings of readable attributes, newest first (P3 envelope; results are {_id, _source} hits)", tag: "sightings",
     scopes: ["sightings:read"], status: 200,
     query: z
       .object({

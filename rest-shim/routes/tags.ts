@@ -34,7 +34,7 @@ const toFields = (b: TagBody): TagFields => ({
 
 export const tagRoutes = [
   defineRoute({
-    method: "GET", path: "/tags/", summary: "List tags by name (P2: size up to 1000, default 20; filter is a case-insensitive substring of the name)", tag: "tags",
+    method: "GET", path: "/tags/", operationId: "listTags", summary: "List tags by name (P2: size up to 1000, default 20; filter is a case-insensitive substring of the name)", tag: "tags",
     scopes: ["tags:read"], status: 200,
     query: z
       .object({
@@ -50,24 +50,24 @@ export const tagRoutes = [
     },
   }),
   defineRoute({
-    method: "GET", path: "/tags/{tag_id}", summary: "Get a tag", tag: "tags",
+    method: "GET", path: "/tags/{tag_id}", operationId: "getTag", summary: "Get a tag", tag: "tags",
     scopes: ["tags:read"], params: idParams("tag_id"), status: 200,
     handler: async ({ principal, params, services }) => tagRecordOut(await services.tags.get(principal, params.tag_id)),
   }),
   defineRoute({
-    method: "POST", path: "/tags/", summary: "Create a tag (unique name; colour #rrggbb, default derived from the name)", tag: "tags",
+    method: "POST", path: "/tags/", operationId: "createTag", summary: "Create a tag (unique name; colour #rrggbb, default derived from the name)", tag: "tags",
     scopes: ["tags:create"], status: 201,
     body: z.object({ name: z.string(), ...tagFields }).strict(),
     handler: async ({ principal, body, services }) => tagRecordOut(await services.tags.create(principal, { ...toFields(body), name: body.name })),
   }),
   defineRoute({
-    method: "PATCH", path: "/tags/{tag_id}", summary: "Update a tag", tag: "tags",
+    method: "PATCH", path: "/tags/{tag_id}", operationId: "updateTag", summary: "Update a tag", tag: "tags",
     scopes: ["tags:update", "tags:admin"], params: idParams("tag_id"), status: 200,
     body: z.object({ name: z.string().optional(), ...tagFields }).strict(),
     handler: async ({ principal, params, body, services }) => tagRecordOut(await services.tags.update(principal, params.tag_id, toFields(body))),
   }),
   defineRoute({
-    method: "DELETE", path: "/tags/{tag_id}", summary: "Delete a tag and its links to events and attributes", tag: "tags",
+    method: "DELETE", path: "/tags/{tag_id}", operationId: "deleteTag", summary: "Delete a tag and its links to events and attributes", tag: "tags",
     scopes: ["tags:delete", "tags:admin"], params: idParams("tag_id"), status: 204,
     handler: ({ principal, params, services }) => services.tags.delete(principal, params.tag_id),
   }),

@@ -140,33 +140,33 @@ const runStatuses = ["queued", "running", "succeeded", "failed", "cancelled"] as
 
 export const taskRoutes = [
   defineRoute({
-    method: "GET", path: "/tasks/registered", tag: "tasks",
+    method: "GET", path: "/tasks/registered", operationId: "listRegisteredTasks", tag: "tasks",
     summary: "The tasks that can be scheduled, with the scopes scheduling or running each needs",
     scopes: ["tasks:read"], status: 200,
     handler: ({ principal, services }) =>
       services.tasks.registered(principal).map((t) => ({ name: t.name, task_name: taskFullName(t.name), description: t.description, required_scopes: t.requiredScopes })),
   }),
   defineRoute({
-    method: "POST", path: "/tasks/schedule", tag: "tasks",
+    method: "POST", path: "/tasks/schedule", operationId: "scheduleTask", tag: "tasks",
     summary:
       "Schedule a task: {name, task, schedule_type interval|crontab, interval {every, period seconds|minutes|hours|days|weeks} or crontab {minute, hour, day_of_week, day_of_month, month_of_year, timezone}, args?, kwargs?, enabled? (default true)}; the peer's {task_name, params, schedule} body too. The task runs as you.",
     scopes: ["tasks:create"], status: 201, body: z.record(z.string(), z.unknown()),
     handler: async ({ principal, body, services }) => scheduledTaskOut(await services.tasks.create(principal, parseCreateBody(body))),
   }),
   defineRoute({
-    method: "GET", path: "/tasks/scheduled", tag: "tasks",
+    method: "GET", path: "/tasks/scheduled", operationId: "listScheduledTasks", tag: "tasks",
     summary: "Your scheduled tasks (administrators: everyone's), newest first; skip/limit, plain array",
     scopes: ["tasks:read"], status: 200, query: skipLimitQuery,
     handler: async ({ principal, query, services }) => (await services.tasks.list(principal, query)).map(scheduledTaskOut),
   }),
   defineRoute({
-    method: "GET", path: "/tasks/scheduled/{task_id}", tag: "tasks",
+    method: "GET", path: "/tasks/scheduled/{task_id}", operationId: "getScheduledTask", tag: "tasks",
     summary: "One scheduled task",
     scopes: ["tasks:read"], status: 200, params: taskIdParams,
     handler: async ({ principal, params, services }) => scheduledTaskOut(await services.tasks.get(principal, params.task_id)),
   }),
   defineRoute({
-    method: "PATCH", path: "/tasks/scheduled/{task_id}", tag: "tasks",
+    method: "PATCH", path: "/tasks/scheduled/{task_id}", operationId: "updateScheduledTask", tag: "tasks",
     summary: "Change a scheduled task: name, args/kwargs (or params), the schedule (schedule_type with interval or crontab, or the peer's schedule), enabled (false pauses, true resumes)",
     scopes: ["tasks:update"], status: 200, params: taskIdParams, body: patchBody,
     handler: async ({ principal, params, body, services }) => {
@@ -183,7 +183,7 @@ export const taskRoutes = [
     },
   }),
   defineRoute({
-    method: "DELETE", path: "/tasks/scheduled/{task_id}", tag: "tasks",
+    method: "DELETE", path: "/tasks/scheduled/{task_id}", operationId: "deleteScheduledTask", tag: "tasks",
     summary: "Delete a scheduled task (its past runs stay readable); body null, as the peer answers",
     scopes: ["tasks:delete"], status: 200, params: taskIdParams,
     handler: async ({ principal, params, services }) => {
@@ -192,7 +192,7 @@ export const taskRoutes = [
     },
   }),
   defineRoute({
-    method: "POST", path: "/tasks/scheduled/{task_id}/run", tag: "tasks",
+    method: "POST", path: "/tasks/scheduled/{task_id}/run", operationId: "runScheduledTask", tag: "tasks",
     summary: "Run a scheduled task once now, as you (a paused one too); 202 with the run's id, whose status GET /tasks/{task_id} shows",
     scopes: ["tasks:run"], status: 202, params: taskIdParams,
     handler: async ({ principal, params, services }) => {
@@ -201,7 +201,7 @@ export const taskRoutes = [
     },
   }),
   defineRoute({
-    method: "GET", path: "/tasks/", tag: "tasks",
+    method: "GET", path: "/tasks/", operationId: "listTaskRuns", tag: "tasks",
     summary: "Task runs you can see, newest first: {items keyed by run id, limit, offset, has_more}; filter by status or scheduled_task_id",
     scopes: ["tasks:read"], status: 200,
     query: z
@@ -219,14 +219,14 @@ export const taskRoutes = [
     },
   }),
   defineRoute({
-    method: "GET", path: "/tasks/active", tag: "tasks",
+    method: "GET", path: "/tasks/active", operationId: "listActiveTaskRuns", tag: "tasks",
     summary: "Queued and running task runs you can see, keyed by run id",
     scopes: ["tasks:read"], status: 200,
     handler: async ({ principal, services }) =>
       Object.fromEntries((await services.tasks.runs(principal, { statuses: ["queued", "running"] }, 0, 1000)).map((r) => [r.id, taskRunOut(r)])),
   }),
   defineRoute({
-    method: "GET", path: "/tasks/{run_id}", tag: "tasks",
+    method: "GET", path: "/tasks/{run_id}", operationId: "getTaskRun", tag: "tasks",
     summary: "A task run's status: queued/running/succeeded/failed, timestamps, attempts, the last error, progress and result",
     scopes: ["tasks:read"], status: 200, params: runIdParams,
     handler: async ({ principal, params, services }) => taskRunOut(await services.tasks.run(principal, params.run_id)),

@@ -1,7 +1,101 @@
+import { z } from "zod";
 import type { EventView, TagView } from "../../src/modules/events/event-reader.ts";
 import type { RelatedEvent } from "../../src/modules/correlations/correlation-aggregates.ts";
+import { named, pageSchema } from "../contract.ts";
 
-export function tagOut(t: TagView) {
+const uuid = z.uuid();
+const epochSeconds = z.number().describe("Unix time in seconds");
+/** The peer writes event dates as a date-time at midnight, without a zone. */
+const eventDate = z.string().regex(/^\d{4}-\d{2}-\d{2}T00:00:00$/).describe("The event's date, as YYYY-MM-DDT00:00:00");
+const threatLevel = z.int().min(1).max(4).describe("MISP threat level: 1 high, 2 medium, 3 low, 4 undefined");
+const analysis = z.int().min(0).max(2).describe("MISP analysis: 0 initial, 1 ongoing, 2 complete");
+export const distribution = z.int().min(0).max(5).describe("MISP distribution: 0 your organisation, 1 this community, 2 connected communities, 3 all, 4 sharing group, 5 inherit the event's");
+
+export const TagSchema = named(
+  "EventTag",
+  z.object({
+    id: z.int(),
+    name: z.string(),
+    colour: z.string(),
+    exportable: z.boolean(),
+    hide_tag: z.boolean(),
+    is_galaxy: z.boolean(),
+    is_custom_galaxy: z.boolean(),
+    local_only: z.boolean(),
+    numerical_value: z.number().nullable(),
+    local: z.boolean().describe("Attached locally: not shared beyond this instance"),
+  }),
+  "A tag as attached to an event or attribute",
+);
+
+export const OrganisationRefSchema = named("OrganisationRef", z.object({ id: z.int(), uuid, name: z.string() }), "An organisation, as events name their owner and creator");
+
+const RelatedEventSchema = named(
+  "RelatedEvent",
+  z.object({
+    uuid,
+    info: z.string(),
+    date: eventDate,
+    threat_level: threatLevel,
+    analysis,
+    distribution,
+    published: z.boolean(),
+    timestamp: epochSeconds,
+    organisation: OrganisationRefSchema,
+    orgc: OrganisationRefSchema,
+    correlation_count: z.int().min(0).describe("Pairs of correlating attributes between the two events"),
+  }),
+  "An event another one correlates with",
+);
+
+export const EventSchema = named(
+  "Event",
+  z.object({
+    uuid,
+    info: z.string(),
+    org_id: z.int(),
+    orgc_id: z.int(),
+    user_id: z.int().nullable(),
+    date: eventDate,
+    published: z.boolean(),
+    analysis,
+    threat_level: threatLevel,
+    distribution,
+    sharing_group_id: z.int().nullable(),
+    attribute_count: z.int().min(0),
+    object_count: z.int().min(0),
+    timestamp: epochSeconds,
+    publish_timestamp: epochSeconds,
+    sighting_timestamp: epochSeconds.nullable(),
+    proposal_email_lock: z.boolean(),
+    locked: z.boolean(),
+    protected: z.boolean(),
+    deleted: z.boolean().describe("Soft-deleted: readable and restorable, left out of search, hunts and correlations"),
+    disable_correlation: z.boolean(),
+    extends_uuid: uuid.nullable(),
+    tags: z.array(TagSchema),
+    retention: z
+      .object({ status: z.enum(["expired", "expiring"]), expires_in_days: z.int() })
+      .nullable()
+      .describe("The retention badge: expired, or expiring within the warning period; null otherwise"),
+    organisation: OrganisationRefSchema,
+    orgc: OrganisationRefSchema,
+    attributes: z.array(z.never()).describe("Always empty: attributes are read through /attributes/"),
+    objects: z.array(z.never()).describe("Always empty: objects are read through /objects/"),
+  }),
+  "An event (the peer's Event response)",
+);
+export type EventOut = z.output<typeof EventSchema>;
+
+export const EventDetailSchema = named(
+  "EventDetail",
+  EventSchema.extend({ related_events: z.array(RelatedEventSchema).describe("Events this one correlates with, most correlations first") }),
+  "An event with the events it correlates with",
+);
+
+export const EventPageSchema = pageSchema("EventPage", EventSchema);
+
+export function tagOut(t: TagView): z.output<typeof TagSchema> {
   return {
     id: t.id,
     name: t.name,
@@ -17,7 +111,7 @@ export function tagOut(t: TagView) {
 }
 
 /** An event another one correlates with, as `related_events` lists it. */
-function relatedEventOut(r: RelatedEvent) {
+function relatedEventOut(r: RelatedEvent): z.output<typeof RelatedEventSchema> {
   return {
     uuid: r.uuid,
     info: r.info,
@@ -34,7 +128,7 @@ function relatedEventOut(r: RelatedEvent) {
 }
 
 /** The peer's Event response (attributes and objects are read through their own routes). */
-export function eventOut(e: EventView) {
+export function eventOut(e: EventView): EventOut {
   return {
     uuid: e.uuid,
     info: e.info,
@@ -68,6 +162,6 @@ export function eventOut(e: EventView) {
 }
 
 /** GET /events/{uuid}: the Event response plus `related_events` (ours; lists leave it out to stay light). */
-export function eventReadOut(e: EventView, relatedEvents: RelatedEvent[]) {
+export function eventReadOut(e: EventView, relatedEvents: RelatedEvent[]): z.output<typeof EventDetailSchema> {
   return { ...eventOut(e), related_events: relatedEvents.map(relatedEventOut) };
 }

@@ -16,7 +16,7 @@ export function mcpConfigOut(c: McpConfig) {
 /** The REST side of the MCP server; `/mcp` itself is the SDK's transport (`./mcp-http.ts`), outside the route table. */
 export const mcpRoutes = [
   defineRoute({
-    method: "GET", path: "/mcp/config", tag: "mcp",
+    method: "GET", path: "/mcp/config", operationId: "getMcpConfig", tag: "mcp",
     summary:
       "Mint an MCP client credential: an API key (listed and revoked with /api-keys/) holding only the caller's MCP scopes, valid `expires_in` seconds (default and maximum: runtime setting mcp.max_token_lifetime_days), answered once with a ready `mcpServers` configuration for `<PUBLIC_URL>/mcp`",
     scopes: ["mcp:config"], status: 200,

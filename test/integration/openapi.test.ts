@@ -1,5 +1,7 @@
+import fs from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { routeTable } from "../../rest-shim/index.ts";
+import { openApiFileContents } from "../../rest-shim/openapi-file.ts";
 import { startTestApp, type TestApp } from "../support/app.ts";
 
 let app: TestApp;
@@ -105,5 +107,54 @@ describe("/openapi.json", () => {
       expect(res.status, `${r.method} ${url}`).not.toBe(405);
       if (r.scopes !== null) expect(res.status, `${r.method} ${url}`).toBe(401);
     }
+  });
+
+  it("gives every operation a unique camelCase operationId, a tag and a typed success answer", () => {
+    const ids = new Map<string, string>();
+    const untyped: string[] = [];
+    for (const [p, item] of Object.entries<any>(doc.paths)) {
+      for (const [method, op] of Object.entries<any>(item)) {
+        const where = `${method.toUpperCase()} ${p}`;
+        expect(op.operationId, where).toMatch(/^[a-z][a-zA-Z0-9]*$/);
+        expect(ids.get(op.operationId), `${where} reuses ${op.operationId}`).toBeUndefined();
+        ids.set(op.operationId, where);
+        expect(doc.tags.map((t: any) => t.name), where).toContain(op.tags[0]);
+        for (const [code, answer] of Object.entries<any>(op.responses)) {
+          if (!/^2/.test(code) || code === "204") continue;
+          for (const media of Object.values<any>(answer.content ?? {})) {
+            if (Object.keys(media.schema ?? {}).length === 0) untyped.push(`${where} ${code}`);
+          }
+          const emptyBody = routeTable.find((r) => r.path === p && r.method.toLowerCase() === method)?.emptyBody;
+          if (!emptyBody) expect(Object.keys(answer.content ?? {}).length, `${where} ${code}`).toBeGreaterThan(0);
+        }
+      }
+    }
+    expect(untyped, "operations whose success answer has the empty schema").toEqual([]);
+  });
+
+  it("describes the upload as multipart/form-data with its file part", () => {
+    const upload = doc.paths["/feeds/upload"].post.requestBody.content["multipart/form-data"].schema;
+    expect(upload.properties.file).toMatchObject({ type: "string", format: "binary" });
+    expect(upload.required).toContain("file");
+  });
+
+  it("names this instance as its server and describes both credential forms and the password flow", () => {
+    expect(doc.servers).toEqual([{ url: app.url, description: "This instance" }]);
+    const schemes = doc.components.securitySchemes;
+    expect(schemes.bearer).toMatchObject({ type: "http", scheme: "bearer" });
+    expect(schemes.apiKey).toMatchObject({ type: "apiKey", in: "header", name: "Authorization" });
+    expect(schemes.oauth2.flows.password.tokenUrl).toBe("/auth/token");
+    expect(Object.keys(schemes.oauth2.flows.password.scopes)).toContain("events:read");
+    const get = doc.paths["/events/{event_uuid}"].get;
+    expect(get.security).toEqual([{ bearer: [] }, { apiKey: [] }, { oauth2: ["events:read"] }]);
+    expect(get.responses["200"].content["application/json"].schema).toEqual({ $ref: "#/components/schemas/EventDetail" });
+  });
+
+  it("is checked in as docs/openapi.json (run `npx tsx scripts/print-openapi.ts` after changing a route)", () => {
+    const onDisk = fs.readFileSync(new URL("../../docs/openapi.json", import.meta.url), "utf8");
+    if (onDisk !== openApiFileContents()) expect.fail("docs/openapi.json is stale: run `npx tsx scripts/print-openapi.ts` and commit it");
+    const { servers: _a, ...served } = doc;
+    const { servers: _b, ...file } = JSON.parse(onDisk);
+    expect(file).toEqual(served);
   });
 });

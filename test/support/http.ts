@@ -1,3 +1,5 @@
+import { checkRestContract } from "./contract.ts";
+
 export interface HttpResult<T = any> {
   status: number;
   headers: Headers;
@@ -16,9 +18,15 @@ export interface RequestOptions {
   headers?: Record<string, string>;
 }
 
-/** A small HTTP client over fetch that always parses JSON answers. */
+/**
+ * A small HTTP client over fetch that always parses JSON answers and checks each REST answer against
+ * the schema /openapi.json declares for it (`checkContract: false` for benches, which measure).
+ */
 export class HttpClient {
-  constructor(readonly baseUrl: string) {}
+  constructor(
+    readonly baseUrl: string,
+    private readonly options: { checkContract?: boolean } = {},
+  ) {}
 
   async request<T = any>(method: string, path: string, opts: RequestOptions = {}): Promise<HttpResult<T>> {
     const headers = new Headers(opts.headers);
@@ -43,6 +51,7 @@ export class HttpClient {
     } catch {
       /* not JSON */
     }
+    if (this.options.checkContract !== false) checkRestContract(method, path, res.status, res.headers.get("content-type"), parsed);
     return { status: res.status, headers: res.headers, body: parsed as T, text };
   }
 
