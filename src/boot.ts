@@ -4,7 +4,7 @@ import { AccessTokens, resolveJwtSecret } from "./auth/jwt.ts";
 import { AUTH_CHANNEL, AuthCache } from "./auth/auth-cache.ts";
 import { createSearchIndex } from "./search/create-search-index.ts";
 import { createStorage } from "./platform/storage/create-storage.ts";
-import { prepareSearchIndices } from "./search/indexing/prepare.ts";
+import { prepareSearchIndices } from "./indexing/prepare.ts";
 import { acquireDataDirLock } from "./platform/db/data-dir-lock.ts";
 import { startEmbeddedPostgres } from "./platform/db/embedded-postgres.ts";
 import { connectDatabase, waitForDatabase } from "./platform/db/index.ts";

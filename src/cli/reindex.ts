@@ -13,7 +13,7 @@ import { migrateDatabase } from "../platform/db/migrate.ts";
 import { createLogger } from "../platform/logger.ts";
 import { createSearchIndex } from "../search/create-search-index.ts";
 import { compactSearchIndexes } from "../search/postgres/compaction.ts";
-import { REBUILDABLE, rebuildIndex, type RebuildableIndex } from "../search/indexing/rebuild.ts";
+import { REBUILDABLE, rebuildIndex, type RebuildableIndex } from "../indexing/rebuild.ts";
 
 async function main(): Promise<number> {
   const arg = process.argv[2] ?? "all";

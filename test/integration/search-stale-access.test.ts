@@ -1,13 +1,13 @@
 /**
  * Documents stored before they carried their audience (`visible_to`, the distribution rule) are
  * the administrators' only until `reindexStaleAccess` writes them again from PostgreSQL, on each
- * backend (src/search/indexing/stale-access.ts): nothing is shown too widely meanwhile, and the
+ * backend (src/indexing/stale-access.ts): nothing is shown too widely meanwhile, and the
  * rewrite restores exactly what each organisation may read.
  */
 import crypto from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseLucene } from "../../src/search/lucene/parse.ts";
-import { reindexStaleAccess } from "../../src/search/indexing/stale-access.ts";
+import { reindexStaleAccess } from "../../src/indexing/stale-access.ts";
 import type { IndexName, SearchAccess } from "../../src/search/search-index.ts";
 import { startTestApp, type TestApp } from "../support/app.ts";
 import { createOrganisation, createUser, loginAdmin, type TestUser } from "../support/fixtures.ts";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { expandedFields } from "../../src/search/indexing/documents.ts";
+import { expandedFields } from "../../src/indexing/documents.ts";
 
 describe("expanded.* of attribute documents", () => {
   it.each([

@@ -11,7 +11,7 @@ import { fullFormats } from "ajv-formats/dist/formats.js";
 import { beforeAll, describe, expect, it } from "vitest";
 import { parseMispEvent } from "../../src/modules/events/misp-parse.ts";
 import type { AttributeDraft, EventDraft } from "../../src/modules/events/event-draft.ts";
-import { expandedFields } from "../../src/search/indexing/documents.ts";
+import { expandedFields } from "../../src/indexing/documents.ts";
 import { isValidStixPattern, parseStixPattern, stixBundle, type StixExportOptions, type StixInput } from "../../src/modules/exports/stix/index.ts";
 import { sharedPath } from "../support/shared-data.ts";
 
@@ -104,7 +104,7 @@ function references(o: Json): string[] {
 // --- MISP events as search documents ---------------------------------------------------------------
 
 /**
- * The documents `src/search/indexing/documents.ts` would index for an imported event (the same
+ * The documents `src/indexing/documents.ts` would index for an imported event (the same
  * fields, from the draft the import writes instead of the rows it reads back).
  */
 function documentsOf(draft: EventDraft, orgcId: number): StixInput[] {

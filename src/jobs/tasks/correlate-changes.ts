@@ -1,6 +1,6 @@
 import type { Task } from "graphile-worker";
 import type pg from "pg";
-import { correlateChangeRange } from "../../modules/correlations/correlator.ts";
+import { correlateChangeRange } from "../../modules/correlations/index.ts";
 
 /**
  * Correlates the attributes a range of change records touched. Runs in the correlation queue (one

@@ -1,5 +1,5 @@
 import type { Task } from "graphile-worker";
-import { changeRangeJobKey } from "../../modules/changes/change-log.ts";
+import { changeRangeJobKey } from "../../modules/changes/index.ts";
 import {
   CORRELATE_CHANGES_TASK,
   CORRELATION_QUEUE,

@@ -1,9 +1,9 @@
 import type { Task } from "graphile-worker";
 import type pg from "pg";
-import { changeRangeJobKey } from "../../modules/changes/change-log.ts";
+import { changeRangeJobKey } from "../../modules/changes/index.ts";
 import { INDEX_CHANGES_TASK, SEARCH_INDEX_QUEUE } from "../../platform/job-names.ts";
 import { enqueueJob } from "../../platform/job-queue.ts";
-import { indexChangeRange } from "../../search/indexing/indexer.ts";
+import { indexChangeRange } from "../../indexing/indexer.ts";
 import { SearchQueryError, type SearchIndex } from "../../search/search-index.ts";
 
 const MAX_RETRY_DELAY_S = 15;

@@ -1,6 +1,6 @@
 import type { Task } from "graphile-worker";
 import type pg from "pg";
-import { enqueueRebuildStep, failRebuild, runRebuildStep } from "../../modules/correlations/rebuild.ts";
+import { enqueueRebuildStep, failRebuild, runRebuildStep } from "../../modules/correlations/index.ts";
 
 /** One step of a full correlation rebuild; enqueues the next step until every attribute is done. */
 export function rebuildCorrelationsTask(pool: pg.Pool): Task {

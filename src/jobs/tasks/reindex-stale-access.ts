@@ -2,10 +2,10 @@ import type { Task } from "graphile-worker";
 import type pg from "pg";
 import { REINDEX_STALE_ACCESS_TASK, SEARCH_INDEX_QUEUE } from "../../platform/job-names.ts";
 import { enqueueJob, type JobExecutor } from "../../platform/job-queue.ts";
-import { reindexStaleAccess } from "../../search/indexing/stale-access.ts";
+import { reindexStaleAccess } from "../../indexing/stale-access.ts";
 import type { SearchIndex } from "../../search/search-index.ts";
 
-/** Re-indexes documents stored without their audience (`src/search/indexing/stale-access.ts`), beside the indexer's queue. */
+/** Re-indexes documents stored without their audience (`src/indexing/stale-access.ts`), beside the indexer's queue. */
 export function reindexStaleAccessTask(pool: pg.Pool, search: SearchIndex): Task {
   return async (_payload, helpers) => {
     const counts = await reindexStaleAccess(pool, search);

@@ -1,6 +1,6 @@
 import type { AppContext } from "../../app-context.ts";
 import { authorize, hasScope, type Principal } from "../../auth/principal.ts";
-import { correlationDocuments } from "../../search/indexing/documents.ts";
+import { correlationDocuments } from "../../indexing/documents.ts";
 import { pairsOfAttributes, type PairDetail } from "./correlation-store.ts";
 import { errors } from "../../platform/errors.ts";
 import type { AuditService } from "../audit/audit.service.ts";

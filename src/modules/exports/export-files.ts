@@ -14,7 +14,7 @@ import type { Sql } from "../../platform/db/transaction.ts";
 import { errors } from "../../platform/errors.ts";
 import { ChunkBuilder, chunked } from "../../platform/text-chunks.ts";
 import type { SearchHit } from "../../search/search-index.ts";
-import { loadEventDocuments } from "../../search/indexing/documents.ts";
+import { loadEventDocuments } from "../../indexing/documents.ts";
 import { mispObject, mispTime } from "../events/misp-export.ts";
 import { csvHeader, csvRecord } from "../search/export-formats.ts";
 import { loadObjects, type ExportFileFormat, type ExportIndexTarget } from "./export-store.ts";

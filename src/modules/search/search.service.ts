@@ -1,7 +1,7 @@
 import type { AppContext } from "../../app-context.ts";
 import { authorize, type Principal } from "../../auth/principal.ts";
 import { canReadInEvent, DISTRIBUTION, searchAccessOf, type EventAccessFields } from "../../auth/distribution.ts";
-import { ownerEventCounts } from "../../search/indexing/documents.ts";
+import { ownerEventCounts } from "../../indexing/documents.ts";
 import { errors } from "../../platform/errors.ts";
 import { INDEX_FIELDS } from "../../search/fields.ts";
 import { LuceneSyntaxError } from "../../search/lucene/errors.ts";

@@ -5,7 +5,7 @@
  * it. The filter is then `visible_to && {-1, org}`: one array test on the row. A document without an
  * audience is the administrators' only; one stored before version 8 keeps the value computed then
  * (from its events' distribution alone) until it is indexed again, which the indexer does at start
- * (`../indexing/stale-access.ts`). Org ids are NUMERIC, as `fields` holds longs of any size.
+ * (`src/indexing/stale-access.ts`). Org ids are NUMERIC, as `fields` holds longs of any size.
  */
 import { audienceFilter, EVERYONE } from "../../auth/distribution.ts";
 import { AUDIENCE_FIELD } from "../fields.ts";

@@ -43,7 +43,7 @@
  * `src/auth/distribution.ts`, which also reads attribute and object distribution), no longer worked
  * out from its events' access fields. Only the function changes: stored rows keep their value until
  * they are indexed again, which the indexer does for every document without an audience at start
- * (`../indexing/stale-access.ts`).
+ * (`src/indexing/stale-access.ts`).
  *
  * Upgrading a table that holds documents rewrites it once (the generated column) and builds its
  * indexes, holding an exclusive lock: 24 s for 100 000 documents, 340 s for 1 000 000 on the bench

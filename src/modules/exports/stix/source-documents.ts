@@ -1,5 +1,5 @@
 /**
- * The fields of the search documents (`src/search/indexing/documents.ts`) the exporter uses, read
+ * The fields of the search documents (`src/indexing/documents.ts`) the exporter uses, read
  * from an untyped `_source`. The documents are ours, but they come back from a search backend as
  * JSON, so every field is checked rather than cast: a document that lacks what an export needs is
  * skipped, never exported half-formed.

@@ -1,5 +1,5 @@
-import type { Logger } from "../../platform/logger.ts";
-import { SearchQueryError, type SearchIndex } from "../search-index.ts";
+import type { Logger } from "../platform/logger.ts";
+import { SearchQueryError, type SearchIndex } from "../search/search-index.ts";
 
 const prepared = new WeakSet<SearchIndex>();
 

@@ -5,11 +5,11 @@
  * range twice, or two ranges in either order, leaves the same index.
  */
 import net from "node:net";
-import { audienceOf, sharedAudience, sharedItemsSql } from "../../auth/distribution.ts";
-import type { Sql } from "../../platform/db/transaction.ts";
-import { AUDIENCE_FIELD } from "../fields.ts";
-import type { SearchDocument } from "../search-index.ts";
-import { pairsOfAttributes, type PairDetail } from "../../modules/correlations/correlation-store.ts";
+import { audienceOf, sharedAudience, sharedItemsSql } from "../auth/distribution.ts";
+import type { Sql } from "../platform/db/transaction.ts";
+import { AUDIENCE_FIELD } from "../search/fields.ts";
+import type { SearchDocument } from "../search/search-index.ts";
+import { pairsOfAttributes, type PairDetail } from "../modules/correlations/index.ts";
 
 interface TagRow {
   name: string;

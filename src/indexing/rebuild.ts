@@ -1,5 +1,5 @@
-import type { Sql } from "../../platform/db/transaction.ts";
-import type { SearchDocument, SearchIndex } from "../search-index.ts";
+import type { Sql } from "../platform/db/transaction.ts";
+import type { SearchDocument, SearchIndex } from "../search/search-index.ts";
 import { attributeDocumentPage, eventDocumentPage } from "./documents.ts";
 import { ensureSearchIndices } from "./prepare.ts";
 

@@ -1,9 +1,9 @@
-import type { Sql } from "../../platform/db/transaction.ts";
-import type { SearchIndex } from "../search-index.ts";
+import type { Sql } from "../platform/db/transaction.ts";
+import type { SearchIndex } from "../search/search-index.ts";
 import { attributeUuidsOfEvents, attributeUuidsOfObjects, correlationDocumentId, loadAttributeDocuments, loadCorrelationDocuments, loadEventDocuments } from "./documents.ts";
 import { ensureSearchIndices } from "./prepare.ts";
-import { CORRELATION_DELETED, isCorrelationChange } from "../../modules/correlations/correlator.ts";
-import { isEventTrashChange } from "../../modules/changes/change-log.ts";
+import { CORRELATION_DELETED, isCorrelationChange } from "../modules/correlations/index.ts";
+import { isEventTrashChange } from "../modules/changes/index.ts";
 
 const BATCH = 2000;
 

@@ -4,10 +4,10 @@
  * shows them to administrators only and the PostgreSQL backend as it did before (its events'
  * distribution alone). Runs at worker start; a few statements when nothing is stale.
  */
-import type { Sql } from "../../platform/db/transaction.ts";
-import { AUDIENCE_FIELD } from "../fields.ts";
-import { parseLucene } from "../lucene/parse.ts";
-import { INDEX_NAMES, type IndexName, type SearchIndex } from "../search-index.ts";
+import type { Sql } from "../platform/db/transaction.ts";
+import { AUDIENCE_FIELD } from "../search/fields.ts";
+import { parseLucene } from "../search/lucene/parse.ts";
+import { INDEX_NAMES, type IndexName, type SearchIndex } from "../search/search-index.ts";
 import { loadAttributeDocuments, loadCorrelationDocuments, loadEventDocuments } from "./documents.ts";
 import { ensureSearchIndices } from "./prepare.ts";
 
