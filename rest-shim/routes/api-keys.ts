@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { defineRoute } from "../route.ts";
 import { idParams, intId, isoDateTime } from "../schemas.ts";
-import { apiKeyOut } from "../serializers.ts";
+import { ApiKeySchema, CreatedApiKeySchema, apiKeyOut } from "../serializers.ts";
 
 const keyId = idParams("key_id");
 const toggle = z.object({ disabled: z.boolean() }).strict();
@@ -9,12 +9,12 @@ const toggle = z.object({ disabled: z.boolean() }).strict();
 export const apiKeyRoutes = [
   defineRoute({
     method: "GET", path: "/api-keys/", operationId: "listApiKeys", summary: "List the caller's own API keys (never the token or its hash)", tag: "api-keys",
-    scopes: ["api_keys:read"], status: 200,
+    scopes: ["api_keys:read"], status: 200, response: z.array(ApiKeySchema),
     handler: async ({ principal, services }) => (await services.apiKeys.listOwn(principal)).map(apiKeyOut),
   }),
   defineRoute({
     method: "POST", path: "/api-keys/", operationId: "createApiKey", summary: "Create an API key; the token is returned only in this response", tag: "api-keys",
-    scopes: ["api_keys:create"], status: 201,
+    scopes: ["api_keys:create"], status: 201, response: CreatedApiKeySchema,
     body: z
       .object({
         name: z.string().trim().min(1).max(255),
@@ -30,7 +30,7 @@ export const apiKeyRoutes = [
   }),
   defineRoute({
     method: "PATCH", path: "/api-keys/{key_id}", operationId: "updateApiKey", summary: "Enable or disable your own key: {\"disabled\": bool}", tag: "api-keys",
-    scopes: ["api_keys:update"], params: keyId, body: toggle, status: 200,
+    scopes: ["api_keys:update"], params: keyId, body: toggle, status: 200, response: ApiKeySchema,
     handler: async ({ principal, params, body, services }) => apiKeyOut(await services.apiKeys.setDisabled(principal, params.key_id, body.disabled)),
   }),
   defineRoute({
@@ -40,12 +40,12 @@ export const apiKeyRoutes = [
   }),
   defineRoute({
     method: "GET", path: "/admin/api-keys/", operationId: "adminListApiKeys", summary: "List every user's API keys, optionally of one user", tag: "api-keys",
-    scopes: ["api_keys:admin"], query: z.object({ user_id: intId.optional() }).strict(), status: 200,
+    scopes: ["api_keys:admin"], query: z.object({ user_id: intId.optional() }).strict(), status: 200, response: z.array(ApiKeySchema),
     handler: async ({ principal, query, services }) => (await services.apiKeys.adminList(principal, query.user_id)).map(apiKeyOut),
   }),
   defineRoute({
     method: "PATCH", path: "/admin/api-keys/{key_id}", operationId: "adminUpdateApiKey", summary: "Lock or unlock a key: {\"disabled\": bool} sets the administrator's hold", tag: "api-keys",
-    scopes: ["api_keys:admin"], params: keyId, body: toggle, status: 200,
+    scopes: ["api_keys:admin"], params: keyId, body: toggle, status: 200, response: ApiKeySchema,
     handler: async ({ principal, params, body, services }) => apiKeyOut(await services.apiKeys.adminSetLocked(principal, params.key_id, body.disabled)),
   }),
   defineRoute({

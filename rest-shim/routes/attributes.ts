@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { defineRoute } from "../route.ts";
 import { pageQueryFields, queryBool } from "../schemas.ts";
-import { attributeOut } from "../serializers/attributes.ts";
+import { AttributePageSchema, AttributeSchema, attributeOut } from "../serializers/attributes.ts";
 import { errors } from "../../src/platform/errors.ts";
 import type { AttributeCreate, AttributePatch } from "../../src/modules/attributes/attribute-rules.ts";
 
@@ -89,7 +89,7 @@ const tagParams = z.object({ attribute_uuid: anyUuid, tag: z.string().min(1).max
 export const attributeRoutes = [
   defineRoute({
     method: "GET", path: "/attributes/", operationId: "listAttributes", summary: "List attributes of readable events, newest change first (P1; without object_uuid only standalone attributes; soft-deleted ones too unless deleted=false)", tag: "attributes",
-    scopes: ["attributes:read"], status: 200,
+    scopes: ["attributes:read"], status: 200, response: AttributePageSchema,
     query: z
       .object({ ...pageQueryFields, event_uuid: anyUuid.optional(), type: queryText().optional(), object_uuid: anyUuid.optional(), deleted: queryBool.optional() })
       .strict(),
@@ -105,18 +105,18 @@ export const attributeRoutes = [
   }),
   defineRoute({
     method: "GET", path: "/attributes/{attribute_uuid}", operationId: "getAttribute", summary: "Get an attribute (soft-deleted ones included)", tag: "attributes",
-    scopes: ["attributes:read"], params: uuidParam, status: 200,
+    scopes: ["attributes:read"], params: uuidParam, status: 200, response: AttributeSchema,
     handler: async ({ principal, params, services }) => attributeOut(await services.attributes.get(principal, params.attribute_uuid)),
   }),
   defineRoute({
     method: "POST", path: "/attributes/", operationId: "createAttribute", summary: "Create an attribute: the type must be known, the category valid for it (default from the catalogue), the value valid (stored normalised); timestamp is set by the server", tag: "attributes",
-    scopes: ["attributes:create"], status: 201,
+    scopes: ["attributes:create"], status: 201, response: AttributeSchema,
     body: attributeCreateBody,
     handler: async ({ principal, body, services }) => attributeOut(await services.attributes.create(principal, toAttributeCreate(body))),
   }),
   defineRoute({
     method: "PATCH", path: "/attributes/{attribute_uuid}", operationId: "updateAttribute", summary: "Update an attribute (type, category and value are re-validated together; timestamps move forward)", tag: "attributes",
-    scopes: ["attributes:update"], params: uuidParam, status: 200,
+    scopes: ["attributes:update"], params: uuidParam, status: 200, response: AttributeSchema,
     body: attributePatchBody,
     handler: async ({ principal, params, body, services }) => {
       if (Object.keys(body).length === 0) throw errors.invalidField(["body"], "Nothing to update");
@@ -131,7 +131,7 @@ export const attributeRoutes = [
   }),
   defineRoute({
     method: "POST", path: "/attributes/{attribute_uuid}/tag/{tag}", operationId: "tagAttribute", summary: "Tag an attribute (the tag is created when missing); 201 with an empty body", tag: "attributes",
-    scopes: ["attributes:tag"], params: tagParams, status: 201,
+    scopes: ["attributes:tag"], params: tagParams, status: 201, emptyBody: true,
     handler: async ({ principal, params, services }) => {
       await services.attributes.tag(principal, params.attribute_uuid, params.tag);
       return undefined; // the peer answers 201 with an empty body

@@ -1,12 +1,12 @@
 import { z } from "zod";
 import { defineRoute } from "../route.ts";
 import { intId, isoDateTime, pageQueryFields } from "../schemas.ts";
-import { auditOut } from "../serializers.ts";
+import { AuditLogPageSchema, auditOut } from "../serializers.ts";
 
 export const auditLogRoutes = [
   defineRoute({
     method: "GET", path: "/admin/audit-logs/", operationId: "listAuditLogs", summary: "The audit log, newest first (paginated; action is a prefix match)", tag: "audit",
-    scopes: ["audit_logs:admin"], status: 200,
+    scopes: ["audit_logs:admin"], status: 200, response: AuditLogPageSchema,
     query: z
       .object({
         ...pageQueryFields,

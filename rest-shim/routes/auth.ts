@@ -1,5 +1,7 @@
 import { z } from "zod";
+import { named, nullableTimestamp } from "../contract.ts";
 import { defineRoute } from "../route.ts";
+import { ScopeCatalogueSchema } from "../serializers.ts";
 import { errors } from "../../src/platform/errors.ts";
 import { originOf } from "../origin.ts";
 
@@ -15,13 +17,32 @@ const tokenForm = z
   })
   .strict();
 
-const tokenResponse = z.object({
-  access_token: z.string(),
-  token_type: z.literal("bearer"),
-  expires_in: z.number(),
-  refresh_token: z.string(),
-  scope: z.string(),
-});
+const tokenResponse = named(
+  "Token",
+  z.object({
+    access_token: z.string().describe("A JWT for `Authorization: Bearer ...`"),
+    token_type: z.literal("bearer"),
+    expires_in: z.number().describe("Seconds until the access token expires"),
+    refresh_token: z.string().describe("Single use: POST /auth/refresh or grant_type=refresh_token swaps it for a new pair"),
+    scope: z.string().describe("The granted scopes, space-separated"),
+  }),
+  "An OAuth2 token answer",
+);
+
+const IdentitySchema = named(
+  "Identity",
+  z.object({
+    actor_type: z.enum(["user", "api_key", "system"]).describe("What authenticated: a user's access token (user) or an API key (api_key, MCP tokens too)"),
+    user_id: z.int().nullable(),
+    email: z.string().nullable(),
+    org_id: z.int().nullable(),
+    role_id: z.int().nullable(),
+    credential_id: z.int().nullable().describe("The API key's id; null for an access token"),
+    scopes: z.array(z.string()).describe("Effective scopes: the credential's scopes within the user's current role"),
+    expires_at: nullableTimestamp.describe("When the credential expires; null when it does not"),
+  }),
+  "The caller",
+);
 
 export const authRoutes = [
   defineRoute({
@@ -79,7 +100,8 @@ export const authRoutes = [
     tag: "auth",
     scopes: [],
     status: 200,
-    handler: ({ principal, services }) => {
+    response: IdentitySchema,
+    handler: ({ principal, services }): z.output<typeof IdentitySchema> => {
       const w = services.auth.whoami(principal);
       return {
         actor_type: w.actorType,
@@ -100,7 +122,7 @@ export const authRoutes = [
     tag: "auth",
     scopes: [],
     status: 200,
-    response: z.record(z.string(), z.string()),
+    response: ScopeCatalogueSchema,
     handler: ({ services }) => services.roles.scopeCatalogue(),
   }),
 ];

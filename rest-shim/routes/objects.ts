@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { defineRoute } from "../route.ts";
 import { pageQueryFields, queryBool } from "../schemas.ts";
-import { objectOut } from "../serializers/objects.ts";
+import { ObjectPageSchema, ObjectSchema, objectOut } from "../serializers/objects.ts";
 import { errors } from "../../src/platform/errors.ts";
 import type { ObjectFields, ReferenceCreate } from "../../src/modules/objects/objects.service.ts";
 import { anyUuid, attributeCreateBody, attributePatchBody, ignoredTimestamp, seenTime, toAttributeCreate, toAttributePatch } from "./attributes.ts";
@@ -73,7 +73,7 @@ const templateUuids = z.union([anyUuid, z.array(anyUuid).max(50)]).transform((v)
 export const objectRoutes = [
   defineRoute({
     method: "GET", path: "/objects/", operationId: "listObjects", summary: "List objects of readable events with their attributes and references (P1; deleted defaults to false; template_uuid repeatable)", tag: "objects",
-    scopes: ["objects:read"], status: 200,
+    scopes: ["objects:read"], status: 200, response: ObjectPageSchema,
     query: z.object({ ...pageQueryFields, event_uuid: anyUuid.optional(), deleted: queryBool.optional(), template_uuid: templateUuids.optional() }).strict(),
     handler: async ({ principal, query, services }) => {
       const page = await services.objects.list(principal, { eventUuid: query.event_uuid, deleted: query.deleted, templateUuids: query.template_uuid }, query);
@@ -83,7 +83,7 @@ export const objectRoutes = [
   }),
   defineRoute({
     method: "GET", path: "/objects/{object_uuid}", operationId: "getObject", summary: "Get an object with its attributes and references", tag: "objects",
-    scopes: ["objects:read"], params: uuidParam, status: 200,
+    scopes: ["objects:read"], params: uuidParam, status: 200, response: ObjectSchema,
     handler: async ({ principal, params, services }) => {
       const o = await services.objects.get(principal, params.object_uuid);
       return objectOut(o, await services.correlations.ofAttributes(principal, o.attributes.map((a) => a.uuid)));
@@ -91,7 +91,7 @@ export const objectRoutes = [
   }),
   defineRoute({
     method: "POST", path: "/objects/", operationId: "createObject", summary: "Create an object with its attributes and object_references in one transaction", tag: "objects",
-    scopes: ["objects:create"], status: 201, bodyLimit: OBJECT_BODY_LIMIT,
+    scopes: ["objects:create"], status: 201, response: ObjectSchema, bodyLimit: OBJECT_BODY_LIMIT,
     body: z
       .object({
         name: z.string(),
@@ -116,7 +116,7 @@ export const objectRoutes = [
   }),
   defineRoute({
     method: "PATCH", path: "/objects/{object_uuid}", operationId: "updateObject", summary: "Update an object: its fields plus new_attributes, update_attributes (by uuid) and delete_attributes (uuids), in one transaction", tag: "objects",
-    scopes: ["objects:update"], params: uuidParam, status: 200, bodyLimit: OBJECT_BODY_LIMIT,
+    scopes: ["objects:update"], params: uuidParam, status: 200, response: ObjectSchema, bodyLimit: OBJECT_BODY_LIMIT,
     body: z
       .object({
         name: z.string().optional(),

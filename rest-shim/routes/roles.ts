@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { defineRoute } from "../route.ts";
 import { idParams, shortText, skipLimitQuery } from "../schemas.ts";
-import { roleOut } from "../serializers.ts";
+import { RoleSchema, ScopeCatalogueSchema, roleOut } from "../serializers.ts";
 
 const roleId = idParams("role_id");
 const scopeList = z.array(z.string().min(1).max(100)).max(500);
@@ -9,29 +9,29 @@ const scopeList = z.array(z.string().min(1).max(100)).max(500);
 export const roleRoutes = [
   defineRoute({
     method: "GET", path: "/roles/scopes", operationId: "listRoleScopes", summary: "Scope catalogue (the peer's path for GET /auth/scopes)", tag: "roles",
-    scopes: ["roles:read"], status: 200, response: z.record(z.string(), z.string()),
+    scopes: ["roles:read"], status: 200, response: ScopeCatalogueSchema,
     handler: ({ services }) => services.roles.scopeCatalogue(),
   }),
   defineRoute({
     method: "GET", path: "/roles/", operationId: "listRoles", summary: "List roles", tag: "roles",
-    scopes: ["roles:read"], query: skipLimitQuery, status: 200,
+    scopes: ["roles:read"], query: skipLimitQuery, status: 200, response: z.array(RoleSchema),
     handler: async ({ principal, query, services }) => (await services.roles.list(principal, query)).map(roleOut),
   }),
   defineRoute({
     method: "GET", path: "/roles/{role_id}", operationId: "getRole", summary: "Get a role", tag: "roles",
-    scopes: ["roles:read"], params: roleId, status: 200,
+    scopes: ["roles:read"], params: roleId, status: 200, response: RoleSchema,
     handler: async ({ principal, params, services }) => roleOut(await services.roles.get(principal, params.role_id)),
   }),
   defineRoute({
     method: "POST", path: "/roles/", operationId: "createRole", summary: "Create a role", tag: "roles",
-    scopes: ["roles:create"], status: 201,
+    scopes: ["roles:create"], status: 201, response: RoleSchema,
     body: z.object({ name: shortText(100), scopes: scopeList, default_role: z.boolean().optional() }).strict(),
     handler: async ({ principal, body, services }) =>
       roleOut(await services.roles.create(principal, { name: body.name, scopes: body.scopes, defaultRole: body.default_role })),
   }),
   defineRoute({
     method: "PATCH", path: "/roles/{role_id}", operationId: "updateRole", summary: "Update a role's name, scopes or default flag", tag: "roles",
-    scopes: ["roles:update"], params: roleId, status: 200,
+    scopes: ["roles:update"], params: roleId, status: 200, response: RoleSchema,
     body: z.object({ name: shortText(100).optional(), scopes: scopeList.optional(), default_role: z.boolean().optional() }).strict(),
     handler: async ({ principal, params, body, services }) =>
       roleOut(await services.roles.update(principal, params.role_id, { name: body.name, scopes: body.scopes, defaultRole: body.default_role })),

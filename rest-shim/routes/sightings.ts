@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { defineRoute } from "../route.ts";
 import { queryIntOptional } from "../schemas.ts";
-import { sightingsCreatedOut } from "../serializers/sightings.ts";
+import { SightingSearchSchema, SightingsCreatedSchema, sightingsCreatedOut } from "../serializers/sightings.ts";
 import { fromZodError } from "../../src/platform/errors.ts";
 import { MAX_SIGHTINGS_PER_REQUEST, type SightingInput } from "../../src/modules/sightings/sightings.service.ts";
 import { anyUuid, queryText } from "./attributes.ts";
@@ -41,7 +41,7 @@ function parseSightings(body: unknown): { single: boolean; items: SightingInput[
 export const sightingRoutes = [
   defineRoute({
     method: "POST", path: "/sightings/", operationId: "createSighting", summary: "Record sightings: one object or an array (at most 1000) of {value, type, timestamp?, attribute_uuid?, source?}; each applies to the named attribute or to every readable live attribute with that exact value", tag: "sightings",
-    scopes: ["sightings:create"], status: 201,
+    scopes: ["sightings:create"], status: 201, response: SightingsCreatedSchema,
     body: z.unknown(),
     handler: async ({ principal, body, services }) => {
       const { single, items } = parseSightings(body);
@@ -50,7 +50,7 @@ export const sightingRoutes = [
   }),
   defineRoute({
     method: "GET", path: "/sightings/", operationId: "listSightings", summary: "List sightings of readable attributes, newest first (P3 envelope; results are {_id, _source} hits)", tag: "sightings",
-    scopes: ["sightings:read"], status: 200,
+    scopes: ["sightings:read"], status: 200, response: SightingSearchSchema,
     query: z
       .object({
         page: queryIntOptional(1, 1_000_000).default(1),

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { defineRoute } from "../route.ts";
 import { idParams, queryBool, queryIntOptional } from "../schemas.ts";
-import { tagRecordOut } from "../serializers/tags.ts";
+import { TagPageSchema, TagRecordSchema, tagRecordOut } from "../serializers/tags.ts";
 import { P2_DEFAULT_SIZE, P2_MAX_SIZE } from "../../src/modules/galaxies/galaxies.service.ts";
 import type { TagFields } from "../../src/modules/tags/tags.service.ts";
 import { queryText } from "./attributes.ts";
@@ -35,7 +35,7 @@ const toFields = (b: TagBody): TagFields => ({
 export const tagRoutes = [
   defineRoute({
     method: "GET", path: "/tags/", operationId: "listTags", summary: "List tags by name (P2: size up to 1000, default 20; filter is a case-insensitive substring of the name)", tag: "tags",
-    scopes: ["tags:read"], status: 200,
+    scopes: ["tags:read"], status: 200, response: TagPageSchema,
     query: z
       .object({
         page: queryIntOptional(1, 1_000_000).default(1),
@@ -51,18 +51,18 @@ export const tagRoutes = [
   }),
   defineRoute({
     method: "GET", path: "/tags/{tag_id}", operationId: "getTag", summary: "Get a tag", tag: "tags",
-    scopes: ["tags:read"], params: idParams("tag_id"), status: 200,
+    scopes: ["tags:read"], params: idParams("tag_id"), status: 200, response: TagRecordSchema,
     handler: async ({ principal, params, services }) => tagRecordOut(await services.tags.get(principal, params.tag_id)),
   }),
   defineRoute({
     method: "POST", path: "/tags/", operationId: "createTag", summary: "Create a tag (unique name; colour #rrggbb, default derived from the name)", tag: "tags",
-    scopes: ["tags:create"], status: 201,
+    scopes: ["tags:create"], status: 201, response: TagRecordSchema,
     body: z.object({ name: z.string(), ...tagFields }).strict(),
     handler: async ({ principal, body, services }) => tagRecordOut(await services.tags.create(principal, { ...toFields(body), name: body.name })),
   }),
   defineRoute({
     method: "PATCH", path: "/tags/{tag_id}", operationId: "updateTag", summary: "Update a tag", tag: "tags",
-    scopes: ["tags:update", "tags:admin"], params: idParams("tag_id"), status: 200,
+    scopes: ["tags:update", "tags:admin"], params: idParams("tag_id"), status: 200, response: TagRecordSchema,
     body: z.object({ name: z.string().optional(), ...tagFields }).strict(),
     handler: async ({ principal, params, body, services }) => tagRecordOut(await services.tags.update(principal, params.tag_id, toFields(body))),
   }),

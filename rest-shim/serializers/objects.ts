@@ -1,9 +1,56 @@
+import { z } from "zod";
 import type { ObjectView, ReferenceView } from "../../src/modules/objects/object-reader.ts";
-import { attributeOut, epochOut } from "./attributes.ts";
+import { AttributeSchema, attributeOut, epochOut } from "./attributes.ts";
+import { distribution } from "./events.ts";
+import { named, pageSchema } from "../contract.ts";
+
+const epoch = z.number().describe("Unix time in seconds");
+
+export const ObjectReferenceSchema = named(
+  "ObjectReference",
+  z.object({
+    uuid: z.uuid(),
+    object_uuid: z.uuid(),
+    event_uuid: z.uuid(),
+    source_uuid: z.uuid().describe("The owning object (same as object_uuid)"),
+    referenced_uuid: z.uuid().describe("The attribute or object referenced"),
+    referenced_id: z.null().describe("Always null: references are by uuid here"),
+    referenced_type: z.int().nullable().describe("0 attribute, 1 object"),
+    relationship_type: z.string(),
+    comment: z.string(),
+    timestamp: epoch,
+    deleted: z.boolean(),
+  }),
+);
+
+export const ObjectSchema = named(
+  "MispObject",
+  z.object({
+    uuid: z.uuid(),
+    event_uuid: z.uuid(),
+    name: z.string().describe("The object template's name (file, domain-ip, ...)"),
+    meta_category: z.string().nullable(),
+    description: z.string().nullable(),
+    template_uuid: z.uuid().nullable(),
+    template_version: z.int().nullable(),
+    timestamp: epoch,
+    distribution,
+    sharing_group_id: z.int().nullable(),
+    comment: z.string(),
+    deleted: z.boolean(),
+    first_seen: epoch.nullable(),
+    last_seen: epoch.nullable(),
+    attributes: z.array(AttributeSchema),
+    object_references: z.array(ObjectReferenceSchema),
+  }),
+  "A MISP object: attributes grouped by a template, with its references",
+);
+
+export const ObjectPageSchema = pageSchema("MispObjectPage", ObjectSchema);
 import type { CorrelationHit } from "../../src/modules/correlations/correlations.service.ts";
 
 /** The peer's ObjectReference fields (`source_uuid` is the owning object; `referenced_id` has no meaning here). */
-export function referenceOut(r: ReferenceView) {
+export function referenceOut(r: ReferenceView): z.output<typeof ObjectReferenceSchema> {
   return {
     uuid: r.uuid,
     object_uuid: r.objectUuid,
@@ -23,7 +70,7 @@ export function referenceOut(r: ReferenceView) {
  * The peer's Object response; unlike the peer, `object_references` holds the object's references.
  * Its attributes carry their correlations when the caller passes them (list and item reads).
  */
-export function objectOut(o: ObjectView, correlations?: Map<string, CorrelationHit[]>) {
+export function objectOut(o: ObjectView, correlations?: Map<string, CorrelationHit[]>): z.output<typeof ObjectSchema> {
   return {
     uuid: o.uuid,
     event_uuid: o.eventUuid,

@@ -1,7 +1,29 @@
+import { z } from "zod";
 import type { TagRecord } from "../../src/modules/tags/tags.service.ts";
+import { named, pageSchema } from "../contract.ts";
+
+export const TagRecordSchema = named(
+  "Tag",
+  z.object({
+    id: z.int(),
+    name: z.string(),
+    colour: z.string().describe("#rrggbb"),
+    exportable: z.boolean(),
+    org_id: z.int().nullable(),
+    user_id: z.int().nullable(),
+    hide_tag: z.boolean(),
+    numerical_value: z.number().nullable(),
+    is_galaxy: z.boolean().describe("A galaxy cluster's tag (misp-galaxy:...)"),
+    is_custom_galaxy: z.boolean(),
+    local_only: z.boolean().describe("Never shared beyond this instance"),
+  }),
+  "A tag (the peer's Tag fields)",
+);
+
+export const TagPageSchema = pageSchema("TagPage", TagRecordSchema);
 
 /** The peer's Tag fields. */
-export function tagRecordOut(t: TagRecord) {
+export function tagRecordOut(t: TagRecord): z.output<typeof TagRecordSchema> {
   return {
     id: t.id,
     name: t.name,
