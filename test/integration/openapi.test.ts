@@ -150,9 +150,9 @@ describe("/openapi.json", () => {
     expect(get.responses["200"].content["application/json"].schema).toEqual({ $ref: "#/components/schemas/EventDetail" });
   });
 
-  it("is checked in as docs/openapi.json (run `npx tsx scripts/print-openapi.ts` after changing a route)", () => {
+  it("is checked in as docs/openapi.json (run `npm run openapi:print` after changing a route)", () => {
     const onDisk = fs.readFileSync(new URL("../../docs/openapi.json", import.meta.url), "utf8");
-    if (onDisk !== openApiFileContents()) expect.fail("docs/openapi.json is stale: run `npx tsx scripts/print-openapi.ts` and commit it");
+    if (onDisk !== openApiFileContents()) expect.fail("docs/openapi.json is stale: run `npm run openapi:print` and commit it");
     const { servers: _a, ...served } = doc;
     const { servers: _b, ...file } = JSON.parse(onDisk);
     expect(file).toEqual(served);
