@@ -108,7 +108,10 @@ export function buildServer(runtime: Runtime, log: Logger): HttpServer {
     reply.status(appError.status).headers(appError.headers).send(appError.toBody());
   });
 
-  const health = new HealthCheck(runtime);
+  const health = new HealthCheck({
+    startingStage: () => (runtime.isReady ? null : runtime.stage),
+    pingDatabase: () => runtime.ctx.db.probePool.query("SELECT 1"),
+  });
   app.get("/healthz", async (_req, reply) => {
     const state = await health.check();
     reply.status(state.ok ? 200 : 503).send(state.ok ? { status: "ok" } : { status: "unavailable", detail: state.reason, code: "service_unavailable" });

@@ -1,6 +1,12 @@
-import type { Runtime } from "../runtime.ts";
-
 const CACHE_MS = 1000;
+
+/** What /healthz looks at: whether the service has started, and the database. */
+export interface HealthProbes {
+  /** The boot stage while the service is starting; null once it is ready. */
+  startingStage(): string | null;
+  /** Resolves when the database answers (on a connection of its own, not the busy pool's). */
+  pingDatabase(): Promise<unknown>;
+}
 
 /**
  * /healthz: ready, database reachable. Cached for a second so probes cost nothing under load. The
@@ -10,10 +16,11 @@ export class HealthCheck {
   private last: { at: number; ok: boolean; reason?: string } | null = null;
   private inflight: Promise<{ ok: boolean; reason?: string }> | null = null;
 
-  constructor(private readonly runtime: Runtime) {}
+  constructor(private readonly probes: HealthProbes) {}
 
   async check(): Promise<{ ok: boolean; reason?: string }> {
-    if (!this.runtime.isReady) return { ok: false, reason: `starting: ${this.runtime.stage}` };
+    const stage = this.probes.startingStage();
+    if (stage !== null) return { ok: false, reason: `starting: ${stage}` };
     if (this.last && Date.now() - this.last.at < CACHE_MS) return this.last;
     this.inflight ??= this.probe().finally(() => (this.inflight = null));
     return this.inflight;
@@ -22,7 +29,7 @@ export class HealthCheck {
   private async probe(): Promise<{ ok: boolean; reason?: string }> {
     let result: { ok: boolean; reason?: string };
     try {
-      await withTimeout(this.runtime.ctx.db.probePool.query("SELECT 1"), 2000);
+      await withTimeout(this.probes.pingDatabase(), 2000);
       result = { ok: true };
     } catch {
       result = { ok: false, reason: "database unreachable" };
