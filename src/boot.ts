@@ -71,7 +71,7 @@ export async function boot(config: Readonly<Config>, log: Logger, runtime: Runti
     let worker: WorkerHandle | null = null;
     if (config.ROLE !== "api") {
       runtime.stage = "starting worker";
-      worker = await startWorker(ctx, { singleWorker: config.ROLE === "all" && !config.DATABASE_URL });
+      worker = await startWorker(ctx, services, { singleWorker: config.ROLE === "all" && !config.DATABASE_URL });
       cleanups.push(() => worker!.stop());
     }
     runtime.ready(ctx, services);

@@ -21,6 +21,7 @@ import { TasksService } from "./modules/tasks/tasks.service.ts";
 import { FeedsService } from "./modules/feeds/feeds.service.ts";
 import { NotificationsService } from "./modules/notifications/notifications.service.ts";
 import { HuntsService } from "./modules/hunts/hunts.service.ts";
+import { HuntEngine } from "./modules/hunts/hunt-engine.ts";
 import { ExportsService } from "./modules/exports/exports.service.ts";
 import { McpConfigService } from "./mcp/mcp-config.service.ts";
 
@@ -30,6 +31,8 @@ export function createServices(ctx: AppContext) {
   const authenticator = new Authenticator(ctx.db.pool, ctx.tokens, apiKeyResolver(ctx.db.pool, ctx.authCache), ctx.authCache);
   const search = new SearchService(ctx);
   const retention = new RetentionService(ctx);
+  const galaxies = new GalaxiesService(ctx, audit);
+  const huntEngine = new HuntEngine(ctx, search, galaxies);
   return {
     authenticator,
     audit,
@@ -39,7 +42,7 @@ export function createServices(ctx: AppContext) {
     organisations: new OrganisationsService(ctx, audit),
     settings: new SettingsService(ctx, audit),
     apiKeys: new ApiKeysService(ctx, audit),
-    galaxies: new GalaxiesService(ctx, audit),
+    galaxies,
     events: new EventsService(ctx, retention),
     retention,
     attributes: new AttributesService(ctx),
@@ -51,7 +54,8 @@ export function createServices(ctx: AppContext) {
     tasks: new TasksService(ctx, audit),
     feeds: new FeedsService(ctx, audit),
     notifications: new NotificationsService(ctx),
-    hunts: new HuntsService(ctx, audit),
+    hunts: new HuntsService(ctx, audit, huntEngine),
+    huntEngine,
     exports: new ExportsService(ctx, audit),
     mcpConfig: new McpConfigService(ctx, audit),
   };

@@ -27,6 +27,7 @@ import { indexChangesTask } from "./tasks/index-changes.ts";
 import { queueStaleAccessReindex, reindexStaleAccessTask } from "./tasks/reindex-stale-access.ts";
 import { correlateChangesTask } from "./tasks/correlate-changes.ts";
 import { rebuildCorrelationsTask } from "./tasks/rebuild-correlations.ts";
+import type { TaskServices } from "../modules/tasks/registered-task.ts";
 import { tickSchedules } from "../modules/tasks/tick.ts";
 import { runTaskJob } from "./tasks/run-task.ts";
 import { compactSearchIndexesTask } from "./tasks/compact-search-indexes.ts";
@@ -40,7 +41,7 @@ import { pruneFeedUploadsTask } from "../modules/feeds/prune-feed-uploads.ts";
  * Every task the worker runs, one per registered name (the type keeps the registry and the list
  * equal); tasks that need the process's dependencies close over them.
  */
-export function createTaskList(ctx: AppContext): TaskList {
+export function createTaskList(ctx: AppContext, services: TaskServices): TaskList {
   const tasks: Record<JobName, Task> = {
     [PRUNE_EXPIRED_TOKENS_TASK]: pruneExpiredTokens,
     [PRUNE_NOTIFICATION_KEYS_TASK]: pruneNotificationKeys,
@@ -51,7 +52,7 @@ export function createTaskList(ctx: AppContext): TaskList {
     [COMPACT_SEARCH_INDEXES_TASK]: compactSearchIndexesTask(ctx),
     [CORRELATE_CHANGES_TASK]: correlateChangesTask(ctx.db.pool),
     [REBUILD_CORRELATIONS_TASK]: rebuildCorrelationsTask(ctx.db.pool),
-    [RUN_TASK_TASK]: runTaskJob(ctx),
+    [RUN_TASK_TASK]: runTaskJob(ctx, services),
     [NOTIFY_CHANGES_TASK]: notifyChangesTask(ctx),
     [SEND_EMAIL_TASK]: sendEmailTask(ctx),
     [EMAIL_DIGEST_TASK]: emailDigestTask(ctx),
@@ -95,7 +96,7 @@ export interface WorkerHandle {
  * finishes during shutdown would stay locked for 4 hours). With `singleWorker` (ROLE=all on an
  * embedded database) no other worker can exist, so locks left by a crashed predecessor are released.
  */
-export async function startWorker(ctx: AppContext, opts: { singleWorker: boolean; concurrency?: number }): Promise<WorkerHandle> {
+export async function startWorker(ctx: AppContext, services: TaskServices, opts: { singleWorker: boolean; concurrency?: number }): Promise<WorkerHandle> {
   const concurrency = opts.concurrency ?? 4;
   const pool = new pg.Pool({ connectionString: ctx.db.url, max: concurrency + 2, application_name: "workbench-worker" });
   pool.on("error", (err) => ctx.log.warn({ err }, "idle worker connection failed"));
@@ -124,7 +125,7 @@ export async function startWorker(ctx: AppContext, opts: { singleWorker: boolean
   const runner = await run({
     events,
     pgPool: pool,
-    taskList: createTaskList(ctx),
+    taskList: createTaskList(ctx, services),
     crontab: CRONTAB,
     concurrency,
     noHandleSignals: true,

@@ -404,7 +404,7 @@ describe("fetch_feed as a task (finding 1)", () => {
 
     // The task's own guard, as the run's principal now.
     const principal = (await runAsPrincipal(app.booted.ctx.db.pool, mover.id, ["*"]))!;
-    const execution = fetchFeedTask.execute({ app: app.booted.ctx, principal, run, log: app.booted.ctx.log, saveProgress: async () => undefined });
+    const execution = fetchFeedTask.execute({ app: app.booted.ctx, services: app.booted.services, principal, run, log: app.booted.ctx.log, saveProgress: async () => undefined });
     await expect(execution).rejects.toMatchObject({ status: 404, message: "Feed not found" });
     expect(server.hits).toEqual([]);
   });

@@ -4,7 +4,7 @@ import { hasScope, type Principal } from "../../auth/principal.ts";
 import { runAsPrincipal } from "../../auth/run-as.ts";
 import { AppError, errors } from "../../platform/errors.ts";
 import { taskKwargs } from "../../modules/tasks/params.ts";
-import type { RegisteredTask } from "../../modules/tasks/registered-task.ts";
+import type { RegisteredTask, TaskServices } from "../../modules/tasks/registered-task.ts";
 import { taskNamed } from "../../modules/tasks/task-registry.ts";
 import { finishRun, requeueRun, saveRunProgress, startRunAttempt, type TaskRunRow } from "../../modules/tasks/task-store.ts";
 
@@ -17,7 +17,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
  * Each attempt starts by authorizing again, as the owner with their rights of now: the task's scopes,
  * then its target (the record the arguments name may be gone, moved or out of the owner's reach).
  */
-export function runTaskJob(app: AppContext): Task {
+export function runTaskJob(app: AppContext, services: TaskServices): Task {
   return async (payload, helpers) => {
     const runId = (payload as { run_id?: unknown } | null)?.run_id;
     if (typeof runId !== "string" || !UUID.test(runId)) return;
@@ -34,7 +34,7 @@ export function runTaskJob(app: AppContext): Task {
     if (missing.length) return finishRun(pool, run.id, "failed", null, `the user this task runs as lacks ${missing.join(", ")}`);
     try {
       await checkTargetAsOwner(app, task, principal, run);
-      const result = await task.execute({ app, principal, run, log, saveProgress: (p, sql = pool) => saveRunProgress(sql, run.id, p) });
+      const result = await task.execute({ app, services, principal, run, log, saveProgress: (p, sql = pool) => saveRunProgress(sql, run.id, p) });
       await finishRun(pool, run.id, "succeeded", result, null);
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);

@@ -26,12 +26,12 @@ export const fetchFeedTask: RegisteredTask = {
     const feed = await app.db.prisma.feed.findUnique({ where: { id: kwargs.feed_id as number } });
     if (!feed || !canFetchFeed(p, feed)) throw errors.invalidField([...where, "kwargs", "feed_id"], "no such feed of your organisation", kwargs.feed_id);
   },
-  async execute({ app, principal, run, saveProgress }) {
+  async execute({ app, services, principal, run, saveProgress }) {
     const feedId = run.kwargs.feed_id as number;
     const feed = await app.db.prisma.feed.findUnique({ where: { id: feedId } });
     if (!feed || !canFetchFeed(principal, feed)) throw errors.notFound("Feed");
     try {
-      const { counts, validators } = await ingestFeed({ app, principal: ingestingPrincipal(principal, feed), progress: (c) => saveProgress({ ...c }) }, feed);
+      const { counts, validators } = await ingestFeed({ app, events: services.events, principal: ingestingPrincipal(principal, feed), progress: (c) => saveProgress({ ...c }) }, feed);
       await app.db.pool.query(
         "UPDATE feeds SET last_fetched_at = now(), etag = COALESCE($2, etag), last_modified = COALESCE($3, last_modified) WHERE id = $1",
         [feed.id, validators?.etag ?? null, validators?.lastModified ?? null],

@@ -4,11 +4,9 @@ import { runAsPrincipal } from "../../auth/run-as.ts";
 import { withTransaction } from "../../platform/db/transaction.ts";
 import { AppError, errors } from "../../platform/errors.ts";
 import { offsetOf, pageOf, type Page, type PageRequest } from "../../platform/pagination.ts";
-import { AuditService } from "../audit/audit.service.ts";
-import { GalaxiesService } from "../galaxies/galaxies.service.ts";
-import { SearchService } from "../search/search.service.ts";
+import type { AuditService } from "../audit/audit.service.ts";
 import { searchLimiterOf } from "../search/search-limiter.ts";
-import { HuntEngine } from "./hunt-engine.ts";
+import type { HuntEngine } from "./hunt-engine.ts";
 import { MAX_QUERY_LENGTH, indexTargetFor, normaliseHuntType, validateQuery, type HuntStatus, type IndexTarget } from "./hunt-definition.ts";
 import { setHuntFrequency, type HuntFrequency } from "./hunt-schedule.ts";
 import { executeHunt, type RunOutcome } from "./hunt-runs.ts";
@@ -58,14 +56,12 @@ export type HuntRunResult = { hunt: HuntRow; total: number; hits: Hit[]; run: Hu
  * the owner's access: the owner's own credential when they run it, their current role otherwise.
  */
 export class HuntsService {
-  private readonly engine: HuntEngine;
-
   constructor(
     private readonly ctx: AppContext,
     private readonly audit: AuditService,
-  ) {
-    this.engine = huntEngine(ctx);
-  }
+    /** Shared with the worker's run_hunt task. */
+    private readonly engine: HuntEngine,
+  ) {}
 
   async list(p: Principal | null, f: HuntListFilter, req: PageRequest): Promise<Page<HuntRow>> {
     authorize(p, "hunts:read");
@@ -213,16 +209,4 @@ function resultOf(outcome: RunOutcome): HuntRunResult {
     case "discarded":
       throw errors.conflict(`The run was not recorded: ${outcome.reason}`);
   }
-}
-
-const engines = new WeakMap<AppContext, HuntEngine>();
-
-/** One engine per process context (the worker's run_hunt task and the API share the recipe). */
-export function huntEngine(ctx: AppContext): HuntEngine {
-  let engine = engines.get(ctx);
-  if (!engine) {
-    engine = new HuntEngine(ctx, new SearchService(ctx), new GalaxiesService(ctx, new AuditService(ctx.db.prisma)));
-    engines.set(ctx, engine);
-  }
-  return engine;
 }

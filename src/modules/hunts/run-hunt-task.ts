@@ -4,7 +4,6 @@ import type { RegisteredTask } from "../tasks/registered-task.ts";
 import { RUN_HUNT_TASK } from "./hunt-schedule.ts";
 import { executeHunt } from "./hunt-runs.ts";
 import { findHunt } from "./hunt-store.ts";
-import { huntEngine } from "./hunts.service.ts";
 import { canManageHunt } from "./hunts.policy.ts";
 
 /**
@@ -31,14 +30,14 @@ export const runHuntTask: RegisteredTask = {
     if (!hunt || !canManageHunt(p, hunt)) throw errors.invalidField([...where, "kwargs", "hunt_id"], "no such hunt of yours", kwargs.hunt_id);
   },
   /** The run's principal passed checkTarget when the run started. */
-  async execute({ app, principal, run }) {
+  async execute({ app, services, principal, run }) {
     const huntId = run.kwargs.hunt_id as number;
     const hunt = await findHunt(app.db.pool, huntId);
     if (!hunt) throw errors.notFound("Hunt");
     if (hunt.status === "paused") return { hunt_id: huntId, skipped: "the hunt is paused" };
     const runAs = hunt.userId === principal.userId ? principal : await runAsPrincipal(app.db.pool, hunt.userId, ["*"]);
     if (!runAs) throw errors.conflict("the hunt's owner no longer exists or is disabled");
-    const outcome = await executeHunt(app, huntEngine(app), huntId, runAs, { trigger: "schedule", taskRunId: run.id });
+    const outcome = await executeHunt(app, services.huntEngine, huntId, runAs, { trigger: "schedule", taskRunId: run.id });
     switch (outcome.status) {
       case "succeeded":
         return { hunt_id: huntId, hunt_run_id: outcome.run.id, total: outcome.total, new_hits: outcome.run.newHitCount };

@@ -1,4 +1,3 @@
-import { AuditService } from "../audit/audit.service.ts";
 import { readRuntimeSetting } from "../settings/runtime-settings.reader.ts";
 import type { RegisteredTask } from "../tasks/registered-task.ts";
 import { retentionCutoff } from "./retention-policy.ts";
@@ -21,7 +20,7 @@ export const enforceRetentionTask: RegisteredTask = {
   description: "Delete events past the retention period (runtime settings namespace retention), except those with an exempt tag.",
   ...PURGE_TASK_BASE,
   async execute(x) {
-    const { app, principal, run, log, saveProgress } = x;
+    const { app, services, principal, run, log, saveProgress } = x;
     const settings = await readRuntimeSetting(app.db.pool, "retention");
     if (!settings.enabled) return { purged: 0, skipped: "retention is disabled" };
     const resumed = run.progress as Progress | null;
@@ -37,7 +36,7 @@ export const enforceRetentionTask: RegisteredTask = {
     if (resumed) log.info({ run_id: run.id, purged: p.purged }, "resuming retention enforcement");
     else await saveProgress(p);
     const result = { ...(await purgeInBatches(x, p, "retention", (sql, limit) => lockCandidates(sql, p.cutoff, p.exempt_tags, limit))) };
-    await new AuditService(app.db.prisma).record(principal, { action: "retention.enforced", resourceType: "task_run", metadata: { run_id: run.id, ...result } });
+    await services.audit.record(principal, { action: "retention.enforced", resourceType: "task_run", metadata: { run_id: run.id, ...result } });
     return result;
   },
 };

@@ -1,4 +1,3 @@
-import { AuditService } from "../audit/audit.service.ts";
 import { readRuntimeSetting } from "../settings/runtime-settings.reader.ts";
 import type { RegisteredTask } from "../tasks/registered-task.ts";
 import { PURGE_TASK_BASE, purgeInBatches, type PurgeCounts } from "./purge-run.ts";
@@ -20,7 +19,7 @@ export const purgeDeletedTask: RegisteredTask = {
   description: "Delete for good the events soft-deleted more than retention.purge_deleted_after_days days ago.",
   ...PURGE_TASK_BASE,
   async execute(x) {
-    const { app, principal, run, log, saveProgress } = x;
+    const { app, services, principal, run, log, saveProgress } = x;
     const resumed = run.progress as Progress | null;
     let p: Progress;
     if (resumed) {
@@ -32,7 +31,7 @@ export const purgeDeletedTask: RegisteredTask = {
       await saveProgress(p);
     }
     const result = { ...(await purgeInBatches(x, p, "purge_deleted", (sql, limit) => lockDeletedBefore(sql, p.deleted_before, limit))) };
-    await new AuditService(app.db.prisma).record(principal, { action: "events.purged_deleted", resourceType: "task_run", metadata: { run_id: run.id, ...result } });
+    await services.audit.record(principal, { action: "events.purged_deleted", resourceType: "task_run", metadata: { run_id: run.id, ...result } });
     return result;
   },
 };

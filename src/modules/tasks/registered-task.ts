@@ -1,11 +1,22 @@
 import type { AppContext } from "../../app-context.ts";
 import type { Principal } from "../../auth/principal.ts";
 import type { Logger } from "../../platform/logger.ts";
+import type { AuditService } from "../audit/audit.service.ts";
+import type { EventsService } from "../events/events.service.ts";
+import type { HuntEngine } from "../hunts/hunt-engine.ts";
 import type { TaskRunRow } from "./task-store.ts";
+
+/** The services tasks call, built once with all the others (src/services.ts). */
+export interface TaskServices {
+  audit: AuditService;
+  events: EventsService;
+  huntEngine: HuntEngine;
+}
 
 /** What a task's code gets for one attempt of a run. */
 export interface TaskExecution {
   app: AppContext;
+  services: TaskServices;
   /** The run's owner: their current role, intersected with the scopes granted when it was queued. */
   principal: Principal;
   /** Its kwargs without the peer's `user_id`: a run acts as its owner, never as whom the arguments name. */

@@ -6,9 +6,8 @@ import type { Principal } from "../../../auth/principal.ts";
 import type { AppContext } from "../../../app-context.ts";
 import { AppError } from "../../../platform/errors.ts";
 import { StorageNotFoundError } from "../../../platform/storage/storage.ts";
-import { EventsService } from "../../events/events.service.ts";
+import type { EventsService } from "../../events/events.service.ts";
 import { parseMispEvent } from "../../events/misp-parse.ts";
-import { RetentionService } from "../../retention/retention.service.ts";
 import type { Feed } from "../../../generated/prisma/client.ts";
 import { feedSettingsSchema, type FeedFormat } from "../feed-schema.ts";
 import { readRuntimeSetting } from "../../settings/runtime-settings.reader.ts";
@@ -51,6 +50,8 @@ export class FeedContentError extends Error {}
 
 export interface IngestContext {
   app: AppContext;
+  /** Writes the feed's events as an import would. */
+  events: EventsService;
   principal: Principal;
   progress(counts: IngestCounts): Promise<void>;
 }
@@ -62,7 +63,6 @@ export async function ingestFeed(x: IngestContext, feed: Feed): Promise<{ counts
   };
   const source = feed.inputSource === "local" ? localSource(x, feed) : await networkSource(x, feed);
   try {
-    const events = new EventsService(x.app, new RetentionService(x.app));
     // Where and why may quote the content, which must not break the stored result.
     const reject = (where: string, reason: string) => {
       counts.rejected++;
@@ -73,8 +73,8 @@ export async function ingestFeed(x: IngestContext, feed: Feed): Promise<{ counts
       counts.not_modified = true;
       return { counts, validators: null };
     }
-    if (feed.sourceFormat === "sharing") await ingestMisp(x, feed, source, main, events, counts, reject);
-    else await ingestIndicators(x, feed, main, events, counts, reject);
+    if (feed.sourceFormat === "sharing") await ingestMisp(x, feed, source, main, x.events, counts, reject);
+    else await ingestIndicators(x, feed, main, x.events, counts, reject);
     return { counts, validators: source.validators() };
   } finally {
     await source.close();
