@@ -10,6 +10,31 @@ export default tseslint.config(
       "no-console": ["error", { allow: ["warn", "error"] }],
     },
   },
+  // One way to enqueue a job (src/platform/job-queue.ts, task names from job-names.ts). Tests and
+  // benches may write the SQL: they stand in for other processes or enqueue in bulk.
+  {
+    files: ["src/**", "rest-shim/**", "scripts/**"],
+    ignores: ["src/platform/**"],
+    rules: {
+      "no-restricted-syntax": [
+        "error",
+        {
+          selector: "Literal[value=/add_job/], TemplateElement[value.raw=/add_job/]",
+          message: "Enqueue with enqueueJob (src/platform/job-queue.ts), not graphile_worker.add_job.",
+        },
+      ],
+    },
+  },
+  // The search layer serves the modules and depends on none of them (the indexer is src/indexing).
+  {
+    files: ["src/search/**"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        { patterns: [{ regex: "(^|/)modules/", message: "src/search imports nothing from src/modules; what needs both belongs in src/indexing or the module." }] },
+      ],
+    },
+  },
   { files: ["scripts/**", "bench/**", "test/**"], rules: { "no-console": "off" } },
   // Tests read JSON answers loosely; production code may not.
   { files: ["test/**"], rules: { "@typescript-eslint/no-explicit-any": "off" } },
