@@ -14,6 +14,7 @@
  * On one instance, levels 1-3 all mean "every organisation of the instance".
  * Administrators (scope `*`) read everything.
  */
+import type { Prisma } from "../platform/db/index.ts";
 import { isAdmin, type Principal } from "./principal.ts";
 
 export const DISTRIBUTION = { organisation: 0, community: 1, connected: 2, all: 3, sharingGroup: 4, inherit: 5 } as const;
@@ -111,4 +112,35 @@ export function searchAccessOf(p: Principal): { admin: boolean; orgId: number | 
 export function audienceFilter(p: Pick<Principal, "orgId"> & { admin: boolean }): number[] | null {
   if (p.admin) return null;
   return p.orgId === null ? [EVERYONE] : [EVERYONE, p.orgId];
+}
+
+/**
+ * The rule as Prisma filters, for reads through Prisma relations (GraphQL's event, object and
+ * attribute types): the same levels and owners as `readableSql`, checked equal to it on every
+ * combination of levels by test/integration/distribution-renderings.test.ts.
+ */
+export function readableEventWhere(p: Principal): Prisma.EventWhereInput {
+  if (isAdmin(p)) return {};
+  const shared: Prisma.EventWhereInput = { distribution: { in: [...PUBLIC_EVENT_LEVELS] } };
+  return p.orgId === null ? shared : { OR: [{ orgId: p.orgId }, { orgcId: p.orgId }, shared] };
+}
+
+const sharedItemLevel = { in: [...PUBLIC_ITEM_LEVELS] };
+
+/** Objects of readable events that the caller may read. */
+export function readableObjectWhere(p: Principal): Prisma.MispObjectWhereInput {
+  if (isAdmin(p)) return {};
+  const shared: Prisma.MispObjectWhereInput = { event: { distribution: { in: [...PUBLIC_EVENT_LEVELS] } }, distribution: sharedItemLevel };
+  return p.orgId === null ? shared : { OR: [{ event: { orgId: p.orgId } }, { event: { orgcId: p.orgId } }, shared] };
+}
+
+/** Attributes of readable events that the caller may read (inside an object, both must pass). */
+export function readableAttributeWhere(p: Principal): Prisma.AttributeWhereInput {
+  if (isAdmin(p)) return {};
+  const shared: Prisma.AttributeWhereInput = {
+    event: { distribution: { in: [...PUBLIC_EVENT_LEVELS] } },
+    distribution: sharedItemLevel,
+    OR: [{ objectId: null }, { object: { distribution: sharedItemLevel } }],
+  };
+  return p.orgId === null ? shared : { OR: [{ event: { orgId: p.orgId } }, { event: { orgcId: p.orgId } }, shared] };
 }
