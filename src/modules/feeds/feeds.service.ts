@@ -5,6 +5,7 @@ import type { AppContext } from "../../app-context.ts";
 import { authorize, isAdmin, requireUser, scopesOf, type Principal } from "../../auth/principal.ts";
 import { withTransaction, type Sql } from "../../platform/db/transaction.ts";
 import { errors, fromZodError } from "../../platform/errors.ts";
+import { offsetOf, pageOf, type Page, type PageRequest } from "../../platform/pagination.ts";
 import type { SkipLimit } from "../../platform/paging.ts";
 import type { Feed } from "../../generated/prisma/client.ts";
 import type { AuditService } from "../audit/audit.service.ts";
@@ -53,6 +54,12 @@ export class FeedsService {
     authorize(p, "feeds:read");
     const feeds = await this.ctx.db.prisma.feed.findMany({ where: isAdmin(p) ? {} : { orgId: p.orgId ?? -1 }, orderBy: { id: "asc" }, skip: page.skip, take: page.limit });
     return feeds.map(presentFeed);
+  }
+
+  /** The same list as a page with its total (GraphQL's paging). */
+  async listPage(p: Principal | null, req: PageRequest): Promise<Page<Feed>> {
+    const items = await this.list(p, { skip: offsetOf(req), limit: req.size });
+    return pageOf(items, await this.ctx.db.prisma.feed.count({ where: isAdmin(p!) ? {} : { orgId: p!.orgId ?? -1 } }), req);
   }
 
   async get(p: Principal | null, id: number): Promise<Feed> {

@@ -231,6 +231,11 @@ export async function listRuns(sql: Sql, huntId: number, skip: number, limit: nu
   return rows;
 }
 
+export async function countRuns(sql: Sql, huntId: number): Promise<number> {
+  const { rows } = await sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM hunt_runs WHERE hunt_id = $1`, [huntId]);
+  return rows[0].n;
+}
+
 export async function cachedResult(sql: Sql, huntId: number): Promise<CachedResult | null> {
   const { rows } = await sql.query<CachedResult>(`SELECT run_id::text AS "runId", run_at AS "runAt", total, hits FROM hunt_results WHERE hunt_id = $1`, [huntId]);
   return rows[0] ?? null;

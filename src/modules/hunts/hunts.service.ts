@@ -14,6 +14,7 @@ import type { Hit } from "./hit-keys.ts";
 import {
   cachedResult,
   clearHistory,
+  countRuns,
   deleteHunt,
   findHunt,
   insertHunt,
@@ -147,6 +148,12 @@ export class HuntsService {
     authorize(p, "hunts:read");
     this.visible(p, await findHunt(this.ctx.db.pool, id));
     return listRuns(this.ctx.db.pool, id, skip, limit);
+  }
+
+  /** The same history as a page with its total (GraphQL's paging). */
+  async historyPage(p: Principal | null, id: number, req: PageRequest): Promise<Page<HuntRunRow>> {
+    const items = await this.history(p, id, offsetOf(req), req.size);
+    return pageOf(items, await countRuns(this.ctx.db.pool, id), req);
   }
 
   /** Deletes the history and the cached results; the hunt stays and its next run is a first run. */

@@ -2,6 +2,7 @@ import crypto from "node:crypto";
 import type { AppContext } from "../../app-context.ts";
 import { authorize, type Principal } from "../../auth/principal.ts";
 import { errors } from "../../platform/errors.ts";
+import { offsetOf, pageOf, type Page, type PageRequest } from "../../platform/pagination.ts";
 import type { AuditService } from "../audit/audit.service.ts";
 import { diff, isUniqueViolation } from "../roles/roles.service.ts";
 import type { Organisation, Prisma } from "../../generated/prisma/client.ts";
@@ -29,6 +30,12 @@ export class OrganisationsService {
   async list(p: Principal | null, page: { skip: number; limit: number }): Promise<Organisation[]> {
     authorize(p, "organisations:read");
     return this.ctx.db.prisma.organisation.findMany({ orderBy: { id: "asc" }, skip: page.skip, take: page.limit });
+  }
+
+  /** The same list as a page with its total (GraphQL's paging). */
+  async listPage(p: Principal | null, req: PageRequest): Promise<Page<Organisation>> {
+    const items = await this.list(p, { skip: offsetOf(req), limit: req.size });
+    return pageOf(items, await this.ctx.db.prisma.organisation.count(), req);
   }
 
   /** By numeric id or uuid, as the peer accepts both. */

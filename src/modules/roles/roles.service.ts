@@ -2,6 +2,7 @@ import type { AppContext } from "../../app-context.ts";
 import { authorize, hasScope, type Principal } from "../../auth/principal.ts";
 import { ADMIN_SCOPE, SCOPE_CATALOGUE, isKnownScope, grantedByAll } from "../../auth/scopes.ts";
 import { errors } from "../../platform/errors.ts";
+import { offsetOf, pageOf, type Page, type PageRequest } from "../../platform/pagination.ts";
 import type { AuditService } from "../audit/audit.service.ts";
 import type { Role } from "../../generated/prisma/client.ts";
 
@@ -26,6 +27,12 @@ export class RolesService {
   async list(p: Principal | null, page: { skip: number; limit: number }): Promise<Role[]> {
     authorize(p, "roles:read");
     return this.ctx.db.prisma.role.findMany({ orderBy: { id: "asc" }, skip: page.skip, take: page.limit });
+  }
+
+  /** The same list as a page with its total (GraphQL's paging). */
+  async listPage(p: Principal | null, req: PageRequest): Promise<Page<Role>> {
+    const items = await this.list(p, { skip: offsetOf(req), limit: req.size });
+    return pageOf(items, await this.ctx.db.prisma.role.count(), req);
   }
 
   async get(p: Principal | null, id: number): Promise<Role> {

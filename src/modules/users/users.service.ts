@@ -3,6 +3,7 @@ import { authorize, requireUser, type Principal } from "../../auth/principal.ts"
 import { hashPassword, verifyPassword } from "../../auth/passwords.ts";
 import { LoginThrottle } from "../../auth/login-throttle.ts";
 import { errors } from "../../platform/errors.ts";
+import { offsetOf, pageOf, type Page, type PageRequest } from "../../platform/pagination.ts";
 import type { AuditService } from "../audit/audit.service.ts";
 import { ADMIN_ROLE_ID, canAssignRole, diff, isUniqueViolation } from "../roles/roles.service.ts";
 import type { Prisma } from "../../generated/prisma/client.ts";
@@ -59,6 +60,12 @@ export class UsersService {
       skip: page.skip,
       take: page.limit,
     });
+  }
+
+  /** The same list as a page with its total (GraphQL's paging). */
+  async listPage(p: Principal | null, req: PageRequest): Promise<Page<UserRecord>> {
+    const items = await this.list(p, { skip: offsetOf(req), limit: req.size });
+    return pageOf(items, await this.ctx.db.prisma.user.count({ where: this.visibleTo(p!) }), req);
   }
 
   async get(p: Principal | null, id: number): Promise<UserRecord> {
