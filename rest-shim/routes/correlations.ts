@@ -1,47 +1,23 @@
 import { z } from "zod";
 import { defineRoute } from "../route.ts";
 import { idParams, queryInt } from "../schemas.ts";
-import { searchPageOut } from "../serializers/search.ts";
+import { SEARCH_PAGE_SCHEMAS, searchPageOut } from "../serializers/search.ts";
+import {
+  CorrelationExclusionSchema,
+  CorrelationHistogramSchema,
+  CorrelationRebuildSchema,
+  CorrelationRunQueuedSchema,
+  CorrelationStatsSchema,
+  CorrelationsDeletedSchema,
+  KeyCountSchema,
+  correlatedAttributeOut,
+  countsOut,
+  exclusionOut,
+  histogramOut,
+  rebuildOut,
+} from "../serializers/correlations.ts";
 import { anyUuid } from "./attributes.ts";
-import type { RebuildRow } from "../../src/modules/correlations/rebuild.ts";
-import type { CorrelatedAttribute, KeyCount } from "../../src/modules/correlations/correlation-aggregates.ts";
 import { HISTOGRAM_INTERVALS } from "../../src/modules/correlations/histogram.ts";
-
-const rebuildOut = (r: RebuildRow) => ({
-  id: r.id,
-  status: r.status,
-  total: r.total,
-  processed: r.processed,
-  correlations_created: r.created,
-  correlations_removed: r.removed,
-  error: r.error,
-  requested_by: r.requested_by,
-  created_at: r.created_at,
-  started_at: r.started_at,
-  finished_at: r.finished_at,
-});
-
-const countsOut = (l: KeyCount[]) => l.map((x) => ({ key: x.key, doc_count: x.docCount }));
-
-/** The peer's terms bucket with its `top_hits` sub-aggregation (one document having the attribute as target). */
-const correlatedAttributeOut = (a: CorrelatedAttribute) => ({
-  key: a.key,
-  doc_count: a.docCount,
-  top_attribute_info: {
-    hits: {
-      total: { value: a.docCount, relation: "eq" },
-      max_score: null,
-      hits: [
-        {
-          _index: "svc-correlations",
-          _id: a.sampleDocumentId,
-          _score: null,
-          _source: { target_attribute_type: a.type, target_attribute_value: a.value, target_event_uuid: a.eventUuid },
-        },
-      ],
-    },
-  },
-});
 
 const noQuery = z.object({}).strict();
 
@@ -61,7 +37,7 @@ export const correlationRoutes = [
   defineRoute({
     method: "GET", path: "/correlations/", operationId: "listCorrelations", tag: "correlations",
     summary: "Correlation documents (each pair in both directions), newest first, with the peer's exact filters; P3 envelope; only pairs whose two events you may read",
-    scopes: ["correlations:read"], status: 200, query: listQuery,
+    scopes: ["correlations:read"], status: 200, response: SEARCH_PAGE_SCHEMAS.correlations, query: listQuery,
     handler: async ({ principal, query, services }) => {
       const { page, size, ...filters } = query;
       return searchPageOut(await services.correlations.list(principal, filters, { page, size }), "@timestamp");
@@ -70,7 +46,7 @@ export const correlationRoutes = [
   defineRoute({
     method: "GET", path: "/correlations/stats", operationId: "getCorrelationStats", tag: "correlations",
     summary: "The peer's statistics over the correlations you may read: total_correlations (documents, two per pair), the 10 events with most documents, the 10 attributes with most pairs (with top_attribute_info), and ours: the 10 most correlated values",
-    scopes: ["correlations:read"], status: 200,
+    scopes: ["correlations:read"], status: 200, response: CorrelationStatsSchema,
     handler: async ({ principal, services }) => {
       const s = await services.correlations.stats(principal);
       return {
@@ -84,23 +60,21 @@ export const correlationRoutes = [
   defineRoute({
     method: "GET", path: "/correlations/events/{source_event_uuid}/top", operationId: "listTopCorrelatedEvents", tag: "correlations",
     summary: "The 10 events with most correlating attribute pairs with this one, [{key: event uuid, doc_count}], from PostgreSQL; only events you may read; 404 for an event you may not read",
-    scopes: ["correlations:read"], status: 200,
+    scopes: ["correlations:read"], status: 200, response: z.array(KeyCountSchema),
     params: z.object({ source_event_uuid: anyUuid }).strict(), query: noQuery,
     handler: async ({ principal, params, services }) => countsOut(await services.correlations.topEvents(principal, params.source_event_uuid)),
   }),
   defineRoute({
     method: "GET", path: "/correlations/histogram", operationId: "getCorrelationHistogram", tag: "correlations",
     summary: "Correlation documents (two per pair) per UTC calendar day, week or month (interval 1d, 1w, 1M; default 1d), empty buckets included: {buckets: [{key_as_string, key, doc_count}]}; with a Lucene query, over the matching documents",
-    scopes: ["correlations:read"], status: 200,
+    scopes: ["correlations:read"], status: 200, response: CorrelationHistogramSchema,
     query: z.object({ query: z.string().max(10_000).default(""), interval: z.enum(HISTOGRAM_INTERVALS).default("1d") }).strict(),
-    handler: async ({ principal, query, services }) => ({
-      buckets: (await services.correlations.histogram(principal, query.query, query.interval)).map((b) => ({ key_as_string: b.keyAsString, key: b.key, doc_count: b.docCount })),
-    }),
+    handler: async ({ principal, query, services }) => histogramOut(await services.correlations.histogram(principal, query.query, query.interval)),
   }),
   defineRoute({
     method: "DELETE", path: "/correlations/", operationId: "deleteCorrelations", tag: "correlations",
     summary: "Delete every correlation pair (their index documents follow through the change records, each pair announced as attribute.correlation.deleted) and cancel queued or running rebuilds; audited. POST /correlations/run rebuilds them",
-    scopes: ["correlations:delete", "correlations:admin"], status: 200, query: noQuery,
+    scopes: ["correlations:delete", "correlations:admin"], status: 200, response: CorrelationsDeletedSchema, query: noQuery,
     handler: async ({ principal, services }) => {
       const { deleted, cancelledRebuilds } = await services.correlations.deleteAll(principal);
       return { message: "Correlations index deleted successfully.", deleted, cancelled_rebuilds: cancelledRebuilds };
@@ -109,7 +83,7 @@ export const correlationRoutes = [
   defineRoute({
     method: "POST", path: "/correlations/run", operationId: "runCorrelations", tag: "correlations",
     summary: "Queue a full, resumable rebuild of the correlations in batches; 202 with the job id and the rebuild whose progress GET /correlations/run/{rebuild_id} shows",
-    scopes: ["correlations:create", "correlations:admin"], status: 202,
+    scopes: ["correlations:create", "correlations:admin"], status: 202, response: CorrelationRunQueuedSchema,
     handler: async ({ principal, services }) => {
       const { rebuild, jobId } = await services.correlations.startRebuild(principal);
       return { task_id: jobId, status: rebuild.status, message: "generate correlations job enqueued", rebuild: rebuildOut(rebuild) };
@@ -118,21 +92,21 @@ export const correlationRoutes = [
   defineRoute({
     method: "GET", path: "/correlations/run/{rebuild_id}", operationId: "getCorrelationRun", tag: "correlations",
     summary: "Progress of a correlation rebuild: status queued/running/succeeded/failed, attributes processed of total, pairs created and removed",
-    scopes: ["correlations:read"], status: 200, params: idParams("rebuild_id"),
+    scopes: ["correlations:read"], status: 200, response: CorrelationRebuildSchema, params: idParams("rebuild_id"),
     handler: async ({ principal, params, services }) => rebuildOut(await services.correlations.rebuild(principal, params.rebuild_id)),
   }),
   defineRoute({
     method: "GET", path: "/correlations/exclusions", operationId: "listCorrelationExclusions", tag: "correlations",
     summary: "Correlation exclusions (values that never correlate; % is a wildcard)",
-    scopes: ["correlations:read"], status: 200,
-    handler: ({ principal, services }) => services.correlations.exclusions(principal),
+    scopes: ["correlations:read"], status: 200, response: z.array(CorrelationExclusionSchema),
+    handler: async ({ principal, services }) => (await services.correlations.exclusions(principal)).map(exclusionOut),
   }),
   defineRoute({
     method: "POST", path: "/correlations/exclusions", operationId: "createCorrelationExclusion", tag: "correlations",
     summary: "Add a correlation exclusion (value up to 1024 characters, % matches anything); existing pairs go at the next correlation of their attributes",
-    scopes: ["correlations:admin"], status: 201,
+    scopes: ["correlations:admin"], status: 201, response: CorrelationExclusionSchema,
     body: z.object({ value: z.string(), comment: z.string().max(10_000).optional() }).strict(),
-    handler: ({ principal, body, services }) => services.correlations.addExclusion(principal, body.value, body.comment),
+    handler: async ({ principal, body, services }) => exclusionOut(await services.correlations.addExclusion(principal, body.value, body.comment)),
   }),
   defineRoute({
     method: "DELETE", path: "/correlations/exclusions/{exclusion_id}", operationId: "deleteCorrelationExclusion", tag: "correlations",

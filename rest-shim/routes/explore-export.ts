@@ -34,6 +34,7 @@ const exportRoute = (target: ExportTarget, defaultField: string) =>
       "from/to bound @timestamp (inclusive; epoch seconds, YYYY-MM-DD or ISO 8601 date-time). No 10 000 cap. Holds one of the caller's concurrent searches while it streams (429 beyond). " +
       "Errors before the first byte are JSON (400 invalid_query, 422, 429, 503); a failure later cuts the download short.",
     scopes: [`${target}:read`], status: 200,
+    download: { mediaTypes: ["application/json", "application/x-ndjson", "text/csv"] },
     query: exploreExportQuery,
     handler: async ({ principal, query, services, reply }) => {
       const pages = await services.search.exportPages(principal, target, { query: query.query, from: query.from, to: query.to });

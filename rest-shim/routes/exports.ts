@@ -2,35 +2,11 @@ import { z } from "zod";
 import { defineRoute } from "../route.ts";
 import { idParams, pageQueryFields, queryBool } from "../schemas.ts";
 import { EXPORT_FORMATS, EXPORT_TARGETS } from "../../src/modules/exports/export-store.ts";
-import type { ExportView } from "../../src/modules/exports/exports.service.ts";
-import { fromPeer, peerSchedule, scheduleOut } from "../../src/modules/tasks/schedule-contract.ts";
+import { fromPeer, peerSchedule } from "../../src/modules/tasks/schedule-contract.ts";
+import { ExportPageSchema, ExportSchema, exportOut } from "../serializers/exports.ts";
 
-/** An export as the peer answers it (notes 3.20); `celery_task_id` is the run's id here. */
-export function exportOut(e: ExportView) {
-  return {
-    id: e.id,
-    user_id: e.userId,
-    name: e.name,
-    query: e.query,
-    index_target: e.indexTarget,
-    format: e.format,
-    distribution: e.distribution,
-    status: e.status,
-    storage_key: e.storageKey,
-    file_size: e.fileSize,
-    record_count: e.recordCount,
-    error: e.error,
-    task_run_id: e.taskRunId,
-    celery_task_id: e.taskRunId,
-    schedule: e.schedule ? scheduleOut(e.schedule) : null,
-    schedule_enabled: e.scheduleEnabled,
-    scheduled_task_name: e.scheduledTaskId,
-    last_run_at: e.lastRunAt,
-    created_at: e.createdAt,
-    started_at: e.startedAt,
-    finished_at: e.finishedAt,
-  };
-}
+/** Kept for the MCP tools, which import it from here; new code imports ../serializers/exports.ts. */
+export { exportOut };
 
 const createBody = z
   .object({
@@ -58,7 +34,7 @@ export const exportRoutes = [
   defineRoute({
     method: "GET", path: "/exports/", operationId: "listExports", tag: "exports",
     summary: "Your exports, newest first (page/size; filter: part of the name). Administrators: all=true for everyone's",
-    scopes: ["exports:read"], status: 200,
+    scopes: ["exports:read"], status: 200, response: ExportPageSchema,
     query: z.object({ ...pageQueryFields, filter: z.string().max(255).optional(), all: queryBool.optional() }).strict(),
     handler: async ({ principal, query, services }) => {
       const page = await services.exports.list(principal, { name: query.filter, all: query.all }, query);
@@ -71,7 +47,7 @@ export const exportRoutes = [
       "Save an export of a Lucene query and run it now: name, query, index_target (attributes, events; default attributes), format (json, csv, misp, stix; default json), " +
       "distribution (required for misp: the exported MISP event's), schedule (the peer's schedule object: {type: interval, every: seconds} or {type: crontab, minute, hour, ...}), schedule_enabled. " +
       "It reads as you, with your rights when each run starts. 429 when exports.max_active_per_user of yours are queued or running",
-    scopes: ["exports:create"], status: 201, body: createBody,
+    scopes: ["exports:create"], status: 201, response: ExportSchema, body: createBody,
     handler: async ({ principal, body, services }) =>
       exportOut(
         await services.exports.create(principal, {
@@ -88,19 +64,19 @@ export const exportRoutes = [
   defineRoute({
     method: "GET", path: "/exports/{export_id}", operationId: "getExport", tag: "exports",
     summary: "One export: status (queued, running, completed, failed), record_count (progress while running), file_size, error",
-    scopes: ["exports:read"], status: 200, params: exportId,
+    scopes: ["exports:read"], status: 200, response: ExportSchema, params: exportId,
     handler: async ({ principal, params, services }) => exportOut(await services.exports.get(principal, params.export_id)),
   }),
   defineRoute({
     method: "POST", path: "/exports/{export_id}/run", operationId: "runExport", tag: "exports",
     summary: "Run the export again now (back to queued; its file is replaced when the run completes). 409 while it is queued or running, 429 beyond your limit",
-    scopes: ["exports:create"], status: 200, params: exportId,
+    scopes: ["exports:create"], status: 200, response: ExportSchema, params: exportId,
     handler: async ({ principal, params, services }) => exportOut(await services.exports.run(principal, params.export_id)),
   }),
   defineRoute({
     method: "PATCH", path: "/exports/{export_id}/schedule", operationId: "setExportSchedule", tag: "exports",
     summary: "Change the export's schedule: {schedule?, schedule_enabled?}; schedule: null removes it",
-    scopes: ["exports:create"], status: 200, params: exportId, body: scheduleBody,
+    scopes: ["exports:create"], status: 200, response: ExportSchema, params: exportId, body: scheduleBody,
     handler: async ({ principal, params, body, services }) =>
       exportOut(
         await services.exports.setSchedule(principal, params.export_id, {
@@ -113,6 +89,7 @@ export const exportRoutes = [
     method: "GET", path: "/exports/{export_id}/download", operationId: "downloadExport", tag: "exports",
     summary: "The export's last complete file as an attachment (json: application/json, csv: text/csv, stix: application/stix+json, misp: application/json); 409 until completed",
     scopes: ["exports:read"], status: 200, params: exportId,
+    download: { mediaTypes: ["application/json", "text/csv", "application/stix+json"] },
     handler: async ({ principal, params, services, reply }) => {
       const file = await services.exports.download(principal, params.export_id);
       reply.header("Content-Type", file.contentType);

@@ -4,38 +4,23 @@ import { binaryPart } from "../contract.ts";
 import { defineRoute } from "../route.ts";
 import { idParams, queryInt, skipLimitQuery } from "../schemas.ts";
 import { errors } from "../../src/platform/errors.ts";
-import type { Feed } from "../../src/generated/prisma/client.ts";
 import { FEED_FORMAT_INPUTS, feedSettingsSchema } from "../../src/modules/feeds/feed-schema.ts";
 import type { StagedUpload } from "../../src/modules/feeds/feed-upload.ts";
 import type { FeedInput } from "../../src/modules/feeds/feeds.service.ts";
-import { taskRunOut } from "./tasks.ts";
-
-/** `f` as the service answers it: header values are already redacted. */
-export function feedOut(f: Feed) {
-  return {
-    id: f.id,
-    name: f.name,
-    provider: f.provider,
-    url: f.url,
-    source_format: f.sourceFormat,
-    input_source: f.inputSource,
-    enabled: f.enabled,
-    distribution: f.distribution,
-    fixed_event: f.fixedEvent,
-    event_uuid: f.eventUuid,
-    publish: f.publish,
-    override_ids: f.overrideIds,
-    tags: f.tags,
-    rules: f.rules,
-    settings: f.settings,
-    headers: f.headers,
-    org_id: f.orgId,
-    created_by: f.createdBy,
-    last_fetched_at: f.lastFetchedAt,
-    created_at: f.createdAt,
-    updated_at: f.updatedAt,
-  };
-}
+import { taskRunOut } from "../serializers/tasks.ts";
+import {
+  FeedCreatedSchema,
+  FeedExploreSchema,
+  FeedFetchSchema,
+  FeedPreviewSchema,
+  FeedSchema,
+  FeedUploadSchema,
+  feedExploreOut,
+  feedFetchOut,
+  feedOut,
+  feedPreviewOut,
+  feedUploadOut,
+} from "../serializers/feeds.ts";
 
 const text = (max: number) => z.string().trim().min(1).max(max);
 const feedFields = {
@@ -59,8 +44,6 @@ const feedFields = {
 const createBody = z.object(feedFields).strict();
 const patchBody = z.object(feedFields).partial().strict();
 
-const runOut = (run: ReturnType<typeof taskRunOut>) => ({ task: { id: run.id, name: run.task, status: run.status }, run });
-
 const previewBody = z
   .object({
     input_source: z.enum(["network", "local"]),
@@ -76,8 +59,8 @@ const previewRoute = (format: "csv" | "json" | "freetext") =>
   defineRoute({
     method: "POST", path: `/feeds/${format}/preview`, operationId: PREVIEW_OPERATION_IDS[format], tag: "feeds",
     summary: `The first rows of a ${format} source (an upload key or a URL) as ingestion would read them, without writing anything: value and type, or the reason it would be rejected`,
-    scopes: ["feeds:preview"], status: 200, body: previewBody, query: z.object({ limit: queryInt(1, 100, format === "freetext" ? 10 : 5) }).strict(),
-    handler: async ({ principal, body, query, services }) => ({ result: "success", preview: await services.feeds.preview(principal, format, body, query.limit) }),
+    scopes: ["feeds:preview"], status: 200, response: FeedPreviewSchema, body: previewBody, query: z.object({ limit: queryInt(1, 100, format === "freetext" ? 10 : 5) }).strict(),
+    handler: async ({ principal, body, query, services }) => feedPreviewOut(await services.feeds.preview(principal, format, body, query.limit)),
   });
 
 export const feedRoutes = [
@@ -86,24 +69,24 @@ export const feedRoutes = [
   previewRoute("freetext"),
   defineRoute({
     method: "GET", path: "/feeds/{feed_id}/explore", operationId: "exploreFeed", tag: "feeds", summary: "A MISP feed's manifest, page by page (page from 0, limit 1..100): {events, total, page, limit}",
-    scopes: ["feeds:read"], status: 200, params: idParams("feed_id"), query: z.object({ page: queryInt(0, 1_000_000, 0), limit: queryInt(1, 100, 20) }).strict(),
-    handler: ({ principal, params, query, services }) => services.feeds.explore(principal, params.feed_id, query.page, query.limit),
+    scopes: ["feeds:read"], status: 200, response: FeedExploreSchema, params: idParams("feed_id"), query: z.object({ page: queryInt(0, 1_000_000, 0), limit: queryInt(1, 100, 20) }).strict(),
+    handler: async ({ principal, params, query, services }) => feedExploreOut(await services.feeds.explore(principal, params.feed_id, query.page, query.limit)),
   }),
   defineRoute({
     method: "GET", path: "/feeds/", operationId: "listFeeds", tag: "feeds", summary: "Your organisation's feeds (administrators: every feed), skip/limit, plain array; header values are redacted (********)",
-    scopes: ["feeds:read"], status: 200, query: skipLimitQuery,
+    scopes: ["feeds:read"], status: 200, response: z.array(FeedSchema), query: skipLimitQuery,
     handler: async ({ principal, query, services }) => (await services.feeds.list(principal, query)).map(feedOut),
   }),
   defineRoute({
     method: "GET", path: "/feeds/{feed_id}", operationId: "getFeed", tag: "feeds", summary: "One feed of your organisation (another's: 404); header values are redacted (********)",
-    scopes: ["feeds:read"], status: 200, params: idParams("feed_id"),
+    scopes: ["feeds:read"], status: 200, response: FeedSchema, params: idParams("feed_id"),
     handler: async ({ principal, params, services }) => feedOut(await services.feeds.get(principal, params.feed_id)),
   }),
   defineRoute({
     method: "POST", path: "/feeds/upload", operationId: "uploadFeedFile", tag: "feeds",
     summary:
       "Upload a feed file (multipart: file, source_format csv|json|freetext|sharing; the peer's misp is taken as sharing and answered as sharing), streamed to storage under feed-uploads/<uuid>; at most 2 GB (413). Sharing archives (.zip, .tar.gz) are extracted safely: manifest.json, hashes.csv and <event-uuid>.json at the root are kept",
-    scopes: ["feeds:create"], status: 200, bodyType: "multipart",
+    scopes: ["feeds:create"], status: 200, response: FeedUploadSchema, bodyType: "multipart",
     multipartBody: z
       .object({
         file: binaryPart().describe("The feed file: CSV, JSON, text, a MISP event, or a sharing archive (.zip, .tar.gz)"),
@@ -130,7 +113,7 @@ export const feedRoutes = [
         }
         if (!staged) throw errors.invalidField(["body", "file"], "Field required");
         if (format === undefined) throw errors.invalidField(["body", "source_format"], "Field required");
-        return await services.feeds.upload(principal, staged, format);
+        return feedUploadOut(await services.feeds.upload(principal, staged, format));
       } catch (err) {
         throw multipartError(err);
       } finally {
@@ -141,7 +124,7 @@ export const feedRoutes = [
   defineRoute({
     method: "POST", path: "/feeds/", operationId: "createFeed", tag: "feeds",
     summary: "Create a feed (source_format csv, json, freetext or sharing; misp is taken as sharing); a local one (input_source local, url = the upload's key) is ingested once at once, as you: the response's ingestion is that task run; its settings.localFile is the upload's filename and size",
-    scopes: ["feeds:create"], status: 201, body: createBody,
+    scopes: ["feeds:create"], status: 201, response: FeedCreatedSchema, body: createBody,
     handler: async ({ principal, body, services }) => {
       const { feed, ingestion } = await services.feeds.create(principal, body as FeedInput);
       return { ...feedOut(feed), ingestion: ingestion ? taskRunOut(ingestion) : null };
@@ -150,7 +133,7 @@ export const feedRoutes = [
   defineRoute({
     method: "PATCH", path: "/feeds/{feed_id}", operationId: "updateFeed", tag: "feeds",
     summary: "Change a feed; replacing an uploaded file is a new url, read by the next fetch (settings.localFile becomes the new upload's filename and size). headers replaces the set; a header sent back as ******** keeps its stored value",
-    scopes: ["feeds:update"], status: 200, params: idParams("feed_id"), body: patchBody,
+    scopes: ["feeds:update"], status: 200, response: FeedSchema, params: idParams("feed_id"), body: patchBody,
     handler: async ({ principal, params, body, services }) => feedOut(await services.feeds.update(principal, params.feed_id, body as Partial<FeedInput>)),
   }),
   defineRoute({
@@ -161,8 +144,8 @@ export const feedRoutes = [
   defineRoute({
     method: "POST", path: "/feeds/{feed_id}/fetch", operationId: "fetchFeed", tag: "feeds",
     summary: "Fetch the feed now, as you: {task: {id, name, status}} (the peer's shape) and the run, whose progress and counts GET /tasks/{id} shows",
-    scopes: ["feeds:fetch"], status: 200, params: idParams("feed_id"),
-    handler: async ({ principal, params, services }) => runOut(taskRunOut(await services.feeds.fetch(principal, params.feed_id))),
+    scopes: ["feeds:fetch"], status: 200, response: FeedFetchSchema, params: idParams("feed_id"),
+    handler: async ({ principal, params, services }) => feedFetchOut(taskRunOut(await services.feeds.fetch(principal, params.feed_id))),
   }),
 ];
 

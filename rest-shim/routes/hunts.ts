@@ -2,47 +2,12 @@ import { z } from "zod";
 import { defineRoute } from "../route.ts";
 import { idParams, intId, pageQueryFields, queryBool, skipLimitQuery } from "../schemas.ts";
 import { HUNT_STATUSES, HUNT_TYPE_ALIASES, HUNT_TYPES, INDEX_TARGETS, MAX_QUERY_LENGTH } from "../../src/modules/hunts/hunt-definition.ts";
-import { HUNT_FREQUENCY_NAMES, frequencyOf } from "../../src/modules/hunts/hunt-schedule.ts";
-import type { HuntRow, HuntRunRow } from "../../src/modules/hunts/hunt-store.ts";
+import { HUNT_FREQUENCY_NAMES } from "../../src/modules/hunts/hunt-schedule.ts";
 import type { HuntInput } from "../../src/modules/hunts/hunts.service.ts";
+import { HuntPageSchema, HuntResultSchema, HuntRunSchema, HuntSchema, huntOut, huntResultOut, huntRunOut } from "../serializers/hunts.ts";
 
-/** A hunt as the peer answers it (spec 2.2 fields, owner and timestamps), plus its schedule and last run. */
-export function huntOut(h: HuntRow) {
-  return {
-    id: h.id,
-    user_id: h.userId,
-    name: h.name,
-    description: h.description,
-    query: h.query,
-    hunt_type: h.huntType,
-    index_target: h.indexTarget,
-    status: h.status,
-    schedule: frequencyOf(h),
-    scheduled_task_id: h.scheduledTaskId,
-    next_run_at: h.scheduleEnabled ? h.nextRunAt : null,
-    last_run_at: h.lastRunAt,
-    last_run_status: h.lastRunStatus,
-    last_run_error: h.lastRunError,
-    last_match_count: h.lastMatchCount,
-    last_success_at: h.lastSuccessAt,
-    created_at: h.createdAt,
-    updated_at: h.updatedAt,
-  };
-}
-
-export function huntRunOut(r: HuntRunRow) {
-  return {
-    id: Number(r.id),
-    run_at: r.runAt,
-    match_count: r.matchCount,
-    status: r.status,
-    error: r.error,
-    trigger: r.trigger,
-    new_hit_count: r.newHitCount,
-    duration_ms: r.durationMs,
-    task_run_id: r.taskRunId,
-  };
-}
+/** Kept for the MCP tools, which import them from here; new code imports ../serializers/hunts.ts. */
+export { huntOut, huntRunOut };
 
 const huntTypeNames = [...HUNT_TYPES, ...Object.keys(HUNT_TYPE_ALIASES)] as [string, ...string[]];
 const huntFields = {
@@ -76,7 +41,7 @@ export const huntRoutes = [
   defineRoute({
     method: "GET", path: "/hunts/", operationId: "listHunts", tag: "hunts",
     summary: "Your hunts, newest first (page/size; filter: part of the name). Administrators: all=true for everyone's, user_id for one user's",
-    scopes: ["hunts:read"], status: 200,
+    scopes: ["hunts:read"], status: 200, response: HuntPageSchema,
     query: z.object({ ...pageQueryFields, filter: z.string().max(255).optional(), all: queryBool.optional(), user_id: intId.optional() }).strict(),
     handler: async ({ principal, query, services }) => {
       const page = await services.hunts.list(principal, { name: query.filter, all: query.all, userId: query.user_id }, query);
@@ -87,19 +52,19 @@ export const huntRoutes = [
     method: "POST", path: "/hunts/", operationId: "createHunt", tag: "hunts",
     summary:
       "Create a hunt: name, query, hunt_type (search, cpe, rules, fw-attack-pattern; default search), index_target (search: attributes, events, correlations; fw-attack-pattern: events, attributes, attributes_and_events), description, status (active, paused), schedule (hourly, daily, weekly or null)",
-    scopes: ["hunts:create"], status: 201, body: createBody,
+    scopes: ["hunts:create"], status: 201, response: HuntSchema, body: createBody,
     handler: async ({ principal, body, services }) => huntOut(await services.hunts.create(principal, toInput(body) as HuntInput)),
   }),
   defineRoute({
     method: "GET", path: "/hunts/{hunt_id}", operationId: "getHunt", tag: "hunts",
     summary: "One hunt",
-    scopes: ["hunts:read"], status: 200, params: huntId,
+    scopes: ["hunts:read"], status: 200, response: HuntSchema, params: huntId,
     handler: async ({ principal, params, services }) => huntOut(await services.hunts.get(principal, params.hunt_id)),
   }),
   defineRoute({
     method: "PATCH", path: "/hunts/{hunt_id}", operationId: "updateHunt", tag: "hunts",
     summary: "Change a hunt (only the fields given). A new query, type or target starts it afresh: its cached result goes and its next run with hits is a first run",
-    scopes: ["hunts:update"], status: 200, params: huntId, body: patchBody,
+    scopes: ["hunts:update"], status: 200, response: HuntSchema, params: huntId, body: patchBody,
     handler: async ({ principal, params, body, services }) => huntOut(await services.hunts.update(principal, params.hunt_id, defined(toInput(body)))),
   }),
   defineRoute({
@@ -112,25 +77,25 @@ export const huntRoutes = [
     method: "POST", path: "/hunts/{hunt_id}/run", operationId: "runHunt", tag: "hunts",
     summary:
       "Run the hunt now: {hunt, total, hits}, each hit with is_new; cached and added to the history. A failed run is recorded with its reason and answered as an error (503 when an external service failed, 400 for unknown techniques); the cached results stay",
-    scopes: ["hunts:run"], status: 200, params: huntId,
+    scopes: ["hunts:run"], status: 200, response: HuntResultSchema, params: huntId,
     handler: async ({ principal, params, services }) => {
       const r = await services.hunts.run(principal, params.hunt_id);
-      return { hunt: huntOut(r.hunt), total: r.total, hits: r.hits, run_at: r.run.runAt };
+      return huntResultOut(r.hunt, r.total, r.hits, r.run.runAt);
     },
   }),
   defineRoute({
     method: "GET", path: "/hunts/{hunt_id}/results", operationId: "getHuntResults", tag: "hunts",
     summary: "The result set of the last successful run: {hunt, total, hits, run_at}; 404 before the first",
-    scopes: ["hunts:read"], status: 200, params: huntId,
+    scopes: ["hunts:read"], status: 200, response: HuntResultSchema, params: huntId,
     handler: async ({ principal, params, services }) => {
       const { hunt, result } = await services.hunts.results(principal, params.hunt_id);
-      return { hunt: huntOut(hunt), total: result.total, hits: result.hits, run_at: result.runAt };
+      return huntResultOut(hunt, result.total, result.hits, result.runAt);
     },
   }),
   defineRoute({
     method: "GET", path: "/hunts/{hunt_id}/history", operationId: "listHuntRuns", tag: "hunts",
     summary: "Runs, newest first: run_at, match_count (null for a failed run), status, error; skip/limit, plain array",
-    scopes: ["hunts:read"], status: 200, params: huntId, query: skipLimitQuery,
+    scopes: ["hunts:read"], status: 200, response: z.array(HuntRunSchema), params: huntId, query: skipLimitQuery,
     handler: async ({ principal, params, query, services }) => (await services.hunts.history(principal, params.hunt_id, query.skip, query.limit)).map(huntRunOut),
   }),
   defineRoute({

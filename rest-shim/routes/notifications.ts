@@ -1,19 +1,10 @@
 import { z } from "zod";
 import { defineRoute } from "../route.ts";
 import { intId, pageQueryFields, queryBool } from "../schemas.ts";
-import type { NotificationRow } from "../../src/modules/notifications/notifications.service.ts";
+import { NotificationPageSchema, NotificationStatusSchema, notificationOut } from "../serializers/notifications.ts";
 
-export const notificationOut = (n: NotificationRow) => ({
-  id: n.id,
-  user_id: n.user_id,
-  type: n.type,
-  entity_type: n.entity_type,
-  entity_uuid: n.entity_uuid,
-  read: n.read,
-  payload: n.payload,
-  created_at: n.created_at,
-  updated_at: null,
-});
+/** Kept for the MCP tools, which import it from here; new code imports ../serializers/notifications.ts. */
+export { notificationOut };
 
 /** A notification id, or `all` where the route allows it; anything else is a 422 naming the parameter. */
 const idOrAll = z.object({ notification_id: z.union([z.literal("all"), intId]) }).strict();
@@ -24,7 +15,7 @@ export const notificationRoutes = [
   defineRoute({
     method: "GET", path: "/notifications", operationId: "listNotifications", tag: "notifications",
     summary: "Your notifications, newest first (page/size; type exact, read true|false, filter: substring of the type)",
-    scopes: ["notifications:read"], status: 200,
+    scopes: ["notifications:read"], status: 200, response: NotificationPageSchema,
     query: z.object({ ...pageQueryFields, type: z.string().max(200).optional(), read: queryBool.optional(), filter: z.string().max(200).optional() }).strict(),
     handler: async ({ principal, query, services }) => {
       const { page, size, ...filter } = query;
@@ -35,7 +26,7 @@ export const notificationRoutes = [
   defineRoute({
     method: "PATCH", path: "/notifications/{notification_id}/read", operationId: "markNotificationRead", tag: "notifications",
     summary: "Mark one notification read, or all of yours with the id `all`",
-    scopes: ["notifications:update"], status: 200, params: idOrAll,
+    scopes: ["notifications:update"], status: 200, response: NotificationStatusSchema, params: idOrAll,
     handler: async ({ principal, params, services }) => {
       await services.notifications.markRead(principal, params.notification_id);
       return ok;
@@ -44,13 +35,13 @@ export const notificationRoutes = [
   defineRoute({
     method: "PATCH", path: "/notifications/{notification_id}/unfollow", operationId: "unfollowNotificationSubject", tag: "notifications",
     summary: "Stop following what the notification is about and delete it, in one step ({status: error} for hunt notifications, which follow nothing)",
-    scopes: ["notifications:update"], status: 200, params: idOnly,
+    scopes: ["notifications:update"], status: 200, response: NotificationStatusSchema, params: idOnly,
     handler: ({ principal, params, services }) => services.notifications.unfollow(principal, params.notification_id),
   }),
   defineRoute({
     method: "DELETE", path: "/notifications/{notification_id}", operationId: "deleteNotification", tag: "notifications",
     summary: "Delete one notification, or all of yours with the id `all`",
-    scopes: ["notifications:update"], status: 200, params: idOrAll,
+    scopes: ["notifications:update"], status: 200, response: NotificationStatusSchema, params: idOrAll,
     handler: async ({ principal, params, services }) => {
       await services.notifications.delete(principal, params.notification_id);
       return ok;

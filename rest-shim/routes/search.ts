@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { defineRoute } from "../route.ts";
 import { queryBool, queryInt } from "../schemas.ts";
-import { searchPageOut } from "../serializers/search.ts";
+import { SEARCH_PAGE_SCHEMAS, searchPageOut } from "../serializers/search.ts";
 import type { SearchTarget } from "../../src/modules/search/search.service.ts";
 
 /** The peer's search parameters (P3 paging: size 1..100, default 10). The query may be empty (match all). */
@@ -22,7 +22,7 @@ const searchRoute = (target: SearchTarget, defaultField: string) =>
   defineRoute({
     method: "GET", path: `/${target}/search`, operationId: `search${capitalized(target)}`, tag: target,
     summary: `Lucene search over the ${target} index (default field \`${defaultField}\`${target === "correlations" ? "" : "; soft-deleted documents left out unless include_deleted"}); P3 envelope with total_relation (total exact up to 10 000, then gte); 400 invalid_query with the parser's position; 503 search_timeout when cancelled`,
-    scopes: [`${target}:read`], status: 200,
+    scopes: [`${target}:read`], status: 200, response: SEARCH_PAGE_SCHEMAS[target],
     query: searchQuery,
     handler: async ({ principal, query, services }) =>
       searchPageOut(

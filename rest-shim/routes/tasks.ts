@@ -2,10 +2,19 @@ import { z } from "zod";
 import { defineRoute } from "../route.ts";
 import { queryInt, skipLimitQuery } from "../schemas.ts";
 import { anyUuid } from "./attributes.ts";
-import { PERIOD_SECONDS, describeSchedule, type Schedule } from "../../src/modules/tasks/schedule.ts";
-import { cronFields, fromPeer, peerSchedule, pickCron, scheduleOut, timezone } from "../../src/modules/tasks/schedule-contract.ts";
+import { PERIOD_SECONDS, type Schedule } from "../../src/modules/tasks/schedule.ts";
+import { cronFields, fromPeer, peerSchedule, pickCron, timezone } from "../../src/modules/tasks/schedule-contract.ts";
 import { taskFullName } from "../../src/modules/tasks/task-registry.ts";
-import type { ScheduledTaskRow, TaskRunRow } from "../../src/modules/tasks/task-store.ts";
+import {
+  RegisteredTaskSchema,
+  ScheduledTaskSchema,
+  TaskRunListSchema,
+  TaskRunMapSchema,
+  TaskRunQueuedSchema,
+  TaskRunSchema,
+  scheduledTaskOut,
+  taskRunOut,
+} from "../serializers/tasks.ts";
 import type { ScheduleTaskPatch } from "../../src/modules/tasks/tasks.service.ts";
 import { errors, fromZodError } from "../../src/platform/errors.ts";
 
@@ -80,60 +89,6 @@ function fromSpec(b: SpecScheduleFields): Schedule | undefined {
 }
 
 
-// ---- responses ----
-
-
-export function scheduledTaskOut(t: ScheduledTaskRow) {
-  return {
-    id: t.id,
-    scheduled_task_name: t.id,
-    name: t.name,
-    task: t.task,
-    task_name: taskFullName(t.task),
-    args: t.args,
-    kwargs: t.kwargs,
-    params: { args: t.args, kwargs: t.kwargs },
-    schedule_type: t.schedule.type,
-    interval: t.schedule.type === "interval" ? { every: t.schedule.every, period: t.schedule.period } : null,
-    crontab: t.schedule.type === "crontab" ? { ...pickCron(t.schedule), timezone: t.schedule.timezone } : null,
-    schedule: scheduleOut(t.schedule),
-    schedule_description: describeSchedule(t.schedule),
-    enabled: t.enabled,
-    status: t.enabled ? "scheduled" : "paused",
-    due_at: t.nextRunAt,
-    last_run_at: t.lastRunAt,
-    total_run_count: t.totalRunCount,
-    last_run: t.lastRunId ? { id: t.lastRunId, status: t.lastRunStatus } : null,
-    owner_id: t.ownerId,
-    created_at: t.createdAt,
-    updated_at: t.updatedAt,
-  };
-}
-
-export function taskRunOut(r: TaskRunRow) {
-  return {
-    id: r.id,
-    task_id: r.id,
-    scheduled_task_id: r.scheduledTaskId,
-    task: r.task,
-    task_name: taskFullName(r.task),
-    args: r.args,
-    kwargs: r.kwargs,
-    trigger: r.trigger,
-    status: r.status,
-    attempts: r.attempts,
-    max_attempts: r.maxAttempts,
-    last_error: r.lastError,
-    result: r.result,
-    progress: r.progress,
-    run_as_user_id: r.runAsUserId,
-    job_id: r.jobId,
-    queued_at: r.queuedAt,
-    started_at: r.startedAt,
-    finished_at: r.finishedAt,
-  };
-}
-
 const taskIdParams = z.object({ task_id: anyUuid }).strict();
 const runIdParams = z.object({ run_id: anyUuid }).strict();
 const runStatuses = ["queued", "running", "succeeded", "failed", "cancelled"] as const;
@@ -142,7 +97,7 @@ export const taskRoutes = [
   defineRoute({
     method: "GET", path: "/tasks/registered", operationId: "listRegisteredTasks", tag: "tasks",
     summary: "The tasks that can be scheduled, with the scopes scheduling or running each needs",
-    scopes: ["tasks:read"], status: 200,
+    scopes: ["tasks:read"], status: 200, response: z.array(RegisteredTaskSchema),
     handler: ({ principal, services }) =>
       services.tasks.registered(principal).map((t) => ({ name: t.name, task_name: taskFullName(t.name), description: t.description, required_scopes: t.requiredScopes })),
   }),
@@ -150,25 +105,25 @@ export const taskRoutes = [
     method: "POST", path: "/tasks/schedule", operationId: "scheduleTask", tag: "tasks",
     summary:
       "Schedule a task: {name, task, schedule_type interval|crontab, interval {every, period seconds|minutes|hours|days|weeks} or crontab {minute, hour, day_of_week, day_of_month, month_of_year, timezone}, args?, kwargs?, enabled? (default true)}; the peer's {task_name, params, schedule} body too. The task runs as you.",
-    scopes: ["tasks:create"], status: 201, body: z.record(z.string(), z.unknown()),
+    scopes: ["tasks:create"], status: 201, response: ScheduledTaskSchema, body: z.record(z.string(), z.unknown()),
     handler: async ({ principal, body, services }) => scheduledTaskOut(await services.tasks.create(principal, parseCreateBody(body))),
   }),
   defineRoute({
     method: "GET", path: "/tasks/scheduled", operationId: "listScheduledTasks", tag: "tasks",
     summary: "Your scheduled tasks (administrators: everyone's), newest first; skip/limit, plain array",
-    scopes: ["tasks:read"], status: 200, query: skipLimitQuery,
+    scopes: ["tasks:read"], status: 200, response: z.array(ScheduledTaskSchema), query: skipLimitQuery,
     handler: async ({ principal, query, services }) => (await services.tasks.list(principal, query)).map(scheduledTaskOut),
   }),
   defineRoute({
     method: "GET", path: "/tasks/scheduled/{task_id}", operationId: "getScheduledTask", tag: "tasks",
     summary: "One scheduled task",
-    scopes: ["tasks:read"], status: 200, params: taskIdParams,
+    scopes: ["tasks:read"], status: 200, response: ScheduledTaskSchema, params: taskIdParams,
     handler: async ({ principal, params, services }) => scheduledTaskOut(await services.tasks.get(principal, params.task_id)),
   }),
   defineRoute({
     method: "PATCH", path: "/tasks/scheduled/{task_id}", operationId: "updateScheduledTask", tag: "tasks",
     summary: "Change a scheduled task: name, args/kwargs (or params), the schedule (schedule_type with interval or crontab, or the peer's schedule), enabled (false pauses, true resumes)",
-    scopes: ["tasks:update"], status: 200, params: taskIdParams, body: patchBody,
+    scopes: ["tasks:update"], status: 200, response: ScheduledTaskSchema, params: taskIdParams, body: patchBody,
     handler: async ({ principal, params, body, services }) => {
       if (body.schedule && (body.schedule_type || body.interval || body.crontab)) throw errors.invalidField(["body", "schedule"], "Give either schedule or schedule_type, not both");
       if (body.params && (body.args || body.kwargs)) throw errors.invalidField(["body", "params"], "Give either params or args/kwargs, not both");
@@ -185,7 +140,7 @@ export const taskRoutes = [
   defineRoute({
     method: "DELETE", path: "/tasks/scheduled/{task_id}", operationId: "deleteScheduledTask", tag: "tasks",
     summary: "Delete a scheduled task (its past runs stay readable); body null, as the peer answers",
-    scopes: ["tasks:delete"], status: 200, params: taskIdParams,
+    scopes: ["tasks:delete"], status: 200, response: z.null().describe("Always null, as the peer answers"), params: taskIdParams,
     handler: async ({ principal, params, services }) => {
       await services.tasks.delete(principal, params.task_id);
       return null;
@@ -194,7 +149,7 @@ export const taskRoutes = [
   defineRoute({
     method: "POST", path: "/tasks/scheduled/{task_id}/run", operationId: "runScheduledTask", tag: "tasks",
     summary: "Run a scheduled task once now, as you (a paused one too); 202 with the run's id, whose status GET /tasks/{task_id} shows",
-    scopes: ["tasks:run"], status: 202, params: taskIdParams,
+    scopes: ["tasks:run"], status: 202, response: TaskRunQueuedSchema, params: taskIdParams,
     handler: async ({ principal, params, services }) => {
       const run = await services.tasks.runNow(principal, params.task_id);
       return { task_id: run.id, job_id: run.jobId, status: run.status, message: `${run.task} has been queued`, run: taskRunOut(run) };
@@ -203,7 +158,7 @@ export const taskRoutes = [
   defineRoute({
     method: "GET", path: "/tasks/", operationId: "listTaskRuns", tag: "tasks",
     summary: "Task runs you can see, newest first: {items keyed by run id, limit, offset, has_more}; filter by status or scheduled_task_id",
-    scopes: ["tasks:read"], status: 200,
+    scopes: ["tasks:read"], status: 200, response: TaskRunListSchema,
     query: z
       .object({
         limit: queryInt(1, 1000, 100),
@@ -221,14 +176,14 @@ export const taskRoutes = [
   defineRoute({
     method: "GET", path: "/tasks/active", operationId: "listActiveTaskRuns", tag: "tasks",
     summary: "Queued and running task runs you can see, keyed by run id",
-    scopes: ["tasks:read"], status: 200,
+    scopes: ["tasks:read"], status: 200, response: TaskRunMapSchema,
     handler: async ({ principal, services }) =>
       Object.fromEntries((await services.tasks.runs(principal, { statuses: ["queued", "running"] }, 0, 1000)).map((r) => [r.id, taskRunOut(r)])),
   }),
   defineRoute({
     method: "GET", path: "/tasks/{run_id}", operationId: "getTaskRun", tag: "tasks",
     summary: "A task run's status: queued/running/succeeded/failed, timestamps, attempts, the last error, progress and result",
-    scopes: ["tasks:read"], status: 200, params: runIdParams,
+    scopes: ["tasks:read"], status: 200, response: TaskRunSchema, params: runIdParams,
     handler: async ({ principal, params, services }) => taskRunOut(await services.tasks.run(principal, params.run_id)),
   }),
 ];

@@ -1,0 +1,161 @@
+import { z } from "zod";
+import type { CorrelatedAttribute, KeyCount } from "../../src/modules/correlations/correlation-aggregates.ts";
+import type { Exclusion } from "../../src/modules/correlations/correlations.service.ts";
+import type { HistogramBucket } from "../../src/modules/correlations/histogram.ts";
+import type { RebuildRow } from "../../src/modules/correlations/rebuild.ts";
+import { named, nullableTimestamp, timestamp } from "../contract.ts";
+
+const rebuildStatus = z.enum(["queued", "running", "succeeded", "failed"]);
+
+export const CorrelationRebuildSchema = named(
+  "CorrelationRebuild",
+  z.object({
+    id: z.int(),
+    status: rebuildStatus,
+    total: z.int().min(0).describe("Attributes to process"),
+    processed: z.int().min(0).describe("Attributes processed so far"),
+    correlations_created: z.int().min(0).describe("Pairs created"),
+    correlations_removed: z.int().min(0).describe("Pairs removed"),
+    error: z.string().nullable().describe("Why it failed; null otherwise"),
+    requested_by: z.int().nullable().describe("The user who asked for it; null for a system rebuild"),
+    created_at: timestamp,
+    started_at: nullableTimestamp,
+    finished_at: nullableTimestamp,
+  }),
+  "A full rebuild of the correlations and its progress",
+);
+
+export function rebuildOut(r: RebuildRow): z.output<typeof CorrelationRebuildSchema> {
+  return {
+    id: r.id,
+    status: r.status,
+    total: r.total,
+    processed: r.processed,
+    correlations_created: r.created,
+    correlations_removed: r.removed,
+    error: r.error,
+    requested_by: r.requested_by,
+    created_at: r.created_at.toISOString(),
+    started_at: r.started_at?.toISOString() ?? null,
+    finished_at: r.finished_at?.toISOString() ?? null,
+  };
+}
+
+export const CorrelationRunQueuedSchema = named(
+  "CorrelationRunQueued",
+  z.object({
+    task_id: z.string().describe("The job's id"),
+    status: rebuildStatus,
+    message: z.string(),
+    rebuild: CorrelationRebuildSchema,
+  }),
+  "A rebuild queued now: GET /correlations/run/{rebuild_id} shows its progress",
+);
+
+export const KeyCountSchema = named(
+  "CorrelationKeyCount",
+  z.object({ key: z.string().describe("An event uuid, or a value"), doc_count: z.int().min(0).describe("Correlation documents (two per pair)") }),
+  "A terms bucket: a key and how many correlation documents have it",
+);
+
+export const countsOut = (l: KeyCount[]): z.output<typeof KeyCountSchema>[] => l.map((x) => ({ key: x.key, doc_count: x.docCount }));
+
+const CorrelatedAttributeSchema = named(
+  "CorrelatedAttribute",
+  z.object({
+    key: z.string().describe("The attribute's uuid"),
+    doc_count: z.int().min(0).describe("Pairs it is part of"),
+    top_attribute_info: z
+      .object({
+        hits: z.object({
+          total: z.object({ value: z.int().min(0), relation: z.literal("eq") }),
+          max_score: z.null(),
+          hits: z.array(
+            z.object({
+              _index: z.string(),
+              _id: z.string().describe("A correlation document having the attribute as target"),
+              _score: z.null(),
+              _source: z.object({ target_attribute_type: z.string(), target_attribute_value: z.string(), target_event_uuid: z.string() }),
+            }),
+          ),
+        }),
+      })
+      .describe("The peer's top_hits sub-aggregation: one document having the attribute as target"),
+  }),
+  "An attribute among the most correlated, as the peer's terms bucket with its top_hits",
+);
+
+/** The peer's terms bucket with its `top_hits` sub-aggregation (one document having the attribute as target). */
+export const correlatedAttributeOut = (a: CorrelatedAttribute): z.output<typeof CorrelatedAttributeSchema> => ({
+  key: a.key,
+  doc_count: a.docCount,
+  top_attribute_info: {
+    hits: {
+      total: { value: a.docCount, relation: "eq" },
+      max_score: null,
+      hits: [
+        {
+          _index: "svc-correlations",
+          _id: a.sampleDocumentId,
+          _score: null,
+          _source: { target_attribute_type: a.type, target_attribute_value: a.value, target_event_uuid: a.eventUuid },
+        },
+      ],
+    },
+  },
+});
+
+export const CorrelationStatsSchema = named(
+  "CorrelationStats",
+  z.object({
+    top_correlated_events: z.array(KeyCountSchema).describe("The 10 events with most correlation documents"),
+    top_correlated_attributes: z.array(CorrelatedAttributeSchema).describe("The 10 attributes with most pairs"),
+    total_correlations: z.int().min(0).describe("Correlation documents you may read (two per pair)"),
+    top_correlated_values: z.array(KeyCountSchema).describe("Ours: the 10 most correlated values"),
+  }),
+  "Statistics over the correlations you may read",
+);
+
+export const CorrelationHistogramSchema = named(
+  "CorrelationHistogram",
+  z.object({
+    buckets: z.array(
+      z.object({
+        key_as_string: z.string().describe("The bucket's start, ISO 8601 in UTC"),
+        key: z.int().describe("The bucket's start, epoch milliseconds"),
+        doc_count: z.int().min(0),
+      }),
+    ),
+  }),
+  "Correlation documents per UTC day, week or month, empty buckets included",
+);
+
+export function histogramOut(buckets: HistogramBucket[]): z.output<typeof CorrelationHistogramSchema> {
+  return { buckets: buckets.map((b) => ({ key_as_string: b.keyAsString, key: b.key, doc_count: b.docCount })) };
+}
+
+export const CorrelationsDeletedSchema = named(
+  "CorrelationsDeleted",
+  z.object({
+    message: z.string(),
+    deleted: z.int().min(0).describe("Pairs deleted"),
+    cancelled_rebuilds: z.array(z.int()).describe("Ids of the queued or running rebuilds cancelled (now failed)"),
+  }),
+  "What deleting every correlation did",
+);
+
+export const CorrelationExclusionSchema = named(
+  "CorrelationExclusion",
+  z.object({
+    id: z.int(),
+    value: z.string().describe("A value that never correlates; % matches anything"),
+    comment: z.string(),
+    created_by: z.int().nullable(),
+    created_at: timestamp,
+  }),
+  "A value excluded from correlation",
+);
+
+export function exclusionOut(e: Exclusion): z.output<typeof CorrelationExclusionSchema> {
+  return { id: e.id, value: e.value, comment: e.comment, created_by: e.created_by, created_at: e.created_at.toISOString() };
+}
