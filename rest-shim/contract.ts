@@ -3,8 +3,9 @@ import { z } from "zod";
 /**
  * Named output schemas: each becomes one component of /openapi.json (one model per resource in a
  * generated client). Input schemas stay unnamed: their input and output forms differ (transforms).
+ * zod's global registry, so that `.describe()` and `.meta()` on fields reach the document too.
  */
-export const schemaRegistry = z.registry<{ id: string; description?: string }>();
+export const schemaRegistry = z.globalRegistry;
 
 export function named<T extends z.ZodType>(id: string, schema: T, description?: string): T {
   schemaRegistry.add(schema, { id, ...(description ? { description } : {}) });

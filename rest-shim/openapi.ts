@@ -72,7 +72,10 @@ function successResponse(r: RouteDef, convert: SchemaConverter): Record<string, 
   if (r.download) {
     return {
       description: "The file, streamed",
-      content: Object.fromEntries(r.download.mediaTypes.map((t) => [t, { schema: { type: "string", contentMediaType: t } }])),
+      // A JSON file is still JSON on the wire (clients parse it); other formats are text to save.
+      content: Object.fromEntries(
+        r.download.mediaTypes.map((t) => [t, { schema: /[/+]json$/.test(t) ? { description: "The file's JSON document" } : { type: "string", contentMediaType: t } }]),
+      ),
     };
   }
   if (!r.response) return { description: "Success", content: { "application/json": { schema: {} } } };

@@ -6,7 +6,6 @@ import { fromPeer, peerSchedule } from "../../src/modules/tasks/schedule-contrac
 import { ExportPageSchema, ExportSchema, exportOut } from "../serializers/exports.ts";
 
 /** Kept for the MCP tools, which import it from here; new code imports ../serializers/exports.ts. */
-export { exportOut };
 
 const createBody = z
   .object({

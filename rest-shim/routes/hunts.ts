@@ -7,7 +7,6 @@ import type { HuntInput } from "../../src/modules/hunts/hunts.service.ts";
 import { HuntPageSchema, HuntResultSchema, HuntRunSchema, HuntSchema, huntOut, huntResultOut, huntRunOut } from "../serializers/hunts.ts";
 
 /** Kept for the MCP tools, which import them from here; new code imports ../serializers/hunts.ts. */
-export { huntOut, huntRunOut };
 
 const huntTypeNames = [...HUNT_TYPES, ...Object.keys(HUNT_TYPE_ALIASES)] as [string, ...string[]];
 const huntFields = {

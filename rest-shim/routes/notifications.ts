@@ -4,7 +4,6 @@ import { intId, pageQueryFields, queryBool } from "../schemas.ts";
 import { NotificationPageSchema, NotificationStatusSchema, notificationOut } from "../serializers/notifications.ts";
 
 /** Kept for the MCP tools, which import it from here; new code imports ../serializers/notifications.ts. */
-export { notificationOut };
 
 /** A notification id, or `all` where the route allows it; anything else is a 422 naming the parameter. */
 const idOrAll = z.object({ notification_id: z.union([z.literal("all"), intId]) }).strict();

@@ -4,7 +4,7 @@ import type { Runtime } from "../runtime.ts";
 import { AUDIENCE_FIELD } from "../search/fields.ts";
 import type { Hit } from "../modules/hunts/hit-keys.ts";
 import { MAX_QUERY_LENGTH } from "../modules/hunts/hunt-definition.ts";
-import { huntOut, huntRunOut } from "../../rest-shim/routes/hunts.ts";
+import { huntOut, huntRunOut } from "../../rest-shim/serializers/hunts.ts";
 import { toolResult } from "./results.ts";
 import { ADDS_DATA, ID, MAX_ITEMS, pageArg, pageSummary, READ_ONLY, sizeArg, wrap } from "./tool-kit.ts";
 

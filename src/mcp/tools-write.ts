@@ -9,7 +9,7 @@ import { SIGHTING_TYPES } from "../modules/sightings/sightings.service.ts";
 import { EXPORT_FORMATS, EXPORT_TARGETS } from "../modules/exports/export-store.ts";
 import { eventOut } from "../../rest-shim/serializers/events.ts";
 import { attributeOut } from "../../rest-shim/serializers/attributes.ts";
-import { exportOut } from "../../rest-shim/routes/exports.ts";
+import { exportOut } from "../../rest-shim/serializers/exports.ts";
 import { MAX_ANALYSIS_LEVEL, MAX_THREAT_LEVEL, MIN_THREAT_LEVEL } from "./levels.ts";
 import { toolResult } from "./results.ts";
 import { ADDS_DATA, MAX_ITEMS, oneOf, UUID, wrap, type ToolContext } from "./tool-kit.ts";

@@ -1548,23 +1548,30 @@ export interface components {
     schemas: {
         /** @description An API key (the secret is shown once, when it is created) */
         ApiKey: {
+            /** @description Locked by an administrator: its owner cannot enable it */
             admin_disabled: boolean;
             comment: string | null;
             /** Format: date-time */
             created_at: string;
+            /** @description Disabled by its owner */
             disabled: boolean;
             expires_at: string | null;
             id: number;
             last_used_at: string | null;
             name: string;
+            /** @description The key's scopes; effective rights are these within the owner's current role */
             scopes: string[];
             user_id: number;
         };
         /** @description An ATT&CK technique of the mitre-attack-pattern galaxy */
         AttackPattern: {
             description: string;
+            /** @description The ATT&CK code (T1059, T1059.001); null when the cluster has none */
             external_id: string | null;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description The cluster's uuid
+             */
             uuid: string;
             value: string;
         };
@@ -1572,41 +1579,54 @@ export interface components {
         Attribute: {
             category: string;
             comment: string;
+            /** @description Correlations with this attribute as source: a list in list answers, null in item answers (as the peer) */
             correlations: components["schemas"]["CorrelationHit"][] | null;
             deleted: boolean;
             disable_correlation: boolean;
+            /** @description MISP distribution: 0 your organisation, 1 this community, 2 connected communities, 3 all, 4 sharing group, 5 inherit the event's */
             distribution: number;
             /** Format: uuid */
             event_uuid: string;
+            /** @description Always null (the peer's field) */
             expanded: null;
             first_seen: number | null;
             last_seen: number | null;
             object_relation: string | null;
+            /** @description The object it belongs to; null for a standalone attribute */
             object_uuid: string | null;
             sharing_group_id: number | null;
             tags: components["schemas"]["EventTag"][];
+            /** @description Unix time in seconds */
             timestamp: number;
+            /** @description Actionable for detection */
             to_ids: boolean;
+            /** @description A MISP attribute type (ip-dst, domain, md5, ...) */
             type: string;
             /** Format: uuid */
             uuid: string;
+            /** @description Normalised as stored; composite types as `a|b` */
             value: string;
         };
         /** @description An attribute as the attributes index holds it */
         AttributeDocument: {
+            /** @description The last change, ISO 8601 in UTC */
             "@timestamp": string;
             category?: string;
             comment?: string;
+            /** @description Its own, its object's or its event's soft deletion */
             deleted?: boolean;
             distribution?: number;
             event_uuid: string;
+            /** @description Parts of composite values (expanded.ip, expanded.ip_range, ...) */
             expanded?: {
                 [key: string]: string;
             };
             first_seen?: number | null;
             last_seen?: number | null;
+            /** @description Its object; null for an attribute outside objects */
             object_uuid?: string | null;
             tags?: components["schemas"]["SearchDocumentTag"][];
+            /** @description Last change, Unix time in seconds */
             timestamp?: number;
             to_ids?: boolean;
             type: string;
@@ -1624,10 +1644,14 @@ export interface components {
         };
         /** @description A raw hit, as the peer's OpenSearch answers it */
         AttributeSearchHit: {
+            /** @description The document's id (an event's or attribute's uuid; <source>|<target>|<match_type> for a correlation) */
             _id: string;
+            /** @description The index it comes from */
             _index: string;
+            /** @description Relevance; null when sorted by @timestamp */
             _score: number | null;
             _source: components["schemas"]["AttributeDocument"];
+            /** @description The sort values: the score (sort_by _score) or @timestamp in epoch milliseconds, then the id */
             sort: [
                 number | null,
                 string
@@ -1639,23 +1663,34 @@ export interface components {
             page: number;
             results: components["schemas"]["AttributeSearchHit"][];
             size: number;
-            /** @constant */
+            /**
+             * @description Always false: a search that times out answers 503
+             * @constant
+             */
             timed_out: false;
+            /** @description Milliseconds the search took */
             took: number;
+            /** @description Matching documents: exact up to 10 000, then a lower bound (total_relation gte) */
             total: number;
-            /** @enum {string} */
+            /**
+             * @description Ours: eq when total is exact, gte when it is a lower bound (past 10 000)
+             * @enum {string}
+             */
             total_relation: "eq" | "gte";
         };
         AuditLogEntry: {
+            /** @description What happened, as `<area>.<verb>` (for example `events.created`) */
             action: string;
             actor_credential_id: number | null;
             actor_email: string | null;
+            /** @description user, api_key or system */
             actor_type: string;
             actor_user_id: number | null;
             /** Format: date-time */
             created_at: string;
             id: number;
             ip_address: string | null;
+            /** @description Details of the action: a JSON value whose shape depends on the action */
             metadata: unknown;
             resource_id: number | null;
             resource_type: string | null;
@@ -1670,11 +1705,15 @@ export interface components {
         };
         /** @description An attribute among the most correlated, as the peer's terms bucket with its top_hits */
         CorrelatedAttribute: {
+            /** @description Pairs it is part of */
             doc_count: number;
+            /** @description The attribute's uuid */
             key: string;
+            /** @description The peer's top_hits sub-aggregation: one document having the attribute as target */
             top_attribute_info: {
                 hits: {
                     hits: {
+                        /** @description A correlation document having the attribute as target */
                         _id: string;
                         _index: string;
                         _score: null;
@@ -1695,6 +1734,7 @@ export interface components {
         };
         /** @description One direction of a correlating pair, as the correlations index holds it (two documents per pair) */
         CorrelationDocument: {
+            /** @description When the pair was found, ISO 8601 with +00:00 */
             "@timestamp": string;
             /** @enum {string} */
             match_type?: "term" | "composite" | "cidr";
@@ -1706,6 +1746,7 @@ export interface components {
             target_attribute_uuid: string;
             target_attribute_value?: string;
             target_event_uuid: string;
+            /** @description The value the two attributes share */
             value?: string;
         } & {
             [key: string]: unknown;
@@ -1717,13 +1758,16 @@ export interface components {
             created_at: string;
             created_by: number | null;
             id: number;
+            /** @description A value that never correlates; % matches anything */
             value: string;
         };
         /** @description Correlation documents per UTC day, week or month, empty buckets included */
         CorrelationHistogram: {
             buckets: {
                 doc_count: number;
+                /** @description The bucket's start, epoch milliseconds */
                 key: number;
+                /** @description The bucket's start, ISO 8601 in UTC */
                 key_as_string: string;
             }[];
         };
@@ -1733,29 +1777,38 @@ export interface components {
             /** @constant */
             _index: "svc-correlations";
             _score: null;
+            /** @description The correlation document: source and target attribute and event */
             _source: {
                 [key: string]: unknown;
             };
         };
         /** @description A terms bucket: a key and how many correlation documents have it */
         CorrelationKeyCount: {
+            /** @description Correlation documents (two per pair) */
             doc_count: number;
+            /** @description An event uuid, or a value */
             key: string;
         };
         /** @description A full rebuild of the correlations and its progress */
         CorrelationRebuild: {
+            /** @description Pairs created */
             correlations_created: number;
+            /** @description Pairs removed */
             correlations_removed: number;
             /** Format: date-time */
             created_at: string;
+            /** @description Why it failed; null otherwise */
             error: string | null;
             finished_at: string | null;
             id: number;
+            /** @description Attributes processed so far */
             processed: number;
+            /** @description The user who asked for it; null for a system rebuild */
             requested_by: number | null;
             started_at: string | null;
             /** @enum {string} */
             status: "queued" | "running" | "succeeded" | "failed";
+            /** @description Attributes to process */
             total: number;
         };
         /** @description A rebuild queued now: GET /correlations/run/{rebuild_id} shows its progress */
@@ -1764,20 +1817,27 @@ export interface components {
             rebuild: components["schemas"]["CorrelationRebuild"];
             /** @enum {string} */
             status: "queued" | "running" | "succeeded" | "failed";
+            /** @description The job's id */
             task_id: string;
         };
         /** @description What deleting every correlation did */
         CorrelationsDeleted: {
+            /** @description Ids of the queued or running rebuilds cancelled (now failed) */
             cancelled_rebuilds: number[];
+            /** @description Pairs deleted */
             deleted: number;
             message: string;
         };
         /** @description A raw hit, as the peer's OpenSearch answers it */
         CorrelationSearchHit: {
+            /** @description The document's id (an event's or attribute's uuid; <source>|<target>|<match_type> for a correlation) */
             _id: string;
+            /** @description The index it comes from */
             _index: string;
+            /** @description Relevance; null when sorted by @timestamp */
             _score: number | null;
             _source: components["schemas"]["CorrelationDocument"];
+            /** @description The sort values: the score (sort_by _score) or @timestamp in epoch milliseconds, then the id */
             sort: [
                 number | null,
                 string
@@ -1789,31 +1849,47 @@ export interface components {
             page: number;
             results: components["schemas"]["CorrelationSearchHit"][];
             size: number;
-            /** @constant */
+            /**
+             * @description Always false: a search that times out answers 503
+             * @constant
+             */
             timed_out: false;
+            /** @description Milliseconds the search took */
             took: number;
+            /** @description Matching documents: exact up to 10 000, then a lower bound (total_relation gte) */
             total: number;
-            /** @enum {string} */
+            /**
+             * @description Ours: eq when total is exact, gte when it is a lower bound (past 10 000)
+             * @enum {string}
+             */
             total_relation: "eq" | "gte";
         };
         /** @description Statistics over the correlations you may read */
         CorrelationStats: {
+            /** @description The 10 attributes with most pairs */
             top_correlated_attributes: components["schemas"]["CorrelatedAttribute"][];
+            /** @description The 10 events with most correlation documents */
             top_correlated_events: components["schemas"]["CorrelationKeyCount"][];
+            /** @description Ours: the 10 most correlated values */
             top_correlated_values: components["schemas"]["CorrelationKeyCount"][];
+            /** @description Correlation documents you may read (two per pair) */
             total_correlations: number;
         };
         CreatedApiKey: {
+            /** @description Locked by an administrator: its owner cannot enable it */
             admin_disabled: boolean;
             comment: string | null;
             /** Format: date-time */
             created_at: string;
+            /** @description Disabled by its owner */
             disabled: boolean;
             expires_at: string | null;
             id: number;
             last_used_at: string | null;
             name: string;
+            /** @description The key's scopes; effective rights are these within the owner's current role */
             scopes: string[];
+            /** @description The secret: shown only in this answer, never again */
             token: string;
             user_id: number;
         };
@@ -1825,17 +1901,23 @@ export interface components {
         };
         /** @description An event (the peer's Event response) */
         Event: {
+            /** @description MISP analysis: 0 initial, 1 ongoing, 2 complete */
             analysis: number;
             attribute_count: number;
+            /** @description Always empty: attributes are read through /attributes/ */
             attributes: unknown[];
+            /** @description The event's date, as YYYY-MM-DDT00:00:00 */
             date: string;
+            /** @description Soft-deleted: readable and restorable, left out of search, hunts and correlations */
             deleted: boolean;
             disable_correlation: boolean;
+            /** @description MISP distribution: 0 your organisation, 1 this community, 2 connected communities, 3 all, 4 sharing group, 5 inherit the event's */
             distribution: number;
             extends_uuid: string | null;
             info: string;
             locked: boolean;
             object_count: number;
+            /** @description Always empty: objects are read through /objects/ */
             objects: unknown[];
             org_id: number;
             organisation: components["schemas"]["OrganisationRef"];
@@ -1843,8 +1925,10 @@ export interface components {
             orgc_id: number;
             proposal_email_lock: boolean;
             protected: boolean;
+            /** @description Unix time in seconds */
             publish_timestamp: number;
             published: boolean;
+            /** @description The retention badge: expired, or expiring within the warning period; null otherwise */
             retention: {
                 expires_in_days: number;
                 /** @enum {string} */
@@ -1853,7 +1937,9 @@ export interface components {
             sharing_group_id: number | null;
             sighting_timestamp: number | null;
             tags: components["schemas"]["EventTag"][];
+            /** @description MISP threat level: 1 high, 2 medium, 3 low, 4 undefined */
             threat_level: number;
+            /** @description Unix time in seconds */
             timestamp: number;
             user_id: number | null;
             /** Format: uuid */
@@ -1861,17 +1947,23 @@ export interface components {
         };
         /** @description An event with the events it correlates with */
         EventDetail: {
+            /** @description MISP analysis: 0 initial, 1 ongoing, 2 complete */
             analysis: number;
             attribute_count: number;
+            /** @description Always empty: attributes are read through /attributes/ */
             attributes: unknown[];
+            /** @description The event's date, as YYYY-MM-DDT00:00:00 */
             date: string;
+            /** @description Soft-deleted: readable and restorable, left out of search, hunts and correlations */
             deleted: boolean;
             disable_correlation: boolean;
+            /** @description MISP distribution: 0 your organisation, 1 this community, 2 connected communities, 3 all, 4 sharing group, 5 inherit the event's */
             distribution: number;
             extends_uuid: string | null;
             info: string;
             locked: boolean;
             object_count: number;
+            /** @description Always empty: objects are read through /objects/ */
             objects: unknown[];
             org_id: number;
             organisation: components["schemas"]["OrganisationRef"];
@@ -1879,9 +1971,12 @@ export interface components {
             orgc_id: number;
             proposal_email_lock: boolean;
             protected: boolean;
+            /** @description Unix time in seconds */
             publish_timestamp: number;
             published: boolean;
+            /** @description Events this one correlates with, most correlations first */
             related_events: components["schemas"]["RelatedEvent"][];
+            /** @description The retention badge: expired, or expiring within the warning period; null otherwise */
             retention: {
                 expires_in_days: number;
                 /** @enum {string} */
@@ -1890,7 +1985,9 @@ export interface components {
             sharing_group_id: number | null;
             sighting_timestamp: number | null;
             tags: components["schemas"]["EventTag"][];
+            /** @description MISP threat level: 1 high, 2 medium, 3 low, 4 undefined */
             threat_level: number;
+            /** @description Unix time in seconds */
             timestamp: number;
             user_id: number | null;
             /** Format: uuid */
@@ -1898,9 +1995,12 @@ export interface components {
         };
         /** @description An event as the events index holds it */
         EventDocument: {
+            /** @description The last change as an ISO 8601 date-time without offset (UTC), as the peer writes it */
             "@timestamp": string;
             analysis?: number;
+            /** @description Attributes you may read (the owners' count for their organisation's events) */
             attribute_count?: number;
+            /** @description The event's date, YYYY-MM-DD */
             date?: string;
             deleted?: boolean;
             distribution?: number;
@@ -1921,6 +2021,7 @@ export interface components {
             published?: boolean;
             tags?: components["schemas"]["SearchDocumentTag"][];
             threat_level?: number;
+            /** @description Last change, Unix time in seconds */
             timestamp?: number;
             uuid: string;
         } & {
@@ -1928,12 +2029,17 @@ export interface components {
         };
         /** @description The imported event and what the import did */
         EventImport: {
+            /** @description MISP analysis: 0 initial, 1 ongoing, 2 complete */
             analysis: number;
             attribute_count: number;
+            /** @description Always empty: attributes are read through /attributes/ */
             attributes: unknown[];
+            /** @description The event's date, as YYYY-MM-DDT00:00:00 */
             date: string;
+            /** @description Soft-deleted: readable and restorable, left out of search, hunts and correlations */
             deleted: boolean;
             disable_correlation: boolean;
+            /** @description MISP distribution: 0 your organisation, 1 this community, 2 connected communities, 3 all, 4 sharing group, 5 inherit the event's */
             distribution: number;
             extends_uuid: string | null;
             import: {
@@ -1943,17 +2049,20 @@ export interface components {
                     updated: number;
                 };
                 changed: boolean;
+                /** @description A new event (201); false: an existing one updated or unchanged (200) */
                 created: boolean;
                 objects: {
                     created: number;
                     unchanged: number;
                     updated: number;
                 };
+                /** @description Invalid attributes left out (on_invalid=skip), each with where and why */
                 skipped: components["schemas"]["ValidationIssue"][];
             };
             info: string;
             locked: boolean;
             object_count: number;
+            /** @description Always empty: objects are read through /objects/ */
             objects: unknown[];
             org_id: number;
             organisation: components["schemas"]["OrganisationRef"];
@@ -1961,8 +2070,10 @@ export interface components {
             orgc_id: number;
             proposal_email_lock: boolean;
             protected: boolean;
+            /** @description Unix time in seconds */
             publish_timestamp: number;
             published: boolean;
+            /** @description The retention badge: expired, or expiring within the warning period; null otherwise */
             retention: {
                 expires_in_days: number;
                 /** @enum {string} */
@@ -1971,7 +2082,9 @@ export interface components {
             sharing_group_id: number | null;
             sighting_timestamp: number | null;
             tags: components["schemas"]["EventTag"][];
+            /** @description MISP threat level: 1 high, 2 medium, 3 low, 4 undefined */
             threat_level: number;
+            /** @description Unix time in seconds */
             timestamp: number;
             user_id: number | null;
             /** Format: uuid */
@@ -1986,10 +2099,14 @@ export interface components {
         };
         /** @description A raw hit, as the peer's OpenSearch answers it */
         EventSearchHit: {
+            /** @description The document's id (an event's or attribute's uuid; <source>|<target>|<match_type> for a correlation) */
             _id: string;
+            /** @description The index it comes from */
             _index: string;
+            /** @description Relevance; null when sorted by @timestamp */
             _score: number | null;
             _source: components["schemas"]["EventDocument"];
+            /** @description The sort values: the score (sort_by _score) or @timestamp in epoch milliseconds, then the id */
             sort: [
                 number | null,
                 string
@@ -2001,11 +2118,19 @@ export interface components {
             page: number;
             results: components["schemas"]["EventSearchHit"][];
             size: number;
-            /** @constant */
+            /**
+             * @description Always false: a search that times out answers 503
+             * @constant
+             */
             timed_out: false;
+            /** @description Milliseconds the search took */
             took: number;
+            /** @description Matching documents: exact up to 10 000, then a lower bound (total_relation gte) */
             total: number;
-            /** @enum {string} */
+            /**
+             * @description Ours: eq when total is exact, gte when it is a lower bound (past 10 000)
+             * @enum {string}
+             */
             total_relation: "eq" | "gte";
         };
         /** @description A tag as attached to an event or attribute */
@@ -2016,6 +2141,7 @@ export interface components {
             id: number;
             is_custom_galaxy: boolean;
             is_galaxy: boolean;
+            /** @description Attached locally: not shared beyond this instance */
             local: boolean;
             local_only: boolean;
             name: string;
@@ -2023,11 +2149,15 @@ export interface components {
         };
         /** @description A saved export of a search: its file, status and schedule (peer notes 3.20) */
         Export: {
+            /** @description task_run_id again, under the peer's name */
             celery_task_id: string | null;
             /** Format: date-time */
             created_at: string;
+            /** @description The exported MISP event's distribution (misp format); null for the other formats */
             distribution: number | null;
+            /** @description Why the last run failed; null otherwise */
             error: string | null;
+            /** @description Size of its last complete file in bytes; null before the first completes */
             file_size: number | null;
             finished_at: string | null;
             /** @enum {string} */
@@ -2037,16 +2167,23 @@ export interface components {
             index_target: "attributes" | "events";
             last_run_at: string | null;
             name: string;
+            /** @description The Lucene query it exports the matches of */
             query: string;
+            /** @description Documents written: the progress while running, the total once completed */
             record_count: number | null;
+            /** @description When it runs again; null without a schedule */
             schedule: components["schemas"]["Schedule"] | null;
             schedule_enabled: boolean;
+            /** @description The scheduled task that runs it; null without a schedule */
             scheduled_task_name: string | null;
             started_at: string | null;
             /** @enum {string} */
             status: "queued" | "running" | "completed" | "failed";
+            /** @description Where its last complete file is stored; null before the first completes */
             storage_key: string | null;
+            /** @description The task run of its latest run (GET /tasks/{task_id}) */
             task_run_id: string | null;
+            /** @description Its owner, whose rights each run reads with */
             user_id: number;
         };
         ExportPage: {
@@ -2061,33 +2198,51 @@ export interface components {
             /** Format: date-time */
             created_at: string;
             created_by: number | null;
+            /** @description Distribution of the events it creates (MISP: 0 your organisation ... 5 inherit) */
             distribution: number;
+            /** @description Fetched on its schedule */
             enabled: boolean;
+            /** @description The fixed event; null until the first fetch of a fixed-event feed */
             event_uuid: string | null;
+            /** @description Every fetch adds to one event (event_uuid) instead of a new one */
             fixed_event: boolean;
+            /** @description HTTP headers sent with each fetch; values redacted (********) */
             headers: {
                 [key: string]: string;
             } | null;
             id: number;
-            /** @enum {string} */
+            /**
+             * @description network: fetched from url; local: an uploaded file whose storage key is url
+             * @enum {string}
+             */
             input_source: "network" | "local";
             last_fetched_at: string | null;
             name: string;
+            /** @description The organisation that owns it */
             org_id: number;
+            /** @description Clear the to_ids flag of the attributes it creates */
             override_ids: boolean;
             provider: string;
+            /** @description Publish the events it creates */
             publish: boolean;
+            /** @description Filter rules, free-form as the peer stores them */
             rules: {
                 [key: string]: unknown;
             } | null;
+            /** @description How to read the source (csvConfig, jsonConfig, ...) and, for a local feed, localFile {filename, size}; free-form beyond the keys the reader knows */
             settings: {
                 [key: string]: unknown;
             } | null;
-            /** @enum {string} */
+            /**
+             * @description How the source is read (the peer's misp is answered as sharing)
+             * @enum {string}
+             */
             source_format: "csv" | "json" | "freetext" | "sharing";
+            /** @description Tags attached to the events it creates */
             tags: string[];
             /** Format: date-time */
             updated_at: string;
+            /** @description The source's URL; for a local feed, the upload's storage key (feed-uploads/<uuid>) */
             url: string;
         };
         /** @description A new feed, with the ingestion run of a local one */
@@ -2095,50 +2250,74 @@ export interface components {
             /** Format: date-time */
             created_at: string;
             created_by: number | null;
+            /** @description Distribution of the events it creates (MISP: 0 your organisation ... 5 inherit) */
             distribution: number;
+            /** @description Fetched on its schedule */
             enabled: boolean;
+            /** @description The fixed event; null until the first fetch of a fixed-event feed */
             event_uuid: string | null;
+            /** @description Every fetch adds to one event (event_uuid) instead of a new one */
             fixed_event: boolean;
+            /** @description HTTP headers sent with each fetch; values redacted (********) */
             headers: {
                 [key: string]: string;
             } | null;
             id: number;
+            /** @description A local feed's one ingestion, started at once, as you; null for a network feed */
             ingestion: components["schemas"]["TaskRun"] | null;
-            /** @enum {string} */
+            /**
+             * @description network: fetched from url; local: an uploaded file whose storage key is url
+             * @enum {string}
+             */
             input_source: "network" | "local";
             last_fetched_at: string | null;
             name: string;
+            /** @description The organisation that owns it */
             org_id: number;
+            /** @description Clear the to_ids flag of the attributes it creates */
             override_ids: boolean;
             provider: string;
+            /** @description Publish the events it creates */
             publish: boolean;
+            /** @description Filter rules, free-form as the peer stores them */
             rules: {
                 [key: string]: unknown;
             } | null;
+            /** @description How to read the source (csvConfig, jsonConfig, ...) and, for a local feed, localFile {filename, size}; free-form beyond the keys the reader knows */
             settings: {
                 [key: string]: unknown;
             } | null;
-            /** @enum {string} */
+            /**
+             * @description How the source is read (the peer's misp is answered as sharing)
+             * @enum {string}
+             */
             source_format: "csv" | "json" | "freetext" | "sharing";
+            /** @description Tags attached to the events it creates */
             tags: string[];
             /** Format: date-time */
             updated_at: string;
+            /** @description The source's URL; for a local feed, the upload's storage key (feed-uploads/<uuid>) */
             url: string;
         };
         /** @description A page of a MISP feed's manifest */
         FeedExplore: {
+            /** @description Manifest entries: the uuid and the entry as the feed's manifest.json writes it (info, date, Orgc, Tag, ...) */
             events: ({
+                /** @description The event's uuid (the manifest's key) */
                 uuid: string;
             } & {
                 [key: string]: unknown;
             })[];
             limit: number;
+            /** @description This page, from 0 */
             page: number;
+            /** @description Events in the manifest */
             total: number;
         };
         /** @description A fetch started now: its run, whose progress and counts GET /tasks/{task_id} shows */
         FeedFetch: {
             run: components["schemas"]["TaskRun"];
+            /** @description The run, in the peer's shape */
             task: {
                 /** Format: uuid */
                 id: string;
@@ -2155,37 +2334,52 @@ export interface components {
         };
         /** @description One row of a feed preview: what ingestion would store, or why it would reject it */
         FeedPreviewRow: {
+            /** @description The attribute type it would be stored as */
             type: string;
             value: string;
+            /** @description Where in the source: line, row or item */
             where: string;
         } | {
+            /** @description Why ingestion would reject it */
             error: string;
+            /** @description Where in the source: line, row or item */
             where: string;
         };
         /** @description An uploaded feed file (spec 2.4) */
         FeedUpload: {
+            /** @description The original file name */
             filename: string;
+            /** @description The storage key, feed-uploads/<uuid>: a local feed's url */
             key: string;
+            /** @description Sharing archives only: what was kept of the archive */
             members?: {
+                /** @description Event files stored */
                 events: number;
+                /** @description hashes.csv was stored */
                 hashes: boolean;
+                /** @description Members dropped for an unsafe path (../, absolute) */
                 unsafe_entries: string[];
             };
+            /** @description Bytes uploaded */
             size: number;
             /** @enum {string} */
             source_format: "csv" | "json" | "freetext" | "sharing";
         };
         /** @description A galaxy (MISP's cluster collection) */
         Galaxy: {
+            /** @description Its clusters on GET /galaxies/{id}; empty in lists */
             clusters: components["schemas"]["GalaxyCluster"][];
             /** Format: date-time */
             created: string;
             default: boolean;
             description: string;
+            /** @description Enabled galaxies have one tag per cluster */
             enabled: boolean;
             icon: string;
             id: number;
+            /** @description MISP's kill_chain_order as imported (an object of phase lists by scope), or null */
             kill_chain_order: unknown;
+            /** @description Its tags stay on this instance */
             local_only: boolean;
             /** Format: date-time */
             modified: string;
@@ -2201,18 +2395,24 @@ export interface components {
             authors: string[];
             collection_uuid: string | null;
             description: string;
+            /** @description meta.external_id upper-cased (ATT&CK codes such as T1059, T1059.001) */
             external_ids: string[];
             galaxy_id: number;
             id: number;
+            /** @description MISP's meta as imported (external_id, refs, kill_chain, ...): free-form, each galaxy has its own keys */
             meta: {
                 [key: string]: unknown;
             };
+            /** @description MISP's related clusters as imported ({dest-uuid, type, tags}): kept verbatim */
             related: unknown[];
             source: string;
+            /** @description The tag that carries it: misp-galaxy:<type>="<value>" */
             tag_name: string;
+            /** @description The galaxy's type (e.g. mitre-attack-pattern) */
             type: string;
             /** Format: uuid */
             uuid: string;
+            /** @description The cluster's name (e.g. Command and Scripting Interpreter - T1059) */
             value: string;
             version: string;
         };
@@ -2220,6 +2420,7 @@ export interface components {
             items: components["schemas"]["GalaxyCluster"][];
             page: number;
             pages: number;
+            /** @description The filter applied; null without one */
             query: {
                 filter: string | null;
             };
@@ -2230,6 +2431,7 @@ export interface components {
             items: components["schemas"]["Galaxy"][];
             page: number;
             pages: number;
+            /** @description The filter applied; null without one */
             query: {
                 filter: string | null;
             };
@@ -2241,7 +2443,9 @@ export interface components {
             clusters_created: number;
             clusters_unchanged: number;
             clusters_updated: number;
+            /** @description Galaxies read from GALAXY_SOURCE */
             galaxies: number;
+            /** @description Milliseconds the import took */
             took_ms: number;
         };
         /** @description A saved question asked of the indices or of external services (spec 2.2), with its owner, schedule and last run */
@@ -2252,38 +2456,62 @@ export interface components {
             /** @enum {string} */
             hunt_type: "search" | "cpe" | "rules" | "fw-attack-pattern";
             id: number;
+            /** @description The index a search or fw-attack-pattern hunt reads; null for cpe and rules hunts */
             index_target: ("attributes" | "events" | "correlations" | "attributes_and_events") | null;
+            /** @description Hits of the last successful run; null before the first */
             last_match_count: number | null;
+            /** @description When it last ran; null if never */
             last_run_at: string | null;
+            /** @description Why the last run failed; null after a success */
             last_run_error: string | null;
+            /** @description null if never run */
             last_run_status: ("succeeded" | "failed") | null;
             last_success_at: string | null;
             name: string;
+            /** @description When its schedule runs it next; null without an enabled schedule */
             next_run_at: string | null;
+            /** @description By hunt_type: a Lucene query, a CPE 2.3 name, a vulnerability id, or ATT&CK technique codes, cluster uuids or tag names */
             query: string;
+            /** @description hourly, daily, weekly; custom when its scheduled task was changed through /tasks; null without a schedule */
             schedule: ("hourly" | "daily" | "weekly" | "custom") | null;
+            /** @description The scheduled task that runs it; null without a schedule */
             scheduled_task_id: string | null;
-            /** @enum {string} */
+            /**
+             * @description paused: its schedule skips it
+             * @enum {string}
+             */
             status: "active" | "paused";
             /** Format: date-time */
             updated_at: string;
+            /** @description Its owner */
             user_id: number;
         };
         /** @description A hit of a cpe hunt: one vulnerability the vulnerability database lists for the CPE */
         HuntCveHit: {
+            /** @description CVE-YYYY-N */
             cve_id: string;
+            /** @description The CVE's English description */
             description: string;
+            /** @description Not in the previous successful run's result (never on a first run) */
             is_new: boolean;
-            /** @enum {string} */
+            /**
+             * @description From the newest CVSS score; absent without a score
+             * @enum {string}
+             */
             severity?: "CRITICAL" | "HIGH" | "MEDIUM" | "LOW";
         } & {
             [key: string]: unknown;
         };
         /** @description A hit of a search or fw-attack-pattern hunt: a search document */
         HuntDocumentHit: {
-            /** @enum {string} */
+            /**
+             * @description Present when the hunt reads both indices (index_target attributes_and_events)
+             * @enum {string}
+             */
             _doc_kind?: "event" | "attribute";
+            /** @description Not in the previous successful run's result (never on a first run) */
             is_new: boolean;
+            /** @description The event's or attribute's uuid (correlation documents have source_ and target_ uuids instead) */
             uuid?: string;
         } & {
             [key: string]: unknown;
@@ -2299,13 +2527,19 @@ export interface components {
         HuntResult: {
             hits: (components["schemas"]["HuntCveHit"] | components["schemas"]["HuntRuleHit"] | components["schemas"]["HuntDocumentHit"])[];
             hunt: components["schemas"]["Hunt"];
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the run was made
+             */
             run_at: string;
+            /** @description Number of hits (rules: the number of rules found); a search hunt's hits hold the newest 100 */
             total: number;
         };
         /** @description A hit of a rules hunt: one detection rule published for the vulnerability */
         HuntRuleHit: {
+            /** @description The rule's page at the rules service */
             detail_url?: string;
+            /** @description Not in the previous successful run's result (never on a first run) */
             is_new: boolean;
             title?: string;
         } & {
@@ -2313,34 +2547,47 @@ export interface components {
         };
         /** @description One entry of a hunt's run history (spec 2.2) */
         HuntRun: {
+            /** @description How long the run took, in milliseconds */
             duration_ms: number;
+            /** @description Why it failed; null for a success */
             error: string | null;
             id: number;
+            /** @description Hits found; null for a failed run */
             match_count: number | null;
+            /** @description Hits not in the previous successful run; null for a failed run */
             new_hit_count: number | null;
             /** Format: date-time */
             run_at: string;
             /** @enum {string} */
             status: "succeeded" | "failed";
+            /** @description The task run that made it; null for a run by hand through /hunts/{id}/run */
             task_run_id: string | null;
             /** @enum {string} */
             trigger: "manual" | "schedule";
         };
         /** @description The caller */
         Identity: {
-            /** @enum {string} */
+            /**
+             * @description What authenticated: a user's access token (user) or an API key (api_key, MCP tokens too)
+             * @enum {string}
+             */
             actor_type: "user" | "api_key" | "system";
+            /** @description The API key's id; null for an access token */
             credential_id: number | null;
             email: string | null;
+            /** @description When the credential expires; null when it does not */
             expires_at: string | null;
             org_id: number | null;
             role_id: number | null;
+            /** @description Effective scopes: the credential's scopes within the user's current role */
             scopes: string[];
             user_id: number | null;
         };
         /** @description An MCP client credential and its configuration */
         McpConfig: {
+            /** @description The API key it is (revoke it with DELETE /api-keys/{key_id}) */
             api_key_id: number;
+            /** @description A ready client configuration */
             config: {
                 mcpServers: {
                     [key: string]: {
@@ -2355,8 +2602,11 @@ export interface components {
             };
             /** Format: date-time */
             expires_at: string;
+            /** @description The MCP scopes it carries */
             scopes: string[];
+            /** @description The credential: shown only in this answer */
             token: string;
+            /** @description The MCP endpoint, <PUBLIC_URL>/mcp */
             url: string;
         };
         Message: {
@@ -2374,17 +2624,20 @@ export interface components {
             comment: string;
             deleted: boolean;
             description: string | null;
+            /** @description MISP distribution: 0 your organisation, 1 this community, 2 connected communities, 3 all, 4 sharing group, 5 inherit the event's */
             distribution: number;
             /** Format: uuid */
             event_uuid: string;
             first_seen: number | null;
             last_seen: number | null;
             meta_category: string | null;
+            /** @description The object template's name (file, domain-ip, ...) */
             name: string;
             object_references: components["schemas"]["ObjectReference"][];
             sharing_group_id: number | null;
             template_uuid: string | null;
             template_version: number | null;
+            /** @description Unix time in seconds */
             timestamp: number;
             /** Format: uuid */
             uuid: string;
@@ -2400,15 +2653,21 @@ export interface components {
         Notification: {
             /** Format: date-time */
             created_at: string;
+            /** @description What it is about: event, attribute, object or hunt */
             entity_type: string;
+            /** @description The uuid of what it is about; null for hunts (numeric ids) */
             entity_uuid: string | null;
             id: number;
+            /** @description By kind (spec 6.3), all strings: event (event_uuid, event_name, organisation_uuid, organisation_name), attribute (event_uuid, event_title, attribute_value, attribute_type), correlation (source_event_uuid, target_event_uuid, target_attribute_uuid, target_attribute_type, target_attribute_value); hunts: hunt_id, hunt_name, total, previous_total; free-form because each notification type adds its own fields */
             payload: {
                 [key: string]: unknown;
             };
             read: boolean;
+            /** @description Dot-separated (spec 6.2): event.created, attribute.updated, object.attribute.created, hunt.result.changed, ... */
             type: string;
+            /** @description Always null: notifications are not edited (the peer's field) */
             updated_at: null;
+            /** @description Its recipient */
             user_id: number;
         };
         NotificationPage: {
@@ -2420,7 +2679,10 @@ export interface components {
         };
         /** @description The outcome of a notification operation, as the peer answers it */
         NotificationStatus: {
-            /** @enum {string} */
+            /**
+             * @description error: the notification is about a hunt, which follows nothing (unfollow only)
+             * @enum {string}
+             */
             status: "success" | "error";
         };
         ObjectReference: {
@@ -2430,19 +2692,29 @@ export interface components {
             event_uuid: string;
             /** Format: uuid */
             object_uuid: string;
+            /** @description Always null: references are by uuid here */
             referenced_id: null;
+            /** @description 0 attribute, 1 object */
             referenced_type: number | null;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description The attribute or object referenced
+             */
             referenced_uuid: string;
             relationship_type: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description The owning object (same as object_uuid)
+             */
             source_uuid: string;
+            /** @description Unix time in seconds */
             timestamp: number;
             /** Format: uuid */
             uuid: string;
         };
         Organisation: {
             contacts: string | null;
+            /** @description The user who created it */
             created_by: number | null;
             /** Format: date-time */
             date_created: string;
@@ -2451,9 +2723,11 @@ export interface components {
             description: string | null;
             id: number;
             landing_page: string | null;
+            /** @description An organisation of this instance (not only known from shared data) */
             local: boolean;
             name: string;
             nationality: string | null;
+            /** @description E-mail domains its users must have; empty: any */
             restricted_to_domain: string[];
             sector: string | null;
             type: string | null;
@@ -2470,45 +2744,62 @@ export interface components {
         /** @description A task that can be scheduled */
         RegisteredTask: {
             description: string;
+            /** @description The task's short name (e.g. enforce_retention) */
             name: string;
+            /** @description Scopes needed to schedule or run it */
             required_scopes: string[];
+            /** @description The task's full name, as the peer writes it (app.worker.tasks.<name>) */
             task_name: string;
         };
         /** @description An event another one correlates with */
         RelatedEvent: {
+            /** @description MISP analysis: 0 initial, 1 ongoing, 2 complete */
             analysis: number;
+            /** @description Pairs of correlating attributes between the two events */
             correlation_count: number;
+            /** @description The event's date, as YYYY-MM-DDT00:00:00 */
             date: string;
+            /** @description MISP distribution: 0 your organisation, 1 this community, 2 connected communities, 3 all, 4 sharing group, 5 inherit the event's */
             distribution: number;
             info: string;
             organisation: components["schemas"]["OrganisationRef"];
             orgc: components["schemas"]["OrganisationRef"];
             published: boolean;
+            /** @description MISP threat level: 1 high, 2 medium, 3 low, 4 undefined */
             threat_level: number;
+            /** @description Unix time in seconds */
             timestamp: number;
             /** Format: uuid */
             uuid: string;
         };
         /** @description How many events a retention period would delete (spec 4.5) */
         RetentionPreview: {
+            /** @description Events the next enforcement would delete with this period, across all organisations */
             count: number;
+            /** @description The period counted with: the one asked, else the configured one */
             period_days: number;
         };
         /** @description The event retention configuration (spec 2.3) */
         RetentionStatus: {
+            /** @description Master switch: nothing is deleted while false */
             enabled: boolean;
+            /** @description Events carrying any of these tags (exact names) are never deleted */
             exempt_tags: string[];
+            /** @description Events whose last change is older than this many days are deleted */
             period_days: number;
+            /** @description Events within this many days of expiry show a warning badge */
             warning_days: number;
         };
         Role: {
             /** Format: date-time */
             created: string;
+            /** @description Given to new users when none is named */
             default_role: boolean;
             id: number;
             /** Format: date-time */
             modified: string;
             name: string;
+            /** @description Scopes the role grants (`*` for every one) */
             scopes: string[];
         };
         /** @description Every runtime-settings namespace, with its defaults where unset */
@@ -2561,70 +2852,108 @@ export interface components {
         };
         /** @description When a task runs: every N seconds, or a crontab */
         Schedule: {
+            /** @description The interval in seconds */
             every: number;
-            /** @enum {string} */
+            /**
+             * @description The unit the interval was given in
+             * @enum {string}
+             */
             period: "seconds" | "minutes" | "hours" | "days" | "weeks";
+            /** @description The interval in its own unit (`period`) */
             period_every: number;
             /** @constant */
             type: "interval";
         } | {
+            /** @description A cron field (`*` for any) */
             day_of_month: string;
+            /** @description A cron field (`*` for any) */
             day_of_week: string;
+            /** @description A cron field (`*` for any) */
             hour: string;
+            /** @description A cron field (`*` for any) */
             minute: string;
+            /** @description A cron field (`*` for any) */
             month_of_year: string;
+            /** @description IANA time zone the crontab is read in (UTC unless given) */
             timezone: string;
             /** @constant */
             type: "crontab";
         };
         /** @description A task run on a schedule */
         ScheduledTask: {
+            /** @description Positional arguments given to the task: free-form, each task reads its own */
             args: unknown[];
             /** Format: date-time */
             created_at: string;
+            /** @description The crontab; null for an interval */
             crontab: {
+                /** @description A cron field (`*` for any) */
                 day_of_month: string;
+                /** @description A cron field (`*` for any) */
                 day_of_week: string;
+                /** @description A cron field (`*` for any) */
                 hour: string;
+                /** @description A cron field (`*` for any) */
                 minute: string;
+                /** @description A cron field (`*` for any) */
                 month_of_year: string;
+                /** @description IANA time zone; null: UTC */
                 timezone: string | null;
             } | null;
+            /** @description When it runs next; null while paused */
             due_at: string | null;
+            /** @description false: paused */
             enabled: boolean;
             /** Format: uuid */
             id: string;
+            /** @description The interval as given; null for a crontab */
             interval: {
                 every: number;
-                /** @enum {string} */
+                /**
+                 * @description The unit the interval was given in
+                 * @enum {string}
+                 */
                 period: "seconds" | "minutes" | "hours" | "days" | "weeks";
             } | null;
+            /** @description Keyword arguments given to the task: free-form, each task reads its own */
             kwargs: {
                 [key: string]: unknown;
             };
+            /** @description Its latest run; null if never run */
             last_run: {
                 /** Format: uuid */
                 id: string;
                 status: ("queued" | "running" | "succeeded" | "failed" | "cancelled") | null;
             } | null;
+            /** @description When it last started a run; null if never */
             last_run_at: string | null;
             name: string;
+            /** @description Who scheduled it (its runs have this user's rights); null for a system task */
             owner_id: number | null;
+            /** @description args and kwargs again, as the peer groups them */
             params: {
+                /** @description Positional arguments given to the task: free-form, each task reads its own */
                 args: unknown[];
+                /** @description Keyword arguments given to the task: free-form, each task reads its own */
                 kwargs: {
                     [key: string]: unknown;
                 };
             };
             schedule: components["schemas"]["Schedule"];
+            /** @description The schedule in words */
             schedule_description: string;
             /** @enum {string} */
             schedule_type: "interval" | "crontab";
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description The id again (the peer's name for it)
+             */
             scheduled_task_name: string;
             /** @enum {string} */
             status: "scheduled" | "paused";
+            /** @description The task's short name (e.g. enforce_retention) */
             task: string;
+            /** @description The task's full name, as the peer writes it (app.worker.tasks.<name>) */
             task_name: string;
             total_run_count: number;
             /** Format: date-time */
@@ -2669,6 +2998,7 @@ export interface components {
                     organisation: string | null;
                     source: string;
                 };
+                /** @description When it was seen, Unix seconds */
                 timestamp: number;
                 /** @enum {string} */
                 type: "sighting" | "false-positive" | "expiration";
@@ -2678,8 +3008,11 @@ export interface components {
             };
         };
         SightingsCreated: {
+            /** @description The per-request cap cut the matches short */
             capped: boolean;
+            /** @description Sightings stored: one per matched attribute per item */
             created: number;
+            /** @description Array mode: [stored, skipped items] */
             response?: [
                 number,
                 {
@@ -2696,17 +3029,21 @@ export interface components {
             results: components["schemas"]["SightingHit"][];
             size: number;
             timed_out: boolean;
+            /** @description Milliseconds */
             took: number;
             total: number;
         };
         /** @description A tag (the peer's Tag fields) */
         Tag: {
+            /** @description #rrggbb */
             colour: string;
             exportable: boolean;
             hide_tag: boolean;
             id: number;
             is_custom_galaxy: boolean;
+            /** @description A galaxy cluster's tag (misp-galaxy:...) */
             is_galaxy: boolean;
+            /** @description Never shared beyond this instance */
             local_only: boolean;
             name: string;
             numerical_value: number | null;
@@ -2722,39 +3059,59 @@ export interface components {
         };
         /** @description One run of a task: its status, attempts, progress and result */
         TaskRun: {
+            /** @description Positional arguments given to the task: free-form, each task reads its own */
             args: unknown[];
             attempts: number;
             finished_at: string | null;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description The run's id
+             */
             id: string;
+            /** @description The job queue's id for the run; null once the job is gone */
             job_id: string | null;
+            /** @description Keyword arguments given to the task: free-form, each task reads its own */
             kwargs: {
                 [key: string]: unknown;
             };
+            /** @description Why the last attempt failed; null when none failed */
             last_error: string | null;
             max_attempts: number;
+            /** @description What the task reported while running (its own counters); null before it reports */
             progress: {
                 [key: string]: unknown;
             } | null;
             /** Format: date-time */
             queued_at: string;
+            /** @description What the task answered when it succeeded (its own counts); null before */
             result: {
                 [key: string]: unknown;
             } | null;
+            /** @description The user whose rights the run has; null for a system run */
             run_as_user_id: number | null;
+            /** @description The scheduled task that started it; null for a one-off run (a feed fetch, an upload's ingestion) */
             scheduled_task_id: string | null;
             started_at: string | null;
             /** @enum {string} */
             status: "queued" | "running" | "succeeded" | "failed" | "cancelled";
+            /** @description The task's short name (e.g. enforce_retention) */
             task: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description The run's id again (the peer's name for it)
+             */
             task_id: string;
+            /** @description The task's full name, as the peer writes it (app.worker.tasks.<name>) */
             task_name: string;
-            /** @enum {string} */
+            /**
+             * @description schedule: started by its schedule; manual: run now by someone
+             * @enum {string}
+             */
             trigger: "schedule" | "manual";
         };
         /** @description A window of task runs, keyed by run id */
         TaskRunList: {
+            /** @description More runs follow this window */
             has_more: boolean;
             items: components["schemas"]["TaskRunMap"];
             limit: number;
@@ -2771,14 +3128,21 @@ export interface components {
             run: components["schemas"]["TaskRun"];
             /** @enum {string} */
             status: "queued" | "running" | "succeeded" | "failed" | "cancelled";
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description The run's id: GET /tasks/{task_id} shows its status
+             */
             task_id: string;
         };
         /** @description An OAuth2 token answer */
         Token: {
+            /** @description A JWT for `Authorization: Bearer ...` */
             access_token: string;
+            /** @description Seconds until the access token expires */
             expires_in: number;
+            /** @description Single use: POST /auth/refresh or grant_type=refresh_token swaps it for a new pair */
             refresh_token: string;
+            /** @description The granted scopes, space-separated */
             scope: string;
             /** @constant */
             token_type: "bearer";
@@ -2832,6 +3196,7 @@ export interface components {
         };
         ValidationIssue: {
             input?: unknown;
+            /** @description Where: path, query or body, then the field */
             loc: (string | number)[];
             msg: string;
             type: string;
@@ -3285,7 +3650,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": string;
+                    "application/json": unknown;
                     "application/x-ndjson": string;
                     "text/csv": string;
                 };
@@ -3991,7 +4356,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": string;
+                    "application/json": unknown;
                     "application/x-ndjson": string;
                     "text/csv": string;
                 };
@@ -4254,8 +4619,8 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": string;
-                    "application/stix+json": string;
+                    "application/json": unknown;
+                    "application/stix+json": unknown;
                     "text/csv": string;
                 };
             };
@@ -5015,8 +5380,15 @@ export interface operations {
         requestBody: {
             content: {
                 "multipart/form-data": {
+                    /**
+                     * Format: binary
+                     * @description The feed file: CSV, JSON, text, a MISP event, or a sharing archive (.zip, .tar.gz)
+                     */
                     file: string;
-                    /** @enum {string} */
+                    /**
+                     * @description How to read it (misp is taken as sharing)
+                     * @enum {string}
+                     */
                     source_format: "csv" | "json" | "freetext" | "sharing" | "misp";
                 };
             };

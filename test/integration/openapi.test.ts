@@ -8,7 +8,7 @@ let app: TestApp;
 let doc: any;
 
 beforeAll(async () => {
-  app = await startTestApp("openapi");
+  app = await startTestApp("openapi", { PUBLIC_URL: "https://cti.example.test/" });
   const res = await app.http.get("/openapi.json");
   expect(res.status).toBe(200);
   expect(res.headers.get("content-type")).toMatch(/^application\/json/);
@@ -139,7 +139,7 @@ describe("/openapi.json", () => {
   });
 
   it("names this instance as its server and describes both credential forms and the password flow", () => {
-    expect(doc.servers).toEqual([{ url: app.url, description: "This instance" }]);
+    expect(doc.servers).toEqual([{ url: "https://cti.example.test", description: "This instance" }]);
     const schemes = doc.components.securitySchemes;
     expect(schemes.bearer).toMatchObject({ type: "http", scheme: "bearer" });
     expect(schemes.apiKey).toMatchObject({ type: "apiKey", in: "header", name: "Authorization" });
