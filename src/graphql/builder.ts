@@ -1,9 +1,13 @@
 import SchemaBuilder from "@pothos/core";
+import PrismaPlugin from "@pothos/plugin-prisma";
 import { GraphQLScalarType, Kind, type ValueNode } from "graphql";
 import { GraphQLUpload, type FileUpload } from "graphql-upload-minimal";
 import type { Principal } from "../auth/principal.ts";
 import type { AppError } from "../platform/errors.ts";
 import type { Services } from "../services.ts";
+import type { PrismaClient } from "../platform/db/index.ts";
+import type PrismaTypes from "../generated/pothos-prisma-types.ts";
+import { getDatamodel } from "../generated/pothos-prisma-types.ts";
 import type { PgPubSub } from "../platform/pubsub.ts";
 
 export interface GraphQLContext {
@@ -12,6 +16,8 @@ export interface GraphQLContext {
   authError: AppError | null;
   services: Services;
   pubsub: PgPubSub;
+  /** For @pothos/plugin-prisma's relation loading; services still decide what a caller reads. */
+  prisma: PrismaClient;
 }
 
 /** The caller for a resolver: rethrows a rejected credential instead of treating it as anonymous. */
@@ -22,6 +28,7 @@ export function caller(ctx: GraphQLContext): Principal | null {
 
 export const builder = new SchemaBuilder<{
   Context: GraphQLContext;
+  PrismaTypes: PrismaTypes;
   Scalars: {
     DateTime: { Input: Date; Output: Date };
     JSON: { Input: unknown; Output: unknown };
@@ -29,7 +36,16 @@ export const builder = new SchemaBuilder<{
     Upload: { Input: Promise<FileUpload>; Output: never };
   };
   DefaultFieldNullability: false;
-}>({ defaultFieldNullability: false });
+}>({
+  defaultFieldNullability: false,
+  plugins: [PrismaPlugin],
+  prisma: {
+    client: (ctx) => ctx.prisma,
+    dmmf: getDatamodel(),
+    // A resolver that forgets to spread the plugin's query would load relations one parent at a time.
+    onUnusedQuery: "error",
+  },
+});
 
 builder.addScalarType(
   "DateTime",
@@ -68,15 +84,15 @@ builder.addScalarType(
   "JSON",
   new GraphQLScalarType({
     name: "JSON",
-    description: "Arbitrary JSON value",
+    description: "Arbitrary JSON value: used only where the shape is free-form or another format's own (each field says why)",
     serialize: (v) => v,
     parseValue: (v) => v,
     parseLiteral: literalToJson,
   }),
 );
 
-builder.queryType({});
-builder.mutationType({});
-builder.subscriptionType({});
+builder.queryType({ description: "Reads. Each field says which REST route it mirrors when there is one" });
+builder.mutationType({ description: "Changes. Each field says which REST route it mirrors when there is one" });
+builder.subscriptionType({ description: "Live updates over WebSocket (graphql-ws) at /graphql" });
 
 builder.addScalarType("Upload", GraphQLUpload);

@@ -48,7 +48,7 @@ export function createGraphQLServer(runtime: Runtime): YogaServerInstance<Server
     },
     async context(initial): Promise<GraphQLContext> {
       const { services, ctx } = runtime;
-      const base = { services, pubsub: ctx.pubsub };
+      const base = { services, pubsub: ctx.pubsub, prisma: ctx.db.prisma };
       if (initial.wsPrincipal !== undefined) return { ...base, principal: initial.wsPrincipal, authError: null };
       const caller = initial.caller ?? (await graphqlCaller(runtime, initial.request?.headers.get("authorization") ?? null, initial.origin));
       return { ...base, ...caller };
