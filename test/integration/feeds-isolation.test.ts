@@ -147,9 +147,9 @@ describe("a feed belongs to its organisation (finding 2)", () => {
       expect((await app.http.get(`/feeds/${id}`, { token: other.token })).status).toBe(404);
       expect((await app.http.get("/feeds/?limit=1000", { token: other.token })).body.map((f: { id: number }) => f.id)).not.toContain(id);
       expect((await app.http.get(`/feeds/${id}/explore`, { token: other.token })).status).toBe(404);
-      const gql = await app.http.graphql(`{ feed(id: ${id}) { id } feeds(limit: 1000) { id } }`, {}, other.token);
+      const gql = await app.http.graphql(`{ feed(id: ${id}) { id } feeds(size: 100) { items { id } } }`, {}, other.token);
       expect(gql.body.errors?.[0].extensions?.status).toBe(404);
-      expect((await app.http.graphql(`{ feeds(limit: 1000) { id } }`, {}, other.token)).body.data.feeds.map((f: { id: number }) => f.id)).not.toContain(id);
+      expect((await app.http.graphql(`{ feeds(size: 100) { items { id } } }`, {}, other.token)).body.data.feeds.items.map((f: { id: number }) => f.id)).not.toContain(id);
     }
     expect((await app.http.patch(`/feeds/${id}`, { token: adminB.token, json: { name: "mine" } })).status).toBe(404);
     expect((await app.http.post(`/feeds/${id}/fetch`, { token: adminB.token })).status).toBe(404);
@@ -169,7 +169,7 @@ describe("headers are write-only (finding 2)", () => {
     expect(created.body.headers).toEqual({ Authorization: "********", "X-Api-Key": "********" });
     const id = created.body.id;
     for (const reader of [readA, userA, adminA, site]) {
-      for (const res of [await app.http.get(`/feeds/${id}`, { token: reader.token }), await app.http.get("/feeds/?limit=1000", { token: reader.token }), await app.http.graphql(`{ feeds(limit: 1000) { id headers } feed(id: ${id}) { headers } }`, {}, reader.token)]) {
+      for (const res of [await app.http.get(`/feeds/${id}`, { token: reader.token }), await app.http.get("/feeds/?limit=1000", { token: reader.token }), await app.http.graphql(`{ feeds(size: 100) { items { id headers } } feed(id: ${id}) { headers } }`, {}, reader.token)]) {
         expect(res.status).toBe(200);
         expect(res.text).not.toContain("s3cret");
         expect(res.text).not.toContain("k3y");
@@ -232,7 +232,7 @@ describe("uploads belong to the uploader's organisation (finding 2)", () => {
     const preview = await app.http.post("/feeds/csv/preview", { token: adminB.token, json: { input_source: "local", url: key } });
     expect(preview.status, preview.text).toBe(404);
     expect(preview.body).toMatchObject({ code: "not_found", detail: "Upload not found" });
-    const gql = await app.http.graphql(`query($u: String!) { feedPreview(format: csv, inputSource: local, url: $u) { value } }`, { u: key }, adminB.token);
+    const gql = await app.http.graphql(`query($u: String!) { feedPreview(format: CSV, inputSource: LOCAL, url: $u) { value } }`, { u: key }, adminB.token);
     expect(gql.body.errors?.[0].extensions?.status).toBe(404);
     const create = await app.http.post("/feeds/", { token: adminB.token, json: { name: "stolen", provider: "p", url: key, source_format: "csv", input_source: "local" } });
     expect(create.status, create.text).toBe(404);
@@ -421,7 +421,7 @@ describe("bad feed input (finding 10)", () => {
       expect(created.body.detail[0].loc).toEqual(["body", "url"]);
       expect((await app.http.patch(`/feeds/${id}`, { token: adminA.token, json: { url } })).status, url).toBe(422);
       expect((await app.http.post("/feeds/csv/preview", { token: adminA.token, json: { input_source: "network", url } })).status, url).toBe(422);
-      const gql = await app.http.graphql(`query($u: String!) { feedPreview(format: csv, inputSource: network, url: $u) { value } }`, { u: url }, adminA.token);
+      const gql = await app.http.graphql(`query($u: String!) { feedPreview(format: CSV, inputSource: NETWORK, url: $u) { value } }`, { u: url }, adminA.token);
       expect(gql.body.errors?.[0].extensions?.status, url).toBe(422);
     }
     const { rows } = await q(

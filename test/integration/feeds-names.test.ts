@@ -113,30 +113,30 @@ describe("source_format sharing, and misp as its alias", () => {
       expect(up.sourceFormat, format).toBe("sharing");
       const created = await app.http.graphql(
         `mutation($f: FeedFields!) { createFeed(feed: $f) { feed { ${FEED_FIELDS} } ingestion { id } } }`,
-        { f: { name: `gql ${format}`, provider: "p", url: up.key, sourceFormat: format, inputSource: "local" } },
+        { f: { name: `gql ${format}`, provider: "p", url: up.key, sourceFormat: format.toUpperCase(), inputSource: "LOCAL" } },
         admin.token,
       );
       expect(created.body.errors, JSON.stringify(created.body.errors)).toBeUndefined();
-      expect(created.body.data.createFeed.feed.sourceFormat).toBe("sharing");
+      expect(created.body.data.createFeed.feed.sourceFormat).toBe("SHARING");
       expect((await finished(created.body.data.createFeed.ingestion.id)).status).toBe("succeeded");
       const id = created.body.data.createFeed.feed.id;
-      const read = await app.http.graphql(`query($id: Int!) { feed(id: $id) { sourceFormat } feeds(limit: 1000) { id sourceFormat } }`, { id }, admin.token);
-      expect(read.body.data.feed.sourceFormat).toBe("sharing");
-      expect(read.body.data.feeds.find((f: { id: number }) => f.id === id).sourceFormat).toBe("sharing");
+      const read = await app.http.graphql(`query($id: Int!) { feed(id: $id) { sourceFormat } feeds(size: 100) { items { id sourceFormat } } }`, { id }, admin.token);
+      expect(read.body.data.feed.sourceFormat).toBe("SHARING");
+      expect(read.body.data.feeds.items.find((f: { id: number }) => f.id === id).sourceFormat).toBe("SHARING");
     }
     // An enum literal in the document as well as a variable.
     const network = await app.http.graphql(
-      `mutation { createFeed(feed: { name: "gql network", provider: "p", url: "https://feeds.example.org/gql/", sourceFormat: misp, inputSource: network }) { feed { id sourceFormat } } }`,
+      `mutation { createFeed(feed: { name: "gql network", provider: "p", url: "https://feeds.example.org/gql/", sourceFormat: MISP, inputSource: NETWORK }) { feed { id sourceFormat } } }`,
       {},
       admin.token,
     );
     expect(network.body.errors, JSON.stringify(network.body.errors)).toBeUndefined();
-    expect(network.body.data.createFeed.feed.sourceFormat).toBe("sharing");
+    expect(network.body.data.createFeed.feed.sourceFormat).toBe("SHARING");
     const id = network.body.data.createFeed.feed.id;
-    await app.http.graphql(`mutation($id: Int!) { updateFeed(id: $id, feed: { sourceFormat: csv }) { id } }`, { id }, admin.token);
-    const updated = await app.http.graphql(`mutation($id: Int!) { updateFeed(id: $id, feed: { sourceFormat: misp }) { sourceFormat } }`, { id }, admin.token);
+    await app.http.graphql(`mutation($id: Int!) { updateFeed(id: $id, feed: { sourceFormat: CSV }) { id } }`, { id }, admin.token);
+    const updated = await app.http.graphql(`mutation($id: Int!) { updateFeed(id: $id, feed: { sourceFormat: MISP }) { sourceFormat } }`, { id }, admin.token);
     expect(updated.body.errors, JSON.stringify(updated.body.errors)).toBeUndefined();
-    expect(updated.body.data.updateFeed.sourceFormat).toBe("sharing");
+    expect(updated.body.data.updateFeed.sourceFormat).toBe("SHARING");
   });
 
   it("the OpenAPI document lists sharing (and the misp alias) for source_format", async () => {
@@ -168,7 +168,7 @@ describe("feeds stored as misp before", () => {
     expect((await q("SELECT count(*)::int AS n FROM feeds WHERE source_format = 'misp'")).rows[0].n).toBe(0);
     expect((await q("SELECT source_format FROM feed_uploads WHERE key = $1", [up.body.key])).rows).toEqual([{ source_format: "sharing" }]);
     expect((await app.http.get(`/feeds/${id}`, { token: admin.token })).body.source_format).toBe("sharing");
-    expect((await app.http.graphql(`query($id: Int!) { feed(id: $id) { sourceFormat } }`, { id }, admin.token)).body.data.feed.sourceFormat).toBe("sharing");
+    expect((await app.http.graphql(`query($id: Int!) { feed(id: $id) { sourceFormat } }`, { id }, admin.token)).body.data.feed.sourceFormat).toBe("SHARING");
     expect((await app.http.get(`/feeds/${id}/explore`, { token: admin.token })).body).toMatchObject({ total: 1 });
     const fetched = await app.http.post(`/feeds/${id}/fetch`, { token: admin.token });
     const run = await finished(fetched.body.task.id);
@@ -212,7 +212,7 @@ describe("settings.localFile", () => {
     const gqlUp = await gqlUpload("gql-feed.zip", bytes, "sharing");
     const gql = await app.http.graphql(
       `mutation($f: FeedFields!) { createFeed(feed: $f) { feed { ${FEED_FIELDS} } } }`,
-      { f: { name: "gql localFile", provider: "p", url: gqlUp.key, sourceFormat: "sharing", inputSource: "local", settings: { localFile: { filename: "x", size: 0 } } } },
+      { f: { name: "gql localFile", provider: "p", url: gqlUp.key, sourceFormat: "SHARING", inputSource: "LOCAL", settings: { localFile: { filename: "x", size: 0 } } } },
       admin.token,
     );
     expect(gql.body.errors, JSON.stringify(gql.body.errors)).toBeUndefined();

@@ -499,10 +499,10 @@ describe("previews", () => {
     expect((await app.http.post("/feeds/csv/preview", { token: reader.token, json: { input_source: "local", url: csv.body.key } })).status).toBe(403);
     const gql = await app.http.post("/graphql", {
       token: admin.token,
-      json: { query: `query($u: String!, $s: JSON) { feedPreview(format: csv, inputSource: local, url: $u, settings: $s) { where value type error } }`, variables: { u: csv.body.key, s: { csvConfig: { delimiter: ";", header: true } } } },
+      json: { query: `query($u: String!, $s: JSON) { feedPreview(format: CSV, inputSource: LOCAL, url: $u, settings: $s) { where value type error } }`, variables: { u: csv.body.key, s: { csvConfig: { delimiter: ";", header: true } } } },
     });
     expect(gql.body.data.feedPreview).toEqual([{ where: "line 2", value: "198.51.100.70", type: "ip-dst", error: null }, { where: "line 3", value: null, type: null, error: "no indicator recognised" }]);
-    const denied = await app.http.post("/graphql", { token: reader.token, json: { query: `{ feedPreview(format: csv, inputSource: local, url: "${csv.body.key}") { where } }` } });
+    const denied = await app.http.post("/graphql", { token: reader.token, json: { query: `{ feedPreview(format: CSV, inputSource: LOCAL, url: "${csv.body.key}") { where } }` } });
     expect(denied.body.errors[0].extensions.status).toBe(403);
     expect((await q("SELECT count(*)::int AS n FROM attributes")).rows[0].n).toBe(before);
   });
@@ -516,9 +516,10 @@ describe("previews", () => {
     expect(page.body).toMatchObject({ total: files.length, page: 1, limit: 3 });
     expect(page.body.events.map((e: { uuid: string }) => e.uuid)).toEqual(files.slice(3).map((f) => f.uuid));
     expect(page.body.events[0]).toMatchObject({ info: files[3].event.info });
-    const gql = await app.http.post("/graphql", { token: reader.token, json: { query: `{ feedExplore(id: ${feed.id}, page: 1, limit: 3) { total page limit events } }` } });
-    expect(gql.body.data.feedExplore).toMatchObject({ total: files.length, page: 1, limit: 3 });
-    expect(gql.body.data.feedExplore.events).toEqual(page.body.events);
+    const gql = await app.http.post("/graphql", { token: reader.token, json: { query: `{ feedExplore(id: ${feed.id}, page: 2, size: 3) { total page size pages items { uuid entry } } }` } });
+    expect(gql.body.data.feedExplore).toMatchObject({ total: files.length, page: 2, size: 3, pages: Math.ceil(files.length / 3) });
+    expect(gql.body.data.feedExplore.items.map((i: { entry: unknown }) => i.entry)).toEqual(page.body.events);
+    expect(gql.body.data.feedExplore.items.map((i: { uuid: string }) => i.uuid)).toEqual(page.body.events.map((e: { uuid: string }) => e.uuid));
     const csv = await upload("x.csv", "198.51.100.80\n", "csv");
     const csvFeed = await createFeed({ name: "explore csv", url: csv.body.key, source_format: "csv" });
     expect((await app.http.get(`/feeds/${csvFeed.id}/explore`, { token: admin.token })).status).toBe(400);
@@ -544,7 +545,7 @@ describe("GraphQL upload", () => {
     expect(storageFiles()).toContain(key);
     const created = await app.http.post("/graphql", {
       token: admin.token,
-      json: { query: "mutation($f: FeedFields!) { createFeed(feed: $f) { feed { id } ingestion { id status } } }", variables: { f: { name: "gql feed", provider: "p", url: key, sourceFormat: "csv", inputSource: "local" } } },
+      json: { query: "mutation($f: FeedFields!) { createFeed(feed: $f) { feed { id } ingestion { id status } } }", variables: { f: { name: "gql feed", provider: "p", url: key, sourceFormat: "CSV", inputSource: "LOCAL" } } },
     });
     expect(created.body.errors).toBeUndefined();
     expect((await finished(created.body.data.createFeed.ingestion.id)).result).toMatchObject({ attributes_created: 2 });

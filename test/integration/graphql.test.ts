@@ -50,11 +50,13 @@ describe("REST routes and their GraphQL twins answer the same", () => {
 
   it("GET /roles/ and { roles }", async () => {
     const rest = await app.http.get("/roles/", { token: admin.token });
-    const g = await gql(`{ roles { ${ROLE_FIELDS} } }`, {}, admin.token);
+    const g = await gql(`{ roles { total items { ${ROLE_FIELDS} } } }`, {}, admin.token);
     expect(g.body.errors).toBeUndefined();
-    expect(snake(g.body.data!.roles)).toEqual(rest.body);
-    const paged = await gql(`{ roles(skip: 1, limit: 2) { id } }`, {}, admin.token);
-    expect(paged.body.data.roles.map((r: any) => r.id)).toEqual(rest.body.slice(1, 3).map((r: any) => r.id));
+    expect(snake(g.body.data!.roles.items)).toEqual(rest.body);
+    expect(g.body.data!.roles.total).toBe(rest.body.length);
+    const paged = await gql(`{ roles(page: 2, size: 2) { page size total pages items { id } } }`, {}, admin.token);
+    expect(paged.body.data.roles).toMatchObject({ page: 2, size: 2, total: rest.body.length, pages: Math.ceil(rest.body.length / 2) });
+    expect(paged.body.data.roles.items.map((r: any) => r.id)).toEqual(rest.body.slice(2, 4).map((r: any) => r.id));
   });
 
   it("GET /organisations/{id} and { organisation(id:) }, also by uuid", async () => {
@@ -118,7 +120,7 @@ describe("GraphQL errors", () => {
 
   it("403 for a missing scope", async () => {
     const reader = await createUser(app, admin, 4);
-    const res = await gql("{ users { id } }", {}, reader.token);
+    const res = await gql("{ users { items { id } } }", {}, reader.token);
     expect(res.body.errors![0].extensions).toMatchObject({ code: "insufficient_scope", status: 403 });
     const write = await gql(`mutation { setRuntimeSetting(namespace: "retention", value: {}) }`, {}, reader.token);
     expect(write.body.errors![0].extensions).toMatchObject({ status: 403 });
@@ -135,8 +137,9 @@ describe("GraphQL errors", () => {
 
   it("422 for invalid arguments", async () => {
     for (const q of [
-      "{ users(limit: 0) { id } }",
-      "{ users(skip: -1) { id } }",
+      "{ users(size: 0) { items { id } } }",
+      "{ users(size: 101) { items { id } } }",
+      "{ users(page: 0) { items { id } } }",
       '{ organisation(uuid: "not-a-uuid") { id } }',
       '{ userSetting(namespace: "../x") }',
       'mutation { setUserSetting(namespace: "notifications", value: { follow: { events: ["x"] } }) }',
@@ -146,6 +149,17 @@ describe("GraphQL errors", () => {
       const res = await gql(q, {}, admin.token);
       expect(res.body.errors?.[0]?.extensions, q).toMatchObject({ code: "validation_error", status: 422 });
       noInternals(res.body);
+    }
+  });
+
+  it("a list's paging error names the argument", async () => {
+    for (const [q, loc] of [
+      ["{ users(size: 0) { items { id } } }", ["args", "size"]],
+      ["{ feeds(page: 0) { items { id } } }", ["args", "page"]],
+      ["{ scheduledTasks(size: 1000) { items { id } } }", ["args", "size"]],
+    ] as const) {
+      const res = await gql(q, {}, admin.token);
+      expect((res.body.errors?.[0]?.extensions as { detail: { loc: unknown }[] }).detail.map((d) => d.loc), q).toContainEqual(loc);
     }
   });
 

@@ -39,7 +39,7 @@ function subscribe(user: TestUser, into: Record<string, any>[]): void {
   const client = createClient({ url: `${app.url.replace(/^http/, "ws")}/graphql`, webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${user.token}` }, retryAttempts: 0 });
   clients.push(client);
   client.subscribe<{ notificationCreated: Record<string, any> }>(
-    { query: "subscription { notificationCreated { id type payload } }" },
+    { query: "subscription { notificationCreated { id type payload { ... on HuntNotificationPayload { huntId huntName total previousTotal newHits newHitCount } } } }" },
     { next: (r) => r.data && into.push(r.data.notificationCreated), error: () => undefined, complete: () => undefined },
   );
 }
@@ -56,12 +56,12 @@ it("reaches the owner live and by e-mail, with the hunt's counts, new hits and a
   const hunt = (await app.http.post("/hunts/", { token: analyst.token, json: { name: "pan-os watch", query: "cpe:2.3:o:paloaltonetworks:pan-os", hunt_type: "cpe" } })).body;
   expect((await app.http.post(`/hunts/${hunt.id}/run`, { token: analyst.token })).status).toBe(200);
   const first = await eventually(() => mine[0], "the first-run alert, live", 5000, 20);
-  expect(first).toMatchObject({ type: "hunt.result.first_run", payload: { hunt_id: hunt.id, hunt_name: "pan-os watch", total: 1, previous_total: null, new_hits: ["CVE-2024-3400"] } });
+  expect(first).toMatchObject({ type: "hunt.result.first_run", payload: { huntId: hunt.id, huntName: "pan-os watch", total: 1, previousTotal: null, newHits: ["CVE-2024-3400"] } });
 
   vulnDb.records = [xz, pan];
   await app.http.post(`/hunts/${hunt.id}/run`, { token: analyst.token });
   const changed = await eventually(() => mine[1], "the changed alert, live", 5000, 20);
-  expect(changed).toMatchObject({ type: "hunt.result.changed", payload: { total: 2, previous_total: 1, new_hits: ["CVE-2024-3094"], new_hit_count: 1 } });
+  expect(changed).toMatchObject({ type: "hunt.result.changed", payload: { total: 2, previousTotal: 1, newHits: ["CVE-2024-3094"], newHitCount: 1 } });
 
   const mails = await eventually(() => (inbox.length >= 2 ? inbox : undefined), "two e-mails", 15_000, 50);
   expect(mails.every((m) => m.to === analyst.email && m.subject === "[workbench] Hunt Results")).toBe(true);

@@ -176,25 +176,29 @@ describe.each(SEARCH_BACKENDS)("search hunts on $name", ({ env }) => {
     };
     const created = await gql(
       `mutation($input: CreateHuntInput!) { createHunt(input: $input) { id name query huntType indexTarget status lastMatchCount } }`,
-      { input: { name: "gql hunt", query: `event_uuid:${VOLTA}`, huntType: "search", indexTarget: "attributes" } },
+      { input: { name: "gql hunt", query: `event_uuid:${VOLTA}`, huntType: "SEARCH", indexTarget: "ATTRIBUTES" } },
     );
     expect(created.errors).toBeUndefined();
     const id = created.data.createHunt.id;
-    expect(created.data.createHunt).toMatchObject({ name: "gql hunt", huntType: "search", indexTarget: "attributes", status: "active", lastMatchCount: null });
-    const ran = await gql(`mutation($id: Int!) { runHunt(id: $id) { total hits hunt { lastMatchCount } } }`, { id });
+    expect(created.data.createHunt).toMatchObject({ name: "gql hunt", huntType: "SEARCH", indexTarget: "ATTRIBUTES", status: "ACTIVE", lastMatchCount: null });
+    const ran = await gql(`mutation($id: Int!) { runHunt(id: $id) { total hits { __typename } hunt { lastMatchCount } } }`, { id });
     const explore = await app.http.get(`/attributes/search?query=${encodeURIComponent(`event_uuid:${VOLTA}`)}`, { token: analyst.token });
     expect(ran.data.runHunt.total).toBe(explore.body.total);
     expect(ran.data.runHunt.hunt.lastMatchCount).toBe(explore.body.total);
     const rest = await app.http.get(`/hunts/${id}/results`, { token: analyst.token });
-    const results = await gql(`query($id: Int!) { huntResults(id: $id) { total hits } hunt(id: $id) { lastMatchCount lastRunStatus } huntHistory(id: $id) { matchCount status } }`, { id });
-    expect(results.data.huntResults).toEqual({ total: rest.body.total, hits: rest.body.hits });
+    const results = await gql(`query($id: Int!) { huntResults(id: $id) { total hits { __typename ... on HuntDocumentHit { isNew uuid document } } } hunt(id: $id) { lastMatchCount lastRunStatus } huntHistory(id: $id) { total items { matchCount status } } }`, { id });
+    expect(results.data.huntResults.total).toBe(rest.body.total);
+    expect(results.data.huntResults.hits.map((h: { document: unknown }) => h.document)).toEqual(rest.body.hits);
+    expect(results.data.huntResults.hits.map((h: { __typename: string; isNew: boolean; uuid: string }) => [h.__typename, h.isNew, h.uuid])).toEqual(
+      rest.body.hits.map((h: { is_new: boolean; uuid: string }) => ["HuntDocumentHit", h.is_new, h.uuid]),
+    );
     expect(results.data.hunt).toEqual({ lastMatchCount: explore.body.total, lastRunStatus: "succeeded" });
-    expect(results.data.huntHistory).toEqual([{ matchCount: explore.body.total, status: "succeeded" }]);
+    expect(results.data.huntHistory).toEqual({ total: 1, items: [{ matchCount: explore.body.total, status: "succeeded" }] });
     const listed = await gql(`{ hunts(filter: "gql") { total items { id } } }`);
     const restList = await app.http.get("/hunts/?filter=gql", { token: analyst.token });
     expect(listed.data.hunts).toEqual({ total: restList.body.total, items: restList.body.items.map((h: any) => ({ id: h.id })) });
-    const updated = await gql(`mutation($id: Int!) { updateHunt(id: $id, input: { status: paused, schedule: daily }) { status schedule nextRunAt } }`, { id });
-    expect(updated.data.updateHunt).toMatchObject({ status: "paused", schedule: "daily" });
+    const updated = await gql(`mutation($id: Int!) { updateHunt(id: $id, input: { status: PAUSED, schedule: DAILY }) { status schedule nextRunAt } }`, { id });
+    expect(updated.data.updateHunt).toMatchObject({ status: "PAUSED", schedule: "daily" });
     const denied = await app.http.post("/graphql", { token: outsider.token, json: { query: `query($id: Int!) { hunt(id: $id) { id } }`, variables: { id } } });
     expect(denied.body.errors[0].extensions).toMatchObject({ code: "not_found" });
     expect((await gql(`mutation($id: Int!) { clearHuntHistory(id: $id) }`, { id })).data.clearHuntHistory).toBe(true);

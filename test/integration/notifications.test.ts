@@ -243,7 +243,7 @@ describe("live delivery over graphql-ws", () => {
       const client = createClient({ url: `${app.url.replace(/^http/, "ws")}/graphql`, webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${user.token}` }, retryAttempts: 0 });
       clients.push(client);
       client.subscribe<{ notificationCreated: { type: string } }>(
-        { query: "subscription { notificationCreated { id type payload } }" },
+        { query: "subscription { notificationCreated { id type payload { __typename ... on EventNotificationPayload { eventUuid eventName } } } }" },
         { next: (r) => r.data && received.push({ user: name, type: r.data.notificationCreated.type, at: Date.now() }), error: () => undefined, complete: () => undefined },
       );
     };

@@ -158,7 +158,7 @@ describe("badges", () => {
     const list = await app.http.get(`/events/?uuid=${recent.uuid}`, { token: admin.token });
     expect(list.body.items[0].retention).toEqual({ status: "expiring", expires_in_days: 10 });
     const gql = await app.http.post("/graphql", { token: admin.token, json: { query: `{ event(uuid: "${recent.uuid}") { retention { status expiresInDays } } }` } });
-    expect(gql.body.data.event.retention).toEqual({ status: "expiring", expiresInDays: 10 });
+    expect(gql.body.data.event.retention).toEqual({ status: "EXPIRING", expiresInDays: 10 });
     await q("UPDATE events SET timestamp = $2 WHERE uuid = $1", [recent.uuid, rows[0].was]);
     await setRetention({ enabled: false, period_days: PERIOD_DAYS, warning_days: 30, exempt_tags: EXEMPT });
   });

@@ -329,19 +329,19 @@ describe("GraphQL twins", () => {
     const gql = (query: string, variables: Record<string, unknown> = {}, token = scheduler.token) => app.http.post("/graphql", { token, json: { query, variables } });
     const created = await gql(
       `mutation($s: ScheduleInput!) { scheduleTask(name: "gql", task: "generate_correlations", schedule: $s) { id enabled schedule { type every period description } } }`,
-      { s: { type: "interval", every: 3, period: "days" } },
+      { s: { type: "INTERVAL", every: 3, period: "DAYS" } },
     );
-    expect(created.body.data.scheduleTask).toMatchObject({ enabled: true, schedule: { type: "interval", every: 3, period: "days", description: "every 3 days" } });
+    expect(created.body.data.scheduleTask).toMatchObject({ enabled: true, schedule: { type: "INTERVAL", every: 3, period: "DAYS", description: "every 3 days" } });
     const id = created.body.data.scheduleTask.id;
-    const bad = await gql(`mutation($s: ScheduleInput!) { scheduleTask(name: "gql", task: "generate_correlations", schedule: $s) { id } }`, { s: { type: "interval", every: 0 } });
+    const bad = await gql(`mutation($s: ScheduleInput!) { scheduleTask(name: "gql", task: "generate_correlations", schedule: $s) { id } }`, { s: { type: "INTERVAL", every: 0 } });
     expect(bad.body.errors[0].extensions).toMatchObject({ code: "validation_error", status: 422 });
     const paused = await gql(`mutation($id: String!) { updateScheduledTask(id: $id, enabled: false) { enabled dueAt } }`, { id });
     expect(paused.body.data.updateScheduledTask).toEqual({ enabled: false, dueAt: null });
     const run = await gql(`mutation($id: String!) { runScheduledTask(id: $id) { id status trigger } }`, { id });
-    expect(run.body.data.runScheduledTask).toMatchObject({ status: "queued", trigger: "manual" });
+    expect(run.body.data.runScheduledTask).toMatchObject({ status: "QUEUED", trigger: "manual" });
     const done = await finished(scheduler, run.body.data.runScheduledTask.id);
     const read = await gql(`query($id: String!) { taskRun(id: $id) { status attempts result } }`, { id: done.id });
-    expect(read.body.data.taskRun).toMatchObject({ status: "succeeded", attempts: 1 });
+    expect(read.body.data.taskRun).toMatchObject({ status: "SUCCEEDED", attempts: 1 });
     const foreign = await gql(`query($id: String!) { scheduledTask(id: $id) { id } }`, { id }, otherOrgAdmin.token);
     expect(foreign.body.errors[0].extensions.code).toBe("not_found");
     expect((await gql(`mutation($id: String!) { deleteScheduledTask(id: $id) }`, { id })).body.data.deleteScheduledTask).toBe(true);

@@ -311,7 +311,7 @@ describe("auditLogs and GET /admin/audit-logs/", () => {
       ["", {}],
       ["page=2&size=3", { page: 2, size: 3 }],
       [`action=API_KEY.&actor_user_id=${owner.id}&size=100`, { action: "API_KEY.", actorUserId: owner.id, size: 100 }],
-      ["actor_type=api_key", { actorType: "api_key" }],
+      ["actor_type=api_key", { actorType: "API_KEY" }],
       [`resource_type=api_key&resource_id=${key.id}`, { resourceType: "api_key", resourceId: key.id }],
       [`date_from=${encodeURIComponent(from.toISOString())}&date_to=${encodeURIComponent(to.toISOString())}&size=2`, { dateFrom: from.toISOString(), dateTo: to.toISOString(), size: 2 }],
       [`date_from=${encodeURIComponent(to.toISOString())}`, { dateFrom: to.toISOString() }],

@@ -21,7 +21,7 @@ import { settled } from "../support/settled.ts";
 import { eventsGraphql, eventsRest } from "./cross-org/events.cases.ts";
 import { exploreExportGraphql, exploreExportRest } from "./cross-org/explore-export.cases.ts";
 import { exportsGraphql, exportsReadPaths, exportsRest } from "./cross-org/exports.cases.ts";
-import { uncoveredFields, type GraphqlCase } from "./cross-org/graphql.ts";
+import { everyField, uncoveredFields, type GraphqlCase } from "./cross-org/graphql.ts";
 import { identityGraphql, identityRest } from "./cross-org/identity.cases.ts";
 import { feedIntoForeignEvent, importAttacks, importPaths } from "./cross-org/imports.ts";
 import { bProblems, graphqlRow, restRow, validationOrder, validatorProblem, type Row } from "./cross-org/judge.ts";
@@ -243,7 +243,7 @@ describe("notifications about A's shared event", () => {
       [w.bEvent.network.uuid, address],
     );
     expect(pairs.rowCount).toBeGreaterThan(0);
-    const query = "{ notifications(size: 100) { items { type entityUuid payload } } }";
+    const query = `{ notifications(size: 100) { items { type entityUuid payload ${everyField("NotificationPayload")} } } }`;
     await eventually(async () => {
       const text = (await app.http.get("/notifications?size=100", { authorization: w.credential("aUser") })).text;
       return text.includes(value) && text.includes(address);

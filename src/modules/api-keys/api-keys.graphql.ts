@@ -1,36 +1,47 @@
 import { builder, caller } from "../../graphql/builder.ts";
 import { errors } from "../../platform/errors.ts";
 import type { ApiKeyRecord } from "./api-keys.service.ts";
+import { DOC } from "../../graphql/docs.ts";
+
+const KEY_DOC = {
+  name: "The key's name, 1 to 255 characters",
+  comment: "Free-text comment, at most 2000 characters",
+  scopes: "The scopes the key may use (at most 200); its effective scopes are also bounded by its owner's role",
+  expiresAt: "When it stops working; null: never",
+} as const;
+const KEY_ID = "Numeric id of the API key";
 
 const ApiKeyType = builder.objectRef<ApiKeyRecord>("ApiKey").implement({
   description: "An API key as its owner and administrators see it: never the token or its hash",
   fields: (t) => ({
-    id: t.exposeInt("id"),
-    userId: t.exposeInt("userId"),
-    name: t.exposeString("name"),
-    comment: t.exposeString("comment", { nullable: true }),
-    scopes: t.exposeStringList("scopes"),
-    expiresAt: t.expose("expiresAt", { type: "DateTime", nullable: true }),
-    disabled: t.exposeBoolean("disabled"),
-    adminDisabled: t.exposeBoolean("adminDisabled"),
-    createdAt: t.expose("createdAt", { type: "DateTime" }),
-    lastUsedAt: t.expose("lastUsedAt", { type: "DateTime", nullable: true }),
+    id: t.exposeInt("id", { description: KEY_ID }),
+    userId: t.exposeInt("userId", { description: "Numeric id of its owner (REST user_id)" }),
+    name: t.exposeString("name", { description: KEY_DOC.name }),
+    comment: t.exposeString("comment", { nullable: true, description: KEY_DOC.comment }),
+    scopes: t.exposeStringList("scopes", { description: KEY_DOC.scopes }),
+    expiresAt: t.expose("expiresAt", { type: "DateTime", nullable: true, description: `${KEY_DOC.expiresAt} (REST expires_at)` }),
+    disabled: t.exposeBoolean("disabled", { description: "Disabled by its owner" }),
+    adminDisabled: t.exposeBoolean("adminDisabled", { description: "Locked by an administrator: its owner cannot enable or delete it (REST admin_disabled)" }),
+    createdAt: t.expose("createdAt", { type: "DateTime", description: DOC.createdAt }),
+    lastUsedAt: t.expose("lastUsedAt", { type: "DateTime", nullable: true, description: "When it last authenticated a request; null if never (REST last_used_at)" }),
   }),
 });
 
 const CreatedApiKey = builder.objectRef<{ key: ApiKeyRecord; token: string }>("CreatedApiKey").implement({
+  description: "A new API key with its secret, returned only this once",
   fields: (t) => ({
-    apiKey: t.field({ type: ApiKeyType, resolve: (r) => r.key }),
+    apiKey: t.field({ type: ApiKeyType, description: "The key", resolve: (r) => r.key }),
     token: t.exposeString("token", { description: "The raw 40-hex secret. Shown once: store it now." }),
   }),
 });
 
 const CreateApiKeyInput = builder.inputType("CreateApiKeyInput", {
+  description: "A new API key of the caller's (as POST /api-keys/)",
   fields: (t) => ({
-    name: t.string({ required: true }),
-    comment: t.string(),
-    scopes: t.stringList({ required: true }),
-    expiresAt: t.field({ type: "DateTime" }),
+    name: t.string({ required: true, description: KEY_DOC.name }),
+    comment: t.string({ description: KEY_DOC.comment }),
+    scopes: t.stringList({ required: true, description: KEY_DOC.scopes }),
+    expiresAt: t.field({ type: "DateTime", description: KEY_DOC.expiresAt }),
   }),
 });
 
@@ -38,7 +49,8 @@ builder.queryFields((t) => ({
   apiKeys: t.field({ type: [ApiKeyType], description: "The caller's own keys", resolve: (_r, _a, ctx) => ctx.services.apiKeys.listOwn(caller(ctx)) }),
   adminApiKeys: t.field({
     type: [ApiKeyType],
-    args: { userId: t.arg.int() },
+    description: "List every user's API keys, optionally of one user (GET /admin/api-keys/)",
+    args: { userId: t.arg.int({ description: "Only this user's keys (REST user_id)" }) },
     resolve: (_r, a, ctx) => ctx.services.apiKeys.adminList(caller(ctx), a.userId ?? undefined),
   }),
 }));
@@ -46,7 +58,8 @@ builder.queryFields((t) => ({
 builder.mutationFields((t) => ({
   createApiKey: t.field({
     type: CreatedApiKey,
-    args: { input: t.arg({ type: CreateApiKeyInput, required: true }) },
+    description: "Create an API key; the token is returned only in this response",
+    args: { input: t.arg({ type: CreateApiKeyInput, required: true, description: "The new key" }) },
     resolve: (_r, { input }, ctx) => {
       const name = input.name.trim();
       if (!name || name.length > 255) throw errors.invalidField(["input", "name"], "must be 1 to 255 characters");
@@ -57,11 +70,13 @@ builder.mutationFields((t) => ({
   }),
   setApiKeyDisabled: t.field({
     type: ApiKeyType,
-    args: { id: t.arg.int({ required: true }), disabled: t.arg.boolean({ required: true }) },
+    description: "Enable or disable your own key",
+    args: { id: t.arg.int({ required: true, description: KEY_ID }), disabled: t.arg.boolean({ required: true, description: "True disables it, false enables it" }) },
     resolve: (_r, a, ctx) => ctx.services.apiKeys.setDisabled(caller(ctx), a.id, a.disabled),
   }),
   deleteApiKey: t.boolean({
-    args: { id: t.arg.int({ required: true }) },
+    description: "Delete your own key (refused while an administrator holds it); true when done",
+    args: { id: t.arg.int({ required: true, description: KEY_ID }) },
     resolve: async (_r, a, ctx) => {
       await ctx.services.apiKeys.deleteOwn(caller(ctx), a.id);
       return true;
@@ -69,11 +84,13 @@ builder.mutationFields((t) => ({
   }),
   adminSetApiKeyLocked: t.field({
     type: ApiKeyType,
-    args: { id: t.arg.int({ required: true }), locked: t.arg.boolean({ required: true }) },
+    description: "Lock or unlock any user's key: the administrator's hold (REST disabled on /admin/api-keys/{key_id})",
+    args: { id: t.arg.int({ required: true, description: KEY_ID }), locked: t.arg.boolean({ required: true, description: "True locks it, false releases the hold" }) },
     resolve: (_r, a, ctx) => ctx.services.apiKeys.adminSetLocked(caller(ctx), a.id, a.locked),
   }),
   adminDeleteApiKey: t.boolean({
-    args: { id: t.arg.int({ required: true }) },
+    description: "Delete any user's key; true when done",
+    args: { id: t.arg.int({ required: true, description: KEY_ID }) },
     resolve: async (_r, a, ctx) => {
       await ctx.services.apiKeys.adminDelete(caller(ctx), a.id);
       return true;

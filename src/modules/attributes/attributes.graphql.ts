@@ -4,63 +4,70 @@ import { errors } from "../../platform/errors.ts";
 import { checkPage, checkUuid, EventTagType } from "../events/events.graphql.ts";
 import type { AttributeView } from "./attribute-reader.ts";
 import type { AttributeCreate, AttributePatch } from "./attribute-rules.ts";
+import { DOC } from "../../graphql/docs.ts";
+import { PAGE_DOC, pageType } from "../../graphql/page.ts";
+
+/** The attribute's fields, for the object type and the input alike. */
+export const ATTRIBUTE_DOC = {
+  uuid: "The attribute's UUID",
+  objectRelation: "Its relation name inside its object (for example ip, domain); null for a standalone attribute (REST object_relation)",
+  category: "MISP category (for example Network activity, Payload delivery); default: the type's default category",
+  type: "MISP attribute type (for example ip-dst, domain, sha256, domain|ip)",
+  value: "The value; a composite type's two halves joined by |",
+  toIds: "Usable for detection (MISP's IDS flag; REST to_ids); default: the type's default",
+  distribution: DOC.distribution,
+  disableCorrelation: "Left out of correlation when true (REST disable_correlation)",
+  tags: "Tags attached to it",
+} as const;
 
 export const AttributeType = builder.objectRef<AttributeView>("Attribute").implement({
   description: "A MISP attribute; value1/value2 are the halves of a composite value (value2 null otherwise)",
   fields: (t) => ({
-    uuid: t.exposeString("uuid"),
-    eventUuid: t.exposeString("eventUuid"),
-    objectUuid: t.exposeString("objectUuid", { nullable: true }),
-    objectRelation: t.exposeString("objectRelation", { nullable: true }),
-    category: t.exposeString("category"),
-    type: t.exposeString("type"),
-    value: t.exposeString("value"),
-    value1: t.exposeString("value1"),
-    value2: t.exposeString("value2", { nullable: true }),
-    toIds: t.exposeBoolean("toIds"),
-    comment: t.exposeString("comment"),
-    distribution: t.exposeInt("distribution"),
-    sharingGroupId: t.exposeInt("sharingGroupId", { nullable: true }),
-    timestamp: t.exposeFloat("timestamp"),
-    firstSeen: t.expose("firstSeen", { type: "DateTime", nullable: true }),
-    lastSeen: t.expose("lastSeen", { type: "DateTime", nullable: true }),
-    deleted: t.exposeBoolean("deleted"),
-    disableCorrelation: t.exposeBoolean("disableCorrelation"),
-    tags: t.field({ type: [EventTagType], resolve: (a) => a.tags }),
+    uuid: t.exposeString("uuid", { description: ATTRIBUTE_DOC.uuid }),
+    eventUuid: t.exposeString("eventUuid", { description: `${DOC.eventUuid} (REST event_uuid)` }),
+    objectUuid: t.exposeString("objectUuid", { nullable: true, description: `${DOC.objectUuid} (REST object_uuid)` }),
+    objectRelation: t.exposeString("objectRelation", { nullable: true, description: ATTRIBUTE_DOC.objectRelation }),
+    category: t.exposeString("category", { description: ATTRIBUTE_DOC.category }),
+    type: t.exposeString("type", { description: ATTRIBUTE_DOC.type }),
+    value: t.exposeString("value", { description: ATTRIBUTE_DOC.value }),
+    value1: t.exposeString("value1", { description: "The value, or a composite value's first half" }),
+    value2: t.exposeString("value2", { nullable: true, description: "A composite value's second half; null otherwise" }),
+    toIds: t.exposeBoolean("toIds", { description: ATTRIBUTE_DOC.toIds }),
+    comment: t.exposeString("comment", { description: DOC.comment }),
+    distribution: t.exposeInt("distribution", { description: ATTRIBUTE_DOC.distribution }),
+    sharingGroupId: t.exposeInt("sharingGroupId", { nullable: true, description: `${DOC.sharingGroupId} (REST sharing_group_id)` }),
+    timestamp: t.exposeFloat("timestamp", { description: DOC.timestamp }),
+    firstSeen: t.expose("firstSeen", { type: "DateTime", nullable: true, description: `${DOC.firstSeen} (REST first_seen)` }),
+    lastSeen: t.expose("lastSeen", { type: "DateTime", nullable: true, description: `${DOC.lastSeen} (REST last_seen)` }),
+    deleted: t.exposeBoolean("deleted", { description: DOC.deleted }),
+    disableCorrelation: t.exposeBoolean("disableCorrelation", { description: ATTRIBUTE_DOC.disableCorrelation }),
+    tags: t.field({ type: [EventTagType], description: ATTRIBUTE_DOC.tags, resolve: (a) => a.tags }),
   }),
 });
 
-const AttributePage = builder
-  .objectRef<{ items: AttributeView[]; total: number; page: number; size: number; pages: number }>("AttributePage")
-  .implement({
-    fields: (t) => ({
-      items: t.field({ type: [AttributeType], resolve: (p) => p.items }),
-      total: t.exposeInt("total"),
-      page: t.exposeInt("page"),
-      size: t.exposeInt("size"),
-      pages: t.exposeInt("pages"),
-    }),
-  });
+const AttributePage = pageType("AttributePage", AttributeType, "attributes");
 
 export const AttributeInput = builder.inputType("AttributeInput", {
   description: "Attribute fields. Create: type and value are required, uuid optional. Update: any subset (uuid names the attribute in updateObject)",
   fields: (t) => ({
-    uuid: t.string(),
-    type: t.string(),
-    category: t.string(),
-    value: t.string(),
-    toIds: t.boolean(),
-    comment: t.string(),
-    distribution: t.int(),
-    sharingGroupId: t.int(),
-    firstSeen: t.field({ type: "DateTime" }),
-    lastSeen: t.field({ type: "DateTime" }),
-    deleted: t.boolean(),
-    disableCorrelation: t.boolean(),
-    objectRelation: t.string(),
-    objectUuid: t.string(),
+    uuid: t.string({ description: `${ATTRIBUTE_DOC.uuid}: on create, omitted for a new one; in updateObject's updateAttributes, the attribute to change` }),
+    type: t.string({ description: ATTRIBUTE_DOC.type }),
+    category: t.string({ description: ATTRIBUTE_DOC.category }),
+    value: t.string({ description: ATTRIBUTE_DOC.value }),
+    toIds: t.boolean({ description: ATTRIBUTE_DOC.toIds }),
+    comment: t.string({ description: DOC.comment }),
+    distribution: t.int({ description: ATTRIBUTE_DOC.distribution }),
+    sharingGroupId: t.int({ description: `${DOC.sharingGroupId}; null clears it` }),
+    firstSeen: t.field({ type: "DateTime", description: `${DOC.firstSeen}; null clears it` }),
+    lastSeen: t.field({ type: "DateTime", description: `${DOC.lastSeen}; null clears it` }),
+    deleted: t.boolean({ description: "True soft-deletes it, false restores it" }),
+    disableCorrelation: t.boolean({ description: ATTRIBUTE_DOC.disableCorrelation }),
+    objectRelation: t.string({ description: `${ATTRIBUTE_DOC.objectRelation}; null clears it` }),
+    objectUuid: t.string({ description: "The object (of the same event) to put it in; null takes it out" }),
   }),
 });
+
+const ATTRIBUTE_UUID = "The attribute's UUID";
 
 export type AttributeInputShape = {
   uuid?: string | null;
@@ -111,7 +118,14 @@ builder.queryFields((t) => ({
     extensions: cost.page("size", 50),
     type: AttributePage,
     description: "Attributes of readable events, newest change first; without objectUuid only standalone attributes; soft-deleted ones too unless deleted: false",
-    args: { page: t.arg.int(), size: t.arg.int(), eventUuid: t.arg.string(), type: t.arg.string(), objectUuid: t.arg.string(), deleted: t.arg.boolean() },
+    args: {
+      page: t.arg.int({ description: PAGE_DOC.page }),
+      size: t.arg.int({ description: PAGE_DOC.size(50) }),
+      eventUuid: t.arg.string({ description: "Only this event's attributes" }),
+      type: t.arg.string({ description: "Only attributes of this MISP type" }),
+      objectUuid: t.arg.string({ description: "Only this object's attributes" }),
+      deleted: t.arg.boolean({ description: "true: only soft-deleted ones; false: only live ones; omitted: both" }),
+    },
     resolve: (_r, a, ctx) => {
       if (a.type != null && (a.type.length > 255 || a.type.includes("\0"))) throw errors.invalidField(["args", "type"], "must be at most 255 characters without NUL bytes");
       return ctx.services.attributes.list(
@@ -128,7 +142,8 @@ builder.queryFields((t) => ({
   }),
   attribute: t.field({
     type: AttributeType,
-    args: { uuid: t.arg.string({ required: true }) },
+    description: "One attribute of a readable event (a soft-deleted one too)",
+    args: { uuid: t.arg.string({ required: true, description: ATTRIBUTE_UUID }) },
     resolve: (_r, a, ctx) => ctx.services.attributes.get(caller(ctx), checkUuid(a.uuid, "uuid")),
   }),
 }));
@@ -136,31 +151,35 @@ builder.queryFields((t) => ({
 builder.mutationFields((t) => ({
   createAttribute: t.field({
     type: AttributeType,
-    args: { eventUuid: t.arg.string({ required: true }), input: t.arg({ type: AttributeInput, required: true }) },
+    description: "Add an attribute to an event you may change",
+    args: { eventUuid: t.arg.string({ required: true, description: "The event's UUID" }), input: t.arg({ type: AttributeInput, required: true, description: "The attribute: type and value required" }) },
     resolve: (_r, a, ctx) => ctx.services.attributes.create(caller(ctx), { ...toAttributeCreate(a.input), eventUuid: checkUuid(a.eventUuid, "eventUuid") }),
   }),
   updateAttribute: t.field({
     type: AttributeType,
-    args: { uuid: t.arg.string({ required: true }), input: t.arg({ type: AttributeInput, required: true }) },
+    description: "Change an attribute: only the fields given",
+    args: { uuid: t.arg.string({ required: true, description: ATTRIBUTE_UUID }), input: t.arg({ type: AttributeInput, required: true, description: "The fields to change" }) },
     resolve: (_r, a, ctx) => ctx.services.attributes.update(caller(ctx), checkUuid(a.uuid, "uuid"), toAttributePatch(a.input)),
   }),
   deleteAttribute: t.boolean({
     description: "Soft delete (deleted = true; updateAttribute with deleted: false restores it); force: true deletes it for good",
-    args: { uuid: t.arg.string({ required: true }), force: t.arg.boolean({ defaultValue: false }) },
+    args: { uuid: t.arg.string({ required: true, description: ATTRIBUTE_UUID }), force: t.arg.boolean({ defaultValue: false, description: "Delete for good instead of soft-deleting" }) },
     resolve: async (_r, a, ctx) => {
       await ctx.services.attributes.delete(caller(ctx), checkUuid(a.uuid, "uuid"), { force: a.force ?? false });
       return true;
     },
   }),
   tagAttribute: t.boolean({
-    args: { uuid: t.arg.string({ required: true }), tag: t.arg.string({ required: true }) },
+    description: "Attach a tag to an attribute; true when done",
+    args: { uuid: t.arg.string({ required: true, description: ATTRIBUTE_UUID }), tag: t.arg.string({ required: true, description: DOC.tagArg }) },
     resolve: async (_r, a, ctx) => {
       await ctx.services.attributes.tag(caller(ctx), checkUuid(a.uuid, "uuid"), a.tag);
       return true;
     },
   }),
   untagAttribute: t.boolean({
-    args: { uuid: t.arg.string({ required: true }), tag: t.arg.string({ required: true }) },
+    description: "Detach a tag from an attribute; true when done",
+    args: { uuid: t.arg.string({ required: true, description: ATTRIBUTE_UUID }), tag: t.arg.string({ required: true, description: "The tag's name" }) },
     resolve: async (_r, a, ctx) => {
       await ctx.services.attributes.untag(caller(ctx), checkUuid(a.uuid, "uuid"), a.tag);
       return true;

@@ -9,40 +9,50 @@ import { RELATED_EVENTS_DEFAULT, type Exclusion } from "./correlations.service.t
 import type { HistogramBucket } from "./histogram.ts";
 import type { RebuildRow } from "./rebuild.ts";
 import { BatchLoader, loaderOf } from "../../graphql/request-batch.ts";
+import { DOC } from "../../graphql/docs.ts";
+import { enumValues } from "../../graphql/enums.ts";
+import { PAGE_DOC } from "../../graphql/page.ts";
 
 const Count = builder.objectRef<KeyCount>("CorrelationCount").implement({
-  fields: (t) => ({ key: t.exposeString("key"), docCount: t.exposeInt("docCount") }),
+  description: "A key with its number of correlation documents (an aggregation bucket)",
+  fields: (t) => ({
+    key: t.exposeString("key", { description: "What is counted: an event UUID or a value" }),
+    docCount: t.exposeInt("docCount", { description: "Its number of correlation documents or pairs (REST doc_count)" }),
+  }),
 });
 
 const CorrelatedAttributeType = builder.objectRef<CorrelatedAttribute>("CorrelatedAttribute").implement({
   description: "An attribute among the most correlated: key is its uuid, docCount its number of pairs",
   fields: (t) => ({
-    key: t.exposeString("key"),
-    docCount: t.exposeInt("docCount"),
-    type: t.exposeString("type"),
-    value: t.exposeString("value"),
-    eventUuid: t.exposeString("eventUuid"),
+    key: t.exposeString("key", { description: "The attribute's UUID" }),
+    docCount: t.exposeInt("docCount", { description: "Its number of correlating pairs (REST doc_count)" }),
+    type: t.exposeString("type", { description: "The attribute's MISP type" }),
+    value: t.exposeString("value", { description: "The attribute's value" }),
+    eventUuid: t.exposeString("eventUuid", { description: `${DOC.eventUuid} (REST event_uuid)` }),
   }),
 });
 
 const Stats = builder.objectRef<CorrelationStats>("CorrelationStats").implement({
+  description: "Statistics over the correlations you may read (GET /correlations/stats)",
   fields: (t) => ({
     totalCorrelations: t.exposeInt("totalCorrelations", { description: "Correlation documents you may read: two per pair, as the search counts them" }),
-    topCorrelatedEvents: t.field({ type: [Count], resolve: (s) => s.topCorrelatedEvents }),
-    topCorrelatedAttributes: t.field({ type: [CorrelatedAttributeType], resolve: (s) => s.topCorrelatedAttributes }),
-    topCorrelatedValues: t.field({ type: [Count], resolve: (s) => s.topCorrelatedValues }),
+    topCorrelatedEvents: t.field({ type: [Count], description: "The 10 events with most correlation documents (key: event UUID)", resolve: (s) => s.topCorrelatedEvents }),
+    topCorrelatedAttributes: t.field({ type: [CorrelatedAttributeType], description: "The 10 attributes with most pairs", resolve: (s) => s.topCorrelatedAttributes }),
+    topCorrelatedValues: t.field({ type: [Count], description: "The 10 values with most correlation documents (key: the value)", resolve: (s) => s.topCorrelatedValues }),
   }),
 });
 
 const Bucket = builder.objectRef<HistogramBucket>("CorrelationHistogramBucket").implement({
+  description: "One interval of the correlation histogram (empty ones included)",
   fields: (t) => ({
     key: t.exposeFloat("key", { description: "Start of the bucket, epoch milliseconds (UTC)" }),
-    keyAsString: t.exposeString("keyAsString"),
-    docCount: t.exposeInt("docCount"),
+    keyAsString: t.exposeString("keyAsString", { description: "Start of the bucket, ISO 8601 (REST key_as_string)" }),
+    docCount: t.exposeInt("docCount", { description: "Correlation documents created in it (REST doc_count)" }),
   }),
 });
 
 const Deletion = builder.objectRef<PurgeProgress>("CorrelationDeletion").implement({
+  description: "What deleting every correlation did",
   fields: (t) => ({
     deleted: t.exposeInt("deleted", { description: "Pairs deleted (their documents leave the index through the change records)" }),
     cancelledRebuilds: t.exposeIntList("cancelledRebuilds", { description: "Rebuilds that were queued or running, now failed" }),
@@ -52,46 +62,57 @@ const Deletion = builder.objectRef<PurgeProgress>("CorrelationDeletion").impleme
 const RelatedEventType = builder.objectRef<RelatedEvent>("RelatedEvent").implement({
   description: "An event that shares correlating attributes with another",
   fields: (t) => ({
-    uuid: t.exposeString("uuid"),
-    info: t.exposeString("info"),
-    date: t.exposeString("date"),
-    threatLevel: t.exposeInt("threatLevel"),
-    analysis: t.exposeInt("analysis"),
-    distribution: t.exposeInt("distribution"),
-    published: t.exposeBoolean("published"),
-    timestamp: t.exposeFloat("timestamp"),
-    org: t.field({ type: OrgRefType, resolve: (e) => e.org }),
-    orgc: t.field({ type: OrgRefType, resolve: (e) => e.orgc }),
+    uuid: t.exposeString("uuid", { description: "The related event's UUID" }),
+    info: t.exposeString("info", { description: "Its title (MISP info)" }),
+    date: t.exposeString("date", { description: "Its date, YYYY-MM-DD" }),
+    threatLevel: t.exposeInt("threatLevel", { description: DOC.threatLevel }),
+    analysis: t.exposeInt("analysis", { description: DOC.analysis }),
+    distribution: t.exposeInt("distribution", { description: DOC.eventDistribution }),
+    published: t.exposeBoolean("published", { description: "Published" }),
+    timestamp: t.exposeFloat("timestamp", { description: DOC.timestamp }),
+    org: t.field({ type: OrgRefType, description: "Its owning organisation", resolve: (e) => e.org }),
+    orgc: t.field({ type: OrgRefType, description: "Its creating organisation", resolve: (e) => e.orgc }),
     correlationCount: t.exposeInt("correlationCount", { description: "Pairs of correlating attributes between the two events" }),
   }),
 });
 
 const Rebuild = builder.objectRef<RebuildRow>("CorrelationRebuild").implement({
+  description: "A full, resumable rebuild of the correlations, in batches",
   fields: (t) => ({
-    id: t.exposeInt("id"),
-    status: t.exposeString("status"),
-    total: t.exposeInt("total"),
-    processed: t.exposeInt("processed"),
-    correlationsCreated: t.int({ resolve: (r) => r.created }),
-    correlationsRemoved: t.int({ resolve: (r) => r.removed }),
-    error: t.exposeString("error", { nullable: true }),
-    createdAt: t.field({ type: "DateTime", resolve: (r) => r.created_at }),
-    startedAt: t.field({ type: "DateTime", nullable: true, resolve: (r) => r.started_at }),
-    finishedAt: t.field({ type: "DateTime", nullable: true, resolve: (r) => r.finished_at }),
+    id: t.exposeInt("id", { description: "Numeric id of the rebuild" }),
+    status: t.exposeString("status", { description: "Its state: queued, running, succeeded or failed" }),
+    total: t.exposeInt("total", { description: "Attributes to process" }),
+    processed: t.exposeInt("processed", { description: "Attributes processed so far" }),
+    correlationsCreated: t.int({ description: "Pairs created so far (REST correlations_created)", resolve: (r) => r.created }),
+    correlationsRemoved: t.int({ description: "Pairs removed so far (REST correlations_removed)", resolve: (r) => r.removed }),
+    error: t.exposeString("error", { nullable: true, description: "Why it failed; null otherwise" }),
+    createdAt: t.field({ type: "DateTime", description: "When it was queued (REST created_at)", resolve: (r) => r.created_at }),
+    startedAt: t.field({ type: "DateTime", nullable: true, description: "When it started; null while queued", resolve: (r) => r.started_at }),
+    finishedAt: t.field({ type: "DateTime", nullable: true, description: "When it finished; null before", resolve: (r) => r.finished_at }),
   }),
 });
+
+const EXCLUSION_VALUE = "A value that never correlates, up to 1024 characters; % matches anything";
 
 const ExclusionType = builder.objectRef<Exclusion>("CorrelationExclusion").implement({
+  description: "A correlation exclusion: values that never correlate",
   fields: (t) => ({
-    id: t.exposeInt("id"),
-    value: t.exposeString("value"),
-    comment: t.exposeString("comment"),
-    createdBy: t.int({ nullable: true, resolve: (e) => e.created_by }),
-    createdAt: t.field({ type: "DateTime", resolve: (e) => e.created_at }),
+    id: t.exposeInt("id", { description: "Numeric id of the exclusion" }),
+    value: t.exposeString("value", { description: EXCLUSION_VALUE }),
+    comment: t.exposeString("comment", { description: DOC.comment }),
+    createdBy: t.int({ nullable: true, description: "Id of the user who added it (REST created_by)", resolve: (e) => e.created_by }),
+    createdAt: t.field({ type: "DateTime", description: DOC.createdAt, resolve: (e) => e.created_at }),
   }),
 });
 
-const MatchType = builder.enumType("CorrelationMatchType", { values: ["term", "composite", "cidr"] as const });
+const MatchType = builder.enumType("CorrelationMatchType", {
+  description: "How two attributes correlate (REST match_type)",
+  values: enumValues({
+    term: "The same value",
+    composite: "One half of a composite value (for example domain|ip) equals the other's value",
+    cidr: "An IP address inside a CIDR range",
+  }),
+});
 
 builder.queryFields((t) => ({
   correlations: t.field({
@@ -99,13 +120,13 @@ builder.queryFields((t) => ({
     type: SearchPageType,
     description: "Correlation documents with the exact filters of GET /correlations/",
     args: {
-      page: t.arg.int({ defaultValue: 1 }),
-      size: t.arg.int({ defaultValue: 10 }),
-      sourceAttributeUuid: t.arg.string(),
-      sourceEventUuid: t.arg.string(),
-      targetAttributeUuid: t.arg.string(),
-      targetEventUuid: t.arg.string(),
-      matchType: t.arg({ type: MatchType }),
+      page: t.arg.int({ defaultValue: 1, description: PAGE_DOC.page }),
+      size: t.arg.int({ defaultValue: 10, description: PAGE_DOC.size(10) }),
+      sourceAttributeUuid: t.arg.string({ description: "Only pairs from this attribute (REST source_attribute_uuid)" }),
+      sourceEventUuid: t.arg.string({ description: "Only pairs from this event's attributes (REST source_event_uuid)" }),
+      targetAttributeUuid: t.arg.string({ description: "Only pairs to this attribute (REST target_attribute_uuid)" }),
+      targetEventUuid: t.arg.string({ description: "Only pairs to this event's attributes (REST target_event_uuid)" }),
+      matchType: t.arg({ type: MatchType, description: "Only pairs matching this way (REST match_type)" }),
     },
     resolve: (_r, a, ctx) =>
       ctx.services.correlations.list(
@@ -120,27 +141,31 @@ builder.queryFields((t) => ({
         { page: a.page ?? 1, size: a.size ?? 10 },
       ),
   }),
-  correlationStats: t.field({ extensions: cost.search(), type: Stats, resolve: (_r, _a, ctx) => ctx.services.correlations.stats(caller(ctx)) }),
+  correlationStats: t.field({ extensions: cost.search(), type: Stats, description: "Statistics over the correlations you may read, as GET /correlations/stats", resolve: (_r, _a, ctx) => ctx.services.correlations.stats(caller(ctx)) }),
   correlationTopEvents: t.field({
     extensions: cost.aggregate(),
     type: [Count],
     description: "The 10 events with most pairs with this one (key: event uuid, docCount: pairs), as GET /correlations/events/{uuid}/top",
-    args: { eventUuid: t.arg.string({ required: true }) },
+    args: { eventUuid: t.arg.string({ required: true, description: "The event's UUID" }) },
     resolve: (_r, a, ctx) => ctx.services.correlations.topEvents(caller(ctx), checkUuid(a.eventUuid, "eventUuid")),
   }),
   correlationHistogram: t.field({
     extensions: cost.search(),
     type: [Bucket],
     description: "Correlation documents per UTC day (1d), week (1w) or month (1M), as GET /correlations/histogram",
-    args: { query: t.arg.string({ defaultValue: "" }), interval: t.arg.string({ defaultValue: "1d" }) },
+    args: {
+      query: t.arg.string({ defaultValue: "", description: "A Lucene query over the correlations index; empty: every correlation you may read" }),
+      interval: t.arg.string({ defaultValue: "1d", description: "Bucket size: 1d (day), 1w (week) or 1M (month)" }),
+    },
     resolve: (_r, a, ctx) => ctx.services.correlations.histogram(caller(ctx), a.query ?? "", a.interval ?? "1d"),
   }),
   correlationRebuild: t.field({
     type: Rebuild,
-    args: { id: t.arg.int({ required: true }) },
+    description: "Progress of a correlation rebuild (GET /correlations/run/{rebuild_id})",
+    args: { id: t.arg.int({ required: true, description: "Numeric id of the rebuild" }) },
     resolve: (_r, a, ctx) => ctx.services.correlations.rebuild(caller(ctx), a.id),
   }),
-  correlationExclusions: t.field({ type: [ExclusionType], resolve: (_r, _a, ctx) => ctx.services.correlations.exclusions(caller(ctx)) }),
+  correlationExclusions: t.field({ type: [ExclusionType], description: "Correlation exclusions (values that never correlate; % is a wildcard)", resolve: (_r, _a, ctx) => ctx.services.correlations.exclusions(caller(ctx)) }),
 }));
 
 builder.mutationFields((t) => ({
@@ -151,16 +176,19 @@ builder.mutationFields((t) => ({
   }),
   startCorrelationRebuild: t.field({
     type: Rebuild,
+    description: "Queue a full, resumable rebuild of the correlations; correlationRebuild(id) shows its progress",
     resolve: async (_r, _a, ctx) => (await ctx.services.correlations.startRebuild(caller(ctx))).rebuild,
   }),
   addCorrelationExclusion: t.field({
     type: ExclusionType,
-    args: { value: t.arg.string({ required: true }), comment: t.arg.string() },
+    description: "Add a correlation exclusion; existing pairs go at the next correlation of their attributes",
+    args: { value: t.arg.string({ required: true, description: EXCLUSION_VALUE }), comment: t.arg.string({ description: DOC.comment }) },
     resolve: (_r, a, ctx) => ctx.services.correlations.addExclusion(caller(ctx), a.value, a.comment ?? ""),
   }),
   deleteCorrelationExclusion: t.field({
     type: "Boolean",
-    args: { id: t.arg.int({ required: true }) },
+    description: "Remove a correlation exclusion; true when done",
+    args: { id: t.arg.int({ required: true, description: "Numeric id of the exclusion" }) },
     resolve: async (_r, a, ctx) => {
       await ctx.services.correlations.deleteExclusion(caller(ctx), a.id);
       return true;
@@ -190,7 +218,7 @@ builder.objectField(EventType, "relatedEvents", (t) =>
     extensions: cost.page("limit"),
     type: [RelatedEventType],
     description: "Events this one shares correlating attributes with, most pairs first (only events you may read; empty without correlations:read)",
-    args: { limit: t.arg.int({ defaultValue: RELATED_EVENTS_DEFAULT }) },
+    args: { limit: t.arg.int({ defaultValue: RELATED_EVENTS_DEFAULT, description: "At most this many events" }) },
     resolve: (e, a, ctx) => {
       const p = caller(ctx);
       const limit = a.limit ?? RELATED_EVENTS_DEFAULT;

@@ -1,10 +1,24 @@
 import { builder, caller } from "../../graphql/builder.ts";
 import { cost } from "../../graphql/cost-limits.ts";
 import { errors } from "../../platform/errors.ts";
-import { MAX_PAGE_SIZE } from "../../platform/pagination.ts";
+import { checkPageSize } from "../../platform/paging.ts";
 import type { EventView, OrgRef, TagView } from "./event-reader.ts";
 import type { EventFields } from "./events.service.ts";
 import { isCalendarDate } from "./misp-parse.ts";
+import { DOC } from "../../graphql/docs.ts";
+import { PAGE_DOC, pageType } from "../../graphql/page.ts";
+
+const EVENT_DOC = {
+  info: "The event's title (MISP info), 1 to 65,535 characters",
+  date: "The event's date, YYYY-MM-DD",
+  published: "Published: shared and alerted on",
+  locked: "Locked against changes from synchronisation",
+  protected: "Protected (MISP's signed-event flag)",
+  disableCorrelation: "Its attributes are left out of correlation when true (REST disable_correlation)",
+  extendsUuid: "UUID of the event this one extends; null if none (REST extends_uuid)",
+  tags: "Tags attached to it",
+} as const;
+const EVENT_UUID = "The event's UUID";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export function checkUuid(value: string, field: string): string {
@@ -13,71 +27,68 @@ export function checkUuid(value: string, field: string): string {
 }
 
 export function checkPage(page: number | null | undefined, size: number | null | undefined): { page: number; size: number } {
-  const p = page ?? 1;
-  const s = size ?? 50;
-  if (!Number.isInteger(p) || p < 1) throw errors.invalidField(["args", "page"], "must be at least 1", p);
-  if (!Number.isInteger(s) || s < 1 || s > MAX_PAGE_SIZE) throw errors.invalidField(["args", "size"], `must be from 1 to ${MAX_PAGE_SIZE}`, s);
-  return { page: p, size: s };
+  return checkPageSize({ page, size }, 50);
 }
 
 export const EventTagType = builder.objectRef<TagView>("EventTag").implement({
   description: "A tag as attached to an event or attribute (local: not shared beyond this instance)",
   fields: (t) => ({
-    id: t.exposeInt("id"),
-    name: t.exposeString("name"),
-    colour: t.exposeString("colour"),
-    exportable: t.exposeBoolean("exportable"),
-    isGalaxy: t.exposeBoolean("isGalaxy"),
-    local: t.exposeBoolean("local"),
+    id: t.exposeInt("id", { description: "Numeric id of the tag" }),
+    name: t.exposeString("name", { description: "The tag's name (for example tlp:amber, or misp-galaxy:<type>=\"<value>\")" }),
+    colour: t.exposeString("colour", { description: "Display colour, #rrggbb" }),
+    exportable: t.exposeBoolean("exportable", { description: "Included in exports" }),
+    isGalaxy: t.exposeBoolean("isGalaxy", { description: "A galaxy cluster's tag (REST is_galaxy)" }),
+    local: t.exposeBoolean("local", { description: "Attached locally: not shared beyond this instance" }),
   }),
 });
 
 export const OrgRefType = builder.objectRef<OrgRef>("OrganisationRef").implement({
-  fields: (t) => ({ id: t.exposeInt("id"), uuid: t.exposeString("uuid"), name: t.exposeString("name") }),
-});
-
-export const EventType = builder.objectRef<EventView>("Event").implement({
+  description: "An organisation as an event names it",
   fields: (t) => ({
-    uuid: t.exposeString("uuid"),
-    info: t.exposeString("info"),
-    date: t.exposeString("date"),
-    threatLevel: t.exposeInt("threatLevel"),
-    analysis: t.exposeInt("analysis"),
-    distribution: t.exposeInt("distribution"),
-    published: t.exposeBoolean("published"),
-    publishTimestamp: t.exposeFloat("publishTimestamp"),
-    timestamp: t.exposeFloat("timestamp"),
-    sightingTimestamp: t.exposeFloat("sightingTimestamp", { nullable: true }),
-    orgId: t.exposeInt("orgId"),
-    orgcId: t.exposeInt("orgcId"),
-    locked: t.exposeBoolean("locked"),
-    protected: t.exposeBoolean("protected"),
-    disableCorrelation: t.exposeBoolean("disableCorrelation"),
-    extendsUuid: t.exposeString("extendsUuid", { nullable: true }),
-    deleted: t.exposeBoolean("deleted", { description: "Soft-deleted: readable and restorable (restoreEvent), left out of search, hunts and correlations" }),
-    deletedAt: t.string({ nullable: true, description: "When it was soft-deleted (ISO 8601)", resolve: (e) => e.deletedAt?.toISOString() ?? null }),
-    attributeCount: t.exposeInt("attributeCount"),
-    objectCount: t.exposeInt("objectCount"),
-    org: t.field({ type: OrgRefType, resolve: (e) => e.org }),
-    orgc: t.field({ type: OrgRefType, resolve: (e) => e.orgc }),
-    tags: t.field({ type: [EventTagType], resolve: (e) => e.tags }),
+    id: t.exposeInt("id", { description: DOC.orgId }),
+    uuid: t.exposeString("uuid", { description: "The organisation's UUID" }),
+    name: t.exposeString("name", { description: "The organisation's name" }),
   }),
 });
 
-const EventPage = builder
-  .objectRef<{ items: EventView[]; total: number; page: number; size: number; pages: number }>("EventPage")
-  .implement({
-    fields: (t) => ({
-      items: t.field({ type: [EventType], resolve: (p) => p.items }),
-      total: t.exposeInt("total"),
-      page: t.exposeInt("page"),
-      size: t.exposeInt("size"),
-      pages: t.exposeInt("pages"),
-    }),
-  });
+export const EventType = builder.objectRef<EventView>("Event").implement({
+  description: "A MISP event: a report holding attributes and objects, owned by an organisation",
+  fields: (t) => ({
+    uuid: t.exposeString("uuid", { description: EVENT_UUID }),
+    info: t.exposeString("info", { description: EVENT_DOC.info }),
+    date: t.exposeString("date", { description: EVENT_DOC.date }),
+    threatLevel: t.exposeInt("threatLevel", { description: DOC.threatLevel }),
+    analysis: t.exposeInt("analysis", { description: DOC.analysis }),
+    distribution: t.exposeInt("distribution", { description: DOC.eventDistribution }),
+    published: t.exposeBoolean("published", { description: EVENT_DOC.published }),
+    publishTimestamp: t.exposeFloat("publishTimestamp", { description: `When it was last published, ${DOC.epochSeconds}; 0 if never (REST publish_timestamp)` }),
+    timestamp: t.exposeFloat("timestamp", { description: DOC.timestamp }),
+    sightingTimestamp: t.exposeFloat("sightingTimestamp", { nullable: true, description: `Last sighting of one of its attributes, ${DOC.epochSeconds}; null if none (REST sighting_timestamp)` }),
+    orgId: t.exposeInt("orgId", { description: "Numeric id of the owning organisation (REST org_id)" }),
+    orgcId: t.exposeInt("orgcId", { description: "Numeric id of the creating organisation (REST orgc_id)" }),
+    locked: t.exposeBoolean("locked", { description: EVENT_DOC.locked }),
+    protected: t.exposeBoolean("protected", { description: EVENT_DOC.protected }),
+    disableCorrelation: t.exposeBoolean("disableCorrelation", { description: EVENT_DOC.disableCorrelation }),
+    extendsUuid: t.exposeString("extendsUuid", { nullable: true, description: EVENT_DOC.extendsUuid }),
+    deleted: t.exposeBoolean("deleted", { description: "Soft-deleted: readable and restorable (restoreEvent), left out of search, hunts and correlations" }),
+    deletedAt: t.string({ nullable: true, description: "When it was soft-deleted (ISO 8601)", resolve: (e) => e.deletedAt?.toISOString() ?? null }),
+    attributeCount: t.exposeInt("attributeCount", { description: "Number of its attributes (REST attribute_count)" }),
+    objectCount: t.exposeInt("objectCount", { description: "Number of its objects (REST object_count)" }),
+    org: t.field({ type: OrgRefType, description: "The owning organisation", resolve: (e) => e.org }),
+    orgc: t.field({ type: OrgRefType, description: "The creating organisation", resolve: (e) => e.orgc }),
+    tags: t.field({ type: [EventTagType], description: EVENT_DOC.tags, resolve: (e) => e.tags }),
+  }),
+});
+
+const EventPage = pageType("EventPage", EventType, "events");
 
 const ImportCounts = builder.objectRef<{ created: number; updated: number; unchanged: number }>("ImportCounts").implement({
-  fields: (t) => ({ created: t.exposeInt("created"), updated: t.exposeInt("updated"), unchanged: t.exposeInt("unchanged") }),
+  description: "What an import did to the items of one kind",
+  fields: (t) => ({
+    created: t.exposeInt("created", { description: "Items created" }),
+    updated: t.exposeInt("updated", { description: "Items changed" }),
+    unchanged: t.exposeInt("unchanged", { description: "Items already as imported" }),
+  }),
 });
 
 interface ImportOutcome {
@@ -90,30 +101,39 @@ interface ImportOutcome {
 }
 
 const ImportResult = builder.objectRef<ImportOutcome>("EventImportResult").implement({
+  description: "What importing a MISP event did",
   fields: (t) => ({
-    event: t.field({ type: EventType, resolve: (r) => r.event }),
-    created: t.exposeBoolean("created"),
-    changed: t.exposeBoolean("changed"),
-    attributes: t.field({ type: ImportCounts, resolve: (r) => r.attributes }),
-    objects: t.field({ type: ImportCounts, resolve: (r) => r.objects }),
-    skipped: t.field({ type: "JSON", description: "Invalid attributes dropped with onInvalid: SKIP", resolve: (r) => r.skipped }),
+    event: t.field({ type: EventType, description: "The event as stored", resolve: (r) => r.event }),
+    created: t.exposeBoolean("created", { description: "True when the event was new" }),
+    changed: t.exposeBoolean("changed", { description: "True when anything was created or changed" }),
+    attributes: t.field({ type: ImportCounts, description: "What happened to its attributes", resolve: (r) => r.attributes }),
+    objects: t.field({ type: ImportCounts, description: "What happened to its objects", resolve: (r) => r.objects }),
+    skipped: t.field({
+      type: "JSON",
+      description: "Invalid attributes dropped with onInvalid: SKIP, each the MISP attribute as sent with the reason: JSON because it echoes the free-form input",
+      resolve: (r) => r.skipped,
+    }),
   }),
 });
 
-const OnInvalid = builder.enumType("ImportOnInvalid", { values: ["REJECT", "SKIP"] as const });
+const OnInvalid = builder.enumType("ImportOnInvalid", {
+  description: "What an import does with an invalid attribute",
+  values: { REJECT: { description: "Refuse the whole event (the default)" }, SKIP: { description: "Drop the attribute and import the rest; the result lists it" } } as const,
+});
 
 const EventInput = builder.inputType("EventInput", {
+  description: "Event fields. Create: info required. Update: the fields given",
   fields: (t) => ({
-    info: t.string(),
-    date: t.string(),
-    threatLevel: t.int(),
-    analysis: t.int(),
-    distribution: t.int(),
-    published: t.boolean(),
-    locked: t.boolean(),
-    protected: t.boolean(),
-    disableCorrelation: t.boolean(),
-    extendsUuid: t.string(),
+    info: t.string({ description: EVENT_DOC.info }),
+    date: t.string({ description: `${EVENT_DOC.date} (default today)` }),
+    threatLevel: t.int({ description: `${DOC.threatLevel} (default 4)` }),
+    analysis: t.int({ description: `${DOC.analysis} (default 0)` }),
+    distribution: t.int({ description: DOC.eventDistribution }),
+    published: t.boolean({ description: EVENT_DOC.published }),
+    locked: t.boolean({ description: EVENT_DOC.locked }),
+    protected: t.boolean({ description: EVENT_DOC.protected }),
+    disableCorrelation: t.boolean({ description: EVENT_DOC.disableCorrelation }),
+    extendsUuid: t.string({ description: "UUID of the event this one extends" }),
   }),
 });
 
@@ -145,12 +165,13 @@ builder.queryFields((t) => ({
   events: t.field({
     extensions: cost.page("size", 50),
     type: EventPage,
+    description: "Readable events, newest change first (GET /events/)",
     args: {
-      page: t.arg.int(),
-      size: t.arg.int(),
-      info: t.arg.string(),
-      uuid: t.arg.string(),
-      published: t.arg.boolean(),
+      page: t.arg.int({ description: PAGE_DOC.page }),
+      size: t.arg.int({ description: PAGE_DOC.size(50) }),
+      info: t.arg.string({ description: "Part of the title, case-insensitive" }),
+      uuid: t.arg.string({ description: "Only the event with this UUID" }),
+      published: t.arg.boolean({ description: "Only published (true) or unpublished (false) events" }),
       deleted: t.arg.boolean({ description: "Omitted: soft-deleted events are listed too" }),
     },
     resolve: (_r, a, ctx) =>
@@ -162,13 +183,14 @@ builder.queryFields((t) => ({
   }),
   event: t.field({
     type: EventType,
-    args: { uuid: t.arg.string({ required: true }) },
+    description: "One readable event (a soft-deleted one too)",
+    args: { uuid: t.arg.string({ required: true, description: EVENT_UUID }) },
     resolve: (_r, a, ctx) => ctx.services.events.get(caller(ctx), checkUuid(a.uuid, "uuid")),
   }),
   eventMispExport: t.field({
     type: "JSON",
-    description: "The event in MISP JSON form ({Event: {...}})",
-    args: { uuid: t.arg.string({ required: true }) },
+    description: "The event in MISP JSON form ({Event: {...}}): JSON because it is MISP's own document format",
+    args: { uuid: t.arg.string({ required: true, description: EVENT_UUID }) },
     resolve: (_r, a, ctx) => ctx.services.events.exportMisp(caller(ctx), checkUuid(a.uuid, "uuid")),
   }),
 }));
@@ -176,7 +198,8 @@ builder.queryFields((t) => ({
 builder.mutationFields((t) => ({
   createEvent: t.field({
     type: EventType,
-    args: { input: t.arg({ type: EventInput, required: true }), uuid: t.arg.string() },
+    description: "Create an event owned by your organisation",
+    args: { input: t.arg({ type: EventInput, required: true, description: "The event: info required" }), uuid: t.arg.string({ description: "Its UUID; omitted: a new one" }) },
     resolve: (_r, a, ctx) => {
       const fields = checkFields(a.input);
       if (!fields.info) throw errors.invalidField(["input", "info"], "Field required");
@@ -185,12 +208,13 @@ builder.mutationFields((t) => ({
   }),
   updateEvent: t.field({
     type: EventType,
-    args: { uuid: t.arg.string({ required: true }), input: t.arg({ type: EventInput, required: true }) },
+    description: "Change an event: only the fields given",
+    args: { uuid: t.arg.string({ required: true, description: EVENT_UUID }), input: t.arg({ type: EventInput, required: true, description: "The fields to change" }) },
     resolve: (_r, a, ctx) => ctx.services.events.update(caller(ctx), checkUuid(a.uuid, "uuid"), checkFields(a.input)),
   }),
   deleteEvent: t.boolean({
     description: "Soft delete (restorable by restoreEvent); force: true deletes the event and everything in it for good",
-    args: { uuid: t.arg.string({ required: true }), force: t.arg.boolean({ defaultValue: false }) },
+    args: { uuid: t.arg.string({ required: true, description: EVENT_UUID }), force: t.arg.boolean({ defaultValue: false, description: "Delete for good instead of soft-deleting" }) },
     resolve: async (_r, a, ctx) => {
       await ctx.services.events.delete(caller(ctx), checkUuid(a.uuid, "uuid"), { force: a.force ?? false });
       return true;
@@ -199,16 +223,18 @@ builder.mutationFields((t) => ({
   restoreEvent: t.field({
     type: EventType,
     description: "Undoes a soft delete: the event and its attributes are searchable and correlated again",
-    args: { uuid: t.arg.string({ required: true }) },
+    args: { uuid: t.arg.string({ required: true, description: EVENT_UUID }) },
     resolve: (_r, a, ctx) => ctx.services.events.restore(caller(ctx), checkUuid(a.uuid, "uuid")),
   }),
   setEventPublished: t.field({
     type: EventType,
-    args: { uuid: t.arg.string({ required: true }), published: t.arg.boolean({ required: true }) },
+    description: "Publish or unpublish an event",
+    args: { uuid: t.arg.string({ required: true, description: EVENT_UUID }), published: t.arg.boolean({ required: true, description: "True publishes, false unpublishes" }) },
     resolve: (_r, a, ctx) => ctx.services.events.setPublished(caller(ctx), checkUuid(a.uuid, "uuid"), a.published),
   }),
   tagEvent: t.boolean({
-    args: { uuid: t.arg.string({ required: true }), tag: t.arg.string({ required: true }) },
+    description: "Attach a tag to an event; true when done",
+    args: { uuid: t.arg.string({ required: true, description: EVENT_UUID }), tag: t.arg.string({ required: true, description: DOC.tagArg }) },
     resolve: async (_r, a, ctx) => {
       if (!a.tag.trim() || a.tag.length > 255) throw errors.invalidField(["args", "tag"], "must be 1 to 255 characters");
       await ctx.services.events.tag(caller(ctx), checkUuid(a.uuid, "uuid"), a.tag);
@@ -216,7 +242,8 @@ builder.mutationFields((t) => ({
     },
   }),
   untagEvent: t.boolean({
-    args: { uuid: t.arg.string({ required: true }), tag: t.arg.string({ required: true }) },
+    description: "Detach a tag from an event; true when done",
+    args: { uuid: t.arg.string({ required: true, description: EVENT_UUID }), tag: t.arg.string({ required: true, description: "The tag's name" }) },
     resolve: async (_r, a, ctx) => {
       await ctx.services.events.untag(caller(ctx), checkUuid(a.uuid, "uuid"), a.tag);
       return true;
@@ -224,7 +251,11 @@ builder.mutationFields((t) => ({
   }),
   importMispEvent: t.field({
     type: ImportResult,
-    args: { event: t.arg({ type: "JSON", required: true }), onInvalid: t.arg({ type: OnInvalid, defaultValue: "REJECT" }) },
+    description: "Import a MISP event document: created, or updated in place by its uuid",
+    args: {
+      event: t.arg({ type: "JSON", required: true, description: "The MISP event ({Event: {...}} or the event itself): JSON because it is MISP's own document format" }),
+      onInvalid: t.arg({ type: OnInvalid, defaultValue: "REJECT", description: "What to do with an invalid attribute" }),
+    },
     resolve: async (_r, a, ctx) => {
       const { result, skipped, event } = await ctx.services.events.importMisp(caller(ctx), a.event, { skipInvalidAttributes: a.onInvalid === "SKIP" });
       return { event, skipped, created: result.created, changed: result.changed, attributes: result.attributes, objects: result.objects };

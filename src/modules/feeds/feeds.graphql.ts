@@ -1,65 +1,99 @@
 import { builder, caller } from "../../graphql/builder.ts";
 import { cost } from "../../graphql/cost-limits.ts";
-import { checkSkipLimit } from "../../platform/paging.ts";
+import { DOC } from "../../graphql/docs.ts";
+import { enumValues } from "../../graphql/enums.ts";
+import { PAGE_DOC, pageType } from "../../graphql/page.ts";
+import { checkPageSize } from "../../platform/paging.ts";
+import { pageOf } from "../../platform/pagination.ts";
 import { errors, fromZodError } from "../../platform/errors.ts";
 import type { Feed } from "../../generated/prisma/client.ts";
 import { TaskRunType } from "../tasks/tasks.graphql.ts";
-import { canonicalFeedFormat, type FeedFormat as FeedFormatName, feedSettingsSchema } from "./feed-schema.ts";
+import { canonicalFeedFormat, type FeedFormat as FeedFormatName, type FeedFormatInput, feedSettingsSchema } from "./feed-schema.ts";
 import type { FeedInput, PreviewRow } from "./feeds.service.ts";
 import { redactHeaders } from "./feeds.policy.ts";
 import type { StagedUpload, UploadResult } from "./feed-upload.ts";
 
+const FORMAT_DOC = {
+  csv: "Comma-separated values, one attribute per row (settings.csvConfig)",
+  json: "A JSON array or NDJSON of attribute records (settings.jsonConfig)",
+  freetext: "Free text: indicators found in any text (settings.freetextConfig)",
+  sharing: "A MISP feed: manifest.json and one file per event",
+} as const;
+
 /** Answers say `sharing`; `misp` (the peer's name) is still taken in arguments, as `sharing`. */
 const FeedFormat = builder.enumType("FeedFormat", {
+  description: "A feed's source format (REST source_format)",
   values: {
-    csv: {},
-    json: {},
-    freetext: {},
-    sharing: { description: "A MISP feed: manifest.json and one file per event" },
-    misp: { deprecationReason: "Use sharing: misp is taken as sharing, and answers always say sharing" },
-  } as const,
+    ...enumValues(FORMAT_DOC),
+    MISP: { value: "misp", description: "The peer's name for SHARING (REST value `misp`)", deprecationReason: "Use SHARING: MISP is taken as SHARING, and answers always say SHARING" },
+  } as Record<string, { value: FeedFormatInput; description: string; deprecationReason?: string }>,
 });
-const InputSource = builder.enumType("FeedInputSource", { values: ["network", "local"] as const });
+const InputSource = builder.enumType("FeedInputSource", {
+  description: "Where a feed's data comes from (REST input_source)",
+  values: enumValues({ network: "Fetched from its url over HTTP(S)", local: "An uploaded file: url is the upload's key (uploadFeedFile)" }),
+});
 
+const FEED_DOC = {
+  name: "Feed name",
+  provider: "Who publishes the feed (free text)",
+  url: "The source: an http(s) URL, or the upload key of a local feed",
+  enabled: "Fetched on its schedule when true",
+  distribution: `The distribution of the events it creates. ${DOC.eventDistribution}`,
+  fixedEvent: "Ingest into one event (eventUuid) updated at every fetch instead of a new event per fetch (REST fixed_event)",
+  publish: "Publish the events it creates",
+  overrideIds: "Clear the IDS flag of the attributes it creates (REST override_ids)",
+  tags: "Tag names attached to the events it creates",
+  settings:
+    "Format settings: csvConfig, jsonConfig or freetextConfig, and localFile for an upload. JSON because each format has its own keys and the peer's other keys are kept as sent",
+} as const;
 const FeedType = builder.objectRef<Feed>("Feed").implement({
+  description: "A feed: a source of indicators ingested into events, owned by an organisation",
   fields: (t) => ({
-    id: t.exposeInt("id"),
-    name: t.exposeString("name"),
-    provider: t.exposeString("provider"),
-    url: t.exposeString("url"),
-    sourceFormat: t.field({ type: FeedFormat, resolve: (f) => f.sourceFormat as FeedFormatName }),
-    inputSource: t.field({ type: InputSource, resolve: (f) => f.inputSource as "network" | "local" }),
-    enabled: t.exposeBoolean("enabled"),
-    distribution: t.exposeInt("distribution"),
-    fixedEvent: t.exposeBoolean("fixedEvent"),
-    eventUuid: t.exposeString("eventUuid", { nullable: true }),
-    publish: t.exposeBoolean("publish"),
-    overrideIds: t.exposeBoolean("overrideIds"),
-    tags: t.exposeStringList("tags"),
-    rules: t.field({ type: "JSON", nullable: true, resolve: (f) => f.rules }),
-    settings: t.field({ type: "JSON", nullable: true, resolve: (f) => f.settings }),
-    headers: t.field({ type: "JSON", nullable: true, description: "The extra HTTP headers' names; their values (credentials) are write-only and always ********", resolve: (f) => redactHeaders(f.headers) }),
-    orgId: t.exposeInt("orgId"),
-    lastFetchedAt: t.field({ type: "DateTime", nullable: true, resolve: (f) => f.lastFetchedAt }),
-    createdAt: t.field({ type: "DateTime", resolve: (f) => f.createdAt }),
-    updatedAt: t.field({ type: "DateTime", resolve: (f) => f.updatedAt }),
+    id: t.exposeInt("id", { description: "Numeric id of the feed" }),
+    name: t.exposeString("name", { description: FEED_DOC.name }),
+    provider: t.exposeString("provider", { description: FEED_DOC.provider }),
+    url: t.exposeString("url", { description: FEED_DOC.url }),
+    sourceFormat: t.field({ type: FeedFormat, description: "The source format (REST source_format)", resolve: (f) => f.sourceFormat as FeedFormatName }),
+    inputSource: t.field({ type: InputSource, description: "Network or uploaded file (REST input_source)", resolve: (f) => f.inputSource as "network" | "local" }),
+    enabled: t.exposeBoolean("enabled", { description: FEED_DOC.enabled }),
+    distribution: t.exposeInt("distribution", { description: FEED_DOC.distribution }),
+    fixedEvent: t.exposeBoolean("fixedEvent", { description: FEED_DOC.fixedEvent }),
+    eventUuid: t.exposeString("eventUuid", { nullable: true, description: "The fixed event's UUID once created; null otherwise (REST event_uuid)" }),
+    publish: t.exposeBoolean("publish", { description: FEED_DOC.publish }),
+    overrideIds: t.exposeBoolean("overrideIds", { description: FEED_DOC.overrideIds }),
+    tags: t.exposeStringList("tags", { description: FEED_DOC.tags }),
+    rules: t.field({ type: "JSON", nullable: true, description: "The peer's feed filter rules, kept as sent (JSON: MISP's free-form rules document)", resolve: (f) => f.rules }),
+    settings: t.field({ type: "JSON", nullable: true, description: FEED_DOC.settings, resolve: (f) => f.settings }),
+    headers: t.field({
+      type: "JSON",
+      nullable: true,
+      description: "The extra HTTP headers, an object keyed by header name; their values (credentials) are write-only and always ********",
+      resolve: (f) => redactHeaders(f.headers),
+    }),
+    orgId: t.exposeInt("orgId", { description: "Numeric id of the owning organisation (REST org_id)" }),
+    lastFetchedAt: t.field({ type: "DateTime", nullable: true, description: "When it was last fetched; null if never (REST last_fetched_at)", resolve: (f) => f.lastFetchedAt }),
+    createdAt: t.field({ type: "DateTime", description: DOC.createdAt, resolve: (f) => f.createdAt }),
+    updatedAt: t.field({ type: "DateTime", description: DOC.updatedAt, resolve: (f) => f.updatedAt }),
   }),
 });
 
+const FeedPage = pageType("FeedPage", FeedType, "feeds");
+
 const FeedFields = builder.inputType("FeedFields", {
+  description: "A feed's fields: create needs name, provider, url and sourceFormat; update changes the ones given",
   fields: (t) => ({
-    name: t.string(),
-    provider: t.string(),
-    url: t.string(),
-    sourceFormat: t.field({ type: FeedFormat }),
-    inputSource: t.field({ type: InputSource }),
-    enabled: t.boolean(),
-    distribution: t.int(),
-    fixedEvent: t.boolean(),
-    publish: t.boolean(),
-    overrideIds: t.boolean(),
-    tags: t.stringList(),
-    settings: t.field({ type: "JSON" }),
+    name: t.string({ description: FEED_DOC.name }),
+    provider: t.string({ description: FEED_DOC.provider }),
+    url: t.string({ description: FEED_DOC.url }),
+    sourceFormat: t.field({ type: FeedFormat, description: "The source format (REST source_format)" }),
+    inputSource: t.field({ type: InputSource, description: "Network (default) or uploaded file (REST input_source)" }),
+    enabled: t.boolean({ description: FEED_DOC.enabled }),
+    distribution: t.int({ description: FEED_DOC.distribution }),
+    fixedEvent: t.boolean({ description: FEED_DOC.fixedEvent }),
+    publish: t.boolean({ description: FEED_DOC.publish }),
+    overrideIds: t.boolean({ description: FEED_DOC.overrideIds }),
+    tags: t.stringList({ description: FEED_DOC.tags }),
+    settings: t.field({ type: "JSON", description: FEED_DOC.settings }),
   }),
 });
 
@@ -84,49 +118,66 @@ function toInput(f: typeof FeedFields.$inferInput): Partial<FeedInput> {
 }
 
 const CreatedFeed = builder.objectRef<{ feed: Feed; ingestion: import("../tasks/task-store.ts").TaskRunRow | null }>("CreatedFeed").implement({
+  description: "A created feed and, for an uploaded one, its ingestion run",
   fields: (t) => ({
-    feed: t.field({ type: FeedType, resolve: (c) => c.feed }),
+    feed: t.field({ type: FeedType, description: "The feed", resolve: (c) => c.feed }),
     ingestion: t.field({ type: TaskRunType, nullable: true, description: "The one ingestion run of an uploaded (local) feed", resolve: (c) => c.ingestion }),
   }),
 });
 
 const UploadResultType = builder.objectRef<UploadResult>("FeedUpload").implement({
+  description: "A stored upload: create a local feed with url = key to ingest it",
   fields: (t) => ({
-    key: t.exposeString("key"),
-    filename: t.exposeString("filename"),
-    size: t.float({ resolve: (u) => u.size }),
-    sourceFormat: t.string({ resolve: (u) => u.source_format }),
+    key: t.exposeString("key", { description: "The upload's storage key: a local feed's url" }),
+    filename: t.exposeString("filename", { description: "The uploaded file's name" }),
+    size: t.float({ description: "Size in bytes", resolve: (u) => u.size }),
+    sourceFormat: t.string({ description: "The format it was checked as: csv, json, freetext or sharing (REST source_format)", resolve: (u) => u.source_format }),
     events: t.int({ nullable: true, description: "Sharing archives: the event files stored", resolve: (u) => u.members?.events ?? null }),
     unsafeEntries: t.stringList({ nullable: true, description: "Sharing archives: entries dropped for an unsafe path", resolve: (u) => u.members?.unsafe_entries ?? null }),
   }),
 });
 
 const PreviewRowType = builder.objectRef<PreviewRow>("FeedPreviewRow").implement({
+  description: "One row of a preview: the attribute ingestion would make of it, or why it would reject it",
   fields: (t) => ({
-    where: t.exposeString("where"),
-    value: t.string({ nullable: true, resolve: (r) => ("value" in r ? r.value : null) }),
-    type: t.string({ nullable: true, resolve: (r) => ("type" in r ? r.type : null) }),
-    error: t.string({ nullable: true, resolve: (r) => ("error" in r ? r.error : null) }),
+    where: t.exposeString("where", { description: "Where in the source: line, row or item number" }),
+    value: t.string({ nullable: true, description: "The attribute value read; null for a rejected row", resolve: (r) => ("value" in r ? r.value : null) }),
+    type: t.string({ nullable: true, description: "The MISP attribute type given or detected; null for a rejected row", resolve: (r) => ("type" in r ? r.type : null) }),
+    error: t.string({ nullable: true, description: "Why the row would be rejected; null for a good row", resolve: (r) => ("error" in r ? r.error : null) }),
   }),
 });
 
-const ExploreType = builder.objectRef<{ events: Record<string, unknown>[]; total: number; page: number; limit: number }>("FeedExplore").implement({
+const ManifestEntry = builder.objectRef<Record<string, unknown>>("FeedManifestEntry").implement({
+  description: "One event of a MISP feed's manifest.json",
   fields: (t) => ({
-    events: t.field({ type: ["JSON"], resolve: (e) => e.events }),
-    total: t.exposeInt("total"),
-    page: t.exposeInt("page"),
-    limit: t.exposeInt("limit"),
+    uuid: t.string({ description: "The event's UUID (the manifest's key)", resolve: (e) => String(e.uuid) }),
+    entry: t.field({
+      type: "JSON",
+      description: "The manifest's entry as the feed publishes it (info, date, Orgc, Tag, timestamp, ...): JSON because feeds add their own keys",
+      resolve: (e) => e,
+    }),
   }),
 });
 
-const PreviewFormat = builder.enumType("FeedPreviewFormat", { values: ["csv", "json", "freetext"] as const });
+const ManifestPage = pageType("FeedManifestPage", ManifestEntry, "a MISP feed's manifest entries");
+
+const PreviewFormat = builder.enumType("FeedPreviewFormat", {
+  description: "The formats a preview reads (a sharing feed is explored with feedExplore instead)",
+  values: enumValues({ csv: FORMAT_DOC.csv, json: FORMAT_DOC.json, freetext: FORMAT_DOC.freetext }),
+});
 
 builder.queryFields((t) => ({
   feedPreview: t.field({
     extensions: cost.external("limit", 10),
     type: [PreviewRowType],
-    description: "POST /feeds/{format}/preview's twin: the first rows of a source as ingestion would read them",
-    args: { format: t.arg({ type: PreviewFormat, required: true }), inputSource: t.arg({ type: InputSource, required: true }), url: t.arg.string({ required: true }), settings: t.arg({ type: "JSON" }), limit: t.arg.int() },
+    description: "POST /feeds/{format}/preview's twin: the first rows of a source (an upload key or a URL) as ingestion would read them, without writing anything",
+    args: {
+      format: t.arg({ type: PreviewFormat, required: true, description: "The source format" }),
+      inputSource: t.arg({ type: InputSource, required: true, description: "Network URL or upload key (REST input_source)" }),
+      url: t.arg.string({ required: true, description: FEED_DOC.url }),
+      settings: t.arg({ type: "JSON", description: FEED_DOC.settings }),
+      limit: t.arg.int({ description: "Rows to read, 1 to 100 (default 10 for freetext, 5 otherwise)" }),
+    },
     resolve: (_r, a, ctx) => {
       const limit = a.limit ?? (a.format === "freetext" ? 10 : 5);
       if (limit < 1 || limit > 100) throw errors.invalidField(["args", "limit"], "must be from 1 to 100", limit);
@@ -136,36 +187,47 @@ builder.queryFields((t) => ({
     },
   }),
   feedExplore: t.field({
-    extensions: cost.external("limit"),
-    type: ExploreType,
-    description: "GET /feeds/{id}/explore's twin: a MISP feed's manifest, page by page (page from 0)",
-    args: { id: t.arg.int({ required: true }), page: t.arg.int({ defaultValue: 0 }), limit: t.arg.int({ defaultValue: 20 }) },
-    resolve: (_r, a, ctx) => {
-      const page = a.page ?? 0;
-      const limit = a.limit ?? 20;
-      if (page < 0) throw errors.invalidField(["args", "page"], "must be 0 or more", page);
-      if (limit < 1 || limit > 100) throw errors.invalidField(["args", "limit"], "must be from 1 to 100", limit);
-      return ctx.services.feeds.explore(caller(ctx), a.id, page, limit);
+    extensions: cost.external("size"),
+    type: ManifestPage,
+    description: "GET /feeds/{feed_id}/explore's twin: a MISP feed's manifest, page by page (REST pages from 0 with limit; here page from 1 with size)",
+    args: { id: t.arg.int({ required: true, description: "Numeric id of the feed" }), page: t.arg.int({ defaultValue: 1, description: PAGE_DOC.page }), size: t.arg.int({ defaultValue: 20, description: PAGE_DOC.size(20) }) },
+    resolve: async (_r, a, ctx) => {
+      const req = checkPageSize(a, 20);
+      const explored = await ctx.services.feeds.explore(caller(ctx), a.id, req.page - 1, req.size);
+      return pageOf(explored.events, explored.total, req);
     },
   }),
-  feeds: t.field({ extensions: cost.page("limit", 100), type: [FeedType], args: { skip: t.arg.int(), limit: t.arg.int() }, resolve: (_r, a, ctx) => ctx.services.feeds.list(caller(ctx), checkSkipLimit(a)) }),
-  feed: t.field({ type: FeedType, args: { id: t.arg.int({ required: true }) }, resolve: (_r, a, ctx) => ctx.services.feeds.get(caller(ctx), a.id) }),
+  feeds: t.field({
+    extensions: cost.page("size", 50),
+    type: FeedPage,
+    description: "Your organisation's feeds (administrators: every feed), by id (GET /feeds/, which pages with skip/limit); header values are redacted",
+    args: { page: t.arg.int({ description: PAGE_DOC.page }), size: t.arg.int({ description: PAGE_DOC.size(50) }) },
+    resolve: (_r, a, ctx) => ctx.services.feeds.listPage(caller(ctx), checkPageSize(a, 50)),
+  }),
+  feed: t.field({
+    type: FeedType,
+    description: "One feed of your organisation (another's: not found); header values are redacted",
+    args: { id: t.arg.int({ required: true, description: "Numeric id of the feed" }) },
+    resolve: (_r, a, ctx) => ctx.services.feeds.get(caller(ctx), a.id),
+  }),
 }));
 
 builder.mutationFields((t) => ({
   createFeed: t.field({
     type: CreatedFeed,
-    description: "Create a feed; an uploaded one (inputSource local, url = the upload key) is ingested once at once",
-    args: { feed: t.arg({ type: FeedFields, required: true }) },
+    description: "Create a feed; an uploaded one (inputSource local, url = the upload key) is ingested once at once, as you",
+    args: { feed: t.arg({ type: FeedFields, required: true, description: "The new feed" }) },
     resolve: (_r, a, ctx) => ctx.services.feeds.create(caller(ctx), toInput(a.feed) as FeedInput),
   }),
   updateFeed: t.field({
     type: FeedType,
-    args: { id: t.arg.int({ required: true }), feed: t.arg({ type: FeedFields, required: true }) },
+    description: "Change a feed (PATCH /feeds/{feed_id}); a new upload key as url is read by the next fetch",
+    args: { id: t.arg.int({ required: true, description: "Numeric id of the feed" }), feed: t.arg({ type: FeedFields, required: true, description: "The fields to change" }) },
     resolve: (_r, a, ctx) => ctx.services.feeds.update(caller(ctx), a.id, toInput(a.feed)),
   }),
   deleteFeed: t.boolean({
-    args: { id: t.arg.int({ required: true }) },
+    description: "Delete a feed and its schedules (its events stay); true when done",
+    args: { id: t.arg.int({ required: true, description: "Numeric id of the feed" }) },
     resolve: async (_r, a, ctx) => {
       await ctx.services.feeds.delete(caller(ctx), a.id);
       return true;
@@ -174,7 +236,10 @@ builder.mutationFields((t) => ({
   uploadFeedFile: t.field({
     type: UploadResultType,
     description: "POST /feeds/upload's twin: a GraphQL multipart request with one file, streamed to storage with the same limit and checks",
-    args: { file: t.arg({ type: "Upload", required: true }), sourceFormat: t.arg.string({ required: true }) },
+    args: {
+      file: t.arg({ type: "Upload", required: true, description: "The file (multipart request part)" }),
+      sourceFormat: t.arg.string({ required: true, description: "csv, json, freetext or sharing (misp taken as sharing): decides the accepted file name endings (REST source_format)" }),
+    },
     resolve: async (_r, a, ctx) => {
       const upload = await a.file;
       const stream = upload.createReadStream();
@@ -189,5 +254,9 @@ builder.mutationFields((t) => ({
       }
     },
   }),
-  fetchFeed: t.field({ type: TaskRunType, args: { id: t.arg.int({ required: true }) }, resolve: (_r, a, ctx) => ctx.services.feeds.fetch(caller(ctx), a.id) }),
+  fetchFeed: t.field({
+    type: TaskRunType,
+    description: "Fetch the feed now, as you: the queued run, whose progress and counts taskRun(id) shows",
+    args: { id: t.arg.int({ required: true, description: "Numeric id of the feed" }) },
+    resolve: (_r, a, ctx) => ctx.services.feeds.fetch(caller(ctx), a.id) }),
 }));

@@ -1,84 +1,172 @@
 import { builder, caller } from "../../graphql/builder.ts";
 import { cost } from "../../graphql/cost-limits.ts";
-import { HUNT_STATUSES, HUNT_TYPES, INDEX_TARGETS } from "./hunt-definition.ts";
+import { DOC } from "../../graphql/docs.ts";
+import { enumValues } from "../../graphql/enums.ts";
+import { PAGE_DOC, pageType } from "../../graphql/page.ts";
+import { HUNT_STATUSES, INDEX_TARGETS, type HuntType } from "./hunt-definition.ts";
 import { HUNT_FREQUENCY_NAMES, frequencyOf } from "./hunt-schedule.ts";
 import type { HuntRow, HuntRunRow } from "./hunt-store.ts";
 import type { Hit } from "./hit-keys.ts";
-import { checkPageSize, checkSkipLimit } from "../../platform/paging.ts";
+import { SEARCH_HUNT_MAX_HITS } from "./hunt-engine.ts";
+import { checkPageSize } from "../../platform/paging.ts";
 
 const HuntTypeEnum = builder.enumType("HuntType", {
-  values: Object.fromEntries(HUNT_TYPES.map((t) => [t.replace(/-/g, "_"), { value: t }])) as Record<string, { value: (typeof HUNT_TYPES)[number] }>,
+  description: "What a hunt asks (REST hunt_type; the peer's names opensearch, rulezet and mitre-attack-pattern are taken there too)",
+  values: enumValues<HuntType>({
+    search: "A Lucene query over the attributes, events or correlations index (the peer's opensearch)",
+    cpe: "A CPE name: the CVEs the vulnerability database lists for it",
+    rules: "A vulnerability id (CVE-...): the detection rules the rules service lists for it (the peer's rulezet)",
+    "fw-attack-pattern": "MITRE ATT&CK technique codes, uuids or tags: events or attributes tagged with them (the peer's mitre-attack-pattern)",
+  }),
 });
-const IndexTargetEnum = builder.enumType("HuntIndexTarget", { values: INDEX_TARGETS });
-const StatusEnum = builder.enumType("HuntStatus", { values: HUNT_STATUSES });
-const FrequencyEnum = builder.enumType("HuntFrequency", { values: HUNT_FREQUENCY_NAMES });
+const IndexTargetEnum = builder.enumType("HuntIndexTarget", {
+  description: "The index a search or fw-attack-pattern hunt reads (REST index_target); cpe and rules hunts have none",
+  values: enumValues<(typeof INDEX_TARGETS)[number]>({
+    attributes: "The attributes index (search: the default)",
+    events: "The events index (fw-attack-pattern: the default)",
+    correlations: "The correlations index (search only)",
+    attributes_and_events: "Both, newest first, each hit naming its kind (fw-attack-pattern only)",
+  }),
+});
+const StatusEnum = builder.enumType("HuntStatus", {
+  description: "Whether a hunt's schedule runs it",
+  values: enumValues<(typeof HUNT_STATUSES)[number]>({ active: "Runs on its schedule", paused: "Its schedule does not run it (it can still be run by hand)" }),
+});
+const FrequencyEnum = builder.enumType("HuntFrequency", {
+  description: "How often a hunt runs (REST schedule)",
+  values: enumValues<(typeof HUNT_FREQUENCY_NAMES)[number]>({ hourly: "Every hour", daily: "Every day", weekly: "Every week" }),
+});
+
+const HUNT_DOC = {
+  name: "Hunt name",
+  description: "Free-text description",
+  query: "The question: a Lucene query, a CPE name, a vulnerability id or ATT&CK techniques, by hunt type (at most 65,536 characters)",
+  schedule: "How often it runs: hourly, daily or weekly; null removes the schedule",
+} as const;
 
 const HuntObject = builder.objectRef<HuntRow>("Hunt").implement({
+  description: "A saved question asked of the indices or of external services, by hand or on a schedule; its owner is alerted when its answer changes",
   fields: (t) => ({
-    id: t.exposeInt("id"),
-    userId: t.exposeInt("userId"),
-    name: t.exposeString("name"),
-    description: t.exposeString("description", { nullable: true }),
-    query: t.exposeString("query"),
-    huntType: t.field({ type: HuntTypeEnum, resolve: (h) => h.huntType }),
-    indexTarget: t.field({ type: IndexTargetEnum, nullable: true, resolve: (h) => h.indexTarget }),
-    status: t.field({ type: StatusEnum, resolve: (h) => h.status }),
-    schedule: t.string({ nullable: true, description: "hourly, daily, weekly, custom (changed through the task routes) or null", resolve: (h) => frequencyOf(h) }),
-    scheduledTaskId: t.exposeString("scheduledTaskId", { nullable: true }),
-    nextRunAt: t.field({ type: "DateTime", nullable: true, resolve: (h) => (h.scheduleEnabled ? h.nextRunAt : null) }),
-    lastRunAt: t.field({ type: "DateTime", nullable: true, resolve: (h) => h.lastRunAt }),
-    lastRunStatus: t.exposeString("lastRunStatus", { nullable: true }),
-    lastRunError: t.exposeString("lastRunError", { nullable: true }),
-    lastMatchCount: t.exposeInt("lastMatchCount", { nullable: true }),
-    lastSuccessAt: t.field({ type: "DateTime", nullable: true, resolve: (h) => h.lastSuccessAt }),
-    createdAt: t.field({ type: "DateTime", resolve: (h) => h.createdAt }),
-    updatedAt: t.field({ type: "DateTime", resolve: (h) => h.updatedAt }),
+    id: t.exposeInt("id", { description: "Numeric id of the hunt" }),
+    userId: t.exposeInt("userId", { description: "Numeric id of its owner (REST user_id)" }),
+    name: t.exposeString("name", { description: HUNT_DOC.name }),
+    description: t.exposeString("description", { nullable: true, description: HUNT_DOC.description }),
+    query: t.exposeString("query", { description: HUNT_DOC.query }),
+    huntType: t.field({ type: HuntTypeEnum, description: "What it asks (REST hunt_type)", resolve: (h) => h.huntType }),
+    indexTarget: t.field({ type: IndexTargetEnum, nullable: true, description: "The index it reads; null for cpe and rules hunts (REST index_target)", resolve: (h) => h.indexTarget }),
+    status: t.field({ type: StatusEnum, description: "Active or paused", resolve: (h) => h.status }),
+    schedule: t.string({ nullable: true, description: "Its frequency: hourly, daily, weekly, custom (changed through the task routes) or null", resolve: (h) => frequencyOf(h) }),
+    scheduledTaskId: t.exposeString("scheduledTaskId", { nullable: true, description: "The scheduled task that runs it; null without a schedule (REST scheduled_task_id)" }),
+    nextRunAt: t.field({ type: "DateTime", nullable: true, description: "When the schedule runs it next; null without an enabled schedule", resolve: (h) => (h.scheduleEnabled ? h.nextRunAt : null) }),
+    lastRunAt: t.field({ type: "DateTime", nullable: true, description: "When it last ran; null if never", resolve: (h) => h.lastRunAt }),
+    lastRunStatus: t.exposeString("lastRunStatus", { nullable: true, description: "The last run's state, succeeded or failed; null if never run" }),
+    lastRunError: t.exposeString("lastRunError", { nullable: true, description: "Why the last run failed; null after a success" }),
+    lastMatchCount: t.exposeInt("lastMatchCount", { nullable: true, description: "Hits of the last successful run; null before the first" }),
+    lastSuccessAt: t.field({ type: "DateTime", nullable: true, description: "When it last ran successfully; null if never", resolve: (h) => h.lastSuccessAt }),
+    createdAt: t.field({ type: "DateTime", description: DOC.createdAt, resolve: (h) => h.createdAt }),
+    updatedAt: t.field({ type: "DateTime", description: DOC.updatedAt, resolve: (h) => h.updatedAt }),
   }),
 });
 
-const HuntPage = builder.objectRef<{ items: HuntRow[]; total: number; page: number; size: number; pages: number }>("HuntPage").implement({
+const HuntPage = pageType("HuntPage", HuntObject, "hunts");
+
+const IS_NEW = "True when this hit was not in the previous successful run's result (never on a first run); REST is_new";
+
+/** A hit with what says which kind it is: the hunt's type. */
+interface TypedHit {
+  huntType: HuntType;
+  hit: Hit;
+}
+const str = (v: unknown) => (typeof v === "string" && v !== "" ? v : null);
+
+const DocumentHit = builder.objectRef<TypedHit>("HuntDocumentHit").implement({
+  description: "A hit of a search or fw-attack-pattern hunt: a search document",
   fields: (t) => ({
-    items: t.field({ type: [HuntObject], resolve: (p) => p.items }),
-    total: t.exposeInt("total"),
-    page: t.exposeInt("page"),
-    size: t.exposeInt("size"),
-    pages: t.exposeInt("pages"),
+    isNew: t.boolean({ description: IS_NEW, resolve: (h) => h.hit.is_new === true }),
+    uuid: t.string({ nullable: true, description: "The document's uuid (an event's or attribute's); null for a correlation", resolve: (h) => str(h.hit.uuid) }),
+    docKind: t.string({
+      nullable: true,
+      description: "What the document is, event or attribute, when the hunt reads both indices (REST _doc_kind); null otherwise",
+      resolve: (h) => str(h.hit._doc_kind),
+    }),
+    document: t.field({
+      type: "JSON",
+      description: "The search document as the REST routes give it (snake_case fields of the events, attributes or correlations index): JSON because its fields are the index's",
+      resolve: (h) => h.hit,
+    }),
   }),
+});
+
+const CveHit = builder.objectRef<TypedHit>("HuntCveHit").implement({
+  description: "A hit of a cpe hunt: one CVE the vulnerability database lists for the CPE",
+  fields: (t) => ({
+    isNew: t.boolean({ description: IS_NEW, resolve: (h) => h.hit.is_new === true }),
+    cveId: t.string({ description: "The CVE id, CVE-YYYY-N (REST cve_id)", resolve: (h) => String(h.hit.cve_id ?? "") }),
+    severity: t.string({ nullable: true, description: "CRITICAL, HIGH, MEDIUM or LOW from the newest CVSS score; null without a score", resolve: (h) => str(h.hit.severity) }),
+    description: t.string({ description: "The CVE's description", resolve: (h) => String(h.hit.description ?? "") }),
+  }),
+});
+
+const RuleHit = builder.objectRef<TypedHit>("HuntRuleHit").implement({
+  description: "A hit of a rules hunt: one detection rule the rules service lists for the vulnerability",
+  fields: (t) => ({
+    isNew: t.boolean({ description: IS_NEW, resolve: (h) => h.hit.is_new === true }),
+    title: t.string({ nullable: true, description: "The rule's title", resolve: (h) => str(h.hit.title) }),
+    detailUrl: t.string({ nullable: true, description: "The rule's page at the rules service (REST detail_url)", resolve: (h) => str(h.hit.detail_url) }),
+    rule: t.field({
+      type: "JSON",
+      description: "The rule as the rules service answered it (format, content, author, ...): JSON because that service's fields differ between its versions",
+      resolve: (h) => h.hit,
+    }),
+  }),
+});
+
+const HuntHit = builder.unionType("HuntHit", {
+  description: "One hit of a hunt, by hunt type: HuntDocumentHit (search, fw-attack-pattern), HuntCveHit (cpe), HuntRuleHit (rules)",
+  types: [DocumentHit, CveHit, RuleHit],
+  resolveType: (h) => (h.huntType === "cpe" ? CveHit : h.huntType === "rules" ? RuleHit : DocumentHit),
 });
 
 const HuntResultObject = builder.objectRef<{ hunt: HuntRow; total: number; hits: Hit[]; runAt: Date }>("HuntResult").implement({
+  description: "A hunt's result set: of the run just made, or the cached one of its last successful run",
   fields: (t) => ({
-    hunt: t.field({ type: HuntObject, resolve: (r) => r.hunt }),
-    total: t.exposeInt("total"),
-    hits: t.field({ type: ["JSON"], description: "Hits as the REST routes give them, each with is_new", resolve: (r) => r.hits }),
-    runAt: t.field({ type: "DateTime", resolve: (r) => r.runAt }),
+    hunt: t.field({ type: HuntObject, description: "The hunt, with its counters after the run", resolve: (r) => r.hunt }),
+    total: t.exposeInt("total", { description: `Number of matches (a search hunt's hits list holds the newest ${SEARCH_HUNT_MAX_HITS})` }),
+    hits: t.field({ type: [HuntHit], description: "The hits, each marked new or not", resolve: (r) => r.hits.map((hit) => ({ huntType: r.hunt.huntType, hit })) }),
+    runAt: t.field({ type: "DateTime", description: "When the run was made (REST run_at)", resolve: (r) => r.runAt }),
   }),
 });
 
 const HuntRunObject = builder.objectRef<HuntRunRow>("HuntRun").implement({
+  description: "One run of a hunt in its history",
   fields: (t) => ({
-    id: t.int({ resolve: (r) => Number(r.id) }),
-    runAt: t.field({ type: "DateTime", resolve: (r) => r.runAt }),
-    matchCount: t.exposeInt("matchCount", { nullable: true }),
-    status: t.exposeString("status"),
-    error: t.exposeString("error", { nullable: true }),
-    trigger: t.exposeString("trigger"),
-    newHitCount: t.exposeInt("newHitCount", { nullable: true }),
-    durationMs: t.exposeInt("durationMs"),
-    taskRunId: t.exposeString("taskRunId", { nullable: true }),
+    id: t.int({ description: "Numeric id of the run", resolve: (r) => Number(r.id) }),
+    runAt: t.field({ type: "DateTime", description: "When it ran (REST run_at)", resolve: (r) => r.runAt }),
+    matchCount: t.exposeInt("matchCount", { nullable: true, description: "Matches found; null for a failed run (REST match_count)" }),
+    status: t.exposeString("status", { description: "Its state: succeeded or failed" }),
+    error: t.exposeString("error", { nullable: true, description: "Why it failed; null for a success" }),
+    trigger: t.exposeString("trigger", { description: "What ran it: manual or schedule" }),
+    newHitCount: t.exposeInt("newHitCount", { nullable: true, description: "Hits not in the previous result; null for a failed or first run (REST new_hit_count)" }),
+    durationMs: t.exposeInt("durationMs", { description: "How long it took, in milliseconds (REST duration_ms)" }),
+    taskRunId: t.exposeString("taskRunId", { nullable: true, description: "The task run that made it; null for a run by hand (REST task_run_id)" }),
   }),
 });
 
+const HuntRunPage = pageType("HuntRunPage", HuntRunObject, "hunt runs");
+
 const HuntInputFields = (required: boolean) =>
   builder.inputType(required ? "CreateHuntInput" : "UpdateHuntInput", {
+    description: required
+      ? "A new hunt (as POST /hunts/)"
+      : "Changes to a hunt (as PATCH /hunts/{id}); omitted fields stay. A new query, type or target starts it afresh: its cached result goes",
     fields: (t) => ({
-      name: t.string({ required }),
-      description: t.string(),
-      query: t.string({ required }),
-      huntType: t.field({ type: HuntTypeEnum }),
-      indexTarget: t.field({ type: IndexTargetEnum }),
-      status: t.field({ type: StatusEnum }),
-      schedule: t.field({ type: FrequencyEnum, description: "hourly, daily or weekly; null removes the schedule" }),
+      name: t.string({ required, description: HUNT_DOC.name }),
+      description: t.string({ description: HUNT_DOC.description }),
+      query: t.string({ required, description: HUNT_DOC.query }),
+      huntType: t.field({ type: HuntTypeEnum, description: "What it asks (default SEARCH)" }),
+      indexTarget: t.field({ type: IndexTargetEnum, description: "The index it reads (search: ATTRIBUTES, EVENTS or CORRELATIONS; fw-attack-pattern: EVENTS, ATTRIBUTES or ATTRIBUTES_AND_EVENTS)" }),
+      status: t.field({ type: StatusEnum, description: "Active (default) or paused" }),
+      schedule: t.field({ type: FrequencyEnum, description: HUNT_DOC.schedule }),
     }),
   });
 const CreateHuntInput = HuntInputFields(true);
@@ -99,39 +187,51 @@ function toInput(i: InputOf, explicit: Set<string>) {
   };
 }
 
+const HUNT_ID = "Numeric id of the hunt";
+
 builder.queryFields((t) => ({
   hunts: t.field({
     extensions: cost.page("size"),
     type: HuntPage,
     description: "Your hunts, newest first; administrators: all for everyone's, userId for one user's",
-    args: { page: t.arg.int({ defaultValue: 1 }), size: t.arg.int({ defaultValue: 50 }), filter: t.arg.string(), all: t.arg.boolean(), userId: t.arg.int() },
+    args: {
+      page: t.arg.int({ defaultValue: 1, description: PAGE_DOC.page }),
+      size: t.arg.int({ defaultValue: 50, description: PAGE_DOC.size(50) }),
+      filter: t.arg.string({ description: "Part of the name, case-insensitive" }),
+      all: t.arg.boolean({ description: "Administrators: everyone's hunts" }),
+      userId: t.arg.int({ description: "Administrators: one user's hunts (REST user_id)" }),
+    },
     resolve: (_r, a, ctx) =>
       ctx.services.hunts.list(caller(ctx), { name: a.filter ?? undefined, all: a.all ?? undefined, userId: a.userId ?? undefined }, checkPageSize(a, 50)),
   }),
-  hunt: t.field({ type: HuntObject, args: { id: t.arg.int({ required: true }) }, resolve: (_r, a, ctx) => ctx.services.hunts.get(caller(ctx), a.id) }),
+  hunt: t.field({ type: HuntObject, description: "One hunt (yours; administrators: any)", args: { id: t.arg.int({ required: true, description: HUNT_ID }) }, resolve: (_r, a, ctx) => ctx.services.hunts.get(caller(ctx), a.id) }),
   huntResults: t.field({
     type: HuntResultObject,
-    args: { id: t.arg.int({ required: true }) },
+    description: "The result set of the last successful run; not found before the first (GET /hunts/{id}/results)",
+    args: { id: t.arg.int({ required: true, description: HUNT_ID }) },
     resolve: async (_r, a, ctx) => {
       const { hunt, result } = await ctx.services.hunts.results(caller(ctx), a.id);
       return { hunt, total: result.total, hits: result.hits, runAt: result.runAt };
     },
   }),
   huntHistory: t.field({
-    extensions: cost.page("limit"),
-    type: [HuntRunObject],
-    args: { id: t.arg.int({ required: true }), skip: t.arg.int({ defaultValue: 0 }), limit: t.arg.int({ defaultValue: 100 }) },
-    resolve: (_r, a, ctx) => {
-      const { skip, limit } = checkSkipLimit(a);
-      return ctx.services.hunts.history(caller(ctx), a.id, skip, limit);
+    extensions: cost.page("size"),
+    type: HuntRunPage,
+    description: "A hunt's runs, newest first, failed ones with their reason (GET /hunts/{id}/history, which pages with skip/limit)",
+    args: {
+      id: t.arg.int({ required: true, description: HUNT_ID }),
+      page: t.arg.int({ defaultValue: 1, description: PAGE_DOC.page }),
+      size: t.arg.int({ defaultValue: 100, description: PAGE_DOC.size(100) }),
     },
+    resolve: (_r, a, ctx) => ctx.services.hunts.historyPage(caller(ctx), a.id, checkPageSize(a, 100)),
   }),
 }));
 
 builder.mutationFields((t) => ({
   createHunt: t.field({
     type: HuntObject,
-    args: { input: t.arg({ type: CreateHuntInput, required: true }) },
+    description: "Create a hunt (POST /hunts/)",
+    args: { input: t.arg({ type: CreateHuntInput, required: true, description: "The new hunt" }) },
     resolve: (_r, a, ctx) => {
       const input = toInput(a.input, new Set(Object.keys(a.input)));
       return ctx.services.hunts.create(caller(ctx), { ...input, name: input.name ?? "", query: input.query ?? "" });
@@ -139,11 +239,13 @@ builder.mutationFields((t) => ({
   }),
   updateHunt: t.field({
     type: HuntObject,
-    args: { id: t.arg.int({ required: true }), input: t.arg({ type: UpdateHuntInput, required: true }) },
+    description: "Change a hunt (PATCH /hunts/{id}): only the fields given",
+    args: { id: t.arg.int({ required: true, description: HUNT_ID }), input: t.arg({ type: UpdateHuntInput, required: true, description: "The fields to change" }) },
     resolve: (_r, a, ctx) => ctx.services.hunts.update(caller(ctx), a.id, Object.fromEntries(Object.entries(toInput(a.input, new Set(Object.keys(a.input)))).filter(([, v]) => v !== undefined))),
   }),
   deleteHunt: t.boolean({
-    args: { id: t.arg.int({ required: true }) },
+    description: "Delete a hunt with its history, cached results and every schedule that runs it; true when done",
+    args: { id: t.arg.int({ required: true, description: HUNT_ID }) },
     resolve: async (_r, a, ctx) => {
       await ctx.services.hunts.delete(caller(ctx), a.id);
       return true;
@@ -152,15 +254,16 @@ builder.mutationFields((t) => ({
   runHunt: t.field({
     extensions: cost.search(),
     type: HuntResultObject,
-    description: "Run the hunt now (as POST /hunts/{id}/run)",
-    args: { id: t.arg.int({ required: true }) },
+    description: "Run the hunt now (as POST /hunts/{id}/run): cached and added to the history; a failed run is recorded and answered as an error",
+    args: { id: t.arg.int({ required: true, description: HUNT_ID }) },
     resolve: async (_r, a, ctx) => {
       const r = await ctx.services.hunts.run(caller(ctx), a.id);
       return { hunt: r.hunt, total: r.total, hits: r.hits, runAt: r.run.runAt };
     },
   }),
   clearHuntHistory: t.boolean({
-    args: { id: t.arg.int({ required: true }) },
+    description: "Delete the run history and the cached results; the hunt stays, and its next run with hits is a first run. True when done",
+    args: { id: t.arg.int({ required: true, description: HUNT_ID }) },
     resolve: async (_r, a, ctx) => {
       await ctx.services.hunts.clearHistory(caller(ctx), a.id);
       return true;

@@ -4,80 +4,91 @@ import { checkPage, checkUuid } from "../events/events.graphql.ts";
 import { AttributeInput, AttributeType, toAttributeCreate, toAttributePatch } from "../attributes/attributes.graphql.ts";
 import type { ObjectView, ReferenceView } from "./object-reader.ts";
 import type { ObjectFields, ReferenceCreate } from "./objects.service.ts";
+import { DOC } from "../../graphql/docs.ts";
+import { PAGE_DOC, pageType } from "../../graphql/page.ts";
+
+const REF_DOC = {
+  uuid: "The reference's UUID",
+  referencedUuid: "UUID of the attribute or object referred to (REST referenced_uuid)",
+  referencedType: "What is referred to: 0 an attribute, 1 an object; null if unknown (REST referenced_type)",
+  relationshipType: "The relationship, for example related-to, uses, connected-to (REST relationship_type)",
+} as const;
+
+const OBJECT_DOC = {
+  uuid: "The object's UUID",
+  name: "The object template's name (for example domain-ip, file)",
+  metaCategory: "The template's meta-category (for example network, file) (REST meta_category)",
+  description: "The template's description",
+  templateUuid: "UUID of the object template (REST template_uuid)",
+  templateVersion: "Version of the object template (REST template_version)",
+} as const;
+const OBJECT_UUID = "The object's UUID";
 
 const ObjectReferenceType = builder.objectRef<ReferenceView>("ObjectReference").implement({
   description: "A link from an object to an attribute (referencedType 0) or object (1)",
   fields: (t) => ({
-    uuid: t.exposeString("uuid"),
-    objectUuid: t.exposeString("objectUuid"),
-    eventUuid: t.exposeString("eventUuid"),
-    referencedUuid: t.exposeString("referencedUuid"),
-    referencedType: t.exposeInt("referencedType", { nullable: true }),
-    relationshipType: t.exposeString("relationshipType"),
-    comment: t.exposeString("comment"),
-    timestamp: t.exposeFloat("timestamp"),
-    deleted: t.exposeBoolean("deleted"),
+    uuid: t.exposeString("uuid", { description: REF_DOC.uuid }),
+    objectUuid: t.exposeString("objectUuid", { description: "UUID of the object it starts from (REST object_uuid)" }),
+    eventUuid: t.exposeString("eventUuid", { description: `${DOC.eventUuid} (REST event_uuid)` }),
+    referencedUuid: t.exposeString("referencedUuid", { description: REF_DOC.referencedUuid }),
+    referencedType: t.exposeInt("referencedType", { nullable: true, description: REF_DOC.referencedType }),
+    relationshipType: t.exposeString("relationshipType", { description: REF_DOC.relationshipType }),
+    comment: t.exposeString("comment", { description: DOC.comment }),
+    timestamp: t.exposeFloat("timestamp", { description: DOC.timestamp }),
+    deleted: t.exposeBoolean("deleted", { description: DOC.deleted }),
   }),
 });
 
 const MispObjectType = builder.objectRef<ObjectView>("MispObject").implement({
   description: "A MISP object with its attributes and references (a live object lists its live ones)",
   fields: (t) => ({
-    uuid: t.exposeString("uuid"),
-    eventUuid: t.exposeString("eventUuid"),
-    name: t.exposeString("name"),
-    metaCategory: t.exposeString("metaCategory", { nullable: true }),
-    description: t.exposeString("description", { nullable: true }),
-    templateUuid: t.exposeString("templateUuid", { nullable: true }),
-    templateVersion: t.exposeInt("templateVersion", { nullable: true }),
-    timestamp: t.exposeFloat("timestamp"),
-    distribution: t.exposeInt("distribution"),
-    sharingGroupId: t.exposeInt("sharingGroupId", { nullable: true }),
-    comment: t.exposeString("comment"),
-    deleted: t.exposeBoolean("deleted"),
-    firstSeen: t.expose("firstSeen", { type: "DateTime", nullable: true }),
-    lastSeen: t.expose("lastSeen", { type: "DateTime", nullable: true }),
-    attributes: t.field({ type: [AttributeType], resolve: (o) => o.attributes }),
-    references: t.field({ type: [ObjectReferenceType], resolve: (o) => o.references }),
+    uuid: t.exposeString("uuid", { description: OBJECT_UUID }),
+    eventUuid: t.exposeString("eventUuid", { description: `${DOC.eventUuid} (REST event_uuid)` }),
+    name: t.exposeString("name", { description: OBJECT_DOC.name }),
+    metaCategory: t.exposeString("metaCategory", { nullable: true, description: OBJECT_DOC.metaCategory }),
+    description: t.exposeString("description", { nullable: true, description: OBJECT_DOC.description }),
+    templateUuid: t.exposeString("templateUuid", { nullable: true, description: OBJECT_DOC.templateUuid }),
+    templateVersion: t.exposeInt("templateVersion", { nullable: true, description: OBJECT_DOC.templateVersion }),
+    timestamp: t.exposeFloat("timestamp", { description: DOC.timestamp }),
+    distribution: t.exposeInt("distribution", { description: DOC.distribution }),
+    sharingGroupId: t.exposeInt("sharingGroupId", { nullable: true, description: `${DOC.sharingGroupId} (REST sharing_group_id)` }),
+    comment: t.exposeString("comment", { description: DOC.comment }),
+    deleted: t.exposeBoolean("deleted", { description: DOC.deleted }),
+    firstSeen: t.expose("firstSeen", { type: "DateTime", nullable: true, description: `${DOC.firstSeen} (REST first_seen)` }),
+    lastSeen: t.expose("lastSeen", { type: "DateTime", nullable: true, description: `${DOC.lastSeen} (REST last_seen)` }),
+    attributes: t.field({ type: [AttributeType], description: "Its attributes", resolve: (o) => o.attributes }),
+    references: t.field({ type: [ObjectReferenceType], description: "Its references to other attributes and objects", resolve: (o) => o.references }),
   }),
 });
 
-const MispObjectPage = builder
-  .objectRef<{ items: ObjectView[]; total: number; page: number; size: number; pages: number }>("MispObjectPage")
-  .implement({
-    fields: (t) => ({
-      items: t.field({ type: [MispObjectType], resolve: (p) => p.items }),
-      total: t.exposeInt("total"),
-      page: t.exposeInt("page"),
-      size: t.exposeInt("size"),
-      pages: t.exposeInt("pages"),
-    }),
-  });
+const MispObjectPage = pageType("MispObjectPage", MispObjectType, "MISP objects");
 
 const ObjectInput = builder.inputType("MispObjectInput", {
+  description: "Object fields. Create: name required. Update: the fields given (null clears a nullable one)",
   fields: (t) => ({
-    name: t.string(),
-    metaCategory: t.string(),
-    description: t.string(),
-    templateUuid: t.string(),
-    templateVersion: t.int(),
-    distribution: t.int(),
-    sharingGroupId: t.int(),
-    comment: t.string(),
-    deleted: t.boolean(),
-    firstSeen: t.field({ type: "DateTime" }),
-    lastSeen: t.field({ type: "DateTime" }),
+    name: t.string({ description: OBJECT_DOC.name }),
+    metaCategory: t.string({ description: OBJECT_DOC.metaCategory }),
+    description: t.string({ description: OBJECT_DOC.description }),
+    templateUuid: t.string({ description: OBJECT_DOC.templateUuid }),
+    templateVersion: t.int({ description: OBJECT_DOC.templateVersion }),
+    distribution: t.int({ description: DOC.distribution }),
+    sharingGroupId: t.int({ description: DOC.sharingGroupId }),
+    comment: t.string({ description: DOC.comment }),
+    deleted: t.boolean({ description: "True soft-deletes it with its attributes and references, false restores it whole" }),
+    firstSeen: t.field({ type: "DateTime", description: DOC.firstSeen }),
+    lastSeen: t.field({ type: "DateTime", description: DOC.lastSeen }),
   }),
 });
 
 const ObjectReferenceInput = builder.inputType("ObjectReferenceInput", {
+  description: "A reference from the object to an attribute or object",
   fields: (t) => ({
-    uuid: t.string(),
-    referencedUuid: t.string({ required: true }),
-    referencedType: t.int(),
-    relationshipType: t.string({ required: true }),
-    comment: t.string(),
-    deleted: t.boolean(),
+    uuid: t.string({ description: `${REF_DOC.uuid}; omitted: a new one` }),
+    referencedUuid: t.string({ required: true, description: REF_DOC.referencedUuid }),
+    referencedType: t.int({ description: REF_DOC.referencedType }),
+    relationshipType: t.string({ required: true, description: REF_DOC.relationshipType }),
+    comment: t.string({ description: DOC.comment }),
+    deleted: t.boolean({ description: "Soft-deleted" }),
   }),
 });
 
@@ -114,7 +125,14 @@ builder.queryFields((t) => ({
   objects: t.field({
     extensions: cost.page("size", 50),
     type: MispObjectPage,
-    args: { page: t.arg.int(), size: t.arg.int(), eventUuid: t.arg.string(), deleted: t.arg.boolean(), templateUuids: t.arg.stringList() },
+    description: "MISP objects of readable events, newest change first",
+    args: {
+      page: t.arg.int({ description: PAGE_DOC.page }),
+      size: t.arg.int({ description: PAGE_DOC.size(50) }),
+      eventUuid: t.arg.string({ description: "Only this event's objects" }),
+      deleted: t.arg.boolean({ description: "true: only soft-deleted ones; false: only live ones; omitted: both" }),
+      templateUuids: t.arg.stringList({ description: "Only objects of these templates (at most 50 UUIDs)" }),
+    },
     resolve: (_r, a, ctx) =>
       ctx.services.objects.list(
         caller(ctx),
@@ -128,7 +146,8 @@ builder.queryFields((t) => ({
   }),
   object: t.field({
     type: MispObjectType,
-    args: { uuid: t.arg.string({ required: true }) },
+    description: "One MISP object of a readable event, with its attributes and references",
+    args: { uuid: t.arg.string({ required: true, description: OBJECT_UUID }) },
     resolve: (_r, a, ctx) => ctx.services.objects.get(caller(ctx), checkUuid(a.uuid, "uuid")),
   }),
 }));
@@ -136,12 +155,13 @@ builder.queryFields((t) => ({
 builder.mutationFields((t) => ({
   createObject: t.field({
     type: MispObjectType,
+    description: "Add a MISP object with its attributes and references to an event you may change, in one transaction",
     args: {
-      eventUuid: t.arg.string({ required: true }),
-      uuid: t.arg.string(),
-      input: t.arg({ type: ObjectInput, required: true }),
-      attributes: t.arg({ type: [AttributeInput] }),
-      references: t.arg({ type: [ObjectReferenceInput] }),
+      eventUuid: t.arg.string({ required: true, description: "The event's UUID" }),
+      uuid: t.arg.string({ description: "Its UUID; omitted: a new one" }),
+      input: t.arg({ type: ObjectInput, required: true, description: "The object's fields: name required" }),
+      attributes: t.arg({ type: [AttributeInput], description: "Its attributes, each with type and value" }),
+      references: t.arg({ type: [ObjectReferenceInput], description: "Its references" }),
     },
     resolve: (_r, a, ctx) =>
       ctx.services.objects.create(caller(ctx), {
@@ -157,11 +177,11 @@ builder.mutationFields((t) => ({
     type: MispObjectType,
     description: "Object fields plus attributes to add, update (by uuid) and soft-delete, in one transaction",
     args: {
-      uuid: t.arg.string({ required: true }),
-      input: t.arg({ type: ObjectInput }),
-      newAttributes: t.arg({ type: [AttributeInput] }),
-      updateAttributes: t.arg({ type: [AttributeInput] }),
-      deleteAttributes: t.arg.stringList(),
+      uuid: t.arg.string({ required: true, description: OBJECT_UUID }),
+      input: t.arg({ type: ObjectInput, description: "The object fields to change" }),
+      newAttributes: t.arg({ type: [AttributeInput], description: "Attributes to add, each with type and value" }),
+      updateAttributes: t.arg({ type: [AttributeInput], description: "Attributes to change, each named by its uuid" }),
+      deleteAttributes: t.arg.stringList({ description: "UUIDs of attributes to soft-delete" }),
     },
     resolve: (_r, a, ctx) =>
       ctx.services.objects.update(caller(ctx), checkUuid(a.uuid, "uuid"), {
@@ -173,7 +193,7 @@ builder.mutationFields((t) => ({
   }),
   deleteObject: t.boolean({
     description: "Soft-deletes the object with its attributes and references (updateObject with deleted: false restores it whole); force: true deletes them for good",
-    args: { uuid: t.arg.string({ required: true }), force: t.arg.boolean({ defaultValue: false }) },
+    args: { uuid: t.arg.string({ required: true, description: OBJECT_UUID }), force: t.arg.boolean({ defaultValue: false, description: "Delete for good instead of soft-deleting" }) },
     resolve: async (_r, a, ctx) => {
       await ctx.services.objects.delete(caller(ctx), checkUuid(a.uuid, "uuid"), { force: a.force ?? false });
       return true;

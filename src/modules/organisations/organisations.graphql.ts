@@ -2,55 +2,77 @@ import { builder, caller } from "../../graphql/builder.ts";
 import { cost } from "../../graphql/cost-limits.ts";
 import type { Organisation } from "../../generated/prisma/client.ts";
 import { errors } from "../../platform/errors.ts";
-import { checkSkipLimit } from "../../platform/paging.ts";
+import { checkPageSize } from "../../platform/paging.ts";
+import { DOC } from "../../graphql/docs.ts";
+import { PAGE_DOC, pageType } from "../../graphql/page.ts";
+
+const ORG_DOC = {
+  name: "Organisation name, unique",
+  uuid: "The organisation's UUID, the same on every instance that knows it",
+  description: "Free-text description",
+  type: "Kind of organisation (free text, for example CERT, vendor)",
+  nationality: "Country of the organisation (free text)",
+  sector: "Business sector (free text)",
+  contacts: "Contact details (free text)",
+  local: "A local organisation has users on this instance; others are known only through shared data",
+  restrictedToDomain: "E-mail domains the organisation's users must have; empty: any (REST restricted_to_domain)",
+  landingPage: "URL of the organisation's landing page (REST landing_page)",
+} as const;
 
 export const OrganisationType = builder.objectRef<Organisation>("Organisation").implement({
+  description: "An organisation: owns users, events and feeds",
   fields: (t) => ({
-    id: t.exposeInt("id"),
-    uuid: t.exposeString("uuid"),
-    name: t.exposeString("name"),
-    description: t.exposeString("description", { nullable: true }),
-    type: t.exposeString("type", { nullable: true }),
-    nationality: t.exposeString("nationality", { nullable: true }),
-    sector: t.exposeString("sector", { nullable: true }),
-    contacts: t.exposeString("contacts", { nullable: true }),
-    local: t.exposeBoolean("local"),
-    restrictedToDomain: t.exposeStringList("restrictedToDomain"),
-    landingPage: t.exposeString("landingPage", { nullable: true }),
-    createdBy: t.exposeInt("createdBy", { nullable: true }),
-    dateCreated: t.expose("dateCreated", { type: "DateTime" }),
-    dateModified: t.expose("dateModified", { type: "DateTime" }),
+    id: t.exposeInt("id", { description: DOC.orgId }),
+    uuid: t.exposeString("uuid", { description: ORG_DOC.uuid }),
+    name: t.exposeString("name", { description: ORG_DOC.name }),
+    description: t.exposeString("description", { nullable: true, description: ORG_DOC.description }),
+    type: t.exposeString("type", { nullable: true, description: ORG_DOC.type }),
+    nationality: t.exposeString("nationality", { nullable: true, description: ORG_DOC.nationality }),
+    sector: t.exposeString("sector", { nullable: true, description: ORG_DOC.sector }),
+    contacts: t.exposeString("contacts", { nullable: true, description: ORG_DOC.contacts }),
+    local: t.exposeBoolean("local", { description: ORG_DOC.local }),
+    restrictedToDomain: t.exposeStringList("restrictedToDomain", { description: ORG_DOC.restrictedToDomain }),
+    landingPage: t.exposeString("landingPage", { nullable: true, description: ORG_DOC.landingPage }),
+    createdBy: t.exposeInt("createdBy", { nullable: true, description: "Id of the user who created it; null for the built-in ones (REST created_by)" }),
+    dateCreated: t.expose("dateCreated", { type: "DateTime", description: `${DOC.createdAt} (REST date_created)` }),
+    dateModified: t.expose("dateModified", { type: "DateTime", description: `${DOC.updatedAt} (REST date_modified)` }),
   }),
 });
 
+const OrganisationPage = pageType("OrganisationPage", OrganisationType, "organisations");
+
 const OrganisationInput = builder.inputType("OrganisationInput", {
+  description: "A new organisation (as POST /organisations/)",
   fields: (t) => ({
-    name: t.string({ required: true }),
-    uuid: t.string(),
-    description: t.string(),
-    type: t.string(),
-    nationality: t.string(),
-    sector: t.string(),
-    contacts: t.string(),
-    local: t.boolean(),
-    restrictedToDomain: t.stringList(),
-    landingPage: t.string(),
+    name: t.string({ required: true, description: ORG_DOC.name }),
+    uuid: t.string({ description: `${ORG_DOC.uuid}; omitted: a new one` }),
+    description: t.string({ description: ORG_DOC.description }),
+    type: t.string({ description: ORG_DOC.type }),
+    nationality: t.string({ description: ORG_DOC.nationality }),
+    sector: t.string({ description: ORG_DOC.sector }),
+    contacts: t.string({ description: ORG_DOC.contacts }),
+    local: t.boolean({ description: `${ORG_DOC.local} (default true)` }),
+    restrictedToDomain: t.stringList({ description: ORG_DOC.restrictedToDomain }),
+    landingPage: t.string({ description: ORG_DOC.landingPage }),
   }),
 });
 
 const OrganisationPatch = builder.inputType("OrganisationPatch", {
+  description: "Changes to an organisation (as PATCH /organisations/{id}); omitted fields stay",
   fields: (t) => ({
-    name: t.string(),
-    description: t.string(),
-    type: t.string(),
-    nationality: t.string(),
-    sector: t.string(),
-    contacts: t.string(),
-    local: t.boolean(),
-    restrictedToDomain: t.stringList(),
-    landingPage: t.string(),
+    name: t.string({ description: ORG_DOC.name }),
+    description: t.string({ description: ORG_DOC.description }),
+    type: t.string({ description: ORG_DOC.type }),
+    nationality: t.string({ description: ORG_DOC.nationality }),
+    sector: t.string({ description: ORG_DOC.sector }),
+    contacts: t.string({ description: ORG_DOC.contacts }),
+    local: t.boolean({ description: ORG_DOC.local }),
+    restrictedToDomain: t.stringList({ description: ORG_DOC.restrictedToDomain }),
+    landingPage: t.string({ description: ORG_DOC.landingPage }),
   }),
 });
+
+const ORG_KEY_ARGS = { id: "Numeric id of the organisation (give id or uuid)", uuid: "UUID of the organisation (give id or uuid)" } as const;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const orgKey = (a: { id?: number | null; uuid?: string | null }): number | string => {
@@ -64,14 +86,16 @@ const undefinedIfNull = <T extends object>(o: T) =>
 
 builder.queryFields((t) => ({
   organisations: t.field({
-    extensions: cost.page("limit", 100),
-    type: [OrganisationType],
-    args: { skip: t.arg.int(), limit: t.arg.int() },
-    resolve: (_r, a, ctx) => ctx.services.organisations.list(caller(ctx), checkSkipLimit(a)),
+    extensions: cost.page("size", 50),
+    type: OrganisationPage,
+    description: "Organisations by id (GET /organisations/, which pages with skip/limit)",
+    args: { page: t.arg.int({ description: PAGE_DOC.page }), size: t.arg.int({ description: PAGE_DOC.size(50) }) },
+    resolve: (_r, a, ctx) => ctx.services.organisations.listPage(caller(ctx), checkPageSize(a, 50)),
   }),
   organisation: t.field({
     type: OrganisationType,
-    args: { id: t.arg.int(), uuid: t.arg.string() },
+    description: "One organisation by id or uuid (GET /organisations/{id})",
+    args: { id: t.arg.int({ description: ORG_KEY_ARGS.id }), uuid: t.arg.string({ description: ORG_KEY_ARGS.uuid }) },
     resolve: (_r, a, ctx) => ctx.services.organisations.get(caller(ctx), orgKey(a)),
   }),
 }));
@@ -79,7 +103,8 @@ builder.queryFields((t) => ({
 builder.mutationFields((t) => ({
   createOrganisation: t.field({
     type: OrganisationType,
-    args: { input: t.arg({ type: OrganisationInput, required: true }) },
+    description: "Create an organisation (POST /organisations/)",
+    args: { input: t.arg({ type: OrganisationInput, required: true, description: "The new organisation" }) },
     resolve: (_r, { input }, ctx) => {
       if (input.uuid != null && !UUID.test(input.uuid)) throw errors.invalidField(["input", "uuid"], "Invalid UUID", input.uuid);
       return ctx.services.organisations.create(caller(ctx), { ...undefinedIfNull(input), name: input.name, uuid: input.uuid?.toLowerCase() });
@@ -87,11 +112,13 @@ builder.mutationFields((t) => ({
   }),
   updateOrganisation: t.field({
     type: OrganisationType,
-    args: { id: t.arg.int({ required: true }), input: t.arg({ type: OrganisationPatch, required: true }) },
+    description: "Change an organisation (PATCH /organisations/{id})",
+    args: { id: t.arg.int({ required: true, description: DOC.orgId }), input: t.arg({ type: OrganisationPatch, required: true, description: "The fields to change" }) },
     resolve: (_r, { id, input }, ctx) => ctx.services.organisations.update(caller(ctx), id, undefinedIfNull(input)),
   }),
   deleteOrganisation: t.boolean({
-    args: { id: t.arg.int(), uuid: t.arg.string() },
+    description: "Delete an organisation that has no users (DELETE /organisations/{id}); true when done",
+    args: { id: t.arg.int({ description: ORG_KEY_ARGS.id }), uuid: t.arg.string({ description: ORG_KEY_ARGS.uuid }) },
     resolve: async (_r, a, ctx) => {
       await ctx.services.organisations.delete(caller(ctx), orgKey(a));
       return true;

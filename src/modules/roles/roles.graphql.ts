@@ -3,39 +3,54 @@ import { cost } from "../../graphql/cost-limits.ts";
 import type { Role } from "../../generated/prisma/client.ts";
 import { errors } from "../../platform/errors.ts";
 import type { Whoami } from "../../auth/auth.service.ts";
-import { checkSkipLimit } from "../../platform/paging.ts";
+import { checkPageSize } from "../../platform/paging.ts";
+import { DOC } from "../../graphql/docs.ts";
+import { PAGE_DOC, pageType } from "../../graphql/page.ts";
+
+const ROLE_DOC = {
+  name: "Role name, unique",
+  scopes: "The scopes the role grants (see the scopes query); * is every scope (administrator)",
+  defaultRole: "The role new users get when none is given; one role at most is the default (REST default_role)",
+} as const;
 
 export const RoleType = builder.objectRef<Role>("Role").implement({
+  description: "A role: a named set of scopes given to users",
   fields: (t) => ({
-    id: t.exposeInt("id"),
-    name: t.exposeString("name"),
-    scopes: t.exposeStringList("scopes"),
-    defaultRole: t.exposeBoolean("defaultRole"),
-    created: t.expose("created", { type: "DateTime" }),
-    modified: t.expose("modified", { type: "DateTime" }),
+    id: t.exposeInt("id", { description: DOC.roleId }),
+    name: t.exposeString("name", { description: ROLE_DOC.name }),
+    scopes: t.exposeStringList("scopes", { description: ROLE_DOC.scopes }),
+    defaultRole: t.exposeBoolean("defaultRole", { description: ROLE_DOC.defaultRole }),
+    created: t.expose("created", { type: "DateTime", description: DOC.createdAt }),
+    modified: t.expose("modified", { type: "DateTime", description: DOC.updatedAt }),
   }),
 });
 
+const RolePage = pageType("RolePage", RoleType, "roles");
+
 const ScopeType = builder.objectRef<{ name: string; description: string }>("Scope").implement({
-  fields: (t) => ({ name: t.exposeString("name"), description: t.exposeString("description") }),
+  description: "A permission a role or API key can hold",
+  fields: (t) => ({
+    name: t.exposeString("name", { description: "Scope name, <area>:<action> (for example events:read), or * for every scope" }),
+    description: t.exposeString("description", { description: "What the scope allows" }),
+  }),
 });
 
 const WhoamiType = builder.objectRef<Whoami>("Whoami").implement({
   description: "The caller's identity and effective scopes",
   fields: (t) => ({
-    actorType: t.exposeString("actorType"),
-    userId: t.exposeInt("userId", { nullable: true }),
-    email: t.exposeString("email", { nullable: true }),
-    orgId: t.exposeInt("orgId", { nullable: true }),
-    roleId: t.exposeInt("roleId", { nullable: true }),
-    credentialId: t.exposeInt("credentialId", { nullable: true }),
-    scopes: t.exposeStringList("scopes"),
-    expiresAt: t.expose("expiresAt", { type: "DateTime", nullable: true }),
+    actorType: t.exposeString("actorType", { description: "What authenticated: user (a login token) or api_key (REST actor_type)" }),
+    userId: t.exposeInt("userId", { nullable: true, description: "The user acting; null for a system actor" }),
+    email: t.exposeString("email", { nullable: true, description: "The user's e-mail address" }),
+    orgId: t.exposeInt("orgId", { nullable: true, description: "The user's organisation id" }),
+    roleId: t.exposeInt("roleId", { nullable: true, description: "The user's role id" }),
+    credentialId: t.exposeInt("credentialId", { nullable: true, description: "The API key's id when one authenticated; null for a login token" }),
+    scopes: t.exposeStringList("scopes", { description: "Effective scopes: the role's, narrowed to the API key's or token's own when it has fewer" }),
+    expiresAt: t.expose("expiresAt", { type: "DateTime", nullable: true, description: "When the credential expires; null if it does not" }),
   }),
 });
 
 builder.queryFields((t) => ({
-  whoami: t.field({ type: WhoamiType, resolve: (_r, _a, ctx) => ctx.services.auth.whoami(caller(ctx)) }),
+  whoami: t.field({ type: WhoamiType, description: "The caller's identity and effective scopes (GET /auth/whoami)", resolve: (_r, _a, ctx) => ctx.services.auth.whoami(caller(ctx)) }),
   scopes: t.field({
     type: [ScopeType],
     description: "Every scope the service knows (GET /auth/scopes)",
@@ -45,40 +60,50 @@ builder.queryFields((t) => ({
     },
   }),
   roles: t.field({
-    extensions: cost.page("limit"),
-    type: [RoleType],
-    args: { skip: t.arg.int({ defaultValue: 0 }), limit: t.arg.int({ defaultValue: 100 }) },
-    resolve: (_r, a, ctx) => ctx.services.roles.list(caller(ctx), checkSkipLimit(a)),
+    extensions: cost.page("size"),
+    type: RolePage,
+    description: "Roles by id (GET /roles/, which pages with skip/limit)",
+    args: { page: t.arg.int({ defaultValue: 1, description: PAGE_DOC.page }), size: t.arg.int({ defaultValue: 100, description: PAGE_DOC.size(100) }) },
+    resolve: (_r, a, ctx) => ctx.services.roles.listPage(caller(ctx), checkPageSize(a, 100)),
   }),
   role: t.field({
     type: RoleType,
-    args: { id: t.arg.int({ required: true }) },
+    description: "Get a role (GET /roles/{role_id})",
+    args: { id: t.arg.int({ required: true, description: DOC.roleId }) },
     resolve: (_r, a, ctx) => ctx.services.roles.get(caller(ctx), a.id),
   }),
 }));
 
 const RoleInput = builder.inputType("RoleInput", {
+  description: "A new role (as POST /roles/)",
   fields: (t) => ({
-    name: t.string({ required: true }),
-    scopes: t.stringList({ required: true }),
-    defaultRole: t.boolean(),
+    name: t.string({ required: true, description: ROLE_DOC.name }),
+    scopes: t.stringList({ required: true, description: `${ROLE_DOC.scopes}; you cannot grant scopes you do not hold` }),
+    defaultRole: t.boolean({ description: ROLE_DOC.defaultRole }),
   }),
 });
 
 const RolePatch = builder.inputType("RolePatch", {
-  fields: (t) => ({ name: t.string(), scopes: t.stringList(), defaultRole: t.boolean() }),
+  description: "Changes to a role (as PATCH /roles/{role_id}); omitted fields stay",
+  fields: (t) => ({
+    name: t.string({ description: ROLE_DOC.name }),
+    scopes: t.stringList({ description: `${ROLE_DOC.scopes}; replaces the list` }),
+    defaultRole: t.boolean({ description: ROLE_DOC.defaultRole }),
+  }),
 });
 
 builder.mutationFields((t) => ({
   createRole: t.field({
     type: RoleType,
-    args: { input: t.arg({ type: RoleInput, required: true }) },
+    description: "Create a role (POST /roles/)",
+    args: { input: t.arg({ type: RoleInput, required: true, description: "The new role" }) },
     resolve: (_r, { input }, ctx) =>
       ctx.services.roles.create(caller(ctx), { name: input.name, scopes: input.scopes, defaultRole: input.defaultRole ?? undefined }),
   }),
   updateRole: t.field({
     type: RoleType,
-    args: { id: t.arg.int({ required: true }), input: t.arg({ type: RolePatch, required: true }) },
+    description: "Change a role (PATCH /roles/{role_id})",
+    args: { id: t.arg.int({ required: true, description: DOC.roleId }), input: t.arg({ type: RolePatch, required: true, description: "The fields to change" }) },
     resolve: (_r, { id, input }, ctx) =>
       ctx.services.roles.update(caller(ctx), id, {
         name: input.name ?? undefined,
@@ -87,7 +112,8 @@ builder.mutationFields((t) => ({
       }),
   }),
   deleteRole: t.boolean({
-    args: { id: t.arg.int({ required: true }) },
+    description: "Delete a role no user holds (DELETE /roles/{role_id}); true when done",
+    args: { id: t.arg.int({ required: true, description: DOC.roleId }) },
     resolve: async (_r, { id }, ctx) => {
       await ctx.services.roles.delete(caller(ctx), id);
       return true;

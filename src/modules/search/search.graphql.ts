@@ -3,31 +3,49 @@ import { cost } from "../../graphql/cost-limits.ts";
 import type { SearchHit } from "../../search/search-index.ts";
 import type { SearchPage, SearchTarget } from "./search.service.ts";
 import { exportUrl } from "./explore-export.ts";
+import { PAGE_DOC } from "../../graphql/page.ts";
+import { enumValues } from "../../graphql/enums.ts";
+
+const QUERY = "A Lucene query (field:value, AND/OR/NOT, wildcards, ranges, fuzzy~ and phrase slop)";
 
 export const SearchHitType = builder.objectRef<SearchHit>("SearchHit").implement({
   description: "One document: `source` is the indexed document (fields of the peer's search documents).",
   fields: (t) => ({
-    index: t.exposeString("index"),
-    id: t.exposeString("id"),
+    index: t.exposeString("index", { description: "The index it comes from (REST _index)" }),
+    id: t.exposeString("id", { description: "The document's id in the index (REST _id)" }),
     score: t.exposeFloat("score", { nullable: true, description: "Relevance; null unless sorted by _score" }),
-    source: t.field({ type: "JSON", resolve: (h) => h.source }),
+    source: t.field({
+      type: "JSON",
+      description: "The indexed document (REST _source): JSON because its fields are the index's own (snake_case, the peer's search documents)",
+      resolve: (h) => h.source,
+    }),
   }),
 });
 
 export const SearchPageType = builder.objectRef<SearchPage>("SearchPage").implement({
+  description: "One page of search hits (the REST searches' P3 envelope)",
   fields: (t) => ({
-    page: t.exposeInt("page"),
-    size: t.exposeInt("size"),
+    page: t.exposeInt("page", { description: PAGE_DOC.pageField }),
+    size: t.exposeInt("size", { description: PAGE_DOC.sizeField }),
     total: t.exposeInt("total", { description: "Number of matching documents, exact up to 10 000 (see totalRelation)" }),
-    totalRelation: t.exposeString("totalRelation", { description: "eq: total is exact; gte: there are more (the count stops at 10 000)" }),
+    totalRelation: t.exposeString("totalRelation", { description: "Whether total is exact: eq, it is; gte, there are more (the count stops at 10 000) (REST total_relation)" }),
     took: t.exposeInt("took", { description: "Milliseconds the backend spent" }),
-    maxScore: t.exposeFloat("maxScore", { nullable: true }),
-    hits: t.field({ type: [SearchHitType], resolve: (p) => p.hits }),
+    maxScore: t.exposeFloat("maxScore", { nullable: true, description: "The best hit's relevance; null unless sorted by _score (REST max_score)" }),
+    hits: t.field({ type: [SearchHitType], description: "The hits of this page", resolve: (p) => p.hits }),
   }),
 });
 
-const SearchSort = builder.enumType("SearchSort", { values: { TIMESTAMP: { value: "@timestamp" }, SCORE: { value: "_score" } } as const });
-const SortOrder = builder.enumType("SearchSortOrder", { values: { ASC: { value: "asc" }, DESC: { value: "desc" } } as const });
+const SearchSort = builder.enumType("SearchSort", {
+  description: "What a search sorts by (REST sort_by)",
+  values: {
+    TIMESTAMP: { value: "@timestamp", description: "The document's last change (REST value `@timestamp`)" },
+    SCORE: { value: "_score", description: "Relevance to the query (REST value `_score`)" },
+  } as const,
+});
+const SortOrder = builder.enumType("SearchSortOrder", {
+  description: "Sort direction (REST sort_order)",
+  values: { ASC: { value: "asc", description: "Ascending (REST value `asc`)" }, DESC: { value: "desc", description: "Descending (REST value `desc`)" } } as const,
+});
 
 const searchField = (target: SearchTarget, defaultField: string) =>
   builder.queryField(`search${target[0].toUpperCase()}${target.slice(1)}`, (t) =>
@@ -36,12 +54,12 @@ const searchField = (target: SearchTarget, defaultField: string) =>
       description: `Lucene search over the ${target} index (default field \`${defaultField}\`), as GET /${target}/search`,
       extensions: cost.search("size"),
       args: {
-        query: t.arg.string({ required: true }),
-        page: t.arg.int({ defaultValue: 1 }),
-        size: t.arg.int({ defaultValue: 10 }),
-        sortBy: t.arg({ type: SearchSort, defaultValue: "@timestamp" }),
-        sortOrder: t.arg({ type: SortOrder, defaultValue: "desc" }),
-        includeDeleted: t.arg.boolean({ defaultValue: false }),
+        query: t.arg.string({ required: true, description: QUERY }),
+        page: t.arg.int({ defaultValue: 1, description: PAGE_DOC.page }),
+        size: t.arg.int({ defaultValue: 10, description: PAGE_DOC.size(10) }),
+        sortBy: t.arg({ type: SearchSort, defaultValue: "@timestamp", description: "What to sort by (REST sort_by)" }),
+        sortOrder: t.arg({ type: SortOrder, defaultValue: "desc", description: "Sort direction (REST sort_order)" }),
+        includeDeleted: t.arg.boolean({ defaultValue: false, description: "Include soft-deleted documents (REST include_deleted)" }),
       },
       resolve: (_root, a, ctx) =>
         ctx.services.search.search(caller(ctx), target, {
@@ -59,8 +77,14 @@ searchField("events", "info");
 searchField("attributes", "value");
 searchField("correlations", "target_attribute_value");
 
-const ExportTargetEnum = builder.enumType("ExploreExportTarget", { values: { EVENTS: { value: "events" }, ATTRIBUTES: { value: "attributes" } } as const });
-const ExportFormatEnum = builder.enumType("ExploreExportFormat", { values: { JSON: { value: "json" }, NDJSON: { value: "ndjson" }, CSV: { value: "csv" } } as const });
+const ExportTargetEnum = builder.enumType("ExploreExportTarget", {
+  description: "Which index an Explore download reads",
+  values: enumValues({ events: "GET /events/export: the events index", attributes: "GET /attributes/export: the attributes index" }),
+});
+const ExportFormatEnum = builder.enumType("ExploreExportFormat", {
+  description: "The file format of an Explore download (REST format)",
+  values: enumValues({ json: "One JSON array", ndjson: "One JSON document per line", csv: "CSV, one row per document" }),
+});
 
 builder.queryField("exploreExportUrl", (t) =>
   t.string({
@@ -68,9 +92,9 @@ builder.queryField("exploreExportUrl", (t) =>
       "The relative URL of GET /events/export or /attributes/export for this query: every matching document the caller may read, streamed as a download " +
       "(GraphQL answers JSON, so it names the stream). Checked now as the download would be (scope, parameters 422, query 400); the search runs when the URL is fetched, with the caller's token.",
     args: {
-      target: t.arg({ type: ExportTargetEnum, required: true }),
-      query: t.arg.string({ required: true }),
-      format: t.arg({ type: ExportFormatEnum, defaultValue: "json" }),
+      target: t.arg({ type: ExportTargetEnum, required: true, description: "Events or attributes" }),
+      query: t.arg.string({ required: true, description: QUERY }),
+      format: t.arg({ type: ExportFormatEnum, defaultValue: "json", description: "The file format" }),
       from: t.arg.string({ description: "Lower bound of @timestamp, inclusive: epoch seconds, YYYY-MM-DD or ISO 8601 date-time" }),
       to: t.arg.string({ description: "Upper bound of @timestamp, inclusive (a date alone: its last millisecond)" }),
     },

@@ -3,26 +3,37 @@ import { requireUser } from "../../auth/principal.ts";
 import { authorize } from "../../auth/principal.ts";
 import { userSettingsTopic } from "./settings.service.ts";
 
+/**
+ * Settings stay JSON: each namespace has its own zod schema (user-settings.schema.ts,
+ * runtime-settings.schema.ts), validated on write; typing every namespace here would be a second copy.
+ */
+const USER_NS = "A namespace of your settings (for example notifications, search, ui)";
+const RUNTIME_NS = "A runtime-settings namespace (for example search, hunts, retention, mcp)";
+const SETTINGS_JSON = "JSON: each namespace has its own schema, checked on write";
+
 const SettingsChange = builder.objectRef<{ namespace: string }>("UserSettingsChange").implement({
-  fields: (t) => ({ namespace: t.exposeString("namespace") }),
+  description: "Your settings changed",
+  fields: (t) => ({ namespace: t.exposeString("namespace", { description: "The namespace that changed" }) }),
 });
 
 builder.queryFields((t) => ({
   userSettings: t.field({
     type: "JSON",
-    description: "All of the caller's own settings, keyed by namespace",
+    description: `All of the caller's own settings, an object keyed by namespace (${SETTINGS_JSON})`,
     resolve: (_r, _a, ctx) => ctx.services.settings.userSettings(caller(ctx)),
   }),
   userSetting: t.field({
     type: "JSON",
     nullable: true,
-    args: { namespace: t.arg.string({ required: true }) },
+    description: `One namespace of the caller's settings; null if never set (${SETTINGS_JSON})`,
+    args: { namespace: t.arg.string({ required: true, description: USER_NS }) },
     resolve: (_r, a, ctx) => ctx.services.settings.userSetting(caller(ctx), a.namespace),
   }),
-  runtimeSettings: t.field({ type: "JSON", resolve: (_r, _a, ctx) => ctx.services.settings.runtimeSettings(caller(ctx)) }),
+  runtimeSettings: t.field({ type: "JSON", description: `All runtime settings (defaults where unset), keyed by namespace (${SETTINGS_JSON})`, resolve: (_r, _a, ctx) => ctx.services.settings.runtimeSettings(caller(ctx)) }),
   runtimeSetting: t.field({
     type: "JSON",
-    args: { namespace: t.arg.string({ required: true }) },
+    description: `One runtime-settings namespace, defaults where unset (${SETTINGS_JSON})`,
+    args: { namespace: t.arg.string({ required: true, description: RUNTIME_NS }) },
     resolve: (_r, a, ctx) => ctx.services.settings.runtimeSetting(caller(ctx), a.namespace),
   }),
 }));
@@ -30,11 +41,13 @@ builder.queryFields((t) => ({
 builder.mutationFields((t) => ({
   setUserSetting: t.field({
     type: "JSON",
-    args: { namespace: t.arg.string({ required: true }), value: t.arg({ type: "JSON", required: true }) },
+    description: "Replace one namespace of the caller's settings; answers the stored value",
+    args: { namespace: t.arg.string({ required: true, description: USER_NS }), value: t.arg({ type: "JSON", required: true, description: `The namespace's new value (${SETTINGS_JSON})` }) },
     resolve: (_r, a, ctx) => ctx.services.settings.setUserSetting(caller(ctx), a.namespace, a.value),
   }),
   deleteUserSetting: t.boolean({
-    args: { namespace: t.arg.string({ required: true }) },
+    description: "Delete one namespace of the caller's settings; true when done",
+    args: { namespace: t.arg.string({ required: true, description: USER_NS }) },
     resolve: async (_r, a, ctx) => {
       await ctx.services.settings.deleteUserSetting(caller(ctx), a.namespace);
       return true;
@@ -42,12 +55,14 @@ builder.mutationFields((t) => ({
   }),
   setRuntimeSetting: t.field({
     type: "JSON",
-    args: { namespace: t.arg.string({ required: true }), value: t.arg({ type: "JSON", required: true }) },
+    description: "Replace a runtime-settings namespace (validated); answers the stored value",
+    args: { namespace: t.arg.string({ required: true, description: RUNTIME_NS }), value: t.arg({ type: "JSON", required: true, description: `The namespace's new value (${SETTINGS_JSON})` }) },
     resolve: (_r, a, ctx) => ctx.services.settings.setRuntimeSetting(caller(ctx), a.namespace, a.value),
   }),
   resetRuntimeSetting: t.field({
     type: "JSON",
-    args: { namespace: t.arg.string({ required: true }) },
+    description: "Reset a runtime-settings namespace to its defaults; answers them",
+    args: { namespace: t.arg.string({ required: true, description: RUNTIME_NS }) },
     resolve: (_r, a, ctx) => ctx.services.settings.resetRuntimeSetting(caller(ctx), a.namespace),
   }),
 }));

@@ -3,47 +3,57 @@ import { cost } from "../../graphql/cost-limits.ts";
 import { errors } from "../../platform/errors.ts";
 import { checkP2Page, P2_DEFAULT_SIZE } from "../galaxies/galaxies.service.ts";
 import type { TagFields, TagRecord } from "./tags.service.ts";
+import { PAGE_DOC, pageType } from "../../graphql/page.ts";
+
+const TAG_DOC = {
+  name: "The tag's name, unique (for example tlp:amber, or misp-galaxy:<type>=\"<value>\")",
+  colour: "Display colour, #rrggbb",
+  exportable: "Included in exports",
+  hideTag: "Hidden from tag lists and pickers (REST hide_tag)",
+  isGalaxy: "A galaxy cluster's tag (REST is_galaxy)",
+  isCustomGalaxy: "A tag of a custom (local) galaxy (REST is_custom_galaxy)",
+  localOnly: "Only attached locally, never shared beyond this instance (REST local_only)",
+  numericalValue: "A numeric value for ordering or scoring; null if none (REST numerical_value)",
+  orgId: "Restricted to this organisation's use; null: anyone's (REST org_id)",
+  userId: "Restricted to this user's use; null: anyone's (REST user_id)",
+} as const;
 
 const TagType = builder.objectRef<TagRecord>("Tag").implement({
+  description: "A tag that can be attached to events and attributes",
   fields: (t) => ({
-    id: t.exposeInt("id"),
-    name: t.exposeString("name"),
-    colour: t.exposeString("colour"),
-    exportable: t.exposeBoolean("exportable"),
-    hideTag: t.exposeBoolean("hideTag"),
-    isGalaxy: t.exposeBoolean("isGalaxy"),
-    isCustomGalaxy: t.exposeBoolean("isCustomGalaxy"),
-    localOnly: t.exposeBoolean("localOnly"),
-    numericalValue: t.exposeInt("numericalValue", { nullable: true }),
-    orgId: t.exposeInt("orgId", { nullable: true }),
-    userId: t.exposeInt("userId", { nullable: true }),
+    id: t.exposeInt("id", { description: "Numeric id of the tag" }),
+    name: t.exposeString("name", { description: TAG_DOC.name }),
+    colour: t.exposeString("colour", { description: TAG_DOC.colour }),
+    exportable: t.exposeBoolean("exportable", { description: TAG_DOC.exportable }),
+    hideTag: t.exposeBoolean("hideTag", { description: TAG_DOC.hideTag }),
+    isGalaxy: t.exposeBoolean("isGalaxy", { description: TAG_DOC.isGalaxy }),
+    isCustomGalaxy: t.exposeBoolean("isCustomGalaxy", { description: TAG_DOC.isCustomGalaxy }),
+    localOnly: t.exposeBoolean("localOnly", { description: TAG_DOC.localOnly }),
+    numericalValue: t.exposeInt("numericalValue", { nullable: true, description: TAG_DOC.numericalValue }),
+    orgId: t.exposeInt("orgId", { nullable: true, description: TAG_DOC.orgId }),
+    userId: t.exposeInt("userId", { nullable: true, description: TAG_DOC.userId }),
   }),
 });
 
-const TagPage = builder.objectRef<{ items: TagRecord[]; total: number; page: number; size: number; pages: number }>("TagPage").implement({
-  fields: (t) => ({
-    items: t.field({ type: [TagType], resolve: (p) => p.items }),
-    total: t.exposeInt("total"),
-    page: t.exposeInt("page"),
-    size: t.exposeInt("size"),
-    pages: t.exposeInt("pages"),
-  }),
-});
+const TagPage = pageType("TagPage", TagType, "tags");
 
 const TagInput = builder.inputType("TagInput", {
+  description: "Tag fields. Create: name required. Update: the fields given (null clears a nullable one)",
   fields: (t) => ({
-    name: t.string(),
-    colour: t.string(),
-    exportable: t.boolean(),
-    hideTag: t.boolean(),
-    isGalaxy: t.boolean(),
-    isCustomGalaxy: t.boolean(),
-    localOnly: t.boolean(),
-    numericalValue: t.int(),
-    orgId: t.int(),
-    userId: t.int(),
+    name: t.string({ description: TAG_DOC.name }),
+    colour: t.string({ description: `${TAG_DOC.colour} (default: one derived from the name)` }),
+    exportable: t.boolean({ description: TAG_DOC.exportable }),
+    hideTag: t.boolean({ description: TAG_DOC.hideTag }),
+    isGalaxy: t.boolean({ description: TAG_DOC.isGalaxy }),
+    isCustomGalaxy: t.boolean({ description: TAG_DOC.isCustomGalaxy }),
+    localOnly: t.boolean({ description: TAG_DOC.localOnly }),
+    numericalValue: t.int({ description: TAG_DOC.numericalValue }),
+    orgId: t.int({ description: TAG_DOC.orgId }),
+    userId: t.int({ description: TAG_DOC.userId }),
   }),
 });
+
+const TAG_ID = "Numeric id of the tag";
 
 type TagInputShape = { [K in keyof TagFields]?: TagFields[K] | null };
 const u = <T>(v: T | null | undefined): T | undefined => (v === null ? undefined : v);
@@ -65,7 +75,12 @@ builder.queryFields((t) => ({
     extensions: cost.page("size"),
     type: TagPage,
     description: "Tags by name (size up to 1000, default 20; filter: case-insensitive substring of the name)",
-    args: { page: t.arg.int({ defaultValue: 1 }), size: t.arg.int({ defaultValue: P2_DEFAULT_SIZE }), filter: t.arg.string(), hidden: t.arg.boolean() },
+    args: {
+      page: t.arg.int({ defaultValue: 1, description: PAGE_DOC.page }),
+      size: t.arg.int({ defaultValue: P2_DEFAULT_SIZE, description: PAGE_DOC.size(P2_DEFAULT_SIZE, 1000) }),
+      filter: t.arg.string({ description: "Part of the name, case-insensitive (at most 255 characters)" }),
+      hidden: t.arg.boolean({ description: "Only hidden (true) or visible (false) tags; omitted: both" }),
+    },
     resolve: (_r, a, ctx) => {
       const page = a.page ?? 1;
       const size = a.size ?? P2_DEFAULT_SIZE;
@@ -76,7 +91,8 @@ builder.queryFields((t) => ({
   }),
   tag: t.field({
     type: TagType,
-    args: { id: t.arg.int({ required: true }) },
+    description: "One tag",
+    args: { id: t.arg.int({ required: true, description: TAG_ID }) },
     resolve: (_r, a, ctx) => ctx.services.tags.get(caller(ctx), a.id),
   }),
 }));
@@ -84,7 +100,8 @@ builder.queryFields((t) => ({
 builder.mutationFields((t) => ({
   createTag: t.field({
     type: TagType,
-    args: { input: t.arg({ type: TagInput, required: true }) },
+    description: "Create a tag",
+    args: { input: t.arg({ type: TagInput, required: true, description: "The tag: name required" }) },
     resolve: (_r, a, ctx) => {
       if (a.input.name == null) throw errors.invalidField(["input", "name"], "Field required");
       return ctx.services.tags.create(caller(ctx), { ...toFields(a.input), name: a.input.name });
@@ -92,12 +109,13 @@ builder.mutationFields((t) => ({
   }),
   updateTag: t.field({
     type: TagType,
-    args: { id: t.arg.int({ required: true }), input: t.arg({ type: TagInput, required: true }) },
+    description: "Change a tag: only the fields given",
+    args: { id: t.arg.int({ required: true, description: TAG_ID }), input: t.arg({ type: TagInput, required: true, description: "The fields to change" }) },
     resolve: (_r, a, ctx) => ctx.services.tags.update(caller(ctx), a.id, toFields(a.input)),
   }),
   deleteTag: t.boolean({
-    description: "Deletes the tag and its links to events and attributes",
-    args: { id: t.arg.int({ required: true }) },
+    description: "Deletes the tag and its links to events and attributes; true when done",
+    args: { id: t.arg.int({ required: true, description: TAG_ID }) },
     resolve: async (_r, a, ctx) => {
       await ctx.services.tags.delete(caller(ctx), a.id);
       return true;

@@ -1,24 +1,37 @@
 import { builder, caller } from "../../graphql/builder.ts";
 import { cost } from "../../graphql/cost-limits.ts";
 import { errors } from "../../platform/errors.ts";
-import { checkSkipLimit } from "../../platform/paging.ts";
+import { checkPageSize } from "../../platform/paging.ts";
+import { DOC } from "../../graphql/docs.ts";
+import { PAGE_DOC, pageType } from "../../graphql/page.ts";
 import { OrganisationType } from "../organisations/organisations.graphql.ts";
 import { RoleType } from "../roles/roles.graphql.ts";
 import type { UserRecord } from "./users.service.ts";
 
+const USER_DOC = {
+  email: "E-mail address, the login name (stored lower-case)",
+  orgId: "Numeric id of the user's organisation (REST org_id)",
+  roleId: "Numeric id of the user's role, which gives the scopes (REST role_id)",
+  disabled: "A disabled account cannot log in and its API keys are refused",
+  password: "New password, 8 to 1024 characters; omitted: unchanged (on create: the account has no password and cannot log in with one)",
+} as const;
+
 const UserType = builder.objectRef<UserRecord>("User").implement({
+  description: "A user account (never its password hash)",
   fields: (t) => ({
-    id: t.exposeInt("id"),
-    email: t.exposeString("email"),
-    orgId: t.exposeInt("orgId"),
-    roleId: t.exposeInt("roleId"),
-    disabled: t.exposeBoolean("disabled"),
-    createdAt: t.expose("createdAt", { type: "DateTime" }),
-    updatedAt: t.expose("updatedAt", { type: "DateTime" }),
-    role: t.field({ type: RoleType, resolve: (u) => u.role }),
-    organisation: t.field({ type: OrganisationType, resolve: (u) => u.organisation }),
+    id: t.exposeInt("id", { description: DOC.userId }),
+    email: t.exposeString("email", { description: USER_DOC.email }),
+    orgId: t.exposeInt("orgId", { description: USER_DOC.orgId }),
+    roleId: t.exposeInt("roleId", { description: USER_DOC.roleId }),
+    disabled: t.exposeBoolean("disabled", { description: USER_DOC.disabled }),
+    createdAt: t.expose("createdAt", { type: "DateTime", description: DOC.createdAt }),
+    updatedAt: t.expose("updatedAt", { type: "DateTime", description: DOC.updatedAt }),
+    role: t.field({ type: RoleType, description: "The user's role", resolve: (u) => u.role }),
+    organisation: t.field({ type: OrganisationType, description: "The user's organisation", resolve: (u) => u.organisation }),
   }),
 });
+
+const UserPage = pageType("UserPage", UserType, "users");
 
 const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,255}$/;
 const checkPassword = (p: string | null | undefined, field: string) => {
@@ -31,36 +44,40 @@ const checkEmail = (e: string | null | undefined) => {
 };
 
 const CreateUserInput = builder.inputType("CreateUserInput", {
+  description: "A new user account (as POST /users/)",
   fields: (t) => ({
-    email: t.string({ required: true }),
-    orgId: t.int({ required: true }),
-    roleId: t.int({ required: true }),
-    password: t.string(),
-    disabled: t.boolean(),
+    email: t.string({ required: true, description: USER_DOC.email }),
+    orgId: t.int({ required: true, description: USER_DOC.orgId }),
+    roleId: t.int({ required: true, description: USER_DOC.roleId }),
+    password: t.string({ description: USER_DOC.password }),
+    disabled: t.boolean({ description: `${USER_DOC.disabled} (default false)` }),
   }),
 });
 
 const UpdateUserInput = builder.inputType("UpdateUserInput", {
+  description: "Changes to a user account (as PATCH /users/{user_id}); omitted fields stay",
   fields: (t) => ({
-    email: t.string(),
-    orgId: t.int(),
-    roleId: t.int(),
-    password: t.string(),
-    disabled: t.boolean(),
+    email: t.string({ description: USER_DOC.email }),
+    orgId: t.int({ description: USER_DOC.orgId }),
+    roleId: t.int({ description: USER_DOC.roleId }),
+    password: t.string({ description: USER_DOC.password }),
+    disabled: t.boolean({ description: USER_DOC.disabled }),
   }),
 });
 
 builder.queryFields((t) => ({
-  me: t.field({ type: UserType, resolve: (_r, _a, ctx) => ctx.services.users.me(caller(ctx)) }),
+  me: t.field({ type: UserType, description: "The caller's own account (GET /users/me)", resolve: (_r, _a, ctx) => ctx.services.users.me(caller(ctx)) }),
   users: t.field({
-    extensions: cost.page("limit", 100),
-    type: [UserType],
-    args: { skip: t.arg.int(), limit: t.arg.int() },
-    resolve: (_r, a, ctx) => ctx.services.users.list(caller(ctx), checkSkipLimit(a)),
+    extensions: cost.page("size", 50),
+    type: UserPage,
+    description: "List users (administrators: all; others: own organisation), by id (GET /users/, which pages with skip/limit)",
+    args: { page: t.arg.int({ description: PAGE_DOC.page }), size: t.arg.int({ description: PAGE_DOC.size(50) }) },
+    resolve: (_r, a, ctx) => ctx.services.users.listPage(caller(ctx), checkPageSize(a, 50)),
   }),
   user: t.field({
     type: UserType,
-    args: { id: t.arg.int({ required: true }) },
+    description: "Get a user (GET /users/{user_id})",
+    args: { id: t.arg.int({ required: true, description: DOC.userId }) },
     resolve: (_r, a, ctx) => ctx.services.users.get(caller(ctx), a.id),
   }),
 }));
@@ -68,7 +85,8 @@ builder.queryFields((t) => ({
 builder.mutationFields((t) => ({
   createUser: t.field({
     type: UserType,
-    args: { input: t.arg({ type: CreateUserInput, required: true }) },
+    description: "Create a user (POST /users/)",
+    args: { input: t.arg({ type: CreateUserInput, required: true, description: "The new account" }) },
     resolve: (_r, { input }, ctx) =>
       ctx.services.users.create(caller(ctx), {
         email: checkEmail(input.email)!,
@@ -80,7 +98,8 @@ builder.mutationFields((t) => ({
   }),
   updateUser: t.field({
     type: UserType,
-    args: { id: t.arg.int({ required: true }), input: t.arg({ type: UpdateUserInput, required: true }) },
+    description: "Update a user (email, organisation, role, disabled, password), as PATCH /users/{user_id}",
+    args: { id: t.arg.int({ required: true, description: DOC.userId }), input: t.arg({ type: UpdateUserInput, required: true, description: "The fields to change" }) },
     resolve: (_r, { id, input }, ctx) =>
       ctx.services.users.update(caller(ctx), id, {
         email: checkEmail(input.email),
@@ -92,12 +111,17 @@ builder.mutationFields((t) => ({
   }),
   changeOwnPassword: t.field({
     type: UserType,
-    args: { currentPassword: t.arg.string({ required: true }), password: t.arg.string({ required: true }) },
+    description: "Change your own password (current password required), as PATCH /users/me",
+    args: {
+      currentPassword: t.arg.string({ required: true, description: "Your current password (REST current_password)" }),
+      password: t.arg.string({ required: true, description: "The new password, 8 to 1024 characters" }),
+    },
     resolve: (_r, a, ctx) =>
       ctx.services.users.changeOwnPassword(caller(ctx), a.currentPassword, checkPassword(a.password, "password")!),
   }),
   deleteUser: t.boolean({
-    args: { id: t.arg.int({ required: true }) },
+    description: "Delete a user (DELETE /users/{user_id}); true when done",
+    args: { id: t.arg.int({ required: true, description: DOC.userId }) },
     resolve: async (_r, { id }, ctx) => {
       await ctx.services.users.delete(caller(ctx), id);
       return true;

@@ -46,6 +46,17 @@ export async function sendGraphql(c: GraphqlCase, ctx: CaseContext): Promise<Ans
   return { status: status === 200 ? 200 : status, text };
 }
 
+/**
+ * A selection of every field of a union or object type of the schema (one level: the payload
+ * types hold scalars), so a leak check sees all a typed answer can carry.
+ */
+export function everyField(typeName: string): string {
+  const type = graphqlSchema().getType(typeName);
+  if (type && "getTypes" in type) return `{ __typename ${type.getTypes().map((t) => `... on ${t.name} { ${Object.keys(t.getFields()).join(" ")} }`).join(" ")} }`;
+  if (type && "getFields" in type) return `{ ${Object.keys(type.getFields()).join(" ")} }`;
+  throw new Error(`no type ${typeName}`);
+}
+
 /** Every root field of the schema, as `Type.field`. */
 export function rootFields(): string[] {
   const schema = graphqlSchema();

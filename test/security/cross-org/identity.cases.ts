@@ -154,7 +154,7 @@ export const identityRest: RestCase[] = [
 export const identityGraphql: GraphqlCase[] = [
   { field: "Query.me", scopes: ["users:me"], query: "{ me { id email orgId } }", b: "own", validator: { status: 200 } },
   { field: "Query.whoami", scopes: [], query: "{ whoami { userId email orgId scopes } }", b: "own", validator: { status: 200 } },
-  { field: "Query.users", scopes: ["users:read"], query: "{ users(limit: 1000) { id email orgId } }", b: "filtered", validator: { status: 200 }, validatorFinds: (w) => [w.users.aUser.email] },
+  { field: "Query.users", scopes: ["users:read"], query: "{ users(size: 100) { items { id email orgId } } }", b: "filtered", validator: { status: 200 }, validatorFinds: (w) => [w.users.aUser.email] },
   { field: "Query.user", scopes: ["users:read"], query: "query($id: Int!) { user(id: $id) { id email } }", variables: ({ w }) => ({ id: w.users.aUser.id }), b: "hidden", validator: { status: 200 } },
   {
     field: "Mutation.createUser", scopes: ["users:create"],
@@ -181,7 +181,7 @@ export const identityGraphql: GraphqlCase[] = [
   },
 
   { field: "Query.scopes", scopes: [], query: "{ scopes { name } }", b: "shared", validator: { status: 200 } },
-  { field: "Query.roles", scopes: ["roles:read"], query: "{ roles { id name scopes } }", b: "shared", validator: { status: 200 } },
+  { field: "Query.roles", scopes: ["roles:read"], query: "{ roles { items { id name scopes } } }", b: "shared", validator: { status: 200 } },
   { field: "Query.role", scopes: ["roles:read"], query: "{ role(id: 2) { id scopes } }", b: "shared", validator: { status: 200 } },
   { field: "Mutation.createRole", scopes: ["roles:create"], query: "mutation($n: String!) { createRole(input: { name: $n, scopes: [\"*\"] }) { id } }", variables: ({ w }) => ({ n: w.unique("role") }), b: "denied", validator: { status: 200 } },
   {
@@ -197,7 +197,7 @@ export const identityGraphql: GraphqlCase[] = [
     b: "denied", validator: { status: 200 },
   },
 
-  { field: "Query.organisations", scopes: ["organisations:read"], query: "{ organisations(limit: 1000) { id name uuid } }", b: "shared", validator: { status: 200 } },
+  { field: "Query.organisations", scopes: ["organisations:read"], query: "{ organisations(size: 100) { items { id name uuid } } }", b: "shared", validator: { status: 200 } },
   { field: "Query.organisation", scopes: ["organisations:read"], query: "query($id: Int) { organisation(id: $id) { id name } }", variables: ({ w }) => ({ id: w.a.org.id }), b: "shared", validator: { status: 200 } },
   { field: "Mutation.createOrganisation", scopes: ["organisations:create"], query: "mutation($n: String!) { createOrganisation(input: { name: $n }) { id } }", variables: ({ w }) => ({ n: w.unique("org") }), b: "denied", validator: { status: 200 } },
   { field: "Mutation.updateOrganisation", scopes: ["organisations:update"], query: "mutation($id: Int!) { updateOrganisation(id: $id, input: { sector: \"taken over\" }) { id } }", variables: ({ w }) => ({ id: w.a.org.id }), b: "denied", validator: { status: 200 } },
@@ -217,8 +217,8 @@ export const identityGraphql: GraphqlCase[] = [
     b: "own", validator: { as: "aUser", status: 200 },
   },
   // Follow lists are the caller's own and may name any uuid (it need not exist yet): B following A changes nothing of A's.
-  { field: "Mutation.follow", scopes: ["user_settings:update"], query: "mutation($u: String!) { follow(list: organisations, uuid: $u) }", variables: ({ w }) => ({ u: w.a.org.uuid }), b: "own", validator: { as: "aUser", status: 200 } },
-  { field: "Mutation.unfollow", scopes: ["user_settings:update"], query: "mutation($u: String!) { unfollow(list: organisations, uuid: $u) }", variables: ({ w }) => ({ u: w.a.org.uuid }), b: "own", validator: { as: "aUser", status: 200 } },
+  { field: "Mutation.follow", scopes: ["user_settings:update"], query: "mutation($u: String!) { follow(list: ORGANISATIONS, uuid: $u) }", variables: ({ w }) => ({ u: w.a.org.uuid }), b: "own", validator: { as: "aUser", status: 200 } },
+  { field: "Mutation.unfollow", scopes: ["user_settings:update"], query: "mutation($u: String!) { unfollow(list: ORGANISATIONS, uuid: $u) }", variables: ({ w }) => ({ u: w.a.org.uuid }), b: "own", validator: { as: "aUser", status: 200 } },
 
   { field: "Query.runtimeSettings", scopes: ["settings:read"], query: "{ runtimeSettings }", b: "shared", validator: { status: 200 } },
   { field: "Query.runtimeSetting", scopes: ["settings:read"], query: "{ runtimeSetting(namespace: \"retention\") }", b: "shared", validator: { status: 200 } },

@@ -1,5 +1,5 @@
 import type { CaseContext } from "./expectations.ts";
-import type { GraphqlCase } from "./graphql.ts";
+import { everyField, type GraphqlCase } from "./graphql.ts";
 import type { RestCase } from "./rest.ts";
 
 /**
@@ -206,11 +206,11 @@ export const operationsGraphql: GraphqlCase[] = [
   { field: "Query.registeredTasks", scopes: ["tasks:read"], query: "{ registeredTasks { name } }", b: "shared", validator: { status: 200 } },
   {
     field: "Mutation.scheduleTask", scopes: ["tasks:create"],
-    query: "mutation($n: String!, $k: JSON) { scheduleTask(name: $n, task: \"run_hunt\", kwargs: $k, enabled: false, schedule: { type: interval, every: 1, period: days }) { id } }",
+    query: "mutation($n: String!, $k: JSON) { scheduleTask(name: $n, task: \"run_hunt\", kwargs: $k, enabled: false, schedule: { type: INTERVAL, every: 1, period: DAYS }) { id } }",
     variables: ({ w }) => ({ n: w.unique("B"), k: { hunt_id: w.a.hunt.id } }),
     b: "denied", also: [422], validator: { status: 200 },
   },
-  { field: "Query.scheduledTasks", scopes: ["tasks:read"], query: "{ scheduledTasks(limit: 1000) { id name kwargs } }", b: "filtered", validator: { status: 200 }, validatorFinds: (w) => [w.a.schedule.id] },
+  { field: "Query.scheduledTasks", scopes: ["tasks:read"], query: "{ scheduledTasks(size: 100) { items { id name kwargs } } }", b: "filtered", validator: { status: 200 }, validatorFinds: (w) => [w.a.schedule.id] },
   { field: "Query.scheduledTask", scopes: ["tasks:read"], query: "query($id: String!) { scheduledTask(id: $id) { id name } }", variables: ({ w }) => ({ id: w.a.schedule.id }), b: "hidden", validator: { status: 200 } },
   { field: "Mutation.updateScheduledTask", scopes: ["tasks:update"], query: "mutation($id: String!) { updateScheduledTask(id: $id, name: \"renamed by B\") { id } }", variables: ({ w }) => ({ id: w.a.schedule.id }), b: "hidden", validator: { status: 200 } },
   {
@@ -222,7 +222,7 @@ export const operationsGraphql: GraphqlCase[] = [
   { field: "Mutation.runScheduledTask", scopes: ["tasks:run"], query: "mutation($id: String!) { runScheduledTask(id: $id) { id } }", variables: ({ w }) => ({ id: w.a.schedule.id }), b: "hidden", validator: { status: 200 } },
   {
     field: "Query.taskRuns", scopes: ["tasks:read"],
-    query: "query($s: String) { taskRuns(limit: 1000, scheduledTaskId: $s) { id task kwargs result } }",
+    query: "query($s: String) { taskRuns(size: 100, scheduledTaskId: $s) { items { id task kwargs result } } }",
     variables: ({ w }) => ({ s: w.a.schedule.id }),
     b: "hidden", validator: { status: 200 }, validatorFinds: (w) => [w.a.taskRun.id],
   },
@@ -235,8 +235,8 @@ export const operationsGraphql: GraphqlCase[] = [
     b: "denied", validator: { status: 200 }, validatorFinds: (w) => [w.a.hunt.name],
   },
   { field: "Query.hunt", scopes: ["hunts:read"], query: "query($id: Int!) { hunt(id: $id) { id name } }", variables: ({ w }) => ({ id: w.a.hunt.id }), b: "hidden", validator: { status: 200 } },
-  { field: "Query.huntResults", scopes: ["hunts:read"], query: "query($id: Int!) { huntResults(id: $id) { total hits } }", variables: ({ w }) => ({ id: w.a.hunt.id }), b: "hidden", validator: { status: 200 } },
-  { field: "Query.huntHistory", scopes: ["hunts:read"], query: "query($id: Int!) { huntHistory(id: $id) { id status } }", variables: ({ w }) => ({ id: w.a.hunt.id }), b: "hidden", validator: { status: 200 } },
+  { field: "Query.huntResults", scopes: ["hunts:read"], query: `query($id: Int!) { huntResults(id: $id) { total hits ${everyField("HuntHit")} } }`, variables: ({ w }) => ({ id: w.a.hunt.id }), b: "hidden", validator: { status: 200 } },
+  { field: "Query.huntHistory", scopes: ["hunts:read"], query: "query($id: Int!) { huntHistory(id: $id) { items { id status } } }", variables: ({ w }) => ({ id: w.a.hunt.id }), b: "hidden", validator: { status: 200 } },
   { field: "Mutation.createHunt", scopes: ["hunts:create"], query: "mutation($n: String!) { createHunt(input: { name: $n, query: \"type:domain\" }) { id } }", variables: ({ w }) => ({ n: w.unique("B hunt") }), b: "own", validator: { status: 200 } },
   { field: "Mutation.updateHunt", scopes: ["hunts:update"], query: "mutation($id: Int!) { updateHunt(id: $id, input: { name: \"renamed by B\" }) { id } }", variables: ({ w }) => ({ id: w.a.hunt.id }), b: "hidden", validator: { status: 200 } },
   { field: "Mutation.runHunt", scopes: ["hunts:run"], query: "mutation($id: Int!) { runHunt(id: $id) { total } }", variables: ({ w }) => ({ id: w.a.hunt.id }), b: "hidden", validator: { status: 200 } },
@@ -253,12 +253,12 @@ export const operationsGraphql: GraphqlCase[] = [
     b: "hidden", validator: { status: 200 },
   },
 
-  { field: "Query.feeds", scopes: ["feeds:read"], query: "{ feeds(limit: 1000) { id name url provider headers eventUuid } }", b: "filtered", validator: { status: 200 }, validatorFinds: (w) => [w.a.networkFeed.name, w.a.localFeed.name] },
+  { field: "Query.feeds", scopes: ["feeds:read"], query: "{ feeds(size: 100) { items { id name url provider headers eventUuid } } }", b: "filtered", validator: { status: 200 }, validatorFinds: (w) => [w.a.networkFeed.name, w.a.localFeed.name] },
   { field: "Query.feed", scopes: ["feeds:read"], query: "query($id: Int!) { feed(id: $id) { id name url } }", variables: ({ w }) => ({ id: w.a.networkFeed.id }), b: "hidden", validator: { status: 200 } },
-  { field: "Query.feedExplore", scopes: ["feeds:read"], query: "query($id: Int!) { feedExplore(id: $id) { total } }", variables: ({ w }) => ({ id: w.a.networkFeed.id }), b: "hidden", validator: { status: 200 } },
+  { field: "Query.feedExplore", scopes: ["feeds:read"], query: "query($id: Int!) { feedExplore(id: $id) { total items { uuid entry } } }", variables: ({ w }) => ({ id: w.a.networkFeed.id }), b: "hidden", validator: { status: 200 } },
   {
     field: "Query.feedPreview", scopes: ["feeds:preview"],
-    query: "query($u: String!) { feedPreview(format: csv, inputSource: local, url: $u) { value } }",
+    query: "query($u: String!) { feedPreview(format: CSV, inputSource: LOCAL, url: $u) { value } }",
     variables: ({ w }) => ({ u: w.a.uploadKey }),
     b: "hidden", validator: { status: 200 }, validatorFinds: (w) => [w.a.localFeed.value],
   },
@@ -271,7 +271,7 @@ export const operationsGraphql: GraphqlCase[] = [
   {
     field: "Mutation.createFeed", scopes: ["feeds:create"],
     query: "mutation($f: FeedFields!) { createFeed(feed: $f) { feed { id } } }",
-    variables: ({ w }) => ({ f: { name: w.unique("B feed"), provider: "B", url: w.a.uploadKey, sourceFormat: "freetext", inputSource: "local" } }),
+    variables: ({ w }) => ({ f: { name: w.unique("B feed"), provider: "B", url: w.a.uploadKey, sourceFormat: "FREETEXT", inputSource: "LOCAL" } }),
     b: "hidden", validator: { as: "aAdmin", status: 200 },
   },
   { field: "Mutation.updateFeed", scopes: ["feeds:update"], query: "mutation($id: Int!) { updateFeed(id: $id, feed: { url: \"https://feeds.example.org/b\" }) { id } }", variables: ({ w }) => ({ id: w.a.networkFeed.id }), b: "hidden", validator: { status: 200 } },
@@ -283,7 +283,7 @@ export const operationsGraphql: GraphqlCase[] = [
   },
   { field: "Mutation.fetchFeed", scopes: ["feeds:fetch"], query: "mutation($id: Int!) { fetchFeed(id: $id) { id } }", variables: ({ w }) => ({ id: w.a.networkFeed.id }), b: "hidden", validator: { status: 200 } },
 
-  { field: "Query.notifications", scopes: ["notifications:read"], query: "{ notifications(size: 100) { items { id type entityUuid payload } } }", b: "own", validator: { as: "aUser", status: 200 }, validatorFinds: (w) => [w.a.privateEvent.uuid] },
+  { field: "Query.notifications", scopes: ["notifications:read"], query: `{ notifications(size: 100) { items { id type entityUuid payload ${everyField("NotificationPayload")} } } }`, b: "own", validator: { as: "aUser", status: 200 }, validatorFinds: (w) => [w.a.privateEvent.uuid] },
   { field: "Query.unreadNotificationCount", scopes: ["notifications:read"], query: "{ unreadNotificationCount }", b: "own", validator: { as: "aUser", status: 200 } },
   { field: "Mutation.markNotificationRead", scopes: ["notifications:update"], query: "mutation($id: String!) { markNotificationRead(id: $id) }", variables: ({ w }) => ({ id: String(w.a.notification.id) }), b: "hidden", validator: { as: "aUser", status: 200 } },
   {

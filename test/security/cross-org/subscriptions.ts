@@ -2,6 +2,7 @@ import { createClient, type Client } from "graphql-ws";
 import WebSocket from "ws";
 import { eventually, sleep } from "../../support/process.ts";
 import type { Actor, CrossOrgWorld } from "./world.ts";
+import { everyField } from "./graphql.ts";
 
 /**
  * One row per subscription root field: A's change that produces a message for A's user, who is
@@ -24,7 +25,7 @@ const changeAsPrivateEvent = async (w: CrossOrgWorld) => {
 };
 
 export const subscriptionCases: SubscriptionCase[] = [
-  { field: "Subscription.notificationCreated", scopes: ["notifications:read"], query: "subscription { notificationCreated { id type entityUuid payload } }", initial: 0, trigger: changeAsPrivateEvent },
+  { field: "Subscription.notificationCreated", scopes: ["notifications:read"], query: `subscription { notificationCreated { id type entityUuid payload ${everyField("NotificationPayload")} } }`, initial: 0, trigger: changeAsPrivateEvent },
   { field: "Subscription.unreadNotificationCount", scopes: ["notifications:read"], query: "subscription { unreadNotificationCount }", initial: 1, trigger: changeAsPrivateEvent },
   {
     field: "Subscription.userSettingsChanged", scopes: ["user_settings:read"], query: "subscription { userSettingsChanged { namespace } }", initial: 0,
