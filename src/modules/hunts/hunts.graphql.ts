@@ -8,6 +8,7 @@ import { HUNT_FREQUENCY_NAMES, frequencyOf } from "./hunt-schedule.ts";
 import type { HuntRow, HuntRunRow } from "./hunt-store.ts";
 import type { Hit } from "./hit-keys.ts";
 import { SEARCH_HUNT_MAX_HITS } from "./hunt-engine.ts";
+import { HUNT_DOC, HUNT_RUN_DOC, IS_NEW_DOC } from "./hunts.docs.ts";
 import { checkPageSize } from "../../platform/paging.ts";
 
 const HuntTypeEnum = builder.enumType("HuntType", {
@@ -37,12 +38,6 @@ const FrequencyEnum = builder.enumType("HuntFrequency", {
   values: enumValues<(typeof HUNT_FREQUENCY_NAMES)[number]>({ hourly: "Every hour", daily: "Every day", weekly: "Every week" }),
 });
 
-const HUNT_DOC = {
-  name: "Hunt name",
-  description: "Free-text description",
-  query: "The question: a Lucene query, a CPE name, a vulnerability id or ATT&CK techniques, by hunt type (at most 65,536 characters)",
-  schedule: "How often it runs: hourly, daily or weekly; null removes the schedule",
-} as const;
 
 const HuntObject = builder.objectRef<HuntRow>("Hunt").implement({
   description: "A saved question asked of the indices or of external services, by hand or on a schedule; its owner is alerted when its answer changes",
@@ -53,16 +48,16 @@ const HuntObject = builder.objectRef<HuntRow>("Hunt").implement({
     description: t.exposeString("description", { nullable: true, description: HUNT_DOC.description }),
     query: t.exposeString("query", { description: HUNT_DOC.query }),
     huntType: t.field({ type: HuntTypeEnum, description: "What it asks (REST hunt_type)", resolve: (h) => h.huntType }),
-    indexTarget: t.field({ type: IndexTargetEnum, nullable: true, description: "The index it reads; null for cpe and rules hunts (REST index_target)", resolve: (h) => h.indexTarget }),
-    status: t.field({ type: StatusEnum, description: "Active or paused", resolve: (h) => h.status }),
-    schedule: t.string({ nullable: true, description: "Its frequency: hourly, daily, weekly, custom (changed through the task routes) or null", resolve: (h) => frequencyOf(h) }),
-    scheduledTaskId: t.exposeString("scheduledTaskId", { nullable: true, description: "The scheduled task that runs it; null without a schedule (REST scheduled_task_id)" }),
-    nextRunAt: t.field({ type: "DateTime", nullable: true, description: "When the schedule runs it next; null without an enabled schedule", resolve: (h) => (h.scheduleEnabled ? h.nextRunAt : null) }),
-    lastRunAt: t.field({ type: "DateTime", nullable: true, description: "When it last ran; null if never", resolve: (h) => h.lastRunAt }),
-    lastRunStatus: t.exposeString("lastRunStatus", { nullable: true, description: "The last run's state, succeeded or failed; null if never run" }),
-    lastRunError: t.exposeString("lastRunError", { nullable: true, description: "Why the last run failed; null after a success" }),
-    lastMatchCount: t.exposeInt("lastMatchCount", { nullable: true, description: "Hits of the last successful run; null before the first" }),
-    lastSuccessAt: t.field({ type: "DateTime", nullable: true, description: "When it last ran successfully; null if never", resolve: (h) => h.lastSuccessAt }),
+    indexTarget: t.field({ type: IndexTargetEnum, nullable: true, description: `${HUNT_DOC.indexTarget} (REST index_target)`, resolve: (h) => h.indexTarget }),
+    status: t.field({ type: StatusEnum, description: HUNT_DOC.status, resolve: (h) => h.status }),
+    schedule: t.string({ nullable: true, description: HUNT_DOC.schedule, resolve: (h) => frequencyOf(h) }),
+    scheduledTaskId: t.exposeString("scheduledTaskId", { nullable: true, description: `${HUNT_DOC.scheduledTaskId} (REST scheduled_task_id)` }),
+    nextRunAt: t.field({ type: "DateTime", nullable: true, description: HUNT_DOC.nextRunAt, resolve: (h) => (h.scheduleEnabled ? h.nextRunAt : null) }),
+    lastRunAt: t.field({ type: "DateTime", nullable: true, description: HUNT_DOC.lastRunAt, resolve: (h) => h.lastRunAt }),
+    lastRunStatus: t.exposeString("lastRunStatus", { nullable: true, description: HUNT_DOC.lastRunStatus }),
+    lastRunError: t.exposeString("lastRunError", { nullable: true, description: HUNT_DOC.lastRunError }),
+    lastMatchCount: t.exposeInt("lastMatchCount", { nullable: true, description: HUNT_DOC.lastMatchCount }),
+    lastSuccessAt: t.field({ type: "DateTime", nullable: true, description: HUNT_DOC.lastSuccessAt, resolve: (h) => h.lastSuccessAt }),
     createdAt: t.field({ type: "DateTime", description: DOC.createdAt, resolve: (h) => h.createdAt }),
     updatedAt: t.field({ type: "DateTime", description: DOC.updatedAt, resolve: (h) => h.updatedAt }),
   }),
@@ -70,7 +65,7 @@ const HuntObject = builder.objectRef<HuntRow>("Hunt").implement({
 
 const HuntPage = pageType("HuntPage", HuntObject, "hunts");
 
-const IS_NEW = "True when this hit was not in the previous successful run's result (never on a first run); REST is_new";
+const IS_NEW = `${IS_NEW_DOC}; REST is_new`;
 
 /** A hit with what says which kind it is: the hunt's type. */
 interface TypedHit {
@@ -141,14 +136,14 @@ const HuntRunObject = builder.objectRef<HuntRunRow>("HuntRun").implement({
   description: "One run of a hunt in its history",
   fields: (t) => ({
     id: t.int({ description: "Numeric id of the run", resolve: (r) => Number(r.id) }),
-    runAt: t.field({ type: "DateTime", description: "When it ran (REST run_at)", resolve: (r) => r.runAt }),
-    matchCount: t.exposeInt("matchCount", { nullable: true, description: "Matches found; null for a failed run (REST match_count)" }),
-    status: t.exposeString("status", { description: "Its state: succeeded or failed" }),
-    error: t.exposeString("error", { nullable: true, description: "Why it failed; null for a success" }),
-    trigger: t.exposeString("trigger", { description: "What ran it: manual or schedule" }),
-    newHitCount: t.exposeInt("newHitCount", { nullable: true, description: "Hits not in the previous result; null for a failed or first run (REST new_hit_count)" }),
-    durationMs: t.exposeInt("durationMs", { description: "How long it took, in milliseconds (REST duration_ms)" }),
-    taskRunId: t.exposeString("taskRunId", { nullable: true, description: "The task run that made it; null for a run by hand (REST task_run_id)" }),
+    runAt: t.field({ type: "DateTime", description: `${HUNT_RUN_DOC.runAt} (REST run_at)`, resolve: (r) => r.runAt }),
+    matchCount: t.exposeInt("matchCount", { nullable: true, description: `${HUNT_RUN_DOC.matchCount} (REST match_count)` }),
+    status: t.exposeString("status", { description: HUNT_RUN_DOC.status }),
+    error: t.exposeString("error", { nullable: true, description: HUNT_RUN_DOC.error }),
+    trigger: t.exposeString("trigger", { description: HUNT_RUN_DOC.trigger }),
+    newHitCount: t.exposeInt("newHitCount", { nullable: true, description: `${HUNT_RUN_DOC.newHitCount} (REST new_hit_count)` }),
+    durationMs: t.exposeInt("durationMs", { description: `${HUNT_RUN_DOC.durationMs} (REST duration_ms)` }),
+    taskRunId: t.exposeString("taskRunId", { nullable: true, description: `${HUNT_RUN_DOC.taskRunId} (REST task_run_id)` }),
   }),
 });
 
@@ -165,8 +160,8 @@ const HuntInputFields = (required: boolean) =>
       query: t.string({ required, description: HUNT_DOC.query }),
       huntType: t.field({ type: HuntTypeEnum, description: "What it asks (default SEARCH)" }),
       indexTarget: t.field({ type: IndexTargetEnum, description: "The index it reads (search: ATTRIBUTES, EVENTS or CORRELATIONS; fw-attack-pattern: EVENTS, ATTRIBUTES or ATTRIBUTES_AND_EVENTS)" }),
-      status: t.field({ type: StatusEnum, description: "Active (default) or paused" }),
-      schedule: t.field({ type: FrequencyEnum, description: HUNT_DOC.schedule }),
+      status: t.field({ type: StatusEnum, description: `${HUNT_DOC.status} (default ACTIVE)` }),
+      schedule: t.field({ type: FrequencyEnum, description: HUNT_DOC.scheduleInput }),
     }),
   });
 const CreateHuntInput = HuntInputFields(true);
