@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Multipart } from "@fastify/multipart";
 import type { z } from "zod";
 import { authorize } from "../src/auth/principal.ts";
-import { errors, fromZodError } from "../src/platform/errors.ts";
+import { InputError, errors, fromZodError, snakeCase } from "../src/platform/errors.ts";
 import { findUnsafeText } from "../src/platform/unsafe-text.ts";
 import type { Runtime } from "../src/runtime.ts";
 import { originOf } from "./origin.ts";
@@ -44,13 +44,25 @@ export function registerRoutes(app: FastifyInstance, routes: RouteDef[], runtime
         const query = parsePart(def.query, request.query, "query");
         const body = parsePart(def.body, request.body, "body");
         let status = def.status;
-        const result = await def.handler({ principal, params, query, body, services, request, reply, setStatus: (s) => (status = s) });
+        let result: unknown;
+        try {
+          result = await def.handler({ principal, params, query, body, services, request, reply, setStatus: (s) => (status = s) });
+        } catch (err) {
+          throw inRestTerms(err, def);
+        }
         reply.status(status);
         if (status === 204) return reply.send();
         return reply.send(result);
       },
     });
   }
+}
+
+/** A service's complaint about a field, said where the caller sent it: the body, or the query string of a route without one. */
+function inRestTerms(err: unknown, def: RouteDef): unknown {
+  if (!(err instanceof InputError)) return err;
+  const where = def.body || def.bodyType === "multipart" ? "body" : "query";
+  return err.located((field) => [where, ...field.map(snakeCase)]);
 }
 
 /**

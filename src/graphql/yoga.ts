@@ -1,7 +1,7 @@
 import type { IncomingMessage } from "node:http";
-import { GraphQLError } from "graphql";
+import { GraphQLError, Kind, type GraphQLSchema } from "graphql";
 import { createYoga, type YogaServerInstance } from "graphql-yoga";
-import { AppError, fromDataException } from "../platform/errors.ts";
+import { AppError, InputError, fromDataException } from "../platform/errors.ts";
 import type { Principal, RequestOrigin } from "../auth/principal.ts";
 import type { Runtime } from "../runtime.ts";
 import type { GraphQLContext } from "./builder.ts";
@@ -19,9 +19,22 @@ export interface ServerContext {
   caller?: GraphQLCaller;
 }
 
+/**
+ * A service's field path as the caller's argument path: under the operation's `input` argument
+ * when the field takes one and the path does not start with another of its arguments.
+ */
+function argumentPath(schema: GraphQLSchema, error: GraphQLError | unknown, field: (string | number)[]): (string | number)[] {
+  const node = error instanceof GraphQLError ? error.nodes?.[0] : undefined;
+  const root = node?.kind === Kind.FIELD && error instanceof GraphQLError && error.path?.length === 1 ? node.name.value : undefined;
+  const definition = root ? (schema.getMutationType()?.getFields()[root] ?? schema.getQueryType()?.getFields()[root]) : undefined;
+  const names = new Set(definition?.args.map((a) => a.name) ?? []);
+  return names.has("input") && !names.has(String(field[0])) ? ["args", "input", ...field] : ["args", ...field];
+}
+
 export function createGraphQLServer(runtime: Runtime): YogaServerInstance<ServerContext, GraphQLContext> {
+  const schema = graphqlSchema();
   return createYoga<ServerContext, GraphQLContext>({
-    schema: graphqlSchema(),
+    schema,
     graphqlEndpoint: "/graphql",
     logging: false,
     landingPage: false,
@@ -32,7 +45,9 @@ export function createGraphQLServer(runtime: Runtime): YogaServerInstance<Server
         const thrown = error instanceof GraphQLError ? error.originalError : error;
         const refused = fromDataException(thrown);
         if (refused && runtime.isReady) runtime.ctx.log.warn({ err: thrown }, "the database refused a value of the request: a schema misses a bound");
-        const original = refused ?? thrown;
+        const located = refused ?? thrown;
+        // A service names its own fields; over GraphQL they are the operation's arguments.
+        const original = located instanceof InputError ? located.located((field) => argumentPath(schema, error, field)) : located;
         if (original instanceof AppError) {
           return new GraphQLError(original.message, {
             ...(error instanceof GraphQLError ? { nodes: error.nodes, path: error.path } : {}),

@@ -1,7 +1,7 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
 import type { Principal } from "../auth/principal.ts";
-import { AppError, errors } from "../platform/errors.ts";
+import { AppError, InputError, errors } from "../platform/errors.ts";
 import type { Logger } from "../platform/logger.ts";
 import { findUnsafeText } from "../platform/unsafe-text.ts";
 
@@ -32,7 +32,9 @@ export function toolResult(summary: string, data: Record<string, unknown>): Call
  * Refusals and bad input as tool errors the model can read and act on (a bad Lucene query with its
  * position, 429 with when to retry); anything else is logged and answered without internals.
  */
-export function toolError(err: unknown, log: Logger, tool: string): CallToolResult {
+export function toolError(thrown: unknown, log: Logger, tool: string): CallToolResult {
+  // A service names its own fields; to the model they are the tool's arguments.
+  const err = thrown instanceof InputError ? thrown.located((field) => ["arguments", ...field]) : thrown;
   if (err instanceof AppError && (err.status < 500 || err.code === "search_timeout" || err.code === "search_unavailable")) {
     const body = err.toBody();
     const detail = typeof body.detail === "string" ? body.detail : JSON.stringify(body.detail);

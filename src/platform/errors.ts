@@ -61,6 +61,27 @@ export class AppError extends Error {
   }
 }
 
+/**
+ * A 422 raised by a service about its own input: each issue's `loc` is a field path in the service's
+ * vocabulary (`["expiresAt"]`, `["filters", 0, "value"]`), without a location. The adapter that
+ * called the service says where the caller sent it (`located`): REST `["body", "expires_at"]`,
+ * GraphQL `["args", "expiresAt"]`, MCP `["arguments", "expiresAt"]`.
+ */
+export class InputError extends AppError {
+  constructor(readonly issues: ValidationIssue[]) {
+    super("validation_error", issues);
+  }
+
+  /** The same error with every path mapped into the caller's terms. */
+  located(where: (field: (string | number)[]) => (string | number)[]): AppError {
+    return new AppError("validation_error", this.issues.map((i) => ({ ...i, loc: where(i.loc) })));
+  }
+}
+
+/** `expiresAt` -> `expires_at`: the REST shim's names for the services' fields. */
+export const snakeCase = (field: string | number): string | number =>
+  typeof field === "number" ? field : field.replace(/(?<=[a-z0-9])[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+
 const bearerChallenge = (scopes?: readonly string[]) =>
   scopes && scopes.length ? `Bearer scope="${scopes.join(" ")}"` : "Bearer";
 
@@ -93,6 +114,9 @@ export const errors = {
   headersTooLarge: () => new AppError("headers_too_large", "The request's URL and headers are too large"),
   requestTimeout: () => new AppError("request_timeout", "The request was not received in time"),
   validation: (issues: ValidationIssue[]) => new AppError("validation_error", issues),
+  /** A service's input value is invalid; `field` is its path in the service's vocabulary (see InputError). */
+  invalidInput: (field: (string | number)[], msg: string, input?: unknown) =>
+    new InputError([{ type: "value_error", loc: field, msg, ...(input === undefined ? {} : { input }) }]),
   invalidField: (loc: (string | number)[], msg: string, input?: unknown) =>
     new AppError("validation_error", [{ type: "value_error", loc, msg, input }]),
   unavailable: (detail: string) => new AppError("service_unavailable", detail),

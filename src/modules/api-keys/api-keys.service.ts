@@ -58,7 +58,7 @@ export class ApiKeysService {
     const beyond = scopes.filter((s) => !hasScope(p, s));
     if (beyond.length) throw errors.invalidScope(`Scopes exceed your role: ${beyond.join(", ")}`);
     if (input.expiresAt && input.expiresAt.getTime() <= Date.now()) {
-      throw errors.invalidField(["body", "expires_at"], "expires_at must be in the future");
+      throw errors.invalidInput(["expiresAt"], "must be in the future");
     }
     const token = crypto.randomBytes(20).toString("hex");
     const { prisma } = this.ctx.db;

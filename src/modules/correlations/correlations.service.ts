@@ -63,7 +63,7 @@ export class CorrelationsService {
     for (const [name, value] of Object.entries(filters)) {
       if (value === undefined) continue;
       const ok = name === "match_type" ? ["term", "composite", "cidr"].includes(value) : UUID.test(value);
-      if (!ok) throw errors.invalidField(["query", name], name === "match_type" ? "must be term, composite or cidr" : "must be a UUID", value);
+      if (!ok) throw errors.invalidInput([name], name === "match_type" ? "must be term, composite or cidr" : "must be a UUID", value);
     }
     return this.search.search(p, "correlations", {
       query: "",
@@ -131,7 +131,7 @@ export class CorrelationsService {
    */
   async histogram(p: Principal | null, query: string, interval: string): Promise<HistogramBucket[]> {
     authorize(p, "correlations:read");
-    if (!isHistogramInterval(interval)) throw errors.invalidField(["query", "interval"], `must be one of ${HISTOGRAM_INTERVALS.join(", ")}`, interval.slice(0, 100));
+    if (!isHistogramInterval(interval)) throw errors.invalidInput(["interval"], `must be one of ${HISTOGRAM_INTERVALS.join(", ")}`, interval.slice(0, 100));
     return this.search.limited(p, async () => {
       const ast = parseUserQuery(query);
       if (ast.kind === "matchAll") return histogramOfCounts(await documentsPerBucket(this.ctx.db.searchPool, p, interval), interval);
@@ -187,9 +187,9 @@ export class CorrelationsService {
    */
   async addExclusion(p: Principal | null, value: string, comment = ""): Promise<Exclusion> {
     authorize(p, "correlations:admin");
-    if (value.length === 0 || value.length > MAX_EXCLUSION_LENGTH) throw errors.invalidField(["body", "value"], `must be 1 to ${MAX_EXCLUSION_LENGTH} characters`);
-    if (/^%*$/.test(value)) throw errors.invalidField(["body", "value"], "an exclusion of only wildcards would stop all correlation");
-    if (value.includes("\0") || comment.includes("\0")) throw errors.invalidField(["body"], "must not contain NUL bytes");
+    if (value.length === 0 || value.length > MAX_EXCLUSION_LENGTH) throw errors.invalidInput(["value"], `must be 1 to ${MAX_EXCLUSION_LENGTH} characters`);
+    if (/^%*$/.test(value)) throw errors.invalidInput(["value"], "an exclusion of only wildcards would stop all correlation");
+    if (value.includes("\0") || comment.includes("\0")) throw errors.invalidInput([], "must not contain NUL bytes");
     const { prisma } = this.ctx.db;
     const row = await prisma
       .$transaction(async (tx) => {

@@ -50,7 +50,7 @@ function bucketStarts(first: number, last: number, interval: HistogramInterval):
   const starts: number[] = [];
   for (let s = bucketStart(first, interval); s <= last; s = nextBucket(s, interval)) {
     if (starts.length === MAX_BUCKETS) {
-      throw errors.invalidField(["query", "interval"], `the correlations span more than ${MAX_BUCKETS} buckets of ${interval}: use a longer interval`, interval);
+      throw errors.invalidInput(["interval"], `the correlations span more than ${MAX_BUCKETS} buckets of ${interval}: use a longer interval`, interval);
     }
     starts.push(s);
   }
@@ -92,7 +92,7 @@ export async function histogramOverSearch(
   let searches = 0;
   const run = (q: LuceneAst, size: number, order: "asc" | "desc", trackTotalHits: number | true): Promise<SearchResult> => {
     if (++searches > MAX_SEARCHES) {
-      throw errors.invalidField(["query", "query"], `the query matches too many correlations over too many buckets of ${interval}: narrow it or use a longer interval`);
+      throw errors.invalidInput(["query"], `the query matches too many correlations over too many buckets of ${interval}: narrow it or use a longer interval`);
     }
     const index = "svc-correlations";
     return search

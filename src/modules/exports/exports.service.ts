@@ -182,7 +182,7 @@ export class ExportsService {
     }
     const schedule = patch.schedule ?? current?.schedule;
     if (!schedule) {
-      if (patch.scheduleEnabled !== undefined) throw errors.invalidField(["body", "schedule"], "This export has no schedule: send one with schedule_enabled");
+      if (patch.scheduleEnabled !== undefined) throw errors.invalidInput(["schedule"], "This export has no schedule: send one with scheduleEnabled");
       return;
     }
     const enabled = patch.scheduleEnabled ?? current?.enabled ?? false;
@@ -196,8 +196,8 @@ export class ExportsService {
 /** 422 for a definition no run could write; 400 for a query the parser refuses. */
 function checkDefinition(input: ExportInput): void {
   if (input.format === "misp") {
-    if (input.distribution === null) throw errors.invalidField(["body", "distribution"], "Field required when format is misp");
-    if (input.indexTarget !== "attributes") throw errors.invalidField(["body", "index_target"], "A misp export holds attributes: index_target must be attributes", input.indexTarget);
+    if (input.distribution === null) throw errors.invalidInput(["distribution"], "Field required when format is misp");
+    if (input.indexTarget !== "attributes") throw errors.invalidInput(["indexTarget"], "A misp export holds attributes: its index target must be attributes", input.indexTarget);
   }
   if (input.schedule) validateSchedule(input.schedule, ["body", "schedule"]);
   parseUserQuery(input.query);

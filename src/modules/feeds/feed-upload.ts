@@ -58,7 +58,7 @@ export async function stageUpload(tmpDir: string, filename: string, stream: Read
  */
 export async function storeUpload(storage: Storage, staged: StagedUpload, format: string, record: (key: string, format: FeedFormat) => Promise<void>): Promise<UploadResult> {
   const fmt = parseFeedFormat(format);
-  if (fmt === null) throw errors.invalidField(["body", "source_format"], `Unsupported source_format for upload: ${format.slice(0, 50)}`, format.slice(0, 50));
+  if (fmt === null) throw errors.invalidInput(["sourceFormat"], `Unsupported source_format for upload: ${format.slice(0, 50)}`, format.slice(0, 50));
   const lower = staged.filename.toLowerCase();
   const extension = ACCEPTED_EXTENSIONS[fmt].find((e) => lower.endsWith(e));
   if (!extension) throw errors.badRequest(`A ${fmt} upload must be a ${ACCEPTED_EXTENSIONS[fmt].join(", ")} file`);

@@ -262,7 +262,7 @@ export class GalaxiesService {
   async resolveClusters(p: Principal | null, tokens: readonly string[]): Promise<ResolvedClusters> {
     authorize(p);
     const wanted = [...new Set(tokens.map((t) => t.trim()).filter(Boolean))];
-    if (wanted.length > MAX_RESOLVE_TOKENS) throw errors.invalidField(["query"], `at most ${MAX_RESOLVE_TOKENS} techniques`, wanted.length);
+    if (wanted.length > MAX_RESOLVE_TOKENS) throw errors.invalidInput([], `at most ${MAX_RESOLVE_TOKENS} techniques`, wanted.length);
     const { pool } = this.ctx.db;
     const galaxies = (await pool.query<{ id: number; enabled: boolean }>("SELECT id, enabled FROM galaxies WHERE type = $1", [ATTACK_PATTERN_TYPE])).rows;
     const enabledIds = galaxies.filter((g) => g.enabled).map((g) => g.id);

@@ -38,7 +38,7 @@ export function indexTargetFor(type: HuntType, asked: IndexTarget | null | undef
   if (!allowed) return null;
   if (asked !== undefined && asked !== null) {
     if (!allowed.includes(asked)) {
-      throw errors.invalidField(["body", "index_target"], `a ${type} hunt searches ${allowed.join(", ")}`, asked);
+      throw errors.invalidInput(["indexTarget"], `a ${type} hunt searches ${allowed.join(", ")}`, asked);
     }
     return asked;
   }

@@ -28,7 +28,7 @@ export class RetentionService {
     const settings = await readRuntimeSetting(this.ctx.db.pool, "retention");
     const period = periodDays ?? settings.period_days;
     const bounds = RUNTIME_SETTINGS.retention.shape.period_days.safeParse(period);
-    if (!bounds.success) throw errors.invalidField(["query", "period_days"], "must be an integer from 1 to 36500", period);
+    if (!bounds.success) throw errors.invalidInput(["periodDays"], "must be an integer from 1 to 36500", period);
     const count = await countCandidates(this.ctx.db.pool, retentionCutoff(period, nowSeconds()), settings.exempt_tags);
     return { count, period_days: period };
   }

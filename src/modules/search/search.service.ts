@@ -96,13 +96,13 @@ export class SearchService {
   /** The same search with a query built as an AST (hunts build theirs from galaxy tags). */
   async searchParsed(p: Principal | null, target: SearchTarget, query: LuceneAst, input: Omit<SearchInput, "query">): Promise<SearchPage> {
     authorize(p, `${target}:read`);
-    if (!Number.isSafeInteger(input.page) || input.page < 1) throw errors.invalidField(["query", "page"], "must be an integer ≥ 1", input.page);
+    if (!Number.isSafeInteger(input.page) || input.page < 1) throw errors.invalidInput(["page"], "must be an integer ≥ 1", input.page);
     if (!Number.isSafeInteger(input.size) || input.size < 1 || input.size > MAX_SEARCH_PAGE_SIZE) {
-      throw errors.invalidField(["query", "size"], `must be an integer from 1 to ${MAX_SEARCH_PAGE_SIZE}`, input.size);
+      throw errors.invalidInput(["size"], `must be an integer from 1 to ${MAX_SEARCH_PAGE_SIZE}`, input.size);
     }
     const from = (input.page - 1) * input.size;
     if (from + input.size > MAX_SEARCH_WINDOW) {
-      throw errors.invalidField(["query", "page"], `page × size must not exceed ${MAX_SEARCH_WINDOW}; narrow the query instead`, input.page);
+      throw errors.invalidInput(["page"], `page × size must not exceed ${MAX_SEARCH_WINDOW}; narrow the query instead`, input.page);
     }
     const index = INDEX_OF[target];
     const result = await this.limited(p, () =>

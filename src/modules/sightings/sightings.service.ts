@@ -236,7 +236,7 @@ export class SightingsService {
     }
     if (q.type !== undefined) {
       const code = sightingTypeCode(q.type);
-      if (code === undefined) throw errors.invalidField(["query", "type"], `must be one of ${SIGHTING_TYPES.join(", ")} (or 0, 1, 2)`, q.type);
+      if (code === undefined) throw errors.invalidInput(["type"], `must be one of ${SIGHTING_TYPES.join(", ")} (or 0, 1, 2)`, q.type);
       params.push(code);
       where.push(`s.type = $${params.length}`);
     }

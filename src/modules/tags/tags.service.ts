@@ -88,7 +88,7 @@ export class TagsService {
     const where: string[] = [];
     const params: unknown[] = [];
     if (q.filter) {
-      if (q.filter.includes("\0")) throw errors.invalidField(["query", "filter"], "must not contain NUL bytes");
+      if (q.filter.includes("\0")) throw errors.invalidInput(["filter"], "must not contain NUL bytes");
       params.push(containsPattern(q.filter));
       where.push(`name ILIKE $${params.length}`);
     }
@@ -129,7 +129,7 @@ export class TagsService {
     authorize(p, "tags:update", "tags:admin");
     const f = await this.checkFields(fields);
     const keys = Object.keys(f) as (keyof TagFields)[];
-    if (keys.length === 0) throw errors.invalidField(["body"], "Nothing to update");
+    if (keys.length === 0) throw errors.invalidInput([], "Nothing to update");
     const params: unknown[] = [id, ...keys.map((k) => f[k])];
     const taken = f.name === undefined ? null : await this.ctx.db.pool.query("SELECT 1 FROM tags WHERE name = $1 AND id <> $2", [f.name, id]);
     if (taken?.rowCount) throw errors.conflict("A tag with this name already exists");

@@ -1,0 +1,46 @@
+/**
+ * Services name a bad field in their own vocabulary (src/platform/errors.ts, InputError); each
+ * adapter says where its caller sent it: REST the body or query string in snake_case, GraphQL the
+ * argument path (under `input` for mutations that take one).
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestApp, type TestApp } from "../support/app.ts";
+import { loginAdmin, type TestUser } from "../support/fixtures.ts";
+
+let app: TestApp;
+let admin: TestUser;
+
+beforeAll(async () => {
+  app = await startTestApp("input_locations");
+  admin = await loginAdmin(app);
+});
+afterAll(() => app?.close());
+
+const PAST = "2001-01-01T00:00:00Z";
+
+describe("where a service's 422 points", () => {
+  it("over REST: the body field, in the wire's snake_case", async () => {
+    const res = await app.http.post("/api-keys/", { token: admin.token, json: { name: "k", scopes: ["events:read"], expires_at: PAST } });
+    expect(res.status).toBe(422);
+    expect(res.body.detail).toEqual([expect.objectContaining({ loc: ["body", "expires_at"], msg: "must be in the future" })]);
+  });
+
+  it("over REST: the query parameter of a GET", async () => {
+    const res = await app.http.get("/attributes/search?query=*&page=200&size=100", { token: admin.token });
+    expect(res.status).toBe(422);
+    expect(res.body.detail[0].loc).toEqual(["query", "page"]);
+  });
+
+  it("over GraphQL: the argument, under input when the mutation takes one", async () => {
+    const created = await app.http.graphql(
+      `mutation($input: CreateApiKeyInput!) { createApiKey(input: $input) { token } }`,
+      { input: { name: "k", scopes: ["events:read"], expiresAt: PAST } },
+      admin.token,
+    );
+    expect(created.body.errors[0].extensions).toMatchObject({ code: "validation_error", status: 422 });
+    expect(created.body.errors[0].extensions.detail).toEqual([expect.objectContaining({ loc: ["args", "input", "expiresAt"] })]);
+
+    const searched = await app.http.graphql(`{ searchAttributes(query: "*", page: 200, size: 100) { total } }`, {}, admin.token);
+    expect(searched.body.errors[0].extensions.detail[0].loc).toEqual(["args", "page"]);
+  });
+});
