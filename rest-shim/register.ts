@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Multipart } from "@fastify/multipart";
-import type { z } from "zod";
+import { z } from "zod";
 import { authorize } from "../src/auth/principal.ts";
 import { InputError, errors, fromZodError, snakeCase } from "../src/platform/errors.ts";
 import { findUnsafeText } from "../src/platform/unsafe-text.ts";
@@ -58,11 +58,20 @@ export function registerRoutes(app: FastifyInstance, routes: RouteDef[], runtime
   }
 }
 
-/** A service's complaint about a field, said where the caller sent it: the body, or the query string of a route without one. */
+/**
+ * A service's complaint about a field, said where the caller sent it: a path parameter, else the
+ * body, or the query string of a route without one; names in snake_case, or as `wireNames` renames them.
+ */
 function inRestTerms(err: unknown, def: RouteDef): unknown {
   if (!(err instanceof InputError)) return err;
-  const where = def.body || def.bodyType === "multipart" ? "body" : "query";
-  return err.located((field) => [where, ...field.map(snakeCase)]);
+  const pathNames = new Set(def.params instanceof z.ZodObject ? Object.keys(def.params.shape) : []);
+  const inputLocation = def.body || def.bodyType === "multipart" ? "body" : "query";
+  return err.located((field) => {
+    const [head, ...rest] = field.map(snakeCase);
+    if (head === undefined) return [inputLocation];
+    const name = typeof head === "string" ? (def.wireNames?.[head] ?? head) : head;
+    return [pathNames.has(String(name)) ? "path" : inputLocation, name, ...rest];
+  });
 }
 
 /**

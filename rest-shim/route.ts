@@ -40,6 +40,8 @@ export interface RouteDef<P = unknown, Q = unknown, B = unknown> {
    * for uploads: the handler reads the parts as streams (`request.parts()`), no `body` schema.
    */
   bodyType?: "json" | "form" | "multipart";
+  /** Wire names of service fields that are not their snake_case (`references` is `object_references`), for 422 locations. */
+  wireNames?: Record<string, string>;
   /** Largest accepted body in bytes (default: the server's 1 MiB). */
   bodyLimit?: number;
   status: number;

@@ -91,7 +91,7 @@ export const objectRoutes = [
   }),
   defineRoute({
     method: "POST", path: "/objects/", operationId: "createObject", summary: "Create an object with its attributes and object_references in one transaction", tag: "objects",
-    scopes: ["objects:create"], status: 201, response: ObjectSchema, bodyLimit: OBJECT_BODY_LIMIT,
+    scopes: ["objects:create"], status: 201, wireNames: { references: "object_references" }, response: ObjectSchema, bodyLimit: OBJECT_BODY_LIMIT,
     body: z
       .object({
         name: z.string(),

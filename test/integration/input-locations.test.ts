@@ -37,10 +37,11 @@ describe("where a service's 422 points", () => {
       { input: { name: "k", scopes: ["events:read"], expiresAt: PAST } },
       admin.token,
     );
-    expect(created.body.errors[0].extensions).toMatchObject({ code: "validation_error", status: 422 });
-    expect(created.body.errors[0].extensions.detail).toEqual([expect.objectContaining({ loc: ["args", "input", "expiresAt"] })]);
+    const refused = created.body.errors?.[0].extensions as { code: string; status: number; detail: { loc: unknown[] }[] };
+    expect(refused).toMatchObject({ code: "validation_error", status: 422 });
+    expect(refused.detail).toEqual([expect.objectContaining({ loc: ["args", "input", "expiresAt"] })]);
 
     const searched = await app.http.graphql(`{ searchAttributes(query: "*", page: 200, size: 100) { total } }`, {}, admin.token);
-    expect(searched.body.errors[0].extensions.detail[0].loc).toEqual(["args", "page"]);
+    expect((searched.body.errors?.[0].extensions as { detail: { loc: unknown[] }[] }).detail[0].loc).toEqual(["args", "page"]);
   });
 });

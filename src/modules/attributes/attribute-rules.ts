@@ -108,17 +108,17 @@ export function checkTypedValue(issues: Issues, loc: Loc, type: string, category
 /** Bounds shared by create and update (text lengths, NUL bytes, enum ranges, first/last seen). */
 function checkCommonFields(issues: Issues, loc: Loc, f: AttributeFields): void {
   if (f.comment !== undefined) checkText(issues, [...loc, "comment"], f.comment, MAX_COMMENT);
-  if (f.objectRelation != null) checkText(issues, [...loc, "object_relation"], f.objectRelation, MAX_RELATION, { singleLine: true });
+  if (f.objectRelation != null) checkText(issues, [...loc, "objectRelation"], f.objectRelation, MAX_RELATION, { singleLine: true });
   if (f.category !== undefined) checkText(issues, [...loc, "category"], f.category, 255, { singleLine: true });
   if (f.type !== undefined) checkText(issues, [...loc, "type"], f.type, 255, { singleLine: true });
   if (f.distribution !== undefined) checkIntRange(issues, [...loc, "distribution"], f.distribution, 0, 5);
-  if (f.sharingGroupId != null) checkIntRange(issues, [...loc, "sharing_group_id"], f.sharingGroupId, 1, 2_147_483_647);
-  checkDate(issues, [...loc, "first_seen"], f.firstSeen);
-  checkDate(issues, [...loc, "last_seen"], f.lastSeen);
+  if (f.sharingGroupId != null) checkIntRange(issues, [...loc, "sharingGroupId"], f.sharingGroupId, 1, 2_147_483_647);
+  checkDate(issues, [...loc, "firstSeen"], f.firstSeen);
+  checkDate(issues, [...loc, "lastSeen"], f.lastSeen);
 }
 
 function checkSeenOrder(issues: Issues, loc: Loc, first: Date | null, last: Date | null): void {
-  if (first && last && last.getTime() < first.getTime()) issues.add([...loc, "last_seen"], "last_seen must not be before first_seen");
+  if (first && last && last.getTime() < first.getTime()) issues.add([...loc, "lastSeen"], "last_seen must not be before first_seen");
 }
 
 /** Validates a new attribute; returns its row, or null with the problems added to `issues`. */

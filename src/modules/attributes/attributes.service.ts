@@ -77,14 +77,14 @@ export class AttributesService {
     authorize(p, "attributes:create");
     if (!input.eventUuid) throw errors.badRequest("Event UUID must be provided");
     const issues = new Issues();
-    const row = prepareNewAttribute(issues, ["body"], input);
+    const row = prepareNewAttribute(issues, [], input);
     issues.throwIfAny();
     return withTransaction(this.ctx.db.pool, async (client) => {
       const e = await writableEvent(client, p, input.eventUuid!);
       let objectId: number | null = null;
       if (input.objectUuid) {
         const o = await client.query<{ id: number }>("SELECT id FROM objects WHERE uuid = $1 AND event_id = $2 FOR UPDATE", [input.objectUuid, e.id]);
-        if (!o.rowCount) throw errors.invalidField(["body", "object_uuid"], "No object with this uuid in the event", input.objectUuid);
+        if (!o.rowCount) throw errors.invalidInput(["objectUuid"], "No object with this uuid in the event", input.objectUuid);
         objectId = o.rows[0].id;
       }
       const now = nowSeconds();
@@ -102,7 +102,7 @@ export class AttributesService {
     authorize(p, "attributes:update");
     return this.mutate(p, uuid, async (client, a, e, now) => {
       const issues = new Issues();
-      const prepared = prepareAttributePatch(issues, ["body"], a, patch);
+      const prepared = prepareAttributePatch(issues, [], a, patch);
       issues.throwIfAny();
       const { columns, fields } = prepared!;
       let objectId = a.objectId;
@@ -112,7 +112,7 @@ export class AttributesService {
         objectId = null;
         if (patch.objectUuid !== null) {
           const o = await client.query<{ id: number }>("SELECT id FROM objects WHERE uuid = $1 AND event_id = $2 FOR UPDATE", [patch.objectUuid, e.id]);
-          if (!o.rowCount) throw errors.invalidField(["body", "object_uuid"], "No object with this uuid in the event", patch.objectUuid);
+          if (!o.rowCount) throw errors.invalidInput(["objectUuid"], "No object with this uuid in the event", patch.objectUuid);
           objectId = o.rows[0].id;
         }
         columns.object_id = objectId;
@@ -154,7 +154,7 @@ export class AttributesService {
   /** Tags an attribute; the tag is created when missing. Tagging twice changes nothing. */
   async tag(p: Principal | null, uuid: string, tagName: string, local = false): Promise<void> {
     authorize(p, "attributes:tag");
-    const name = checkTagName(tagName, ["path", "tag"]);
+    const name = checkTagName(tagName, ["tag"]);
     await this.mutate(p, uuid, async (client, a, e, now) => {
       const ids = await ensureTags(client, [{ name, colour: null, exportable: true, local }], p);
       const inserted = await client.query("INSERT INTO attribute_tags (attribute_id, tag_id, local) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING", [a.id, ids.get(name), local]);
@@ -169,7 +169,7 @@ export class AttributesService {
   /** Removes a tag (name matched case-insensitively); 404 when the attribute does not carry it. */
   async untag(p: Principal | null, uuid: string, tagName: string): Promise<void> {
     authorize(p, "attributes:tag");
-    const name = checkTagName(tagName, ["path", "tag"]);
+    const name = checkTagName(tagName, ["tag"]);
     await this.mutate(p, uuid, async (client, a, e, now) => {
       const removed = await client.query<{ name: string }>(
         "DELETE FROM attribute_tags at USING tags t WHERE at.tag_id = t.id AND at.attribute_id = $1 AND lower(t.name) = lower($2) RETURNING t.name",

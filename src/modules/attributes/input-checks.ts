@@ -1,6 +1,6 @@
-import { errors, type ValidationIssue } from "../../platform/errors.ts";
+import { InputError, type ValidationIssue } from "../../platform/errors.ts";
 
-/** Where a field sits in the request, in the 422 `loc` form: `["body", "attributes", 3, "value"]`. */
+/** Where a field sits in a service's input, in its own vocabulary: `["attributes", 3, "value"]` (adapters add the location). */
 export type Loc = (string | number)[];
 
 const MAX_ISSUES = 100;
@@ -27,7 +27,7 @@ export class Issues {
   }
 
   throwIfAny(): void {
-    if (this.list.length) throw errors.validation(this.list);
+    if (this.list.length) throw new InputError(this.list);
   }
 }
 

@@ -88,7 +88,7 @@ const COLUMNS: Record<Exclude<keyof ObjectFields, "deleted">, string> = {
 const WIRE: Record<keyof ObjectFields, string> = { ...COLUMNS, deleted: "deleted" };
 
 function checkObjectFields(issues: Issues, f: ObjectFields): void {
-  const loc = (k: keyof ObjectFields): Loc => ["body", WIRE[k]];
+  const loc = (k: keyof ObjectFields): Loc => [k];
   if (f.name !== undefined) checkText(issues, loc("name"), f.name, 255, { singleLine: true, nonEmpty: true });
   if (f.metaCategory != null) checkText(issues, loc("metaCategory"), f.metaCategory, 255, { singleLine: true });
   if (f.description != null) checkText(issues, loc("description"), f.description, 65_535);
@@ -112,19 +112,19 @@ interface ReferenceRow {
 }
 
 function prepareReferences(issues: Issues, refs: ReferenceCreate[], objectUuid: string, eventUuid: string): ReferenceRow[] {
-  if (refs.length > MAX_OBJECT_REFERENCES) issues.add(["body", "object_references"], `at most ${MAX_OBJECT_REFERENCES} references`, refs.length);
+  if (refs.length > MAX_OBJECT_REFERENCES) issues.add(["references"], `at most ${MAX_OBJECT_REFERENCES} references`, refs.length);
   const seen = new Set<string>();
   return refs.map((r, i) => {
-    const loc: Loc = ["body", "object_references", i];
+    const loc: Loc = ["references", i];
     const uuid = r.uuid === undefined ? crypto.randomUUID() : checkUuidField(issues, [...loc, "uuid"], r.uuid);
     if (seen.has(uuid)) issues.add([...loc, "uuid"], "uuid given twice in the request", uuid);
     seen.add(uuid);
-    for (const [k, v, want] of [["object_uuid", r.objectUuid, objectUuid], ["source_uuid", r.sourceUuid, objectUuid], ["event_uuid", r.eventUuid, eventUuid]] as const) {
-      if (v != null && v.toLowerCase() !== want) issues.add([...loc, k], `must be ${want} (the object's own ${k === "event_uuid" ? "event" : "uuid"}) or absent`, v);
+    for (const [k, v, want] of [["objectUuid", r.objectUuid, objectUuid], ["sourceUuid", r.sourceUuid, objectUuid], ["eventUuid", r.eventUuid, eventUuid]] as const) {
+      if (v != null && v.toLowerCase() !== want) issues.add([...loc, k], `must be ${want} (the object's own ${k === "eventUuid" ? "event" : "uuid"}) or absent`, v);
     }
-    const referencedUuid = checkUuidField(issues, [...loc, "referenced_uuid"], r.referencedUuid);
-    if (r.referencedType != null) checkIntRange(issues, [...loc, "referenced_type"], r.referencedType, 0, 1);
-    checkText(issues, [...loc, "relationship_type"], r.relationshipType, 255, { singleLine: true, nonEmpty: true });
+    const referencedUuid = checkUuidField(issues, [...loc, "referencedUuid"], r.referencedUuid);
+    if (r.referencedType != null) checkIntRange(issues, [...loc, "referencedType"], r.referencedType, 0, 1);
+    checkText(issues, [...loc, "relationshipType"], r.relationshipType, 255, { singleLine: true, nonEmpty: true });
     if (r.comment !== undefined) checkText(issues, [...loc, "comment"], r.comment, 65_535);
     return {
       uuid,
@@ -141,9 +141,9 @@ function prepareReferences(issues: Issues, refs: ReferenceCreate[], objectUuid: 
 function prepareObjectAttributes(issues: Issues, key: string, list: AttributeCreate[], objectUuid: string, eventUuid: string, taken: Set<string>): AttributeRow[] {
   const rows: AttributeRow[] = [];
   list.forEach((a, i) => {
-    const loc: Loc = ["body", key, i];
-    if (a.eventUuid != null && a.eventUuid.toLowerCase() !== eventUuid) issues.add([...loc, "event_uuid"], "must be the object's event or absent", a.eventUuid);
-    if (a.objectUuid != null && a.objectUuid.toLowerCase() !== objectUuid) issues.add([...loc, "object_uuid"], "must be this object or absent", a.objectUuid);
+    const loc: Loc = [key, i];
+    if (a.eventUuid != null && a.eventUuid.toLowerCase() !== eventUuid) issues.add([...loc, "eventUuid"], "must be the object's event or absent", a.eventUuid);
+    if (a.objectUuid != null && a.objectUuid.toLowerCase() !== objectUuid) issues.add([...loc, "objectUuid"], "must be this object or absent", a.objectUuid);
     const row = prepareNewAttribute(issues, loc, a);
     if (!row) return;
     if (taken.has(row.uuid)) issues.add([...loc, "uuid"], "uuid given twice in the request", row.uuid);
@@ -200,9 +200,9 @@ export class ObjectsService {
     const eventUuid = input.eventUuid.toLowerCase();
     const issues = new Issues();
     checkObjectFields(issues, input);
-    const uuid = input.uuid === undefined ? crypto.randomUUID() : checkUuidField(issues, ["body", "uuid"], input.uuid);
+    const uuid = input.uuid === undefined ? crypto.randomUUID() : checkUuidField(issues, ["uuid"], input.uuid);
     const attributes = input.attributes ?? [];
-    if (attributes.length > MAX_OBJECT_ATTRIBUTES) issues.add(["body", "attributes"], `at most ${MAX_OBJECT_ATTRIBUTES} attributes`, attributes.length);
+    if (attributes.length > MAX_OBJECT_ATTRIBUTES) issues.add(["attributes"], `at most ${MAX_OBJECT_ATTRIBUTES} attributes`, attributes.length);
     const rows = prepareObjectAttributes(issues, "attributes", attributes, uuid, eventUuid, new Set());
     const refs = prepareReferences(issues, input.references ?? [], uuid, eventUuid);
     issues.throwIfAny();
@@ -268,7 +268,7 @@ export class ObjectsService {
       }
       const firstSeen = patch.firstSeen !== undefined ? patch.firstSeen : o.firstSeen;
       const lastSeen = patch.lastSeen !== undefined ? patch.lastSeen : o.lastSeen;
-      if (firstSeen && lastSeen && lastSeen.getTime() < firstSeen.getTime()) issues.add(["body", "last_seen"], "last_seen must not be before first_seen");
+      if (firstSeen && lastSeen && lastSeen.getTime() < firstSeen.getTime()) issues.add(["lastSeen"], "last_seen must not be before first_seen");
 
       // Attribute operations: validated all together before anything is written.
       const current = new Map(o.attributes.map((a) => [a.uuid, a]));
@@ -277,13 +277,13 @@ export class ObjectsService {
       const taken = new Set<string>();
       const newAttributes = patch.newAttributes ?? [];
       const updates = patch.updateAttributes ?? [];
-      const deletes = (patch.deleteAttributes ?? []).map((u, i) => checkUuidField(issues, ["body", "delete_attributes", i], u));
+      const deletes = (patch.deleteAttributes ?? []).map((u, i) => checkUuidField(issues, ["deleteAttributes", i], u));
       const totalOps = newAttributes.length + updates.length + deletes.length;
-      if (totalOps > MAX_OBJECT_ATTRIBUTES) issues.add(["body"], `at most ${MAX_OBJECT_ATTRIBUTES} attribute operations`, totalOps);
+      if (totalOps > MAX_OBJECT_ATTRIBUTES) issues.add([], `at most ${MAX_OBJECT_ATTRIBUTES} attribute operations`, totalOps);
       const newRows = prepareObjectAttributes(issues, "new_attributes", newAttributes, o.uuid, e.uuid, taken);
       const updatePlans: { a: AttributeView; columns: Record<string, unknown>; fields: string[] }[] = [];
       for (const [i, u] of updates.entries()) {
-        const loc: Loc = ["body", "update_attributes", i];
+        const loc: Loc = ["updateAttributes", i];
         const id = checkUuidField(issues, [...loc, "uuid"], u.uuid);
         if (taken.has(id)) issues.add([...loc, "uuid"], "uuid given twice in the request", u.uuid);
         taken.add(id);
@@ -291,18 +291,18 @@ export class ObjectsService {
           issues.add([...loc, "uuid"], "Not an attribute of this object", u.uuid);
           continue;
         }
-        if (u.objectUuid !== undefined && u.objectUuid?.toLowerCase() !== o.uuid) issues.add([...loc, "object_uuid"], "must be this object or absent", u.objectUuid);
+        if (u.objectUuid !== undefined && u.objectUuid?.toLowerCase() !== o.uuid) issues.add([...loc, "objectUuid"], "must be this object or absent", u.objectUuid);
         const a = current.get(id) ?? (await loadAttribute(client, id))!;
         const plan = prepareAttributePatch(issues, loc, a, { ...u, objectUuid: undefined });
         if (plan && plan.fields.length) updatePlans.push({ a, ...plan });
       }
       for (const [i, id] of deletes.entries()) {
-        if (taken.has(id)) issues.add(["body", "delete_attributes", i], "uuid given twice in the request", id);
+        if (taken.has(id)) issues.add(["deleteAttributes", i], "uuid given twice in the request", id);
         taken.add(id);
-        if (!own.has(id)) issues.add(["body", "delete_attributes", i], "Not an attribute of this object", id);
+        if (!own.has(id)) issues.add(["deleteAttributes", i], "Not an attribute of this object", id);
       }
       issues.throwIfAny();
-      if (sets.length === 0 && totalOps === 0 && patch.deleted === undefined) throw errors.invalidField(["body"], "Nothing to update");
+      if (sets.length === 0 && totalOps === 0 && patch.deleted === undefined) throw errors.invalidInput([], "Nothing to update");
 
       await insertAttributes(client, e.id, newRows.map((row) => ({ row, objectId: o.id })), now);
       changes.push(...newRows.map((r) => ({ kind: "attribute.created", entityType: "attribute" as const, entityUuid: r.uuid, eventUuid: e.uuid, payload: { object_uuid: o.uuid } })));

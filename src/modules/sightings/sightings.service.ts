@@ -104,14 +104,14 @@ export class SightingsService {
   async create(p: Principal | null, items: SightingInput[], opts: { skipEmpty: boolean }): Promise<SightingsCreated> {
     authorize(p, "sightings:create");
     const issues = new Issues();
-    if (items.length > MAX_SIGHTINGS_PER_REQUEST) issues.add(["body"], `at most ${MAX_SIGHTINGS_PER_REQUEST} sightings per request`, items.length);
-    if (items.length === 0) issues.add(["body"], "no sightings given");
+    if (items.length > MAX_SIGHTINGS_PER_REQUEST) issues.add([], `at most ${MAX_SIGHTINGS_PER_REQUEST} sightings per request`, items.length);
+    if (items.length === 0) issues.add([], "no sightings given");
     issues.throwIfAny();
     const now = nowSeconds();
     const skipped: SightingsCreated["skipped"] = [];
     const prepared: Prepared[] = [];
     items.forEach((s, index) => {
-      const loc = opts.skipEmpty || items.length > 1 ? ["body", index] : ["body"];
+      const loc = opts.skipEmpty || items.length > 1 ? [index] : [];
       const value = s.value === undefined ? null : s.value.trim();
       if (value === "" || (value === null && !s.attributeUuid)) {
         if (opts.skipEmpty && value === "") {
@@ -127,7 +127,7 @@ export class SightingsService {
       const ts = s.timestamp ?? now;
       if (!Number.isFinite(ts) || ts < 0 || ts > MAX_TIMESTAMP) issues.add([...loc, "timestamp"], "must be epoch seconds between 1970 and 9999", s.timestamp);
       if (s.source !== undefined) checkText(issues, [...loc, "source"], s.source, 255, { singleLine: true });
-      const attributeUuid = s.attributeUuid === undefined ? null : checkUuidField(issues, [...loc, "attribute_uuid"], s.attributeUuid);
+      const attributeUuid = s.attributeUuid === undefined ? null : checkUuidField(issues, [...loc, "attributeUuid"], s.attributeUuid);
       prepared.push({ index, value, type: type ?? 0, ts: Math.floor(ts), source: s.source ?? "", attributeUuid });
     });
     issues.throwIfAny();
@@ -139,7 +139,7 @@ export class SightingsService {
         const a = await loadAttribute(client, s.attributeUuid!);
         if (!a || !canReadInEvent(p, a.event, a.distribution, a.objectDistribution)) throw errors.notFound("Attribute");
         if (s.value !== null && s.value !== a.value && s.value !== a.value1 && s.value !== a.value2) {
-          issues.add(opts.skipEmpty || items.length > 1 ? ["body", s.index, "value"] : ["body", "value"], "is not the value of this attribute", s.value);
+          issues.add(opts.skipEmpty || items.length > 1 ? [s.index, "value"] : ["value"], "is not the value of this attribute", s.value);
         }
         if (s.value === null) s.value = a.value;
         byUuid.set(s.attributeUuid!, { id: a.id, event_id: a.eventId, value: a.value });

@@ -181,16 +181,16 @@ export class TagsService {
     const issues = new Issues();
     const out: TagFields = {};
     for (const [k, v] of Object.entries(fields) as [keyof TagFields, unknown][]) if (v !== undefined) (out as Record<string, unknown>)[k] = v;
-    if (out.name !== undefined) out.name = tagNameIssues(issues, ["body", "name"], out.name);
-    if (out.colour !== undefined) out.colour = checkColour(issues, ["body", "colour"], out.colour);
-    if (out.numericalValue != null) checkIntRange(issues, ["body", "numerical_value"], out.numericalValue, -2_147_483_648, 2_147_483_647);
+    if (out.name !== undefined) out.name = tagNameIssues(issues, ["name"], out.name);
+    if (out.colour !== undefined) out.colour = checkColour(issues, ["colour"], out.colour);
+    if (out.numericalValue != null) checkIntRange(issues, ["numericalValue"], out.numericalValue, -2_147_483_648, 2_147_483_647);
     if (out.orgId != null) {
-      checkIntRange(issues, ["body", "org_id"], out.orgId, 1, 2_147_483_647);
-      if (issues.empty && !(await exists(this.ctx.db.pool, "organisations", out.orgId))) issues.add(["body", "org_id"], "Organisation does not exist", out.orgId);
+      checkIntRange(issues, ["orgId"], out.orgId, 1, 2_147_483_647);
+      if (issues.empty && !(await exists(this.ctx.db.pool, "organisations", out.orgId))) issues.add(["orgId"], "Organisation does not exist", out.orgId);
     }
     if (out.userId != null) {
-      checkIntRange(issues, ["body", "user_id"], out.userId, 1, 2_147_483_647);
-      if (issues.empty && !(await exists(this.ctx.db.pool, "users", out.userId))) issues.add(["body", "user_id"], "User does not exist", out.userId);
+      checkIntRange(issues, ["userId"], out.userId, 1, 2_147_483_647);
+      if (issues.empty && !(await exists(this.ctx.db.pool, "users", out.userId))) issues.add(["userId"], "User does not exist", out.userId);
     }
     issues.throwIfAny();
     return out;
