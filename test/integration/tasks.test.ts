@@ -391,10 +391,11 @@ describe("targets are checked when scheduled, on run now and when each run start
     expect(res.body.detail[0].loc).toEqual(["body", "kwargs", "hunt_id"]);
     const gql = await app.http.graphql(
       `mutation($k: JSON, $s: ScheduleInput!) { scheduleTask(name: "x", task: "run_hunt", kwargs: $k, schedule: $s) { id } }`,
-      { k: { hunt_id: huntOfA }, s: { type: "interval", every: 1, period: "hours" } },
+      { k: { hunt_id: huntOfA }, s: { type: "INTERVAL", every: 1, period: "HOURS" } },
       adminB.token,
     );
     expect(gql.body.errors![0].extensions).toMatchObject({ code: "validation_error", status: 422 });
+    expect(JSON.stringify(gql.body.errors![0].extensions), "refused for the hunt, not for the schedule").toContain("hunt_id");
     expect((await q("SELECT count(*)::int AS n FROM scheduled_tasks")).rows[0].n).toBe(before);
     const own = await schedule(adminB, runHunt(await hunt(adminB)));
     const patched = await app.http.patch(`/tasks/scheduled/${own.id}`, { token: adminB.token, json: { kwargs: { hunt_id: huntOfA } } });
