@@ -35,6 +35,31 @@ export default tseslint.config(
       ],
     },
   },
+  // Each area of src/modules has a front door (index.ts): code outside the area imports only that.
+  // The GraphQL schema's assembly (src/graphql/schema.ts) loads each area's resolvers, which live
+  // in the area beside its service.
+  {
+    files: ["src/**", "rest-shim/**"],
+    ignores: ["src/modules/**", "src/search/**", "src/graphql/schema.ts"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        { patterns: [{ regex: "(^|/)modules/[a-z-]+/(?!index\\.ts$)", message: "Import the area's front door (src/modules/<area>/index.ts)." }] },
+      ],
+    },
+  },
+  {
+    files: ["src/modules/*/*.ts"],
+    rules: {
+      "no-restricted-imports": ["error", { patterns: [{ regex: "^\\.\\./[a-z-]+/(?!index\\.ts$)", message: "Another area: import its front door (../<area>/index.ts)." }] }],
+    },
+  },
+  {
+    files: ["src/modules/*/*/*.ts"],
+    rules: {
+      "no-restricted-imports": ["error", { patterns: [{ regex: "^\\.\\./\\.\\./[a-z-]+/(?!index\\.ts$)", message: "Another area: import its front door (../../<area>/index.ts)." }] }],
+    },
+  },
   { files: ["scripts/**", "bench/**", "test/**"], rules: { "no-console": "off" } },
   // Tests read JSON answers loosely; production code may not.
   { files: ["test/**"], rules: { "@typescript-eslint/no-explicit-any": "off" } },

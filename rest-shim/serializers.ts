@@ -1,8 +1,8 @@
 import { z } from "zod";
 import type { Organisation, Role } from "../src/generated/prisma/client.ts";
-import type { UserRecord } from "../src/modules/users/users.service.ts";
-import type { ApiKeyRecord } from "../src/modules/api-keys/api-keys.service.ts";
-import type { AuditRecord } from "../src/modules/audit/audit.service.ts";
+import type { UserRecord } from "../src/modules/users/index.ts";
+import type { ApiKeyRecord } from "../src/modules/api-keys/index.ts";
+import type { AuditRecord } from "../src/modules/audit/index.ts";
 import { named, nullableTimestamp, pageSchema, timestamp } from "./contract.ts";
 
 export const ScopeCatalogueSchema = named("ScopeCatalogue", z.record(z.string(), z.string()), "Every scope, with a one-line description");

@@ -2,7 +2,7 @@ import crypto from "node:crypto";
 import { STATUS_CODES } from "node:http";
 import type { Socket } from "node:net";
 import multipart from "@fastify/multipart";
-import { MAX_UPLOAD_BYTES } from "./modules/feeds/feed-upload.ts";
+import { MAX_UPLOAD_BYTES } from "./modules/feeds/index.ts";
 import Fastify, { LogController, type ConnectionError, type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyReply } from "fastify";
 import { AppError, errors, fromDataException } from "./platform/errors.ts";
 import type { Logger } from "./platform/logger.ts";

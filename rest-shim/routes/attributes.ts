@@ -3,7 +3,7 @@ import { defineRoute } from "../route.ts";
 import { pageQueryFields, queryBool } from "../schemas.ts";
 import { AttributePageSchema, AttributeSchema, attributeOut } from "../serializers/attributes.ts";
 import { errors } from "../../src/platform/errors.ts";
-import type { AttributeCreate, AttributePatch } from "../../src/modules/attributes/attribute-rules.ts";
+import type { AttributeCreate, AttributePatch } from "../../src/modules/attributes/index.ts";
 
 /**
  * Any 8-4-4-4-12 hex uuid (MISP data holds uuids of every version and variant), lower-cased.

@@ -17,7 +17,7 @@ import {
   rebuildOut,
 } from "../serializers/correlations.ts";
 import { anyUuid } from "./attributes.ts";
-import { HISTOGRAM_INTERVALS } from "../../src/modules/correlations/histogram.ts";
+import { HISTOGRAM_INTERVALS } from "../../src/modules/correlations/index.ts";
 
 const noQuery = z.object({}).strict();
 

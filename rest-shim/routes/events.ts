@@ -4,7 +4,7 @@ import { pageQueryFields, queryBool } from "../schemas.ts";
 import { ValidationIssueSchema, messageSchema, named } from "../contract.ts";
 import { EventDetailSchema, EventPageSchema, EventSchema, eventOut, eventReadOut } from "../serializers/events.ts";
 import { errors } from "../../src/platform/errors.ts";
-import { isCalendarDate } from "../../src/modules/events/misp-parse.ts";
+import { isCalendarDate } from "../../src/modules/events/index.ts";
 
 const uuidParam = z.object({ event_uuid: z.uuid().transform((u) => u.toLowerCase()) }).strict();
 const tagParams = z.object({ event_uuid: z.uuid().transform((u) => u.toLowerCase()), tag: z.string().min(1).max(255) }).strict();

@@ -15,9 +15,9 @@
 import { Readable } from "node:stream";
 import { defineRoute } from "../route.ts";
 import { searchHitOut } from "../serializers/search.ts";
-import { exploreExportQuery, type ExploreExportQuery } from "../../src/modules/search/explore-export-input.ts";
-import type { ExportTarget } from "../../src/modules/search/explore-export.ts";
-import { CONTENT_TYPES, encodeExport } from "../../src/modules/search/export-formats.ts";
+import { exploreExportQuery, type ExploreExportQuery } from "../../src/modules/search/index.ts";
+import type { ExportTarget } from "../../src/modules/search/index.ts";
+import { CONTENT_TYPES, encodeExport } from "../../src/modules/search/index.ts";
 
 /** Bytes buffered ahead of the socket (one page is written as one chunk, whatever this is). */
 const HIGH_WATER_MARK = 64 * 1024;

@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { defineRoute } from "../route.ts";
 import { idParams, pageQueryFields, queryBool } from "../schemas.ts";
-import { EXPORT_FORMATS, EXPORT_TARGETS } from "../../src/modules/exports/export-store.ts";
-import { fromPeer, peerSchedule } from "../../src/modules/tasks/schedule-contract.ts";
+import { EXPORT_FORMATS, EXPORT_TARGETS } from "../../src/modules/exports/index.ts";
+import { fromPeer, peerSchedule } from "../../src/modules/tasks/index.ts";
 import { ExportPageSchema, ExportSchema, exportOut } from "../serializers/exports.ts";
 
 /** Kept for the MCP tools, which import it from here; new code imports ../serializers/exports.ts. */

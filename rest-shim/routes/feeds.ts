@@ -4,9 +4,9 @@ import { binaryPart } from "../contract.ts";
 import { defineRoute } from "../route.ts";
 import { idParams, queryInt, skipLimitQuery } from "../schemas.ts";
 import { errors } from "../../src/platform/errors.ts";
-import { FEED_FORMAT_INPUTS, feedSettingsSchema } from "../../src/modules/feeds/feed-schema.ts";
-import type { StagedUpload } from "../../src/modules/feeds/feed-upload.ts";
-import type { FeedInput } from "../../src/modules/feeds/feeds.service.ts";
+import { FEED_FORMAT_INPUTS, feedSettingsSchema } from "../../src/modules/feeds/index.ts";
+import type { StagedUpload } from "../../src/modules/feeds/index.ts";
+import type { FeedInput } from "../../src/modules/feeds/index.ts";
 import { taskRunOut } from "../serializers/tasks.ts";
 import {
   FeedCreatedSchema,

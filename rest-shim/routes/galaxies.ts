@@ -13,7 +13,7 @@ import {
   galaxyPageOut,
   galaxyUpdateOut,
 } from "../serializers/galaxies.ts";
-import { P2_DEFAULT_SIZE, P2_MAX_SIZE } from "../../src/modules/galaxies/galaxies.service.ts";
+import { P2_DEFAULT_SIZE, P2_MAX_SIZE } from "../../src/modules/galaxies/index.ts";
 
 /** The peer's P2 paging: `page` from 1, `size` 1..1000 (default 20). */
 const p2Query = {

@@ -1,9 +1,9 @@
 import { z } from "zod";
 import { defineRoute } from "../route.ts";
 import { idParams, intId, pageQueryFields, queryBool, skipLimitQuery } from "../schemas.ts";
-import { HUNT_STATUSES, HUNT_TYPE_ALIASES, HUNT_TYPES, INDEX_TARGETS, MAX_QUERY_LENGTH } from "../../src/modules/hunts/hunt-definition.ts";
-import { HUNT_FREQUENCY_NAMES } from "../../src/modules/hunts/hunt-schedule.ts";
-import type { HuntInput } from "../../src/modules/hunts/hunts.service.ts";
+import { HUNT_STATUSES, HUNT_TYPE_ALIASES, HUNT_TYPES, INDEX_TARGETS, MAX_QUERY_LENGTH } from "../../src/modules/hunts/index.ts";
+import { HUNT_FREQUENCY_NAMES } from "../../src/modules/hunts/index.ts";
+import type { HuntInput } from "../../src/modules/hunts/index.ts";
 import { HuntPageSchema, HuntResultSchema, HuntRunSchema, HuntSchema, huntOut, huntResultOut, huntRunOut } from "../serializers/hunts.ts";
 
 /** Kept for the MCP tools, which import them from here; new code imports ../serializers/hunts.ts. */

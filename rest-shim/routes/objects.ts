@@ -3,7 +3,7 @@ import { defineRoute } from "../route.ts";
 import { pageQueryFields, queryBool } from "../schemas.ts";
 import { ObjectPageSchema, ObjectSchema, objectOut } from "../serializers/objects.ts";
 import { errors } from "../../src/platform/errors.ts";
-import type { ObjectFields, ReferenceCreate } from "../../src/modules/objects/objects.service.ts";
+import type { ObjectFields, ReferenceCreate } from "../../src/modules/objects/index.ts";
 import { anyUuid, attributeCreateBody, attributePatchBody, ignoredTimestamp, seenTime, toAttributeCreate, toAttributePatch } from "./attributes.ts";
 
 /** An object with a few thousand attributes is well over the default 1 MiB. */

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { defineRoute } from "../route.ts";
 import { queryBool, queryInt } from "../schemas.ts";
 import { SEARCH_PAGE_SCHEMAS, searchPageOut } from "../serializers/search.ts";
-import type { SearchTarget } from "../../src/modules/search/search.service.ts";
+import type { SearchTarget } from "../../src/modules/search/index.ts";
 
 /** The peer's search parameters (P3 paging: size 1..100, default 10). The query may be empty (match all). */
 const searchQuery = z

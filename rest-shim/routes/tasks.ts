@@ -2,9 +2,9 @@ import { z } from "zod";
 import { defineRoute } from "../route.ts";
 import { queryInt, skipLimitQuery } from "../schemas.ts";
 import { anyUuid } from "./attributes.ts";
-import { PERIOD_SECONDS, type Schedule } from "../../src/modules/tasks/schedule.ts";
-import { cronFields, fromPeer, peerSchedule, pickCron, timezone } from "../../src/modules/tasks/schedule-contract.ts";
-import { taskFullName } from "../../src/modules/tasks/task-registry.ts";
+import { PERIOD_SECONDS, type Schedule } from "../../src/modules/tasks/index.ts";
+import { cronFields, fromPeer, peerSchedule, pickCron, timezone } from "../../src/modules/tasks/index.ts";
+import { taskFullName } from "../../src/modules/tasks/index.ts";
 import {
   RegisteredTaskSchema,
   ScheduledTaskSchema,
@@ -15,7 +15,7 @@ import {
   scheduledTaskOut,
   taskRunOut,
 } from "../serializers/tasks.ts";
-import type { ScheduleTaskPatch } from "../../src/modules/tasks/tasks.service.ts";
+import type { ScheduleTaskPatch } from "../../src/modules/tasks/index.ts";
 import { errors, fromZodError } from "../../src/platform/errors.ts";
 
 // ---- request bodies: the spec's shape and the peer's (`task_name`, `params`, `schedule`) ----

@@ -1,7 +1,7 @@
 import { z } from "zod";
-import type { AttributeView } from "../../src/modules/attributes/attribute-reader.ts";
+import type { AttributeView } from "../../src/modules/attributes/index.ts";
 import { TagSchema, distribution, tagOut } from "./events.ts";
-import type { CorrelationHit } from "../../src/modules/correlations/correlations.service.ts";
+import type { CorrelationHit } from "../../src/modules/correlations/index.ts";
 import { named, pageSchema } from "../contract.ts";
 
 export const CorrelationHitSchema = named(

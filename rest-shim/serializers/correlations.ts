@@ -1,8 +1,8 @@
 import { z } from "zod";
-import type { CorrelatedAttribute, KeyCount } from "../../src/modules/correlations/correlation-aggregates.ts";
-import type { Exclusion } from "../../src/modules/correlations/correlations.service.ts";
-import type { HistogramBucket } from "../../src/modules/correlations/histogram.ts";
-import type { RebuildRow } from "../../src/modules/correlations/rebuild.ts";
+import type { CorrelatedAttribute, KeyCount } from "../../src/modules/correlations/index.ts";
+import type { Exclusion } from "../../src/modules/correlations/index.ts";
+import type { HistogramBucket } from "../../src/modules/correlations/index.ts";
+import type { RebuildRow } from "../../src/modules/correlations/index.ts";
 import { named, nullableTimestamp, timestamp } from "../contract.ts";
 
 const rebuildStatus = z.enum(["queued", "running", "succeeded", "failed"]);

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import type { EventView, TagView } from "../../src/modules/events/event-reader.ts";
-import type { RelatedEvent } from "../../src/modules/correlations/correlation-aggregates.ts";
+import type { EventView, TagView } from "../../src/modules/events/index.ts";
+import type { RelatedEvent } from "../../src/modules/correlations/index.ts";
 import { named, pageSchema } from "../contract.ts";
 
 const uuid = z.uuid();

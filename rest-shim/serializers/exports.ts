@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { EXPORT_FORMATS, EXPORT_STATUSES, EXPORT_TARGETS } from "../../src/modules/exports/export-store.ts";
-import type { ExportView } from "../../src/modules/exports/exports.service.ts";
+import { EXPORT_FORMATS, EXPORT_STATUSES, EXPORT_TARGETS } from "../../src/modules/exports/index.ts";
+import type { ExportView } from "../../src/modules/exports/index.ts";
 import { named, nullableTimestamp, pageSchema, timestamp } from "../contract.ts";
 import { distribution } from "./events.ts";
 import { ScheduleSchema, scheduleSchemaOut } from "./tasks.ts";

@@ -1,8 +1,8 @@
 import { z } from "zod";
 import type { Feed } from "../../src/generated/prisma/client.ts";
-import { FEED_FORMATS } from "../../src/modules/feeds/feed-schema.ts";
-import type { PreviewRow } from "../../src/modules/feeds/feeds.service.ts";
-import type { UploadResult } from "../../src/modules/feeds/feed-upload.ts";
+import { FEED_FORMATS } from "../../src/modules/feeds/index.ts";
+import type { PreviewRow } from "../../src/modules/feeds/index.ts";
+import type { UploadResult } from "../../src/modules/feeds/index.ts";
 import { named, nullableTimestamp, timestamp } from "../contract.ts";
 import { distribution } from "./events.ts";
 import { TaskRunSchema, type TaskRunOut } from "./tasks.ts";

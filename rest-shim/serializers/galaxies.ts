@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { Galaxy, GalaxyCluster } from "../../src/generated/prisma/client.ts";
-import type { AttackPattern, GalaxyUpdateResult, GalaxyWithClusters, P2Page } from "../../src/modules/galaxies/galaxies.service.ts";
+import type { AttackPattern, GalaxyUpdateResult, GalaxyWithClusters, P2Page } from "../../src/modules/galaxies/index.ts";
 import { named, timestamp } from "../contract.ts";
 
 export const GalaxyClusterSchema = named(

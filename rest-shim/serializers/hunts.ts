@@ -1,8 +1,8 @@
 import { z } from "zod";
-import { HUNT_STATUSES, HUNT_TYPES, INDEX_TARGETS } from "../../src/modules/hunts/hunt-definition.ts";
-import { HUNT_FREQUENCY_NAMES, frequencyOf, type HuntFrequency } from "../../src/modules/hunts/hunt-schedule.ts";
-import type { HuntRow, HuntRunRow } from "../../src/modules/hunts/hunt-store.ts";
-import type { Hit } from "../../src/modules/hunts/hit-keys.ts";
+import { HUNT_STATUSES, HUNT_TYPES, INDEX_TARGETS } from "../../src/modules/hunts/index.ts";
+import { HUNT_FREQUENCY_NAMES, frequencyOf, type HuntFrequency } from "../../src/modules/hunts/index.ts";
+import type { HuntRow, HuntRunRow } from "../../src/modules/hunts/index.ts";
+import type { Hit } from "../../src/modules/hunts/index.ts";
 import { named, nullableTimestamp, pageSchema, timestamp } from "../contract.ts";
 
 const isoOrNull = (d: Date | null) => (d ? d.toISOString() : null);

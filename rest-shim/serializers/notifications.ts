@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { NotificationRow } from "../../src/modules/notifications/notifications.service.ts";
+import type { NotificationRow } from "../../src/modules/notifications/index.ts";
 import { named, pageSchema, timestamp } from "../contract.ts";
 
 export const NotificationSchema = named(

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { ObjectView, ReferenceView } from "../../src/modules/objects/object-reader.ts";
+import type { ObjectView, ReferenceView } from "../../src/modules/objects/index.ts";
 import { AttributeSchema, attributeOut, epochOut } from "./attributes.ts";
 import { distribution } from "./events.ts";
 import { named, pageSchema } from "../contract.ts";
@@ -47,7 +47,7 @@ export const ObjectSchema = named(
 );
 
 export const ObjectPageSchema = pageSchema("MispObjectPage", ObjectSchema);
-import type { CorrelationHit } from "../../src/modules/correlations/correlations.service.ts";
+import type { CorrelationHit } from "../../src/modules/correlations/index.ts";
 
 /** The peer's ObjectReference fields (`source_uuid` is the owning object; `referenced_id` has no meaning here). */
 export function referenceOut(r: ReferenceView): z.output<typeof ObjectReferenceSchema> {

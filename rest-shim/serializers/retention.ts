@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { RetentionStatus } from "../../src/modules/retention/retention-policy.ts";
+import type { RetentionStatus } from "../../src/modules/retention/index.ts";
 import { named } from "../contract.ts";
 
 export const RetentionStatusSchema = named(

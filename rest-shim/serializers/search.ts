@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { SearchPage, SearchTarget } from "../../src/modules/search/search.service.ts";
+import type { SearchPage, SearchTarget } from "../../src/modules/search/index.ts";
 import type { SearchHit } from "../../src/search/search-index.ts";
 import { timestampMillis } from "../../src/search/timestamps.ts";
 import { named } from "../contract.ts";

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { RUNTIME_SETTINGS } from "../../src/modules/settings/runtime-settings.schema.ts";
-import { USER_SETTINGS, freeFormSetting } from "../../src/modules/settings/user-settings.schema.ts";
+import { RUNTIME_SETTINGS } from "../../src/modules/settings/index.ts";
+import { USER_SETTINGS, freeFormSetting } from "../../src/modules/settings/index.ts";
 import { named } from "../contract.ts";
 
 export const UserSettingsSchema = named(

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { SIGHTING_TYPES, type SightingsCreated } from "../../src/modules/sightings/sightings.service.ts";
+import { SIGHTING_TYPES, type SightingsCreated } from "../../src/modules/sightings/index.ts";
 import { named, timestamp } from "../contract.ts";
 
 export const SightingsCreatedSchema = named(

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { TagRecord } from "../../src/modules/tags/tags.service.ts";
+import type { TagRecord } from "../../src/modules/tags/index.ts";
 import { named, pageSchema } from "../contract.ts";
 
 export const TagRecordSchema = named(

@@ -1,8 +1,8 @@
 import { z } from "zod";
-import { CRON_FIELDS, PERIOD_SECONDS, describeSchedule, intervalSeconds, type CronField, type Schedule } from "../../src/modules/tasks/schedule.ts";
-import { pickCron } from "../../src/modules/tasks/schedule-contract.ts";
-import { taskFullName } from "../../src/modules/tasks/task-registry.ts";
-import type { ScheduledTaskRow, TaskRunRow } from "../../src/modules/tasks/task-store.ts";
+import { CRON_FIELDS, PERIOD_SECONDS, describeSchedule, intervalSeconds, type CronField, type Schedule } from "../../src/modules/tasks/index.ts";
+import { pickCron } from "../../src/modules/tasks/index.ts";
+import { taskFullName } from "../../src/modules/tasks/index.ts";
+import type { ScheduledTaskRow, TaskRunRow } from "../../src/modules/tasks/index.ts";
 import { named, nullableTimestamp, timestamp } from "../contract.ts";
 
 const periods = Object.keys(PERIOD_SECONDS) as [keyof typeof PERIOD_SECONDS, ...(keyof typeof PERIOD_SECONDS)[]];

@@ -5,7 +5,7 @@ import { hashPassword, verifyPassword } from "./passwords.ts";
 import { isKnownScope, grants } from "./scopes.ts";
 import { scopesOf, type Principal, type RequestOrigin } from "./principal.ts";
 import { LoginThrottle } from "./login-throttle.ts";
-import type { AuditService } from "../modules/audit/audit.service.ts";
+import type { AuditService } from "../modules/audit/index.ts";
 
 export interface TokenResponse {
   access_token: string;

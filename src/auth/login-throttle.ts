@@ -1,9 +1,9 @@
 import net from "node:net";
 import type pg from "pg";
 import { errors } from "../platform/errors.ts";
-import type { AuditService } from "../modules/audit/audit.service.ts";
-import { runtimeSettingOf } from "../modules/settings/runtime-settings.reader.ts";
-import type { RuntimeSettingValue } from "../modules/settings/runtime-settings.schema.ts";
+import type { AuditService } from "../modules/audit/index.ts";
+import { runtimeSettingOf } from "../modules/settings/index.ts";
+import type { RuntimeSettingValue } from "../modules/settings/index.ts";
 import type { Principal } from "./principal.ts";
 
 type AuthSettings = RuntimeSettingValue<"auth">;

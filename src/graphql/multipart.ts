@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import { processRequest, type GraphQLOperation } from "graphql-upload-minimal";
 import type { YogaServerInstance } from "graphql-yoga";
 import { errors } from "../platform/errors.ts";
-import { MAX_UPLOAD_BYTES } from "../modules/feeds/feed-upload.ts";
+import { MAX_UPLOAD_BYTES } from "../modules/feeds/index.ts";
 import type { GraphQLContext } from "./builder.ts";
 import type { ServerContext } from "./yoga.ts";
 import { refusedBody } from "./anonymous-guard.ts";

@@ -27,15 +27,15 @@ import { indexChangesTask } from "./tasks/index-changes.ts";
 import { queueStaleAccessReindex, reindexStaleAccessTask } from "./tasks/reindex-stale-access.ts";
 import { correlateChangesTask } from "./tasks/correlate-changes.ts";
 import { rebuildCorrelationsTask } from "./tasks/rebuild-correlations.ts";
-import type { TaskServices } from "../modules/tasks/registered-task.ts";
-import { tickSchedules } from "../modules/tasks/tick.ts";
+import type { TaskServices } from "../modules/tasks/index.ts";
+import { tickSchedules } from "../modules/tasks/index.ts";
 import { runTaskJob } from "./tasks/run-task.ts";
 import { compactSearchIndexesTask } from "./tasks/compact-search-indexes.ts";
 import { notifyChangesTask } from "./tasks/notify-changes.ts";
 import { emailDigestTask, sendEmailTask } from "./tasks/send-email.ts";
 import { releaseDeadWorkers, WorkerLiveness } from "./worker-liveness.ts";
 import { JobAlarm } from "./job-alarm.ts";
-import { pruneFeedUploadsTask } from "../modules/feeds/prune-feed-uploads.ts";
+import { pruneFeedUploadsTask } from "../modules/feeds/index.ts";
 
 /**
  * Every task the worker runs, one per registered name (the type keeps the registry and the list

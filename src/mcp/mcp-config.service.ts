@@ -2,9 +2,9 @@ import crypto from "node:crypto";
 import type { AppContext } from "../app-context.ts";
 import { authorize, requireUser, type Principal } from "../auth/principal.ts";
 import { errors } from "../platform/errors.ts";
-import type { AuditService } from "../modules/audit/audit.service.ts";
-import { sha256Hex } from "../modules/api-keys/api-key-auth.ts";
-import { readRuntimeSetting } from "../modules/settings/runtime-settings.reader.ts";
+import type { AuditService } from "../modules/audit/index.ts";
+import { sha256Hex } from "../modules/api-keys/index.ts";
+import { readRuntimeSetting } from "../modules/settings/index.ts";
 import { heldMcpScopes } from "./tool-access.ts";
 
 export interface McpConfig {

@@ -1,6 +1,6 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { DISTRIBUTION } from "../auth/distribution.ts";
-import { getAttributeCatalogue } from "../modules/attributes/catalogue/catalogue.ts";
+import { getAttributeCatalogue } from "../modules/attributes/index.ts";
 import { AUDIENCE_FIELD, INDEX_FIELDS } from "../search/fields.ts";
 import type { IndexName } from "../search/search-index.ts";
 import type { Runtime } from "../runtime.ts";

@@ -1,5 +1,5 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { SIGHTING_TYPES, type SightingHit } from "../modules/sightings/sightings.service.ts";
+import { SIGHTING_TYPES, type SightingHit } from "../modules/sightings/index.ts";
 import { toolResult } from "./results.ts";
 import { MAX_ITEMS, oneOf, pageSummary, type ToolContext } from "./tool-kit.ts";
 

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { errors } from "../platform/errors.ts";
-import { parseBound } from "../modules/search/explore-export-input.ts";
+import { parseBound } from "../modules/search/index.ts";
 
 /** 9999-12-31T23:59:59Z, as the Explore export's bounds. */
 const MAX_EPOCH_SECONDS = 253_402_300_799;

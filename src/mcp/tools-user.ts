@@ -1,7 +1,7 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 import type { Runtime } from "../runtime.ts";
-import type { FollowList } from "../modules/notifications/notification-rules.ts";
+import type { FollowList } from "../modules/notifications/index.ts";
 import { notificationOut } from "../../rest-shim/serializers/notifications.ts";
 import { toolResult } from "./results.ts";
 import { ADDS_DATA, pageArg, pageSummary, READ_ONLY, sizeArg, UUID, wrap, type ToolContext } from "./tool-kit.ts";

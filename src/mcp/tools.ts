@@ -1,10 +1,10 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 import type { Runtime } from "../runtime.ts";
-import { MAX_SEARCH_PAGE_SIZE, MAX_SEARCH_WINDOW, parseUserQuery, type SearchTarget } from "../modules/search/search.service.ts";
-import { withTimeRange } from "../modules/search/explore-export.ts";
-import { detectIndicator, refang } from "../modules/feeds/ingest/detect-type.ts";
-import { getAttributeCatalogue } from "../modules/attributes/catalogue/catalogue.ts";
+import { MAX_SEARCH_PAGE_SIZE, MAX_SEARCH_WINDOW, parseUserQuery, type SearchTarget } from "../modules/search/index.ts";
+import { withTimeRange } from "../modules/search/index.ts";
+import { detectIndicator, refang } from "../modules/feeds/index.ts";
+import { getAttributeCatalogue } from "../modules/attributes/index.ts";
 import { eventOut } from "../../rest-shim/serializers/events.ts";
 import { attributeOut } from "../../rest-shim/serializers/attributes.ts";
 import { tagRecordOut } from "../../rest-shim/serializers/tags.ts";

@@ -1,6 +1,6 @@
 import type { Task } from "graphile-worker";
 import type { AppContext } from "../../app-context.ts";
-import { notifyChangeRange } from "../../modules/notifications/notifier.ts";
+import { notifyChangeRange } from "../../modules/notifications/index.ts";
 
 /** Notifies the followers of what a range of change records touched; a retry creates no duplicate (dedupe keys). */
 export function notifyChangesTask(ctx: AppContext): Task {

@@ -3,10 +3,10 @@ import type { AppContext } from "../../app-context.ts";
 import { hasScope, type Principal } from "../../auth/principal.ts";
 import { runAsPrincipal } from "../../auth/run-as.ts";
 import { AppError, errors } from "../../platform/errors.ts";
-import { taskKwargs } from "../../modules/tasks/params.ts";
-import type { RegisteredTask, TaskServices } from "../../modules/tasks/registered-task.ts";
-import { taskNamed } from "../../modules/tasks/task-registry.ts";
-import { finishRun, requeueRun, saveRunProgress, startRunAttempt, type TaskRunRow } from "../../modules/tasks/task-store.ts";
+import { taskKwargs } from "../../modules/tasks/index.ts";
+import type { RegisteredTask, TaskServices } from "../../modules/tasks/index.ts";
+import { taskNamed } from "../../modules/tasks/index.ts";
+import { finishRun, requeueRun, saveRunProgress, startRunAttempt, type TaskRunRow } from "../../modules/tasks/index.ts";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 

@@ -2,10 +2,10 @@ import nodemailer from "nodemailer";
 import type { Task } from "graphile-worker";
 import type { AppContext } from "../../app-context.ts";
 import { withTransaction } from "../../platform/db/transaction.ts";
-import { readRuntimeSetting } from "../../modules/settings/runtime-settings.reader.ts";
+import { readRuntimeSetting } from "../../modules/settings/index.ts";
 import { SEND_EMAIL_TASK } from "../../platform/job-names.ts";
 import { enqueueJob } from "../../platform/job-queue.ts";
-import { SEND_EMAIL_ATTEMPTS, scheduleDigest } from "../../modules/notifications/mail.ts";
+import { SEND_EMAIL_ATTEMPTS, scheduleDigest } from "../../modules/notifications/index.ts";
 
 /**
  * Sends one queued mail through SMTP_URL (skipped, and recorded so, without it). A failure is kept in

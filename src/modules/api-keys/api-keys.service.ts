@@ -3,7 +3,7 @@ import type { AppContext } from "../../app-context.ts";
 import { authorize, hasScope, requireUser, type Principal } from "../../auth/principal.ts";
 import { isKnownScope } from "../../auth/scopes.ts";
 import { errors } from "../../platform/errors.ts";
-import type { AuditService } from "../audit/audit.service.ts";
+import type { AuditService } from "../audit/index.ts";
 import type { ApiKey } from "../../generated/prisma/client.ts";
 import { sha256Hex } from "./api-key-auth.ts";
 

@@ -1,7 +1,7 @@
 import { readableSql } from "../../auth/distribution.ts";
 import type { Principal } from "../../auth/principal.ts";
 import type { Sql } from "../../platform/db/transaction.ts";
-import type { TagView } from "../events/event-reader.ts";
+import type { TagView } from "../events/index.ts";
 
 /** The event fields access rules and change records need, read with every attribute. */
 export interface EventRef {

@@ -1,7 +1,7 @@
 import { builder, caller } from "../../graphql/builder.ts";
 import { cost } from "../../graphql/cost-limits.ts";
 import { errors } from "../../platform/errors.ts";
-import { checkPage, checkUuid, EventTagType } from "../events/events.graphql.ts";
+import { checkPage, checkUuid, EventTagType } from "../events/index.ts";
 import type { AttributeView } from "./attribute-reader.ts";
 import type { AttributeCreate, AttributePatch } from "./attribute-rules.ts";
 import { DOC } from "../../graphql/docs.ts";

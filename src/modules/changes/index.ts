@@ -1,2 +1,3 @@
-/** The change log's public surface: what other areas (the indexer, jobs) import. */
-export { changeRangeJobKey, EVENT_RESTORED, EVENT_SOFT_DELETED, isEventTrashChange, recordChanges, type Change, type EntityType } from "./change-log.ts";
+/** The change log's front door: what other areas (the indexer, jobs, writers) use. */
+export { EVENT_RESTORED, EVENT_SOFT_DELETED, changeRangeJobKey, isEventTrashChange, recordChanges } from "./change-log.ts";
+export type { Change, EntityType } from "./change-log.ts";

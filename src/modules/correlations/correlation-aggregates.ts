@@ -5,7 +5,7 @@
  */
 import type { Principal } from "../../auth/principal.ts";
 import type { Sql } from "../../platform/db/transaction.ts";
-import type { EventView } from "../events/event-reader.ts";
+import type { EventView } from "../events/index.ts";
 import { readableEventsSql, readableSql } from "../../auth/distribution.ts";
 import { isAdmin } from "../../auth/principal.ts";
 import type { HistogramInterval } from "./histogram.ts";

@@ -1,6 +1,6 @@
 import type pg from "pg";
 import type { Principal } from "../../auth/principal.ts";
-import { recordChanges } from "../changes/change-log.ts";
+import { recordChanges } from "../changes/index.ts";
 import type { PairRow } from "./correlation-store.ts";
 import { removalChanges } from "./correlator.ts";
 import { cancelActiveRebuilds, PURGE_LOCK } from "./rebuild.ts";

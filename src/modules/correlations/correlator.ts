@@ -1,9 +1,9 @@
 import type pg from "pg";
-import type { Change } from "../changes/change-log.ts";
-import { isEventTrashChange, recordChanges } from "../changes/change-log.ts";
+import type { Change } from "../changes/index.ts";
+import { isEventTrashChange, recordChanges } from "../changes/index.ts";
 import { withTransaction, type Sql } from "../../platform/db/transaction.ts";
-import { RUNTIME_DEFAULTS } from "../settings/runtime-settings.schema.ts";
-import { isCompositeType, splitComposite } from "../attributes/catalogue/index.ts";
+import { RUNTIME_DEFAULTS } from "../settings/index.ts";
+import { isCompositeType, splitComposite } from "../attributes/index.ts";
 import {
   attributeUuidsById,
   correlateBatch,

@@ -1,5 +1,5 @@
-import { instanceWide, noParams } from "../tasks/params.ts";
-import type { RegisteredTask } from "../tasks/registered-task.ts";
+import { instanceWide, noParams } from "../tasks/index.ts";
+import type { RegisteredTask } from "../tasks/index.ts";
 import { queueRebuild } from "./rebuild.ts";
 
 /** Task `generate_correlations`: queues a full rebuild (its progress: GET /correlations/run/{rebuild_id}), as POST /correlations/run does. */

@@ -9,7 +9,7 @@ import { errors } from "../../platform/errors.ts";
 import { INDEX_FIELDS } from "../../search/fields.ts";
 import type { LuceneAst } from "../../search/lucene/ast.ts";
 import type { SearchAccess, SearchHit, SearchIndex, SearchResult } from "../../search/search-index.ts";
-import { searchFailure } from "../search/search.service.ts";
+import { searchFailure } from "../search/index.ts";
 
 export const HISTOGRAM_INTERVALS = ["1d", "1w", "1M"] as const;
 export type HistogramInterval = (typeof HISTOGRAM_INTERVALS)[number];

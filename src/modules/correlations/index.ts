@@ -1,4 +1,12 @@
-/** Correlations' public surface for other areas: the indexer reads pairs and correlation changes, jobs run the correlator. */
-export { correlateChangeRange, CORRELATION_DELETED, isCorrelationChange } from "./correlator.ts";
-export { pairsOfAttributes, type PairDetail } from "./correlation-store.ts";
+/** The correlations area's front door: the service, what the indexer reads (pairs, correlation changes) and what jobs run. */
+export type { CorrelatedAttribute, KeyCount, RelatedEvent } from "./correlation-aggregates.ts";
+export { pairsOfAttributes } from "./correlation-store.ts";
+export type { PairDetail } from "./correlation-store.ts";
+export { CorrelationsService } from "./correlations.service.ts";
+export type { CorrelationHit, Exclusion } from "./correlations.service.ts";
+export { CORRELATION_DELETED, correlateChangeRange, isCorrelationChange } from "./correlator.ts";
+export { generateCorrelationsTask } from "./generate-correlations-task.ts";
+export { HISTOGRAM_INTERVALS } from "./histogram.ts";
+export type { HistogramBucket } from "./histogram.ts";
 export { enqueueRebuildStep, failRebuild, runRebuildStep } from "./rebuild.ts";
+export type { RebuildRow } from "./rebuild.ts";

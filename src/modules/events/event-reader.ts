@@ -1,7 +1,7 @@
 import type pg from "pg";
 import { readableSql } from "../../auth/distribution.ts";
 import type { Principal } from "../../auth/principal.ts";
-import type { RetentionBadge } from "../retention/retention-policy.ts";
+import type { RetentionBadge } from "../retention/index.ts";
 
 type Sql = Pick<pg.Pool, "query">;
 

@@ -2,7 +2,7 @@ import crypto from "node:crypto";
 import type pg from "pg";
 import { hasScope, type Principal } from "../../auth/principal.ts";
 import { errors } from "../../platform/errors.ts";
-import { recordChanges, type Change } from "../changes/change-log.ts";
+import { recordChanges, type Change } from "../changes/index.ts";
 import type { AttributeDraft, EventDraft, ObjectDraft, SightingDraft, TagDraft } from "./event-draft.ts";
 
 const CHUNK = 5000;

@@ -1,11 +1,11 @@
 import crypto from "node:crypto";
-import type { RetentionService } from "../retention/retention.service.ts";
+import type { RetentionService } from "../retention/index.ts";
 import type { AppContext } from "../../app-context.ts";
 import { authorize, type Principal } from "../../auth/principal.ts";
 import { withTransaction } from "../../platform/db/transaction.ts";
 import { errors, type ValidationIssue } from "../../platform/errors.ts";
 import { offsetOf, pageOf, type Page, type PageRequest } from "../../platform/pagination.ts";
-import { EVENT_RESTORED, EVENT_SOFT_DELETED, recordChanges, type Change } from "../changes/change-log.ts";
+import { EVENT_RESTORED, EVENT_SOFT_DELETED, recordChanges, type Change } from "../changes/index.ts";
 import { canReadEvent, canWriteEvent, readableEventsSql } from "../../auth/distribution.ts";
 import type { EventDraft } from "./event-draft.ts";
 import { listEvents, loadEvent, type EventView } from "./event-reader.ts";

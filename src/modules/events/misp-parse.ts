@@ -8,7 +8,7 @@ import {
   isValidCategoryForType,
   splitComposite,
   validateAttributeValue,
-} from "../attributes/catalogue/index.ts";
+} from "../attributes/index.ts";
 import type { AttributeDraft, EventDraft, ObjectDraft, ReferenceDraft, SightingDraft, TagDraft } from "./event-draft.ts";
 import { unsafeTextReason } from "../../platform/unsafe-text.ts";
 

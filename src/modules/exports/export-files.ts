@@ -15,8 +15,8 @@ import { errors } from "../../platform/errors.ts";
 import { ChunkBuilder, chunked } from "../../platform/text-chunks.ts";
 import type { SearchHit } from "../../search/search-index.ts";
 import { loadEventDocuments } from "../../indexing/documents.ts";
-import { mispObject, mispTime } from "../events/misp-export.ts";
-import { csvHeader, csvRecord } from "../search/export-formats.ts";
+import { mispObject, mispTime } from "../events/index.ts";
+import { csvHeader, csvRecord } from "../search/index.ts";
 import { loadObjects, type ExportFileFormat, type ExportIndexTarget } from "./export-store.ts";
 import { StixBundleWriter } from "./stix/index.ts";
 

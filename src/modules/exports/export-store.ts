@@ -1,5 +1,5 @@
 import type { Sql } from "../../platform/db/transaction.ts";
-import type { MispObjectRow } from "../events/misp-export.ts";
+import type { MispObjectRow } from "../events/index.ts";
 
 export const EXPORT_FORMATS = ["json", "csv", "misp", "stix"] as const;
 export type ExportFileFormat = (typeof EXPORT_FORMATS)[number];

@@ -4,12 +4,12 @@ import { authorize, requireUser, scopesOf, type Principal } from "../../auth/pri
 import { withTransaction, type Sql } from "../../platform/db/transaction.ts";
 import { errors } from "../../platform/errors.ts";
 import { offsetOf, pageOf, type Page, type PageRequest } from "../../platform/pagination.ts";
-import type { AuditService } from "../audit/audit.service.ts";
-import { parseUserQuery } from "../search/search.service.ts";
-import { readRuntimeSetting } from "../settings/runtime-settings.reader.ts";
-import { nextRun, validateSchedule, type Schedule } from "../tasks/schedule.ts";
-import { queueRun, wakeTicker } from "../tasks/task-queue.ts";
-import { deleteScheduledTask, findScheduledTask, insertScheduledTask, updateScheduledTask, type ScheduledTaskRow } from "../tasks/task-store.ts";
+import type { AuditService } from "../audit/index.ts";
+import { parseUserQuery } from "../search/index.ts";
+import { readRuntimeSetting } from "../settings/index.ts";
+import { nextRun, validateSchedule, type Schedule } from "../tasks/index.ts";
+import { queueRun, wakeTicker } from "../tasks/index.ts";
+import { deleteScheduledTask, findScheduledTask, insertScheduledTask, updateScheduledTask, type ScheduledTaskRow } from "../tasks/index.ts";
 import { FILE_TYPES } from "./export-files.ts";
 import {
   countActiveExports,

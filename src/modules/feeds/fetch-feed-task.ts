@@ -1,5 +1,5 @@
 import { errors } from "../../platform/errors.ts";
-import type { RegisteredTask } from "../tasks/registered-task.ts";
+import type { RegisteredTask } from "../tasks/index.ts";
 import { canFetchFeed, FETCH_SCOPES, ingestingPrincipal } from "./feeds.policy.ts";
 import { FeedContentError, ingestFeed } from "./ingest/ingest.ts";
 

@@ -4,7 +4,7 @@ import type { Galaxy, GalaxyCluster } from "../../generated/prisma/client.ts";
 import type { Prisma } from "../../platform/db/index.ts";
 import { errors } from "../../platform/errors.ts";
 import { offsetOf, pageOf, type Page, type PageRequest } from "../../platform/pagination.ts";
-import type { AuditService } from "../audit/audit.service.ts";
+import type { AuditService } from "../audit/index.ts";
 import { ATTACK_PATTERN_TYPE, loadGalaxySource, type GalaxyBundle } from "./galaxy-source.ts";
 import { containsPattern } from "../../platform/db/like.ts";
 

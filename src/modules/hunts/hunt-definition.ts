@@ -1,6 +1,6 @@
 import { errors } from "../../platform/errors.ts";
-import { MAX_RESOLVE_TOKENS, splitAttackPatternQuery } from "../galaxies/galaxies.service.ts";
-import { parseUserQuery } from "../search/search.service.ts";
+import { MAX_RESOLVE_TOKENS, splitAttackPatternQuery } from "../galaxies/index.ts";
+import { parseUserQuery } from "../search/index.ts";
 import { validateCpe } from "./cpe.ts";
 import { isVulnerabilityId } from "./vulnerability-ids.ts";
 

@@ -6,9 +6,9 @@ import { errors } from "../../platform/errors.ts";
 import { searchCpe } from "../../integrations/vulnerability-lookup.ts";
 import { searchRulesByVulnerability } from "../../integrations/rules-service.ts";
 import type { HttpJsonOptions } from "../../integrations/http-json.ts";
-import type { RuntimeSettingValue } from "../settings/runtime-settings.schema.ts";
-import { splitAttackPatternQuery, type GalaxiesService } from "../galaxies/galaxies.service.ts";
-import type { SearchService, SearchTarget } from "../search/search.service.ts";
+import type { RuntimeSettingValue } from "../settings/index.ts";
+import { splitAttackPatternQuery, type GalaxiesService } from "../galaxies/index.ts";
+import type { SearchService, SearchTarget } from "../search/index.ts";
 import type { HuntType, IndexTarget } from "./hunt-definition.ts";
 import type { Hit } from "./hit-keys.ts";
 

@@ -3,8 +3,8 @@ import { authorize, type Principal } from "../../auth/principal.ts";
 import { withTransaction } from "../../platform/db/transaction.ts";
 import { AppError, errors } from "../../platform/errors.ts";
 import { UpstreamError } from "../../integrations/http-json.ts";
-import { notifyHuntResult } from "../notifications/notifier.ts";
-import { readRuntimeSetting } from "../settings/runtime-settings.reader.ts";
+import { notifyHuntResult } from "../notifications/index.ts";
+import { readRuntimeSetting } from "../settings/index.ts";
 import type { HuntEngine } from "./hunt-engine.ts";
 import { alertFor, markNewHits, type Hit } from "./hit-keys.ts";
 import {

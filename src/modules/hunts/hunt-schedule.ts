@@ -1,7 +1,7 @@
 import type { Sql } from "../../platform/db/transaction.ts";
-import { nextRun, type Schedule } from "../tasks/schedule.ts";
-import { wakeTicker } from "../tasks/task-queue.ts";
-import { deleteScheduledTask, insertScheduledTask, updateScheduledTask } from "../tasks/task-store.ts";
+import { nextRun, type Schedule } from "../tasks/index.ts";
+import { wakeTicker } from "../tasks/index.ts";
+import { deleteScheduledTask, insertScheduledTask, updateScheduledTask } from "../tasks/index.ts";
 import { setHuntSchedule, type HuntRow } from "./hunt-store.ts";
 
 /**

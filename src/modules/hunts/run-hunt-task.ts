@@ -1,6 +1,6 @@
 import { runAsPrincipal } from "../../auth/run-as.ts";
 import { errors } from "../../platform/errors.ts";
-import type { RegisteredTask } from "../tasks/registered-task.ts";
+import type { RegisteredTask } from "../tasks/index.ts";
 import { RUN_HUNT_TASK } from "./hunt-schedule.ts";
 import { executeHunt } from "./hunt-runs.ts";
 import { findHunt } from "./hunt-store.ts";

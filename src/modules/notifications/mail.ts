@@ -1,7 +1,7 @@
 import type { Sql } from "../../platform/db/transaction.ts";
 import { EMAIL_DIGEST_TASK, SEND_EMAIL_TASK } from "../../platform/job-names.ts";
 import { enqueueJob } from "../../platform/job-queue.ts";
-import { readRuntimeSetting } from "../settings/runtime-settings.reader.ts";
+import { readRuntimeSetting } from "../settings/index.ts";
 
 /** A send is retried with graphile-worker's backoff (about 1 h in all), then the mail is failed. */
 export const SEND_EMAIL_ATTEMPTS = 10;

@@ -3,8 +3,8 @@ import { authorize, requireUser, type Principal } from "../../auth/principal.ts"
 import { withTransaction, type Sql } from "../../platform/db/transaction.ts";
 import { errors } from "../../platform/errors.ts";
 import { offsetOf, pageOf, type Page, type PageRequest } from "../../platform/pagination.ts";
-import { MAX_FOLLOWS_PER_LIST } from "../settings/user-settings.schema.ts";
-import { userSettingsTopic } from "../settings/settings.service.ts";
+import { MAX_FOLLOWS_PER_LIST } from "../settings/index.ts";
+import { userSettingsTopic } from "../settings/index.ts";
 import type { FollowList } from "./notification-rules.ts";
 import { notificationsTopic } from "./notifier.ts";
 

@@ -1,6 +1,6 @@
 import type { Principal } from "../../auth/principal.ts";
 import type { Sql } from "../../platform/db/transaction.ts";
-import { attributesOfObjects, type AttributeView, type EventRef } from "../attributes/attribute-reader.ts";
+import { attributesOfObjects, type AttributeView, type EventRef } from "../attributes/index.ts";
 
 export interface ReferenceView {
   uuid: string;

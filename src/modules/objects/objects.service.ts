@@ -5,19 +5,19 @@ import { authorize, type Principal } from "../../auth/principal.ts";
 import { withTransaction } from "../../platform/db/transaction.ts";
 import { errors } from "../../platform/errors.ts";
 import { offsetOf, pageOf, type Page, type PageRequest } from "../../platform/pagination.ts";
-import { recordChanges, type Change } from "../changes/change-log.ts";
+import { recordChanges, type Change } from "../changes/index.ts";
 import { canReadEvent, canReadInEvent, canWriteEvent, readableSql } from "../../auth/distribution.ts";
-import { loadAttribute, lockEvent, type AttributeView, type EventRef } from "../attributes/attribute-reader.ts";
+import { loadAttribute, lockEvent, type AttributeView, type EventRef } from "../attributes/index.ts";
 import {
   prepareAttributePatch,
   prepareNewAttribute,
   type AttributeCreate,
   type AttributePatch,
   type AttributeRow,
-} from "../attributes/attribute-rules.ts";
-import { insertAttributes, touchEvent, updateAttributeColumns } from "../attributes/attribute-writer.ts";
-import { attributeDeletedChange, writableEvent } from "../attributes/attributes.service.ts";
-import { checkDate, checkIntRange, checkText, checkUuidField, Issues, nowSeconds, type Loc } from "../attributes/input-checks.ts";
+} from "../attributes/index.ts";
+import { insertAttributes, touchEvent, updateAttributeColumns } from "../attributes/index.ts";
+import { attributeDeletedChange, writableEvent } from "../attributes/index.ts";
+import { checkDate, checkIntRange, checkText, checkUuidField, Issues, nowSeconds, type Loc } from "../attributes/index.ts";
 import { listObjects, loadObject, type ObjectView } from "./object-reader.ts";
 
 export interface ObjectFields {

@@ -3,8 +3,8 @@ import type { AppContext } from "../../app-context.ts";
 import { authorize, type Principal } from "../../auth/principal.ts";
 import { errors } from "../../platform/errors.ts";
 import { offsetOf, pageOf, type Page, type PageRequest } from "../../platform/pagination.ts";
-import type { AuditService } from "../audit/audit.service.ts";
-import { diff, isUniqueViolation } from "../roles/roles.service.ts";
+import type { AuditService } from "../audit/index.ts";
+import { diff, isUniqueViolation } from "../roles/index.ts";
 import type { Organisation, Prisma } from "../../generated/prisma/client.ts";
 
 export interface OrganisationInput {

@@ -1,5 +1,5 @@
-import { readRuntimeSetting } from "../settings/runtime-settings.reader.ts";
-import type { RegisteredTask } from "../tasks/registered-task.ts";
+import { readRuntimeSetting } from "../settings/index.ts";
+import type { RegisteredTask } from "../tasks/index.ts";
 import { retentionCutoff } from "./retention-policy.ts";
 import { PURGE_TASK_BASE, purgeInBatches, type PurgeCounts } from "./purge-run.ts";
 import { lockCandidates } from "./retention-store.ts";

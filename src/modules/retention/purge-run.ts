@@ -1,8 +1,8 @@
 import { withTransaction } from "../../platform/db/transaction.ts";
-import { recordChanges, type Change } from "../changes/change-log.ts";
-import { CORRELATION_DELETED } from "../correlations/correlator.ts";
-import { instanceWide, noParams } from "../tasks/params.ts";
-import type { RegisteredTask, TaskExecution } from "../tasks/registered-task.ts";
+import { recordChanges, type Change } from "../changes/index.ts";
+import { CORRELATION_DELETED } from "../correlations/index.ts";
+import { instanceWide, noParams } from "../tasks/index.ts";
+import type { RegisteredTask, TaskExecution } from "../tasks/index.ts";
 import { purgeEvents, type PurgedEvent, type PurgeOutcome } from "./retention-store.ts";
 import type { Sql } from "../../platform/db/transaction.ts";
 

@@ -1,4 +1,4 @@
-import type { RuntimeSettingValue } from "../settings/runtime-settings.schema.ts";
+import type { RuntimeSettingValue } from "../settings/index.ts";
 
 export type RetentionSettings = RuntimeSettingValue<"retention">;
 /** GET /events/retention/status: the spec's fields (4.5). */

@@ -1,9 +1,9 @@
 import type { AppContext } from "../../app-context.ts";
 import { authorize, type Principal } from "../../auth/principal.ts";
 import { errors } from "../../platform/errors.ts";
-import { readRuntimeSetting } from "../settings/runtime-settings.reader.ts";
-import { RUNTIME_SETTINGS } from "../settings/runtime-settings.schema.ts";
-import type { EventView } from "../events/event-reader.ts";
+import { readRuntimeSetting } from "../settings/index.ts";
+import { RUNTIME_SETTINGS } from "../settings/index.ts";
+import type { EventView } from "../events/index.ts";
 import { countCandidates } from "./retention-store.ts";
 import { retentionBadge, retentionCutoff, type RetentionStatus } from "./retention-policy.ts";
 

@@ -3,7 +3,7 @@ import { authorize, hasScope, type Principal } from "../../auth/principal.ts";
 import { ADMIN_SCOPE, SCOPE_CATALOGUE, isKnownScope, grantedByAll } from "../../auth/scopes.ts";
 import { errors } from "../../platform/errors.ts";
 import { offsetOf, pageOf, type Page, type PageRequest } from "../../platform/pagination.ts";
-import type { AuditService } from "../audit/audit.service.ts";
+import type { AuditService } from "../audit/index.ts";
 import type { Role } from "../../generated/prisma/client.ts";
 
 export const ADMIN_ROLE_ID = 1;

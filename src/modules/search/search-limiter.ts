@@ -2,7 +2,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import type { AppContext } from "../../app-context.ts";
 import type { Principal } from "../../auth/principal.ts";
 import { errors } from "../../platform/errors.ts";
-import { readRuntimeSetting } from "../settings/runtime-settings.reader.ts";
+import { readRuntimeSetting } from "../settings/index.ts";
 
 /** How long the `search.max_concurrent_per_user` setting is reused before it is read again. */
 const SETTING_TTL_MS = 2_000;

@@ -1,7 +1,7 @@
 import type { AppContext } from "../../app-context.ts";
 import { authorize, requireUser, type Principal } from "../../auth/principal.ts";
 import { errors, fromZodError } from "../../platform/errors.ts";
-import type { AuditService } from "../audit/audit.service.ts";
+import type { AuditService } from "../audit/index.ts";
 import type { Prisma } from "../../generated/prisma/client.ts";
 import { readRuntimeSetting } from "./runtime-settings.reader.ts";
 import {

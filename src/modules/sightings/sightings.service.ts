@@ -3,11 +3,11 @@ import type { AppContext } from "../../app-context.ts";
 import { authorize, type Principal } from "../../auth/principal.ts";
 import { withTransaction } from "../../platform/db/transaction.ts";
 import { errors } from "../../platform/errors.ts";
-import { recordChanges, type Change } from "../changes/change-log.ts";
+import { recordChanges, type Change } from "../changes/index.ts";
 import { canReadInEvent, readableSql } from "../../auth/distribution.ts";
-import { loadAttribute } from "../attributes/attribute-reader.ts";
-import { checkText, checkUuidField, Issues, nowSeconds } from "../attributes/input-checks.ts";
-import { MAX_VALUE_LENGTH } from "../attributes/catalogue/index.ts";
+import { loadAttribute } from "../attributes/index.ts";
+import { checkText, checkUuidField, Issues, nowSeconds } from "../attributes/index.ts";
+import { MAX_VALUE_LENGTH } from "../attributes/index.ts";
 
 /** MISP's sighting types, by code. */
 export const SIGHTING_TYPES = ["sighting", "false-positive", "expiration"] as const;

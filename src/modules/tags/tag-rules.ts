@@ -1,4 +1,4 @@
-import { checkText, Issues, type Loc } from "../attributes/input-checks.ts";
+import { checkText, Issues, type Loc } from "../attributes/index.ts";
 
 export const MAX_TAG_NAME = 255;
 export const COLOUR = /^#[0-9a-fA-F]{6}$/;

@@ -1,7 +1,7 @@
 import { builder, caller } from "../../graphql/builder.ts";
 import { cost } from "../../graphql/cost-limits.ts";
 import { errors } from "../../platform/errors.ts";
-import { checkP2Page, P2_DEFAULT_SIZE } from "../galaxies/galaxies.service.ts";
+import { checkP2Page, P2_DEFAULT_SIZE } from "../galaxies/index.ts";
 import type { TagFields, TagRecord } from "./tags.service.ts";
 import { PAGE_DOC, pageType } from "../../graphql/page.ts";
 

@@ -3,10 +3,10 @@ import { authorize, hasScope, type Principal } from "../../auth/principal.ts";
 import { withTransaction, type Sql } from "../../platform/db/transaction.ts";
 import { errors } from "../../platform/errors.ts";
 import { offsetOf, pageOf, type Page, type PageRequest } from "../../platform/pagination.ts";
-import { recordChanges, type Change } from "../changes/change-log.ts";
-import { tagColour } from "../events/event-writer.ts";
-import { checkP2Page } from "../galaxies/galaxies.service.ts";
-import { checkIntRange, Issues } from "../attributes/input-checks.ts";
+import { recordChanges, type Change } from "../changes/index.ts";
+import { tagColour } from "../events/index.ts";
+import { checkP2Page } from "../galaxies/index.ts";
+import { checkIntRange, Issues } from "../attributes/index.ts";
 import { checkColour, tagNameIssues } from "./tag-rules.ts";
 import { containsPattern } from "../../platform/db/like.ts";
 

@@ -1,9 +1,9 @@
 import type { AppContext } from "../../app-context.ts";
 import type { Principal } from "../../auth/principal.ts";
 import type { Logger } from "../../platform/logger.ts";
-import type { AuditService } from "../audit/audit.service.ts";
-import type { EventsService } from "../events/events.service.ts";
-import type { HuntEngine } from "../hunts/hunt-engine.ts";
+import type { AuditService } from "../audit/index.ts";
+import type { EventsService } from "../events/index.ts";
+import type { HuntEngine } from "../hunts/index.ts";
 import type { TaskRunRow } from "./task-store.ts";
 
 /** The services tasks call, built once with all the others (src/services.ts). */

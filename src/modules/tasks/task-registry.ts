@@ -1,16 +1,24 @@
 import { isAdminLevelScope } from "../../auth/scopes.ts";
 import { errors } from "../../platform/errors.ts";
-import { generateCorrelationsTask } from "../correlations/generate-correlations-task.ts";
-import { enforceRetentionTask } from "../retention/enforce-retention.ts";
-import { purgeDeletedTask } from "../retention/purge-deleted.ts";
-import { fetchFeedTask } from "../feeds/fetch-feed-task.ts";
-import { runHuntTask } from "../hunts/run-hunt-task.ts";
-import { runExportTask } from "../exports/run-export-task.ts";
+import { generateCorrelationsTask } from "../correlations/index.ts";
+import { enforceRetentionTask } from "../retention/index.ts";
+import { purgeDeletedTask } from "../retention/index.ts";
+import { fetchFeedTask } from "../feeds/index.ts";
+import { runHuntTask } from "../hunts/index.ts";
+import { runExportTask } from "../exports/index.ts";
 import { instanceWide } from "./params.ts";
 import type { RegisteredTask } from "./registered-task.ts";
 
-/** The tasks /tasks can schedule and run. */
-const TASKS: ReadonlyMap<string, RegisteredTask> = new Map([enforceRetentionTask, purgeDeletedTask, generateCorrelationsTask, fetchFeedTask, runHuntTask, runExportTask].map((t) => [t.name, checked(t)]));
+let registry: ReadonlyMap<string, RegisteredTask> | null = null;
+
+/**
+ * The tasks /tasks can schedule and run. Built at first use: the areas that define them import this
+ * area's front door too, so at load time some of them may not be evaluated yet.
+ */
+function tasks(): ReadonlyMap<string, RegisteredTask> {
+  registry ??= new Map([enforceRetentionTask, purgeDeletedTask, generateCorrelationsTask, fetchFeedTask, runHuntTask, runExportTask].map((t) => [t.name, checked(t)]));
+  return registry;
+}
 
 /**
  * A task that names no record acts on every organisation's data: only holders of an admin-level
@@ -29,18 +37,18 @@ export const TASK_NAME_PREFIX = "app.worker.tasks.";
 export const taskFullName = (name: string) => `${TASK_NAME_PREFIX}${name}`;
 
 export function registeredTasks(): RegisteredTask[] {
-  return [...TASKS.values()];
+  return [...tasks().values()];
 }
 
 /** Finds a task by its short or dotted name; 422 naming `loc` otherwise. */
 export function findTask(name: string, loc: (string | number)[]): RegisteredTask {
   const short = name.startsWith(TASK_NAME_PREFIX) ? name.slice(TASK_NAME_PREFIX.length) : name;
-  const task = TASKS.get(short);
-  if (!task) throw errors.invalidField(loc, `unknown task; known tasks: ${[...TASKS.keys()].join(", ")}`, name.slice(0, 200));
+  const task = tasks().get(short);
+  if (!task) throw errors.invalidField(loc, `unknown task; known tasks: ${[...tasks().keys()].join(", ")}`, name.slice(0, 200));
   return task;
 }
 
 /** The task a stored run or schedule names (they were checked when stored). */
 export function taskNamed(name: string): RegisteredTask | undefined {
-  return TASKS.get(name);
+  return tasks().get(name);
 }

@@ -4,7 +4,7 @@ import { withTransaction } from "../../platform/db/transaction.ts";
 import { errors } from "../../platform/errors.ts";
 import type { SkipLimit } from "../../platform/paging.ts";
 import { offsetOf, pageOf, type Page, type PageRequest } from "../../platform/pagination.ts";
-import type { AuditService } from "../audit/audit.service.ts";
+import type { AuditService } from "../audit/index.ts";
 import { checkPeerUserId, taskKwargs } from "./params.ts";
 import type { RegisteredTask } from "./registered-task.ts";
 import { nextRun, validateSchedule, type Schedule } from "./schedule.ts";

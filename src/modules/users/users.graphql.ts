@@ -4,8 +4,8 @@ import { errors } from "../../platform/errors.ts";
 import { checkPageSize } from "../../platform/paging.ts";
 import { DOC } from "../../graphql/docs.ts";
 import { PAGE_DOC, pageType } from "../../graphql/page.ts";
-import { OrganisationType } from "../organisations/organisations.graphql.ts";
-import { RoleType } from "../roles/roles.graphql.ts";
+import { OrganisationType } from "../organisations/index.ts";
+import { RoleType } from "../roles/index.ts";
 import type { UserRecord } from "./users.service.ts";
 
 const USER_DOC = {

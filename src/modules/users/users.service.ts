@@ -4,8 +4,8 @@ import { hashPassword, verifyPassword } from "../../auth/passwords.ts";
 import { LoginThrottle } from "../../auth/login-throttle.ts";
 import { errors } from "../../platform/errors.ts";
 import { offsetOf, pageOf, type Page, type PageRequest } from "../../platform/pagination.ts";
-import type { AuditService } from "../audit/audit.service.ts";
-import { ADMIN_ROLE_ID, canAssignRole, diff, isUniqueViolation } from "../roles/roles.service.ts";
+import type { AuditService } from "../audit/index.ts";
+import { ADMIN_ROLE_ID, canAssignRole, diff, isUniqueViolation } from "../roles/index.ts";
 import type { Prisma } from "../../generated/prisma/client.ts";
 import { canChangeOwnRole, canManageUsersOf, usersOrganisationFilter } from "./users.policy.ts";
 

@@ -4,7 +4,7 @@
  * two never disagree on how a type maps.
  */
 import net from "node:net";
-import { isCompositeType, splitComposite } from "../../attributes/catalogue/index.ts";
+import { isCompositeType, splitComposite } from "../../attributes/index.ts";
 
 export type AddressType = "ipv4-addr" | "ipv6-addr" | "domain-name";
 

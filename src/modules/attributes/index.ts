@@ -1,0 +1,12 @@
+/** The attributes area's front door: what the REST shim, GraphQL, MCP, jobs and other areas may use. */
+export { attributesOfObjects, loadAttribute, lockEvent } from "./attribute-reader.ts";
+export type { AttributeView, EventRef } from "./attribute-reader.ts";
+export { prepareAttributePatch, prepareNewAttribute } from "./attribute-rules.ts";
+export type { AttributeCreate, AttributePatch, AttributeRow } from "./attribute-rules.ts";
+export { insertAttributes, touchEvent, updateAttributeColumns } from "./attribute-writer.ts";
+export { AttributeInput, AttributeType, toAttributeCreate, toAttributePatch } from "./attributes.graphql.ts";
+export { AttributesService, attributeDeletedChange, writableEvent } from "./attributes.service.ts";
+export { getAttributeCatalogue } from "./catalogue/catalogue.ts";
+export { MAX_VALUE_LENGTH, defaultCategoryFor, defaultToIdsFor, isCompositeType, isKnownType, isValidCategoryForType, splitComposite, validateAttributeValue } from "./catalogue/index.ts";
+export { Issues, checkDate, checkIntRange, checkText, checkUuidField, nowSeconds } from "./input-checks.ts";
+export type { Loc } from "./input-checks.ts";

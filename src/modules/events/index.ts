@@ -1,0 +1,9 @@
+/** The events area's front door: what the REST shim, GraphQL, MCP, jobs and other areas may use. */
+export { loadEvent } from "./event-reader.ts";
+export type { EventView, TagView } from "./event-reader.ts";
+export { ensureTags, tagColour } from "./event-writer.ts";
+export { EventTagType, EventType, OrgRefType, checkPage, checkUuid } from "./events.graphql.ts";
+export { EventsService } from "./events.service.ts";
+export { mispObject, mispTime } from "./misp-export.ts";
+export type { MispObjectRow } from "./misp-export.ts";
+export { isCalendarDate, parseMispEvent } from "./misp-parse.ts";

@@ -1,0 +1,9 @@
+/** The feeds area's front door: what the REST shim, GraphQL, MCP, jobs and other areas may use. */
+export { FEED_FORMATS, FEED_FORMAT_INPUTS, feedSettingsSchema } from "./feed-schema.ts";
+export { MAX_UPLOAD_BYTES } from "./feed-upload.ts";
+export type { StagedUpload, UploadResult } from "./feed-upload.ts";
+export { FeedsService } from "./feeds.service.ts";
+export type { FeedInput, PreviewRow } from "./feeds.service.ts";
+export { fetchFeedTask } from "./fetch-feed-task.ts";
+export { detectIndicator, refang } from "./ingest/detect-type.ts";
+export { pruneFeedUploadsTask } from "./prune-feed-uploads.ts";

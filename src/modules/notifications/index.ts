@@ -1,0 +1,6 @@
+/** The notifications area's front door: what the REST shim, GraphQL, MCP, jobs and other areas may use. */
+export { SEND_EMAIL_ATTEMPTS, scheduleDigest } from "./mail.ts";
+export type { FollowList } from "./notification-rules.ts";
+export { NotificationsService } from "./notifications.service.ts";
+export type { NotificationRow } from "./notifications.service.ts";
+export { notifyChangeRange, notifyHuntResult } from "./notifier.ts";

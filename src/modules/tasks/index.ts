@@ -1,0 +1,14 @@
+/** The tasks area's front door: what the REST shim, GraphQL, MCP, jobs and other areas may use. */
+export { instanceWide, noParams, taskKwargs } from "./params.ts";
+export type { RegisteredTask, TaskExecution, TaskServices } from "./registered-task.ts";
+export { cronFields, fromPeer, peerSchedule, pickCron, scheduleOut, timezone } from "./schedule-contract.ts";
+export { CRON_FIELDS, PERIOD_SECONDS, describeSchedule, intervalSeconds, nextRun, validateSchedule } from "./schedule.ts";
+export type { CronField, Schedule } from "./schedule.ts";
+export { queueRun, wakeTicker } from "./task-queue.ts";
+export { taskFullName, taskNamed } from "./task-registry.ts";
+export { deleteScheduledTask, findScheduledTask, finishRun, insertScheduledTask, requeueRun, saveRunProgress, startRunAttempt, updateScheduledTask } from "./task-store.ts";
+export type { ScheduledTaskRow, TaskRunRow } from "./task-store.ts";
+export { TaskRunType } from "./tasks.graphql.ts";
+export { TasksService } from "./tasks.service.ts";
+export type { ScheduleTaskPatch } from "./tasks.service.ts";
+export { tickSchedules } from "./tick.ts";
