@@ -1,98 +1,104 @@
 import { z } from "zod";
 import type { Organisation, Role } from "../src/generated/prisma/client.ts";
-import type { UserRecord } from "../src/modules/users/index.ts";
-import type { ApiKeyRecord } from "../src/modules/api-keys/index.ts";
-import type { AuditRecord } from "../src/modules/audit/index.ts";
+import { USER_DOC, USER_TYPES_DOC, type UserRecord } from "../src/modules/users/index.ts";
+import { API_KEY_DOC, API_KEY_TYPES_DOC, type ApiKeyRecord } from "../src/modules/api-keys/index.ts";
+import { AUDIT_DOC, AUDIT_TYPES_DOC, type AuditRecord } from "../src/modules/audit/index.ts";
+import { ROLE_DOC, ROLE_TYPES_DOC, SCOPE_DOC } from "../src/modules/roles/index.ts";
+import { ORG_DOC, ORG_TYPES_DOC } from "../src/modules/organisations/index.ts";
 import { named, nullableTimestamp, pageSchema, timestamp } from "./contract.ts";
 
-export const ScopeCatalogueSchema = named("ScopeCatalogue", z.record(z.string(), z.string()), "Every scope, with a one-line description");
+export const ScopeCatalogueSchema = named("ScopeCatalogue", z.record(z.string(), z.string()), SCOPE_DOC.catalogue);
 
 export const RoleSchema = named(
   "Role",
   z.object({
-    id: z.int(),
-    name: z.string(),
-    scopes: z.array(z.string()).describe("Scopes the role grants (`*` for every one)"),
-    default_role: z.boolean().describe("Given to new users when none is named"),
+    id: z.int().describe(ROLE_DOC.id),
+    name: z.string().describe(ROLE_DOC.name),
+    scopes: z.array(z.string()).describe(ROLE_DOC.scopes),
+    default_role: z.boolean().describe(ROLE_DOC.defaultRole),
     created: timestamp,
     modified: timestamp,
   }),
+  ROLE_TYPES_DOC.Role,
 );
 
 export const OrganisationSchema = named(
   "Organisation",
   z.object({
-    id: z.int(),
-    uuid: z.uuid(),
-    name: z.string(),
-    description: z.string().nullable(),
-    type: z.string().nullable(),
-    nationality: z.string().nullable(),
-    sector: z.string().nullable(),
-    contacts: z.string().nullable(),
-    local: z.boolean().describe("An organisation of this instance (not only known from shared data)"),
-    restricted_to_domain: z.array(z.string()).describe("E-mail domains its users must have; empty: any"),
-    landing_page: z.string().nullable(),
-    created_by: z.int().nullable().describe("The user who created it"),
+    id: z.int().describe(ORG_DOC.id),
+    uuid: z.uuid().describe(ORG_DOC.uuid),
+    name: z.string().describe(ORG_DOC.name),
+    description: z.string().nullable().describe(ORG_DOC.description),
+    type: z.string().nullable().describe(ORG_DOC.type),
+    nationality: z.string().nullable().describe(ORG_DOC.nationality),
+    sector: z.string().nullable().describe(ORG_DOC.sector),
+    contacts: z.string().nullable().describe(ORG_DOC.contacts),
+    local: z.boolean().describe(ORG_DOC.local),
+    restricted_to_domain: z.array(z.string()).describe(ORG_DOC.restrictedToDomain),
+    landing_page: z.string().nullable().describe(ORG_DOC.landingPage),
+    created_by: z.int().nullable().describe(ORG_DOC.createdBy),
     date_created: timestamp,
     date_modified: timestamp,
   }),
+  ORG_TYPES_DOC.Organisation,
 );
 
 export const UserSchema = named(
   "User",
   z.object({
-    id: z.int(),
-    email: z.string(),
-    org_id: z.int(),
-    role_id: z.int(),
-    disabled: z.boolean(),
+    id: z.int().describe(USER_DOC.id),
+    email: z.string().describe(USER_DOC.email),
+    org_id: z.int().describe(USER_DOC.orgId),
+    role_id: z.int().describe(USER_DOC.roleId),
+    disabled: z.boolean().describe(USER_DOC.disabled),
     created_at: timestamp,
     updated_at: timestamp,
     role: RoleSchema,
     organisation: OrganisationSchema,
   }),
-  "A user account (never its password)",
+  USER_TYPES_DOC.User,
 );
 
 export const ApiKeySchema = named(
   "ApiKey",
   z.object({
-    id: z.int(),
-    user_id: z.int(),
-    name: z.string(),
-    comment: z.string().nullable(),
-    scopes: z.array(z.string()).describe("The key's scopes; effective rights are these within the owner's current role"),
-    expires_at: nullableTimestamp,
-    disabled: z.boolean().describe("Disabled by its owner"),
-    admin_disabled: z.boolean().describe("Locked by an administrator: its owner cannot enable it"),
+    id: z.int().describe(API_KEY_DOC.id),
+    user_id: z.int().describe(API_KEY_DOC.userId),
+    name: z.string().describe(API_KEY_DOC.name),
+    comment: z.string().nullable().describe(API_KEY_DOC.comment),
+    scopes: z.array(z.string()).describe(API_KEY_DOC.scopes),
+    expires_at: nullableTimestamp.describe(API_KEY_DOC.expiresAt),
+    disabled: z.boolean().describe(API_KEY_DOC.disabled),
+    admin_disabled: z.boolean().describe(API_KEY_DOC.adminDisabled),
     created_at: timestamp,
-    last_used_at: nullableTimestamp,
+    last_used_at: nullableTimestamp.describe(API_KEY_DOC.lastUsedAt),
   }),
-  "An API key (the secret is shown once, when it is created)",
+  API_KEY_TYPES_DOC.ApiKey,
 );
 
 export const CreatedApiKeySchema = named(
   "CreatedApiKey",
-  ApiKeySchema.extend({ token: z.string().describe("The secret: shown only in this answer, never again") }),
+  ApiKeySchema.extend({ token: z.string().describe(API_KEY_DOC.token) }),
+  API_KEY_TYPES_DOC.CreatedApiKey,
 );
 
 export const AuditLogSchema = named(
   "AuditLogEntry",
   z.object({
-    id: z.int(),
-    created_at: timestamp,
-    actor_user_id: z.int().nullable(),
-    actor_email: z.string().nullable(),
-    actor_type: z.string().describe("user, api_key or system"),
-    actor_credential_id: z.int().nullable(),
-    resource_type: z.string().nullable(),
-    resource_id: z.int().nullable(),
-    action: z.string().describe("What happened, as `<area>.<verb>` (for example `events.created`)"),
-    ip_address: z.string().nullable(),
-    user_agent: z.string().nullable(),
-    metadata: z.unknown().describe("Details of the action: a JSON value whose shape depends on the action"),
+    id: z.int().describe(AUDIT_DOC.id),
+    created_at: timestamp.describe(AUDIT_DOC.createdAt),
+    actor_user_id: z.int().nullable().describe(AUDIT_DOC.actorUserId),
+    actor_email: z.string().nullable().describe(AUDIT_DOC.actorEmail),
+    actor_type: z.string().describe(AUDIT_DOC.actorType),
+    actor_credential_id: z.int().nullable().describe(AUDIT_DOC.actorCredentialId),
+    resource_type: z.string().nullable().describe(AUDIT_DOC.resourceType),
+    resource_id: z.int().nullable().describe(AUDIT_DOC.resourceId),
+    action: z.string().describe(AUDIT_DOC.action),
+    ip_address: z.string().nullable().describe(AUDIT_DOC.ipAddress),
+    user_agent: z.string().nullable().describe(AUDIT_DOC.userAgent),
+    metadata: z.unknown().describe(AUDIT_DOC.metadata),
   }),
+  AUDIT_TYPES_DOC.AuditEntry,
 );
 
 export const AuditLogPageSchema = pageSchema("AuditLogPage", AuditLogSchema);

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { EXPORT_FORMATS, EXPORT_STATUSES, EXPORT_TARGETS } from "../../src/modules/exports/index.ts";
+import { EXPORT_DOC, EXPORT_FORMATS, EXPORT_STATUSES, EXPORT_TARGETS, EXPORT_TYPES_DOC } from "../../src/modules/exports/index.ts";
 import type { ExportView } from "../../src/modules/exports/index.ts";
 import { named, nullableTimestamp, pageSchema, timestamp } from "../contract.ts";
 import { distribution } from "./events.ts";
@@ -10,29 +10,29 @@ const isoOrNull = (d: Date | null) => (d ? d.toISOString() : null);
 export const ExportSchema = named(
   "Export",
   z.object({
-    id: z.int(),
-    user_id: z.int().describe("Its owner, whose rights each run reads with"),
-    name: z.string(),
-    query: z.string().describe("The Lucene query it exports the matches of"),
-    index_target: z.enum(EXPORT_TARGETS),
-    format: z.enum(EXPORT_FORMATS),
-    distribution: distribution.nullable().describe("The exported MISP event's distribution (misp format); null for the other formats"),
-    status: z.enum(EXPORT_STATUSES),
-    storage_key: z.string().nullable().describe("Where its last complete file is stored; null before the first completes"),
-    file_size: z.int().min(0).nullable().describe("Size of its last complete file in bytes; null before the first completes"),
-    record_count: z.int().min(0).nullable().describe("Documents written: the progress while running, the total once completed"),
-    error: z.string().nullable().describe("Why the last run failed; null otherwise"),
-    task_run_id: z.uuid().nullable().describe("The task run of its latest run (GET /tasks/{task_id})"),
+    id: z.int().describe(EXPORT_DOC.id),
+    user_id: z.int().describe(EXPORT_DOC.userId),
+    name: z.string().describe(EXPORT_DOC.name),
+    query: z.string().describe(EXPORT_DOC.query),
+    index_target: z.enum(EXPORT_TARGETS).describe(EXPORT_DOC.indexTarget),
+    format: z.enum(EXPORT_FORMATS).describe(EXPORT_DOC.format),
+    distribution: distribution.nullable().describe(EXPORT_DOC.distribution),
+    status: z.enum(EXPORT_STATUSES).describe(EXPORT_DOC.status),
+    storage_key: z.string().nullable().describe(EXPORT_DOC.storageKey),
+    file_size: z.int().min(0).nullable().describe(EXPORT_DOC.fileSize),
+    record_count: z.int().min(0).nullable().describe(EXPORT_DOC.recordCount),
+    error: z.string().nullable().describe(EXPORT_DOC.error),
+    task_run_id: z.uuid().nullable().describe(`${EXPORT_DOC.taskRunId} (GET /tasks/{task_id})`),
     celery_task_id: z.uuid().nullable().describe("task_run_id again, under the peer's name"),
-    schedule: ScheduleSchema.nullable().describe("When it runs again; null without a schedule"),
-    schedule_enabled: z.boolean(),
-    scheduled_task_name: z.uuid().nullable().describe("The scheduled task that runs it; null without a schedule"),
-    last_run_at: nullableTimestamp,
+    schedule: ScheduleSchema.nullable().describe(EXPORT_DOC.schedule),
+    schedule_enabled: z.boolean().describe(EXPORT_DOC.scheduleEnabled),
+    scheduled_task_name: z.uuid().nullable().describe(EXPORT_DOC.scheduledTaskId),
+    last_run_at: nullableTimestamp.describe(EXPORT_DOC.lastRunAt),
     created_at: timestamp,
-    started_at: nullableTimestamp,
-    finished_at: nullableTimestamp,
+    started_at: nullableTimestamp.describe(EXPORT_DOC.startedAt),
+    finished_at: nullableTimestamp.describe(EXPORT_DOC.finishedAt),
   }),
-  "A saved export of a search: its file, status and schedule (peer notes 3.20)",
+  `${EXPORT_TYPES_DOC.Export} (peer notes 3.20)`,
 );
 
 export const ExportPageSchema = pageSchema("ExportPage", ExportSchema);

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { HUNT_STATUSES, HUNT_TYPES, INDEX_TARGETS } from "../../src/modules/hunts/index.ts";
+import { HUNT_DOC, HUNT_HIT_DOC, HUNT_RESULT_DOC, HUNT_RUN_DOC, HUNT_TYPES_DOC, IS_NEW_DOC } from "../../src/modules/hunts/index.ts";
 import { HUNT_FREQUENCY_NAMES, frequencyOf, type HuntFrequency } from "../../src/modules/hunts/index.ts";
 import type { HuntRow, HuntRunRow } from "../../src/modules/hunts/index.ts";
 import type { Hit } from "../../src/modules/hunts/index.ts";
@@ -10,29 +11,29 @@ const isoOrNull = (d: Date | null) => (d ? d.toISOString() : null);
 export const HuntSchema = named(
   "Hunt",
   z.object({
-    id: z.int(),
-    user_id: z.int().describe("Its owner"),
-    name: z.string(),
-    description: z.string().nullable(),
-    query: z.string().describe("By hunt_type: a Lucene query, a CPE 2.3 name, a vulnerability id, or ATT&CK technique codes, cluster uuids or tag names"),
-    hunt_type: z.enum(HUNT_TYPES),
-    index_target: z.enum(INDEX_TARGETS).nullable().describe("The index a search or fw-attack-pattern hunt reads; null for cpe and rules hunts"),
-    status: z.enum(HUNT_STATUSES).describe("paused: its schedule skips it"),
+    id: z.int().describe(HUNT_DOC.id),
+    user_id: z.int().describe(HUNT_DOC.userId),
+    name: z.string().describe(HUNT_DOC.name),
+    description: z.string().nullable().describe(HUNT_DOC.description),
+    query: z.string().describe(HUNT_DOC.query),
+    hunt_type: z.enum(HUNT_TYPES).describe(HUNT_DOC.huntType),
+    index_target: z.enum(INDEX_TARGETS).nullable().describe(HUNT_DOC.indexTarget),
+    status: z.enum(HUNT_STATUSES).describe(HUNT_DOC.status),
     schedule: z
       .enum([...HUNT_FREQUENCY_NAMES, "custom"] as unknown as [HuntFrequency | "custom", ...(HuntFrequency | "custom")[]])
       .nullable()
-      .describe("hourly, daily, weekly; custom when its scheduled task was changed through /tasks; null without a schedule"),
-    scheduled_task_id: z.uuid().nullable().describe("The scheduled task that runs it; null without a schedule"),
-    next_run_at: nullableTimestamp.describe("When its schedule runs it next; null without an enabled schedule"),
-    last_run_at: nullableTimestamp.describe("When it last ran; null if never"),
-    last_run_status: z.enum(["succeeded", "failed"]).nullable().describe("null if never run"),
-    last_run_error: z.string().nullable().describe("Why the last run failed; null after a success"),
-    last_match_count: z.int().nullable().describe("Hits of the last successful run; null before the first"),
-    last_success_at: nullableTimestamp,
+      .describe(HUNT_DOC.schedule),
+    scheduled_task_id: z.uuid().nullable().describe(HUNT_DOC.scheduledTaskId),
+    next_run_at: nullableTimestamp.describe(HUNT_DOC.nextRunAt),
+    last_run_at: nullableTimestamp.describe(HUNT_DOC.lastRunAt),
+    last_run_status: z.enum(["succeeded", "failed"]).nullable().describe(HUNT_DOC.lastRunStatus),
+    last_run_error: z.string().nullable().describe(HUNT_DOC.lastRunError),
+    last_match_count: z.int().nullable().describe(HUNT_DOC.lastMatchCount),
+    last_success_at: nullableTimestamp.describe(HUNT_DOC.lastSuccessAt),
     created_at: timestamp,
     updated_at: timestamp,
   }),
-  "A saved question asked of the indices or of external services (spec 2.2), with its owner, schedule and last run",
+  HUNT_TYPES_DOC.Hunt,
 );
 
 export const HuntPageSchema = pageSchema("HuntPage", HuntSchema);
@@ -64,17 +65,17 @@ export function huntOut(h: HuntRow): z.output<typeof HuntSchema> {
 export const HuntRunSchema = named(
   "HuntRun",
   z.object({
-    id: z.int(),
-    run_at: timestamp,
-    match_count: z.int().nullable().describe("Hits found; null for a failed run"),
-    status: z.enum(["succeeded", "failed"]),
-    error: z.string().nullable().describe("Why it failed; null for a success"),
-    trigger: z.enum(["manual", "schedule"]),
-    new_hit_count: z.int().nullable().describe("Hits not in the previous successful run; null for a failed run"),
-    duration_ms: z.int().min(0).describe("How long the run took, in milliseconds"),
-    task_run_id: z.uuid().nullable().describe("The task run that made it; null for a run by hand through /hunts/{id}/run"),
+    id: z.int().describe(HUNT_RUN_DOC.id),
+    run_at: timestamp.describe(HUNT_RUN_DOC.runAt),
+    match_count: z.int().nullable().describe(HUNT_RUN_DOC.matchCount),
+    status: z.enum(["succeeded", "failed"]).describe(HUNT_RUN_DOC.status),
+    error: z.string().nullable().describe(HUNT_RUN_DOC.error),
+    trigger: z.enum(["manual", "schedule"]).describe(HUNT_RUN_DOC.trigger),
+    new_hit_count: z.int().nullable().describe(HUNT_RUN_DOC.newHitCount),
+    duration_ms: z.int().min(0).describe(HUNT_RUN_DOC.durationMs),
+    task_run_id: z.uuid().nullable().describe(`${HUNT_RUN_DOC.taskRunId} through /hunts/{id}/run`),
   }),
-  "One entry of a hunt's run history (spec 2.2)",
+  HUNT_TYPES_DOC.HuntRun,
 );
 
 export function huntRunOut(r: HuntRunRow): z.output<typeof HuntRunSchema> {
@@ -91,37 +92,37 @@ export function huntRunOut(r: HuntRunRow): z.output<typeof HuntRunSchema> {
   };
 }
 
-const isNew = z.boolean().describe("Not in the previous successful run's result (never on a first run)");
+const isNew = z.boolean().describe(IS_NEW_DOC);
 
 const HuntCveHitSchema = named(
   "HuntCveHit",
   z.looseObject({
     is_new: isNew,
-    cve_id: z.string().describe("CVE-YYYY-N"),
-    severity: z.enum(["CRITICAL", "HIGH", "MEDIUM", "LOW"]).optional().describe("From the newest CVSS score; absent without a score"),
-    description: z.string().describe("The CVE's English description"),
+    cve_id: z.string().describe(HUNT_HIT_DOC.cveId),
+    severity: z.enum(["CRITICAL", "HIGH", "MEDIUM", "LOW"]).optional().describe(`${HUNT_HIT_DOC.severity}; absent without a score`),
+    description: z.string().describe(HUNT_HIT_DOC.description),
   }),
-  "A hit of a cpe hunt: one vulnerability the vulnerability database lists for the CPE",
+  HUNT_TYPES_DOC.HuntCveHit,
 );
 
 const HuntRuleHitSchema = named(
   "HuntRuleHit",
   z.looseObject({
     is_new: isNew,
-    title: z.string().optional(),
-    detail_url: z.string().optional().describe("The rule's page at the rules service"),
+    title: z.string().optional().describe(HUNT_HIT_DOC.title),
+    detail_url: z.string().optional().describe(HUNT_HIT_DOC.detailUrl),
   }).describe("Further fields as the rules service answers them (format, content, author, ...), which differ between its versions"),
-  "A hit of a rules hunt: one detection rule published for the vulnerability",
+  HUNT_TYPES_DOC.HuntRuleHit,
 );
 
 const HuntDocumentHitSchema = named(
   "HuntDocumentHit",
   z.looseObject({
     is_new: isNew,
-    uuid: z.string().optional().describe("The event's or attribute's uuid (correlation documents have source_ and target_ uuids instead)"),
-    _doc_kind: z.enum(["event", "attribute"]).optional().describe("Present when the hunt reads both indices (index_target attributes_and_events)"),
+    uuid: z.string().optional().describe(HUNT_HIT_DOC.uuid),
+    _doc_kind: z.enum(["event", "attribute"]).optional().describe(`${HUNT_HIT_DOC.docKind}; absent otherwise`),
   }).describe("The search document (`_source` of the search routes' hits): the fields of the events, attributes or correlations index"),
-  "A hit of a search or fw-attack-pattern hunt: a search document",
+  HUNT_TYPES_DOC.HuntDocumentHit,
 );
 
 export const HuntHitSchema = z
@@ -132,11 +133,11 @@ export const HuntResultSchema = named(
   "HuntResult",
   z.object({
     hunt: HuntSchema,
-    total: z.int().min(0).describe("Number of hits (rules: the number of rules found); a search hunt's hits hold the newest 100"),
-    hits: z.array(HuntHitSchema),
-    run_at: timestamp.describe("When the run was made"),
+    total: z.int().min(0).describe(HUNT_RESULT_DOC.total),
+    hits: z.array(HuntHitSchema).describe(HUNT_RESULT_DOC.hits),
+    run_at: timestamp.describe(HUNT_RESULT_DOC.runAt),
   }),
-  "A hunt's result set (spec 2.2): of the run just made, or the one cached by its last successful run",
+  HUNT_TYPES_DOC.HuntResult,
 );
 
 export function huntResultOut(hunt: HuntRow, total: number, hits: Hit[], runAt: Date): z.output<typeof HuntResultSchema> {

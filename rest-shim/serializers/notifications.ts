@@ -1,27 +1,27 @@
 import { z } from "zod";
-import type { NotificationRow } from "../../src/modules/notifications/index.ts";
+import { NOTIFICATION_DOC, NOTIFICATION_TYPES_DOC, type NotificationRow } from "../../src/modules/notifications/index.ts";
 import { named, pageSchema, timestamp } from "../contract.ts";
 
 export const NotificationSchema = named(
   "Notification",
   z.object({
-    id: z.int(),
-    user_id: z.int().describe("Its recipient"),
-    type: z.string().describe("Dot-separated (spec 6.2): event.created, attribute.updated, object.attribute.created, hunt.result.changed, ..."),
-    entity_type: z.string().describe("What it is about: event, attribute, object or hunt"),
-    entity_uuid: z.guid().nullable().describe("The uuid of what it is about; null for hunts (numeric ids)"),
-    read: z.boolean(),
+    id: z.int().describe(NOTIFICATION_DOC.id),
+    user_id: z.int().describe(NOTIFICATION_DOC.user_id),
+    type: z.string().describe(NOTIFICATION_DOC.type),
+    entity_type: z.string().describe(NOTIFICATION_DOC.entity_type),
+    entity_uuid: z.guid().nullable().describe(NOTIFICATION_DOC.entity_uuid),
+    read: z.boolean().describe(NOTIFICATION_DOC.read),
     payload: z
       .record(z.string(), z.unknown())
       .describe(
-        "By kind (spec 6.3), all strings: event (event_uuid, event_name, organisation_uuid, organisation_name), attribute (event_uuid, event_title, attribute_value, attribute_type), " +
+        `${NOTIFICATION_DOC.payload}, all strings: event (event_uuid, event_name, organisation_uuid, organisation_name), attribute (event_uuid, event_title, attribute_value, attribute_type), ` +
           "correlation (source_event_uuid, target_event_uuid, target_attribute_uuid, target_attribute_type, target_attribute_value); hunts: hunt_id, hunt_name, total, previous_total; " +
           "free-form because each notification type adds its own fields",
       ),
     created_at: timestamp,
     updated_at: z.null().describe("Always null: notifications are not edited (the peer's field)"),
   }),
-  "Something that happened to what you follow, or a hunt's changed result (spec 2.5, 6)",
+  NOTIFICATION_TYPES_DOC.Notification,
 );
 
 export const NotificationPageSchema = pageSchema("NotificationPage", NotificationSchema);

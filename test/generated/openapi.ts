@@ -1546,21 +1546,27 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        /** @description An API key (the secret is shown once, when it is created) */
+        /** @description An API key as its owner and administrators see it: never the token or its hash (the secret is shown once, when it is created) */
         ApiKey: {
-            /** @description Locked by an administrator: its owner cannot enable it */
+            /** @description Locked by an administrator: its owner cannot enable or delete it */
             admin_disabled: boolean;
+            /** @description Free-text comment, at most 2000 characters */
             comment: string | null;
             /** Format: date-time */
             created_at: string;
             /** @description Disabled by its owner */
             disabled: boolean;
+            /** @description When it stops working; null: never */
             expires_at: string | null;
+            /** @description Numeric id of the API key */
             id: number;
+            /** @description When it last authenticated a request; null if never */
             last_used_at: string | null;
+            /** @description The key's name, 1 to 255 characters */
             name: string;
-            /** @description The key's scopes; effective rights are these within the owner's current role */
+            /** @description The scopes the key may use (at most 200); its effective scopes are also bounded by its owner's current role */
             scopes: string[];
+            /** @description Numeric id of its owner */
             user_id: number;
         };
         /** @description An ATT&CK technique of the mitre-attack-pattern galaxy */
@@ -1678,22 +1684,34 @@ export interface components {
              */
             total_relation: "eq" | "gte";
         };
+        /** @description One audit log record */
         AuditLogEntry: {
-            /** @description What happened, as `<area>.<verb>` (for example `events.created`) */
+            /** @description What was done, <resource>.<verb> (for example user.created, auth.login_failed) */
             action: string;
+            /** @description The API key used; null otherwise */
             actor_credential_id: number | null;
+            /** @description That user's e-mail address at the time */
             actor_email: string | null;
-            /** @description user, api_key or system */
+            /** @description The kind of actor: user (a login token), api_key or system (scheduled and background work) */
             actor_type: string;
+            /** @description Id of the user who acted; null for the system */
             actor_user_id: number | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When it happened
+             */
             created_at: string;
+            /** @description Numeric id of the record */
             id: number;
+            /** @description The client's IP address */
             ip_address: string | null;
-            /** @description Details of the action: a JSON value whose shape depends on the action */
+            /** @description Details of the action: a JSON value whose shape depends on the action (each action records its own) */
             metadata: unknown;
+            /** @description Numeric id of the resource acted on; null if none or not numeric */
             resource_id: number | null;
+            /** @description The kind of resource acted on (for example user, event, hunt); null if none */
             resource_type: string | null;
+            /** @description The client's User-Agent header */
             user_agent: string | null;
         };
         AuditLogPage: {
@@ -1875,22 +1893,29 @@ export interface components {
             /** @description Correlation documents you may read (two per pair) */
             total_correlations: number;
         };
+        /** @description A new API key with its secret, returned only this once */
         CreatedApiKey: {
-            /** @description Locked by an administrator: its owner cannot enable it */
+            /** @description Locked by an administrator: its owner cannot enable or delete it */
             admin_disabled: boolean;
+            /** @description Free-text comment, at most 2000 characters */
             comment: string | null;
             /** Format: date-time */
             created_at: string;
             /** @description Disabled by its owner */
             disabled: boolean;
+            /** @description When it stops working; null: never */
             expires_at: string | null;
+            /** @description Numeric id of the API key */
             id: number;
+            /** @description When it last authenticated a request; null if never */
             last_used_at: string | null;
+            /** @description The key's name, 1 to 255 characters */
             name: string;
-            /** @description The key's scopes; effective rights are these within the owner's current role */
+            /** @description The scopes the key may use (at most 200); its effective scopes are also bounded by its owner's current role */
             scopes: string[];
-            /** @description The secret: shown only in this answer, never again */
+            /** @description The raw 40-hex secret, shown only in this answer, never again: store it now */
             token: string;
+            /** @description Numeric id of its owner */
             user_id: number;
         };
         /** @description Every error: a message (or, for 422, the list of invalid fields) and a stable code */
@@ -2147,43 +2172,58 @@ export interface components {
             name: string;
             numerical_value: number | null;
         };
-        /** @description A saved export of a search: its file, status and schedule (peer notes 3.20) */
+        /** @description A saved export of a Lucene query (its owner's): its file, status and schedule (peer notes 3.20) */
         Export: {
             /** @description task_run_id again, under the peer's name */
             celery_task_id: string | null;
             /** Format: date-time */
             created_at: string;
-            /** @description The exported MISP event's distribution (misp format); null for the other formats */
+            /** @description MISP format only: the exported MISP event's distribution (0-4); null for the other formats */
             distribution: number | null;
             /** @description Why the last run failed; null otherwise */
             error: string | null;
             /** @description Size of its last complete file in bytes; null before the first completes */
             file_size: number | null;
+            /** @description When the last run finished; null while none has */
             finished_at: string | null;
-            /** @enum {string} */
+            /**
+             * @description The file format: json, csv, stix or misp
+             * @enum {string}
+             */
             format: "json" | "csv" | "misp" | "stix";
+            /** @description Numeric id of the export */
             id: number;
-            /** @enum {string} */
+            /**
+             * @description The index it reads: attributes or events
+             * @enum {string}
+             */
             index_target: "attributes" | "events";
+            /** @description When it last ran; null if never */
             last_run_at: string | null;
+            /** @description The export's name, 1 to 255 characters */
             name: string;
-            /** @description The Lucene query it exports the matches of */
+            /** @description The Lucene query whose matches it exports (at most 65,536 characters) */
             query: string;
-            /** @description Documents written: the progress while running, the total once completed */
+            /** @description Documents written: the progress of a running export, the total of a completed one */
             record_count: number | null;
-            /** @description When it runs again; null without a schedule */
+            /** @description When it runs again: the peer's schedule object, {type: interval, every: seconds} or {type: crontab, minute, hour, day_of_week, day_of_month, month_of_year}; null without a schedule */
             schedule: components["schemas"]["Schedule"] | null;
+            /** @description The schedule runs it when true */
             schedule_enabled: boolean;
-            /** @description The scheduled task that runs it; null without a schedule */
+            /** @description The scheduled task that reruns it; null without a schedule */
             scheduled_task_name: string | null;
+            /** @description When the last run started; null if it never ran */
             started_at: string | null;
-            /** @enum {string} */
+            /**
+             * @description The state of its last run: queued, running, completed or failed
+             * @enum {string}
+             */
             status: "queued" | "running" | "completed" | "failed";
             /** @description Where its last complete file is stored; null before the first completes */
             storage_key: string | null;
-            /** @description The task run of its latest run (GET /tasks/{task_id}) */
+            /** @description The task run of its latest run, which writes (or wrote) the file (GET /tasks/{task_id}) */
             task_run_id: string | null;
-            /** @description Its owner, whose rights each run reads with */
+            /** @description Numeric id of its owner, whose rights each run reads with */
             user_id: number;
         };
         ExportPage: {
@@ -2448,13 +2488,18 @@ export interface components {
             /** @description Milliseconds the import took */
             took_ms: number;
         };
-        /** @description A saved question asked of the indices or of external services (spec 2.2), with its owner, schedule and last run */
+        /** @description A saved question asked of the indices or of external services (spec 2.2), by hand or on a schedule; its owner is alerted when its answer changes */
         Hunt: {
             /** Format: date-time */
             created_at: string;
+            /** @description Free-text description */
             description: string | null;
-            /** @enum {string} */
+            /**
+             * @description What it asks: search, cpe, rules or fw-attack-pattern
+             * @enum {string}
+             */
             hunt_type: "search" | "cpe" | "rules" | "fw-attack-pattern";
+            /** @description Numeric id of the hunt */
             id: number;
             /** @description The index a search or fw-attack-pattern hunt reads; null for cpe and rules hunts */
             index_target: ("attributes" | "events" | "correlations" | "attributes_and_events") | null;
@@ -2464,38 +2509,40 @@ export interface components {
             last_run_at: string | null;
             /** @description Why the last run failed; null after a success */
             last_run_error: string | null;
-            /** @description null if never run */
+            /** @description The last run's state, succeeded or failed; null if never run */
             last_run_status: ("succeeded" | "failed") | null;
+            /** @description When it last ran successfully; null if never */
             last_success_at: string | null;
+            /** @description Hunt name */
             name: string;
             /** @description When its schedule runs it next; null without an enabled schedule */
             next_run_at: string | null;
-            /** @description By hunt_type: a Lucene query, a CPE 2.3 name, a vulnerability id, or ATT&CK technique codes, cluster uuids or tag names */
+            /** @description The question, by hunt type: a Lucene query, a CPE 2.3 name, a vulnerability id, or ATT&CK technique codes, cluster uuids or tag names (at most 65,536 characters) */
             query: string;
-            /** @description hourly, daily, weekly; custom when its scheduled task was changed through /tasks; null without a schedule */
+            /** @description Its frequency: hourly, daily or weekly; custom when its scheduled task was changed through the task routes; null without a schedule */
             schedule: ("hourly" | "daily" | "weekly" | "custom") | null;
             /** @description The scheduled task that runs it; null without a schedule */
             scheduled_task_id: string | null;
             /**
-             * @description paused: its schedule skips it
+             * @description Active, or paused: its schedule skips it
              * @enum {string}
              */
             status: "active" | "paused";
             /** Format: date-time */
             updated_at: string;
-            /** @description Its owner */
+            /** @description Numeric id of its owner */
             user_id: number;
         };
-        /** @description A hit of a cpe hunt: one vulnerability the vulnerability database lists for the CPE */
+        /** @description A hit of a cpe hunt: one CVE the vulnerability database lists for the CPE */
         HuntCveHit: {
-            /** @description CVE-YYYY-N */
+            /** @description The CVE id, CVE-YYYY-N */
             cve_id: string;
             /** @description The CVE's English description */
             description: string;
-            /** @description Not in the previous successful run's result (never on a first run) */
+            /** @description True when this hit was not in the previous successful run's result (never on a first run) */
             is_new: boolean;
             /**
-             * @description From the newest CVSS score; absent without a score
+             * @description CRITICAL, HIGH, MEDIUM or LOW, from the newest CVSS score; absent without a score
              * @enum {string}
              */
             severity?: "CRITICAL" | "HIGH" | "MEDIUM" | "LOW";
@@ -2505,13 +2552,13 @@ export interface components {
         /** @description A hit of a search or fw-attack-pattern hunt: a search document */
         HuntDocumentHit: {
             /**
-             * @description Present when the hunt reads both indices (index_target attributes_and_events)
+             * @description What the document is, event or attribute, when the hunt reads both indices (index_target attributes_and_events); absent otherwise
              * @enum {string}
              */
             _doc_kind?: "event" | "attribute";
-            /** @description Not in the previous successful run's result (never on a first run) */
+            /** @description True when this hit was not in the previous successful run's result (never on a first run) */
             is_new: boolean;
-            /** @description The event's or attribute's uuid (correlation documents have source_ and target_ uuids instead) */
+            /** @description The document's uuid, an event's or attribute's (correlation documents have source_ and target_ uuids instead) */
             uuid?: string;
         } & {
             [key: string]: unknown;
@@ -2525,6 +2572,7 @@ export interface components {
         };
         /** @description A hunt's result set (spec 2.2): of the run just made, or the one cached by its last successful run */
         HuntResult: {
+            /** @description The hits, each marked new or not */
             hits: (components["schemas"]["HuntCveHit"] | components["schemas"]["HuntRuleHit"] | components["schemas"]["HuntDocumentHit"])[];
             hunt: components["schemas"]["Hunt"];
             /**
@@ -2535,34 +2583,45 @@ export interface components {
             /** @description Number of hits (rules: the number of rules found); a search hunt's hits hold the newest 100 */
             total: number;
         };
-        /** @description A hit of a rules hunt: one detection rule published for the vulnerability */
+        /** @description A hit of a rules hunt: one detection rule the rules service lists for the vulnerability */
         HuntRuleHit: {
             /** @description The rule's page at the rules service */
             detail_url?: string;
-            /** @description Not in the previous successful run's result (never on a first run) */
+            /** @description True when this hit was not in the previous successful run's result (never on a first run) */
             is_new: boolean;
+            /** @description The rule's title */
             title?: string;
         } & {
             [key: string]: unknown;
         };
-        /** @description One entry of a hunt's run history (spec 2.2) */
+        /** @description One run of a hunt in its history (spec 2.2) */
         HuntRun: {
             /** @description How long the run took, in milliseconds */
             duration_ms: number;
             /** @description Why it failed; null for a success */
             error: string | null;
+            /** @description Numeric id of the run */
             id: number;
             /** @description Hits found; null for a failed run */
             match_count: number | null;
             /** @description Hits not in the previous successful run; null for a failed run */
             new_hit_count: number | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When it ran
+             */
             run_at: string;
-            /** @enum {string} */
+            /**
+             * @description Its state: succeeded or failed
+             * @enum {string}
+             */
             status: "succeeded" | "failed";
             /** @description The task run that made it; null for a run by hand through /hunts/{id}/run */
             task_run_id: string | null;
-            /** @enum {string} */
+            /**
+             * @description What ran it: manual or schedule
+             * @enum {string}
+             */
             trigger: "manual" | "schedule";
         };
         /** @description The caller */
@@ -2649,25 +2708,27 @@ export interface components {
             size: number;
             total: number;
         };
-        /** @description Something that happened to what you follow, or a hunt's changed result (spec 2.5, 6) */
+        /** @description A notification to its user: something followed changed, or a hunt's result changed (spec 2.5, 6) */
         Notification: {
             /** Format: date-time */
             created_at: string;
             /** @description What it is about: event, attribute, object or hunt */
             entity_type: string;
-            /** @description The uuid of what it is about; null for hunts (numeric ids) */
+            /** @description UUID of what it is about; null for hunts (numeric ids) */
             entity_uuid: string | null;
+            /** @description Numeric id of the notification */
             id: number;
-            /** @description By kind (spec 6.3), all strings: event (event_uuid, event_name, organisation_uuid, organisation_name), attribute (event_uuid, event_title, attribute_value, attribute_type), correlation (source_event_uuid, target_event_uuid, target_attribute_uuid, target_attribute_type, target_attribute_value); hunts: hunt_id, hunt_name, total, previous_total; free-form because each notification type adds its own fields */
+            /** @description The details, by kind (spec 6.3), all strings: event (event_uuid, event_name, organisation_uuid, organisation_name), attribute (event_uuid, event_title, attribute_value, attribute_type), correlation (source_event_uuid, target_event_uuid, target_attribute_uuid, target_attribute_type, target_attribute_value); hunts: hunt_id, hunt_name, total, previous_total; free-form because each notification type adds its own fields */
             payload: {
                 [key: string]: unknown;
             };
+            /** @description Marked read */
             read: boolean;
-            /** @description Dot-separated (spec 6.2): event.created, attribute.updated, object.attribute.created, hunt.result.changed, ... */
+            /** @description What happened, dot-separated <entity>.<change> (spec 6.2; for example event.created, attribute.updated, object.attribute.created, attribute.sighting.created, hunt.result.changed) */
             type: string;
             /** @description Always null: notifications are not edited (the peer's field) */
             updated_at: null;
-            /** @description Its recipient */
+            /** @description Numeric id of its recipient */
             user_id: number;
         };
         NotificationPage: {
@@ -2712,26 +2773,38 @@ export interface components {
             /** Format: uuid */
             uuid: string;
         };
+        /** @description An organisation: owns users, events and feeds */
         Organisation: {
+            /** @description Contact details (free text) */
             contacts: string | null;
-            /** @description The user who created it */
+            /** @description Id of the user who created it; null for the built-in ones */
             created_by: number | null;
             /** Format: date-time */
             date_created: string;
             /** Format: date-time */
             date_modified: string;
+            /** @description Free-text description */
             description: string | null;
+            /** @description Numeric id of the organisation */
             id: number;
+            /** @description URL of the organisation's landing page */
             landing_page: string | null;
-            /** @description An organisation of this instance (not only known from shared data) */
+            /** @description A local organisation has users on this instance; others are known only through shared data */
             local: boolean;
+            /** @description Organisation name, unique */
             name: string;
+            /** @description Country of the organisation (free text) */
             nationality: string | null;
-            /** @description E-mail domains its users must have; empty: any */
+            /** @description E-mail domains the organisation's users must have; empty: any */
             restricted_to_domain: string[];
+            /** @description Business sector (free text) */
             sector: string | null;
+            /** @description Kind of organisation (free text, for example CERT, vendor) */
             type: string | null;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description The organisation's UUID, the same on every instance that knows it
+             */
             uuid: string;
         };
         /** @description An organisation, as events name their owner and creator */
@@ -2790,16 +2863,19 @@ export interface components {
             /** @description Events within this many days of expiry show a warning badge */
             warning_days: number;
         };
+        /** @description A role: a named set of scopes given to users */
         Role: {
             /** Format: date-time */
             created: string;
-            /** @description Given to new users when none is named */
+            /** @description The role new users get when none is given; one role at most is the default */
             default_role: boolean;
+            /** @description Numeric id of the role */
             id: number;
             /** Format: date-time */
             modified: string;
+            /** @description Role name, unique */
             name: string;
-            /** @description Scopes the role grants (`*` for every one) */
+            /** @description The scopes the role grants (see the scope catalogue); * is every scope (administrator) */
             scopes: string[];
         };
         /** @description Every runtime-settings namespace, with its defaults where unset */
@@ -2959,7 +3035,7 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
         };
-        /** @description Every scope, with a one-line description */
+        /** @description Every scope, with a one-line description of what it allows */
         ScopeCatalogue: {
             [key: string]: string;
         };
@@ -3147,16 +3223,21 @@ export interface components {
             /** @constant */
             token_type: "bearer";
         };
-        /** @description A user account (never its password) */
+        /** @description A user account (never its password or password hash) */
         User: {
             /** Format: date-time */
             created_at: string;
+            /** @description A disabled account cannot log in and its API keys are refused */
             disabled: boolean;
+            /** @description E-mail address, the login name (stored lower-case) */
             email: string;
+            /** @description Numeric id of the user */
             id: number;
+            /** @description Numeric id of the user's organisation */
             org_id: number;
             organisation: components["schemas"]["Organisation"];
             role: components["schemas"]["Role"];
+            /** @description Numeric id of the user's role, which gives the scopes */
             role_id: number;
             /** Format: date-time */
             updated_at: string;

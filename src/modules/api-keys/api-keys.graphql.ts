@@ -2,36 +2,32 @@ import { builder, caller } from "../../graphql/builder.ts";
 import { errors } from "../../platform/errors.ts";
 import type { ApiKeyRecord } from "./api-keys.service.ts";
 import { DOC } from "../../graphql/docs.ts";
+import { API_KEY_DOC, API_KEY_TYPES_DOC } from "./api-keys.docs.ts";
 
-const KEY_DOC = {
-  name: "The key's name, 1 to 255 characters",
-  comment: "Free-text comment, at most 2000 characters",
-  scopes: "The scopes the key may use (at most 200); its effective scopes are also bounded by its owner's role",
-  expiresAt: "When it stops working; null: never",
-} as const;
-const KEY_ID = "Numeric id of the API key";
+const KEY_DOC = API_KEY_DOC;
+const KEY_ID = API_KEY_DOC.id;
 
 const ApiKeyType = builder.objectRef<ApiKeyRecord>("ApiKey").implement({
-  description: "An API key as its owner and administrators see it: never the token or its hash",
+  description: API_KEY_TYPES_DOC.ApiKey,
   fields: (t) => ({
     id: t.exposeInt("id", { description: KEY_ID }),
-    userId: t.exposeInt("userId", { description: "Numeric id of its owner (REST user_id)" }),
+    userId: t.exposeInt("userId", { description: `${KEY_DOC.userId} (REST user_id)` }),
     name: t.exposeString("name", { description: KEY_DOC.name }),
     comment: t.exposeString("comment", { nullable: true, description: KEY_DOC.comment }),
     scopes: t.exposeStringList("scopes", { description: KEY_DOC.scopes }),
     expiresAt: t.expose("expiresAt", { type: "DateTime", nullable: true, description: `${KEY_DOC.expiresAt} (REST expires_at)` }),
-    disabled: t.exposeBoolean("disabled", { description: "Disabled by its owner" }),
-    adminDisabled: t.exposeBoolean("adminDisabled", { description: "Locked by an administrator: its owner cannot enable or delete it (REST admin_disabled)" }),
+    disabled: t.exposeBoolean("disabled", { description: KEY_DOC.disabled }),
+    adminDisabled: t.exposeBoolean("adminDisabled", { description: `${KEY_DOC.adminDisabled} (REST admin_disabled)` }),
     createdAt: t.expose("createdAt", { type: "DateTime", description: DOC.createdAt }),
-    lastUsedAt: t.expose("lastUsedAt", { type: "DateTime", nullable: true, description: "When it last authenticated a request; null if never (REST last_used_at)" }),
+    lastUsedAt: t.expose("lastUsedAt", { type: "DateTime", nullable: true, description: `${KEY_DOC.lastUsedAt} (REST last_used_at)` }),
   }),
 });
 
 const CreatedApiKey = builder.objectRef<{ key: ApiKeyRecord; token: string }>("CreatedApiKey").implement({
-  description: "A new API key with its secret, returned only this once",
+  description: API_KEY_TYPES_DOC.CreatedApiKey,
   fields: (t) => ({
     apiKey: t.field({ type: ApiKeyType, description: "The key", resolve: (r) => r.key }),
-    token: t.exposeString("token", { description: "The raw 40-hex secret. Shown once: store it now." }),
+    token: t.exposeString("token", { description: KEY_DOC.token }),
   }),
 });
 

@@ -4,29 +4,27 @@ import type { AuditRecord } from "./audit.service.ts";
 import { checkPageSize } from "../../platform/paging.ts";
 import { enumValues } from "../../graphql/enums.ts";
 import { PAGE_DOC, pageType } from "../../graphql/page.ts";
+import { AUDIT_DOC, AUDIT_TYPES_DOC } from "./audit.docs.ts";
 
-const AUDIT_DOC = {
-  action: "What was done, <resource>.<verb> (for example user.created, auth.login_failed)",
-  actorUserId: "Id of the user who acted; null for the system (REST actor_user_id)",
-  resourceType: "The kind of resource acted on (for example user, event, hunt); null if none (REST resource_type)",
-  resourceId: "Numeric id of the resource acted on; null if none or not numeric (REST resource_id)",
-} as const;
+/** GraphQL names the REST field where it differs. */
+const rest = (doc: string, name: string) => `${doc} (REST ${name})`;
+
 
 const AuditEntry = builder.objectRef<AuditRecord>("AuditEntry").implement({
-  description: "One audit log record",
+  description: AUDIT_TYPES_DOC.AuditEntry,
   fields: (t) => ({
-    id: t.int({ description: "Numeric id of the record", resolve: (a) => Number(a.id) }),
-    createdAt: t.expose("createdAt", { type: "DateTime", description: "When it happened (REST created_at)" }),
-    actorUserId: t.exposeInt("actorUserId", { nullable: true, description: AUDIT_DOC.actorUserId }),
-    actorEmail: t.exposeString("actorEmail", { nullable: true, description: "That user's e-mail address at the time (REST actor_email)" }),
-    actorType: t.exposeString("actorType", { description: "The kind of actor: user, api_key or system (REST actor_type)" }),
-    actorCredentialId: t.exposeInt("actorCredentialId", { nullable: true, description: "The API key used; null otherwise (REST actor_credential_id)" }),
-    resourceType: t.exposeString("resourceType", { nullable: true, description: AUDIT_DOC.resourceType }),
-    resourceId: t.exposeInt("resourceId", { nullable: true, description: AUDIT_DOC.resourceId }),
+    id: t.int({ description: AUDIT_DOC.id, resolve: (a) => Number(a.id) }),
+    createdAt: t.expose("createdAt", { type: "DateTime", description: rest(AUDIT_DOC.createdAt, "created_at") }),
+    actorUserId: t.exposeInt("actorUserId", { nullable: true, description: rest(AUDIT_DOC.actorUserId, "actor_user_id") }),
+    actorEmail: t.exposeString("actorEmail", { nullable: true, description: rest(AUDIT_DOC.actorEmail, "actor_email") }),
+    actorType: t.exposeString("actorType", { description: rest(AUDIT_DOC.actorType, "actor_type") }),
+    actorCredentialId: t.exposeInt("actorCredentialId", { nullable: true, description: rest(AUDIT_DOC.actorCredentialId, "actor_credential_id") }),
+    resourceType: t.exposeString("resourceType", { nullable: true, description: rest(AUDIT_DOC.resourceType, "resource_type") }),
+    resourceId: t.exposeInt("resourceId", { nullable: true, description: rest(AUDIT_DOC.resourceId, "resource_id") }),
     action: t.exposeString("action", { description: AUDIT_DOC.action }),
-    ipAddress: t.exposeString("ipAddress", { nullable: true, description: "The client's IP address (REST ip_address)" }),
-    userAgent: t.exposeString("userAgent", { nullable: true, description: "The client's User-Agent header (REST user_agent)" }),
-    metadata: t.expose("metadata", { type: "JSON", nullable: true, description: "Details of the action: JSON because each action records its own" }),
+    ipAddress: t.exposeString("ipAddress", { nullable: true, description: rest(AUDIT_DOC.ipAddress, "ip_address") }),
+    userAgent: t.exposeString("userAgent", { nullable: true, description: rest(AUDIT_DOC.userAgent, "user_agent") }),
+    metadata: t.expose("metadata", { type: "JSON", nullable: true, description: AUDIT_DOC.metadata }),
   }),
 });
 

@@ -9,6 +9,7 @@ import type { ExportView } from "./exports.service.ts";
 import { DOC } from "../../graphql/docs.ts";
 import { enumValues } from "../../graphql/enums.ts";
 import { PAGE_DOC, pageType } from "../../graphql/page.ts";
+import { EXPORT_DOC, EXPORT_TYPES_DOC } from "./exports.docs.ts";
 
 const FormatEnum = builder.enumType("ExportFormat", {
   description: "The file format of an export",
@@ -33,38 +34,34 @@ const StatusEnum = builder.enumType("ExportStatus", {
   }),
 });
 
-const EXPORT_DOC = {
-  name: "The export's name, 1 to 255 characters",
-  query: "The Lucene query whose matches it exports (at most 65,536 characters)",
-  distribution: "MISP format only: the exported MISP event's distribution (0-4)",
-  schedule:
-    "The peer's schedule object: {type: interval, every: seconds} or {type: crontab, minute, hour, day_of_week, day_of_month, month_of_year}: JSON to take the peer's document as it is",
-  scheduleEnabled: "The schedule runs it when true (REST schedule_enabled)",
-} as const;
-const EXPORT_ID = "Numeric id of the export";
+/** The schedule argument: the peer's document, as JSON. */
+const SCHEDULE_ARG =
+  "The peer's schedule object: {type: interval, every: seconds} or {type: crontab, minute, hour, day_of_week, day_of_month, month_of_year}: JSON to take the peer's document as it is";
+const EXPORT_ID = EXPORT_DOC.id;
+const rest = (doc: string, name: string) => `${doc} (REST ${name})`;
 
 const ExportObject = builder.objectRef<ExportView>("Export").implement({
-  description: "A saved export of a Lucene query (its owner's); the file of its last complete run is downloaded from downloadUrl",
+  description: `${EXPORT_TYPES_DOC.Export}; the file of its last complete run is downloaded from downloadUrl`,
   fields: (t) => ({
     id: t.exposeInt("id", { description: EXPORT_ID }),
-    userId: t.exposeInt("userId", { description: "Numeric id of its owner (REST user_id)" }),
+    userId: t.exposeInt("userId", { description: rest(EXPORT_DOC.userId, "user_id") }),
     name: t.exposeString("name", { description: EXPORT_DOC.name }),
     query: t.exposeString("query", { description: EXPORT_DOC.query }),
-    indexTarget: t.field({ type: TargetEnum, description: "The index it reads (REST index_target)", resolve: (e) => e.indexTarget }),
-    format: t.field({ type: FormatEnum, description: "The file format", resolve: (e) => e.format }),
-    distribution: t.exposeInt("distribution", { nullable: true, description: `${EXPORT_DOC.distribution}; null for other formats` }),
-    status: t.field({ type: StatusEnum, description: "The state of its last run", resolve: (e) => e.status }),
-    recordCount: t.exposeInt("recordCount", { nullable: true, description: "Documents written: the progress of a running export, the total of a completed one" }),
-    fileSize: t.exposeFloat("fileSize", { nullable: true, description: "Size of the file in bytes; null until completed (REST file_size)" }),
-    error: t.exposeString("error", { nullable: true, description: "Why the last run failed; null otherwise" }),
-    taskRunId: t.exposeString("taskRunId", { nullable: true, description: "The run that writes (or wrote) the file: taskRun(id) shows its attempts" }),
-    schedule: t.field({ type: "JSON", nullable: true, description: `${EXPORT_DOC.schedule}; null without a schedule`, resolve: (e) => (e.schedule ? scheduleOut(e.schedule) : null) }),
-    scheduleEnabled: t.exposeBoolean("scheduleEnabled", { description: EXPORT_DOC.scheduleEnabled }),
-    scheduledTaskId: t.exposeString("scheduledTaskId", { nullable: true, description: "The scheduled task that reruns it; null without a schedule (REST scheduled_task_id)" }),
+    indexTarget: t.field({ type: TargetEnum, description: rest(EXPORT_DOC.indexTarget, "index_target"), resolve: (e) => e.indexTarget }),
+    format: t.field({ type: FormatEnum, description: EXPORT_DOC.format, resolve: (e) => e.format }),
+    distribution: t.exposeInt("distribution", { nullable: true, description: EXPORT_DOC.distribution }),
+    status: t.field({ type: StatusEnum, description: EXPORT_DOC.status, resolve: (e) => e.status }),
+    recordCount: t.exposeInt("recordCount", { nullable: true, description: rest(EXPORT_DOC.recordCount, "record_count") }),
+    fileSize: t.exposeFloat("fileSize", { nullable: true, description: rest(EXPORT_DOC.fileSize, "file_size") }),
+    error: t.exposeString("error", { nullable: true, description: EXPORT_DOC.error }),
+    taskRunId: t.exposeString("taskRunId", { nullable: true, description: `${EXPORT_DOC.taskRunId}: taskRun(id) shows its attempts (REST task_run_id)` }),
+    schedule: t.field({ type: "JSON", nullable: true, description: `${EXPORT_DOC.schedule} (JSON to take the peer's document as it is)`, resolve: (e) => (e.schedule ? scheduleOut(e.schedule) : null) }),
+    scheduleEnabled: t.exposeBoolean("scheduleEnabled", { description: rest(EXPORT_DOC.scheduleEnabled, "schedule_enabled") }),
+    scheduledTaskId: t.exposeString("scheduledTaskId", { nullable: true, description: rest(EXPORT_DOC.scheduledTaskId, "scheduled_task_name") }),
     downloadUrl: t.string({ nullable: true, description: "GET this (with your credentials) for the file; null until completed", resolve: (e) => (e.status === "completed" ? `/exports/${e.id}/download` : null) }),
-    lastRunAt: t.field({ type: "DateTime", nullable: true, description: "When it last ran; null if never", resolve: (e) => e.lastRunAt }),
-    startedAt: t.field({ type: "DateTime", nullable: true, description: "When the last run started", resolve: (e) => e.startedAt }),
-    finishedAt: t.field({ type: "DateTime", nullable: true, description: "When the last run finished", resolve: (e) => e.finishedAt }),
+    lastRunAt: t.field({ type: "DateTime", nullable: true, description: rest(EXPORT_DOC.lastRunAt, "last_run_at"), resolve: (e) => e.lastRunAt }),
+    startedAt: t.field({ type: "DateTime", nullable: true, description: rest(EXPORT_DOC.startedAt, "started_at"), resolve: (e) => e.startedAt }),
+    finishedAt: t.field({ type: "DateTime", nullable: true, description: rest(EXPORT_DOC.finishedAt, "finished_at"), resolve: (e) => e.finishedAt }),
     createdAt: t.field({ type: "DateTime", description: DOC.createdAt, resolve: (e) => e.createdAt }),
   }),
 });
@@ -79,8 +76,8 @@ const CreateExportInput = builder.inputType("CreateExportInput", {
     indexTarget: t.field({ type: TargetEnum, defaultValue: "attributes", description: "The index it reads (REST index_target)" }),
     format: t.field({ type: FormatEnum, defaultValue: "json", description: "The file format" }),
     distribution: t.int({ description: "Required for misp: the exported MISP event's distribution (0-4)" }),
-    schedule: t.field({ type: "JSON", description: EXPORT_DOC.schedule }),
-    scheduleEnabled: t.boolean({ defaultValue: false, description: EXPORT_DOC.scheduleEnabled }),
+    schedule: t.field({ type: "JSON", description: SCHEDULE_ARG }),
+    scheduleEnabled: t.boolean({ defaultValue: false, description: rest(EXPORT_DOC.scheduleEnabled, "schedule_enabled") }),
   }),
 });
 
@@ -141,8 +138,8 @@ builder.mutationFields((t) => ({
     description: "Change the export's schedule; schedule: null removes it, omitted keeps it",
     args: {
       id: t.arg.int({ required: true, description: EXPORT_ID }),
-      schedule: t.arg({ type: "JSON", description: EXPORT_DOC.schedule }),
-      scheduleEnabled: t.arg.boolean({ description: EXPORT_DOC.scheduleEnabled }),
+      schedule: t.arg({ type: "JSON", description: SCHEDULE_ARG }),
+      scheduleEnabled: t.arg.boolean({ description: rest(EXPORT_DOC.scheduleEnabled, "schedule_enabled") }),
     },
     resolve: (_r, a, ctx) =>
       ctx.services.exports.setSchedule(caller(ctx), a.id, {

@@ -3,3 +3,4 @@ export { EXPORT_FORMATS, EXPORT_STATUSES, EXPORT_TARGETS } from "./export-store.
 export { ExportsService } from "./exports.service.ts";
 export type { ExportView } from "./exports.service.ts";
 export { runExportTask } from "./run-export-task.ts";
+export { EXPORT_DOC, EXPORT_TYPES_DOC } from "./exports.docs.ts";

@@ -7,8 +7,7 @@ import { HUNT_STATUSES, INDEX_TARGETS, type HuntType } from "./hunt-definition.t
 import { HUNT_FREQUENCY_NAMES, frequencyOf } from "./hunt-schedule.ts";
 import type { HuntRow, HuntRunRow } from "./hunt-store.ts";
 import type { Hit } from "./hit-keys.ts";
-import { SEARCH_HUNT_MAX_HITS } from "./hunt-engine.ts";
-import { HUNT_DOC, HUNT_RUN_DOC, IS_NEW_DOC } from "./hunts.docs.ts";
+import { HUNT_DOC, HUNT_HIT_DOC, HUNT_RESULT_DOC, HUNT_RUN_DOC, HUNT_TYPES_DOC, IS_NEW_DOC } from "./hunts.docs.ts";
 import { checkPageSize } from "../../platform/paging.ts";
 
 const HuntTypeEnum = builder.enumType("HuntType", {
@@ -40,14 +39,14 @@ const FrequencyEnum = builder.enumType("HuntFrequency", {
 
 
 const HuntObject = builder.objectRef<HuntRow>("Hunt").implement({
-  description: "A saved question asked of the indices or of external services, by hand or on a schedule; its owner is alerted when its answer changes",
+  description: HUNT_TYPES_DOC.Hunt,
   fields: (t) => ({
-    id: t.exposeInt("id", { description: "Numeric id of the hunt" }),
-    userId: t.exposeInt("userId", { description: "Numeric id of its owner (REST user_id)" }),
+    id: t.exposeInt("id", { description: HUNT_DOC.id }),
+    userId: t.exposeInt("userId", { description: `${HUNT_DOC.userId} (REST user_id)` }),
     name: t.exposeString("name", { description: HUNT_DOC.name }),
     description: t.exposeString("description", { nullable: true, description: HUNT_DOC.description }),
     query: t.exposeString("query", { description: HUNT_DOC.query }),
-    huntType: t.field({ type: HuntTypeEnum, description: "What it asks (REST hunt_type)", resolve: (h) => h.huntType }),
+    huntType: t.field({ type: HuntTypeEnum, description: `${HUNT_DOC.huntType} (REST hunt_type)`, resolve: (h) => h.huntType }),
     indexTarget: t.field({ type: IndexTargetEnum, nullable: true, description: `${HUNT_DOC.indexTarget} (REST index_target)`, resolve: (h) => h.indexTarget }),
     status: t.field({ type: StatusEnum, description: HUNT_DOC.status, resolve: (h) => h.status }),
     schedule: t.string({ nullable: true, description: HUNT_DOC.schedule, resolve: (h) => frequencyOf(h) }),
@@ -75,13 +74,13 @@ interface TypedHit {
 const str = (v: unknown) => (typeof v === "string" && v !== "" ? v : null);
 
 const DocumentHit = builder.objectRef<TypedHit>("HuntDocumentHit").implement({
-  description: "A hit of a search or fw-attack-pattern hunt: a search document",
+  description: HUNT_TYPES_DOC.HuntDocumentHit,
   fields: (t) => ({
     isNew: t.boolean({ description: IS_NEW, resolve: (h) => h.hit.is_new === true }),
-    uuid: t.string({ nullable: true, description: "The document's uuid (an event's or attribute's); null for a correlation", resolve: (h) => str(h.hit.uuid) }),
+    uuid: t.string({ nullable: true, description: `${HUNT_HIT_DOC.uuid}; null for a correlation`, resolve: (h) => str(h.hit.uuid) }),
     docKind: t.string({
       nullable: true,
-      description: "What the document is, event or attribute, when the hunt reads both indices (REST _doc_kind); null otherwise",
+      description: `${HUNT_HIT_DOC.docKind}; null otherwise (REST _doc_kind)`,
       resolve: (h) => str(h.hit._doc_kind),
     }),
     document: t.field({
@@ -93,21 +92,21 @@ const DocumentHit = builder.objectRef<TypedHit>("HuntDocumentHit").implement({
 });
 
 const CveHit = builder.objectRef<TypedHit>("HuntCveHit").implement({
-  description: "A hit of a cpe hunt: one CVE the vulnerability database lists for the CPE",
+  description: HUNT_TYPES_DOC.HuntCveHit,
   fields: (t) => ({
     isNew: t.boolean({ description: IS_NEW, resolve: (h) => h.hit.is_new === true }),
-    cveId: t.string({ description: "The CVE id, CVE-YYYY-N (REST cve_id)", resolve: (h) => String(h.hit.cve_id ?? "") }),
-    severity: t.string({ nullable: true, description: "CRITICAL, HIGH, MEDIUM or LOW from the newest CVSS score; null without a score", resolve: (h) => str(h.hit.severity) }),
-    description: t.string({ description: "The CVE's description", resolve: (h) => String(h.hit.description ?? "") }),
+    cveId: t.string({ description: `${HUNT_HIT_DOC.cveId} (REST cve_id)`, resolve: (h) => String(h.hit.cve_id ?? "") }),
+    severity: t.string({ nullable: true, description: `${HUNT_HIT_DOC.severity}; null without a score`, resolve: (h) => str(h.hit.severity) }),
+    description: t.string({ description: HUNT_HIT_DOC.description, resolve: (h) => String(h.hit.description ?? "") }),
   }),
 });
 
 const RuleHit = builder.objectRef<TypedHit>("HuntRuleHit").implement({
-  description: "A hit of a rules hunt: one detection rule the rules service lists for the vulnerability",
+  description: HUNT_TYPES_DOC.HuntRuleHit,
   fields: (t) => ({
     isNew: t.boolean({ description: IS_NEW, resolve: (h) => h.hit.is_new === true }),
-    title: t.string({ nullable: true, description: "The rule's title", resolve: (h) => str(h.hit.title) }),
-    detailUrl: t.string({ nullable: true, description: "The rule's page at the rules service (REST detail_url)", resolve: (h) => str(h.hit.detail_url) }),
+    title: t.string({ nullable: true, description: HUNT_HIT_DOC.title, resolve: (h) => str(h.hit.title) }),
+    detailUrl: t.string({ nullable: true, description: `${HUNT_HIT_DOC.detailUrl} (REST detail_url)`, resolve: (h) => str(h.hit.detail_url) }),
     rule: t.field({
       type: "JSON",
       description: "The rule as the rules service answered it (format, content, author, ...): JSON because that service's fields differ between its versions",
@@ -123,19 +122,19 @@ const HuntHit = builder.unionType("HuntHit", {
 });
 
 const HuntResultObject = builder.objectRef<{ hunt: HuntRow; total: number; hits: Hit[]; runAt: Date }>("HuntResult").implement({
-  description: "A hunt's result set: of the run just made, or the cached one of its last successful run",
+  description: HUNT_TYPES_DOC.HuntResult,
   fields: (t) => ({
-    hunt: t.field({ type: HuntObject, description: "The hunt, with its counters after the run", resolve: (r) => r.hunt }),
-    total: t.exposeInt("total", { description: `Number of matches (a search hunt's hits list holds the newest ${SEARCH_HUNT_MAX_HITS})` }),
-    hits: t.field({ type: [HuntHit], description: "The hits, each marked new or not", resolve: (r) => r.hits.map((hit) => ({ huntType: r.hunt.huntType, hit })) }),
-    runAt: t.field({ type: "DateTime", description: "When the run was made (REST run_at)", resolve: (r) => r.runAt }),
+    hunt: t.field({ type: HuntObject, description: HUNT_RESULT_DOC.hunt, resolve: (r) => r.hunt }),
+    total: t.exposeInt("total", { description: HUNT_RESULT_DOC.total }),
+    hits: t.field({ type: [HuntHit], description: HUNT_RESULT_DOC.hits, resolve: (r) => r.hits.map((hit) => ({ huntType: r.hunt.huntType, hit })) }),
+    runAt: t.field({ type: "DateTime", description: `${HUNT_RESULT_DOC.runAt} (REST run_at)`, resolve: (r) => r.runAt }),
   }),
 });
 
 const HuntRunObject = builder.objectRef<HuntRunRow>("HuntRun").implement({
-  description: "One run of a hunt in its history",
+  description: HUNT_TYPES_DOC.HuntRun,
   fields: (t) => ({
-    id: t.int({ description: "Numeric id of the run", resolve: (r) => Number(r.id) }),
+    id: t.int({ description: HUNT_RUN_DOC.id, resolve: (r) => Number(r.id) }),
     runAt: t.field({ type: "DateTime", description: `${HUNT_RUN_DOC.runAt} (REST run_at)`, resolve: (r) => r.runAt }),
     matchCount: t.exposeInt("matchCount", { nullable: true, description: `${HUNT_RUN_DOC.matchCount} (REST match_count)` }),
     status: t.exposeString("status", { description: HUNT_RUN_DOC.status }),

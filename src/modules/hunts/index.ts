@@ -5,6 +5,7 @@ export { HuntEngine } from "./hunt-engine.ts";
 export { HUNT_FREQUENCY_NAMES, frequencyOf } from "./hunt-schedule.ts";
 export type { HuntFrequency } from "./hunt-schedule.ts";
 export type { HuntRow, HuntRunRow } from "./hunt-store.ts";
+export { HUNT_DOC, HUNT_HIT_DOC, HUNT_RESULT_DOC, HUNT_RUN_DOC, HUNT_TYPES_DOC, IS_NEW_DOC } from "./hunts.docs.ts";
 export { HuntsService } from "./hunts.service.ts";
 export type { HuntInput } from "./hunts.service.ts";
 export { runHuntTask } from "./run-hunt-task.ts";

@@ -4,3 +4,4 @@ export type { FollowList } from "./notification-rules.ts";
 export { NotificationsService } from "./notifications.service.ts";
 export type { NotificationRow } from "./notifications.service.ts";
 export { notifyChangeRange, notifyHuntResult } from "./notifier.ts";
+export { NOTIFICATION_DOC, NOTIFICATION_TYPES_DOC } from "./notifications.docs.ts";

@@ -10,6 +10,7 @@ import { checkPageSize } from "../../platform/paging.ts";
 import { DOC } from "../../graphql/docs.ts";
 import { enumValues } from "../../graphql/enums.ts";
 import { PAGE_DOC, pageType } from "../../graphql/page.ts";
+import { NOTIFICATION_DOC, NOTIFICATION_TYPES_DOC } from "./notifications.docs.ts";
 
 /**
  * A notification's payload, typed per kind. Each field reads its snake_case key of the stored
@@ -110,16 +111,16 @@ const NotificationPayload = builder.unionType("NotificationPayload", {
 });
 
 const NotificationType = builder.objectRef<NotificationRow>("Notification").implement({
-  description: "A notification to its user: something followed changed, or a hunt's result changed",
+  description: NOTIFICATION_TYPES_DOC.Notification,
   fields: (t) => ({
-    id: t.exposeInt("id", { description: "Numeric id of the notification" }),
-    type: t.exposeString("type", { description: "What happened, <entity>.<change> (for example event.created, attribute.sighting.created, hunt.result.changed)" }),
-    entityType: t.string({ description: "What it is about: event, attribute, object or hunt (REST entity_type)", resolve: (n) => n.entity_type }),
-    entityUuid: t.string({ nullable: true, description: "UUID of what it is about; null for hunts (REST entity_uuid)", resolve: (n) => n.entity_uuid }),
-    read: t.exposeBoolean("read", { description: "Marked read" }),
+    id: t.exposeInt("id", { description: NOTIFICATION_DOC.id }),
+    type: t.exposeString("type", { description: NOTIFICATION_DOC.type }),
+    entityType: t.string({ description: `${NOTIFICATION_DOC.entity_type} (REST entity_type)`, resolve: (n) => n.entity_type }),
+    entityUuid: t.string({ nullable: true, description: `${NOTIFICATION_DOC.entity_uuid} (REST entity_uuid)`, resolve: (n) => n.entity_uuid }),
+    read: t.exposeBoolean("read", { description: NOTIFICATION_DOC.read }),
     payload: t.field({
       type: NotificationPayload,
-      description: "The details, by type (REST payload, snake_case)",
+      description: `${NOTIFICATION_DOC.payload}: typed by kind (REST payload, snake_case)`,
       resolve: (n) => ({ ...n.payload, [KIND_KEY]: payloadKind(n.type) }) as KindedPayload,
     }),
     createdAt: t.field({ type: "DateTime", description: DOC.createdAt, resolve: (n) => n.created_at }),

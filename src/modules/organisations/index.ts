@@ -1,3 +1,3 @@
 /** The organisations area's front door: what the REST shim, GraphQL, MCP, jobs and other areas may use. */
-export { OrganisationType } from "./organisations.graphql.ts";
+export { ORG_DOC, ORG_TYPES_DOC } from "./organisations.docs.ts";
 export { OrganisationsService } from "./organisations.service.ts";

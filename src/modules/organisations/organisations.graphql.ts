@@ -5,24 +5,19 @@ import { errors } from "../../platform/errors.ts";
 import { checkPageSize } from "../../platform/paging.ts";
 import { DOC } from "../../graphql/docs.ts";
 import { PAGE_DOC, pageType } from "../../graphql/page.ts";
+import { ORG_DOC, ORG_TYPES_DOC } from "./organisations.docs.ts";
 
-const ORG_DOC = {
-  name: "Organisation name, unique",
-  uuid: "The organisation's UUID, the same on every instance that knows it",
-  description: "Free-text description",
-  type: "Kind of organisation (free text, for example CERT, vendor)",
-  nationality: "Country of the organisation (free text)",
-  sector: "Business sector (free text)",
-  contacts: "Contact details (free text)",
-  local: "A local organisation has users on this instance; others are known only through shared data",
-  restrictedToDomain: "E-mail domains the organisation's users must have; empty: any (REST restricted_to_domain)",
-  landingPage: "URL of the organisation's landing page (REST landing_page)",
+const ORG_GQL = {
+  ...ORG_DOC,
+  restrictedToDomain: `${ORG_DOC.restrictedToDomain} (REST restricted_to_domain)`,
+  landingPage: `${ORG_DOC.landingPage} (REST landing_page)`,
+  createdBy: `${ORG_DOC.createdBy} (REST created_by)`,
 } as const;
 
 export const OrganisationType = builder.objectRef<Organisation>("Organisation").implement({
-  description: "An organisation: owns users, events and feeds",
+  description: ORG_TYPES_DOC.Organisation,
   fields: (t) => ({
-    id: t.exposeInt("id", { description: DOC.orgId }),
+    id: t.exposeInt("id", { description: ORG_DOC.id }),
     uuid: t.exposeString("uuid", { description: ORG_DOC.uuid }),
     name: t.exposeString("name", { description: ORG_DOC.name }),
     description: t.exposeString("description", { nullable: true, description: ORG_DOC.description }),
@@ -31,9 +26,9 @@ export const OrganisationType = builder.objectRef<Organisation>("Organisation").
     sector: t.exposeString("sector", { nullable: true, description: ORG_DOC.sector }),
     contacts: t.exposeString("contacts", { nullable: true, description: ORG_DOC.contacts }),
     local: t.exposeBoolean("local", { description: ORG_DOC.local }),
-    restrictedToDomain: t.exposeStringList("restrictedToDomain", { description: ORG_DOC.restrictedToDomain }),
-    landingPage: t.exposeString("landingPage", { nullable: true, description: ORG_DOC.landingPage }),
-    createdBy: t.exposeInt("createdBy", { nullable: true, description: "Id of the user who created it; null for the built-in ones (REST created_by)" }),
+    restrictedToDomain: t.exposeStringList("restrictedToDomain", { description: ORG_GQL.restrictedToDomain }),
+    landingPage: t.exposeString("landingPage", { nullable: true, description: ORG_GQL.landingPage }),
+    createdBy: t.exposeInt("createdBy", { nullable: true, description: ORG_GQL.createdBy }),
     dateCreated: t.expose("dateCreated", { type: "DateTime", description: `${DOC.createdAt} (REST date_created)` }),
     dateModified: t.expose("dateModified", { type: "DateTime", description: `${DOC.updatedAt} (REST date_modified)` }),
   }),
@@ -52,8 +47,8 @@ const OrganisationInput = builder.inputType("OrganisationInput", {
     sector: t.string({ description: ORG_DOC.sector }),
     contacts: t.string({ description: ORG_DOC.contacts }),
     local: t.boolean({ description: `${ORG_DOC.local} (default true)` }),
-    restrictedToDomain: t.stringList({ description: ORG_DOC.restrictedToDomain }),
-    landingPage: t.string({ description: ORG_DOC.landingPage }),
+    restrictedToDomain: t.stringList({ description: ORG_GQL.restrictedToDomain }),
+    landingPage: t.string({ description: ORG_GQL.landingPage }),
   }),
 });
 
@@ -67,8 +62,8 @@ const OrganisationPatch = builder.inputType("OrganisationPatch", {
     sector: t.string({ description: ORG_DOC.sector }),
     contacts: t.string({ description: ORG_DOC.contacts }),
     local: t.boolean({ description: ORG_DOC.local }),
-    restrictedToDomain: t.stringList({ description: ORG_DOC.restrictedToDomain }),
-    landingPage: t.string({ description: ORG_DOC.landingPage }),
+    restrictedToDomain: t.stringList({ description: ORG_GQL.restrictedToDomain }),
+    landingPage: t.string({ description: ORG_GQL.landingPage }),
   }),
 });
 

@@ -6,20 +6,17 @@ import type { Whoami } from "../../auth/auth.service.ts";
 import { checkPageSize } from "../../platform/paging.ts";
 import { DOC } from "../../graphql/docs.ts";
 import { PAGE_DOC, pageType } from "../../graphql/page.ts";
+import { ROLE_DOC, ROLE_TYPES_DOC, SCOPE_DOC } from "./roles.docs.ts";
 
-const ROLE_DOC = {
-  name: "Role name, unique",
-  scopes: "The scopes the role grants (see the scopes query); * is every scope (administrator)",
-  defaultRole: "The role new users get when none is given; one role at most is the default (REST default_role)",
-} as const;
+const ROLE_GQL = { ...ROLE_DOC, defaultRole: `${ROLE_DOC.defaultRole} (REST default_role)` } as const;
 
 export const RoleType = builder.objectRef<Role>("Role").implement({
-  description: "A role: a named set of scopes given to users",
+  description: ROLE_TYPES_DOC.Role,
   fields: (t) => ({
-    id: t.exposeInt("id", { description: DOC.roleId }),
+    id: t.exposeInt("id", { description: ROLE_DOC.id }),
     name: t.exposeString("name", { description: ROLE_DOC.name }),
     scopes: t.exposeStringList("scopes", { description: ROLE_DOC.scopes }),
-    defaultRole: t.exposeBoolean("defaultRole", { description: ROLE_DOC.defaultRole }),
+    defaultRole: t.exposeBoolean("defaultRole", { description: ROLE_GQL.defaultRole }),
     created: t.expose("created", { type: "DateTime", description: DOC.createdAt }),
     modified: t.expose("modified", { type: "DateTime", description: DOC.updatedAt }),
   }),
@@ -30,8 +27,8 @@ const RolePage = pageType("RolePage", RoleType, "roles");
 const ScopeType = builder.objectRef<{ name: string; description: string }>("Scope").implement({
   description: "A permission a role or API key can hold",
   fields: (t) => ({
-    name: t.exposeString("name", { description: "Scope name, <area>:<action> (for example events:read), or * for every scope" }),
-    description: t.exposeString("description", { description: "What the scope allows" }),
+    name: t.exposeString("name", { description: SCOPE_DOC.name }),
+    description: t.exposeString("description", { description: SCOPE_DOC.description }),
   }),
 });
 
@@ -79,7 +76,7 @@ const RoleInput = builder.inputType("RoleInput", {
   fields: (t) => ({
     name: t.string({ required: true, description: ROLE_DOC.name }),
     scopes: t.stringList({ required: true, description: `${ROLE_DOC.scopes}; you cannot grant scopes you do not hold` }),
-    defaultRole: t.boolean({ description: ROLE_DOC.defaultRole }),
+    defaultRole: t.boolean({ description: ROLE_GQL.defaultRole }),
   }),
 });
 
@@ -88,7 +85,7 @@ const RolePatch = builder.inputType("RolePatch", {
   fields: (t) => ({
     name: t.string({ description: ROLE_DOC.name }),
     scopes: t.stringList({ description: `${ROLE_DOC.scopes}; replaces the list` }),
-    defaultRole: t.boolean({ description: ROLE_DOC.defaultRole }),
+    defaultRole: t.boolean({ description: ROLE_GQL.defaultRole }),
   }),
 });
 

@@ -4,30 +4,29 @@ import { errors } from "../../platform/errors.ts";
 import { checkPageSize } from "../../platform/paging.ts";
 import { DOC } from "../../graphql/docs.ts";
 import { PAGE_DOC, pageType } from "../../graphql/page.ts";
-import { OrganisationType } from "../organisations/index.ts";
-import { RoleType } from "../roles/index.ts";
+import { OrganisationType } from "../organisations/organisations.graphql.ts";
+import { RoleType } from "../roles/roles.graphql.ts";
 import type { UserRecord } from "./users.service.ts";
+import { USER_DOC, USER_TYPES_DOC } from "./users.docs.ts";
 
-const USER_DOC = {
-  email: "E-mail address, the login name (stored lower-case)",
-  orgId: "Numeric id of the user's organisation (REST org_id)",
-  roleId: "Numeric id of the user's role, which gives the scopes (REST role_id)",
-  disabled: "A disabled account cannot log in and its API keys are refused",
-  password: "New password, 8 to 1024 characters; omitted: unchanged (on create: the account has no password and cannot log in with one)",
+const USER_GQL = {
+  ...USER_DOC,
+  orgId: `${USER_DOC.orgId} (REST org_id)`,
+  roleId: `${USER_DOC.roleId} (REST role_id)`,
 } as const;
 
 const UserType = builder.objectRef<UserRecord>("User").implement({
-  description: "A user account (never its password hash)",
+  description: USER_TYPES_DOC.User,
   fields: (t) => ({
-    id: t.exposeInt("id", { description: DOC.userId }),
+    id: t.exposeInt("id", { description: USER_DOC.id }),
     email: t.exposeString("email", { description: USER_DOC.email }),
-    orgId: t.exposeInt("orgId", { description: USER_DOC.orgId }),
-    roleId: t.exposeInt("roleId", { description: USER_DOC.roleId }),
+    orgId: t.exposeInt("orgId", { description: USER_GQL.orgId }),
+    roleId: t.exposeInt("roleId", { description: USER_GQL.roleId }),
     disabled: t.exposeBoolean("disabled", { description: USER_DOC.disabled }),
     createdAt: t.expose("createdAt", { type: "DateTime", description: DOC.createdAt }),
     updatedAt: t.expose("updatedAt", { type: "DateTime", description: DOC.updatedAt }),
-    role: t.field({ type: RoleType, description: "The user's role", resolve: (u) => u.role }),
-    organisation: t.field({ type: OrganisationType, description: "The user's organisation", resolve: (u) => u.organisation }),
+    role: t.field({ type: RoleType, description: USER_DOC.role, resolve: (u) => u.role }),
+    organisation: t.field({ type: OrganisationType, description: USER_DOC.organisation, resolve: (u) => u.organisation }),
   }),
 });
 
@@ -47,8 +46,8 @@ const CreateUserInput = builder.inputType("CreateUserInput", {
   description: "A new user account (as POST /users/)",
   fields: (t) => ({
     email: t.string({ required: true, description: USER_DOC.email }),
-    orgId: t.int({ required: true, description: USER_DOC.orgId }),
-    roleId: t.int({ required: true, description: USER_DOC.roleId }),
+    orgId: t.int({ required: true, description: USER_GQL.orgId }),
+    roleId: t.int({ required: true, description: USER_GQL.roleId }),
     password: t.string({ description: USER_DOC.password }),
     disabled: t.boolean({ description: `${USER_DOC.disabled} (default false)` }),
   }),
@@ -58,8 +57,8 @@ const UpdateUserInput = builder.inputType("UpdateUserInput", {
   description: "Changes to a user account (as PATCH /users/{user_id}); omitted fields stay",
   fields: (t) => ({
     email: t.string({ description: USER_DOC.email }),
-    orgId: t.int({ description: USER_DOC.orgId }),
-    roleId: t.int({ description: USER_DOC.roleId }),
+    orgId: t.int({ description: USER_GQL.orgId }),
+    roleId: t.int({ description: USER_GQL.roleId }),
     password: t.string({ description: USER_DOC.password }),
     disabled: t.boolean({ description: USER_DOC.disabled }),
   }),
