@@ -1,7 +1,9 @@
 import { builder, caller } from "../../graphql/builder.ts";
 import { cost } from "../../graphql/cost-limits.ts";
 import { errors } from "../../platform/errors.ts";
-import { checkPage, checkUuid, EventTagType } from "../events/index.ts";
+import { checkPage, checkUuid, EventTagType, EventType } from "../events/events.graphql.ts";
+import { loadBatched } from "../../graphql/batch.ts";
+import { MAX_ATTRIBUTES_PER_EVENT } from "./attributes.service.ts";
 import type { AttributeView } from "./attribute-reader.ts";
 import type { AttributeCreate, AttributePatch } from "./attribute-rules.ts";
 import { DOC } from "../../graphql/docs.ts";
@@ -46,6 +48,23 @@ export const AttributeType = builder.objectRef<AttributeView>("Attribute").imple
 });
 
 const AttributePage = pageType("AttributePage", AttributeType, "attributes");
+
+builder.objectField(EventType, "attributes", (t) =>
+  t.field({
+    type: [AttributeType],
+    description: `Its standalone attributes you may read (those in objects are the objects'), newest change first: at most limit (1 to ${MAX_ATTRIBUTES_PER_EVENT}). A page of events loads them all in one read`,
+    extensions: cost.page("limit", 100),
+    args: {
+      limit: t.arg.int({ defaultValue: 100, description: `Attributes of this event to list, 1 to ${MAX_ATTRIBUTES_PER_EVENT}` }),
+      deleted: t.arg.boolean({ defaultValue: false, description: "false: live ones only; true: soft-deleted ones only; null: both" }),
+    },
+    resolve: async (event, a, ctx) => {
+      const opts = { perEvent: a.limit ?? 100, deleted: a.deleted ?? null };
+      const batch = `Event.attributes:${opts.perEvent}:${opts.deleted}`;
+      return (await loadBatched(ctx, batch, event.id, (ids) => ctx.services.attributes.ofEvents(caller(ctx), ids, opts))) ?? [];
+    },
+  }),
+);
 
 export const AttributeInput = builder.inputType("AttributeInput", {
   description: "Attribute fields. Create: type and value are required, uuid optional. Update: any subset (uuid names the attribute in updateObject)",

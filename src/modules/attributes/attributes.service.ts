@@ -8,7 +8,7 @@ import { recordChanges, type Change } from "../changes/index.ts";
 import { canReadEvent, canReadInEvent, canWriteEvent, readableSql } from "../../auth/distribution.ts";
 import { ensureTags } from "../events/index.ts";
 import { checkTagName } from "../tags/index.ts";
-import { listAttributes, loadAttribute, lockEvent, type AttributeView, type EventRef } from "./attribute-reader.ts";
+import { attributesOfEvents, listAttributes, loadAttribute, lockEvent, type AttributeView, type EventRef } from "./attribute-reader.ts";
 import { prepareAttributePatch, prepareNewAttribute, type AttributeCreate, type AttributePatch } from "./attribute-rules.ts";
 import { insertAttributes, touchEvent, touchObject, updateAttributeColumns } from "./attribute-writer.ts";
 import { Issues, nowSeconds } from "./input-checks.ts";
@@ -45,6 +45,9 @@ const objectPayload = (objectUuid: string | null) => (objectUuid ? { object_uuid
  * access to it. Every write bumps the attribute's, its object's and its event's `timestamp` and
  * records its change in the same transaction.
  */
+/** Attributes one event lists in a read of several events (Event.attributes over GraphQL). */
+export const MAX_ATTRIBUTES_PER_EVENT = 1000;
+
 export class AttributesService {
   constructor(private readonly ctx: AppContext) {}
 
@@ -63,6 +66,19 @@ export class AttributesService {
     if (filter.deleted !== undefined) add("a.deleted = ?", filter.deleted);
     const { items, total } = await listAttributes(this.ctx.db.pool, where.join(" AND "), params, req.size, offsetOf(req));
     return pageOf(items, total, req);
+  }
+
+  /**
+   * The standalone attributes of several events at once (a page of events with theirs: one
+   * statement, whatever the page size), each event's newest `perEvent`; what the caller may not
+   * read is left out, as everywhere. `deleted`: null for all, else only those whose flag matches.
+   */
+  async ofEvents(p: Principal | null, eventIds: number[], opts: { perEvent: number; deleted: boolean | null }): Promise<Map<number, AttributeView[]>> {
+    authorize(p, "attributes:read");
+    if (!Number.isInteger(opts.perEvent) || opts.perEvent < 1 || opts.perEvent > MAX_ATTRIBUTES_PER_EVENT) {
+      throw errors.invalidInput(["limit"], `must be from 1 to ${MAX_ATTRIBUTES_PER_EVENT}`, opts.perEvent);
+    }
+    return attributesOfEvents(this.ctx.db.pool, eventIds, p, opts);
   }
 
   /** 404 when missing or not readable (distribution): existence is not disclosed. Deleted ones are returned. */

@@ -4,7 +4,6 @@ export type { AttributeView, EventRef } from "./attribute-reader.ts";
 export { prepareAttributePatch, prepareNewAttribute } from "./attribute-rules.ts";
 export type { AttributeCreate, AttributePatch, AttributeRow } from "./attribute-rules.ts";
 export { insertAttributes, touchEvent, updateAttributeColumns } from "./attribute-writer.ts";
-export { AttributeInput, AttributeType, toAttributeCreate, toAttributePatch } from "./attributes.graphql.ts";
 export { AttributesService, attributeDeletedChange, writableEvent } from "./attributes.service.ts";
 export { getAttributeCatalogue } from "./catalogue/catalogue.ts";
 export { MAX_VALUE_LENGTH, defaultCategoryFor, defaultToIdsFor, isCompositeType, isKnownType, isValidCategoryForType, splitComposite, validateAttributeValue } from "./catalogue/index.ts";

@@ -1,8 +1,8 @@
 import { builder, caller } from "../../graphql/builder.ts";
 import { cost } from "../../graphql/cost-limits.ts";
-import { SearchHitType, SearchPageType } from "../search/index.ts";
-import { AttributeType } from "../attributes/index.ts";
-import { checkUuid, EventType, OrgRefType } from "../events/index.ts";
+import { SearchHitType, SearchPageType } from "../search/search.graphql.ts";
+import { AttributeType } from "../attributes/attributes.graphql.ts";
+import { checkUuid, EventType, OrgRefType } from "../events/events.graphql.ts";
 import type { CorrelatedAttribute, CorrelationStats, KeyCount, RelatedEvent } from "./correlation-aggregates.ts";
 import type { PurgeProgress } from "./correlation-purge.ts";
 import { RELATED_EVENTS_DEFAULT, type Exclusion } from "./correlations.service.ts";

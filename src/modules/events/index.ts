@@ -2,7 +2,6 @@
 export { loadEvent } from "./event-reader.ts";
 export type { EventView, TagView } from "./event-reader.ts";
 export { ensureTags, tagColour } from "./event-writer.ts";
-export { EventTagType, EventType, OrgRefType, checkPage, checkUuid } from "./events.graphql.ts";
 export { EventsService } from "./events.service.ts";
 export { mispObject, mispTime } from "./misp-export.ts";
 export type { MispObjectRow } from "./misp-export.ts";

@@ -7,7 +7,7 @@ import { checkPageSize } from "../../platform/paging.ts";
 import { pageOf } from "../../platform/pagination.ts";
 import { errors, fromZodError } from "../../platform/errors.ts";
 import type { Feed } from "../../generated/prisma/client.ts";
-import { TaskRunType } from "../tasks/index.ts";
+import { TaskRunType } from "../tasks/tasks.graphql.ts";
 import { canonicalFeedFormat, type FeedFormat as FeedFormatName, type FeedFormatInput, feedSettingsSchema } from "./feed-schema.ts";
 import type { FeedInput, PreviewRow } from "./feeds.service.ts";
 import { redactHeaders } from "./feeds.policy.ts";

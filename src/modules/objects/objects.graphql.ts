@@ -1,7 +1,7 @@
 import { builder, caller } from "../../graphql/builder.ts";
 import { cost } from "../../graphql/cost-limits.ts";
-import { checkPage, checkUuid } from "../events/index.ts";
-import { AttributeInput, AttributeType, toAttributeCreate, toAttributePatch } from "../attributes/index.ts";
+import { checkPage, checkUuid } from "../events/events.graphql.ts";
+import { AttributeInput, AttributeType, toAttributeCreate, toAttributePatch } from "../attributes/attributes.graphql.ts";
 import type { ObjectView, ReferenceView } from "./object-reader.ts";
 import type { ObjectFields, ReferenceCreate } from "./objects.service.ts";
 import { DOC } from "../../graphql/docs.ts";

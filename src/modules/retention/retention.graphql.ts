@@ -1,5 +1,5 @@
 import { builder, caller } from "../../graphql/builder.ts";
-import { EventType } from "../events/index.ts";
+import { EventType } from "../events/events.graphql.ts";
 import type { RetentionBadge, RetentionStatus } from "./retention-policy.ts";
 
 import { enumValues } from "../../graphql/enums.ts";

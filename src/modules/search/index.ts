@@ -5,6 +5,5 @@ export { openExport, withTimeRange } from "./explore-export.ts";
 export type { ExportTarget } from "./explore-export.ts";
 export { CONTENT_TYPES, csvHeader, csvRecord, encodeExport } from "./export-formats.ts";
 export { SearchLimiter, searchLimiterOf } from "./search-limiter.ts";
-export { SearchHitType, SearchPageType } from "./search.graphql.ts";
 export { MAX_SEARCH_PAGE_SIZE, MAX_SEARCH_WINDOW, SearchService, parseUserQuery, searchFailure } from "./search.service.ts";
 export type { SearchPage, SearchTarget } from "./search.service.ts";

@@ -1,6 +1,6 @@
 import { builder, caller } from "../../graphql/builder.ts";
 import { cost } from "../../graphql/cost-limits.ts";
-import { checkUuid } from "../events/index.ts";
+import { checkUuid } from "../events/events.graphql.ts";
 import type { SightingHit, SightingsCreated } from "./sightings.service.ts";
 import { checkPageSize } from "../../platform/paging.ts";
 import { pageOf } from "../../platform/pagination.ts";

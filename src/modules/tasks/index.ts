@@ -8,7 +8,6 @@ export { queueRun, wakeTicker } from "./task-queue.ts";
 export { taskFullName, taskNamed } from "./task-registry.ts";
 export { deleteScheduledTask, findScheduledTask, finishRun, insertScheduledTask, requeueRun, saveRunProgress, startRunAttempt, updateScheduledTask } from "./task-store.ts";
 export type { ScheduledTaskRow, TaskRunRow } from "./task-store.ts";
-export { TaskRunType } from "./tasks.graphql.ts";
 export { TasksService } from "./tasks.service.ts";
 export type { ScheduleTaskPatch } from "./tasks.service.ts";
 export { tickSchedules } from "./tick.ts";

@@ -131,6 +131,19 @@ export const readPathsGraphql: GraphqlCase[] = [
     bCheck: (r, ctx) => onePair(ctx, r.data.event.relatedEvents.find((e: { uuid: string }) => e.uuid === ctx.w.a.sharedEvent.uuid)?.correlationCount),
   },
   {
+    field: "Event.attributes", scopes: ["events:read", "attributes:read"],
+    query: `query($u: String!) { event(uuid: $u) { uuid attributes(deleted: null) { ${ATTRIBUTE} tags { name } } } }`,
+    variables: ({ w }) => ({ u: w.a.sharedEvent.uuid }),
+    b: "filtered", validator: { status: 200 }, validatorFinds: (w) => [w.a.sharedPrivateAttribute.uuid],
+    bCheck: (r) => (r.data.event.attributes.length === 1 ? null : `${r.data.event.attributes.length} standalone attributes of A's shared event, expected the 1 B may see`),
+  },
+  {
+    // The batched path: one read for the attributes of every event of the page.
+    field: "Event.attributes", scopes: ["events:read", "attributes:read"],
+    query: "{ events(size: 50) { items { uuid info attributes(deleted: null, limit: 20) { uuid value tags { name } } } } }",
+    b: "filtered", validator: { status: 200 }, validatorFinds: (w) => [w.a.sharedPrivateAttribute.uuid, w.a.privateEvent.uuid],
+  },
+  {
     field: "Query.attributes", scopes: ["attributes:read"],
     query: `query($e: String) { attributes(eventUuid: $e, size: 100) { items { ${ATTRIBUTE} } } }`,
     variables: ({ w }) => ({ e: w.bEvent.uuid }),
