@@ -1,49 +1,50 @@
 import { z } from "zod";
 import type { Galaxy, GalaxyCluster } from "../../src/generated/prisma/client.ts";
 import type { AttackPattern, GalaxyUpdateResult, GalaxyWithClusters, P2Page } from "../../src/modules/galaxies/index.ts";
+import { ATTACK_PATTERN_DOC as AP, GALAXY_CLUSTER_DOC as GC, GALAXY_DOC as G, GALAXY_TYPES_DOC, GALAXY_UPDATE_DOC as GU } from "../../src/modules/galaxies/index.ts";
 import { named, timestamp } from "../contract.ts";
 
 export const GalaxyClusterSchema = named(
   "GalaxyCluster",
   z.object({
-    id: z.int(),
-    uuid: z.guid(),
-    collection_uuid: z.guid().nullable(),
-    type: z.string().describe("The galaxy's type (e.g. mitre-attack-pattern)"),
-    value: z.string().describe("The cluster's name (e.g. Command and Scripting Interpreter - T1059)"),
-    tag_name: z.string().describe("The tag that carries it: misp-galaxy:<type>=\"<value>\""),
-    description: z.string(),
-    galaxy_id: z.int(),
-    source: z.string(),
-    authors: z.array(z.string()),
-    version: z.string(),
-    external_ids: z.array(z.string()).describe("meta.external_id upper-cased (ATT&CK codes such as T1059, T1059.001)"),
-    meta: z.record(z.string(), z.unknown()).describe("MISP's meta as imported (external_id, refs, kill_chain, ...): free-form, each galaxy has its own keys"),
-    related: z.array(z.unknown()).describe("MISP's related clusters as imported ({dest-uuid, type, tags}): kept verbatim"),
+    id: z.int().describe(GC.id),
+    uuid: z.guid().describe(GC.uuid),
+    collection_uuid: z.guid().nullable().describe(GC.collectionUuid),
+    type: z.string().describe(GC.type),
+    value: z.string().describe(GC.value),
+    tag_name: z.string().describe(GC.tagName),
+    description: z.string().describe(GC.description),
+    galaxy_id: z.int().describe(GC.galaxyId),
+    source: z.string().describe(GC.source),
+    authors: z.array(z.string()).describe(GC.authors),
+    version: z.string().describe(GC.version),
+    external_ids: z.array(z.string()).describe(GC.externalIds),
+    meta: z.record(z.string(), z.unknown()).describe(GC.meta),
+    related: z.array(z.unknown()).describe(GC.related),
   }),
-  "A galaxy cluster in the peer's snake_case shape, with MISP's meta and related kept as imported",
+  GALAXY_TYPES_DOC.GalaxyCluster,
 );
 
 export const GalaxySchema = named(
   "Galaxy",
   z.object({
-    id: z.int(),
-    uuid: z.guid(),
-    name: z.string(),
-    type: z.string(),
-    description: z.string(),
-    version: z.string(),
-    icon: z.string(),
-    namespace: z.string(),
-    enabled: z.boolean().describe("Enabled galaxies have one tag per cluster"),
-    local_only: z.boolean().describe("Its tags stay on this instance"),
-    kill_chain_order: z.unknown().describe("MISP's kill_chain_order as imported (an object of phase lists by scope), or null"),
-    default: z.boolean(),
+    id: z.int().describe(G.id),
+    uuid: z.guid().describe(G.uuid),
+    name: z.string().describe(G.name),
+    type: z.string().describe(G.type),
+    description: z.string().describe(G.description),
+    version: z.string().describe(G.version),
+    icon: z.string().describe(G.icon),
+    namespace: z.string().describe(G.namespace),
+    enabled: z.boolean().describe(G.enabled),
+    local_only: z.boolean().describe(G.localOnly),
+    kill_chain_order: z.unknown().describe(G.killChainOrder),
+    default: z.boolean().describe(G.default),
     created: timestamp,
     modified: timestamp,
     clusters: z.array(GalaxyClusterSchema).describe("Its clusters on GET /galaxies/{id}; empty in lists"),
   }),
-  "A galaxy (MISP's cluster collection)",
+  GALAXY_TYPES_DOC.Galaxy,
 );
 
 /**
@@ -120,13 +121,13 @@ export function galaxyClusterPageOut(p: P2Page<GalaxyCluster>): z.output<typeof 
 export const GalaxyUpdateSchema = named(
   "GalaxyUpdate",
   z.object({
-    galaxies: z.int().min(0).describe("Galaxies read from GALAXY_SOURCE"),
-    clusters_created: z.int().min(0),
-    clusters_updated: z.int().min(0),
-    clusters_unchanged: z.int().min(0),
-    took_ms: z.number().min(0).describe("Milliseconds the import took"),
+    galaxies: z.int().min(0).describe(GU.galaxies),
+    clusters_created: z.int().min(0).describe(GU.clusters_created),
+    clusters_updated: z.int().min(0).describe(GU.clusters_updated),
+    clusters_unchanged: z.int().min(0).describe(GU.clusters_unchanged),
+    took_ms: z.number().min(0).describe(GU.took_ms),
   }),
-  "What a galaxy import did",
+  GALAXY_TYPES_DOC.GalaxyUpdateResult,
 );
 
 export const galaxyUpdateOut = (r: GalaxyUpdateResult): z.output<typeof GalaxyUpdateSchema> => ({
@@ -140,12 +141,12 @@ export const galaxyUpdateOut = (r: GalaxyUpdateResult): z.output<typeof GalaxyUp
 export const AttackPatternSchema = named(
   "AttackPattern",
   z.object({
-    uuid: z.guid().describe("The cluster's uuid"),
-    value: z.string(),
-    description: z.string(),
-    external_id: z.string().nullable().describe("The ATT&CK code (T1059, T1059.001); null when the cluster has none"),
+    uuid: z.guid().describe(AP.uuid),
+    value: z.string().describe(AP.value),
+    description: z.string().describe(AP.description),
+    external_id: z.string().nullable().describe(AP.external_id),
   }),
-  "An ATT&CK technique of the mitre-attack-pattern galaxy",
+  GALAXY_TYPES_DOC.AttackPattern,
 );
 
 export const attackPatternOut = (a: AttackPattern): z.output<typeof AttackPatternSchema> => ({ uuid: a.uuid, value: a.value, description: a.description, external_id: a.external_id });

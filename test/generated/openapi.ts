@@ -1569,16 +1569,18 @@ export interface components {
             /** @description Numeric id of its owner */
             user_id: number;
         };
-        /** @description An ATT&CK technique of the mitre-attack-pattern galaxy */
+        /** @description A MITRE ATT&CK technique (a cluster of the mitre-attack-pattern galaxy) */
         AttackPattern: {
+            /** @description What the technique is */
             description: string;
-            /** @description The ATT&CK code (T1059, T1059.001); null when the cluster has none */
+            /** @description The ATT&CK code (for example T1566, T1059.001); null when the cluster has none */
             external_id: string | null;
             /**
              * Format: uuid
-             * @description The cluster's uuid
+             * @description The cluster's UUID
              */
             uuid: string;
+            /** @description The technique's name with its code (for example Phishing - T1566) */
             value: string;
         };
         /** @description An attribute (the peer's Attribute response) */
@@ -2405,55 +2407,76 @@ export interface components {
             /** @enum {string} */
             source_format: "csv" | "json" | "freetext" | "sharing";
         };
-        /** @description A galaxy (MISP's cluster collection) */
+        /** @description A MISP galaxy: a collection of clusters (threat actors, ATT&CK techniques, ...) that can be attached as tags once enabled */
         Galaxy: {
             /** @description Its clusters on GET /galaxies/{id}; empty in lists */
             clusters: components["schemas"]["GalaxyCluster"][];
             /** Format: date-time */
             created: string;
+            /** @description A default galaxy, enabled at import */
             default: boolean;
+            /** @description What it holds */
             description: string;
-            /** @description Enabled galaxies have one tag per cluster */
+            /** @description Enabled: its clusters' tags (one per cluster) can be attached */
             enabled: boolean;
+            /** @description Font Awesome icon name */
             icon: string;
+            /** @description Numeric id of the galaxy */
             id: number;
-            /** @description MISP's kill_chain_order as imported (an object of phase lists by scope), or null */
+            /** @description MISP's kill chain order as imported, an object of kill chain name to ordered phases; null if none */
             kill_chain_order: unknown;
-            /** @description Its tags stay on this instance */
+            /** @description Its tags are only attached locally: they stay on this instance */
             local_only: boolean;
             /** Format: date-time */
             modified: string;
+            /** @description The galaxy's name */
             name: string;
+            /** @description The galaxy's namespace (for example mitre-attack, misp) */
             namespace: string;
+            /** @description The galaxy's type, the middle of its clusters' tags (for example mitre-attack-pattern) */
             type: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description The galaxy's UUID (MISP's)
+             */
             uuid: string;
+            /** @description The galaxy's version */
             version: string;
         };
-        /** @description A galaxy cluster in the peer's snake_case shape, with MISP's meta and related kept as imported */
+        /** @description A galaxy cluster: one threat actor, technique, tool, ... of a galaxy, attached as a tag; MISP's meta and related kept as imported */
         GalaxyCluster: {
+            /** @description The cluster collection's authors */
             authors: string[];
+            /** @description UUID of the cluster collection it came from */
             collection_uuid: string | null;
+            /** @description What it is */
             description: string;
-            /** @description meta.external_id upper-cased (ATT&CK codes such as T1059, T1059.001) */
+            /** @description The cluster's meta.external_id upper-cased: ATT&CK technique codes such as T1059, T1059.001 */
             external_ids: string[];
+            /** @description Numeric id of its galaxy */
             galaxy_id: number;
+            /** @description Numeric id of the cluster */
             id: number;
-            /** @description MISP's meta as imported (external_id, refs, kill_chain, ...): free-form, each galaxy has its own keys */
+            /** @description MISP's meta object of the cluster as imported (external_id, synonyms, refs, country, kill_chain, ...): free-form, each galaxy has its own keys */
             meta: {
                 [key: string]: unknown;
             };
-            /** @description MISP's related clusters as imported ({dest-uuid, type, tags}): kept verbatim */
+            /** @description MISP's related clusters ({dest-uuid, type, tags}), kept verbatim as the galaxy publishes them */
             related: unknown[];
+            /** @description Where the cluster collection comes from */
             source: string;
-            /** @description The tag that carries it: misp-galaxy:<type>="<value>" */
+            /** @description The tag that attaches it: misp-galaxy:<galaxy type>="<value>" */
             tag_name: string;
-            /** @description The galaxy's type (e.g. mitre-attack-pattern) */
+            /** @description Its galaxy's type (for example mitre-attack-pattern, threat-actor) */
             type: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description The cluster's UUID (the MISP galaxy's)
+             */
             uuid: string;
-            /** @description The cluster's name (e.g. Command and Scripting Interpreter - T1059) */
+            /** @description The cluster's name (for example APT28, Command and Scripting Interpreter - T1059) */
             value: string;
+            /** @description The cluster collection's version */
             version: string;
         };
         GalaxyClusterPage: {
@@ -2480,12 +2503,15 @@ export interface components {
         };
         /** @description What a galaxy import did */
         GalaxyUpdate: {
+            /** @description Clusters new */
             clusters_created: number;
+            /** @description Clusters already as published */
             clusters_unchanged: number;
+            /** @description Clusters changed */
             clusters_updated: number;
-            /** @description Galaxies read from GALAXY_SOURCE */
+            /** @description Galaxies imported or refreshed (read from GALAXY_SOURCE) */
             galaxies: number;
-            /** @description Milliseconds the import took */
+            /** @description How long the import took, in milliseconds */
             took_ms: number;
         };
         /** @description A saved question asked of the indices or of external services (spec 2.2), by hand or on a schedule; its owner is alerted when its answer changes */

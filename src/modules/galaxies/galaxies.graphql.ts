@@ -4,6 +4,7 @@ import type { Galaxy, GalaxyCluster } from "../../generated/prisma/client.ts";
 import { errors } from "../../platform/errors.ts";
 import { DOC } from "../../graphql/docs.ts";
 import { PAGE_DOC, type FieldBuilderOf, type ObjectRefOf } from "../../graphql/page.ts";
+import { ATTACK_PATTERN_DOC as AP, GALAXY_CLUSTER_DOC as GC, GALAXY_DOC as G, GALAXY_TYPES_DOC, GALAXY_UPDATE_DOC as GU } from "./galaxies.docs.ts";
 import { P2_DEFAULT_SIZE, checkP2Page, type AttackPattern, type GalaxyUpdateResult, type P2Page } from "./galaxies.service.ts";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -17,26 +18,27 @@ const checkFilter = (filter: string | null | undefined) => {
   return filter ?? undefined;
 };
 
+const rest = (doc: string, name: string) => `${doc} (REST ${name})`;
 const P2_SIZE = PAGE_DOC.size(P2_DEFAULT_SIZE, 1000);
 const CLUSTER_FILTER = "Part of the value, tag name or external id, case-insensitive (at most 255 characters)";
 
 export const GalaxyClusterType = builder.objectRef<GalaxyCluster>("GalaxyCluster").implement({
-  description: "A galaxy cluster: one threat actor, technique, tool, ... of a galaxy, attached as a tag",
+  description: GALAXY_TYPES_DOC.GalaxyCluster,
   fields: (t) => ({
-    id: t.exposeInt("id", { description: "Numeric id of the cluster" }),
-    uuid: t.exposeString("uuid", { description: "The cluster's UUID (the MISP galaxy's)" }),
-    galaxyId: t.exposeInt("galaxyId", { description: "Numeric id of its galaxy (REST galaxy_id)" }),
-    collectionUuid: t.exposeString("collectionUuid", { nullable: true, description: "UUID of the cluster collection it came from (REST collection_uuid)" }),
-    type: t.exposeString("type", { description: "Its galaxy's type (for example mitre-attack-pattern, threat-actor)" }),
-    value: t.exposeString("value", { description: "The cluster's name (for example APT28)" }),
-    tagName: t.exposeString("tagName", { description: 'The tag that attaches it: misp-galaxy:<galaxy type>="<value>" (REST tag_name)' }),
-    description: t.exposeString("description", { description: "What it is" }),
-    source: t.exposeString("source", { description: "Where the cluster collection comes from" }),
-    authors: t.exposeStringList("authors", { description: "The cluster collection's authors" }),
-    version: t.exposeString("version", { description: "The cluster collection's version" }),
-    externalIds: t.exposeStringList("externalIds", { description: "The cluster's meta.external_id upper-cased: ATT&CK technique codes (REST external_ids)" }),
-    meta: t.expose("meta", { type: "JSON", description: "MISP's meta object of the cluster (synonyms, refs, country, ...): JSON because each galaxy has its own keys" }),
-    related: t.expose("related", { type: "JSON", description: "MISP's related list ({dest-uuid, type, tags}), as the galaxy publishes it: JSON to keep MISP's own shape" }),
+    id: t.exposeInt("id", { description: GC.id }),
+    uuid: t.exposeString("uuid", { description: GC.uuid }),
+    galaxyId: t.exposeInt("galaxyId", { description: rest(GC.galaxyId, "galaxy_id") }),
+    collectionUuid: t.exposeString("collectionUuid", { nullable: true, description: rest(GC.collectionUuid, "collection_uuid") }),
+    type: t.exposeString("type", { description: GC.type }),
+    value: t.exposeString("value", { description: GC.value }),
+    tagName: t.exposeString("tagName", { description: rest(GC.tagName, "tag_name") }),
+    description: t.exposeString("description", { description: GC.description }),
+    source: t.exposeString("source", { description: GC.source }),
+    authors: t.exposeStringList("authors", { description: GC.authors }),
+    version: t.exposeString("version", { description: GC.version }),
+    externalIds: t.exposeStringList("externalIds", { description: rest(GC.externalIds, "external_ids") }),
+    meta: t.expose("meta", { type: "JSON", description: GC.meta }),
+    related: t.expose("related", { type: "JSON", description: `${GC.related}: JSON to keep MISP's own shape` }),
   }),
 });
 
@@ -58,24 +60,24 @@ const GalaxyClusterPage = builder.objectRef<P2Page<GalaxyCluster>>("GalaxyCluste
 });
 
 export const GalaxyType = builder.objectRef<Galaxy>("Galaxy").implement({
-  description: "A MISP galaxy: a collection of clusters (threat actors, ATT&CK techniques, ...) that can be attached as tags once enabled",
+  description: GALAXY_TYPES_DOC.Galaxy,
   fields: (t) => ({
-    id: t.exposeInt("id", { description: "Numeric id of the galaxy" }),
-    uuid: t.exposeString("uuid", { description: "The galaxy's UUID (MISP's)" }),
-    name: t.exposeString("name", { description: "The galaxy's name" }),
-    type: t.exposeString("type", { description: "The galaxy's type, the middle of its clusters' tags (for example mitre-attack-pattern)" }),
-    description: t.exposeString("description", { description: "What it holds" }),
-    version: t.exposeString("version", { description: "The galaxy's version" }),
-    icon: t.exposeString("icon", { description: "Font Awesome icon name" }),
-    namespace: t.exposeString("namespace", { description: "The galaxy's namespace (for example mitre-attack, misp)" }),
+    id: t.exposeInt("id", { description: G.id }),
+    uuid: t.exposeString("uuid", { description: G.uuid }),
+    name: t.exposeString("name", { description: G.name }),
+    type: t.exposeString("type", { description: G.type }),
+    description: t.exposeString("description", { description: G.description }),
+    version: t.exposeString("version", { description: G.version }),
+    icon: t.exposeString("icon", { description: G.icon }),
+    namespace: t.exposeString("namespace", { description: G.namespace }),
     killChainOrder: t.expose("killChainOrder", {
       type: "JSON",
       nullable: true,
-      description: "MISP's kill chain order, an object of kill chain name to ordered phases; null if none: JSON to keep MISP's own shape (REST kill_chain_order)",
+      description: rest(`${G.killChainOrder}: JSON to keep MISP's own shape`, "kill_chain_order"),
     }),
-    enabled: t.exposeBoolean("enabled", { description: "Enabled: its clusters' tags can be attached" }),
-    localOnly: t.exposeBoolean("localOnly", { description: "Its tags are only attached locally (REST local_only)" }),
-    default: t.exposeBoolean("default", { description: "A default galaxy, enabled at import" }),
+    enabled: t.exposeBoolean("enabled", { description: G.enabled }),
+    localOnly: t.exposeBoolean("localOnly", { description: rest(G.localOnly, "local_only") }),
+    default: t.exposeBoolean("default", { description: G.default }),
     createdAt: t.expose("createdAt", { type: "DateTime", description: DOC.createdAt }),
     updatedAt: t.expose("updatedAt", { type: "DateTime", description: DOC.updatedAt }),
     clusters: t.field({
@@ -103,23 +105,23 @@ const GalaxyPage = builder.objectRef<P2Page<Galaxy>>("GalaxyPage").implement({
 });
 
 const AttackPatternType = builder.objectRef<AttackPattern>("AttackPattern").implement({
-  description: "A MITRE ATT&CK technique (a cluster of the mitre-attack-pattern galaxy)",
+  description: GALAXY_TYPES_DOC.AttackPattern,
   fields: (t) => ({
-    uuid: t.exposeString("uuid", { description: "The cluster's UUID" }),
-    value: t.exposeString("value", { description: "The technique's name with its code (for example Phishing - T1566)" }),
-    description: t.exposeString("description", { description: "What the technique is" }),
-    externalId: t.exposeString("external_id", { nullable: true, description: "The ATT&CK code (for example T1566); null if none (REST external_id)" }),
+    uuid: t.exposeString("uuid", { description: AP.uuid }),
+    value: t.exposeString("value", { description: AP.value }),
+    description: t.exposeString("description", { description: AP.description }),
+    externalId: t.exposeString("external_id", { nullable: true, description: rest(AP.external_id, "external_id") }),
   }),
 });
 
 const GalaxyUpdateResultType = builder.objectRef<GalaxyUpdateResult>("GalaxyUpdateResult").implement({
-  description: "What a galaxy import did",
+  description: GALAXY_TYPES_DOC.GalaxyUpdateResult,
   fields: (t) => ({
-    galaxies: t.exposeInt("galaxies", { description: "Galaxies imported or refreshed" }),
-    clustersCreated: t.exposeInt("clusters_created", { description: "Clusters new (REST clusters_created)" }),
-    clustersUpdated: t.exposeInt("clusters_updated", { description: "Clusters changed (REST clusters_updated)" }),
-    clustersUnchanged: t.exposeInt("clusters_unchanged", { description: "Clusters already as published (REST clusters_unchanged)" }),
-    tookMs: t.exposeInt("took_ms", { description: "How long it took, in milliseconds (REST took_ms)" }),
+    galaxies: t.exposeInt("galaxies", { description: GU.galaxies }),
+    clustersCreated: t.exposeInt("clusters_created", { description: rest(GU.clusters_created, "clusters_created") }),
+    clustersUpdated: t.exposeInt("clusters_updated", { description: rest(GU.clusters_updated, "clusters_updated") }),
+    clustersUnchanged: t.exposeInt("clusters_unchanged", { description: rest(GU.clusters_unchanged, "clusters_unchanged") }),
+    tookMs: t.exposeInt("took_ms", { description: rest(GU.took_ms, "took_ms") }),
   }),
 });
 
@@ -192,7 +194,7 @@ builder.mutationFields((t) => ({
     args: {
       id: t.arg.int({ required: true, description: "Numeric id of the galaxy" }),
       enabled: t.arg.boolean({ required: true, description: "True enables, false disables" }),
-      localOnly: t.arg.boolean({ description: "Its tags are only attached locally (REST local_only)" }),
+      localOnly: t.arg.boolean({ description: rest(G.localOnly, "local_only") }),
       default: t.arg.boolean({ description: "Make it a default galaxy" }),
     },
     resolve: (_r, a, ctx) =>
