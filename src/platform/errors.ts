@@ -78,9 +78,12 @@ export class InputError extends AppError {
   }
 }
 
-/** `expiresAt` -> `expires_at`: the REST shim's names for the services' fields. */
+/**
+ * `expiresAt` -> `expires_at`: the REST shim's names for the services' fields. Only camelCase
+ * identifiers change: a data key in a path (a header name, an index) stays as sent.
+ */
 export const snakeCase = (field: string | number): string | number =>
-  typeof field === "number" ? field : field.replace(/(?<=[a-z0-9])[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+  typeof field === "string" && /^[a-z][a-zA-Z0-9]*$/.test(field) ? field.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`) : field;
 
 const bearerChallenge = (scopes?: readonly string[]) =>
   scopes && scopes.length ? `Bearer scope="${scopes.join(" ")}"` : "Bearer";

@@ -106,7 +106,7 @@ export class CorrelationsService {
    */
   async topEvents(p: Principal | null, eventUuid: string): Promise<KeyCount[]> {
     authorize(p, "correlations:read");
-    if (!UUID.test(eventUuid)) throw errors.invalidField(["path", "source_event_uuid"], "must be a UUID", eventUuid.slice(0, 100));
+    if (!UUID.test(eventUuid)) throw errors.invalidInput(["sourceEventUuid"], "must be a UUID", eventUuid.slice(0, 100));
     const event = await loadEvent(this.ctx.db.pool, eventUuid);
     if (!event || !canReadEvent(p, event)) throw errors.notFound("Event");
     const related = (await relatedEventsOf(this.ctx.db.pool, p, [eventUuid], 10)).get(eventUuid) ?? [];

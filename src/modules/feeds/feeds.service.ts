@@ -194,7 +194,7 @@ export class FeedsService {
     if (feed.sourceFormat !== "sharing") throw errors.badRequest("Feed is not a MISP feed");
     // A url stored before urls were parsed at validation: refused as a bad one is now.
     const problem = feed.inputSource === "network" ? networkUrlProblem(feed.url) : null;
-    if (problem) throw errors.invalidField(["path", "feed_id"], `this feed's url ${problem}; change it with PATCH /feeds/${id}`, feed.url.slice(0, 200));
+    if (problem) throw errors.invalidInput(["feedId"], `this feed's url ${problem}; change it with PATCH /feeds/${id}`, feed.url.slice(0, 200));
     const doc = await openFeedDocument({ app: this.ctx }, feed).catch((err: unknown) => {
       throw err instanceof FeedContentError ? errors.badRequest(err.message) : err;
     });
@@ -267,17 +267,17 @@ export class FeedsService {
     const isArchive = (await this.ctx.storage.size(`${key}/manifest.json`)) !== null;
     const isFile = (await this.ctx.storage.size(key)) !== null;
     if (!isArchive && !isFile) throw errors.notFound("Upload");
-    if (isArchive !== (format === "sharing")) throw errors.invalidField(["body", "source_format"], isArchive ? "this upload is a sharing archive (a MISP feed): source_format must be sharing" : "this upload is not a sharing archive (a MISP feed)", format);
+    if (isArchive !== (format === "sharing")) throw errors.invalidInput(["sourceFormat"], isArchive ? "this upload is a sharing archive (a MISP feed): source_format must be sharing" : "this upload is not a sharing archive (a MISP feed)", format);
     return upload;
   }
 
   /** The url's shape (an upload key, or an http(s) URL as fetches parse it) and the settings. */
   private checkSource(inputSource: string, url: string, settings: unknown): Record<string, unknown> | null {
     if (inputSource === "local") {
-      if (!UPLOAD_KEY.test(url)) throw errors.invalidField(["body", "url"], "a local feed's url must be the key returned by POST /feeds/upload", url.slice(0, 200));
+      if (!UPLOAD_KEY.test(url)) throw errors.invalidInput(["url"], "a local feed's url must be the key returned by POST /feeds/upload", url.slice(0, 200));
     } else {
       const problem = networkUrlProblem(url);
-      if (problem) throw errors.invalidField(["body", "url"], problem, url.slice(0, 200));
+      if (problem) throw errors.invalidInput(["url"], problem, url.slice(0, 200));
     }
     if (settings === null || settings === undefined) return null;
     const parsed = feedSettingsSchema.safeParse(settings);
@@ -308,7 +308,7 @@ function withLocalFile(settings: Record<string, unknown> | null, upload: StoredU
 /** Headers to store: a redacted value keeps the stored one; one with nothing stored is refused. */
 function checkedHeaders(stored: unknown, next: Record<string, string> | null): Record<string, string> | null {
   const merged = mergeHeaders(stored, next);
-  if (merged.unknown !== null) throw errors.invalidField(["body", "headers", merged.unknown], "the redacted value stands for a stored value, and this header has none", merged.unknown);
+  if (merged.unknown !== null) throw errors.invalidInput(["headers", merged.unknown], "the redacted value stands for a stored value, and this header has none", merged.unknown);
   return merged.headers;
 }
 

@@ -186,13 +186,13 @@ export class HuntsService {
  */
 function definition(input: HuntPatch, current: HuntRow | null): HuntFields {
   const huntType = input.huntType === undefined ? (current?.huntType ?? "search") : normaliseHuntType(input.huntType);
-  if (!huntType) throw errors.invalidField(["body", "hunt_type"], "must be search, cpe, rules or fw-attack-pattern", input.huntType);
+  if (!huntType) throw errors.invalidInput(["huntType"], "must be search, cpe, rules or fw-attack-pattern", input.huntType);
   const name = input.name === undefined ? current?.name : input.name.trim();
-  if (!name || name.length > 255) throw errors.invalidField(["body", "name"], "must be 1 to 255 characters", input.name);
+  if (!name || name.length > 255) throw errors.invalidInput(["name"], "must be 1 to 255 characters", input.name);
   const query = input.query ?? current?.query;
-  if (query === undefined || query.trim() === "") throw errors.invalidField(["body", "query"], "Field required", query);
-  if (query.length > MAX_QUERY_LENGTH) throw errors.invalidField(["body", "query"], `must be at most ${MAX_QUERY_LENGTH} characters`, query.slice(0, 100));
-  if (input.description && input.description.length > 10_000) throw errors.invalidField(["body", "description"], "must be at most 10000 characters", input.description.slice(0, 100));
+  if (query === undefined || query.trim() === "") throw errors.invalidInput(["query"], "Field required", query);
+  if (query.length > MAX_QUERY_LENGTH) throw errors.invalidInput(["query"], `must be at most ${MAX_QUERY_LENGTH} characters`, query.slice(0, 100));
+  if (input.description && input.description.length > 10_000) throw errors.invalidInput(["description"], "must be at most 10000 characters", input.description.slice(0, 100));
   const indexTarget = indexTargetFor(huntType, input.indexTarget, current?.indexTarget);
   if (query !== current?.query || huntType !== current?.huntType) validateQuery(huntType, query);
   return {

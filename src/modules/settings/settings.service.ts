@@ -136,7 +136,7 @@ export class SettingsService {
 
 function checkUserNamespace(namespace: string): void {
   if (!USER_NAMESPACE_PATTERN.test(namespace)) {
-    throw errors.invalidField(["path", "namespace"], "Namespace must match ^[a-z][a-z0-9_-]{0,63}$", namespace.slice(0, 100));
+    throw errors.invalidInput(["namespace"], "Namespace must match ^[a-z][a-z0-9_-]{0,63}$", namespace.slice(0, 100));
   }
 }
 

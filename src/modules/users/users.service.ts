@@ -154,7 +154,7 @@ export class UsersService {
     const attempt = await this.throttle.begin(p, user.email, "password_change");
     if (!(await verifyPassword(user.passwordHash, currentPassword))) {
       await attempt.failed();
-      throw errors.invalidField(["body", "current_password"], "Current password is incorrect");
+      throw errors.invalidInput(["currentPassword"], "Current password is incorrect");
     }
     await attempt.succeeded(user.id);
     const passwordHash = await hashPassword(newPassword);
@@ -195,8 +195,8 @@ export class UsersService {
       tx.organisation.findUnique({ where: { id: orgId } }),
       tx.role.findUnique({ where: { id: roleId } }),
     ]);
-    if (!org) throw errors.invalidField(["body", "org_id"], "Organisation does not exist", orgId);
-    if (!role) throw errors.invalidField(["body", "role_id"], "Role does not exist", roleId);
+    if (!org) throw errors.invalidInput(["orgId"], "Organisation does not exist", orgId);
+    if (!role) throw errors.invalidInput(["roleId"], "Role does not exist", roleId);
     if (!canManageUsersOf(p, orgId)) throw errors.forbidden("You can only manage users of your own organisation");
     if (!canAssignRole(p, role.scopes)) throw errors.forbidden("You cannot assign a role whose scopes exceed your own");
   }
