@@ -56,8 +56,38 @@ const ATTRIBUTE_SELECT = `
          e.distribution AS event_distribution, e.org_id AS event_org_id, e.orgc_id AS event_orgc_id, ${TAGS_JSON} AS tags
     ${ATTRIBUTE_FROM}`;
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-function toAttributeView(r: any): AttributeView {
+/** A row of ATTRIBUTE_SELECT (the id as text: attributes.id is a bigint beyond 2^53 in principle). */
+interface AttributeRow {
+  id: string;
+  uuid: string;
+  event_id: number;
+  object_id: number | null;
+  object_relation: string | null;
+  type: string;
+  category: string;
+  value: string;
+  value1: string;
+  value2: string | null;
+  to_ids: boolean;
+  comment: string;
+  distribution: number;
+  sharing_group_id: number | null;
+  timestamp: number;
+  first_seen: Date | null;
+  last_seen: Date | null;
+  deleted: boolean;
+  disable_correlation: boolean;
+  object_uuid: string | null;
+  object_distribution: number | null;
+  event_uuid: string;
+  event_info: string;
+  event_distribution: number;
+  event_org_id: number;
+  event_orgc_id: number;
+  tags: TagView[];
+}
+
+function toAttributeView(r: AttributeRow): AttributeView {
   return {
     id: r.id,
     uuid: r.uuid,
@@ -94,12 +124,12 @@ function toAttributeView(r: any): AttributeView {
 }
 
 export async function loadAttribute(sql: Sql, uuid: string): Promise<AttributeView | null> {
-  const { rows } = await sql.query(`${ATTRIBUTE_SELECT} WHERE a.uuid = $1`, [uuid]);
+  const { rows } = await sql.query<AttributeRow>(`${ATTRIBUTE_SELECT} WHERE a.uuid = $1`, [uuid]);
   return rows[0] ? toAttributeView(rows[0]) : null;
 }
 
 export async function listAttributes(sql: Sql, where: string, params: unknown[], limit: number, offset: number): Promise<{ items: AttributeView[]; total: number }> {
-  const page = await sql.query(`${ATTRIBUTE_SELECT} WHERE ${where} ORDER BY a.timestamp DESC, a.id DESC LIMIT ${limit} OFFSET ${offset}`, params);
+  const page = await sql.query<AttributeRow>(`${ATTRIBUTE_SELECT} WHERE ${where} ORDER BY a.timestamp DESC, a.id DESC LIMIT ${limit} OFFSET ${offset}`, params);
   const count = await sql.query<{ n: number }>(`SELECT count(*)::int AS n ${ATTRIBUTE_FROM} WHERE ${where}`, params);
   return { items: page.rows.map(toAttributeView), total: count.rows[0].n };
 }
@@ -113,7 +143,7 @@ export async function attributesOfObjects(sql: Sql, objectIds: number[], reader:
   if (objectIds.length === 0) return byObject;
   const params: unknown[] = [objectIds];
   const readable = readableSql(reader, "e", ["a.distribution", "o.distribution"], params);
-  const { rows } = await sql.query(`${ATTRIBUTE_SELECT} WHERE a.object_id = ANY($1::int[]) AND (NOT a.deleted OR o.deleted) AND ${readable} ORDER BY a.id`, params);
+  const { rows } = await sql.query<AttributeRow>(`${ATTRIBUTE_SELECT} WHERE a.object_id = ANY($1::int[]) AND (NOT a.deleted OR o.deleted) AND ${readable} ORDER BY a.id`, params);
   for (const r of rows.map(toAttributeView)) {
     const list = byObject.get(r.objectId!) ?? [];
     list.push(r);
@@ -142,7 +172,7 @@ export async function attributesOfEvents(
     deleted = ` AND a.deleted = $${params.length}`;
   }
   const ranked = ATTRIBUTE_SELECT.replace("SELECT", "SELECT row_number() OVER (PARTITION BY a.event_id ORDER BY a.timestamp DESC, a.id DESC) AS rank,");
-  const { rows } = await sql.query(
+  const { rows } = await sql.query<AttributeRow>(
     `SELECT * FROM (${ranked} WHERE a.event_id = ANY($1::int[]) AND a.object_id IS NULL${deleted} AND ${readable}) ranked
       WHERE rank <= $2 ORDER BY event_id, rank`,
     params,

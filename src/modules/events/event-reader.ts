@@ -82,8 +82,41 @@ function eventSelect(reader: Principal | undefined, params: unknown[]): string {
     FROM events e JOIN organisations org ON org.id = e.org_id JOIN organisations orgc ON orgc.id = e.orgc_id`;
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-function toEventView(r: any): EventView {
+/** A row of `eventSelect` (int8 columns arrive as numbers: src/platform/db sets the parser). */
+interface EventRow {
+  id: number;
+  uuid: string;
+  info: string;
+  date: string;
+  threat_level: number;
+  analysis: number;
+  distribution: number;
+  sharing_group_id: number | null;
+  published: boolean;
+  publish_timestamp: number;
+  timestamp: number;
+  sighting_timestamp: number | null;
+  org_id: number;
+  orgc_id: number;
+  user_id: number | null;
+  locked: boolean;
+  proposal_email_lock: boolean;
+  protected: boolean;
+  disable_correlation: boolean;
+  extends_uuid: string | null;
+  deleted: boolean;
+  deleted_at: Date | null;
+  galaxies: EventView["galaxies"];
+  attribute_count: number;
+  object_count: number;
+  created_at: Date;
+  updated_at: Date;
+  org: OrgRef;
+  orgc: OrgRef;
+  tags: TagView[];
+}
+
+function toEventView(r: EventRow): EventView {
   return {
     id: r.id,
     uuid: r.uuid,
@@ -121,14 +154,14 @@ function toEventView(r: any): EventView {
 /** `reader`: the caller the answer is for (its counts follow what they may see). */
 export async function loadEvent(sql: Sql, uuid: string, reader?: Principal): Promise<EventView | null> {
   const params: unknown[] = [uuid];
-  const { rows } = await sql.query(`${eventSelect(reader, params)} WHERE e.uuid = $1`, params);
+  const { rows } = await sql.query<EventRow>(`${eventSelect(reader, params)} WHERE e.uuid = $1`, params);
   return rows[0] ? toEventView(rows[0]) : null;
 }
 
 export async function listEvents(sql: Sql, where: string, params: unknown[], limit: number, offset: number, reader?: Principal): Promise<{ items: EventView[]; total: number }> {
   const pageParams = [...params];
   const [page, count] = await Promise.all([
-    sql.query(`${eventSelect(reader, pageParams)} WHERE ${where} ORDER BY e.timestamp DESC, e.id DESC LIMIT ${limit} OFFSET ${offset}`, pageParams),
+    sql.query<EventRow>(`${eventSelect(reader, pageParams)} WHERE ${where} ORDER BY e.timestamp DESC, e.id DESC LIMIT ${limit} OFFSET ${offset}`, pageParams),
     sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM events e WHERE ${where}`, params),
   ]);
   return { items: page.rows.map(toEventView), total: count.rows[0].n };

@@ -18,13 +18,33 @@ const str = (n: number | null | undefined) => (n === null || n === undefined ? "
  * standalone attributes under Attribute, object attributes and references under each Object. Only
  * the objects and attributes the reader may see (distribution) are in it.
  */
+/** An attribute row of the MISP export (int8 columns arrive as numbers). */
+interface MispAttributeRow {
+  id: number;
+  uuid: string;
+  object_id: number | null;
+  object_relation: string | null;
+  type: string;
+  category: string;
+  value: string;
+  to_ids: boolean;
+  comment: string;
+  distribution: number;
+  sharing_group_id: number | null;
+  timestamp: number;
+  first_seen: Date | null;
+  last_seen: Date | null;
+  deleted: boolean;
+  disable_correlation: boolean;
+}
+
 export async function exportMispEvent(sql: Sql, e: EventView, reader: Principal): Promise<{ Event: Record<string, unknown> }> {
   const attributeParams: unknown[] = [e.id];
   const readableAttribute = readableSql(reader, "e", ["a.distribution", "o.distribution"], attributeParams);
   const objectParams: unknown[] = [e.id];
   const readableObject = readableSql(reader, "e", ["o.distribution"], objectParams);
   const [attributes, objects, references, attributeTags, sightings] = await Promise.all([
-    sql.query(
+    sql.query<MispAttributeRow>(
       `SELECT a.id, a.uuid::text, a.object_id, a.object_relation, a.type, a.category, a.value, a.to_ids, a.comment, a.distribution,
               a.sharing_group_id, a.timestamp, a.first_seen, a.last_seen, a.deleted, a.disable_correlation
          FROM attributes a JOIN events e ON e.id = a.event_id LEFT JOIN objects o ON o.id = a.object_id
@@ -69,8 +89,7 @@ export async function exportMispEvent(sql: Sql, e: EventView, reader: Principal)
   const sightingsByAttr = group(sightings.rows, "attribute_id");
   const refsByObject = group(references.rows, "object_id");
 
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  const attribute = (a: any) => ({
+  const attribute = (a: MispAttributeRow) => ({
     uuid: a.uuid,
     type: a.type,
     category: a.category,

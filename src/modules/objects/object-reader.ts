@@ -44,8 +44,31 @@ const OBJECT_SELECT = `
          e.info AS event_info, e.distribution AS event_distribution, e.org_id AS event_org_id, e.orgc_id AS event_orgc_id
     ${OBJECT_FROM}`;
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-function toObjectView(r: any): ObjectView {
+/** A row of OBJECT_SELECT. */
+interface ObjectRow {
+  id: number;
+  uuid: string;
+  event_id: number;
+  name: string;
+  meta_category: string | null;
+  description: string | null;
+  template_uuid: string | null;
+  template_version: number | null;
+  timestamp: number;
+  distribution: number;
+  sharing_group_id: number | null;
+  comment: string;
+  deleted: boolean;
+  first_seen: Date | null;
+  last_seen: Date | null;
+  event_uuid: string;
+  event_info: string;
+  event_distribution: number;
+  event_org_id: number;
+  event_orgc_id: number;
+}
+
+function toObjectView(r: ObjectRow): ObjectView {
   return {
     id: r.id,
     uuid: r.uuid,
@@ -105,12 +128,12 @@ async function withChildren(sql: Sql, objects: ObjectView[], reader: Principal):
 
 /** The object with the attributes `reader` may see (the caller checks that it may see the object). */
 export async function loadObject(sql: Sql, uuid: string, reader: Principal): Promise<ObjectView | null> {
-  const { rows } = await sql.query(`${OBJECT_SELECT} WHERE o.uuid = $1`, [uuid]);
+  const { rows } = await sql.query<ObjectRow>(`${OBJECT_SELECT} WHERE o.uuid = $1`, [uuid]);
   return rows[0] ? (await withChildren(sql, [toObjectView(rows[0])], reader))[0] : null;
 }
 
 export async function listObjects(sql: Sql, where: string, params: unknown[], limit: number, offset: number, reader: Principal): Promise<{ items: ObjectView[]; total: number }> {
-  const page = await sql.query(`${OBJECT_SELECT} WHERE ${where} ORDER BY o.timestamp DESC, o.id DESC LIMIT ${limit} OFFSET ${offset}`, params);
+  const page = await sql.query<ObjectRow>(`${OBJECT_SELECT} WHERE ${where} ORDER BY o.timestamp DESC, o.id DESC LIMIT ${limit} OFFSET ${offset}`, params);
   const count = await sql.query<{ n: number }>(`SELECT count(*)::int AS n ${OBJECT_FROM} WHERE ${where}`, params);
   return { items: await withChildren(sql, page.rows.map(toObjectView), reader), total: count.rows[0].n };
 }

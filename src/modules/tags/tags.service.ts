@@ -45,8 +45,22 @@ export interface TagListQuery extends PageRequest {
 
 const TAG_SELECT = `SELECT id, name, colour, exportable, hide_tag, is_galaxy, is_custom_galaxy, local_only, numerical_value, org_id, user_id FROM tags`;
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-const toTag = (r: any): TagRecord => ({
+/** A row of TAG_SELECT. */
+interface TagRow {
+  id: number;
+  name: string;
+  colour: string;
+  exportable: boolean;
+  hide_tag: boolean;
+  is_galaxy: boolean;
+  is_custom_galaxy: boolean;
+  local_only: boolean;
+  numerical_value: number | null;
+  org_id: number | null;
+  user_id: number | null;
+}
+
+const toTag = (r: TagRow): TagRecord => ({
   id: r.id,
   name: r.name,
   colour: r.colour,
@@ -97,7 +111,7 @@ export class TagsService {
       where.push(`hide_tag = $${params.length}`);
     }
     const w = where.length ? `WHERE ${where.join(" AND ")}` : "";
-    const { rows } = await this.ctx.db.pool.query(`${TAG_SELECT} ${w} ORDER BY name, id LIMIT ${q.size} OFFSET ${offsetOf(q)}`, params);
+    const { rows } = await this.ctx.db.pool.query<TagRow>(`${TAG_SELECT} ${w} ORDER BY name, id LIMIT ${q.size} OFFSET ${offsetOf(q)}`, params);
     const count = await this.ctx.db.pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM tags ${w}`, params);
     return pageOf(rows.map(toTag), count.rows[0].n, q);
   }
@@ -209,6 +223,6 @@ async function exists(sql: Sql, table: "organisations" | "users", id: number): P
 }
 
 export async function loadTag(sql: Sql, id: number): Promise<TagRecord | null> {
-  const { rows } = await sql.query(`${TAG_SELECT} WHERE id = $1`, [id]);
+  const { rows } = await sql.query<TagRow>(`${TAG_SELECT} WHERE id = $1`, [id]);
   return rows[0] ? toTag(rows[0]) : null;
 }
