@@ -7,8 +7,9 @@ import { z } from "zod";
  */
 export const schemaRegistry = z.globalRegistry;
 
-export function named<T extends z.ZodType>(id: string, schema: T, description?: string): T {
-  schemaRegistry.add(schema, { id, ...(description ? { description } : {}) });
+/** `example`: a realistic value, shown in /openapi.json and checked against the schema by its test. */
+export function named<T extends z.ZodType>(id: string, schema: T, description?: string, example?: z.output<T>): T {
+  schemaRegistry.add(schema, { id, ...(description ? { description } : {}), ...(example === undefined ? {} : { examples: [example] }) });
   return schema;
 }
 

@@ -41,6 +41,27 @@ export const AttributeSchema = named(
     expanded: z.null().describe("Always null (the peer's field)"),
   }),
   "An attribute (the peer's Attribute response)",
+  {
+    uuid: "9b2d4c1e-7a3f-4b5c-8d6e-1f2a3b4c5d6e",
+    event_uuid: "4f1c2a9e-6b7d-4e21-9c3a-2d5e8f0a1b2c",
+    object_uuid: null,
+    object_relation: null,
+    category: "Network activity",
+    type: "domain",
+    value: "login-microsoft-verify.example",
+    to_ids: true,
+    timestamp: 1768473600,
+    first_seen: null,
+    last_seen: null,
+    distribution: 5,
+    sharing_group_id: null,
+    comment: "Phishing landing page",
+    deleted: false,
+    disable_correlation: false,
+    tags: [{ id: 40, name: "kill-chain:Delivery", colour: "#0088cc", exportable: true, hide_tag: false, is_galaxy: false, is_custom_galaxy: false, local_only: false, numerical_value: null, local: false }],
+    correlations: null,
+    expanded: null,
+  },
 );
 
 export const AttributePageSchema = pageSchema("AttributePage", AttributeSchema);

@@ -26,6 +26,7 @@ export const TagSchema = named(
     local: z.boolean().describe("Attached locally: not shared beyond this instance"),
   }),
   "A tag as attached to an event or attribute",
+  { id: 12, name: "tlp:amber", colour: "#ffc000", exportable: true, hide_tag: false, is_galaxy: false, is_custom_galaxy: false, local_only: false, numerical_value: null, local: false },
 );
 
 export const OrganisationRefSchema = named("OrganisationRef", z.object({ id: z.int(), uuid, name: z.string() }), "An organisation, as events name their owner and creator");
@@ -84,6 +85,36 @@ export const EventSchema = named(
     objects: z.array(z.never()).describe("Always empty: objects are read through /objects/"),
   }),
   "An event (the peer's Event response)",
+  {
+    uuid: "4f1c2a9e-6b7d-4e21-9c3a-2d5e8f0a1b2c",
+    info: "OSINT - Phishing campaign delivering AgentTesla",
+    org_id: 1,
+    orgc_id: 1,
+    user_id: 3,
+    date: "2026-01-15T00:00:00",
+    published: true,
+    analysis: 2,
+    threat_level: 2,
+    distribution: 1,
+    sharing_group_id: null,
+    attribute_count: 42,
+    object_count: 3,
+    timestamp: 1768473600,
+    publish_timestamp: 1768477200,
+    sighting_timestamp: null,
+    proposal_email_lock: false,
+    locked: false,
+    protected: false,
+    deleted: false,
+    disable_correlation: false,
+    extends_uuid: null,
+    tags: [{ id: 12, name: "tlp:amber", colour: "#ffc000", exportable: true, hide_tag: false, is_galaxy: false, is_custom_galaxy: false, local_only: false, numerical_value: null, local: false }],
+    retention: null,
+    organisation: { id: 1, uuid: "5f6e7d8c-1b2a-4c3d-9e8f-0a1b2c3d4e5f", name: "CIRCL" },
+    orgc: { id: 1, uuid: "5f6e7d8c-1b2a-4c3d-9e8f-0a1b2c3d4e5f", name: "CIRCL" },
+    attributes: [],
+    objects: [],
+  },
 );
 export type EventOut = z.output<typeof EventSchema>;
 

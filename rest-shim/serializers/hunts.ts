@@ -34,6 +34,26 @@ export const HuntSchema = named(
     updated_at: timestamp,
   }),
   HUNT_TYPES_DOC.Hunt,
+  {
+    id: 7,
+    user_id: 3,
+    name: "AgentTesla C2 domains",
+    description: "New domains tagged with the AgentTesla galaxy cluster",
+    query: 'tags.name:"misp-galaxy:malpedia=\\"Agent Tesla\\"" AND type:domain',
+    hunt_type: "search",
+    index_target: "attributes",
+    status: "active",
+    schedule: "daily",
+    scheduled_task_id: "0c9e8d7f-6a5b-4c3d-8e2f-1a0b9c8d7e6f",
+    next_run_at: "2026-01-16T06:00:00.000Z",
+    last_run_at: "2026-01-15T06:00:00.000Z",
+    last_run_status: "succeeded",
+    last_run_error: null,
+    last_match_count: 12,
+    last_success_at: "2026-01-15T06:00:00.000Z",
+    created_at: "2026-01-02T09:30:00.000Z",
+    updated_at: "2026-01-15T06:00:01.000Z",
+  },
 );
 
 export const HuntPageSchema = pageSchema("HuntPage", HuntSchema);

@@ -18,6 +18,7 @@ export const TagRecordSchema = named(
     local_only: z.boolean().describe("Never shared beyond this instance"),
   }),
   "A tag (the peer's Tag fields)",
+  { id: 12, name: "tlp:amber", colour: "#ffc000", exportable: true, org_id: null, user_id: null, hide_tag: false, numerical_value: null, is_galaxy: false, is_custom_galaxy: false, local_only: false },
 );
 
 export const TagPageSchema = pageSchema("TagPage", TagRecordSchema);

@@ -157,4 +157,17 @@ describe("/openapi.json", () => {
     const { servers: _b, ...file } = JSON.parse(onDisk);
     expect(file).toEqual(served);
   });
+
+  it("shows an example of each main resource, valid against its own schema", async () => {
+    const { Ajv2020 } = await import("ajv/dist/2020.js");
+    const addFormats = (await import("ajv-formats")).default as unknown as (ajv: InstanceType<typeof Ajv2020>) => unknown;
+    const ajv = new Ajv2020({ strict: false, allErrors: true });
+    addFormats(ajv);
+    const withExamples = Object.entries<any>(doc.components.schemas).filter(([, schema]) => Array.isArray(schema.examples));
+    expect(withExamples.map(([name]) => name)).toEqual(expect.arrayContaining(["Event", "Attribute", "Tag", "EventTag", "Hunt"]));
+    for (const [name, schema] of withExamples) {
+      const validate = ajv.compile({ ...schema, components: doc.components });
+      for (const example of schema.examples) expect(validate(example) ? null : validate.errors, name).toBeNull();
+    }
+  });
 });
