@@ -47,3 +47,28 @@ export const ValidationIssueSchema = named(
     input: z.unknown().optional(),
   }),
 );
+
+/**
+ * A service's input contract on the wire: the same fields under their snake_case names (or
+ * `names`), `codecs` for fields whose wire form differs (epoch seconds for a Date), and `extra`
+ * fields the peer's clients send that the service ignores. `object` validates a body (strict, so
+ * unknown fields are 422s at their place); `fromWire` turns it into the contract's input.
+ */
+export function wireContract<S extends z.ZodRawShape, X extends z.ZodRawShape = Record<never, z.ZodType>>(
+  contract: z.ZodObject<S>,
+  opts: { codecs?: Partial<Record<keyof S, z.ZodType>>; names?: Partial<Record<keyof S, string>>; extra?: X } = {},
+) {
+  const wireName = (key: string) => opts.names?.[key as keyof S] ?? key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+  const shape: Record<string, z.core.$ZodType> = { ...opts.extra };
+  for (const [key, field] of Object.entries(contract.shape)) shape[wireName(key)] = opts.codecs?.[key as keyof S] ?? (field as z.core.$ZodType);
+  const object = z.object(shape).strict();
+  const fromWire = (body: Record<string, unknown>): z.output<z.ZodObject<S>> => {
+    const input: Record<string, unknown> = {};
+    for (const key of Object.keys(contract.shape)) {
+      const value = body[wireName(key)];
+      if (value !== undefined) input[key] = value;
+    }
+    return input as z.output<z.ZodObject<S>>;
+  };
+  return { object, fromWire, schema: object.transform(fromWire) };
+}

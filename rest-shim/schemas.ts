@@ -1,4 +1,6 @@
 import { z } from "zod";
+import { attributeCreateContract, attributePatchContract } from "../src/modules/attributes/index.ts";
+import { wireContract } from "./contract.ts";
 
 /** Path ids: digits only; anything else is a 422 naming the parameter, never a database error. */
 export const intId = z
@@ -47,3 +49,30 @@ export const queryIntOptional = (min: number, max: number) =>
   z.string().regex(/^-?[0-9]{1,10}$/, "must be an integer").transform(Number).pipe(z.number().int().min(min).max(max)).optional();
 
 export const isoDateTime = z.iso.datetime({ offset: true, local: true }).transform((s) => new Date(s));
+
+/**
+ * Any 8-4-4-4-12 hex uuid (MISP data holds uuids of every version and variant), lower-cased.
+ * Bounds, NUL bytes and the MISP type rules are checked by the services, for GraphQL as well.
+ */
+export const anyUuid = z.guid().transform((u) => u.toLowerCase());
+
+/** Query text: never a NUL byte (PostgreSQL refuses it), at most `max` characters. */
+export const queryText = (max = 255) => z.string().max(max).refine((s) => !s.includes("\0"), "must not contain NUL bytes");
+
+const MAX_EPOCH = 253_402_300_799;
+
+/** first_seen / last_seen: epoch seconds as the peer, or an ISO 8601 time (no offset: UTC). */
+export const seenTime = z
+  .union([z.number().min(0).max(MAX_EPOCH), z.iso.datetime({ offset: true, local: true })])
+  .nullable()
+  .transform((v) => (v === null ? null : typeof v === "number" ? new Date(Math.round(v * 1000)) : new Date(/(Z|[+-]\d{2}:?\d{2})$/.test(v) ? v : `${v}Z`)));
+
+/** The peer's `timestamp` fields: accepted for its clients, but the server stamps every write. */
+export const ignoredTimestamp = z.number().min(0).max(MAX_EPOCH).nullable().optional();
+
+const attributeWire = { codecs: { firstSeen: seenTime.optional(), lastSeen: seenTime.optional() }, extra: { timestamp: ignoredTimestamp } };
+
+/** The peer's AttributeCreate (also the items of an object's `attributes` and `new_attributes`), from the attributes contract. */
+export const attributeCreateWire = wireContract(attributeCreateContract, attributeWire);
+/** The peer's attribute update, from the attributes contract. */
+export const attributePatchWire = wireContract(attributePatchContract, attributeWire);

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { defineRoute } from "../route.ts";
-import { idParams, queryInt } from "../schemas.ts";
+import { anyUuid, idParams, queryInt } from "../schemas.ts";
 import { SEARCH_PAGE_SCHEMAS, searchPageOut } from "../serializers/search.ts";
 import {
   CorrelationExclusionSchema,
@@ -16,7 +16,6 @@ import {
   histogramOut,
   rebuildOut,
 } from "../serializers/correlations.ts";
-import { anyUuid } from "./attributes.ts";
 import { HISTOGRAM_INTERVALS } from "../../src/modules/correlations/index.ts";
 
 const noQuery = z.object({}).strict();

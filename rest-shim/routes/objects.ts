@@ -1,10 +1,9 @@
 import { z } from "zod";
 import { defineRoute } from "../route.ts";
-import { pageQueryFields, queryBool } from "../schemas.ts";
+import { anyUuid, attributeCreateWire, attributePatchWire, ignoredTimestamp, pageQueryFields, queryBool, seenTime } from "../schemas.ts";
 import { ObjectPageSchema, ObjectSchema, objectOut } from "../serializers/objects.ts";
 import { errors } from "../../src/platform/errors.ts";
 import type { ObjectFields, ReferenceCreate } from "../../src/modules/objects/index.ts";
-import { anyUuid, attributeCreateBody, attributePatchBody, ignoredTimestamp, seenTime, toAttributeCreate, toAttributePatch } from "./attributes.ts";
 
 /** An object with a few thousand attributes is well over the default 1 MiB. */
 const OBJECT_BODY_LIMIT = 16 * 1024 * 1024;
@@ -98,7 +97,7 @@ export const objectRoutes = [
         event_uuid: anyUuid.optional(),
         uuid: anyUuid.optional(),
         ...objectFields,
-        attributes: z.array(attributeCreateBody).optional(),
+        attributes: z.array(attributeCreateWire.object).optional(),
         object_references: z.array(referenceBody).optional(),
       })
       .strict(),
@@ -109,7 +108,7 @@ export const objectRoutes = [
           name: body.name,
           eventUuid: body.event_uuid,
           uuid: body.uuid,
-          attributes: body.attributes?.map(toAttributeCreate),
+          attributes: body.attributes?.map(attributeCreateWire.fromWire),
           references: body.object_references?.map(toReference),
         }),
       ),
@@ -121,8 +120,8 @@ export const objectRoutes = [
       .object({
         name: z.string().optional(),
         ...objectFields,
-        new_attributes: z.array(attributeCreateBody).optional(),
-        update_attributes: z.array(attributePatchBody.extend({ uuid: z.string() }).strict()).optional(),
+        new_attributes: z.array(attributeCreateWire.object).optional(),
+        update_attributes: z.array(attributePatchWire.object.extend({ uuid: z.string() }).strict()).optional(),
         delete_attributes: z.array(z.string()).optional(),
       })
       .strict(),
@@ -131,8 +130,8 @@ export const objectRoutes = [
       return objectOut(
         await services.objects.update(principal, params.object_uuid, {
           ...toFields(body),
-          newAttributes: body.new_attributes?.map(toAttributeCreate),
-          updateAttributes: body.update_attributes?.map((u) => ({ ...toAttributePatch(u), uuid: u.uuid })),
+          newAttributes: body.new_attributes?.map(attributeCreateWire.fromWire),
+          updateAttributes: body.update_attributes?.map((u) => ({ ...attributePatchWire.fromWire(u), uuid: String(u.uuid) })),
           deleteAttributes: body.delete_attributes,
         }),
       );

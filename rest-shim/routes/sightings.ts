@@ -1,10 +1,9 @@
 import { z } from "zod";
 import { defineRoute } from "../route.ts";
-import { queryIntOptional } from "../schemas.ts";
+import { anyUuid, queryIntOptional, queryText } from "../schemas.ts";
 import { SightingSearchSchema, SightingsCreatedSchema, sightingsCreatedOut } from "../serializers/sightings.ts";
 import { fromZodError } from "../../src/platform/errors.ts";
 import { MAX_SIGHTINGS_PER_REQUEST, type SightingInput } from "../../src/modules/sightings/index.ts";
-import { anyUuid, queryText } from "./attributes.ts";
 
 const sightingItem = z
   .object({

@@ -1,10 +1,9 @@
 import { z } from "zod";
 import { defineRoute } from "../route.ts";
-import { idParams, queryBool, queryIntOptional } from "../schemas.ts";
+import { idParams, queryBool, queryIntOptional, queryText } from "../schemas.ts";
 import { TagPageSchema, TagRecordSchema, tagRecordOut } from "../serializers/tags.ts";
 import { P2_DEFAULT_SIZE, P2_MAX_SIZE } from "../../src/modules/galaxies/index.ts";
 import type { TagFields } from "../../src/modules/tags/index.ts";
-import { queryText } from "./attributes.ts";
 
 const tagFields = {
   colour: z.string().optional(),

@@ -1,7 +1,6 @@
 import { z } from "zod";
 import { defineRoute } from "../route.ts";
-import { queryInt, skipLimitQuery } from "../schemas.ts";
-import { anyUuid } from "./attributes.ts";
+import { anyUuid, queryInt, skipLimitQuery } from "../schemas.ts";
 import { PERIOD_SECONDS, type Schedule } from "../../src/modules/tasks/index.ts";
 import { cronFields, fromPeer, peerSchedule, pickCron, timezone } from "../../src/modules/tasks/index.ts";
 import { taskFullName } from "../../src/modules/tasks/index.ts";

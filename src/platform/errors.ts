@@ -1,4 +1,4 @@
-import type { ZodError } from "zod";
+import type { output, ZodError, ZodType } from "zod";
 
 /**
  * The one error catalogue. Every error the API returns is built here, so its `code` is stable
@@ -70,6 +70,11 @@ export class AppError extends Error {
 export class InputError extends AppError {
   constructor(readonly issues: ValidationIssue[]) {
     super("validation_error", issues);
+  }
+
+  /** The same error about a part of a larger input, at `prefix` in it. */
+  within(prefix: (string | number)[]): InputError {
+    return new InputError(this.issues.map((i) => ({ ...i, loc: [...prefix, ...i.loc] })));
   }
 
   /** The same error with every path mapped into the caller's terms. */
@@ -166,15 +171,27 @@ export function fromDataException(err: unknown): AppError | null {
 }
 
 /** Turns a zod failure into the 422 list; `where` is the part of the request ("body", "query", "path"). */
+/** zod's issues as 422 entries under `base`: one per unknown field, located at it, as pydantic (and so the peer) reports them. */
+function issuesOf(err: ZodError, base: (string | number)[]): ValidationIssue[] {
+  return err.issues.slice(0, 100).flatMap((i): ValidationIssue[] => {
+    const path = [...base, ...i.path.map((p) => (typeof p === "symbol" ? String(p) : p))];
+    if (i.code === "unrecognized_keys") {
+      return i.keys.map((key) => ({ type: "extra_forbidden", loc: [...path, key], msg: "Extra inputs are not permitted" }));
+    }
+    return [{ type: i.code, loc: path, msg: i.message }];
+  });
+}
+
 export function fromZodError(err: ZodError, where: string): AppError {
-  return errors.validation(
-    err.issues.flatMap((i): ValidationIssue[] => {
-      const path = [where, ...i.path.map((p) => (typeof p === "symbol" ? String(p) : p))];
-      // One entry per unknown field, located at the field, as pydantic (and so the peer) reports it.
-      if (i.code === "unrecognized_keys") {
-        return i.keys.map((key) => ({ type: "extra_forbidden", loc: [...path, key], msg: "Extra inputs are not permitted" }));
-      }
-      return [{ type: i.code, loc: path, msg: i.message }];
-    }),
-  );
+  return errors.validation(issuesOf(err, [where]));
+}
+
+/**
+ * Checks an adapter's input against a service's contract (a zod schema in the service's
+ * vocabulary): a mismatch is an InputError whose paths each adapter locates.
+ */
+export function parseInput<T extends ZodType>(contract: T, input: unknown): output<T> {
+  const result = contract.safeParse(input);
+  if (result.success) return result.data;
+  throw new InputError(issuesOf(result.error, []));
 }

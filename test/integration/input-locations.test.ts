@@ -44,4 +44,24 @@ describe("where a service's 422 points", () => {
     const searched = await app.http.graphql(`{ searchAttributes(query: "*", page: 200, size: 100) { total } }`, {}, admin.token);
     expect((searched.body.errors?.[0].extensions as { detail: { loc: unknown[] }[] }).detail[0].loc).toEqual(["args", "page"]);
   });
+
+  it("from one contract: an attribute's fields over REST (snake_case body) and GraphQL (under input)", async () => {
+    const event = await app.http.post("/events/", { token: admin.token, json: { info: "input locations" } });
+    expect(event.status).toBe(201);
+    const rest = await app.http.post("/attributes/", { token: admin.token, json: { event_uuid: event.body.uuid, type: "domain", value: "a.example", uuid: "not-a-uuid", first_seen: "soon" } });
+    expect(rest.status).toBe(422);
+    expect(rest.body.detail.map((d: { loc: unknown[] }) => d.loc)).toEqual(expect.arrayContaining([["body", "uuid"], ["body", "first_seen"]]));
+
+    const gql = await app.http.graphql(
+      `mutation($e: String!, $i: AttributeInput!) { createAttribute(eventUuid: $e, input: $i) { uuid } }`,
+      { e: event.body.uuid, i: { type: "domain", value: "a.example", uuid: "not-a-uuid" } },
+      admin.token,
+    );
+    const refused = gql.body.errors?.[0].extensions as { code: string; detail: { loc: unknown[] }[] };
+    expect(refused.code).toBe("validation_error");
+    expect(refused.detail.map((d) => d.loc)).toEqual([["args", "input", "uuid"]]);
+
+    const missing = await app.http.graphql(`mutation($e: String!) { createAttribute(eventUuid: $e, input: { type: "domain" }) { uuid } }`, { e: event.body.uuid }, admin.token);
+    expect((missing.body.errors?.[0].extensions as { detail: { loc: unknown[] }[] }).detail.map((d) => d.loc)).toEqual([["args", "input", "value"]]);
+  });
 });

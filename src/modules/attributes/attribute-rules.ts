@@ -11,35 +11,12 @@ import {
 import type { AttributeView } from "./attribute-reader.ts";
 import { checkDate, checkIntRange, checkText, checkUuidField, type Issues, type Loc } from "./input-checks.ts";
 
-/** Fields of an attribute a client may set (camelCase; the wire names are the shim's business). */
-export interface AttributeFields {
-  type?: string;
-  category?: string;
-  value?: string;
-  toIds?: boolean;
-  comment?: string;
-  distribution?: number;
-  sharingGroupId?: number | null;
-  firstSeen?: Date | null;
-  lastSeen?: Date | null;
-  deleted?: boolean;
-  disableCorrelation?: boolean;
-  objectRelation?: string | null;
-}
+import type { AttributeCreate, AttributePatch } from "./attributes.contracts.ts";
 
-export interface AttributeCreate extends AttributeFields {
-  type: string;
-  value: string;
-  uuid?: string;
-  eventUuid?: string;
-  /** The object to put the attribute in (same event); null or absent: a standalone attribute. */
-  objectUuid?: string | null;
-}
+export type { AttributeCreate, AttributePatch };
 
-export interface AttributePatch extends AttributeFields {
-  /** Moves the attribute into another object of its event, or out of its object with null. */
-  objectUuid?: string | null;
-}
+/** The fields of an attribute a client may set (those of a patch). */
+export type AttributeFields = AttributePatch;
 
 /** A validated attribute, ready for INSERT. */
 export interface AttributeRow {

@@ -5,7 +5,8 @@ import { checkPage, checkUuid, EventTagType, EventType } from "../events/events.
 import { loadBatched } from "../../graphql/batch.ts";
 import { MAX_ATTRIBUTES_PER_EVENT } from "./attributes.service.ts";
 import type { AttributeView } from "./attribute-reader.ts";
-import type { AttributeCreate, AttributePatch } from "./attribute-rules.ts";
+import { attributeCreateContract, attributePatchContract, type AttributeCreate, type AttributePatch } from "./attributes.contracts.ts";
+import { contractInput } from "../../graphql/inputs.ts";
 import { DOC } from "../../graphql/docs.ts";
 import { PAGE_DOC, pageType } from "../../graphql/page.ts";
 
@@ -105,31 +106,14 @@ export type AttributeInputShape = {
   objectUuid?: string | null;
 };
 
-const u = <T>(v: T | null | undefined): T | undefined => (v === null ? undefined : v);
-
-/** GraphQL null: "clear" for nullable columns, "not given" for the others. */
-export function toAttributePatch(i: AttributeInputShape): AttributePatch {
-  return {
-    type: u(i.type),
-    category: u(i.category),
-    value: u(i.value),
-    toIds: u(i.toIds),
-    comment: u(i.comment),
-    distribution: u(i.distribution),
-    sharingGroupId: i.sharingGroupId,
-    firstSeen: i.firstSeen,
-    lastSeen: i.lastSeen,
-    deleted: u(i.deleted),
-    disableCorrelation: u(i.disableCorrelation),
-    objectRelation: i.objectRelation,
-    objectUuid: i.objectUuid == null ? i.objectUuid : checkUuid(i.objectUuid, "objectUuid"),
-  };
+/** The input as the attributes contract's patch (an object's updateAttributes name theirs by uuid, outside the contract). */
+export function toAttributePatch(i: AttributeInputShape, at: (string | number)[] = []): AttributePatch {
+  const { uuid: _uuid, ...fields } = i;
+  return contractInput(attributePatchContract, fields, at);
 }
 
-export function toAttributeCreate(i: AttributeInputShape, where: (string | number)[] = ["input"]): AttributeCreate {
-  if (i.type == null) throw errors.invalidField([...where, "type"], "Field required");
-  if (i.value == null) throw errors.invalidField([...where, "value"], "Field required");
-  return { ...toAttributePatch(i), type: i.type, value: i.value, uuid: i.uuid == null ? undefined : checkUuid(i.uuid, "uuid") };
+export function toAttributeCreate(i: AttributeInputShape, at: (string | number)[] = []): AttributeCreate {
+  return contractInput(attributeCreateContract, i, at);
 }
 
 builder.queryFields((t) => ({

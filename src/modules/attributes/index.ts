@@ -2,8 +2,10 @@
 export { attributesOfObjects, loadAttribute, lockEvent } from "./attribute-reader.ts";
 export type { AttributeView, EventRef } from "./attribute-reader.ts";
 export { prepareAttributePatch, prepareNewAttribute } from "./attribute-rules.ts";
-export type { AttributeCreate, AttributePatch, AttributeRow } from "./attribute-rules.ts";
+export type { AttributeRow } from "./attribute-rules.ts";
 export { insertAttributes, touchEvent, updateAttributeColumns } from "./attribute-writer.ts";
+export { attributeCreateContract, attributePatchContract } from "./attributes.contracts.ts";
+export type { AttributeCreate, AttributePatch } from "./attributes.contracts.ts";
 export { AttributesService, attributeDeletedChange, writableEvent } from "./attributes.service.ts";
 export { getAttributeCatalogue } from "./catalogue/catalogue.ts";
 export { MAX_VALUE_LENGTH, defaultCategoryFor, defaultToIdsFor, isCompositeType, isKnownType, isValidCategoryForType, splitComposite, validateAttributeValue } from "./catalogue/index.ts";

@@ -187,7 +187,7 @@ builder.mutationFields((t) => ({
       ctx.services.objects.update(caller(ctx), checkUuid(a.uuid, "uuid"), {
         ...toFields(a.input),
         newAttributes: a.newAttributes?.map((x, i) => toAttributeCreate(x, ["newAttributes", i])),
-        updateAttributes: a.updateAttributes?.map((x) => ({ ...toAttributePatch(x), uuid: x.uuid ?? "" })),
+        updateAttributes: a.updateAttributes?.map((x, i) => ({ ...toAttributePatch(x, ["updateAttributes", i]), uuid: x.uuid ?? "" })),
         deleteAttributes: a.deleteAttributes ?? undefined,
       }),
   }),
