@@ -1,45 +1,22 @@
 import { z } from "zod";
 import { defineRoute } from "../route.ts";
 import { pageQueryFields, queryBool } from "../schemas.ts";
-import { ValidationIssueSchema, messageSchema, named } from "../contract.ts";
+import { ValidationIssueSchema, messageSchema, named, wireContract } from "../contract.ts";
 import { EventDetailSchema, EventPageSchema, EventSchema, eventOut, eventReadOut } from "../serializers/events.ts";
 import { errors } from "../../src/platform/errors.ts";
-import { isCalendarDate } from "../../src/modules/events/index.ts";
+import { calendarDate, eventCreateContract, eventUpdateContract } from "../../src/modules/events/index.ts";
 
 const uuidParam = z.object({ event_uuid: z.uuid().transform((u) => u.toLowerCase()) }).strict();
 const tagParams = z.object({ event_uuid: z.uuid().transform((u) => u.toLowerCase()), tag: z.string().min(1).max(255) }).strict();
+/** The peer's dates: YYYY-MM-DD, or the same at midnight as a date-time. */
 const dateString = z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2}(T00:00:00(\.0+)?Z?)?$/, "must be a date YYYY-MM-DD")
   .transform((s) => s.slice(0, 10))
-  .refine(isCalendarDate, "must be a date that exists, years 1 to 9999");
+  .pipe(calendarDate);
 
-const eventFields = {
-  date: dateString.optional(),
-  threat_level: z.number().int().min(1).max(4).optional(),
-  analysis: z.number().int().min(0).max(2).optional(),
-  distribution: z.number().int().min(0).max(4).optional(),
-  published: z.boolean().optional(),
-  locked: z.boolean().optional(),
-  protected: z.boolean().optional(),
-  disable_correlation: z.boolean().optional(),
-  extends_uuid: z.uuid().nullable().optional(),
-  deleted: z.boolean().optional(),
-};
-type EventBody = { [K in keyof typeof eventFields]?: z.infer<(typeof eventFields)[K]> } & { info?: string };
-const toFields = (b: EventBody) => ({
-  info: b.info,
-  date: b.date,
-  threatLevel: b.threat_level,
-  analysis: b.analysis,
-  distribution: b.distribution,
-  published: b.published,
-  locked: b.locked,
-  protected: b.protected,
-  disableCorrelation: b.disable_correlation,
-  extendsUuid: b.extends_uuid?.toLowerCase() ?? b.extends_uuid,
-  deleted: b.deleted,
-});
+const eventCreateWire = wireContract(eventCreateContract, { codecs: { date: dateString.optional() } });
+const eventUpdateWire = wireContract(eventUpdateContract, { codecs: { date: dateString.optional() } });
 
 const EventImportSchema = named(
   "EventImport",
@@ -113,17 +90,17 @@ export const eventRoutes = [
   defineRoute({
     method: "POST", path: "/events/", operationId: "createEvent", summary: "Create an event", tag: "events",
     scopes: ["events:create"], status: 201, response: EventSchema,
-    body: z.object({ info: z.string().trim().min(1).max(65_535), uuid: z.uuid().optional(), ...eventFields, deleted: z.literal(false).optional() }).strict(),
+    body: eventCreateWire.object,
     handler: async ({ principal, body, services }) =>
-      eventOut(await services.events.create(principal, { ...toFields(body), info: body.info, uuid: body.uuid?.toLowerCase() })),
+      eventOut(await services.events.create(principal, eventCreateWire.fromWire(body))),
   }),
   defineRoute({
     method: "PATCH", path: "/events/{event_uuid}", operationId: "updateEvent", summary: "Update an event; {\"deleted\": false} restores a soft-deleted one, true soft-deletes it (both need events:delete)", tag: "events",
     scopes: ["events:update"], params: uuidParam, status: 200, response: EventSchema,
-    body: z.object({ info: z.string().trim().min(1).max(65_535).optional(), ...eventFields }).strict(),
+    body: eventUpdateWire.object,
     handler: async ({ principal, params, body, services }) => {
       if (Object.keys(body).length === 0) throw errors.invalidField(["body"], "Nothing to update");
-      return eventOut(await services.events.update(principal, params.event_uuid, toFields(body)));
+      return eventOut(await services.events.update(principal, params.event_uuid, eventUpdateWire.fromWire(body)));
     },
   }),
   defineRoute({

@@ -3,8 +3,8 @@ import { cost } from "../../graphql/cost-limits.ts";
 import { errors } from "../../platform/errors.ts";
 import { checkPageSize } from "../../platform/paging.ts";
 import type { EventView, OrgRef, TagView } from "./event-reader.ts";
-import type { EventFields } from "./events.service.ts";
-import { isCalendarDate } from "./misp-parse.ts";
+import { eventCreateContract, eventUpdateContract } from "./events.contracts.ts";
+import { contractInput } from "../../graphql/inputs.ts";
 import { DOC } from "../../graphql/docs.ts";
 import { PAGE_DOC, pageType } from "../../graphql/page.ts";
 
@@ -137,30 +137,6 @@ const EventInput = builder.inputType("EventInput", {
   }),
 });
 
-type EventInputShape = { [K in keyof EventFields]?: EventFields[K] | null };
-
-/** The same bounds the REST shim's schema enforces. */
-function checkFields(i: EventInputShape): EventFields {
-  const range = (v: number | null | undefined, name: string, min: number, max: number) => {
-    if (v != null && (!Number.isInteger(v) || v < min || v > max)) throw errors.invalidField(["input", name], `must be an integer from ${min} to ${max}`, v);
-    return v ?? undefined;
-  };
-  if (i.info != null && (!i.info.trim() || i.info.length > 65_535)) throw errors.invalidField(["input", "info"], "must be 1 to 65535 characters");
-  if (i.date != null && !isCalendarDate(i.date)) throw errors.invalidField(["input", "date"], "must be a date YYYY-MM-DD", i.date);
-  return {
-    info: i.info?.trim() ?? undefined,
-    date: i.date ?? undefined,
-    threatLevel: range(i.threatLevel, "threatLevel", 1, 4),
-    analysis: range(i.analysis, "analysis", 0, 2),
-    distribution: range(i.distribution, "distribution", 0, 4),
-    published: i.published ?? undefined,
-    locked: i.locked ?? undefined,
-    protected: i.protected ?? undefined,
-    disableCorrelation: i.disableCorrelation ?? undefined,
-    extendsUuid: i.extendsUuid == null ? undefined : checkUuid(i.extendsUuid, "extendsUuid"),
-  };
-}
-
 builder.queryFields((t) => ({
   events: t.field({
     extensions: cost.page("size", 50),
@@ -201,16 +177,14 @@ builder.mutationFields((t) => ({
     description: "Create an event owned by your organisation",
     args: { input: t.arg({ type: EventInput, required: true, description: "The event: info required" }), uuid: t.arg.string({ description: "Its UUID; omitted: a new one" }) },
     resolve: (_r, a, ctx) => {
-      const fields = checkFields(a.input);
-      if (!fields.info) throw errors.invalidField(["input", "info"], "Field required");
-      return ctx.services.events.create(caller(ctx), { ...fields, info: fields.info, uuid: a.uuid ? checkUuid(a.uuid, "uuid") : undefined });
+      return ctx.services.events.create(caller(ctx), contractInput(eventCreateContract, { ...a.input, uuid: a.uuid }));
     },
   }),
   updateEvent: t.field({
     type: EventType,
     description: "Change an event: only the fields given",
     args: { uuid: t.arg.string({ required: true, description: EVENT_UUID }), input: t.arg({ type: EventInput, required: true, description: "The fields to change" }) },
-    resolve: (_r, a, ctx) => ctx.services.events.update(caller(ctx), checkUuid(a.uuid, "uuid"), checkFields(a.input)),
+    resolve: (_r, a, ctx) => ctx.services.events.update(caller(ctx), checkUuid(a.uuid, "uuid"), contractInput(eventUpdateContract, a.input)),
   }),
   deleteEvent: t.boolean({
     description: "Soft delete (restorable by restoreEvent); force: true deletes the event and everything in it for good",

@@ -24,20 +24,8 @@ export interface EventFilter {
 }
 
 /** Fields of POST /events/ and PATCH /events/{uuid} (snake_case is the shim's business). */
-export interface EventFields {
-  info?: string;
-  date?: string;
-  threatLevel?: number;
-  analysis?: number;
-  distribution?: number;
-  published?: boolean;
-  locked?: boolean;
-  protected?: boolean;
-  disableCorrelation?: boolean;
-  extendsUuid?: string | null;
-  /** false restores a soft-deleted event, true soft-deletes it (both need events:delete). */
-  deleted?: boolean;
-}
+export type { EventFields } from "./events.contracts.ts";
+import type { EventFields } from "./events.contracts.ts";
 
 export interface DeleteOptions {
   /** Hard delete: the event and everything in it are gone for good. Default: soft delete. */

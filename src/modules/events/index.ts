@@ -2,6 +2,8 @@
 export { loadEvent } from "./event-reader.ts";
 export type { EventView, TagView } from "./event-reader.ts";
 export { ensureTags, tagColour } from "./event-writer.ts";
+export { calendarDate, eventCreateContract, eventUpdateContract } from "./events.contracts.ts";
+export type { EventCreate, EventFields } from "./events.contracts.ts";
 export { EventsService } from "./events.service.ts";
 export { mispObject, mispTime } from "./misp-export.ts";
 export type { MispObjectRow } from "./misp-export.ts";
