@@ -1,7 +1,12 @@
 import { z } from "zod";
 import { defineRoute } from "../route.ts";
+import { wireContract } from "../contract.ts";
+import { createApiKeyContract } from "../../src/modules/api-keys/index.ts";
 import { idParams, intId, isoDateTime } from "../schemas.ts";
 import { ApiKeySchema, CreatedApiKeySchema, apiKeyOut } from "../serializers.ts";
+
+/** expires_at: an ISO 8601 time, or null for a key that never expires. */
+const createApiKeyWire = wireContract(createApiKeyContract, { codecs: { expiresAt: isoDateTime.nullable().optional() } });
 
 const keyId = idParams("key_id");
 const toggle = z.object({ disabled: z.boolean() }).strict();
@@ -15,16 +20,9 @@ export const apiKeyRoutes = [
   defineRoute({
     method: "POST", path: "/api-keys/", operationId: "createApiKey", summary: "Create an API key; the token is returned only in this response", tag: "api-keys",
     scopes: ["api_keys:create"], status: 201, response: CreatedApiKeySchema,
-    body: z
-      .object({
-        name: z.string().trim().min(1).max(255),
-        comment: z.string().max(2000).nullable().optional(),
-        scopes: z.array(z.string().min(1).max(100)).max(200),
-        expires_at: isoDateTime.nullable().optional(),
-      })
-      .strict(),
+    body: createApiKeyWire.object,
     handler: async ({ principal, body, services }) => {
-      const { key, token } = await services.apiKeys.create(principal, { name: body.name, comment: body.comment, scopes: body.scopes, expiresAt: body.expires_at });
+      const { key, token } = await services.apiKeys.create(principal, createApiKeyWire.fromWire(body));
       return { ...apiKeyOut(key), token };
     },
   }),

@@ -1,5 +1,6 @@
 import { builder, caller } from "../../graphql/builder.ts";
-import { errors } from "../../platform/errors.ts";
+import { contractInput } from "../../graphql/inputs.ts";
+import { createApiKeyContract } from "./api-keys.contracts.ts";
 import type { ApiKeyRecord } from "./api-keys.service.ts";
 import { DOC } from "../../graphql/docs.ts";
 import { API_KEY_DOC, API_KEY_TYPES_DOC } from "./api-keys.docs.ts";
@@ -56,13 +57,7 @@ builder.mutationFields((t) => ({
     type: CreatedApiKey,
     description: "Create an API key; the token is returned only in this response",
     args: { input: t.arg({ type: CreateApiKeyInput, required: true, description: "The new key" }) },
-    resolve: (_r, { input }, ctx) => {
-      const name = input.name.trim();
-      if (!name || name.length > 255) throw errors.invalidField(["input", "name"], "must be 1 to 255 characters");
-      if (input.comment && input.comment.length > 2000) throw errors.invalidField(["input", "comment"], "must be at most 2000 characters");
-      if (input.scopes.length > 200) throw errors.invalidField(["input", "scopes"], "at most 200 scopes");
-      return ctx.services.apiKeys.create(caller(ctx), { name, comment: input.comment, scopes: input.scopes, expiresAt: input.expiresAt });
-    },
+    resolve: (_r, { input }, ctx) => ctx.services.apiKeys.create(caller(ctx), contractInput(createApiKeyContract, input)),
   }),
   setApiKeyDisabled: t.field({
     type: ApiKeyType,

@@ -7,12 +7,7 @@ import type { AuditService } from "../audit/index.ts";
 import type { ApiKey } from "../../generated/prisma/client.ts";
 import { sha256Hex } from "./api-key-auth.ts";
 
-export interface CreateApiKeyInput {
-  name: string;
-  comment?: string | null;
-  scopes: string[];
-  expiresAt?: Date | null;
-}
+import type { CreateApiKeyInput } from "./api-keys.contracts.ts";
 
 export type ApiKeyRecord = Omit<ApiKey, "tokenHash">;
 
