@@ -3,26 +3,36 @@ import type { CorrelatedAttribute, KeyCount } from "../../src/modules/correlatio
 import type { Exclusion } from "../../src/modules/correlations/index.ts";
 import type { HistogramBucket } from "../../src/modules/correlations/index.ts";
 import type { RebuildRow } from "../../src/modules/correlations/index.ts";
+import {
+  CORRELATED_ATTRIBUTE_DOC as CA,
+  CORRELATION_COUNT_DOC as CC,
+  CORRELATION_DELETION_DOC as CD,
+  CORRELATION_EXCLUSION_DOC as CE,
+  CORRELATION_HISTOGRAM_DOC as CH,
+  CORRELATION_REBUILD_DOC as CR,
+  CORRELATION_STATS_DOC as CS,
+  CORRELATION_TYPES_DOC as TYPES,
+} from "../../src/modules/correlations/index.ts";
 import { named, nullableTimestamp, timestamp } from "../contract.ts";
 
-const rebuildStatus = z.enum(["queued", "running", "succeeded", "failed"]);
+const rebuildStatus = z.enum(["queued", "running", "succeeded", "failed"]).describe(CR.status);
 
 export const CorrelationRebuildSchema = named(
   "CorrelationRebuild",
   z.object({
-    id: z.int(),
+    id: z.int().describe(CR.id),
     status: rebuildStatus,
-    total: z.int().min(0).describe("Attributes to process"),
-    processed: z.int().min(0).describe("Attributes processed so far"),
-    correlations_created: z.int().min(0).describe("Pairs created"),
-    correlations_removed: z.int().min(0).describe("Pairs removed"),
-    error: z.string().nullable().describe("Why it failed; null otherwise"),
+    total: z.int().min(0).describe(CR.total),
+    processed: z.int().min(0).describe(CR.processed),
+    correlations_created: z.int().min(0).describe(CR.created),
+    correlations_removed: z.int().min(0).describe(CR.removed),
+    error: z.string().nullable().describe(CR.error),
     requested_by: z.int().nullable().describe("The user who asked for it; null for a system rebuild"),
-    created_at: timestamp,
-    started_at: nullableTimestamp,
-    finished_at: nullableTimestamp,
+    created_at: timestamp.describe(CR.createdAt),
+    started_at: nullableTimestamp.describe(CR.startedAt),
+    finished_at: nullableTimestamp.describe(CR.finishedAt),
   }),
-  "A full rebuild of the correlations and its progress",
+  TYPES.CorrelationRebuild,
 );
 
 export function rebuildOut(r: RebuildRow): z.output<typeof CorrelationRebuildSchema> {
@@ -54,8 +64,8 @@ export const CorrelationRunQueuedSchema = named(
 
 export const KeyCountSchema = named(
   "CorrelationKeyCount",
-  z.object({ key: z.string().describe("An event uuid, or a value"), doc_count: z.int().min(0).describe("Correlation documents (two per pair)") }),
-  "A terms bucket: a key and how many correlation documents have it",
+  z.object({ key: z.string().describe(CC.key), doc_count: z.int().min(0).describe(CC.docCount) }),
+  TYPES.CorrelationCount,
 );
 
 export const countsOut = (l: KeyCount[]): z.output<typeof KeyCountSchema>[] => l.map((x) => ({ key: x.key, doc_count: x.docCount }));
@@ -63,8 +73,8 @@ export const countsOut = (l: KeyCount[]): z.output<typeof KeyCountSchema>[] => l
 const CorrelatedAttributeSchema = named(
   "CorrelatedAttribute",
   z.object({
-    key: z.string().describe("The attribute's uuid"),
-    doc_count: z.int().min(0).describe("Pairs it is part of"),
+    key: z.string().describe(CA.key),
+    doc_count: z.int().min(0).describe(CA.docCount),
     top_attribute_info: z
       .object({
         hits: z.object({
@@ -75,14 +85,14 @@ const CorrelatedAttributeSchema = named(
               _index: z.string(),
               _id: z.string().describe("A correlation document having the attribute as target"),
               _score: z.null(),
-              _source: z.object({ target_attribute_type: z.string(), target_attribute_value: z.string(), target_event_uuid: z.string() }),
+              _source: z.object({ target_attribute_type: z.string().describe(CA.type), target_attribute_value: z.string().describe(CA.value), target_event_uuid: z.string().describe(CA.eventUuid) }),
             }),
           ),
         }),
       })
       .describe("The peer's top_hits sub-aggregation: one document having the attribute as target"),
   }),
-  "An attribute among the most correlated, as the peer's terms bucket with its top_hits",
+  `${TYPES.CorrelatedAttribute}, as the peer's terms bucket with its top_hits`,
 );
 
 /** The peer's terms bucket with its `top_hits` sub-aggregation (one document having the attribute as target). */
@@ -108,23 +118,25 @@ export const correlatedAttributeOut = (a: CorrelatedAttribute): z.output<typeof 
 export const CorrelationStatsSchema = named(
   "CorrelationStats",
   z.object({
-    top_correlated_events: z.array(KeyCountSchema).describe("The 10 events with most correlation documents"),
-    top_correlated_attributes: z.array(CorrelatedAttributeSchema).describe("The 10 attributes with most pairs"),
-    total_correlations: z.int().min(0).describe("Correlation documents you may read (two per pair)"),
-    top_correlated_values: z.array(KeyCountSchema).describe("Ours: the 10 most correlated values"),
+    top_correlated_events: z.array(KeyCountSchema).describe(CS.topCorrelatedEvents),
+    top_correlated_attributes: z.array(CorrelatedAttributeSchema).describe(CS.topCorrelatedAttributes),
+    total_correlations: z.int().min(0).describe(CS.totalCorrelations),
+    top_correlated_values: z.array(KeyCountSchema).describe(`Ours. ${CS.topCorrelatedValues}`),
   }),
-  "Statistics over the correlations you may read",
+  TYPES.CorrelationStats,
 );
 
 export const CorrelationHistogramSchema = named(
   "CorrelationHistogram",
   z.object({
     buckets: z.array(
-      z.object({
-        key_as_string: z.string().describe("The bucket's start, ISO 8601 in UTC"),
-        key: z.int().describe("The bucket's start, epoch milliseconds"),
-        doc_count: z.int().min(0),
-      }),
+      z
+        .object({
+          key_as_string: z.string().describe(CH.keyAsString),
+          key: z.int().describe(CH.key),
+          doc_count: z.int().min(0).describe(CH.docCount),
+        })
+        .describe(TYPES.CorrelationHistogramBucket),
     ),
   }),
   "Correlation documents per UTC day, week or month, empty buckets included",
@@ -138,22 +150,22 @@ export const CorrelationsDeletedSchema = named(
   "CorrelationsDeleted",
   z.object({
     message: z.string(),
-    deleted: z.int().min(0).describe("Pairs deleted"),
-    cancelled_rebuilds: z.array(z.int()).describe("Ids of the queued or running rebuilds cancelled (now failed)"),
+    deleted: z.int().min(0).describe(CD.deleted),
+    cancelled_rebuilds: z.array(z.int()).describe(CD.cancelledRebuilds),
   }),
-  "What deleting every correlation did",
+  TYPES.CorrelationDeletion,
 );
 
 export const CorrelationExclusionSchema = named(
   "CorrelationExclusion",
   z.object({
-    id: z.int(),
-    value: z.string().describe("A value that never correlates; % matches anything"),
+    id: z.int().describe(CE.id),
+    value: z.string().describe(CE.value),
     comment: z.string(),
-    created_by: z.int().nullable(),
+    created_by: z.int().nullable().describe(CE.createdBy),
     created_at: timestamp,
   }),
-  "A value excluded from correlation",
+  TYPES.CorrelationExclusion,
 );
 
 export function exclusionOut(e: Exclusion): z.output<typeof CorrelationExclusionSchema> {

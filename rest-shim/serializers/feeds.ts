@@ -3,42 +3,43 @@ import type { Feed } from "../../src/generated/prisma/client.ts";
 import { FEED_FORMATS } from "../../src/modules/feeds/index.ts";
 import type { PreviewRow } from "../../src/modules/feeds/index.ts";
 import type { UploadResult } from "../../src/modules/feeds/index.ts";
+import { CREATED_FEED_DOC as C, FEED_DOC as F, FEED_MANIFEST_DOC as M, FEED_PREVIEW_ROW_DOC as PR, FEED_TYPES_DOC, FEED_UPLOAD_DOC as U } from "../../src/modules/feeds/index.ts";
 import { named, nullableTimestamp, timestamp } from "../contract.ts";
 import { distribution } from "./events.ts";
 import { TaskRunSchema, type TaskRunOut } from "./tasks.ts";
 
-const feedFormat = z.enum(FEED_FORMATS).describe("How the source is read (the peer's misp is answered as sharing)");
-const inputSource = z.enum(["network", "local"]).describe("network: fetched from url; local: an uploaded file whose storage key is url");
+const feedFormat = z.enum(FEED_FORMATS).describe(F.sourceFormat);
+const inputSource = z.enum(["network", "local"]).describe(F.inputSource);
 
 export const FeedSchema = named(
   "Feed",
   z.object({
-    id: z.int(),
-    name: z.string(),
-    provider: z.string(),
-    url: z.string().describe("The source's URL; for a local feed, the upload's storage key (feed-uploads/<uuid>)"),
+    id: z.int().describe(F.id),
+    name: z.string().describe(F.name),
+    provider: z.string().describe(F.provider),
+    url: z.string().describe(F.url),
     source_format: feedFormat,
     input_source: inputSource,
-    enabled: z.boolean().describe("Fetched on its schedule"),
-    distribution: distribution.describe("Distribution of the events it creates (MISP: 0 your organisation ... 5 inherit)"),
-    fixed_event: z.boolean().describe("Every fetch adds to one event (event_uuid) instead of a new one"),
-    event_uuid: z.guid().nullable().describe("The fixed event; null until the first fetch of a fixed-event feed"),
-    publish: z.boolean().describe("Publish the events it creates"),
-    override_ids: z.boolean().describe("Clear the to_ids flag of the attributes it creates"),
-    tags: z.array(z.string()).describe("Tags attached to the events it creates"),
-    rules: z.record(z.string(), z.unknown()).nullable().describe("Filter rules, free-form as the peer stores them"),
+    enabled: z.boolean().describe(F.enabled),
+    distribution: distribution.describe(F.distribution),
+    fixed_event: z.boolean().describe(F.fixedEvent),
+    event_uuid: z.guid().nullable().describe(F.eventUuid),
+    publish: z.boolean().describe(F.publish),
+    override_ids: z.boolean().describe(F.overrideIds),
+    tags: z.array(z.string()).describe(F.tags),
+    rules: z.record(z.string(), z.unknown()).nullable().describe(F.rules),
     settings: z
       .record(z.string(), z.unknown())
       .nullable()
-      .describe("How to read the source (csvConfig, jsonConfig, ...) and, for a local feed, localFile {filename, size}; free-form beyond the keys the reader knows"),
-    headers: z.record(z.string(), z.string()).nullable().describe("HTTP headers sent with each fetch; values redacted (********)"),
-    org_id: z.int().describe("The organisation that owns it"),
+      .describe(F.settings),
+    headers: z.record(z.string(), z.string()).nullable().describe(F.headers),
+    org_id: z.int().describe(F.orgId),
     created_by: z.int().nullable(),
-    last_fetched_at: nullableTimestamp,
+    last_fetched_at: nullableTimestamp.describe(F.lastFetchedAt),
     created_at: timestamp,
     updated_at: timestamp,
   }),
-  "A source of indicators fetched into events",
+  FEED_TYPES_DOC.Feed,
 );
 
 /** `f` as the service answers it: header values are already redacted. */
@@ -71,18 +72,18 @@ export function feedOut(f: Feed): z.output<typeof FeedSchema> {
 export const FeedCreatedSchema = named(
   "FeedCreated",
   FeedSchema.extend({
-    ingestion: TaskRunSchema.nullable().describe("A local feed's one ingestion, started at once, as you; null for a network feed"),
+    ingestion: TaskRunSchema.nullable().describe(C.ingestion),
   }),
-  "A new feed, with the ingestion run of a local one",
+  FEED_TYPES_DOC.CreatedFeed,
 );
 
 const PreviewRowSchema = named(
   "FeedPreviewRow",
   z.union([
-    z.object({ where: z.string().describe("Where in the source: line, row or item"), value: z.string(), type: z.string().describe("The attribute type it would be stored as") }),
-    z.object({ where: z.string().describe("Where in the source: line, row or item"), error: z.string().describe("Why ingestion would reject it") }),
+    z.object({ where: z.string().describe(PR.where), value: z.string().describe(PR.value), type: z.string().describe(PR.type) }),
+    z.object({ where: z.string().describe(PR.where), error: z.string().describe(PR.error) }),
   ]),
-  "One row of a feed preview: what ingestion would store, or why it would reject it",
+  FEED_TYPES_DOC.FeedPreviewRow,
 );
 
 export const FeedPreviewSchema = named(
@@ -99,8 +100,8 @@ export const FeedExploreSchema = named(
   "FeedExplore",
   z.object({
     events: z
-      .array(z.looseObject({ uuid: z.string().describe("The event's uuid (the manifest's key)") }))
-      .describe("Manifest entries: the uuid and the entry as the feed's manifest.json writes it (info, date, Orgc, Tag, ...)"),
+      .array(z.looseObject({ uuid: z.string().describe(M.uuid) }))
+      .describe(M.entries),
     total: z.int().min(0).describe("Events in the manifest"),
     page: z.int().min(0).describe("This page, from 0"),
     limit: z.int().min(1),
@@ -115,20 +116,20 @@ export function feedExploreOut(r: { events: Record<string, unknown>[]; total: nu
 export const FeedUploadSchema = named(
   "FeedUpload",
   z.object({
-    key: z.string().describe("The storage key, feed-uploads/<uuid>: a local feed's url"),
-    filename: z.string().describe("The original file name"),
-    size: z.int().min(0).describe("Bytes uploaded"),
-    source_format: z.enum(FEED_FORMATS),
+    key: z.string().describe(U.key),
+    filename: z.string().describe(U.filename),
+    size: z.int().min(0).describe(U.size),
+    source_format: z.enum(FEED_FORMATS).describe(U.sourceFormat),
     members: z
       .object({
-        events: z.int().min(0).describe("Event files stored"),
-        hashes: z.boolean().describe("hashes.csv was stored"),
-        unsafe_entries: z.array(z.string()).describe("Members dropped for an unsafe path (../, absolute)"),
+        events: z.int().min(0).describe(U.events),
+        hashes: z.boolean().describe(U.hashes),
+        unsafe_entries: z.array(z.string()).describe(U.unsafeEntries),
       })
       .optional()
-      .describe("Sharing archives only: what was kept of the archive"),
+      .describe(U.members),
   }),
-  "An uploaded feed file (spec 2.4)",
+  FEED_TYPES_DOC.FeedUpload,
 );
 
 export function feedUploadOut(u: UploadResult): z.output<typeof FeedUploadSchema> {

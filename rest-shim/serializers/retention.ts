@@ -1,16 +1,16 @@
 import { z } from "zod";
-import type { RetentionStatus } from "../../src/modules/retention/index.ts";
+import { RETENTION_DOC as R, RETENTION_PREVIEW_DOC as P, RETENTION_TYPES_DOC, type RetentionStatus } from "../../src/modules/retention/index.ts";
 import { named } from "../contract.ts";
 
 export const RetentionStatusSchema = named(
   "RetentionStatus",
   z.object({
-    enabled: z.boolean().describe("Master switch: nothing is deleted while false"),
-    period_days: z.int().min(1).describe("Events whose last change is older than this many days are deleted"),
-    warning_days: z.int().min(0).describe("Events within this many days of expiry show a warning badge"),
-    exempt_tags: z.array(z.string()).describe("Events carrying any of these tags (exact names) are never deleted"),
+    enabled: z.boolean().describe(R.enabled),
+    period_days: z.int().min(1).describe(R.periodDays),
+    warning_days: z.int().min(0).describe(R.warningDays),
+    exempt_tags: z.array(z.string()).describe(R.exemptTags),
   }),
-  "The event retention configuration (spec 2.3)",
+  RETENTION_TYPES_DOC.RetentionStatus,
 );
 
 export function retentionStatusOut(s: RetentionStatus): z.output<typeof RetentionStatusSchema> {
@@ -20,8 +20,8 @@ export function retentionStatusOut(s: RetentionStatus): z.output<typeof Retentio
 export const RetentionPreviewSchema = named(
   "RetentionPreview",
   z.object({
-    count: z.int().min(0).describe("Events the next enforcement would delete with this period, across all organisations"),
-    period_days: z.int().min(1).describe("The period counted with: the one asked, else the configured one"),
+    count: z.int().min(0).describe(P.count),
+    period_days: z.int().min(1).describe(P.periodDays),
   }),
-  "How many events a retention period would delete (spec 4.5)",
+  RETENTION_TYPES_DOC.RetentionPreview,
 );

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { SearchPage, SearchTarget } from "../../src/modules/search/index.ts";
+import { SEARCH_HIT_DOC as H, SEARCH_PAGE_DOC as P, SEARCH_TYPES_DOC, type SearchPage, type SearchTarget } from "../../src/modules/search/index.ts";
 import type { SearchHit } from "../../src/search/search-index.ts";
 import { timestampMillis } from "../../src/search/timestamps.ts";
 import { named } from "../contract.ts";
@@ -83,13 +83,13 @@ function hitSchema<T extends z.ZodType>(id: string, source: T) {
   return named(
     id,
     z.object({
-      _index: z.string().describe("The index it comes from"),
-      _id: z.string().describe("The document's id (an event's or attribute's uuid; <source>|<target>|<match_type> for a correlation)"),
-      _score: z.number().nullable().describe("Relevance; null when sorted by @timestamp"),
+      _index: z.string().describe(H.index),
+      _id: z.string().describe(H.id),
+      _score: z.number().nullable().describe(H.score),
       _source: source,
       sort: z.tuple([z.number().nullable(), z.string()]).describe("The sort values: the score (sort_by _score) or @timestamp in epoch milliseconds, then the id"),
     }),
-    "A raw hit, as the peer's OpenSearch answers it",
+    `${SEARCH_TYPES_DOC.SearchHit}: a raw hit, as the peer's OpenSearch answers it`,
   );
 }
 
@@ -105,14 +105,14 @@ function searchPageSchema<T extends z.ZodType>(id: string, hit: T) {
     z.object({
       page: z.int().min(1),
       size: z.int().min(1),
-      total: z.int().min(0).describe("Matching documents: exact up to 10 000, then a lower bound (total_relation gte)"),
-      total_relation: z.enum(["eq", "gte"]).describe("Ours: eq when total is exact, gte when it is a lower bound (past 10 000)"),
-      took: z.int().min(0).describe("Milliseconds the search took"),
+      total: z.int().min(0).describe(`${P.total} (total_relation gte)`),
+      total_relation: z.enum(["eq", "gte"]).describe(`Ours. ${P.totalRelation}`),
+      took: z.int().min(0).describe(P.took),
       timed_out: z.literal(false).describe("Always false: a search that times out answers 503"),
-      max_score: z.number().nullable(),
-      results: z.array(hit),
+      max_score: z.number().nullable().describe(P.maxScore),
+      results: z.array(hit).describe(P.hits),
     }),
-    "The peer's P3 search envelope with raw hits",
+    `${SEARCH_TYPES_DOC.SearchPage}, with raw hits`,
   );
 }
 

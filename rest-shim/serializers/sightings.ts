@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { SIGHTING_TYPES, type SightingsCreated } from "../../src/modules/sightings/index.ts";
+import { SIGHTINGS_CREATED_DOC as C, SIGHTING_DOC as S, SIGHTING_TYPES, SIGHTING_TYPES_DOC, type SightingsCreated } from "../../src/modules/sightings/index.ts";
 import { named, timestamp } from "../contract.ts";
 
 export const SightingsCreatedSchema = named(
@@ -7,9 +7,10 @@ export const SightingsCreatedSchema = named(
   z.object({
     result: z.string(),
     response: z.tuple([z.int(), z.array(z.object({ index: z.int(), detail: z.string() }))]).optional().describe("Array mode: [stored, skipped items]"),
-    created: z.int().describe("Sightings stored: one per matched attribute per item"),
-    capped: z.boolean().describe("The per-request cap cut the matches short"),
+    created: z.int().describe(C.created),
+    capped: z.boolean().describe(C.capped),
   }),
+  SIGHTING_TYPES_DOC.SightingsResult,
 );
 
 const SightingHitSchema = named(
@@ -18,17 +19,19 @@ const SightingHitSchema = named(
     _index: z.string(),
     _id: z.string(),
     _score: z.null(),
-    _source: z.object({
-      uuid: z.uuid(),
-      value: z.string(),
-      type: z.enum(SIGHTING_TYPES),
-      timestamp: z.number().describe("When it was seen, Unix seconds"),
-      attribute_uuid: z.uuid(),
-      attribute_type: z.string(),
-      event_uuid: z.uuid(),
-      observer: z.object({ organisation: z.string().nullable(), source: z.string() }),
-      "@timestamp": timestamp,
-    }),
+    _source: z
+      .object({
+        uuid: z.uuid().describe(S.uuid),
+        value: z.string().describe(S.value),
+        type: z.enum(SIGHTING_TYPES).describe(S.type),
+        timestamp: z.number().describe(S.timestamp),
+        attribute_uuid: z.uuid().describe(S.attributeUuid),
+        attribute_type: z.string().describe(S.attributeType),
+        event_uuid: z.uuid().describe(S.eventUuid),
+        observer: z.object({ organisation: z.string().nullable().describe(S.organisation), source: z.string().describe(S.source) }).describe(S.observer),
+        "@timestamp": timestamp,
+      })
+      .describe(SIGHTING_TYPES_DOC.Sighting),
   }),
 );
 

@@ -3,18 +3,18 @@ import { CRON_FIELDS, PERIOD_SECONDS, describeSchedule, intervalSeconds, type Cr
 import { pickCron } from "../../src/modules/tasks/index.ts";
 import { taskFullName } from "../../src/modules/tasks/index.ts";
 import type { ScheduledTaskRow, TaskRunRow } from "../../src/modules/tasks/index.ts";
+import { CRON_DOC, REGISTERED_TASK_DOC as RT, SCHEDULED_TASK_DOC as ST, SCHEDULE_DOC as SD, TASK_DOC, TASK_RUN_DOC as R, TASK_TYPES_DOC } from "../../src/modules/tasks/index.ts";
 import { named, nullableTimestamp, timestamp } from "../contract.ts";
 
 const periods = Object.keys(PERIOD_SECONDS) as [keyof typeof PERIOD_SECONDS, ...(keyof typeof PERIOD_SECONDS)[]];
-const period = z.enum(periods).describe("The unit the interval was given in");
-const cronField = z.string().describe("A cron field (`*` for any)");
-const cronFieldsOut = Object.fromEntries(CRON_FIELDS.map((f) => [f, cronField])) as Record<CronField, typeof cronField>;
+const period = z.enum(periods).describe(SD.period);
+const cronFieldsOut = Object.fromEntries(CRON_FIELDS.map((f) => [f, z.string().describe(CRON_DOC[f])])) as Record<CronField, z.ZodString>;
 
-const runStatus = z.enum(["queued", "running", "succeeded", "failed", "cancelled"]);
-const taskArgs = z.array(z.unknown()).describe("Positional arguments given to the task: free-form, each task reads its own");
-const taskKwargs = z.record(z.string(), z.unknown()).describe("Keyword arguments given to the task: free-form, each task reads its own");
-const taskName = z.string().describe("The task's short name (e.g. enforce_retention)");
-const taskFullNameField = z.string().describe("The task's full name, as the peer writes it (app.worker.tasks.<name>)");
+const runStatus = z.enum(["queued", "running", "succeeded", "failed", "cancelled"]).describe(R.status);
+const taskArgs = z.array(z.unknown()).describe(TASK_DOC.args);
+const taskKwargs = z.record(z.string(), z.unknown()).describe(TASK_DOC.kwargs);
+const taskName = z.string().describe(TASK_DOC.task);
+const taskFullNameField = z.string().describe(TASK_DOC.taskName);
 const iso = (d: Date) => d.toISOString();
 const isoOrNull = (d: Date | null) => (d ? d.toISOString() : null);
 
@@ -25,12 +25,12 @@ export const ScheduleSchema = named(
     z.object({
       type: z.literal("interval"),
       every: z.int().describe("The interval in seconds"),
-      period_every: z.int().describe("The interval in its own unit (`period`)"),
+      period_every: z.int().describe(SD.every),
       period,
     }),
-    z.object({ type: z.literal("crontab"), ...cronFieldsOut, timezone: z.string().describe("IANA time zone the crontab is read in (UTC unless given)") }),
+    z.object({ type: z.literal("crontab"), ...cronFieldsOut, timezone: z.string().describe(SD.timezone) }),
   ]),
-  "When a task runs: every N seconds, or a crontab",
+  `${TASK_TYPES_DOC.Schedule}: every N seconds (with period_every in the period it was given in), or a crontab`,
 );
 
 export function scheduleSchemaOut(s: Schedule): z.output<typeof ScheduleSchema> {
@@ -42,27 +42,27 @@ export function scheduleSchemaOut(s: Schedule): z.output<typeof ScheduleSchema> 
 export const TaskRunSchema = named(
   "TaskRun",
   z.object({
-    id: z.uuid().describe("The run's id"),
+    id: z.uuid().describe(R.id),
     task_id: z.uuid().describe("The run's id again (the peer's name for it)"),
-    scheduled_task_id: z.uuid().nullable().describe("The scheduled task that started it; null for a one-off run (a feed fetch, an upload's ingestion)"),
+    scheduled_task_id: z.uuid().nullable().describe(R.scheduledTaskId),
     task: taskName,
     task_name: taskFullNameField,
     args: taskArgs,
     kwargs: taskKwargs,
-    trigger: z.enum(["schedule", "manual"]).describe("schedule: started by its schedule; manual: run now by someone"),
+    trigger: z.enum(["schedule", "manual"]).describe(R.trigger),
     status: runStatus,
-    attempts: z.int().min(0),
-    max_attempts: z.int().min(1),
-    last_error: z.string().nullable().describe("Why the last attempt failed; null when none failed"),
-    result: z.record(z.string(), z.unknown()).nullable().describe("What the task answered when it succeeded (its own counts); null before"),
-    progress: z.record(z.string(), z.unknown()).nullable().describe("What the task reported while running (its own counters); null before it reports"),
-    run_as_user_id: z.int().nullable().describe("The user whose rights the run has; null for a system run"),
-    job_id: z.string().nullable().describe("The job queue's id for the run; null once the job is gone"),
-    queued_at: timestamp,
-    started_at: nullableTimestamp,
-    finished_at: nullableTimestamp,
+    attempts: z.int().min(0).describe(R.attempts),
+    max_attempts: z.int().min(1).describe(R.maxAttempts),
+    last_error: z.string().nullable().describe(R.lastError),
+    result: z.record(z.string(), z.unknown()).nullable().describe(R.result),
+    progress: z.record(z.string(), z.unknown()).nullable().describe(R.progress),
+    run_as_user_id: z.int().nullable().describe(R.runAsUserId),
+    job_id: z.string().nullable().describe(R.jobId),
+    queued_at: timestamp.describe(R.queuedAt),
+    started_at: nullableTimestamp.describe(R.startedAt),
+    finished_at: nullableTimestamp.describe(R.finishedAt),
   }),
-  "One run of a task: its status, attempts, progress and result",
+  TASK_TYPES_DOC.TaskRun,
 );
 export type TaskRunOut = z.output<typeof TaskRunSchema>;
 
@@ -93,33 +93,33 @@ export function taskRunOut(r: TaskRunRow): TaskRunOut {
 export const ScheduledTaskSchema = named(
   "ScheduledTask",
   z.object({
-    id: z.uuid(),
+    id: z.uuid().describe(ST.id),
     scheduled_task_name: z.uuid().describe("The id again (the peer's name for it)"),
-    name: z.string(),
+    name: z.string().describe(ST.name),
     task: taskName,
     task_name: taskFullNameField,
     args: taskArgs,
     kwargs: taskKwargs,
     params: z.object({ args: taskArgs, kwargs: taskKwargs }).describe("args and kwargs again, as the peer groups them"),
     schedule_type: z.enum(["interval", "crontab"]),
-    interval: z.object({ every: z.int(), period }).nullable().describe("The interval as given; null for a crontab"),
+    interval: z.object({ every: z.int().describe(SD.every), period }).nullable().describe("The interval as given; null for a crontab"),
     crontab: z
-      .object({ ...cronFieldsOut, timezone: z.string().nullable().describe("IANA time zone; null: UTC") })
+      .object({ ...cronFieldsOut, timezone: z.string().nullable().describe(`${SD.timezone}; null: UTC`) })
       .nullable()
       .describe("The crontab; null for an interval"),
     schedule: ScheduleSchema,
-    schedule_description: z.string().describe("The schedule in words"),
-    enabled: z.boolean().describe("false: paused"),
+    schedule_description: z.string().describe(SD.description),
+    enabled: z.boolean().describe(ST.enabled),
     status: z.enum(["scheduled", "paused"]),
-    due_at: nullableTimestamp.describe("When it runs next; null while paused"),
-    last_run_at: nullableTimestamp.describe("When it last started a run; null if never"),
-    total_run_count: z.int().min(0),
-    last_run: z.object({ id: z.uuid(), status: runStatus.nullable() }).nullable().describe("Its latest run; null if never run"),
-    owner_id: z.int().nullable().describe("Who scheduled it (its runs have this user's rights); null for a system task"),
+    due_at: nullableTimestamp.describe(ST.nextRunAt),
+    last_run_at: nullableTimestamp.describe(ST.lastRunAt),
+    total_run_count: z.int().min(0).describe(ST.totalRunCount),
+    last_run: z.object({ id: z.uuid().describe(ST.lastRunId), status: runStatus.nullable().describe(ST.lastRunStatus) }).nullable().describe(ST.lastRun),
+    owner_id: z.int().nullable().describe(ST.ownerId),
     created_at: timestamp,
     updated_at: timestamp,
   }),
-  "A task run on a schedule",
+  TASK_TYPES_DOC.ScheduledTask,
 );
 
 export function scheduledTaskOut(t: ScheduledTaskRow): z.output<typeof ScheduledTaskSchema> {
@@ -154,10 +154,10 @@ export const RegisteredTaskSchema = named(
   z.object({
     name: taskName,
     task_name: taskFullNameField,
-    description: z.string(),
-    required_scopes: z.array(z.string()).describe("Scopes needed to schedule or run it"),
+    description: z.string().describe(RT.description),
+    required_scopes: z.array(z.string()).describe(RT.requiredScopes),
   }),
-  "A task that can be scheduled",
+  TASK_TYPES_DOC.RegisteredTask,
 );
 
 export const TaskRunQueuedSchema = named(

@@ -1583,7 +1583,43 @@ export interface components {
             /** @description The technique's name with its code (for example Phishing - T1566) */
             value: string;
         };
-        /** @description An attribute (the peer's Attribute response) */
+        /**
+         * @description An attribute (the peer's Attribute response)
+         * @example {
+         *       "uuid": "9b2d4c1e-7a3f-4b5c-8d6e-1f2a3b4c5d6e",
+         *       "event_uuid": "4f1c2a9e-6b7d-4e21-9c3a-2d5e8f0a1b2c",
+         *       "object_uuid": null,
+         *       "object_relation": null,
+         *       "category": "Network activity",
+         *       "type": "domain",
+         *       "value": "login-microsoft-verify.example",
+         *       "to_ids": true,
+         *       "timestamp": 1768473600,
+         *       "first_seen": null,
+         *       "last_seen": null,
+         *       "distribution": 5,
+         *       "sharing_group_id": null,
+         *       "comment": "Phishing landing page",
+         *       "deleted": false,
+         *       "disable_correlation": false,
+         *       "tags": [
+         *         {
+         *           "id": 40,
+         *           "name": "kill-chain:Delivery",
+         *           "colour": "#0088cc",
+         *           "exportable": true,
+         *           "hide_tag": false,
+         *           "is_galaxy": false,
+         *           "is_custom_galaxy": false,
+         *           "local_only": false,
+         *           "numerical_value": null,
+         *           "local": false
+         *         }
+         *       ],
+         *       "correlations": null,
+         *       "expanded": null
+         *     }
+         */
         Attribute: {
             category: string;
             comment: string;
@@ -1650,13 +1686,13 @@ export interface components {
             size: number;
             total: number;
         };
-        /** @description A raw hit, as the peer's OpenSearch answers it */
+        /** @description One search hit: an indexed document (the fields of the peer's search documents) with its index, id and relevance: a raw hit, as the peer's OpenSearch answers it */
         AttributeSearchHit: {
-            /** @description The document's id (an event's or attribute's uuid; <source>|<target>|<match_type> for a correlation) */
+            /** @description The document's id in the index (an event's or attribute's uuid; <source>|<target>|<match_type> for a correlation) */
             _id: string;
             /** @description The index it comes from */
             _index: string;
-            /** @description Relevance; null when sorted by @timestamp */
+            /** @description Relevance when sorted by _score; null when sorted by @timestamp */
             _score: number | null;
             _source: components["schemas"]["AttributeDocument"];
             /** @description The sort values: the score (sort_by _score) or @timestamp in epoch milliseconds, then the id */
@@ -1665,10 +1701,12 @@ export interface components {
                 string
             ];
         };
-        /** @description The peer's P3 search envelope with raw hits */
+        /** @description One page of search hits, in the peer's P3 search envelope, with raw hits */
         AttributeSearchPage: {
+            /** @description The best hit's relevance; null unless sorted by _score */
             max_score: number | null;
             page: number;
+            /** @description The hits of this page */
             results: components["schemas"]["AttributeSearchHit"][];
             size: number;
             /**
@@ -1676,12 +1714,12 @@ export interface components {
              * @constant
              */
             timed_out: false;
-            /** @description Milliseconds the search took */
+            /** @description Milliseconds the search took in the backend */
             took: number;
-            /** @description Matching documents: exact up to 10 000, then a lower bound (total_relation gte) */
+            /** @description Number of matching documents: exact up to 10 000, then a lower bound (total_relation gte) */
             total: number;
             /**
-             * @description Ours: eq when total is exact, gte when it is a lower bound (past 10 000)
+             * @description Ours. Whether total is exact: eq, it is; gte, it is a lower bound and there are more (the count stops at 10 000)
              * @enum {string}
              */
             total_relation: "eq" | "gte";
@@ -1725,9 +1763,9 @@ export interface components {
         };
         /** @description An attribute among the most correlated, as the peer's terms bucket with its top_hits */
         CorrelatedAttribute: {
-            /** @description Pairs it is part of */
+            /** @description Its number of correlating pairs: the pairs it is part of */
             doc_count: number;
-            /** @description The attribute's uuid */
+            /** @description The attribute's UUID */
             key: string;
             /** @description The peer's top_hits sub-aggregation: one document having the attribute as target */
             top_attribute_info: {
@@ -1738,8 +1776,11 @@ export interface components {
                         _index: string;
                         _score: null;
                         _source: {
+                            /** @description The attribute's MISP type */
                             target_attribute_type: string;
+                            /** @description The attribute's value */
                             target_attribute_value: string;
+                            /** @description UUID of the event the attribute belongs to */
                             target_event_uuid: string;
                         };
                     }[];
@@ -1771,23 +1812,26 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
-        /** @description A value excluded from correlation */
+        /** @description A correlation exclusion: a value excluded from correlation, that never correlates */
         CorrelationExclusion: {
             comment: string;
             /** Format: date-time */
             created_at: string;
+            /** @description Id of the user who added it */
             created_by: number | null;
+            /** @description Numeric id of the exclusion */
             id: number;
-            /** @description A value that never correlates; % matches anything */
+            /** @description A value that never correlates, up to 1024 characters; % matches anything */
             value: string;
         };
         /** @description Correlation documents per UTC day, week or month, empty buckets included */
         CorrelationHistogram: {
             buckets: {
+                /** @description Correlation documents created in it */
                 doc_count: number;
-                /** @description The bucket's start, epoch milliseconds */
+                /** @description Start of the bucket, epoch milliseconds (UTC) */
                 key: number;
-                /** @description The bucket's start, ISO 8601 in UTC */
+                /** @description Start of the bucket, ISO 8601 in UTC */
                 key_as_string: string;
             }[];
         };
@@ -1802,31 +1846,40 @@ export interface components {
                 [key: string]: unknown;
             };
         };
-        /** @description A terms bucket: a key and how many correlation documents have it */
+        /** @description An aggregation (terms) bucket: a key and how many correlation documents (or pairs) have it */
         CorrelationKeyCount: {
-            /** @description Correlation documents (two per pair) */
+            /** @description How many: correlation documents (two per pair) in the statistics; pairs with the event in an event's top events */
             doc_count: number;
-            /** @description An event uuid, or a value */
+            /** @description What is counted: an event UUID or a value */
             key: string;
         };
-        /** @description A full rebuild of the correlations and its progress */
+        /** @description A full, resumable rebuild of the correlations, in batches, and its progress */
         CorrelationRebuild: {
-            /** @description Pairs created */
+            /** @description Pairs created so far */
             correlations_created: number;
-            /** @description Pairs removed */
+            /** @description Pairs removed so far */
             correlations_removed: number;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When it was queued
+             */
             created_at: string;
             /** @description Why it failed; null otherwise */
             error: string | null;
+            /** @description When it finished; null before */
             finished_at: string | null;
+            /** @description Numeric id of the rebuild */
             id: number;
             /** @description Attributes processed so far */
             processed: number;
             /** @description The user who asked for it; null for a system rebuild */
             requested_by: number | null;
+            /** @description When it started; null while queued */
             started_at: string | null;
-            /** @enum {string} */
+            /**
+             * @description Its state: queued, running, succeeded or failed
+             * @enum {string}
+             */
             status: "queued" | "running" | "succeeded" | "failed";
             /** @description Attributes to process */
             total: number;
@@ -1835,26 +1888,29 @@ export interface components {
         CorrelationRunQueued: {
             message: string;
             rebuild: components["schemas"]["CorrelationRebuild"];
-            /** @enum {string} */
+            /**
+             * @description Its state: queued, running, succeeded or failed
+             * @enum {string}
+             */
             status: "queued" | "running" | "succeeded" | "failed";
             /** @description The job's id */
             task_id: string;
         };
         /** @description What deleting every correlation did */
         CorrelationsDeleted: {
-            /** @description Ids of the queued or running rebuilds cancelled (now failed) */
+            /** @description Ids of the rebuilds that were queued or running, cancelled (now failed) */
             cancelled_rebuilds: number[];
-            /** @description Pairs deleted */
+            /** @description Pairs deleted (their documents leave the index through the change records) */
             deleted: number;
             message: string;
         };
-        /** @description A raw hit, as the peer's OpenSearch answers it */
+        /** @description One search hit: an indexed document (the fields of the peer's search documents) with its index, id and relevance: a raw hit, as the peer's OpenSearch answers it */
         CorrelationSearchHit: {
-            /** @description The document's id (an event's or attribute's uuid; <source>|<target>|<match_type> for a correlation) */
+            /** @description The document's id in the index (an event's or attribute's uuid; <source>|<target>|<match_type> for a correlation) */
             _id: string;
             /** @description The index it comes from */
             _index: string;
-            /** @description Relevance; null when sorted by @timestamp */
+            /** @description Relevance when sorted by _score; null when sorted by @timestamp */
             _score: number | null;
             _source: components["schemas"]["CorrelationDocument"];
             /** @description The sort values: the score (sort_by _score) or @timestamp in epoch milliseconds, then the id */
@@ -1863,10 +1919,12 @@ export interface components {
                 string
             ];
         };
-        /** @description The peer's P3 search envelope with raw hits */
+        /** @description One page of search hits, in the peer's P3 search envelope, with raw hits */
         CorrelationSearchPage: {
+            /** @description The best hit's relevance; null unless sorted by _score */
             max_score: number | null;
             page: number;
+            /** @description The hits of this page */
             results: components["schemas"]["CorrelationSearchHit"][];
             size: number;
             /**
@@ -1874,12 +1932,12 @@ export interface components {
              * @constant
              */
             timed_out: false;
-            /** @description Milliseconds the search took */
+            /** @description Milliseconds the search took in the backend */
             took: number;
-            /** @description Matching documents: exact up to 10 000, then a lower bound (total_relation gte) */
+            /** @description Number of matching documents: exact up to 10 000, then a lower bound (total_relation gte) */
             total: number;
             /**
-             * @description Ours: eq when total is exact, gte when it is a lower bound (past 10 000)
+             * @description Ours. Whether total is exact: eq, it is; gte, it is a lower bound and there are more (the count stops at 10 000)
              * @enum {string}
              */
             total_relation: "eq" | "gte";
@@ -1888,11 +1946,11 @@ export interface components {
         CorrelationStats: {
             /** @description The 10 attributes with most pairs */
             top_correlated_attributes: components["schemas"]["CorrelatedAttribute"][];
-            /** @description The 10 events with most correlation documents */
+            /** @description The 10 events with most correlation documents (key: event UUID) */
             top_correlated_events: components["schemas"]["CorrelationKeyCount"][];
-            /** @description Ours: the 10 most correlated values */
+            /** @description Ours. The 10 values with most correlation documents (key: the value) */
             top_correlated_values: components["schemas"]["CorrelationKeyCount"][];
-            /** @description Correlation documents you may read (two per pair) */
+            /** @description Correlation documents you may read: two per pair, as the search counts them */
             total_correlations: number;
         };
         /** @description A new API key with its secret, returned only this once */
@@ -1926,7 +1984,60 @@ export interface components {
             code: "bad_request" | "invalid_query" | "query_too_complex" | "unsupported_grant_type" | "invalid_scope" | "unauthenticated" | "invalid_grant" | "invalid_credentials" | "token_revoked" | "insufficient_scope" | "forbidden" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "payload_too_large" | "uri_too_long" | "unsupported_media_type" | "validation_error" | "rate_limited" | "headers_too_large" | "internal_error" | "service_unavailable" | "search_timeout" | "search_unavailable" | "upstream_unavailable";
             detail: string | components["schemas"]["ValidationIssue"][];
         };
-        /** @description An event (the peer's Event response) */
+        /**
+         * @description An event (the peer's Event response)
+         * @example {
+         *       "uuid": "4f1c2a9e-6b7d-4e21-9c3a-2d5e8f0a1b2c",
+         *       "info": "OSINT - Phishing campaign delivering AgentTesla",
+         *       "org_id": 1,
+         *       "orgc_id": 1,
+         *       "user_id": 3,
+         *       "date": "2026-01-15T00:00:00",
+         *       "published": true,
+         *       "analysis": 2,
+         *       "threat_level": 2,
+         *       "distribution": 1,
+         *       "sharing_group_id": null,
+         *       "attribute_count": 42,
+         *       "object_count": 3,
+         *       "timestamp": 1768473600,
+         *       "publish_timestamp": 1768477200,
+         *       "sighting_timestamp": null,
+         *       "proposal_email_lock": false,
+         *       "locked": false,
+         *       "protected": false,
+         *       "deleted": false,
+         *       "disable_correlation": false,
+         *       "extends_uuid": null,
+         *       "tags": [
+         *         {
+         *           "id": 12,
+         *           "name": "tlp:amber",
+         *           "colour": "#ffc000",
+         *           "exportable": true,
+         *           "hide_tag": false,
+         *           "is_galaxy": false,
+         *           "is_custom_galaxy": false,
+         *           "local_only": false,
+         *           "numerical_value": null,
+         *           "local": false
+         *         }
+         *       ],
+         *       "retention": null,
+         *       "organisation": {
+         *         "id": 1,
+         *         "uuid": "5f6e7d8c-1b2a-4c3d-9e8f-0a1b2c3d4e5f",
+         *         "name": "CIRCL"
+         *       },
+         *       "orgc": {
+         *         "id": 1,
+         *         "uuid": "5f6e7d8c-1b2a-4c3d-9e8f-0a1b2c3d4e5f",
+         *         "name": "CIRCL"
+         *       },
+         *       "attributes": [],
+         *       "objects": []
+         *     }
+         */
         Event: {
             /** @description MISP analysis: 0 initial, 1 ongoing, 2 complete */
             analysis: number;
@@ -2124,13 +2235,13 @@ export interface components {
             size: number;
             total: number;
         };
-        /** @description A raw hit, as the peer's OpenSearch answers it */
+        /** @description One search hit: an indexed document (the fields of the peer's search documents) with its index, id and relevance: a raw hit, as the peer's OpenSearch answers it */
         EventSearchHit: {
-            /** @description The document's id (an event's or attribute's uuid; <source>|<target>|<match_type> for a correlation) */
+            /** @description The document's id in the index (an event's or attribute's uuid; <source>|<target>|<match_type> for a correlation) */
             _id: string;
             /** @description The index it comes from */
             _index: string;
-            /** @description Relevance; null when sorted by @timestamp */
+            /** @description Relevance when sorted by _score; null when sorted by @timestamp */
             _score: number | null;
             _source: components["schemas"]["EventDocument"];
             /** @description The sort values: the score (sort_by _score) or @timestamp in epoch milliseconds, then the id */
@@ -2139,10 +2250,12 @@ export interface components {
                 string
             ];
         };
-        /** @description The peer's P3 search envelope with raw hits */
+        /** @description One page of search hits, in the peer's P3 search envelope, with raw hits */
         EventSearchPage: {
+            /** @description The best hit's relevance; null unless sorted by _score */
             max_score: number | null;
             page: number;
+            /** @description The hits of this page */
             results: components["schemas"]["EventSearchHit"][];
             size: number;
             /**
@@ -2150,17 +2263,31 @@ export interface components {
              * @constant
              */
             timed_out: false;
-            /** @description Milliseconds the search took */
+            /** @description Milliseconds the search took in the backend */
             took: number;
-            /** @description Matching documents: exact up to 10 000, then a lower bound (total_relation gte) */
+            /** @description Number of matching documents: exact up to 10 000, then a lower bound (total_relation gte) */
             total: number;
             /**
-             * @description Ours: eq when total is exact, gte when it is a lower bound (past 10 000)
+             * @description Ours. Whether total is exact: eq, it is; gte, it is a lower bound and there are more (the count stops at 10 000)
              * @enum {string}
              */
             total_relation: "eq" | "gte";
         };
-        /** @description A tag as attached to an event or attribute */
+        /**
+         * @description A tag as attached to an event or attribute
+         * @example {
+         *       "id": 12,
+         *       "name": "tlp:amber",
+         *       "colour": "#ffc000",
+         *       "exportable": true,
+         *       "hide_tag": false,
+         *       "is_galaxy": false,
+         *       "is_custom_galaxy": false,
+         *       "local_only": false,
+         *       "numerical_value": null,
+         *       "local": false
+         *     }
+         */
         EventTag: {
             colour: string;
             exportable: boolean;
@@ -2235,117 +2362,125 @@ export interface components {
             size: number;
             total: number;
         };
-        /** @description A source of indicators fetched into events */
+        /** @description A feed: a source of indicators fetched and ingested into events, owned by an organisation */
         Feed: {
             /** Format: date-time */
             created_at: string;
             created_by: number | null;
-            /** @description Distribution of the events it creates (MISP: 0 your organisation ... 5 inherit) */
+            /** @description The distribution of the events it creates, a MISP distribution level: 0 your organisation only, 1 this community, 2 connected communities, 3 all communities, 4 a sharing group, 5 inherit */
             distribution: number;
-            /** @description Fetched on its schedule */
+            /** @description Fetched on its schedule when true */
             enabled: boolean;
-            /** @description The fixed event; null until the first fetch of a fixed-event feed */
+            /** @description The fixed event's UUID once created; null until the first fetch of a fixed-event feed, and for other feeds */
             event_uuid: string | null;
-            /** @description Every fetch adds to one event (event_uuid) instead of a new one */
+            /** @description Ingest into one event (the feed's event uuid), updated at every fetch, instead of a new event per fetch */
             fixed_event: boolean;
-            /** @description HTTP headers sent with each fetch; values redacted (********) */
+            /** @description The extra HTTP headers sent with each fetch, an object keyed by header name; their values (credentials) are write-only and always answered redacted, ******** */
             headers: {
                 [key: string]: string;
             } | null;
+            /** @description Numeric id of the feed */
             id: number;
             /**
-             * @description network: fetched from url; local: an uploaded file whose storage key is url
+             * @description Where its data comes from: network, fetched from url; local, an uploaded file whose storage key is url
              * @enum {string}
              */
             input_source: "network" | "local";
+            /** @description When it was last fetched; null if never */
             last_fetched_at: string | null;
+            /** @description Feed name */
             name: string;
-            /** @description The organisation that owns it */
+            /** @description Numeric id of the owning organisation */
             org_id: number;
-            /** @description Clear the to_ids flag of the attributes it creates */
+            /** @description Clear the IDS flag (to_ids) of the attributes it creates */
             override_ids: boolean;
+            /** @description Who publishes the feed (free text) */
             provider: string;
             /** @description Publish the events it creates */
             publish: boolean;
-            /** @description Filter rules, free-form as the peer stores them */
+            /** @description The peer's feed filter rules, kept as sent: MISP's free-form rules document */
             rules: {
                 [key: string]: unknown;
             } | null;
-            /** @description How to read the source (csvConfig, jsonConfig, ...) and, for a local feed, localFile {filename, size}; free-form beyond the keys the reader knows */
+            /** @description Format settings, how to read the source: csvConfig, jsonConfig or freetextConfig, and for a local feed localFile {filename, size}; free-form because each format has its own keys and the peer's other keys are kept as sent */
             settings: {
                 [key: string]: unknown;
             } | null;
             /**
-             * @description How the source is read (the peer's misp is answered as sharing)
+             * @description The source format, how the source is read (the peer's misp is answered as sharing)
              * @enum {string}
              */
             source_format: "csv" | "json" | "freetext" | "sharing";
-            /** @description Tags attached to the events it creates */
+            /** @description Tag names attached to the events it creates */
             tags: string[];
             /** Format: date-time */
             updated_at: string;
-            /** @description The source's URL; for a local feed, the upload's storage key (feed-uploads/<uuid>) */
+            /** @description The source: an http(s) URL, or for a local feed the upload's storage key (feed-uploads/<uuid>) */
             url: string;
         };
-        /** @description A new feed, with the ingestion run of a local one */
+        /** @description A new feed and, for an uploaded (local) one, its ingestion run */
         FeedCreated: {
             /** Format: date-time */
             created_at: string;
             created_by: number | null;
-            /** @description Distribution of the events it creates (MISP: 0 your organisation ... 5 inherit) */
+            /** @description The distribution of the events it creates, a MISP distribution level: 0 your organisation only, 1 this community, 2 connected communities, 3 all communities, 4 a sharing group, 5 inherit */
             distribution: number;
-            /** @description Fetched on its schedule */
+            /** @description Fetched on its schedule when true */
             enabled: boolean;
-            /** @description The fixed event; null until the first fetch of a fixed-event feed */
+            /** @description The fixed event's UUID once created; null until the first fetch of a fixed-event feed, and for other feeds */
             event_uuid: string | null;
-            /** @description Every fetch adds to one event (event_uuid) instead of a new one */
+            /** @description Ingest into one event (the feed's event uuid), updated at every fetch, instead of a new event per fetch */
             fixed_event: boolean;
-            /** @description HTTP headers sent with each fetch; values redacted (********) */
+            /** @description The extra HTTP headers sent with each fetch, an object keyed by header name; their values (credentials) are write-only and always answered redacted, ******** */
             headers: {
                 [key: string]: string;
             } | null;
+            /** @description Numeric id of the feed */
             id: number;
-            /** @description A local feed's one ingestion, started at once, as you; null for a network feed */
+            /** @description The one ingestion run of an uploaded (local) feed, started at once, as you; null for a network feed */
             ingestion: components["schemas"]["TaskRun"] | null;
             /**
-             * @description network: fetched from url; local: an uploaded file whose storage key is url
+             * @description Where its data comes from: network, fetched from url; local, an uploaded file whose storage key is url
              * @enum {string}
              */
             input_source: "network" | "local";
+            /** @description When it was last fetched; null if never */
             last_fetched_at: string | null;
+            /** @description Feed name */
             name: string;
-            /** @description The organisation that owns it */
+            /** @description Numeric id of the owning organisation */
             org_id: number;
-            /** @description Clear the to_ids flag of the attributes it creates */
+            /** @description Clear the IDS flag (to_ids) of the attributes it creates */
             override_ids: boolean;
+            /** @description Who publishes the feed (free text) */
             provider: string;
             /** @description Publish the events it creates */
             publish: boolean;
-            /** @description Filter rules, free-form as the peer stores them */
+            /** @description The peer's feed filter rules, kept as sent: MISP's free-form rules document */
             rules: {
                 [key: string]: unknown;
             } | null;
-            /** @description How to read the source (csvConfig, jsonConfig, ...) and, for a local feed, localFile {filename, size}; free-form beyond the keys the reader knows */
+            /** @description Format settings, how to read the source: csvConfig, jsonConfig or freetextConfig, and for a local feed localFile {filename, size}; free-form because each format has its own keys and the peer's other keys are kept as sent */
             settings: {
                 [key: string]: unknown;
             } | null;
             /**
-             * @description How the source is read (the peer's misp is answered as sharing)
+             * @description The source format, how the source is read (the peer's misp is answered as sharing)
              * @enum {string}
              */
             source_format: "csv" | "json" | "freetext" | "sharing";
-            /** @description Tags attached to the events it creates */
+            /** @description Tag names attached to the events it creates */
             tags: string[];
             /** Format: date-time */
             updated_at: string;
-            /** @description The source's URL; for a local feed, the upload's storage key (feed-uploads/<uuid>) */
+            /** @description The source: an http(s) URL, or for a local feed the upload's storage key (feed-uploads/<uuid>) */
             url: string;
         };
         /** @description A page of a MISP feed's manifest */
         FeedExplore: {
-            /** @description Manifest entries: the uuid and the entry as the feed's manifest.json writes it (info, date, Orgc, Tag, ...) */
+            /** @description Manifest entries: the uuid and the entry as the feed's manifest.json writes it (info, date, Orgc, Tag, timestamp, ...), free-form because feeds add their own keys */
             events: ({
-                /** @description The event's uuid (the manifest's key) */
+                /** @description The event's UUID (the manifest's key) */
                 uuid: string;
             } & {
                 [key: string]: unknown;
@@ -2364,7 +2499,10 @@ export interface components {
                 /** Format: uuid */
                 id: string;
                 name: string;
-                /** @enum {string} */
+                /**
+                 * @description Its state: queued, running, succeeded, failed or cancelled
+                 * @enum {string}
+                 */
                 status: "queued" | "running" | "succeeded" | "failed" | "cancelled";
             };
         };
@@ -2374,37 +2512,41 @@ export interface components {
             /** @constant */
             result: "success";
         };
-        /** @description One row of a feed preview: what ingestion would store, or why it would reject it */
+        /** @description One row of a feed preview: the attribute ingestion would store of it, or why it would reject it */
         FeedPreviewRow: {
-            /** @description The attribute type it would be stored as */
+            /** @description The MISP attribute type it would be stored as, given or detected */
             type: string;
+            /** @description The attribute value read */
             value: string;
-            /** @description Where in the source: line, row or item */
+            /** @description Where in the source: line, row or item number */
             where: string;
         } | {
-            /** @description Why ingestion would reject it */
+            /** @description Why ingestion would reject the row */
             error: string;
-            /** @description Where in the source: line, row or item */
+            /** @description Where in the source: line, row or item number */
             where: string;
         };
-        /** @description An uploaded feed file (spec 2.4) */
+        /** @description An uploaded feed file, stored (spec 2.4): create a local feed with url = key to ingest it */
         FeedUpload: {
-            /** @description The original file name */
+            /** @description The uploaded file's original name */
             filename: string;
-            /** @description The storage key, feed-uploads/<uuid>: a local feed's url */
+            /** @description The upload's storage key, feed-uploads/<uuid>: a local feed's url */
             key: string;
             /** @description Sharing archives only: what was kept of the archive */
             members?: {
-                /** @description Event files stored */
+                /** @description The event files stored */
                 events: number;
                 /** @description hashes.csv was stored */
                 hashes: boolean;
-                /** @description Members dropped for an unsafe path (../, absolute) */
+                /** @description The entries (members) dropped for an unsafe path (../, absolute) */
                 unsafe_entries: string[];
             };
-            /** @description Bytes uploaded */
+            /** @description Size in bytes: the bytes uploaded */
             size: number;
-            /** @enum {string} */
+            /**
+             * @description The format it was checked as: csv, json, freetext or sharing
+             * @enum {string}
+             */
             source_format: "csv" | "json" | "freetext" | "sharing";
         };
         /** @description A MISP galaxy: a collection of clusters (threat actors, ATT&CK techniques, ...) that can be attached as tags once enabled */
@@ -2514,7 +2656,29 @@ export interface components {
             /** @description How long the import took, in milliseconds */
             took_ms: number;
         };
-        /** @description A saved question asked of the indices or of external services (spec 2.2), by hand or on a schedule; its owner is alerted when its answer changes */
+        /**
+         * @description A saved question asked of the indices or of external services (spec 2.2), by hand or on a schedule; its owner is alerted when its answer changes
+         * @example {
+         *       "id": 7,
+         *       "user_id": 3,
+         *       "name": "AgentTesla C2 domains",
+         *       "description": "New domains tagged with the AgentTesla galaxy cluster",
+         *       "query": "tags.name:\"misp-galaxy:malpedia=\\\"Agent Tesla\\\"\" AND type:domain",
+         *       "hunt_type": "search",
+         *       "index_target": "attributes",
+         *       "status": "active",
+         *       "schedule": "daily",
+         *       "scheduled_task_id": "0c9e8d7f-6a5b-4c3d-8e2f-1a0b9c8d7e6f",
+         *       "next_run_at": "2026-01-16T06:00:00.000Z",
+         *       "last_run_at": "2026-01-15T06:00:00.000Z",
+         *       "last_run_status": "succeeded",
+         *       "last_run_error": null,
+         *       "last_match_count": 12,
+         *       "last_success_at": "2026-01-15T06:00:00.000Z",
+         *       "created_at": "2026-01-02T09:30:00.000Z",
+         *       "updated_at": "2026-01-15T06:00:01.000Z"
+         *     }
+         */
         Hunt: {
             /** Format: date-time */
             created_at: string;
@@ -2842,12 +3006,13 @@ export interface components {
         };
         /** @description A task that can be scheduled */
         RegisteredTask: {
+            /** @description What it does */
             description: string;
-            /** @description The task's short name (e.g. enforce_retention) */
+            /** @description The registered task's short name (for example enforce_retention) */
             name: string;
-            /** @description Scopes needed to schedule or run it */
+            /** @description The scopes scheduling or running it needs */
             required_scopes: string[];
-            /** @description The task's full name, as the peer writes it (app.worker.tasks.<name>) */
+            /** @description The task's full name, as the peer names it (app.worker.tasks.<name>) */
             task_name: string;
         };
         /** @description An event another one correlates with */
@@ -2871,22 +3036,22 @@ export interface components {
             /** Format: uuid */
             uuid: string;
         };
-        /** @description How many events a retention period would delete (spec 4.5) */
+        /** @description How many events the next enforcement would delete with a retention period (spec 4.5) */
         RetentionPreview: {
             /** @description Events the next enforcement would delete with this period, across all organisations */
             count: number;
             /** @description The period counted with: the one asked, else the configured one */
             period_days: number;
         };
-        /** @description The event retention configuration (spec 2.3) */
+        /** @description The event retention configuration (spec 2.3; the runtime setting retention) */
         RetentionStatus: {
-            /** @description Master switch: nothing is deleted while false */
+            /** @description Master switch: old events are deleted when true, nothing is deleted while false */
             enabled: boolean;
             /** @description Events carrying any of these tags (exact names) are never deleted */
             exempt_tags: string[];
             /** @description Events whose last change is older than this many days are deleted */
             period_days: number;
-            /** @description Events within this many days of expiry show a warning badge */
+            /** @description Events within this many days of expiry are marked expiring (a warning badge) */
             warning_days: number;
         };
         /** @description A role: a named set of scopes given to users */
@@ -2952,91 +3117,100 @@ export interface components {
                 max_concurrent_per_user: number;
             };
         };
-        /** @description When a task runs: every N seconds, or a crontab */
+        /** @description When a scheduled task runs: every N seconds (with period_every in the period it was given in), or a crontab */
         Schedule: {
             /** @description The interval in seconds */
             every: number;
             /**
-             * @description The unit the interval was given in
+             * @description Interval schedules: the unit the interval was given in
              * @enum {string}
              */
             period: "seconds" | "minutes" | "hours" | "days" | "weeks";
-            /** @description The interval in its own unit (`period`) */
+            /** @description Interval schedules: how many periods between runs, the interval in its own unit (period); at most ten years in all */
             period_every: number;
             /** @constant */
             type: "interval";
         } | {
-            /** @description A cron field (`*` for any) */
+            /** @description Cron day-of-month field (1-31; * for any) */
             day_of_month: string;
-            /** @description A cron field (`*` for any) */
+            /** @description Cron day-of-week field (0-6, Sunday 0; * for any) */
             day_of_week: string;
-            /** @description A cron field (`*` for any) */
+            /** @description Cron hour field (0-23; * for any) */
             hour: string;
-            /** @description A cron field (`*` for any) */
+            /** @description Cron minute field (0-59; * for any; lists, ranges, steps) */
             minute: string;
-            /** @description A cron field (`*` for any) */
+            /** @description Cron month field (1-12; * for any) */
             month_of_year: string;
-            /** @description IANA time zone the crontab is read in (UTC unless given) */
+            /** @description Crontab schedules: the IANA time zone the fields are read in (default UTC) */
             timezone: string;
             /** @constant */
             type: "crontab";
         };
-        /** @description A task run on a schedule */
+        /** @description A registered task run on a schedule, as its owner */
         ScheduledTask: {
-            /** @description Positional arguments given to the task: free-form, each task reads its own */
+            /** @description Positional arguments given to the task, an array: free-form because each registered task takes its own */
             args: unknown[];
             /** Format: date-time */
             created_at: string;
             /** @description The crontab; null for an interval */
             crontab: {
-                /** @description A cron field (`*` for any) */
+                /** @description Cron day-of-month field (1-31; * for any) */
                 day_of_month: string;
-                /** @description A cron field (`*` for any) */
+                /** @description Cron day-of-week field (0-6, Sunday 0; * for any) */
                 day_of_week: string;
-                /** @description A cron field (`*` for any) */
+                /** @description Cron hour field (0-23; * for any) */
                 hour: string;
-                /** @description A cron field (`*` for any) */
+                /** @description Cron minute field (0-59; * for any; lists, ranges, steps) */
                 minute: string;
-                /** @description A cron field (`*` for any) */
+                /** @description Cron month field (1-12; * for any) */
                 month_of_year: string;
-                /** @description IANA time zone; null: UTC */
+                /** @description Crontab schedules: the IANA time zone the fields are read in (default UTC); null: UTC */
                 timezone: string | null;
             } | null;
             /** @description When it runs next; null while paused */
             due_at: string | null;
-            /** @description false: paused */
+            /** @description False: paused */
             enabled: boolean;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description The scheduled task's id (a UUID)
+             */
             id: string;
             /** @description The interval as given; null for a crontab */
             interval: {
+                /** @description Interval schedules: how many periods between runs, the interval in its own unit (period); at most ten years in all */
                 every: number;
                 /**
-                 * @description The unit the interval was given in
+                 * @description Interval schedules: the unit the interval was given in
                  * @enum {string}
                  */
                 period: "seconds" | "minutes" | "hours" | "days" | "weeks";
             } | null;
-            /** @description Keyword arguments given to the task: free-form, each task reads its own */
+            /** @description Keyword arguments given to the task, an object: free-form because each registered task takes its own */
             kwargs: {
                 [key: string]: unknown;
             };
             /** @description Its latest run; null if never run */
             last_run: {
-                /** Format: uuid */
+                /**
+                 * Format: uuid
+                 * @description The last run's id; null if never run
+                 */
                 id: string;
+                /** @description The last run's state; null if never run */
                 status: ("queued" | "running" | "succeeded" | "failed" | "cancelled") | null;
             } | null;
             /** @description When it last started a run; null if never */
             last_run_at: string | null;
+            /** @description Its name */
             name: string;
-            /** @description Who scheduled it (its runs have this user's rights); null for a system task */
+            /** @description Who scheduled it: the user it runs as, whose rights its runs have; null for a system task */
             owner_id: number | null;
             /** @description args and kwargs again, as the peer groups them */
             params: {
-                /** @description Positional arguments given to the task: free-form, each task reads its own */
+                /** @description Positional arguments given to the task, an array: free-form because each registered task takes its own */
                 args: unknown[];
-                /** @description Keyword arguments given to the task: free-form, each task reads its own */
+                /** @description Keyword arguments given to the task, an object: free-form because each registered task takes its own */
                 kwargs: {
                     [key: string]: unknown;
                 };
@@ -3053,10 +3227,11 @@ export interface components {
             scheduled_task_name: string;
             /** @enum {string} */
             status: "scheduled" | "paused";
-            /** @description The task's short name (e.g. enforce_retention) */
+            /** @description The registered task's short name (for example enforce_retention) */
             task: string;
-            /** @description The task's full name, as the peer writes it (app.worker.tasks.<name>) */
+            /** @description The task's full name, as the peer names it (app.worker.tasks.<name>) */
             task_name: string;
+            /** @description Runs queued so far */
             total_run_count: number;
             /** Format: date-time */
             updated_at: string;
@@ -3088,29 +3263,48 @@ export interface components {
             _id: string;
             _index: string;
             _score: null;
+            /** @description One sighting of one attribute (type: sighting, false-positive or expiration) */
             _source: {
                 /** Format: date-time */
                 "@timestamp": string;
+                /** @description The attribute's MISP type */
                 attribute_type: string;
-                /** Format: uuid */
+                /**
+                 * Format: uuid
+                 * @description UUID of the attribute sighted
+                 */
                 attribute_uuid: string;
-                /** Format: uuid */
+                /**
+                 * Format: uuid
+                 * @description UUID of the event the sighted attribute belongs to
+                 */
                 event_uuid: string;
+                /** @description Who saw it and where */
                 observer: {
+                    /** @description The sighting organisation's name */
                     organisation: string | null;
+                    /** @description Where it was seen (free text) */
                     source: string;
                 };
-                /** @description When it was seen, Unix seconds */
+                /** @description When it was seen, Unix time in seconds (UTC) */
                 timestamp: number;
-                /** @enum {string} */
+                /**
+                 * @description The kind of sighting: sighting, false-positive or expiration
+                 * @enum {string}
+                 */
                 type: "sighting" | "false-positive" | "expiration";
-                /** Format: uuid */
+                /**
+                 * Format: uuid
+                 * @description The sighting's UUID
+                 */
                 uuid: string;
+                /** @description The sighted value (the attribute's) */
                 value: string;
             };
         };
+        /** @description What recording sightings did */
         SightingsCreated: {
-            /** @description The per-request cap cut the matches short */
+            /** @description True when the per-request cap cut the matches short */
             capped: boolean;
             /** @description Sightings stored: one per matched attribute per item */
             created: number;
@@ -3135,7 +3329,22 @@ export interface components {
             took: number;
             total: number;
         };
-        /** @description A tag (the peer's Tag fields) */
+        /**
+         * @description A tag (the peer's Tag fields)
+         * @example {
+         *       "id": 12,
+         *       "name": "tlp:amber",
+         *       "colour": "#ffc000",
+         *       "exportable": true,
+         *       "org_id": null,
+         *       "user_id": null,
+         *       "hide_tag": false,
+         *       "numerical_value": null,
+         *       "is_galaxy": false,
+         *       "is_custom_galaxy": false,
+         *       "local_only": false
+         *     }
+         */
         Tag: {
             /** @description #rrggbb */
             colour: string;
@@ -3159,54 +3368,64 @@ export interface components {
             size: number;
             total: number;
         };
-        /** @description One run of a task: its status, attempts, progress and result */
+        /** @description One run of a task, queued by a schedule, by hand or by the service: its status, attempts, progress and result */
         TaskRun: {
-            /** @description Positional arguments given to the task: free-form, each task reads its own */
+            /** @description Positional arguments given to the task, an array: free-form because each registered task takes its own */
             args: unknown[];
+            /** @description Attempts started so far */
             attempts: number;
+            /** @description When it finished; null before */
             finished_at: string | null;
             /**
              * Format: uuid
-             * @description The run's id
+             * @description The run's id (a UUID)
              */
             id: string;
-            /** @description The job queue's id for the run; null once the job is gone */
+            /** @description The job queue's id for the run; null before it is queued */
             job_id: string | null;
-            /** @description Keyword arguments given to the task: free-form, each task reads its own */
+            /** @description Keyword arguments given to the task, an object: free-form because each registered task takes its own */
             kwargs: {
                 [key: string]: unknown;
             };
-            /** @description Why the last attempt failed; null when none failed */
+            /** @description Why the last attempt failed (its error); null when none failed */
             last_error: string | null;
+            /** @description Attempts allowed before it fails */
             max_attempts: number;
-            /** @description What the task reported while running (its own counters); null before it reports */
+            /** @description What the task reports of its progress while running (its own counters): free-form because each task reports its own; null before it reports */
             progress: {
                 [key: string]: unknown;
             } | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When it was queued
+             */
             queued_at: string;
-            /** @description What the task answered when it succeeded (its own counts); null before */
+            /** @description What the task answered when it succeeded (its own counts, ids): free-form because each task reports its own; null until it finishes */
             result: {
                 [key: string]: unknown;
             } | null;
-            /** @description The user whose rights the run has; null for a system run */
+            /** @description The user it runs as, whose rights the run has; null for a system run */
             run_as_user_id: number | null;
-            /** @description The scheduled task that started it; null for a one-off run (a feed fetch, an upload's ingestion) */
+            /** @description The scheduled task that queued it; null for a one-off run (a feed fetch, an upload's ingestion) */
             scheduled_task_id: string | null;
+            /** @description When its first attempt started; null before */
             started_at: string | null;
-            /** @enum {string} */
+            /**
+             * @description Its state: queued, running, succeeded, failed or cancelled
+             * @enum {string}
+             */
             status: "queued" | "running" | "succeeded" | "failed" | "cancelled";
-            /** @description The task's short name (e.g. enforce_retention) */
+            /** @description The registered task's short name (for example enforce_retention) */
             task: string;
             /**
              * Format: uuid
              * @description The run's id again (the peer's name for it)
              */
             task_id: string;
-            /** @description The task's full name, as the peer writes it (app.worker.tasks.<name>) */
+            /** @description The task's full name, as the peer names it (app.worker.tasks.<name>) */
             task_name: string;
             /**
-             * @description schedule: started by its schedule; manual: run now by someone
+             * @description What queued it: schedule, its schedule; manual, someone ran it now
              * @enum {string}
              */
             trigger: "schedule" | "manual";
@@ -3228,7 +3447,10 @@ export interface components {
             job_id: string | null;
             message: string;
             run: components["schemas"]["TaskRun"];
-            /** @enum {string} */
+            /**
+             * @description Its state: queued, running, succeeded, failed or cancelled
+             * @enum {string}
+             */
             status: "queued" | "running" | "succeeded" | "failed" | "cancelled";
             /**
              * Format: uuid
@@ -3462,9 +3684,12 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description What it is for, at most 2000 characters */
                     comment?: string | null;
                     expires_at?: string | null;
+                    /** @description A name to recognise it by, 1 to 255 characters */
                     name: string;
+                    /** @description Its scopes (at most 200); rights are these within the owner's current role */
                     scopes: string[];
                 };
             };
@@ -3570,23 +3795,39 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description MISP category; default: the type's default category */
                     category?: string;
                     comment?: string;
+                    /** @description Soft-deleted; false restores it */
                     deleted?: boolean;
+                    /** @description Left out of correlation when true */
                     disable_correlation?: boolean;
+                    /** @description MISP distribution 0-5; 5: the event's */
                     distribution?: number;
-                    /** Format: uuid */
+                    /**
+                     * Format: uuid
+                     * @description The event (given by the route or object when absent)
+                     */
                     event_uuid?: string;
                     first_seen?: (number | string) | null;
                     last_seen?: (number | string) | null;
+                    /** @description Its relation name inside its object; null for a standalone attribute */
                     object_relation?: string | null;
+                    /** @description The object of its event to put it in; null: standalone */
                     object_uuid?: string | null;
+                    /** @description The sharing group (distribution 4) */
                     sharing_group_id?: number | null;
                     timestamp?: number | null;
+                    /** @description Usable for detection (MISP's IDS flag); default: the type's default */
                     to_ids?: boolean;
+                    /** @description MISP attribute type (ip-dst, domain, sha256, domain|ip, ...) */
                     type: string;
-                    /** Format: uuid */
+                    /**
+                     * Format: uuid
+                     * @description Its UUID; absent: a new one
+                     */
                     uuid?: string;
+                    /** @description The value; a composite type's halves joined by | */
                     value: string;
                 };
             };
@@ -3662,17 +3903,25 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description MISP category; default: the type's default category */
                     category?: string;
                     comment?: string;
+                    /** @description Soft-deleted; false restores it */
                     deleted?: boolean;
+                    /** @description Left out of correlation when true */
                     disable_correlation?: boolean;
+                    /** @description MISP distribution 0-5; 5: the event's */
                     distribution?: number;
                     first_seen?: (number | string) | null;
                     last_seen?: (number | string) | null;
+                    /** @description Its relation name inside its object; null for a standalone attribute */
                     object_relation?: string | null;
+                    /** @description The object of its event to put it in; null: standalone */
                     object_uuid?: string | null;
+                    /** @description The sharing group (distribution 4) */
                     sharing_group_id?: number | null;
                     timestamp?: number | null;
+                    /** @description Usable for detection (MISP's IDS flag); default: the type's default */
                     to_ids?: boolean;
                     type?: string;
                     value?: string;
@@ -4212,19 +4461,27 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description MISP analysis: 0 initial, 1 ongoing, 2 complete (default 0) */
                     analysis?: number;
                     date?: string;
                     /** @constant */
                     deleted?: false;
                     disable_correlation?: boolean;
+                    /** @description MISP distribution 0-4 */
                     distribution?: number;
+                    /** @description The event this one extends; null: none */
                     extends_uuid?: string | null;
+                    /** @description The event's title (MISP info), 1 to 65,535 characters */
                     info: string;
                     locked?: boolean;
                     protected?: boolean;
                     published?: boolean;
+                    /** @description MISP threat level: 1 high, 2 medium, 3 low, 4 undefined (default 4) */
                     threat_level?: number;
-                    /** Format: uuid */
+                    /**
+                     * Format: uuid
+                     * @description Its UUID; absent: a new one
+                     */
                     uuid?: string;
                 };
             };
@@ -4300,16 +4557,22 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description MISP analysis: 0 initial, 1 ongoing, 2 complete (default 0) */
                     analysis?: number;
                     date?: string;
+                    /** @description false restores a soft-deleted event, true soft-deletes it (both need events:delete) */
                     deleted?: boolean;
                     disable_correlation?: boolean;
+                    /** @description MISP distribution 0-4 */
                     distribution?: number;
+                    /** @description The event this one extends; null: none */
                     extends_uuid?: string | null;
+                    /** @description The event's title (MISP info), 1 to 65,535 characters */
                     info?: string;
                     locked?: boolean;
                     protected?: boolean;
                     published?: boolean;
+                    /** @description MISP threat level: 1 high, 2 medium, 3 low, 4 undefined (default 4) */
                     threat_level?: number;
                 };
             };
@@ -6057,23 +6320,39 @@ export interface operations {
             content: {
                 "application/json": {
                     attributes?: {
+                        /** @description MISP category; default: the type's default category */
                         category?: string;
                         comment?: string;
+                        /** @description Soft-deleted; false restores it */
                         deleted?: boolean;
+                        /** @description Left out of correlation when true */
                         disable_correlation?: boolean;
+                        /** @description MISP distribution 0-5; 5: the event's */
                         distribution?: number;
-                        /** Format: uuid */
+                        /**
+                         * Format: uuid
+                         * @description The event (given by the route or object when absent)
+                         */
                         event_uuid?: string;
                         first_seen?: (number | string) | null;
                         last_seen?: (number | string) | null;
+                        /** @description Its relation name inside its object; null for a standalone attribute */
                         object_relation?: string | null;
+                        /** @description The object of its event to put it in; null: standalone */
                         object_uuid?: string | null;
+                        /** @description The sharing group (distribution 4) */
                         sharing_group_id?: number | null;
                         timestamp?: number | null;
+                        /** @description Usable for detection (MISP's IDS flag); default: the type's default */
                         to_ids?: boolean;
+                        /** @description MISP attribute type (ip-dst, domain, sha256, domain|ip, ...) */
                         type: string;
-                        /** Format: uuid */
+                        /**
+                         * Format: uuid
+                         * @description Its UUID; absent: a new one
+                         */
                         uuid?: string;
+                        /** @description The value; a composite type's halves joined by | */
                         value: string;
                     }[];
                     comment?: string;
@@ -6190,23 +6469,39 @@ export interface operations {
                     meta_category?: string | null;
                     name?: string;
                     new_attributes?: {
+                        /** @description MISP category; default: the type's default category */
                         category?: string;
                         comment?: string;
+                        /** @description Soft-deleted; false restores it */
                         deleted?: boolean;
+                        /** @description Left out of correlation when true */
                         disable_correlation?: boolean;
+                        /** @description MISP distribution 0-5; 5: the event's */
                         distribution?: number;
-                        /** Format: uuid */
+                        /**
+                         * Format: uuid
+                         * @description The event (given by the route or object when absent)
+                         */
                         event_uuid?: string;
                         first_seen?: (number | string) | null;
                         last_seen?: (number | string) | null;
+                        /** @description Its relation name inside its object; null for a standalone attribute */
                         object_relation?: string | null;
+                        /** @description The object of its event to put it in; null: standalone */
                         object_uuid?: string | null;
+                        /** @description The sharing group (distribution 4) */
                         sharing_group_id?: number | null;
                         timestamp?: number | null;
+                        /** @description Usable for detection (MISP's IDS flag); default: the type's default */
                         to_ids?: boolean;
+                        /** @description MISP attribute type (ip-dst, domain, sha256, domain|ip, ...) */
                         type: string;
-                        /** Format: uuid */
+                        /**
+                         * Format: uuid
+                         * @description Its UUID; absent: a new one
+                         */
                         uuid?: string;
+                        /** @description The value; a composite type's halves joined by | */
                         value: string;
                     }[];
                     sharing_group_id?: number | null;
@@ -6214,17 +6509,25 @@ export interface operations {
                     template_version?: number | null;
                     timestamp?: number | null;
                     update_attributes?: {
+                        /** @description MISP category; default: the type's default category */
                         category?: string;
                         comment?: string;
+                        /** @description Soft-deleted; false restores it */
                         deleted?: boolean;
+                        /** @description Left out of correlation when true */
                         disable_correlation?: boolean;
+                        /** @description MISP distribution 0-5; 5: the event's */
                         distribution?: number;
                         first_seen?: (number | string) | null;
                         last_seen?: (number | string) | null;
+                        /** @description Its relation name inside its object; null for a standalone attribute */
                         object_relation?: string | null;
+                        /** @description The object of its event to put it in; null: standalone */
                         object_uuid?: string | null;
+                        /** @description The sharing group (distribution 4) */
                         sharing_group_id?: number | null;
                         timestamp?: number | null;
+                        /** @description Usable for detection (MISP's IDS flag); default: the type's default */
                         to_ids?: boolean;
                         type?: string;
                         uuid: string;

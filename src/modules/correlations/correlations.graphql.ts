@@ -12,50 +12,62 @@ import { BatchLoader, loaderOf } from "../../graphql/request-batch.ts";
 import { DOC } from "../../graphql/docs.ts";
 import { enumValues } from "../../graphql/enums.ts";
 import { PAGE_DOC } from "../../graphql/page.ts";
+import {
+  CORRELATED_ATTRIBUTE_DOC as CA,
+  CORRELATION_COUNT_DOC as CC,
+  CORRELATION_DELETION_DOC as CD,
+  CORRELATION_EXCLUSION_DOC as CE,
+  CORRELATION_HISTOGRAM_DOC as CH,
+  CORRELATION_REBUILD_DOC as CR,
+  CORRELATION_STATS_DOC as CS,
+  CORRELATION_TYPES_DOC as TYPES,
+} from "./correlations.docs.ts";
+
+const rest = (doc: string, name: string) => `${doc} (REST ${name})`;
 
 const Count = builder.objectRef<KeyCount>("CorrelationCount").implement({
-  description: "A key with its number of correlation documents (an aggregation bucket)",
+  description: TYPES.CorrelationCount,
   fields: (t) => ({
-    key: t.exposeString("key", { description: "What is counted: an event UUID or a value" }),
-    docCount: t.exposeInt("docCount", { description: "Its number of correlation documents or pairs (REST doc_count)" }),
+    key: t.exposeString("key", { description: CC.key }),
+    docCount: t.exposeInt("docCount", { description: rest(CC.docCount, "doc_count") }),
   }),
 });
 
 const CorrelatedAttributeType = builder.objectRef<CorrelatedAttribute>("CorrelatedAttribute").implement({
-  description: "An attribute among the most correlated: key is its uuid, docCount its number of pairs",
+  description: `${TYPES.CorrelatedAttribute}: key is its uuid, docCount its number of pairs`,
   fields: (t) => ({
-    key: t.exposeString("key", { description: "The attribute's UUID" }),
-    docCount: t.exposeInt("docCount", { description: "Its number of correlating pairs (REST doc_count)" }),
-    type: t.exposeString("type", { description: "The attribute's MISP type" }),
-    value: t.exposeString("value", { description: "The attribute's value" }),
-    eventUuid: t.exposeString("eventUuid", { description: `${DOC.eventUuid} (REST event_uuid)` }),
+    key: t.exposeString("key", { description: CA.key }),
+    docCount: t.exposeInt("docCount", { description: rest(CA.docCount, "doc_count") }),
+    type: t.exposeString("type", { description: CA.type }),
+    value: t.exposeString("value", { description: CA.value }),
+    eventUuid: t.exposeString("eventUuid", { description: rest(CA.eventUuid, "top_attribute_info's target_event_uuid") }),
   }),
 });
 
 const Stats = builder.objectRef<CorrelationStats>("CorrelationStats").implement({
-  description: "Statistics over the correlations you may read (GET /correlations/stats)",
+  description: `${TYPES.CorrelationStats} (GET /correlations/stats)`,
   fields: (t) => ({
-    totalCorrelations: t.exposeInt("totalCorrelations", { description: "Correlation documents you may read: two per pair, as the search counts them" }),
-    topCorrelatedEvents: t.field({ type: [Count], description: "The 10 events with most correlation documents (key: event UUID)", resolve: (s) => s.topCorrelatedEvents }),
-    topCorrelatedAttributes: t.field({ type: [CorrelatedAttributeType], description: "The 10 attributes with most pairs", resolve: (s) => s.topCorrelatedAttributes }),
-    topCorrelatedValues: t.field({ type: [Count], description: "The 10 values with most correlation documents (key: the value)", resolve: (s) => s.topCorrelatedValues }),
+    totalCorrelations: t.exposeInt("totalCorrelations", { description: rest(CS.totalCorrelations, "total_correlations") }),
+    topCorrelatedEvents: t.field({ type: [Count], description: rest(CS.topCorrelatedEvents, "top_correlated_events"), resolve: (s) => s.topCorrelatedEvents }),
+    topCorrelatedAttributes: t.field({ type: [CorrelatedAttributeType], description: rest(CS.topCorrelatedAttributes, "top_correlated_attributes"), resolve: (s) => s.topCorrelatedAttributes }),
+    topCorrelatedValues: t.field({ type: [Count], description: rest(CS.topCorrelatedValues, "top_correlated_values"), resolve: (s) => s.topCorrelatedValues }),
   }),
 });
 
 const Bucket = builder.objectRef<HistogramBucket>("CorrelationHistogramBucket").implement({
-  description: "One interval of the correlation histogram (empty ones included)",
+  description: TYPES.CorrelationHistogramBucket,
   fields: (t) => ({
-    key: t.exposeFloat("key", { description: "Start of the bucket, epoch milliseconds (UTC)" }),
-    keyAsString: t.exposeString("keyAsString", { description: "Start of the bucket, ISO 8601 (REST key_as_string)" }),
-    docCount: t.exposeInt("docCount", { description: "Correlation documents created in it (REST doc_count)" }),
+    key: t.exposeFloat("key", { description: CH.key }),
+    keyAsString: t.exposeString("keyAsString", { description: rest(CH.keyAsString, "key_as_string") }),
+    docCount: t.exposeInt("docCount", { description: rest(CH.docCount, "doc_count") }),
   }),
 });
 
 const Deletion = builder.objectRef<PurgeProgress>("CorrelationDeletion").implement({
-  description: "What deleting every correlation did",
+  description: TYPES.CorrelationDeletion,
   fields: (t) => ({
-    deleted: t.exposeInt("deleted", { description: "Pairs deleted (their documents leave the index through the change records)" }),
-    cancelledRebuilds: t.exposeIntList("cancelledRebuilds", { description: "Rebuilds that were queued or running, now failed" }),
+    deleted: t.exposeInt("deleted", { description: CD.deleted }),
+    cancelledRebuilds: t.exposeIntList("cancelledRebuilds", { description: rest(CD.cancelledRebuilds, "cancelled_rebuilds") }),
   }),
 });
 
@@ -77,30 +89,28 @@ const RelatedEventType = builder.objectRef<RelatedEvent>("RelatedEvent").impleme
 });
 
 const Rebuild = builder.objectRef<RebuildRow>("CorrelationRebuild").implement({
-  description: "A full, resumable rebuild of the correlations, in batches",
+  description: TYPES.CorrelationRebuild,
   fields: (t) => ({
-    id: t.exposeInt("id", { description: "Numeric id of the rebuild" }),
-    status: t.exposeString("status", { description: "Its state: queued, running, succeeded or failed" }),
-    total: t.exposeInt("total", { description: "Attributes to process" }),
-    processed: t.exposeInt("processed", { description: "Attributes processed so far" }),
-    correlationsCreated: t.int({ description: "Pairs created so far (REST correlations_created)", resolve: (r) => r.created }),
-    correlationsRemoved: t.int({ description: "Pairs removed so far (REST correlations_removed)", resolve: (r) => r.removed }),
-    error: t.exposeString("error", { nullable: true, description: "Why it failed; null otherwise" }),
-    createdAt: t.field({ type: "DateTime", description: "When it was queued (REST created_at)", resolve: (r) => r.created_at }),
-    startedAt: t.field({ type: "DateTime", nullable: true, description: "When it started; null while queued", resolve: (r) => r.started_at }),
-    finishedAt: t.field({ type: "DateTime", nullable: true, description: "When it finished; null before", resolve: (r) => r.finished_at }),
+    id: t.exposeInt("id", { description: CR.id }),
+    status: t.exposeString("status", { description: CR.status }),
+    total: t.exposeInt("total", { description: CR.total }),
+    processed: t.exposeInt("processed", { description: CR.processed }),
+    correlationsCreated: t.int({ description: rest(CR.created, "correlations_created"), resolve: (r) => r.created }),
+    correlationsRemoved: t.int({ description: rest(CR.removed, "correlations_removed"), resolve: (r) => r.removed }),
+    error: t.exposeString("error", { nullable: true, description: CR.error }),
+    createdAt: t.field({ type: "DateTime", description: rest(CR.createdAt, "created_at"), resolve: (r) => r.created_at }),
+    startedAt: t.field({ type: "DateTime", nullable: true, description: rest(CR.startedAt, "started_at"), resolve: (r) => r.started_at }),
+    finishedAt: t.field({ type: "DateTime", nullable: true, description: rest(CR.finishedAt, "finished_at"), resolve: (r) => r.finished_at }),
   }),
 });
 
-const EXCLUSION_VALUE = "A value that never correlates, up to 1024 characters; % matches anything";
-
 const ExclusionType = builder.objectRef<Exclusion>("CorrelationExclusion").implement({
-  description: "A correlation exclusion: values that never correlate",
+  description: TYPES.CorrelationExclusion,
   fields: (t) => ({
-    id: t.exposeInt("id", { description: "Numeric id of the exclusion" }),
-    value: t.exposeString("value", { description: EXCLUSION_VALUE }),
+    id: t.exposeInt("id", { description: CE.id }),
+    value: t.exposeString("value", { description: CE.value }),
     comment: t.exposeString("comment", { description: DOC.comment }),
-    createdBy: t.int({ nullable: true, description: "Id of the user who added it (REST created_by)", resolve: (e) => e.created_by }),
+    createdBy: t.int({ nullable: true, description: rest(CE.createdBy, "created_by"), resolve: (e) => e.created_by }),
     createdAt: t.field({ type: "DateTime", description: DOC.createdAt, resolve: (e) => e.created_at }),
   }),
 });
@@ -162,7 +172,7 @@ builder.queryFields((t) => ({
   correlationRebuild: t.field({
     type: Rebuild,
     description: "Progress of a correlation rebuild (GET /correlations/run/{rebuild_id})",
-    args: { id: t.arg.int({ required: true, description: "Numeric id of the rebuild" }) },
+    args: { id: t.arg.int({ required: true, description: CR.id }) },
     resolve: (_r, a, ctx) => ctx.services.correlations.rebuild(caller(ctx), a.id),
   }),
   correlationExclusions: t.field({ type: [ExclusionType], description: "Correlation exclusions (values that never correlate; % is a wildcard)", resolve: (_r, _a, ctx) => ctx.services.correlations.exclusions(caller(ctx)) }),
@@ -182,13 +192,13 @@ builder.mutationFields((t) => ({
   addCorrelationExclusion: t.field({
     type: ExclusionType,
     description: "Add a correlation exclusion; existing pairs go at the next correlation of their attributes",
-    args: { value: t.arg.string({ required: true, description: EXCLUSION_VALUE }), comment: t.arg.string({ description: DOC.comment }) },
+    args: { value: t.arg.string({ required: true, description: CE.value }), comment: t.arg.string({ description: DOC.comment }) },
     resolve: (_r, a, ctx) => ctx.services.correlations.addExclusion(caller(ctx), a.value, a.comment ?? ""),
   }),
   deleteCorrelationExclusion: t.field({
     type: "Boolean",
     description: "Remove a correlation exclusion; true when done",
-    args: { id: t.arg.int({ required: true, description: "Numeric id of the exclusion" }) },
+    args: { id: t.arg.int({ required: true, description: CE.id }) },
     resolve: async (_r, a, ctx) => {
       await ctx.services.correlations.deleteExclusion(caller(ctx), a.id);
       return true;

@@ -12,6 +12,17 @@ import { canonicalFeedFormat, type FeedFormat as FeedFormatName, type FeedFormat
 import type { FeedInput, PreviewRow } from "./feeds.service.ts";
 import { redactHeaders } from "./feeds.policy.ts";
 import type { StagedUpload, UploadResult } from "./feed-upload.ts";
+import { CREATED_FEED_DOC as C, FEED_DOC, FEED_MANIFEST_DOC as M, FEED_PREVIEW_ROW_DOC as PR, FEED_TYPES_DOC, FEED_UPLOAD_DOC as U } from "./feeds.docs.ts";
+
+const rest = (doc: string, name: string) => `${doc} (REST ${name})`;
+const archive = (doc: string) => `Sharing archives: ${doc[0].toLowerCase()}${doc.slice(1)}`;
+const FD = {
+  ...FEED_DOC,
+  sourceFormat: rest(FEED_DOC.sourceFormat, "source_format"),
+  inputSource: rest(FEED_DOC.inputSource, "input_source"),
+  fixedEvent: rest(FEED_DOC.fixedEvent, "fixed_event"),
+  overrideIds: rest(FEED_DOC.overrideIds, "override_ids"),
+} as const;
 
 const FORMAT_DOC = {
   csv: "Comma-separated values, one attribute per row (settings.csvConfig)",
@@ -33,45 +44,32 @@ const InputSource = builder.enumType("FeedInputSource", {
   values: enumValues({ network: "Fetched from its url over HTTP(S)", local: "An uploaded file: url is the upload's key (uploadFeedFile)" }),
 });
 
-const FEED_DOC = {
-  name: "Feed name",
-  provider: "Who publishes the feed (free text)",
-  url: "The source: an http(s) URL, or the upload key of a local feed",
-  enabled: "Fetched on its schedule when true",
-  distribution: `The distribution of the events it creates. ${DOC.eventDistribution}`,
-  fixedEvent: "Ingest into one event (eventUuid) updated at every fetch instead of a new event per fetch (REST fixed_event)",
-  publish: "Publish the events it creates",
-  overrideIds: "Clear the IDS flag of the attributes it creates (REST override_ids)",
-  tags: "Tag names attached to the events it creates",
-  settings:
-    "Format settings: csvConfig, jsonConfig or freetextConfig, and localFile for an upload. JSON because each format has its own keys and the peer's other keys are kept as sent",
-} as const;
 const FeedType = builder.objectRef<Feed>("Feed").implement({
-  description: "A feed: a source of indicators ingested into events, owned by an organisation",
+  description: FEED_TYPES_DOC.Feed,
   fields: (t) => ({
-    id: t.exposeInt("id", { description: "Numeric id of the feed" }),
+    id: t.exposeInt("id", { description: FEED_DOC.id }),
     name: t.exposeString("name", { description: FEED_DOC.name }),
     provider: t.exposeString("provider", { description: FEED_DOC.provider }),
     url: t.exposeString("url", { description: FEED_DOC.url }),
-    sourceFormat: t.field({ type: FeedFormat, description: "The source format (REST source_format)", resolve: (f) => f.sourceFormat as FeedFormatName }),
-    inputSource: t.field({ type: InputSource, description: "Network or uploaded file (REST input_source)", resolve: (f) => f.inputSource as "network" | "local" }),
+    sourceFormat: t.field({ type: FeedFormat, description: FD.sourceFormat, resolve: (f) => f.sourceFormat as FeedFormatName }),
+    inputSource: t.field({ type: InputSource, description: FD.inputSource, resolve: (f) => f.inputSource as "network" | "local" }),
     enabled: t.exposeBoolean("enabled", { description: FEED_DOC.enabled }),
     distribution: t.exposeInt("distribution", { description: FEED_DOC.distribution }),
-    fixedEvent: t.exposeBoolean("fixedEvent", { description: FEED_DOC.fixedEvent }),
-    eventUuid: t.exposeString("eventUuid", { nullable: true, description: "The fixed event's UUID once created; null otherwise (REST event_uuid)" }),
+    fixedEvent: t.exposeBoolean("fixedEvent", { description: FD.fixedEvent }),
+    eventUuid: t.exposeString("eventUuid", { nullable: true, description: rest(FEED_DOC.eventUuid, "event_uuid") }),
     publish: t.exposeBoolean("publish", { description: FEED_DOC.publish }),
-    overrideIds: t.exposeBoolean("overrideIds", { description: FEED_DOC.overrideIds }),
+    overrideIds: t.exposeBoolean("overrideIds", { description: FD.overrideIds }),
     tags: t.exposeStringList("tags", { description: FEED_DOC.tags }),
-    rules: t.field({ type: "JSON", nullable: true, description: "The peer's feed filter rules, kept as sent (JSON: MISP's free-form rules document)", resolve: (f) => f.rules }),
+    rules: t.field({ type: "JSON", nullable: true, description: FEED_DOC.rules, resolve: (f) => f.rules }),
     settings: t.field({ type: "JSON", nullable: true, description: FEED_DOC.settings, resolve: (f) => f.settings }),
     headers: t.field({
       type: "JSON",
       nullable: true,
-      description: "The extra HTTP headers, an object keyed by header name; their values (credentials) are write-only and always ********",
+      description: FEED_DOC.headers,
       resolve: (f) => redactHeaders(f.headers),
     }),
-    orgId: t.exposeInt("orgId", { description: "Numeric id of the owning organisation (REST org_id)" }),
-    lastFetchedAt: t.field({ type: "DateTime", nullable: true, description: "When it was last fetched; null if never (REST last_fetched_at)", resolve: (f) => f.lastFetchedAt }),
+    orgId: t.exposeInt("orgId", { description: rest(FEED_DOC.orgId, "org_id") }),
+    lastFetchedAt: t.field({ type: "DateTime", nullable: true, description: rest(FEED_DOC.lastFetchedAt, "last_fetched_at"), resolve: (f) => f.lastFetchedAt }),
     createdAt: t.field({ type: "DateTime", description: DOC.createdAt, resolve: (f) => f.createdAt }),
     updatedAt: t.field({ type: "DateTime", description: DOC.updatedAt, resolve: (f) => f.updatedAt }),
   }),
@@ -85,13 +83,13 @@ const FeedFields = builder.inputType("FeedFields", {
     name: t.string({ description: FEED_DOC.name }),
     provider: t.string({ description: FEED_DOC.provider }),
     url: t.string({ description: FEED_DOC.url }),
-    sourceFormat: t.field({ type: FeedFormat, description: "The source format (REST source_format)" }),
-    inputSource: t.field({ type: InputSource, description: "Network (default) or uploaded file (REST input_source)" }),
+    sourceFormat: t.field({ type: FeedFormat, description: FD.sourceFormat }),
+    inputSource: t.field({ type: InputSource, description: rest(`${FEED_DOC.inputSource}; default network`, "input_source") }),
     enabled: t.boolean({ description: FEED_DOC.enabled }),
     distribution: t.int({ description: FEED_DOC.distribution }),
-    fixedEvent: t.boolean({ description: FEED_DOC.fixedEvent }),
+    fixedEvent: t.boolean({ description: FD.fixedEvent }),
     publish: t.boolean({ description: FEED_DOC.publish }),
-    overrideIds: t.boolean({ description: FEED_DOC.overrideIds }),
+    overrideIds: t.boolean({ description: FD.overrideIds }),
     tags: t.stringList({ description: FEED_DOC.tags }),
     settings: t.field({ type: "JSON", description: FEED_DOC.settings }),
   }),
@@ -118,42 +116,42 @@ function toInput(f: typeof FeedFields.$inferInput): Partial<FeedInput> {
 }
 
 const CreatedFeed = builder.objectRef<{ feed: Feed; ingestion: import("../tasks/task-store.ts").TaskRunRow | null }>("CreatedFeed").implement({
-  description: "A created feed and, for an uploaded one, its ingestion run",
+  description: FEED_TYPES_DOC.CreatedFeed,
   fields: (t) => ({
-    feed: t.field({ type: FeedType, description: "The feed", resolve: (c) => c.feed }),
-    ingestion: t.field({ type: TaskRunType, nullable: true, description: "The one ingestion run of an uploaded (local) feed", resolve: (c) => c.ingestion }),
+    feed: t.field({ type: FeedType, description: C.feed, resolve: (c) => c.feed }),
+    ingestion: t.field({ type: TaskRunType, nullable: true, description: C.ingestion, resolve: (c) => c.ingestion }),
   }),
 });
 
 const UploadResultType = builder.objectRef<UploadResult>("FeedUpload").implement({
-  description: "A stored upload: create a local feed with url = key to ingest it",
+  description: FEED_TYPES_DOC.FeedUpload,
   fields: (t) => ({
-    key: t.exposeString("key", { description: "The upload's storage key: a local feed's url" }),
-    filename: t.exposeString("filename", { description: "The uploaded file's name" }),
-    size: t.float({ description: "Size in bytes", resolve: (u) => u.size }),
-    sourceFormat: t.string({ description: "The format it was checked as: csv, json, freetext or sharing (REST source_format)", resolve: (u) => u.source_format }),
-    events: t.int({ nullable: true, description: "Sharing archives: the event files stored", resolve: (u) => u.members?.events ?? null }),
-    unsafeEntries: t.stringList({ nullable: true, description: "Sharing archives: entries dropped for an unsafe path", resolve: (u) => u.members?.unsafe_entries ?? null }),
+    key: t.exposeString("key", { description: U.key }),
+    filename: t.exposeString("filename", { description: U.filename }),
+    size: t.float({ description: U.size, resolve: (u) => u.size }),
+    sourceFormat: t.string({ description: rest(U.sourceFormat, "source_format"), resolve: (u) => u.source_format }),
+    events: t.int({ nullable: true, description: rest(archive(U.events), "members.events"), resolve: (u) => u.members?.events ?? null }),
+    unsafeEntries: t.stringList({ nullable: true, description: rest(archive(U.unsafeEntries), "members.unsafe_entries"), resolve: (u) => u.members?.unsafe_entries ?? null }),
   }),
 });
 
 const PreviewRowType = builder.objectRef<PreviewRow>("FeedPreviewRow").implement({
-  description: "One row of a preview: the attribute ingestion would make of it, or why it would reject it",
+  description: FEED_TYPES_DOC.FeedPreviewRow,
   fields: (t) => ({
-    where: t.exposeString("where", { description: "Where in the source: line, row or item number" }),
-    value: t.string({ nullable: true, description: "The attribute value read; null for a rejected row", resolve: (r) => ("value" in r ? r.value : null) }),
-    type: t.string({ nullable: true, description: "The MISP attribute type given or detected; null for a rejected row", resolve: (r) => ("type" in r ? r.type : null) }),
-    error: t.string({ nullable: true, description: "Why the row would be rejected; null for a good row", resolve: (r) => ("error" in r ? r.error : null) }),
+    where: t.exposeString("where", { description: PR.where }),
+    value: t.string({ nullable: true, description: `${PR.value}; null for a rejected row`, resolve: (r) => ("value" in r ? r.value : null) }),
+    type: t.string({ nullable: true, description: `${PR.type}; null for a rejected row`, resolve: (r) => ("type" in r ? r.type : null) }),
+    error: t.string({ nullable: true, description: `${PR.error}; null for a good row`, resolve: (r) => ("error" in r ? r.error : null) }),
   }),
 });
 
 const ManifestEntry = builder.objectRef<Record<string, unknown>>("FeedManifestEntry").implement({
   description: "One event of a MISP feed's manifest.json",
   fields: (t) => ({
-    uuid: t.string({ description: "The event's UUID (the manifest's key)", resolve: (e) => String(e.uuid) }),
+    uuid: t.string({ description: M.uuid, resolve: (e) => String(e.uuid) }),
     entry: t.field({
       type: "JSON",
-      description: "The manifest's entry as the feed publishes it (info, date, Orgc, Tag, timestamp, ...): JSON because feeds add their own keys",
+      description: M.entry,
       resolve: (e) => e,
     }),
   }),
@@ -173,7 +171,7 @@ builder.queryFields((t) => ({
     description: "POST /feeds/{format}/preview's twin: the first rows of a source (an upload key or a URL) as ingestion would read them, without writing anything",
     args: {
       format: t.arg({ type: PreviewFormat, required: true, description: "The source format" }),
-      inputSource: t.arg({ type: InputSource, required: true, description: "Network URL or upload key (REST input_source)" }),
+      inputSource: t.arg({ type: InputSource, required: true, description: FD.inputSource }),
       url: t.arg.string({ required: true, description: FEED_DOC.url }),
       settings: t.arg({ type: "JSON", description: FEED_DOC.settings }),
       limit: t.arg.int({ description: "Rows to read, 1 to 100 (default 10 for freetext, 5 otherwise)" }),
@@ -190,7 +188,7 @@ builder.queryFields((t) => ({
     extensions: cost.external("size"),
     type: ManifestPage,
     description: "GET /feeds/{feed_id}/explore's twin: a MISP feed's manifest, page by page (REST pages from 0 with limit; here page from 1 with size)",
-    args: { id: t.arg.int({ required: true, description: "Numeric id of the feed" }), page: t.arg.int({ defaultValue: 1, description: PAGE_DOC.page }), size: t.arg.int({ defaultValue: 20, description: PAGE_DOC.size(20) }) },
+    args: { id: t.arg.int({ required: true, description: FEED_DOC.id }), page: t.arg.int({ defaultValue: 1, description: PAGE_DOC.page }), size: t.arg.int({ defaultValue: 20, description: PAGE_DOC.size(20) }) },
     resolve: async (_r, a, ctx) => {
       const req = checkPageSize(a, 20);
       const explored = await ctx.services.feeds.explore(caller(ctx), a.id, req.page - 1, req.size);
@@ -207,7 +205,7 @@ builder.queryFields((t) => ({
   feed: t.field({
     type: FeedType,
     description: "One feed of your organisation (another's: not found); header values are redacted",
-    args: { id: t.arg.int({ required: true, description: "Numeric id of the feed" }) },
+    args: { id: t.arg.int({ required: true, description: FEED_DOC.id }) },
     resolve: (_r, a, ctx) => ctx.services.feeds.get(caller(ctx), a.id),
   }),
 }));
@@ -222,12 +220,12 @@ builder.mutationFields((t) => ({
   updateFeed: t.field({
     type: FeedType,
     description: "Change a feed (PATCH /feeds/{feed_id}); a new upload key as url is read by the next fetch",
-    args: { id: t.arg.int({ required: true, description: "Numeric id of the feed" }), feed: t.arg({ type: FeedFields, required: true, description: "The fields to change" }) },
+    args: { id: t.arg.int({ required: true, description: FEED_DOC.id }), feed: t.arg({ type: FeedFields, required: true, description: "The fields to change" }) },
     resolve: (_r, a, ctx) => ctx.services.feeds.update(caller(ctx), a.id, toInput(a.feed)),
   }),
   deleteFeed: t.boolean({
     description: "Delete a feed and its schedules (its events stay); true when done",
-    args: { id: t.arg.int({ required: true, description: "Numeric id of the feed" }) },
+    args: { id: t.arg.int({ required: true, description: FEED_DOC.id }) },
     resolve: async (_r, a, ctx) => {
       await ctx.services.feeds.delete(caller(ctx), a.id);
       return true;
@@ -257,6 +255,6 @@ builder.mutationFields((t) => ({
   fetchFeed: t.field({
     type: TaskRunType,
     description: "Fetch the feed now, as you: the queued run, whose progress and counts taskRun(id) shows",
-    args: { id: t.arg.int({ required: true, description: "Numeric id of the feed" }) },
+    args: { id: t.arg.int({ required: true, description: FEED_DOC.id }) },
     resolve: (_r, a, ctx) => ctx.services.feeds.fetch(caller(ctx), a.id) }),
 }));

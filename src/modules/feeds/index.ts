@@ -2,6 +2,7 @@
 export { FEED_FORMATS, FEED_FORMAT_INPUTS, feedSettingsSchema } from "./feed-schema.ts";
 export { MAX_UPLOAD_BYTES } from "./feed-upload.ts";
 export type { StagedUpload, UploadResult } from "./feed-upload.ts";
+export { CREATED_FEED_DOC, FEED_DOC, FEED_MANIFEST_DOC, FEED_PREVIEW_ROW_DOC, FEED_TYPES_DOC, FEED_UPLOAD_DOC } from "./feeds.docs.ts";
 export { FeedsService } from "./feeds.service.ts";
 export type { FeedInput, PreviewRow } from "./feeds.service.ts";
 export { fetchFeedTask } from "./fetch-feed-task.ts";

@@ -5,33 +5,36 @@ import type { SearchPage, SearchTarget } from "./search.service.ts";
 import { exportUrl } from "./explore-export.ts";
 import { PAGE_DOC } from "../../graphql/page.ts";
 import { enumValues } from "../../graphql/enums.ts";
+import { SEARCH_HIT_DOC as H, SEARCH_PAGE_DOC as P, SEARCH_TYPES_DOC } from "./search.docs.ts";
+
+const rest = (doc: string, name: string) => `${doc} (REST ${name})`;
 
 const QUERY = "A Lucene query (field:value, AND/OR/NOT, wildcards, ranges, fuzzy~ and phrase slop)";
 
 export const SearchHitType = builder.objectRef<SearchHit>("SearchHit").implement({
-  description: "One document: `source` is the indexed document (fields of the peer's search documents).",
+  description: `${SEARCH_TYPES_DOC.SearchHit}; source is the document`,
   fields: (t) => ({
-    index: t.exposeString("index", { description: "The index it comes from (REST _index)" }),
-    id: t.exposeString("id", { description: "The document's id in the index (REST _id)" }),
-    score: t.exposeFloat("score", { nullable: true, description: "Relevance; null unless sorted by _score" }),
+    index: t.exposeString("index", { description: rest(H.index, "_index") }),
+    id: t.exposeString("id", { description: rest(H.id, "_id") }),
+    score: t.exposeFloat("score", { nullable: true, description: rest(H.score, "_score") }),
     source: t.field({
       type: "JSON",
-      description: "The indexed document (REST _source): JSON because its fields are the index's own (snake_case, the peer's search documents)",
+      description: rest(`${H.source}: JSON for that reason`, "_source"),
       resolve: (h) => h.source,
     }),
   }),
 });
 
 export const SearchPageType = builder.objectRef<SearchPage>("SearchPage").implement({
-  description: "One page of search hits (the REST searches' P3 envelope)",
+  description: `${SEARCH_TYPES_DOC.SearchPage}, as the REST searches answer it`,
   fields: (t) => ({
     page: t.exposeInt("page", { description: PAGE_DOC.pageField }),
     size: t.exposeInt("size", { description: PAGE_DOC.sizeField }),
-    total: t.exposeInt("total", { description: "Number of matching documents, exact up to 10 000 (see totalRelation)" }),
-    totalRelation: t.exposeString("totalRelation", { description: "Whether total is exact: eq, it is; gte, there are more (the count stops at 10 000) (REST total_relation)" }),
-    took: t.exposeInt("took", { description: "Milliseconds the backend spent" }),
-    maxScore: t.exposeFloat("maxScore", { nullable: true, description: "The best hit's relevance; null unless sorted by _score (REST max_score)" }),
-    hits: t.field({ type: [SearchHitType], description: "The hits of this page", resolve: (p) => p.hits }),
+    total: t.exposeInt("total", { description: `${P.total} (see totalRelation)` }),
+    totalRelation: t.exposeString("totalRelation", { description: rest(P.totalRelation, "total_relation") }),
+    took: t.exposeInt("took", { description: P.took }),
+    maxScore: t.exposeFloat("maxScore", { nullable: true, description: rest(P.maxScore, "max_score") }),
+    hits: t.field({ type: [SearchHitType], description: rest(P.hits, "results"), resolve: (p) => p.hits }),
   }),
 });
 

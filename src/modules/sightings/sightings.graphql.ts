@@ -4,25 +4,25 @@ import { checkUuid } from "../events/events.graphql.ts";
 import type { SightingHit, SightingsCreated } from "./sightings.service.ts";
 import { checkPageSize } from "../../platform/paging.ts";
 import { pageOf } from "../../platform/pagination.ts";
-import { DOC } from "../../graphql/docs.ts";
 import { PAGE_DOC } from "../../graphql/page.ts";
+import { SIGHTINGS_CREATED_DOC as C, SIGHTING_DOC as S, SIGHTING_TYPES_DOC } from "./sightings.docs.ts";
 
-const SIGHTING_TYPE = "The kind of sighting: sighting, false-positive or expiration";
+const rest = (doc: string, name: string) => `${doc} (REST ${name})`;
 
 type SightingSource = SightingHit["_source"];
 
 const SightingType = builder.objectRef<SightingSource>("Sighting").implement({
-  description: "One sighting of one attribute (type: sighting, false-positive or expiration)",
+  description: SIGHTING_TYPES_DOC.Sighting,
   fields: (t) => ({
-    uuid: t.exposeString("uuid", { description: "The sighting's UUID" }),
-    type: t.exposeString("type", { description: SIGHTING_TYPE }),
-    value: t.exposeString("value", { description: "The sighted value (the attribute's)" }),
-    timestamp: t.exposeFloat("timestamp", { description: `When it was seen, ${DOC.epochSeconds}` }),
-    attributeUuid: t.string({ description: `${DOC.attributeUuid} (REST attribute_uuid)`, resolve: (s) => s.attribute_uuid }),
-    attributeType: t.string({ description: "The attribute's MISP type (REST attribute_type)", resolve: (s) => s.attribute_type }),
-    eventUuid: t.string({ description: `${DOC.eventUuid} (REST event_uuid)`, resolve: (s) => s.event_uuid }),
-    organisation: t.string({ nullable: true, description: "The sighting organisation's name (REST observer.organisation)", resolve: (s) => s.observer.organisation }),
-    source: t.string({ description: "Where it was seen (free text; REST observer.source)", resolve: (s) => s.observer.source }),
+    uuid: t.exposeString("uuid", { description: S.uuid }),
+    type: t.exposeString("type", { description: S.type }),
+    value: t.exposeString("value", { description: S.value }),
+    timestamp: t.exposeFloat("timestamp", { description: S.timestamp }),
+    attributeUuid: t.string({ description: rest(S.attributeUuid, "attribute_uuid"), resolve: (s) => s.attribute_uuid }),
+    attributeType: t.string({ description: rest(S.attributeType, "attribute_type"), resolve: (s) => s.attribute_type }),
+    eventUuid: t.string({ description: rest(S.eventUuid, "event_uuid"), resolve: (s) => s.event_uuid }),
+    organisation: t.string({ nullable: true, description: rest(S.organisation, "observer.organisation"), resolve: (s) => s.observer.organisation }),
+    source: t.string({ description: rest(S.source, "observer.source"), resolve: (s) => s.observer.source }),
   }),
 });
 
@@ -38,10 +38,10 @@ const SightingPage = builder.objectRef<{ items: SightingSource[]; total: number;
 });
 
 const SightingsResult = builder.objectRef<SightingsCreated>("SightingsResult").implement({
-  description: "What recording sightings did",
+  description: SIGHTING_TYPES_DOC.SightingsResult,
   fields: (t) => ({
-    created: t.exposeInt("created", { description: "Sightings stored: one per matched attribute" }),
-    capped: t.exposeBoolean("capped", { description: "True when the per-request cap cut the matches short" }),
+    created: t.exposeInt("created", { description: C.created }),
+    capped: t.exposeBoolean("capped", { description: C.capped }),
   }),
 });
 
@@ -51,8 +51,8 @@ const SightingInput = builder.inputType("SightingInput", {
     value: t.string({ description: "Required unless attributeUuid is given" }),
     type: t.string({ description: "sighting (default), false-positive, expiration, or 0, 1, 2" }),
     timestamp: t.float({ description: "Epoch seconds; default now" }),
-    attributeUuid: t.string({ description: "The attribute sighted; omitted: every readable live attribute with the value (REST attribute_uuid)" }),
-    source: t.string({ description: "Where it was seen (free text)" }),
+    attributeUuid: t.string({ description: rest(`${S.attributeUuid}; omitted: every readable live attribute with the value`, "attribute_uuid") }),
+    source: t.string({ description: S.source }),
   }),
 });
 

@@ -8,6 +8,11 @@ import { errors } from "../../platform/errors.ts";
 import { CRON_FIELDS, PERIOD_SECONDS, describeSchedule, type Schedule } from "./schedule.ts";
 import { taskFullName } from "./task-registry.ts";
 import type { ScheduledTaskRow, TaskRunRow } from "./task-store.ts";
+import { CRON_DOC, REGISTERED_TASK_DOC as RT, SCHEDULED_TASK_DOC as ST, SCHEDULE_DOC, TASK_DOC, TASK_RUN_DOC as R, TASK_RUN_STATUS_DOC, TASK_TYPES_DOC } from "./tasks.docs.ts";
+
+const rest = (doc: string, name: string) => `${doc} (REST ${name})`;
+/** The cron fields' REST names differ from GraphQL's where they hold an underscore. */
+const cronDoc = (f: keyof typeof CRON_DOC) => (f.includes("_") ? rest(CRON_DOC[f], f) : CRON_DOC[f]);
 
 const Period = builder.enumType("SchedulePeriod", {
   description: "The unit of an interval schedule's every",
@@ -19,92 +24,66 @@ const ScheduleKind = builder.enumType("ScheduleType", {
 });
 const RunStatus = builder.enumType("TaskRunStatus", {
   description: "A task run's state",
-  values: enumValues<TaskRunRow["status"]>({
-    queued: "Waiting for a worker",
-    running: "Being run (an attempt is under way or will be retried)",
-    succeeded: "Finished successfully: result holds what it did",
-    failed: "Finished with an error: lastError says why",
-    cancelled: "Stopped before it finished",
-  }),
+  values: enumValues<TaskRunRow["status"]>(TASK_RUN_STATUS_DOC),
 });
-
-const CRON_DOC: Record<(typeof CRON_FIELDS)[number], string> = {
-  minute: "Cron minute field (0-59, *, lists, ranges, steps)",
-  hour: "Cron hour field (0-23)",
-  day_of_week: "Cron day-of-week field (0-6, Sunday 0) (REST day_of_week)",
-  day_of_month: "Cron day-of-month field (1-31) (REST day_of_month)",
-  month_of_year: "Cron month field (1-12) (REST month_of_year)",
-};
-const SCHEDULE_DOC = {
-  every: "Interval schedules: how many periods between runs (at most ten years in all)",
-  period: "Interval schedules: the unit of every",
-  timezone: "Crontab schedules: the IANA timezone the fields are read in (default UTC)",
-} as const;
 
 const ScheduleType = builder.objectRef<Schedule>("Schedule").implement({
-  description: "When a scheduled task runs: an interval or cron fields; fields of the other kind are null",
+  description: `${TASK_TYPES_DOC.Schedule}: an interval or cron fields; fields of the other kind are null`,
   fields: (t) => ({
-    type: t.field({ type: ScheduleKind, description: "Interval or crontab", resolve: (s) => s.type }),
+    type: t.field({ type: ScheduleKind, description: SCHEDULE_DOC.type, resolve: (s) => s.type }),
     every: t.int({ nullable: true, description: SCHEDULE_DOC.every, resolve: (s) => (s.type === "interval" ? s.every : null) }),
-    period: t.field({ type: Period, nullable: true, description: SCHEDULE_DOC.period, resolve: (s) => (s.type === "interval" ? s.period : null) }),
+    period: t.field({ type: Period, nullable: true, description: `${SCHEDULE_DOC.period} (the unit of every)`, resolve: (s) => (s.type === "interval" ? s.period : null) }),
     ...Object.fromEntries(
-      CRON_FIELDS.map((f) => [camel(f), t.string({ nullable: true, description: `Crontab schedules: ${CRON_DOC[f]}`, resolve: (s: Schedule) => (s.type === "crontab" ? s[f] : null) })]),
+      CRON_FIELDS.map((f) => [camel(f), t.string({ nullable: true, description: `Crontab schedules: ${cronDoc(f)}`, resolve: (s: Schedule) => (s.type === "crontab" ? s[f] : null) })]),
     ),
     timezone: t.string({ nullable: true, description: SCHEDULE_DOC.timezone, resolve: (s) => (s.type === "crontab" ? (s.timezone ?? "UTC") : null) }),
-    description: t.string({ description: "The schedule in words (REST schedule_description)", resolve: (s) => describeSchedule(s) }),
+    description: t.string({ description: rest(SCHEDULE_DOC.description, "schedule_description"), resolve: (s) => describeSchedule(s) }),
   }),
 });
 
-const TASK_DOC = {
-  task: "The registered task's short name (see registeredTasks)",
-  taskName: "The task's full name as the peer names it (app.worker.tasks.<name>)",
-  args: "Positional arguments of the task, a JSON array: JSON because each registered task takes its own",
-  kwargs: "Keyword arguments of the task, a JSON object: JSON because each registered task takes its own",
-} as const;
-
 export const TaskRunType = builder.objectRef<TaskRunRow>("TaskRun").implement({
-  description: "One run of a task: queued by a schedule, by hand or by the service",
+  description: TASK_TYPES_DOC.TaskRun,
   fields: (t) => ({
-    id: t.exposeString("id", { description: "The run's id (a UUID)" }),
-    scheduledTaskId: t.exposeString("scheduledTaskId", { nullable: true, description: "The scheduled task that queued it; null for a one-off run (REST scheduled_task_id)" }),
-    task: t.exposeString("task", { description: TASK_DOC.task }),
+    id: t.exposeString("id", { description: R.id }),
+    scheduledTaskId: t.exposeString("scheduledTaskId", { nullable: true, description: rest(R.scheduledTaskId, "scheduled_task_id") }),
+    task: t.exposeString("task", { description: `${TASK_DOC.task}; see registeredTasks` }),
     taskName: t.string({ description: TASK_DOC.taskName, resolve: (r) => taskFullName(r.task) }),
     args: t.field({ type: "JSON", description: TASK_DOC.args, resolve: (r) => r.args }),
     kwargs: t.field({ type: "JSON", description: TASK_DOC.kwargs, resolve: (r) => r.kwargs }),
-    trigger: t.exposeString("trigger", { description: "What queued it: schedule or manual" }),
-    status: t.field({ type: RunStatus, description: "Its state", resolve: (r) => r.status }),
-    attempts: t.exposeInt("attempts", { description: "Attempts started so far" }),
-    maxAttempts: t.exposeInt("maxAttempts", { description: "Attempts allowed before it fails (REST max_attempts)" }),
-    lastError: t.exposeString("lastError", { nullable: true, description: "The last attempt's error; null if none (REST last_error)" }),
-    result: t.field({ type: "JSON", nullable: true, description: "What a finished run reports (counts, ids): JSON because each task reports its own; null until finished", resolve: (r) => r.result }),
-    progress: t.field({ type: "JSON", nullable: true, description: "What a running task reports of its progress: JSON because each task reports its own; null if none", resolve: (r) => r.progress }),
-    runAsUserId: t.exposeInt("runAsUserId", { nullable: true, description: "The user it runs as; null for a system run (REST run_as_user_id)" }),
-    jobId: t.exposeString("jobId", { nullable: true, description: "The job queue's id for it; null before it is queued (REST job_id)" }),
-    queuedAt: t.field({ type: "DateTime", description: "When it was queued (REST queued_at)", resolve: (r) => r.queuedAt }),
-    startedAt: t.field({ type: "DateTime", nullable: true, description: "When its first attempt started; null before", resolve: (r) => r.startedAt }),
-    finishedAt: t.field({ type: "DateTime", nullable: true, description: "When it finished; null before", resolve: (r) => r.finishedAt }),
+    trigger: t.exposeString("trigger", { description: R.trigger }),
+    status: t.field({ type: RunStatus, description: R.status, resolve: (r) => r.status }),
+    attempts: t.exposeInt("attempts", { description: R.attempts }),
+    maxAttempts: t.exposeInt("maxAttempts", { description: rest(R.maxAttempts, "max_attempts") }),
+    lastError: t.exposeString("lastError", { nullable: true, description: rest(R.lastError, "last_error") }),
+    result: t.field({ type: "JSON", nullable: true, description: R.result, resolve: (r) => r.result }),
+    progress: t.field({ type: "JSON", nullable: true, description: R.progress, resolve: (r) => r.progress }),
+    runAsUserId: t.exposeInt("runAsUserId", { nullable: true, description: rest(R.runAsUserId, "run_as_user_id") }),
+    jobId: t.exposeString("jobId", { nullable: true, description: rest(R.jobId, "job_id") }),
+    queuedAt: t.field({ type: "DateTime", description: rest(R.queuedAt, "queued_at"), resolve: (r) => r.queuedAt }),
+    startedAt: t.field({ type: "DateTime", nullable: true, description: rest(R.startedAt, "started_at"), resolve: (r) => r.startedAt }),
+    finishedAt: t.field({ type: "DateTime", nullable: true, description: rest(R.finishedAt, "finished_at"), resolve: (r) => r.finishedAt }),
   }),
 });
 
 const TaskRunPage = pageType("TaskRunPage", TaskRunType, "task runs");
 
 const ScheduledTaskType = builder.objectRef<ScheduledTaskRow>("ScheduledTask").implement({
-  description: "A registered task run on a schedule, as its owner",
+  description: TASK_TYPES_DOC.ScheduledTask,
   fields: (t) => ({
-    id: t.exposeString("id", { description: "The scheduled task's id (a UUID)" }),
-    name: t.exposeString("name", { description: "Its name" }),
-    task: t.exposeString("task", { description: TASK_DOC.task }),
+    id: t.exposeString("id", { description: ST.id }),
+    name: t.exposeString("name", { description: ST.name }),
+    task: t.exposeString("task", { description: `${TASK_DOC.task}; see registeredTasks` }),
     taskName: t.string({ description: TASK_DOC.taskName, resolve: (r) => taskFullName(r.task) }),
     args: t.field({ type: "JSON", description: TASK_DOC.args, resolve: (r) => r.args }),
     kwargs: t.field({ type: "JSON", description: TASK_DOC.kwargs, resolve: (r) => r.kwargs }),
-    schedule: t.field({ type: ScheduleType, description: "When it runs", resolve: (r) => r.schedule }),
-    enabled: t.exposeBoolean("enabled", { description: "False: paused" }),
-    dueAt: t.field({ type: "DateTime", nullable: true, description: "When it runs next; null while paused (REST due_at)", resolve: (r) => r.nextRunAt }),
-    lastRunAt: t.field({ type: "DateTime", nullable: true, description: "When it last ran; null if never", resolve: (r) => r.lastRunAt }),
-    totalRunCount: t.exposeInt("totalRunCount", { description: "Runs queued so far (REST total_run_count)" }),
-    lastRunId: t.exposeString("lastRunId", { nullable: true, description: "The last run's id; null if never run" }),
-    lastRunStatus: t.field({ type: RunStatus, nullable: true, description: "The last run's state; null if never run", resolve: (r) => r.lastRunStatus }),
-    ownerId: t.exposeInt("ownerId", { nullable: true, description: "The user it runs as; null for a system schedule (REST owner_id)" }),
+    schedule: t.field({ type: ScheduleType, description: ST.schedule, resolve: (r) => r.schedule }),
+    enabled: t.exposeBoolean("enabled", { description: ST.enabled }),
+    dueAt: t.field({ type: "DateTime", nullable: true, description: rest(ST.nextRunAt, "due_at"), resolve: (r) => r.nextRunAt }),
+    lastRunAt: t.field({ type: "DateTime", nullable: true, description: rest(ST.lastRunAt, "last_run_at"), resolve: (r) => r.lastRunAt }),
+    totalRunCount: t.exposeInt("totalRunCount", { description: rest(ST.totalRunCount, "total_run_count") }),
+    lastRunId: t.exposeString("lastRunId", { nullable: true, description: rest(ST.lastRunId, "last_run.id") }),
+    lastRunStatus: t.field({ type: RunStatus, nullable: true, description: rest(ST.lastRunStatus, "last_run.status"), resolve: (r) => r.lastRunStatus }),
+    ownerId: t.exposeInt("ownerId", { nullable: true, description: rest(ST.ownerId, "owner_id") }),
     createdAt: t.field({ type: "DateTime", description: DOC.createdAt, resolve: (r) => r.createdAt }),
     updatedAt: t.field({ type: "DateTime", description: DOC.updatedAt, resolve: (r) => r.updatedAt }),
   }),
@@ -113,31 +92,31 @@ const ScheduledTaskType = builder.objectRef<ScheduledTaskRow>("ScheduledTask").i
 const ScheduledTaskPage = pageType("ScheduledTaskPage", ScheduledTaskType, "scheduled tasks");
 
 const RegisteredTaskType = builder.objectRef<{ name: string; description: string; requiredScopes: readonly string[] }>("RegisteredTask").implement({
-  description: "A task that can be scheduled",
+  description: TASK_TYPES_DOC.RegisteredTask,
   fields: (t) => ({
-    name: t.exposeString("name", { description: "Its short name, as scheduleTask's task takes it" }),
+    name: t.exposeString("name", { description: `${RT.name}, as scheduleTask's task takes it` }),
     taskName: t.string({ description: TASK_DOC.taskName, resolve: (r) => taskFullName(r.name) }),
-    description: t.exposeString("description", { description: "What it does" }),
-    requiredScopes: t.stringList({ description: "The scopes scheduling or running it needs (REST required_scopes)", resolve: (r) => [...r.requiredScopes] }),
+    description: t.exposeString("description", { description: RT.description }),
+    requiredScopes: t.stringList({ description: rest(RT.requiredScopes, "required_scopes"), resolve: (r) => [...r.requiredScopes] }),
   }),
 });
 
 const ScheduleInput = builder.inputType("ScheduleInput", {
   description: "interval: every + period; crontab: the five fields (each defaults to *) and an optional IANA timezone (default UTC)",
   fields: (t) => ({
-    type: t.field({ type: ScheduleKind, required: true, description: "Interval or crontab" }),
+    type: t.field({ type: ScheduleKind, required: true, description: SCHEDULE_DOC.type }),
     every: t.int({ description: SCHEDULE_DOC.every }),
-    period: t.field({ type: Period, description: `${SCHEDULE_DOC.period} (default SECONDS)` }),
-    minute: t.string({ description: `Crontab: ${CRON_DOC.minute}` }),
-    hour: t.string({ description: `Crontab: ${CRON_DOC.hour}` }),
-    dayOfWeek: t.string({ description: `Crontab: ${CRON_DOC.day_of_week}` }),
-    dayOfMonth: t.string({ description: `Crontab: ${CRON_DOC.day_of_month}` }),
-    monthOfYear: t.string({ description: `Crontab: ${CRON_DOC.month_of_year}` }),
+    period: t.field({ type: Period, description: `${SCHEDULE_DOC.period} (the unit of every; default SECONDS)` }),
+    minute: t.string({ description: `Crontab: ${cronDoc("minute")}` }),
+    hour: t.string({ description: `Crontab: ${cronDoc("hour")}` }),
+    dayOfWeek: t.string({ description: `Crontab: ${cronDoc("day_of_week")}` }),
+    dayOfMonth: t.string({ description: `Crontab: ${cronDoc("day_of_month")}` }),
+    monthOfYear: t.string({ description: `Crontab: ${cronDoc("month_of_year")}` }),
     timezone: t.string({ description: SCHEDULE_DOC.timezone }),
   }),
 });
 
-const SCHEDULED_TASK_ID = "The scheduled task's id (a UUID)";
+const SCHEDULED_TASK_ID = ST.id;
 
 type ScheduleArg = typeof ScheduleInput.$inferInput;
 
@@ -175,7 +154,7 @@ builder.queryFields((t) => ({
   taskRun: t.field({
     type: TaskRunType,
     description: "A task run's state, attempts, last error, progress and result (GET /tasks/{task_id})",
-    args: { id: t.arg.string({ required: true, description: "The run's id (a UUID)" }) },
+    args: { id: t.arg.string({ required: true, description: R.id }) },
     resolve: (_r, a, ctx) => ctx.services.tasks.run(caller(ctx), a.id),
   }),
   taskRuns: t.field({
