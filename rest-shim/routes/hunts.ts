@@ -1,38 +1,12 @@
 import { z } from "zod";
 import { defineRoute } from "../route.ts";
 import { idParams, intId, pageQueryFields, queryBool, skipLimitQuery } from "../schemas.ts";
-import { HUNT_STATUSES, HUNT_TYPE_ALIASES, HUNT_TYPES, INDEX_TARGETS, MAX_QUERY_LENGTH } from "../../src/modules/hunts/index.ts";
-import { HUNT_FREQUENCY_NAMES } from "../../src/modules/hunts/index.ts";
-import type { HuntInput } from "../../src/modules/hunts/index.ts";
+import { huntCreateContract, huntPatchContract } from "../../src/modules/hunts/index.ts";
+import { wireContract } from "../contract.ts";
 import { HuntPageSchema, HuntResultSchema, HuntRunSchema, HuntSchema, huntOut, huntResultOut, huntRunOut } from "../serializers/hunts.ts";
 
-/** Kept for the MCP tools, which import them from here; new code imports ../serializers/hunts.ts. */
-
-const huntTypeNames = [...HUNT_TYPES, ...Object.keys(HUNT_TYPE_ALIASES)] as [string, ...string[]];
-const huntFields = {
-  name: z.string().trim().min(1).max(255),
-  description: z.string().max(10_000).nullable().optional(),
-  // Kept verbatim (Explore's "save as hunt" stores the query with its time clause as written).
-  query: z.string().min(1).max(MAX_QUERY_LENGTH),
-  hunt_type: z.enum(huntTypeNames).optional(),
-  index_target: z.enum(INDEX_TARGETS).nullable().optional(),
-  status: z.enum(HUNT_STATUSES).optional(),
-  schedule: z.enum(HUNT_FREQUENCY_NAMES as [string, ...string[]]).nullable().optional(),
-};
-const createBody = z.object(huntFields).strict();
-const patchBody = z.object(huntFields).partial().strict();
-
-type Body = z.infer<typeof patchBody>;
-const toInput = (b: Body): Partial<HuntInput> => ({
-  name: b.name,
-  description: b.description,
-  query: b.query,
-  huntType: b.hunt_type,
-  indexTarget: b.index_target,
-  status: b.status,
-  schedule: b.schedule as HuntInput["schedule"],
-});
-const defined = <T extends object>(o: T): T => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
+const createWire = wireContract(huntCreateContract);
+const patchWire = wireContract(huntPatchContract);
 
 const huntId = idParams("hunt_id");
 
@@ -51,8 +25,8 @@ export const huntRoutes = [
     method: "POST", path: "/hunts/", operationId: "createHunt", tag: "hunts",
     summary:
       "Create a hunt: name, query, hunt_type (search, cpe, rules, fw-attack-pattern; default search), index_target (search: attributes, events, correlations; fw-attack-pattern: events, attributes, attributes_and_events), description, status (active, paused), schedule (hourly, daily, weekly or null)",
-    scopes: ["hunts:create"], status: 201, response: HuntSchema, body: createBody,
-    handler: async ({ principal, body, services }) => huntOut(await services.hunts.create(principal, toInput(body) as HuntInput)),
+    scopes: ["hunts:create"], status: 201, response: HuntSchema, body: createWire.object,
+    handler: async ({ principal, body, services }) => huntOut(await services.hunts.create(principal, createWire.fromWire(body))),
   }),
   defineRoute({
     method: "GET", path: "/hunts/{hunt_id}", operationId: "getHunt", tag: "hunts",
@@ -63,8 +37,8 @@ export const huntRoutes = [
   defineRoute({
     method: "PATCH", path: "/hunts/{hunt_id}", operationId: "updateHunt", tag: "hunts",
     summary: "Change a hunt (only the fields given). A new query, type or target starts it afresh: its cached result goes and its next run with hits is a first run",
-    scopes: ["hunts:update"], status: 200, response: HuntSchema, params: huntId, body: patchBody,
-    handler: async ({ principal, params, body, services }) => huntOut(await services.hunts.update(principal, params.hunt_id, defined(toInput(body)))),
+    scopes: ["hunts:update"], status: 200, response: HuntSchema, params: huntId, body: patchWire.object,
+    handler: async ({ principal, params, body, services }) => huntOut(await services.hunts.update(principal, params.hunt_id, patchWire.fromWire(body))),
   }),
   defineRoute({
     method: "DELETE", path: "/hunts/{hunt_id}", operationId: "deleteHunt", tag: "hunts",

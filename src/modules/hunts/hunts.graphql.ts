@@ -1,4 +1,6 @@
 import { builder, caller } from "../../graphql/builder.ts";
+import { contractInput } from "../../graphql/inputs.ts";
+import { huntCreateContract, huntPatchContract } from "./hunts.contracts.ts";
 import { cost } from "../../graphql/cost-limits.ts";
 import { DOC } from "../../graphql/docs.ts";
 import { enumValues } from "../../graphql/enums.ts";
@@ -166,21 +168,6 @@ const HuntInputFields = (required: boolean) =>
 const CreateHuntInput = HuntInputFields(true);
 const UpdateHuntInput = HuntInputFields(false);
 
-type InputOf = { name?: string | null; description?: string | null; query?: string | null; huntType?: string | null; indexTarget?: (typeof INDEX_TARGETS)[number] | null; status?: (typeof HUNT_STATUSES)[number] | null; schedule?: (typeof HUNT_FREQUENCY_NAMES)[number] | null };
-
-/** GraphQL gives null for "not given" and "cleared" alike: only description and schedule can be cleared. */
-function toInput(i: InputOf, explicit: Set<string>) {
-  return {
-    name: i.name ?? undefined,
-    description: explicit.has("description") ? (i.description ?? null) : undefined,
-    query: i.query ?? undefined,
-    huntType: i.huntType ?? undefined,
-    indexTarget: i.indexTarget ?? undefined,
-    status: i.status ?? undefined,
-    schedule: explicit.has("schedule") ? (i.schedule ?? null) : undefined,
-  };
-}
-
 const HUNT_ID = "Numeric id of the hunt";
 
 builder.queryFields((t) => ({
@@ -226,16 +213,13 @@ builder.mutationFields((t) => ({
     type: HuntObject,
     description: "Create a hunt (POST /hunts/)",
     args: { input: t.arg({ type: CreateHuntInput, required: true, description: "The new hunt" }) },
-    resolve: (_r, a, ctx) => {
-      const input = toInput(a.input, new Set(Object.keys(a.input)));
-      return ctx.services.hunts.create(caller(ctx), { ...input, name: input.name ?? "", query: input.query ?? "" });
-    },
+    resolve: (_r, a, ctx) => ctx.services.hunts.create(caller(ctx), contractInput(huntCreateContract, a.input)),
   }),
   updateHunt: t.field({
     type: HuntObject,
     description: "Change a hunt (PATCH /hunts/{id}): only the fields given",
     args: { id: t.arg.int({ required: true, description: HUNT_ID }), input: t.arg({ type: UpdateHuntInput, required: true, description: "The fields to change" }) },
-    resolve: (_r, a, ctx) => ctx.services.hunts.update(caller(ctx), a.id, Object.fromEntries(Object.entries(toInput(a.input, new Set(Object.keys(a.input)))).filter(([, v]) => v !== undefined))),
+    resolve: (_r, a, ctx) => ctx.services.hunts.update(caller(ctx), a.id, contractInput(huntPatchContract, a.input)),
   }),
   deleteHunt: t.boolean({
     description: "Delete a hunt with its history, cached results and every schedule that runs it; true when done",

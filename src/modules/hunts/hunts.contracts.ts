@@ -1,0 +1,29 @@
+import { z } from "zod";
+import { HUNT_STATUSES, HUNT_TYPE_ALIASES, HUNT_TYPES, INDEX_TARGETS, MAX_QUERY_LENGTH } from "./hunt-definition.ts";
+import { HUNT_FREQUENCY_NAMES } from "./hunt-schedule.ts";
+
+/**
+ * The input contracts of hunt writes, in the service's vocabulary: the service checks its input
+ * with them (so every caller gets the same rules), REST derives its bodies, GraphQL its checks.
+ * What needs the stored hunt (the query's syntax for its type, the target a type allows) stays in
+ * the service.
+ */
+const huntTypeNames = [...HUNT_TYPES, ...Object.keys(HUNT_TYPE_ALIASES)] as [string, ...string[]];
+
+export const huntCreateContract = z
+  .object({
+    name: z.string().trim().min(1).max(255),
+    description: z.string().max(10_000).nullable().optional(),
+    // Kept verbatim (Explore's "save as hunt" stores the query with its time clause as written).
+    query: z.string().min(1).max(MAX_QUERY_LENGTH),
+    huntType: z.enum(huntTypeNames).optional(),
+    indexTarget: z.enum(INDEX_TARGETS).nullable().optional(),
+    status: z.enum(HUNT_STATUSES).optional(),
+    schedule: z.enum(HUNT_FREQUENCY_NAMES as [(typeof HUNT_FREQUENCY_NAMES)[number], ...(typeof HUNT_FREQUENCY_NAMES)[number][]]).nullable().optional(),
+  })
+  .strict();
+
+export const huntPatchContract = huntCreateContract.partial();
+
+export type HuntInput = z.output<typeof huntCreateContract>;
+export type HuntPatch = z.output<typeof huntPatchContract>;
