@@ -17,6 +17,9 @@ const q = (sql: string, params: unknown[] = []) => app.booted.ctx.db.pool.query(
 beforeAll(async () => {
   app = await startTestApp("idle", { ROLE: "all" }, undefined, { logDestination: { write: (s: string) => void lines.push(JSON.parse(s)) } });
   app.booted.worker!.runner.events.on("job:start", ({ job }) => started.push({ job, at: Date.now() }));
+  // Idle starts once the worker is up: its one startup line is not a tick's (on a loaded machine it
+  // can come seconds after boot).
+  await eventually(() => lines.some((l) => l.msg?.startsWith("Worker connected")), "the worker connected", 30_000, 50);
 }, 60_000);
 afterAll(async () => {
   await app?.close();
