@@ -3,7 +3,7 @@ import { z } from "zod";
 import type { Runtime } from "../runtime.ts";
 import { AUDIENCE_FIELD } from "../search/fields.ts";
 import type { Hit } from "../modules/hunts/index.ts";
-import { MAX_QUERY_LENGTH } from "../modules/hunts/index.ts";
+import { MAX_QUERY_LENGTH, huntCreateContract } from "../modules/hunts/index.ts";
 import { huntOut, huntRunOut } from "../../rest-shim/serializers/hunts.ts";
 import { toolResult } from "./results.ts";
 import { ADDS_DATA, ID, MAX_ITEMS, pageArg, pageSummary, READ_ONLY, sizeArg, wrap } from "./tool-kit.ts";
@@ -102,14 +102,15 @@ export function registerHuntTools(server: McpServer, runtime: Runtime): void {
         'Example: {"name": "Cobalt Strike beacons", "query": "tags.name:\\"cobalt strike\\" AND type:ip-dst", "index_target": "attributes"}. ' +
         "Test the query with search_attributes or search_events first. Needs the hunts:create scope in your credential itself. Returns the hunt.",
       inputSchema: {
-        name: z.string().trim().min(1).max(255),
-        query: z.string().min(1).max(MAX_QUERY_LENGTH).describe("Lucene query (the query-syntax resource)."),
+        // The hunt contract's fields, described for a model.
+        name: huntCreateContract.shape.name.describe("A name to find it by, 1 to 255 characters."),
+        query: huntCreateContract.shape.query.describe(`Lucene query (the query-syntax resource), at most ${MAX_QUERY_LENGTH} characters.`),
         index_target: z.enum(SEARCH_TARGETS).default("attributes").describe("The index the hunt searches (default attributes)."),
-        description: z.string().max(10_000).optional(),
+        description: huntCreateContract.shape.description.describe("What it looks for, at most 10,000 characters."),
       },
       annotations: ADDS_DATA,
     },
-    wrap(runtime, "create_hunt", async (args: { name: string; query: string; index_target: (typeof SEARCH_TARGETS)[number]; description?: string }, { services, principal }) => {
+    wrap(runtime, "create_hunt", async (args: { name: string; query: string; index_target: (typeof SEARCH_TARGETS)[number]; description?: string | null }, { services, principal }) => {
       const hunt = await services.hunts.create(principal, { name: args.name, query: args.query, huntType: "search", indexTarget: args.index_target, description: args.description ?? null });
       return toolResult(`Hunt ${hunt.id} created; run it with run_hunt.`, { hunt: huntOut(hunt) });
     }),

@@ -2,9 +2,9 @@ import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 import type { Runtime } from "../runtime.ts";
 import { DISTRIBUTION } from "../auth/distribution.ts";
-import { AppError, errors } from "../platform/errors.ts";
-import { isCalendarDate } from "../modules/events/index.ts";
-import { MAX_VALUE_LENGTH } from "../modules/attributes/index.ts";
+import { AppError } from "../platform/errors.ts";
+import { eventCreateContract } from "../modules/events/index.ts";
+import { MAX_VALUE_LENGTH, attributeCreateContract } from "../modules/attributes/index.ts";
 import { SIGHTING_TYPES } from "../modules/sightings/index.ts";
 import { EXPORT_FORMATS, EXPORT_TARGETS } from "../modules/exports/index.ts";
 import { eventOut } from "../../rest-shim/serializers/events.ts";
@@ -17,13 +17,15 @@ import { ADDS_DATA, MAX_ITEMS, oneOf, UUID, wrap, type ToolContext } from "./too
 const MAX_EPOCH_SECONDS = 253_402_300_799;
 const eventDistribution = z.number().int().min(DISTRIBUTION.organisation).max(DISTRIBUTION.sharingGroup);
 
+/** The attributes contract's fields a model sets, under the tool's snake_case names, described for a model. */
+const attribute = attributeCreateContract.shape;
 const newAttribute = z.object({
-  type: z.string().min(1).max(100).describe('MISP type (the attribute-types resource), e.g. "ip-dst", "domain", "sha256".'),
-  value: z.string().min(1).max(MAX_VALUE_LENGTH),
-  category: z.string().max(255).optional().describe("Default: the type's default category."),
-  to_ids: z.boolean().optional().describe("For detection (IDS) use; default: the type's default."),
-  comment: z.string().max(65_535).optional(),
-  distribution: z.number().int().min(DISTRIBUTION.organisation).max(DISTRIBUTION.inherit).optional().describe("Default 5: the event's."),
+  type: attribute.type.describe('MISP type (the attribute-types resource), e.g. "ip-dst", "domain", "sha256".'),
+  value: attribute.value.describe(`The indicator, at most ${MAX_VALUE_LENGTH} characters; composite types join their halves with |.`),
+  category: attribute.category.describe("Default: the type's default category."),
+  to_ids: attribute.toIds.describe("For detection (IDS) use; default: the type's default."),
+  comment: attribute.comment,
+  distribution: attribute.distribution.describe(`${DISTRIBUTION.organisation}-${DISTRIBUTION.inherit}; default 5: the event's.`),
 });
 
 interface SightingArgs {
@@ -66,7 +68,6 @@ async function addSighting(args: SightingArgs, { services, principal }: ToolCont
 }
 
 async function createEvent(args: EventArgs, { services, principal }: ToolContext) {
-  if (args.date !== undefined && !isCalendarDate(args.date)) throw errors.invalidField(["arguments", "date"], "must be a date that exists, years 1 to 9999", args.date);
   const e = await services.events.create(principal, {
     info: args.info,
     date: args.date,
@@ -157,11 +158,12 @@ export function registerWriteTools(server: McpServer, runtime: Runtime): void {
         `threat_level ${MIN_THREAT_LEVEL}-${MAX_THREAT_LEVEL} and analysis 0-${MAX_ANALYSIS_LEVEL} as in the threat-levels and analysis-levels resources. ` +
         "Needs the events:create scope in your credential itself. Returns the event; add indicators with add_attributes.",
       inputSchema: {
-        info: z.string().trim().min(1).max(65_535).describe("The event's title, e.g. \"Phishing campaign against finance, 2026-03\"."),
-        date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "must be a date YYYY-MM-DD").optional().describe("YYYY-MM-DD; default today."),
-        threat_level: z.number().int().min(MIN_THREAT_LEVEL).max(MAX_THREAT_LEVEL).optional().describe("Default 4 (undefined)."),
-        analysis: z.number().int().min(0).max(MAX_ANALYSIS_LEVEL).optional().describe("Default 0 (initial)."),
-        distribution: eventDistribution.optional().describe("0-4, the distribution-levels resource; default 0."),
+        // The event contract's fields, described for a model.
+        info: eventCreateContract.shape.info.describe("The event's title, e.g. \"Phishing campaign against finance, 2026-03\"."),
+        date: eventCreateContract.shape.date.describe("YYYY-MM-DD; default today."),
+        threat_level: eventCreateContract.shape.threatLevel.describe(`${MIN_THREAT_LEVEL}-${MAX_THREAT_LEVEL}; default 4 (undefined).`),
+        analysis: eventCreateContract.shape.analysis.describe(`0-${MAX_ANALYSIS_LEVEL}; default 0 (initial).`),
+        distribution: eventCreateContract.shape.distribution.describe("0-4, the distribution-levels resource; default 0."),
       },
       annotations: ADDS_DATA,
     },

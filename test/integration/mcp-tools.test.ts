@@ -300,7 +300,8 @@ describe("hostile arguments", () => {
     await refused(readOnly, "get_hunt_history", { hunt_id: 2 ** 40 });
     await refused(readOnly, "get_notifications", { size: 101 });
     expect(await refused(writer, "create_hunt", { name: "bad", query: "value:(" })).toMatch(/invalid_query|validation_error/);
-    expect(await refused(writer, "create_event", { info: "x", date: "2023-02-30" })).toMatch(/validation_error/);
+    // The events contract's date rule is the tool's input schema: refused before the tool runs.
+    expect(await refused(writer, "create_event", { info: "x", date: "2023-02-30" })).toMatch(/must be a date that exists.*at date/);
     expect(await refused(writer, "create_event", { info: "nul\u0000" })).toMatch(/validation_error/);
     await refused(writer, "add_attributes", { event_uuid: SEDNIT, attributes: Array.from({ length: 101 }, (_, i) => ({ type: "domain", value: `d${i}.example` })) });
     await refused(writer, "add_attributes", { event_uuid: SEDNIT, attributes: [] });
