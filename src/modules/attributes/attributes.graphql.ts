@@ -2,7 +2,7 @@ import { builder, caller } from "../../graphql/builder.ts";
 import { cost } from "../../graphql/cost-limits.ts";
 import { errors } from "../../platform/errors.ts";
 import { checkPage, checkUuid, EventTagType, EventType } from "../events/events.graphql.ts";
-import { loadBatched } from "../../graphql/batch.ts";
+import { BatchLoader, loaderOf } from "../../graphql/request-batch.ts";
 import { MAX_ATTRIBUTES_PER_EVENT } from "./attributes.service.ts";
 import type { AttributeView } from "./attribute-reader.ts";
 import { attributeCreateContract, attributePatchContract, type AttributeCreate, type AttributePatch } from "./attributes.contracts.ts";
@@ -59,10 +59,13 @@ builder.objectField(EventType, "attributes", (t) =>
       limit: t.arg.int({ defaultValue: 100, description: `Attributes of this event to list, 1 to ${MAX_ATTRIBUTES_PER_EVENT}` }),
       deleted: t.arg.boolean({ defaultValue: false, description: "false: live ones only; true: soft-deleted ones only; null: both" }),
     },
-    resolve: async (event, a, ctx) => {
+    resolve: (event, a, ctx) => {
       const opts = { perEvent: a.limit ?? 100, deleted: a.deleted ?? null };
-      const batch = `Event.attributes:${opts.perEvent}:${opts.deleted}`;
-      return (await loadBatched(ctx, batch, event.id, (ids) => ctx.services.attributes.ofEvents(caller(ctx), ids, opts))) ?? [];
+      const p = caller(ctx);
+      const loader = loaderOf(ctx, `Event.attributes:${opts.perEvent}:${opts.deleted}`, () =>
+        new BatchLoader((ids: number[]) => ctx.services.attributes.ofEvents(p, ids, opts), (): AttributeView[] => []),
+      );
+      return loader.load(event.id);
     },
   }),
 );
