@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { snakeCase } from "../src/platform/errors.ts";
 
 /**
  * Named output schemas: each becomes one component of /openapi.json (one model per resource in a
@@ -17,18 +18,14 @@ export function named<T extends z.ZodType>(id: string, schema: T, description?: 
 export const timestamp = z.iso.datetime({ offset: true });
 export const nullableTimestamp = timestamp.nullable();
 
-/** The peer's P1 envelope, `{items, total, page, size, pages}`. */
+/** The peer's P1 envelope, `{items, total, page, size, pages}` (unnamed, for envelopes that add to it). */
+export function pageObject<T extends z.ZodType>(item: T) {
+  return z.object({ items: z.array(item), total: z.int().min(0), page: z.int().min(1), size: z.int().min(1), pages: z.int().min(0) });
+}
+
+/** The P1 envelope of `item`, as a named schema. */
 export function pageSchema<T extends z.ZodType>(id: string, item: T) {
-  return named(
-    id,
-    z.object({
-      items: z.array(item),
-      total: z.int().min(0),
-      page: z.int().min(1),
-      size: z.int().min(1),
-      pages: z.int().min(0),
-    }),
-  );
+  return named(id, pageObject(item));
 }
 
 /** A plain `{message}` answer (publish, unpublish, deletions the peer confirms in words). */
@@ -58,7 +55,7 @@ export function wireContract<S extends z.ZodRawShape, X extends z.ZodRawShape = 
   contract: z.ZodObject<S>,
   opts: { codecs?: Partial<Record<keyof S, z.ZodType>>; names?: Partial<Record<keyof S, string>>; extra?: X } = {},
 ) {
-  const wireName = (key: string) => opts.names?.[key as keyof S] ?? key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+  const wireName = (key: string) => opts.names?.[key as keyof S] ?? String(snakeCase(key));
   const shape: Record<string, z.core.$ZodType> = { ...opts.extra };
   for (const [key, field] of Object.entries(contract.shape)) shape[wireName(key)] = opts.codecs?.[key as keyof S] ?? (field as z.core.$ZodType);
   const object = z.object(shape).strict();

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { SCOPE_CATALOGUE } from "../src/auth/scopes.ts";
 import { ERROR_CODES } from "../src/platform/errors.ts";
-import type { RouteDef } from "./route.ts";
+import { MEDIA_TYPES, type RouteDef } from "./route.ts";
 import { ValidationIssueSchema, schemaRegistry } from "./contract.ts";
 
 type JsonSchema = Record<string, unknown>;
@@ -65,7 +65,6 @@ function errorBody(convert: SchemaConverter): JsonSchema {
   };
 }
 
-const MEDIA_TYPES = { json: "application/json", form: "application/x-www-form-urlencoded", multipart: "multipart/form-data" } as const;
 
 function successResponse(r: RouteDef, convert: SchemaConverter): Record<string, unknown> {
   if (r.status === 204 || r.emptyBody) return { description: "No content" };

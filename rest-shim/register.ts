@@ -6,7 +6,7 @@ import { InputError, errors, fromZodError, snakeCase } from "../src/platform/err
 import { findUnsafeText } from "../src/platform/unsafe-text.ts";
 import type { Runtime } from "../src/runtime.ts";
 import { originOf } from "./origin.ts";
-import type { RouteDef } from "./route.ts";
+import { MEDIA_TYPES, type RouteDef } from "./route.ts";
 
 /** `/users/{user_id}` → `/users/:user_id` */
 export const fastifyPath = (path: string) => path.replace(/\{([a-z_]+)\}/g, ":$1");
@@ -106,7 +106,6 @@ async function* checkedParts(parts: AsyncIterableIterator<Multipart>): AsyncIter
   }
 }
 
-const MEDIA_TYPES = { json: "application/json", form: "application/x-www-form-urlencoded", multipart: "multipart/form-data" } as const;
 
 function checkContentType(request: FastifyRequest, expected: keyof typeof MEDIA_TYPES): void {
   const type = (request.headers["content-type"] ?? "").split(";")[0].trim().toLowerCase();

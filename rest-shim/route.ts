@@ -5,6 +5,9 @@ import type { Services } from "../src/services.ts";
 
 export type HttpMethod = "GET" | "POST" | "PATCH" | "PUT" | "DELETE";
 
+/** The media type of each kind of request body (`RouteDef.bodyType`). */
+export const MEDIA_TYPES = { json: "application/json", form: "application/x-www-form-urlencoded", multipart: "multipart/form-data" } as const;
+
 export interface RouteContext<P, Q, B> {
   principal: Principal | null;
   params: P;

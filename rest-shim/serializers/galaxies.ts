@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { Galaxy, GalaxyCluster } from "../../src/generated/prisma/client.ts";
 import type { AttackPattern, GalaxyUpdateResult, GalaxyWithClusters, P2Page } from "../../src/modules/galaxies/index.ts";
 import { ATTACK_PATTERN_DOC as AP, GALAXY_CLUSTER_DOC as GC, GALAXY_DOC as G, GALAXY_TYPES_DOC, GALAXY_UPDATE_DOC as GU } from "../../src/modules/galaxies/index.ts";
-import { named, timestamp } from "../contract.ts";
+import { named, pageObject, timestamp } from "../contract.ts";
 
 export const GalaxyClusterSchema = named(
   "GalaxyCluster",
@@ -94,17 +94,7 @@ export function galaxyOut(g: Galaxy | GalaxyWithClusters): z.output<typeof Galax
 
 /** The peer's P2 envelope: P1's fields and the filter applied. */
 function p2PageSchema<T extends z.ZodType>(id: string, item: T) {
-  return named(
-    id,
-    z.object({
-      items: z.array(item),
-      total: z.int().min(0),
-      page: z.int().min(1),
-      size: z.int().min(1),
-      pages: z.int().min(0),
-      query: z.object({ filter: z.string().nullable() }).describe("The filter applied; null without one"),
-    }),
-  );
+  return named(id, pageObject(item).extend({ query: z.object({ filter: z.string().nullable() }).describe("The filter applied; null without one") }));
 }
 
 export const GalaxyPageSchema = p2PageSchema("GalaxyPage", GalaxySchema);
