@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestApp, type TestApp } from "../support/app.ts";
+import { nextAuthInvalidation, startTestApp, type TestApp } from "../support/app.ts";
 import { createUser, loginAdmin, type TestUser } from "../support/fixtures.ts";
 import { eventually } from "../support/process.ts";
 import type { HttpResult } from "../support/http.ts";
@@ -95,15 +95,6 @@ async function burstOnBothWhileLocked(keyId: number, key: string, n: number) {
   }
 }
 
-/** Resolves at the next invalidation of the instance's authentication cache. */
-const nextInvalidation = (target: TestApp) =>
-  new Promise<void>((resolve) => {
-    const off = target.booted.ctx.authCache.onInvalidate(() => {
-      off();
-      resolve();
-    });
-  });
-
 describe("api_key.authenticated across two API processes", () => {
   it("is recorded exactly once when both processes authenticate a fresh key at the same moment", async () => {
     const key = await mintKey();
@@ -131,7 +122,7 @@ describe("api_key.authenticated across two API processes", () => {
     await burstOnBothWhileLocked(key.id, key.token, 2);
     expect(await authenticated(key.id)).toHaveLength(1);
     // A minute later (simulated). The change notifies both processes, which drop their cached copy.
-    const invalidated = Promise.all([nextInvalidation(app), nextInvalidation(appB)]);
+    const invalidated = Promise.all([nextAuthInvalidation(app), nextAuthInvalidation(appB)]);
     await sql("UPDATE api_keys SET last_used_at = now() - interval '61 seconds' WHERE id = $1", [key.id]);
     await invalidated;
     const second = await burstOnBothWhileLocked(key.id, key.token, 6);

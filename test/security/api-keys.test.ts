@@ -1,6 +1,6 @@
 import crypto from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestApp, type TestApp } from "../support/app.ts";
+import { nextAuthInvalidation, startTestApp, type TestApp } from "../support/app.ts";
 import { createUser, loginAdmin, type TestUser } from "../support/fixtures.ts";
 import { eventually } from "../support/process.ts";
 import type { RequestOptions } from "../support/http.ts";
@@ -147,7 +147,9 @@ describe("authentication with a key", () => {
   it("stops at expiry", async () => {
     const key = await mintKey(owner, { expires_at: new Date(Date.now() + 60_000).toISOString() });
     expect((await me(key.token)).status).toBe(200);
+    const invalidated = nextAuthInvalidation(app);
     await sql("UPDATE api_keys SET expires_at = now() - interval '1 second' WHERE id = $1", [key.id]);
+    await invalidated;
     expect((await me(key.token)).status).toBe(401);
   });
 
@@ -170,8 +172,11 @@ describe("authentication with a key", () => {
     expect(await audits("api_key.authenticated", key.id)).toHaveLength(1);
     const first = (await sql("SELECT last_used_at FROM api_keys WHERE id = $1", [key.id])).rows[0].last_used_at;
     expect(first).toBeInstanceOf(Date);
-    // A minute later (simulated), the next request is recorded again.
+    // A minute later (simulated), the next request is recorded again, once the change's
+    // notification has dropped the cached key.
+    const invalidated = nextAuthInvalidation(app);
     await sql("UPDATE api_keys SET last_used_at = now() - interval '61 seconds' WHERE id = $1", [key.id]);
+    await invalidated;
     await me(key.token);
     const entries = await audits("api_key.authenticated", key.id);
     expect(entries).toHaveLength(2);

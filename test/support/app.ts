@@ -73,3 +73,15 @@ export async function startTestApp(label: string, env: Record<string, string> = 
     },
   };
 }
+
+/**
+ * Resolves at the next invalidation of the instance's authentication cache: a test that changes an
+ * authentication row behind the service's back (plain SQL) waits for the notification to land.
+ */
+export const nextAuthInvalidation = (target: TestApp) =>
+  new Promise<void>((resolve) => {
+    const off = target.booted.ctx.authCache.onInvalidate(() => {
+      off();
+      resolve();
+    });
+  });
