@@ -1,15 +1,19 @@
 import { z } from "zod";
 import { defineRoute } from "../route.ts";
 import { wireContract } from "../contract.ts";
-import { createApiKeyContract } from "../../src/modules/api-keys/index.ts";
+import { adminApiKeyListContract, apiKeyLockContract, apiKeyToggleContract, createApiKeyContract } from "../../src/modules/api-keys/index.ts";
 import { idParams, intId, isoDateTime } from "../schemas.ts";
 import { ApiKeySchema, CreatedApiKeySchema, apiKeyOut } from "../serializers.ts";
 
 /** expires_at: an ISO 8601 time, or null for a key that never expires. */
 const createApiKeyWire = wireContract(createApiKeyContract, { codecs: { expiresAt: isoDateTime.nullable().optional() } });
 
+const toggleWire = wireContract(apiKeyToggleContract);
+/** The administrator's hold is `disabled` on the wire (the peer's name), `locked` in the service. */
+const lockWire = wireContract(apiKeyLockContract, { names: { locked: "disabled" } });
+const adminListWire = wireContract(adminApiKeyListContract, { codecs: { userId: intId.optional() } });
+
 const keyId = idParams("key_id");
-const toggle = z.object({ disabled: z.boolean() }).strict();
 
 export const apiKeyRoutes = [
   defineRoute({
@@ -28,8 +32,8 @@ export const apiKeyRoutes = [
   }),
   defineRoute({
     method: "PATCH", path: "/api-keys/{key_id}", operationId: "updateApiKey", summary: "Enable or disable your own key: {\"disabled\": bool}", tag: "api-keys",
-    scopes: ["api_keys:update"], params: keyId, body: toggle, status: 200, response: ApiKeySchema,
-    handler: async ({ principal, params, body, services }) => apiKeyOut(await services.apiKeys.setDisabled(principal, params.key_id, body.disabled)),
+    scopes: ["api_keys:update"], params: keyId, body: toggleWire.object, status: 200, response: ApiKeySchema,
+    handler: async ({ principal, params, body, services }) => apiKeyOut(await services.apiKeys.setDisabled(principal, params.key_id, toggleWire.fromWire(body))),
   }),
   defineRoute({
     method: "DELETE", path: "/api-keys/{key_id}", operationId: "deleteApiKey", summary: "Delete your own key (refused while an administrator holds it)", tag: "api-keys",
@@ -38,13 +42,13 @@ export const apiKeyRoutes = [
   }),
   defineRoute({
     method: "GET", path: "/admin/api-keys/", operationId: "adminListApiKeys", summary: "List every user's API keys, optionally of one user", tag: "api-keys",
-    scopes: ["api_keys:admin"], query: z.object({ user_id: intId.optional() }).strict(), status: 200, response: z.array(ApiKeySchema),
-    handler: async ({ principal, query, services }) => (await services.apiKeys.adminList(principal, query.user_id)).map(apiKeyOut),
+    scopes: ["api_keys:admin"], query: adminListWire.object, status: 200, response: z.array(ApiKeySchema),
+    handler: async ({ principal, query, services }) => (await services.apiKeys.adminList(principal, adminListWire.fromWire(query))).map(apiKeyOut),
   }),
   defineRoute({
     method: "PATCH", path: "/admin/api-keys/{key_id}", operationId: "adminUpdateApiKey", summary: "Lock or unlock a key: {\"disabled\": bool} sets the administrator's hold", tag: "api-keys",
-    scopes: ["api_keys:admin"], params: keyId, body: toggle, status: 200, response: ApiKeySchema,
-    handler: async ({ principal, params, body, services }) => apiKeyOut(await services.apiKeys.adminSetLocked(principal, params.key_id, body.disabled)),
+    scopes: ["api_keys:admin"], params: keyId, body: lockWire.object, wireNames: { locked: "disabled" }, status: 200, response: ApiKeySchema,
+    handler: async ({ principal, params, body, services }) => apiKeyOut(await services.apiKeys.adminSetLocked(principal, params.key_id, lockWire.fromWire(body))),
   }),
   defineRoute({
     method: "DELETE", path: "/admin/api-keys/{key_id}", operationId: "adminDeleteApiKey", summary: "Delete any user's key", tag: "api-keys",

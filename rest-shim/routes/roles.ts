@@ -1,10 +1,13 @@
 import { z } from "zod";
 import { defineRoute } from "../route.ts";
-import { idParams, shortText, skipLimitQuery } from "../schemas.ts";
+import { wireContract } from "../contract.ts";
+import { roleCreateContract, rolePatchContract } from "../../src/modules/roles/index.ts";
+import { idParams, skipLimitQuery } from "../schemas.ts";
 import { RoleSchema, ScopeCatalogueSchema, roleOut } from "../serializers.ts";
 
 const roleId = idParams("role_id");
-const scopeList = z.array(z.string().min(1).max(100)).max(500);
+const createWire = wireContract(roleCreateContract);
+const patchWire = wireContract(rolePatchContract);
 
 export const roleRoutes = [
   defineRoute({
@@ -25,16 +28,14 @@ export const roleRoutes = [
   defineRoute({
     method: "POST", path: "/roles/", operationId: "createRole", summary: "Create a role", tag: "roles",
     scopes: ["roles:create"], status: 201, response: RoleSchema,
-    body: z.object({ name: shortText(100), scopes: scopeList, default_role: z.boolean().optional() }).strict(),
-    handler: async ({ principal, body, services }) =>
-      roleOut(await services.roles.create(principal, { name: body.name, scopes: body.scopes, defaultRole: body.default_role })),
+    body: createWire.object,
+    handler: async ({ principal, body, services }) => roleOut(await services.roles.create(principal, createWire.fromWire(body))),
   }),
   defineRoute({
     method: "PATCH", path: "/roles/{role_id}", operationId: "updateRole", summary: "Update a role's name, scopes or default flag", tag: "roles",
     scopes: ["roles:update"], params: roleId, status: 200, response: RoleSchema,
-    body: z.object({ name: shortText(100).optional(), scopes: scopeList.optional(), default_role: z.boolean().optional() }).strict(),
-    handler: async ({ principal, params, body, services }) =>
-      roleOut(await services.roles.update(principal, params.role_id, { name: body.name, scopes: body.scopes, defaultRole: body.default_role })),
+    body: patchWire.object,
+    handler: async ({ principal, params, body, services }) => roleOut(await services.roles.update(principal, params.role_id, patchWire.fromWire(body))),
   }),
   defineRoute({
     method: "DELETE", path: "/roles/{role_id}", operationId: "deleteRole", summary: "Delete a role that no user holds", tag: "roles",

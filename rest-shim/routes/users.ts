@@ -1,9 +1,14 @@
 import { z } from "zod";
 import { defineRoute } from "../route.ts";
-import { bodyId, email, idParams, password, skipLimitQuery } from "../schemas.ts";
+import { wireContract } from "../contract.ts";
+import { ownPasswordContract, userCreateContract, userPatchContract } from "../../src/modules/users/index.ts";
+import { idParams, skipLimitQuery } from "../schemas.ts";
 import { UserSchema, userOut } from "../serializers.ts";
 
 const userId = idParams("user_id");
+const createWire = wireContract(userCreateContract);
+const patchWire = wireContract(userPatchContract);
+const ownPasswordWire = wireContract(ownPasswordContract);
 
 export const userRoutes = [
   defineRoute({
@@ -19,9 +24,8 @@ export const userRoutes = [
   defineRoute({
     method: "PATCH", path: "/users/me", operationId: "updateCurrentUser", summary: "Change your own password (current password required)", tag: "users",
     scopes: ["users:me"], status: 200, response: UserSchema,
-    body: z.object({ current_password: z.string().min(1).max(1024), password }).strict(),
-    handler: async ({ principal, body, services }) =>
-      userOut(await services.users.changeOwnPassword(principal, body.current_password, body.password)),
+    body: ownPasswordWire.object,
+    handler: async ({ principal, body, services }) => userOut(await services.users.changeOwnPassword(principal, ownPasswordWire.fromWire(body))),
   }),
   defineRoute({
     method: "GET", path: "/users/{user_id}", operationId: "getUser", summary: "Get a user", tag: "users",
@@ -31,16 +35,14 @@ export const userRoutes = [
   defineRoute({
     method: "POST", path: "/users/", operationId: "createUser", summary: "Create a user", tag: "users",
     scopes: ["users:create"], status: 201, response: UserSchema,
-    body: z.object({ email, org_id: bodyId, role_id: bodyId, password: password.optional(), disabled: z.boolean().optional() }).strict(),
-    handler: async ({ principal, body, services }) =>
-      userOut(await services.users.create(principal, { email: body.email, orgId: body.org_id, roleId: body.role_id, password: body.password, disabled: body.disabled })),
+    body: createWire.object,
+    handler: async ({ principal, body, services }) => userOut(await services.users.create(principal, createWire.fromWire(body))),
   }),
   defineRoute({
     method: "PATCH", path: "/users/{user_id}", operationId: "updateUser", summary: "Update a user (email, organisation, role, disabled, password)", tag: "users",
     scopes: ["users:update"], params: userId, status: 200, response: UserSchema,
-    body: z.object({ email: email.optional(), org_id: bodyId.optional(), role_id: bodyId.optional(), disabled: z.boolean().optional(), password: password.optional() }).strict(),
-    handler: async ({ principal, params, body, services }) =>
-      userOut(await services.users.update(principal, params.user_id, { email: body.email, orgId: body.org_id, roleId: body.role_id, disabled: body.disabled, password: body.password })),
+    body: patchWire.object,
+    handler: async ({ principal, params, body, services }) => userOut(await services.users.update(principal, params.user_id, patchWire.fromWire(body))),
   }),
   defineRoute({
     method: "DELETE", path: "/users/{user_id}", operationId: "deleteUser", summary: "Delete a user", tag: "users",

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { API_KEY_DOC } from "./api-keys.docs.ts";
 
 /** The input contract of creating an API key, in the service's vocabulary (REST derives its body, GraphQL checks its input). */
 export const createApiKeyContract = z
@@ -10,4 +11,22 @@ export const createApiKeyContract = z
   })
   .strict();
 
+/** The owner's switch (PATCH /api-keys/{key_id}, setApiKeyDisabled). */
+export const apiKeyToggleContract = z
+  .object({ disabled: z.boolean().describe(`${API_KEY_DOC.disabled}: true disables the key, false enables it (refused while an administrator holds it)`) })
+  .strict();
+
+/** The administrator's hold (PATCH /admin/api-keys/{key_id}, whose wire calls it `disabled`; adminSetApiKeyLocked). */
+export const apiKeyLockContract = z
+  .object({ locked: z.boolean().describe(`${API_KEY_DOC.adminDisabled}: true locks the key, false releases the hold (the owner's own switch stays as it was)`) })
+  .strict();
+
+/** Listing every user's keys: optionally one owner's. */
+export const adminApiKeyListContract = z
+  .object({ userId: z.number().int().min(1, "must be a positive integer").max(2_147_483_647).optional().describe("Only this user's keys") })
+  .strict();
+
 export type CreateApiKeyInput = z.output<typeof createApiKeyContract>;
+export type ApiKeyToggle = z.input<typeof apiKeyToggleContract>;
+export type ApiKeyLock = z.input<typeof apiKeyLockContract>;
+export type AdminApiKeyList = z.input<typeof adminApiKeyListContract>;

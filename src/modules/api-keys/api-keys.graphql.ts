@@ -1,6 +1,6 @@
 import { builder, caller } from "../../graphql/builder.ts";
 import { contractInput } from "../../graphql/inputs.ts";
-import { createApiKeyContract } from "./api-keys.contracts.ts";
+import { adminApiKeyListContract, apiKeyLockContract, apiKeyToggleContract, createApiKeyContract } from "./api-keys.contracts.ts";
 import type { ApiKeyRecord } from "./api-keys.service.ts";
 import { DOC } from "../../graphql/docs.ts";
 import { API_KEY_DOC, API_KEY_TYPES_DOC } from "./api-keys.docs.ts";
@@ -48,7 +48,7 @@ builder.queryFields((t) => ({
     type: [ApiKeyType],
     description: "List every user's API keys, optionally of one user (GET /admin/api-keys/)",
     args: { userId: t.arg.int({ description: "Only this user's keys (REST user_id)" }) },
-    resolve: (_r, a, ctx) => ctx.services.apiKeys.adminList(caller(ctx), a.userId ?? undefined),
+    resolve: (_r, a, ctx) => ctx.services.apiKeys.adminList(caller(ctx), contractInput(adminApiKeyListContract, a)),
   }),
 }));
 
@@ -63,7 +63,7 @@ builder.mutationFields((t) => ({
     type: ApiKeyType,
     description: "Enable or disable your own key",
     args: { id: t.arg.int({ required: true, description: KEY_ID }), disabled: t.arg.boolean({ required: true, description: "True disables it, false enables it" }) },
-    resolve: (_r, a, ctx) => ctx.services.apiKeys.setDisabled(caller(ctx), a.id, a.disabled),
+    resolve: (_r, a, ctx) => ctx.services.apiKeys.setDisabled(caller(ctx), a.id, contractInput(apiKeyToggleContract, { disabled: a.disabled })),
   }),
   deleteApiKey: t.boolean({
     description: "Delete your own key (refused while an administrator holds it); true when done",
@@ -77,7 +77,7 @@ builder.mutationFields((t) => ({
     type: ApiKeyType,
     description: "Lock or unlock any user's key: the administrator's hold (REST disabled on /admin/api-keys/{key_id})",
     args: { id: t.arg.int({ required: true, description: KEY_ID }), locked: t.arg.boolean({ required: true, description: "True locks it, false releases the hold" }) },
-    resolve: (_r, a, ctx) => ctx.services.apiKeys.adminSetLocked(caller(ctx), a.id, a.locked),
+    resolve: (_r, a, ctx) => ctx.services.apiKeys.adminSetLocked(caller(ctx), a.id, contractInput(apiKeyLockContract, { locked: a.locked })),
   }),
   adminDeleteApiKey: t.boolean({
     description: "Delete any user's key; true when done",

@@ -2,12 +2,20 @@ import crypto from "node:crypto";
 import type { AppContext } from "../../app-context.ts";
 import { authorize, hasScope, requireUser, type Principal } from "../../auth/principal.ts";
 import { isKnownScope } from "../../auth/scopes.ts";
-import { errors } from "../../platform/errors.ts";
+import { errors, parseInput } from "../../platform/errors.ts";
 import type { AuditService } from "../audit/index.ts";
 import type { ApiKey } from "../../generated/prisma/client.ts";
 import { sha256Hex } from "./api-key-auth.ts";
-
-import type { CreateApiKeyInput } from "./api-keys.contracts.ts";
+import {
+  adminApiKeyListContract,
+  apiKeyLockContract,
+  apiKeyToggleContract,
+  createApiKeyContract,
+  type AdminApiKeyList,
+  type ApiKeyLock,
+  type ApiKeyToggle,
+  type CreateApiKeyInput,
+} from "./api-keys.contracts.ts";
 
 export type ApiKeyRecord = Omit<ApiKey, "tokenHash">;
 
@@ -42,10 +50,11 @@ export class ApiKeysService {
    * Minting needs an interactive login (spec 4.1), and the key can never hold more than the
    * credential that asks for it: the role, intersected with the scopes the access token was narrowed to.
    */
-  async create(p: Principal | null, input: CreateApiKeyInput): Promise<{ key: ApiKeyRecord; token: string }> {
+  async create(p: Principal | null, given: CreateApiKeyInput): Promise<{ key: ApiKeyRecord; token: string }> {
     authorize(p, "api_keys:create");
     requireUser(p);
     if (p.actorType !== "user") throw errors.forbidden("API keys can only be created with an interactive OAuth2 access token");
+    const input = parseInput(createApiKeyContract, given);
     const scopes = [...new Set(input.scopes)];
     if (scopes.length === 0) throw errors.invalidScope("At least one scope is required.");
     const unknown = scopes.filter((s) => !isKnownScope(s));
@@ -74,9 +83,10 @@ export class ApiKeysService {
   }
 
   /** Owner enable/disable. Refused while an administrator holds the key. */
-  async setDisabled(p: Principal | null, id: number, disabled: boolean): Promise<ApiKeyRecord> {
+  async setDisabled(p: Principal | null, id: number, given: ApiKeyToggle): Promise<ApiKeyRecord> {
     authorize(p, "api_keys:update");
     requireUser(p);
+    const { disabled } = parseInput(apiKeyToggleContract, given);
     const { prisma } = this.ctx.db;
     return this.ctx.authCache.afterChange(`api_keys:${id}`, () => prisma.$transaction(async (tx) => {
       const key = await tx.apiKey.findFirst({ where: { id, userId: p.userId }, select: publicColumns });
@@ -104,8 +114,9 @@ export class ApiKeysService {
     }));
   }
 
-  async adminList(p: Principal | null, userId?: number): Promise<ApiKeyRecord[]> {
+  async adminList(p: Principal | null, filter: AdminApiKeyList = {}): Promise<ApiKeyRecord[]> {
     authorize(p, "api_keys:admin");
+    const { userId } = parseInput(adminApiKeyListContract, filter);
     return this.ctx.db.prisma.apiKey.findMany({
       where: userId === undefined ? {} : { userId },
       select: publicColumns,
@@ -114,8 +125,9 @@ export class ApiKeysService {
   }
 
   /** Administrator hold. Unlocking leaves the owner's own disable flag as it was. */
-  async adminSetLocked(p: Principal | null, id: number, locked: boolean): Promise<ApiKeyRecord> {
+  async adminSetLocked(p: Principal | null, id: number, given: ApiKeyLock): Promise<ApiKeyRecord> {
     authorize(p, "api_keys:admin");
+    const { locked } = parseInput(apiKeyLockContract, given);
     const { prisma } = this.ctx.db;
     return this.ctx.authCache.afterChange(`api_keys:${id}`, () => prisma.$transaction(async (tx) => {
       const key = await tx.apiKey.findUnique({ where: { id }, select: publicColumns });

@@ -5,6 +5,8 @@ import { errors } from "../../platform/errors.ts";
 import { checkPageSize } from "../../platform/paging.ts";
 import { DOC } from "../../graphql/docs.ts";
 import { PAGE_DOC, pageType } from "../../graphql/page.ts";
+import { contractInput } from "../../graphql/inputs.ts";
+import { organisationCreateContract, organisationPatchContract } from "./organisations.contracts.ts";
 import { ORG_DOC, ORG_TYPES_DOC } from "./organisations.docs.ts";
 
 const ORG_GQL = {
@@ -76,9 +78,6 @@ const orgKey = (a: { id?: number | null; uuid?: string | null }): number | strin
   throw errors.invalidField(["args"], "Give id or a valid uuid");
 };
 
-const undefinedIfNull = <T extends object>(o: T) =>
-  Object.fromEntries(Object.entries(o).filter(([, v]) => v !== null && v !== undefined)) as { [K in keyof T]?: NonNullable<T[K]> };
-
 builder.queryFields((t) => ({
   organisations: t.field({
     extensions: cost.page("size", 50),
@@ -100,16 +99,13 @@ builder.mutationFields((t) => ({
     type: OrganisationType,
     description: "Create an organisation (POST /organisations/)",
     args: { input: t.arg({ type: OrganisationInput, required: true, description: "The new organisation" }) },
-    resolve: (_r, { input }, ctx) => {
-      if (input.uuid != null && !UUID.test(input.uuid)) throw errors.invalidField(["input", "uuid"], "Invalid UUID", input.uuid);
-      return ctx.services.organisations.create(caller(ctx), { ...undefinedIfNull(input), name: input.name, uuid: input.uuid?.toLowerCase() });
-    },
+    resolve: (_r, { input }, ctx) => ctx.services.organisations.create(caller(ctx), contractInput(organisationCreateContract, input)),
   }),
   updateOrganisation: t.field({
     type: OrganisationType,
     description: "Change an organisation (PATCH /organisations/{id})",
     args: { id: t.arg.int({ required: true, description: DOC.orgId }), input: t.arg({ type: OrganisationPatch, required: true, description: "The fields to change" }) },
-    resolve: (_r, { id, input }, ctx) => ctx.services.organisations.update(caller(ctx), id, undefinedIfNull(input)),
+    resolve: (_r, { id, input }, ctx) => ctx.services.organisations.update(caller(ctx), id, contractInput(organisationPatchContract, input)),
   }),
   deleteOrganisation: t.boolean({
     description: "Delete an organisation that has no users (DELETE /organisations/{id}); true when done",

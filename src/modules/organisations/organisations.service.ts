@@ -1,24 +1,12 @@
 import crypto from "node:crypto";
 import type { AppContext } from "../../app-context.ts";
 import { authorize, type Principal } from "../../auth/principal.ts";
-import { errors } from "../../platform/errors.ts";
+import { errors, parseInput } from "../../platform/errors.ts";
 import { offsetOf, pageOf, type Page, type PageRequest } from "../../platform/pagination.ts";
 import type { AuditService } from "../audit/index.ts";
 import { diff, isUniqueViolation } from "../roles/index.ts";
 import type { Organisation, Prisma } from "../../generated/prisma/client.ts";
-
-export interface OrganisationInput {
-  name: string;
-  uuid?: string;
-  description?: string | null;
-  type?: string | null;
-  nationality?: string | null;
-  sector?: string | null;
-  contacts?: string | null;
-  local?: boolean;
-  restrictedToDomain?: string[];
-  landingPage?: string | null;
-}
+import { organisationCreateContract, organisationPatchContract, type OrganisationInput, type OrganisationPatch } from "./organisations.contracts.ts";
 
 /** Organisations are readable by anyone holding organisations:read (MISP shares org names freely). */
 export class OrganisationsService {
@@ -48,8 +36,9 @@ export class OrganisationsService {
     return org;
   }
 
-  async create(p: Principal | null, input: OrganisationInput): Promise<Organisation> {
+  async create(p: Principal | null, given: OrganisationInput): Promise<Organisation> {
     authorize(p, "organisations:create");
+    const input = parseInput(organisationCreateContract, given);
     const { prisma } = this.ctx.db;
     return prisma.$transaction(async (tx) => {
       await this.checkUnique(tx, input.name, input.uuid);
@@ -61,8 +50,9 @@ export class OrganisationsService {
     }).catch(alreadyExists);
   }
 
-  async update(p: Principal | null, id: number, input: Partial<Omit<OrganisationInput, "uuid">>): Promise<Organisation> {
+  async update(p: Principal | null, id: number, given: OrganisationPatch): Promise<Organisation> {
     authorize(p, "organisations:update");
+    const input = parseInput(organisationPatchContract, given);
     const { prisma } = this.ctx.db;
     return prisma.$transaction(async (tx) => {
       const before = await tx.organisation.findUnique({ where: { id } });

@@ -6,6 +6,8 @@ import type { Whoami } from "../../auth/auth.service.ts";
 import { checkPageSize } from "../../platform/paging.ts";
 import { DOC } from "../../graphql/docs.ts";
 import { PAGE_DOC, pageType } from "../../graphql/page.ts";
+import { contractInput } from "../../graphql/inputs.ts";
+import { roleCreateContract, rolePatchContract } from "./roles.contracts.ts";
 import { ROLE_DOC, ROLE_TYPES_DOC, SCOPE_DOC } from "./roles.docs.ts";
 
 const ROLE_GQL = { ...ROLE_DOC, defaultRole: `${ROLE_DOC.defaultRole} (REST default_role)` } as const;
@@ -94,19 +96,13 @@ builder.mutationFields((t) => ({
     type: RoleType,
     description: "Create a role (POST /roles/)",
     args: { input: t.arg({ type: RoleInput, required: true, description: "The new role" }) },
-    resolve: (_r, { input }, ctx) =>
-      ctx.services.roles.create(caller(ctx), { name: input.name, scopes: input.scopes, defaultRole: input.defaultRole ?? undefined }),
+    resolve: (_r, { input }, ctx) => ctx.services.roles.create(caller(ctx), contractInput(roleCreateContract, input)),
   }),
   updateRole: t.field({
     type: RoleType,
     description: "Change a role (PATCH /roles/{role_id})",
     args: { id: t.arg.int({ required: true, description: DOC.roleId }), input: t.arg({ type: RolePatch, required: true, description: "The fields to change" }) },
-    resolve: (_r, { id, input }, ctx) =>
-      ctx.services.roles.update(caller(ctx), id, {
-        name: input.name ?? undefined,
-        scopes: input.scopes ?? undefined,
-        defaultRole: input.defaultRole ?? undefined,
-      }),
+    resolve: (_r, { id, input }, ctx) => ctx.services.roles.update(caller(ctx), id, contractInput(rolePatchContract, input)),
   }),
   deleteRole: t.boolean({
     description: "Delete a role no user holds (DELETE /roles/{role_id}); true when done",

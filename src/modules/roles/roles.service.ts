@@ -1,18 +1,13 @@
 import type { AppContext } from "../../app-context.ts";
 import { authorize, hasScope, type Principal } from "../../auth/principal.ts";
 import { ADMIN_SCOPE, SCOPE_CATALOGUE, isKnownScope, grantedByAll } from "../../auth/scopes.ts";
-import { errors } from "../../platform/errors.ts";
+import { errors, parseInput } from "../../platform/errors.ts";
 import { offsetOf, pageOf, type Page, type PageRequest } from "../../platform/pagination.ts";
 import type { AuditService } from "../audit/index.ts";
 import type { Role } from "../../generated/prisma/client.ts";
+import { roleCreateContract, rolePatchContract, type RoleInput, type RolePatch } from "./roles.contracts.ts";
 
 export const ADMIN_ROLE_ID = 1;
-
-export interface RoleInput {
-  name: string;
-  scopes: string[];
-  defaultRole?: boolean;
-}
 
 export class RolesService {
   constructor(
@@ -42,8 +37,9 @@ export class RolesService {
     return role;
   }
 
-  async create(p: Principal | null, input: RoleInput): Promise<Role> {
+  async create(p: Principal | null, given: RoleInput): Promise<Role> {
     authorize(p, "roles:create");
+    const input = parseInput(roleCreateContract, given);
     const scopes = this.checkScopes(p, input.scopes);
     const { prisma } = this.ctx.db;
     return prisma.$transaction(async (tx) => {
@@ -55,8 +51,9 @@ export class RolesService {
     }).catch(nameTaken);
   }
 
-  async update(p: Principal | null, id: number, input: Partial<RoleInput>): Promise<Role> {
+  async update(p: Principal | null, id: number, given: RolePatch): Promise<Role> {
     authorize(p, "roles:update");
+    const input = parseInput(rolePatchContract, given);
     const scopes = input.scopes === undefined ? undefined : this.checkScopes(p, input.scopes);
     const { prisma } = this.ctx.db;
     return this.ctx.authCache.afterChange(`roles:${id}`, () => prisma.$transaction(async (tx) => {

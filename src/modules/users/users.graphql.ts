@@ -1,12 +1,13 @@
 import { builder, caller } from "../../graphql/builder.ts";
 import { cost } from "../../graphql/cost-limits.ts";
-import { errors } from "../../platform/errors.ts";
 import { checkPageSize } from "../../platform/paging.ts";
 import { DOC } from "../../graphql/docs.ts";
 import { PAGE_DOC, pageType } from "../../graphql/page.ts";
 import { OrganisationType } from "../organisations/organisations.graphql.ts";
 import { RoleType } from "../roles/roles.graphql.ts";
 import type { UserRecord } from "./users.service.ts";
+import { contractInput } from "../../graphql/inputs.ts";
+import { ownPasswordContract, userCreateContract, userPatchContract } from "./users.contracts.ts";
 import { USER_DOC, USER_TYPES_DOC } from "./users.docs.ts";
 
 const USER_GQL = {
@@ -31,16 +32,6 @@ const UserType = builder.objectRef<UserRecord>("User").implement({
 });
 
 const UserPage = pageType("UserPage", UserType, "users");
-
-const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,255}$/;
-const checkPassword = (p: string | null | undefined, field: string) => {
-  if (p != null && (p.length < 8 || p.length > 1024)) throw errors.invalidField(["input", field], "must be 8 to 1024 characters");
-  return p ?? undefined;
-};
-const checkEmail = (e: string | null | undefined) => {
-  if (e != null && (!EMAIL.test(e) || e.length > 320)) throw errors.invalidField(["input", "email"], "Invalid e-mail address", e.slice(0, 320));
-  return e ?? undefined;
-};
 
 const CreateUserInput = builder.inputType("CreateUserInput", {
   description: "A new user account (as POST /users/)",
@@ -86,27 +77,13 @@ builder.mutationFields((t) => ({
     type: UserType,
     description: "Create a user (POST /users/)",
     args: { input: t.arg({ type: CreateUserInput, required: true, description: "The new account" }) },
-    resolve: (_r, { input }, ctx) =>
-      ctx.services.users.create(caller(ctx), {
-        email: checkEmail(input.email)!,
-        orgId: input.orgId,
-        roleId: input.roleId,
-        password: checkPassword(input.password, "password"),
-        disabled: input.disabled ?? undefined,
-      }),
+    resolve: (_r, { input }, ctx) => ctx.services.users.create(caller(ctx), contractInput(userCreateContract, input)),
   }),
   updateUser: t.field({
     type: UserType,
     description: "Update a user (email, organisation, role, disabled, password), as PATCH /users/{user_id}",
     args: { id: t.arg.int({ required: true, description: DOC.userId }), input: t.arg({ type: UpdateUserInput, required: true, description: "The fields to change" }) },
-    resolve: (_r, { id, input }, ctx) =>
-      ctx.services.users.update(caller(ctx), id, {
-        email: checkEmail(input.email),
-        orgId: input.orgId ?? undefined,
-        roleId: input.roleId ?? undefined,
-        password: checkPassword(input.password, "password"),
-        disabled: input.disabled ?? undefined,
-      }),
+    resolve: (_r, { id, input }, ctx) => ctx.services.users.update(caller(ctx), id, contractInput(userPatchContract, input)),
   }),
   changeOwnPassword: t.field({
     type: UserType,
@@ -115,8 +92,7 @@ builder.mutationFields((t) => ({
       currentPassword: t.arg.string({ required: true, description: "Your current password (REST current_password)" }),
       password: t.arg.string({ required: true, description: "The new password, 8 to 1024 characters" }),
     },
-    resolve: (_r, a, ctx) =>
-      ctx.services.users.changeOwnPassword(caller(ctx), a.currentPassword, checkPassword(a.password, "password")!),
+    resolve: (_r, a, ctx) => ctx.services.users.changeOwnPassword(caller(ctx), contractInput(ownPasswordContract, a)),
   }),
   deleteUser: t.boolean({
     description: "Delete a user (DELETE /users/{user_id}); true when done",

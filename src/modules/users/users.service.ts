@@ -2,31 +2,17 @@ import type { AppContext } from "../../app-context.ts";
 import { authorize, requireUser, type Principal } from "../../auth/principal.ts";
 import { hashPassword, verifyPassword } from "../../auth/passwords.ts";
 import { LoginThrottle } from "../../auth/login-throttle.ts";
-import { errors } from "../../platform/errors.ts";
+import { errors, parseInput } from "../../platform/errors.ts";
 import { offsetOf, pageOf, type Page, type PageRequest } from "../../platform/pagination.ts";
 import type { AuditService } from "../audit/index.ts";
 import { ADMIN_ROLE_ID, canAssignRole, diff, isUniqueViolation } from "../roles/index.ts";
 import type { Prisma } from "../../generated/prisma/client.ts";
+import { ownPasswordContract, userCreateContract, userPatchContract, type CreateUserInput, type OwnPasswordChange, type UpdateUserInput } from "./users.contracts.ts";
 import { canChangeOwnRole, canManageUsersOf, usersOrganisationFilter } from "./users.policy.ts";
 
 const withRelations = { role: true, organisation: true } as const;
 export type UserRecord = Prisma.UserGetPayload<{ include: typeof withRelations }>;
 
-export interface CreateUserInput {
-  email: string;
-  orgId: number;
-  roleId: number;
-  password?: string;
-  disabled?: boolean;
-}
-
-export interface UpdateUserInput {
-  email?: string;
-  orgId?: number;
-  roleId?: number;
-  password?: string;
-  disabled?: boolean;
-}
 
 /**
  * Users. Administrators (scope *) manage everyone; other holders of the users scopes (org admins)
@@ -73,8 +59,9 @@ export class UsersService {
     return this.findVisible(p, id);
   }
 
-  async create(p: Principal | null, input: CreateUserInput): Promise<UserRecord> {
+  async create(p: Principal | null, given: CreateUserInput): Promise<UserRecord> {
     authorize(p, "users:create");
+    const input = parseInput(userCreateContract, given);
     const email = input.email.toLowerCase();
     const passwordHash = input.password ? await hashPassword(input.password) : null;
     const { prisma } = this.ctx.db;
@@ -95,8 +82,9 @@ export class UsersService {
     }).catch(emailTaken);
   }
 
-  async update(p: Principal | null, id: number, input: UpdateUserInput): Promise<UserRecord> {
+  async update(p: Principal | null, id: number, given: UpdateUserInput): Promise<UserRecord> {
     authorize(p, "users:update");
+    const input = parseInput(userPatchContract, given);
     const passwordHash = input.password ? await hashPassword(input.password) : undefined;
     const { prisma } = this.ctx.db;
     return this.ctx.authCache.afterChange(`users:${id}`, () => prisma.$transaction(async (tx) => {
@@ -144,10 +132,11 @@ export class UsersService {
    * is throttled like a login, so a stolen access token cannot be used to guess the password. The
    * change ends every session, this one included.
    */
-  async changeOwnPassword(p: Principal | null, currentPassword: string, newPassword: string): Promise<UserRecord> {
+  async changeOwnPassword(p: Principal | null, given: OwnPasswordChange): Promise<UserRecord> {
     authorize(p, "users:me");
     requireUser(p);
     if (p.actorType !== "user") throw errors.forbidden("Passwords can only be changed with an interactive login");
+    const { currentPassword, password: newPassword } = parseInput(ownPasswordContract, given);
     const { prisma } = this.ctx.db;
     const user = await prisma.user.findUnique({ where: { id: p.userId } });
     if (!user) throw errors.unauthenticated();
