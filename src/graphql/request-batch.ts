@@ -40,3 +40,14 @@ export function loaderOf<K, V>(ctx: object, name: string, create: () => BatchLoa
   if (!loader) mine.set(name, (loader = create() as BatchLoader<unknown, unknown>));
   return loader as BatchLoader<K, V>;
 }
+
+const memos = new WeakMap<object, Map<string, Promise<unknown>>>();
+
+/** `load()`'s answer, loaded once per request (the context) whatever the number of fields asking. */
+export function requestMemo<T>(ctx: object, name: string, load: () => Promise<T>): Promise<T> {
+  let mine = memos.get(ctx);
+  if (!mine) memos.set(ctx, (mine = new Map()));
+  let memo = mine.get(name);
+  if (!memo) mine.set(name, (memo = load()));
+  return memo as Promise<T>;
+}

@@ -152,35 +152,6 @@ export async function attributesOfObjects(sql: Sql, objectIds: number[], reader:
   return byObject;
 }
 
-/**
- * The standalone attributes of these events that `reader` may see, newest change first, at most
- * `perEvent` of each, in one statement: live ones, or with `deleted` only those whose flag matches.
- */
-export async function attributesOfEvents(
-  sql: Sql,
-  eventIds: number[],
-  reader: Principal,
-  opts: { perEvent: number; deleted: boolean | null },
-): Promise<Map<number, AttributeView[]>> {
-  const byEvent = new Map<number, AttributeView[]>(eventIds.map((id) => [id, []]));
-  if (eventIds.length === 0) return byEvent;
-  const params: unknown[] = [eventIds, opts.perEvent];
-  const readable = readableSql(reader, "e", ["a.distribution", "o.distribution"], params);
-  let deleted = "";
-  if (opts.deleted !== null) {
-    params.push(opts.deleted);
-    deleted = ` AND a.deleted = $${params.length}`;
-  }
-  const ranked = ATTRIBUTE_SELECT.replace("SELECT", "SELECT row_number() OVER (PARTITION BY a.event_id ORDER BY a.timestamp DESC, a.id DESC) AS rank,");
-  const { rows } = await sql.query<AttributeRow>(
-    `SELECT * FROM (${ranked} WHERE a.event_id = ANY($1::int[]) AND a.object_id IS NULL${deleted} AND ${readable}) ranked
-      WHERE rank <= $2 ORDER BY event_id, rank`,
-    params,
-  );
-  for (const r of rows.map(toAttributeView)) byEvent.get(r.eventId)?.push(r);
-  return byEvent;
-}
-
 /** Locks an event row (events first, then their children: one lock order for every writer). */
 export async function lockEvent(sql: Sql, by: { uuid: string } | { id: number }): Promise<EventRef | null> {
   const [column, value] = "uuid" in by ? ["uuid", by.uuid] : ["id", by.id];

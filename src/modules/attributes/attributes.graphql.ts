@@ -1,10 +1,11 @@
 import { builder, caller } from "../../graphql/builder.ts";
 import { cost } from "../../graphql/cost-limits.ts";
 import { errors } from "../../platform/errors.ts";
-import { checkPage, checkUuid, EventTagType, EventType } from "../events/events.graphql.ts";
-import { BatchLoader, loaderOf } from "../../graphql/request-batch.ts";
+import { checkPage, checkUuid, EventTagType, EventType, TAGS_SELECTION, tagViews } from "../events/events.graphql.ts";
 import { MAX_ATTRIBUTES_PER_EVENT } from "./attributes.service.ts";
-import type { AttributeView } from "./attribute-reader.ts";
+import { queryFromInfo } from "@pothos/plugin-prisma";
+import type { GraphQLResolveInfo } from "graphql";
+import type { GraphQLContext } from "../../graphql/builder.ts";
 import { attributeCreateContract, attributePatchContract, type AttributeCreate, type AttributePatch } from "./attributes.contracts.ts";
 import { contractInput } from "../../graphql/inputs.ts";
 import { DOC } from "../../graphql/docs.ts";
@@ -23,12 +24,12 @@ export const ATTRIBUTE_DOC = {
   tags: "Tags attached to it",
 } as const;
 
-export const AttributeType = builder.objectRef<AttributeView>("Attribute").implement({
+export const AttributeType = builder.prismaObject("Attribute", {
   description: "A MISP attribute; value1/value2 are the halves of a composite value (value2 null otherwise)",
   fields: (t) => ({
     uuid: t.exposeString("uuid", { description: ATTRIBUTE_DOC.uuid }),
-    eventUuid: t.exposeString("eventUuid", { description: `${DOC.eventUuid} (REST event_uuid)` }),
-    objectUuid: t.exposeString("objectUuid", { nullable: true, description: `${DOC.objectUuid} (REST object_uuid)` }),
+    eventUuid: t.string({ description: `${DOC.eventUuid} (REST event_uuid)`, select: { event: { select: { uuid: true } } }, resolve: (a) => a.event.uuid }),
+    objectUuid: t.string({ nullable: true, description: `${DOC.objectUuid} (REST object_uuid)`, select: { object: { select: { uuid: true } } }, resolve: (a) => a.object?.uuid ?? null }),
     objectRelation: t.exposeString("objectRelation", { nullable: true, description: ATTRIBUTE_DOC.objectRelation }),
     category: t.exposeString("category", { description: ATTRIBUTE_DOC.category }),
     type: t.exposeString("type", { description: ATTRIBUTE_DOC.type }),
@@ -39,34 +40,26 @@ export const AttributeType = builder.objectRef<AttributeView>("Attribute").imple
     comment: t.exposeString("comment", { description: DOC.comment }),
     distribution: t.exposeInt("distribution", { description: ATTRIBUTE_DOC.distribution }),
     sharingGroupId: t.exposeInt("sharingGroupId", { nullable: true, description: `${DOC.sharingGroupId} (REST sharing_group_id)` }),
-    timestamp: t.exposeFloat("timestamp", { description: DOC.timestamp }),
+    timestamp: t.float({ description: DOC.timestamp, resolve: (a) => Number(a.timestamp) }),
     firstSeen: t.expose("firstSeen", { type: "DateTime", nullable: true, description: `${DOC.firstSeen} (REST first_seen)` }),
     lastSeen: t.expose("lastSeen", { type: "DateTime", nullable: true, description: `${DOC.lastSeen} (REST last_seen)` }),
     deleted: t.exposeBoolean("deleted", { description: DOC.deleted }),
     disableCorrelation: t.exposeBoolean("disableCorrelation", { description: ATTRIBUTE_DOC.disableCorrelation }),
-    tags: t.field({ type: [EventTagType], description: ATTRIBUTE_DOC.tags, resolve: (a) => a.tags }),
+    tags: t.field({ type: [EventTagType], description: ATTRIBUTE_DOC.tags, select: TAGS_SELECTION, resolve: (a) => tagViews(a.tags) }),
   }),
 });
 
 const AttributePage = pageType("AttributePage", AttributeType, "attributes");
 
-builder.objectField(EventType, "attributes", (t) =>
-  t.field({
-    type: [AttributeType],
-    description: `Its standalone attributes you may read (those in objects are the objects'), newest change first: at most limit (1 to ${MAX_ATTRIBUTES_PER_EVENT}). A page of events loads them all in one read`,
+builder.prismaObjectField(EventType, "attributes", (t) =>
+  t.relation("attributes", {
+    description: `Its standalone attributes you may read (those in objects are the objects'), newest change first: at most limit (1 to ${MAX_ATTRIBUTES_PER_EVENT}). A page of events loads them in the same statement`,
     extensions: cost.page("limit", 100),
     args: {
       limit: t.arg.int({ defaultValue: 100, description: `Attributes of this event to list, 1 to ${MAX_ATTRIBUTES_PER_EVENT}` }),
       deleted: t.arg.boolean({ defaultValue: false, description: "false: live ones only; true: soft-deleted ones only; null: both" }),
     },
-    resolve: (event, a, ctx) => {
-      const opts = { perEvent: a.limit ?? 100, deleted: a.deleted ?? null };
-      const p = caller(ctx);
-      const loader = loaderOf(ctx, `Event.attributes:${opts.perEvent}:${opts.deleted}`, () =>
-        new BatchLoader((ids: number[]) => ctx.services.attributes.ofEvents(p, ids, opts), (): AttributeView[] => []),
-      );
-      return loader.load(event.id);
-    },
+    query: (a, ctx) => ctx.services.attributes.standaloneOfEvent(caller(ctx), { perEvent: a.limit ?? 100, deleted: a.deleted ?? null }),
   }),
 );
 
@@ -119,6 +112,10 @@ export function toAttributeCreate(i: AttributeInputShape, at: (string | number)[
   return contractInput(attributeCreateContract, i, at);
 }
 
+/** A written attribute as GraphQL returns it: read again with the selection's relations. */
+const asStored = (ctx: GraphQLContext, info: GraphQLResolveInfo, uuid: string) =>
+  ctx.services.attributes.findOne(caller(ctx), uuid, queryFromInfo({ context: ctx, info }));
+
 builder.queryFields((t) => ({
   attributes: t.field({
     extensions: cost.page("size", 50),
@@ -132,9 +129,9 @@ builder.queryFields((t) => ({
       objectUuid: t.arg.string({ description: "Only this object's attributes" }),
       deleted: t.arg.boolean({ description: "true: only soft-deleted ones; false: only live ones; omitted: both" }),
     },
-    resolve: (_r, a, ctx) => {
+    resolve: (_r, a, ctx, info) => {
       if (a.type != null && (a.type.length > 255 || a.type.includes("\0"))) throw errors.invalidField(["args", "type"], "must be at most 255 characters without NUL bytes");
-      return ctx.services.attributes.list(
+      return ctx.services.attributes.findPage(
         caller(ctx),
         {
           eventUuid: a.eventUuid ? checkUuid(a.eventUuid, "eventUuid") : undefined,
@@ -143,6 +140,7 @@ builder.queryFields((t) => ({
           deleted: a.deleted ?? undefined,
         },
         checkPage(a.page, a.size),
+        queryFromInfo({ context: ctx, info, path: ["items"] }),
       );
     },
   }),
@@ -150,7 +148,7 @@ builder.queryFields((t) => ({
     type: AttributeType,
     description: "One attribute of a readable event (a soft-deleted one too)",
     args: { uuid: t.arg.string({ required: true, description: ATTRIBUTE_UUID }) },
-    resolve: (_r, a, ctx) => ctx.services.attributes.get(caller(ctx), checkUuid(a.uuid, "uuid")),
+    resolve: (_r, a, ctx, info) => ctx.services.attributes.findOne(caller(ctx), checkUuid(a.uuid, "uuid"), queryFromInfo({ context: ctx, info })),
   }),
 }));
 
@@ -159,13 +157,14 @@ builder.mutationFields((t) => ({
     type: AttributeType,
     description: "Add an attribute to an event you may change",
     args: { eventUuid: t.arg.string({ required: true, description: "The event's UUID" }), input: t.arg({ type: AttributeInput, required: true, description: "The attribute: type and value required" }) },
-    resolve: (_r, a, ctx) => ctx.services.attributes.create(caller(ctx), { ...toAttributeCreate(a.input), eventUuid: checkUuid(a.eventUuid, "eventUuid") }),
+    resolve: async (_r, a, ctx, info) =>
+      asStored(ctx, info, (await ctx.services.attributes.create(caller(ctx), { ...toAttributeCreate(a.input), eventUuid: checkUuid(a.eventUuid, "eventUuid") })).uuid),
   }),
   updateAttribute: t.field({
     type: AttributeType,
     description: "Change an attribute: only the fields given",
     args: { uuid: t.arg.string({ required: true, description: ATTRIBUTE_UUID }), input: t.arg({ type: AttributeInput, required: true, description: "The fields to change" }) },
-    resolve: (_r, a, ctx) => ctx.services.attributes.update(caller(ctx), checkUuid(a.uuid, "uuid"), toAttributePatch(a.input)),
+    resolve: async (_r, a, ctx, info) => asStored(ctx, info, (await ctx.services.attributes.update(caller(ctx), checkUuid(a.uuid, "uuid"), toAttributePatch(a.input))).uuid),
   }),
   deleteAttribute: t.boolean({
     description: "Soft delete (deleted = true; updateAttribute with deleted: false restores it); force: true deletes it for good",

@@ -5,10 +5,11 @@ import { withTransaction } from "../../platform/db/transaction.ts";
 import { errors } from "../../platform/errors.ts";
 import { offsetOf, pageOf, type Page, type PageRequest } from "../../platform/pagination.ts";
 import { recordChanges, type Change } from "../changes/index.ts";
-import { canReadEvent, canReadInEvent, canWriteEvent, readableSql } from "../../auth/distribution.ts";
+import { canReadEvent, canReadInEvent, canWriteEvent, readableAttributeWhere, readableSql } from "../../auth/distribution.ts";
+import type { Prisma } from "../../platform/db/index.ts";
 import { ensureTags } from "../events/index.ts";
 import { checkTagName } from "../tags/index.ts";
-import { attributesOfEvents, listAttributes, loadAttribute, lockEvent, type AttributeView, type EventRef } from "./attribute-reader.ts";
+import { listAttributes, loadAttribute, lockEvent, type AttributeView, type EventRef } from "./attribute-reader.ts";
 import { prepareAttributePatch, prepareNewAttribute, type AttributeCreate, type AttributePatch } from "./attribute-rules.ts";
 import { insertAttributes, touchEvent, touchObject, updateAttributeColumns } from "./attribute-writer.ts";
 import { Issues, nowSeconds } from "./input-checks.ts";
@@ -40,14 +41,30 @@ export function attributeDeletedChange(a: Pick<AttributeView, "uuid" | "type" | 
 
 const objectPayload = (objectUuid: string | null) => (objectUuid ? { object_uuid: objectUuid } : {});
 
+/** Attributes one event lists in a read of several events (Event.attributes over GraphQL). */
+export const MAX_ATTRIBUTES_PER_EVENT = 1000;
+
+/** What @pothos/plugin-prisma planned for the GraphQL selection: the relations and columns to load. */
+export type AttributeSelection = Pick<Prisma.AttributeFindManyArgs, "include" | "select">;
+/** An attribute row as Prisma loads it, with whatever relations its selection included. */
+export type AttributeRecord = Prisma.AttributeGetPayload<object>;
+
+const NEWEST_FIRST: Prisma.AttributeOrderByWithRelationInput[] = [{ timestamp: "desc" }, { id: "desc" }];
+
+function attributeFilterWhere(filter: AttributeFilter): Prisma.AttributeWhereInput {
+  return {
+    ...(filter.eventUuid ? { event: { uuid: filter.eventUuid } } : {}),
+    ...(filter.type ? { type: filter.type } : {}),
+    ...(filter.objectUuid ? { object: { uuid: filter.objectUuid } } : { objectId: null }),
+    ...(filter.deleted !== undefined ? { deleted: filter.deleted } : {}),
+  };
+}
+
 /**
  * Attributes: reading follows the readability of the attribute's event, writing needs write
  * access to it. Every write bumps the attribute's, its object's and its event's `timestamp` and
  * records its change in the same transaction.
  */
-/** Attributes one event lists in a read of several events (Event.attributes over GraphQL). */
-export const MAX_ATTRIBUTES_PER_EVENT = 1000;
-
 export class AttributesService {
   constructor(private readonly ctx: AppContext) {}
 
@@ -68,17 +85,37 @@ export class AttributesService {
     return pageOf(items, total, req);
   }
 
+  /** The same list for GraphQL: Prisma rows loaded with the selection the plugin planned, same rule and order. */
+  async findPage(p: Principal | null, filter: AttributeFilter, req: PageRequest, selection: AttributeSelection): Promise<Page<AttributeRecord>> {
+    authorize(p, "attributes:read");
+    const where: Prisma.AttributeWhereInput = { AND: [readableAttributeWhere(p), attributeFilterWhere(filter)] };
+    const [items, total] = await Promise.all([
+      this.ctx.db.prisma.attribute.findMany({ ...selection, where, orderBy: NEWEST_FIRST, skip: offsetOf(req), take: req.size }),
+      this.ctx.db.prisma.attribute.count({ where }),
+    ]);
+    return pageOf(items, total, req);
+  }
+
+  /** One attribute for GraphQL (a soft-deleted one too); 404 when it is not readable. */
+  async findOne(p: Principal | null, uuid: string, selection: AttributeSelection): Promise<AttributeRecord> {
+    authorize(p, "attributes:read");
+    const a = await this.ctx.db.prisma.attribute.findFirst({ ...selection, where: { AND: [readableAttributeWhere(p), { uuid }] } });
+    if (!a) throw errors.notFound("Attribute");
+    return a;
+  }
+
   /**
-   * The standalone attributes of several events at once (a page of events with theirs: one
-   * statement, whatever the page size), each event's newest `perEvent`; what the caller may not
-   * read is left out, as everywhere. `deleted`: null for all, else only those whose flag matches.
+   * An event's standalone attributes the caller may read, newest change first, at most `perEvent`
+   * (1 to 1000): the relation query GraphQL loads with a page of events, in the same statement.
+   * `deleted`: null for all, else only those whose flag matches.
    */
-  async ofEvents(p: Principal | null, eventIds: number[], opts: { perEvent: number; deleted: boolean | null }): Promise<Map<number, AttributeView[]>> {
+  standaloneOfEvent(p: Principal | null, opts: { perEvent: number; deleted: boolean | null }) {
     authorize(p, "attributes:read");
     if (!Number.isInteger(opts.perEvent) || opts.perEvent < 1 || opts.perEvent > MAX_ATTRIBUTES_PER_EVENT) {
       throw errors.invalidInput(["limit"], `must be from 1 to ${MAX_ATTRIBUTES_PER_EVENT}`, opts.perEvent);
     }
-    return attributesOfEvents(this.ctx.db.pool, eventIds, p, opts);
+    const where: Prisma.AttributeWhereInput = { AND: [{ objectId: null }, opts.deleted === null ? {} : { deleted: opts.deleted }, readableAttributeWhere(p)] };
+    return { where, orderBy: NEWEST_FIRST, take: opts.perEvent };
   }
 
   /** 404 when missing or not readable (distribution): existence is not disclosed. Deleted ones are returned. */

@@ -2,7 +2,13 @@ import { builder, caller } from "../../graphql/builder.ts";
 import { cost } from "../../graphql/cost-limits.ts";
 import { errors } from "../../platform/errors.ts";
 import { checkPageSize } from "../../platform/paging.ts";
-import type { EventView, OrgRef, TagView } from "./event-reader.ts";
+import type { OrgRef, TagView } from "./event-reader.ts";
+import type { EventRecord } from "./events.service.ts";
+import { queryFromInfo } from "@pothos/plugin-prisma";
+import type { GraphQLResolveInfo } from "graphql";
+import type { GraphQLContext } from "../../graphql/builder.ts";
+import type { Principal } from "../../auth/principal.ts";
+import { readableAttributeWhere, readableObjectWhere } from "../../auth/distribution.ts";
 import { eventCreateContract, eventUpdateContract } from "./events.contracts.ts";
 import { contractInput } from "../../graphql/inputs.ts";
 import { DOC } from "../../graphql/docs.ts";
@@ -51,19 +57,29 @@ export const OrgRefType = builder.objectRef<OrgRef>("OrganisationRef").implement
   }),
 });
 
-export const EventType = builder.objectRef<EventView>("Event").implement({
+/** An event's tags, as loaded with it: each tag with the link's local flag, by name. */
+export const TAGS_SELECTION = { tags: { include: { tag: true }, orderBy: { tag: { name: "asc" } } } } as const;
+export const tagViews = (links: { local: boolean; tag: Omit<TagView, "local"> }[]): TagView[] => links.map((l) => ({ ...l.tag, local: l.local }));
+
+const ORG_REF = { select: { id: true, uuid: true, name: true } } as const;
+
+export const EventType = builder.prismaObject("Event", {
   description: "A MISP event: a report holding attributes and objects, owned by an organisation",
   fields: (t) => ({
     uuid: t.exposeString("uuid", { description: EVENT_UUID }),
     info: t.exposeString("info", { description: EVENT_DOC.info }),
-    date: t.exposeString("date", { description: EVENT_DOC.date }),
+    date: t.string({ description: EVENT_DOC.date, resolve: (e) => e.date.toISOString().slice(0, 10) }),
     threatLevel: t.exposeInt("threatLevel", { description: DOC.threatLevel }),
     analysis: t.exposeInt("analysis", { description: DOC.analysis }),
     distribution: t.exposeInt("distribution", { description: DOC.eventDistribution }),
     published: t.exposeBoolean("published", { description: EVENT_DOC.published }),
-    publishTimestamp: t.exposeFloat("publishTimestamp", { description: `When it was last published, ${DOC.epochSeconds}; 0 if never (REST publish_timestamp)` }),
-    timestamp: t.exposeFloat("timestamp", { description: DOC.timestamp }),
-    sightingTimestamp: t.exposeFloat("sightingTimestamp", { nullable: true, description: `Last sighting of one of its attributes, ${DOC.epochSeconds}; null if none (REST sighting_timestamp)` }),
+    publishTimestamp: t.float({ description: `When it was last published, ${DOC.epochSeconds}; 0 if never (REST publish_timestamp)`, resolve: (e) => Number(e.publishTimestamp) }),
+    timestamp: t.float({ description: DOC.timestamp, resolve: (e) => Number(e.timestamp) }),
+    sightingTimestamp: t.float({
+      nullable: true,
+      description: `Last sighting of one of its attributes, ${DOC.epochSeconds}; null if none (REST sighting_timestamp)`,
+      resolve: (e) => (e.sightingTimestamp === null ? null : Number(e.sightingTimestamp)),
+    }),
     orgId: t.exposeInt("orgId", { description: "Numeric id of the owning organisation (REST org_id)" }),
     orgcId: t.exposeInt("orgcId", { description: "Numeric id of the creating organisation (REST orgc_id)" }),
     locked: t.exposeBoolean("locked", { description: EVENT_DOC.locked }),
@@ -72,13 +88,27 @@ export const EventType = builder.objectRef<EventView>("Event").implement({
     extendsUuid: t.exposeString("extendsUuid", { nullable: true, description: EVENT_DOC.extendsUuid }),
     deleted: t.exposeBoolean("deleted", { description: "Soft-deleted: readable and restorable (restoreEvent), left out of search, hunts and correlations" }),
     deletedAt: t.string({ nullable: true, description: "When it was soft-deleted (ISO 8601)", resolve: (e) => e.deletedAt?.toISOString() ?? null }),
-    attributeCount: t.exposeInt("attributeCount", { description: "Number of its attributes (REST attribute_count)" }),
-    objectCount: t.exposeInt("objectCount", { description: "Number of its objects (REST object_count)" }),
-    org: t.field({ type: OrgRefType, description: "The owning organisation", resolve: (e) => e.org }),
-    orgc: t.field({ type: OrgRefType, description: "The creating organisation", resolve: (e) => e.orgc }),
-    tags: t.field({ type: [EventTagType], description: EVENT_DOC.tags, resolve: (e) => e.tags }),
+    // Counted as the reader may see them (the distribution rule, in the same statement as the event).
+    attributeCount: t.relationCount("attributes", {
+      description: "Number of its live standalone attributes you may read (REST attribute_count)",
+      where: (_a, ctx) => ({ AND: [{ objectId: null, deleted: false }, readableAttributeWhere(reader(ctx))] }),
+    }),
+    objectCount: t.relationCount("objects", {
+      description: "Number of its live objects you may read (REST object_count)",
+      where: (_a, ctx) => ({ AND: [{ deleted: false }, readableObjectWhere(reader(ctx))] }),
+    }),
+    org: t.field({ type: OrgRefType, description: "The owning organisation", select: { org: ORG_REF }, resolve: (e) => e.org }),
+    orgc: t.field({ type: OrgRefType, description: "The creating organisation", select: { orgc: ORG_REF }, resolve: (e) => e.orgc }),
+    tags: t.field({ type: [EventTagType], description: EVENT_DOC.tags, select: TAGS_SELECTION, resolve: (e) => tagViews(e.tags) }),
   }),
 });
+
+/** The caller of a field below a root field that already checked them (never anonymous there). */
+export function reader(ctx: GraphQLContext): Principal {
+  const p = caller(ctx);
+  if (!p) throw errors.unauthenticated("Not authenticated");
+  return p;
+}
 
 const EventPage = pageType("EventPage", EventType, "events");
 
@@ -92,7 +122,7 @@ const ImportCounts = builder.objectRef<{ created: number; updated: number; uncha
 });
 
 interface ImportOutcome {
-  event: EventView;
+  event: EventRecord;
   created: boolean;
   changed: boolean;
   attributes: { created: number; updated: number; unchanged: number };
@@ -137,6 +167,10 @@ const EventInput = builder.inputType("EventInput", {
   }),
 });
 
+/** A written event as GraphQL returns it: read again with the selection's relations, as the caller may see it. */
+const asStored = (ctx: GraphQLContext, info: GraphQLResolveInfo, uuid: string, path: string[] = []) =>
+  ctx.services.events.findOne(caller(ctx), uuid, queryFromInfo({ context: ctx, info, path }));
+
 builder.queryFields((t) => ({
   events: t.field({
     extensions: cost.page("size", 50),
@@ -150,18 +184,19 @@ builder.queryFields((t) => ({
       published: t.arg.boolean({ description: "Only published (true) or unpublished (false) events" }),
       deleted: t.arg.boolean({ description: "Omitted: soft-deleted events are listed too" }),
     },
-    resolve: (_r, a, ctx) =>
-      ctx.services.events.list(
+    resolve: (_r, a, ctx, info) =>
+      ctx.services.events.findPage(
         caller(ctx),
         { info: a.info ?? undefined, uuid: a.uuid ? checkUuid(a.uuid, "uuid") : undefined, published: a.published ?? undefined, deleted: a.deleted ?? undefined },
         checkPage(a.page, a.size),
+        queryFromInfo({ context: ctx, info, path: ["items"] }),
       ),
   }),
   event: t.field({
     type: EventType,
     description: "One readable event (a soft-deleted one too)",
     args: { uuid: t.arg.string({ required: true, description: EVENT_UUID }) },
-    resolve: (_r, a, ctx) => ctx.services.events.get(caller(ctx), checkUuid(a.uuid, "uuid")),
+    resolve: (_r, a, ctx, info) => ctx.services.events.findOne(caller(ctx), checkUuid(a.uuid, "uuid"), queryFromInfo({ context: ctx, info })),
   }),
   eventMispExport: t.field({
     type: "JSON",
@@ -176,15 +211,19 @@ builder.mutationFields((t) => ({
     type: EventType,
     description: "Create an event owned by your organisation",
     args: { input: t.arg({ type: EventInput, required: true, description: "The event: info required" }), uuid: t.arg.string({ description: "Its UUID; omitted: a new one" }) },
-    resolve: (_r, a, ctx) => {
-      return ctx.services.events.create(caller(ctx), contractInput(eventCreateContract, { ...a.input, uuid: a.uuid }));
+    resolve: async (_r, a, ctx, info) => {
+      const created = await ctx.services.events.create(caller(ctx), contractInput(eventCreateContract, { ...a.input, uuid: a.uuid }));
+      return asStored(ctx, info, created.uuid);
     },
   }),
   updateEvent: t.field({
     type: EventType,
     description: "Change an event: only the fields given",
     args: { uuid: t.arg.string({ required: true, description: EVENT_UUID }), input: t.arg({ type: EventInput, required: true, description: "The fields to change" }) },
-    resolve: (_r, a, ctx) => ctx.services.events.update(caller(ctx), checkUuid(a.uuid, "uuid"), contractInput(eventUpdateContract, a.input)),
+    resolve: async (_r, a, ctx, info) => {
+      const updated = await ctx.services.events.update(caller(ctx), checkUuid(a.uuid, "uuid"), contractInput(eventUpdateContract, a.input));
+      return asStored(ctx, info, updated.uuid);
+    },
   }),
   deleteEvent: t.boolean({
     description: "Soft delete (restorable by restoreEvent); force: true deletes the event and everything in it for good",
@@ -198,13 +237,13 @@ builder.mutationFields((t) => ({
     type: EventType,
     description: "Undoes a soft delete: the event and its attributes are searchable and correlated again",
     args: { uuid: t.arg.string({ required: true, description: EVENT_UUID }) },
-    resolve: (_r, a, ctx) => ctx.services.events.restore(caller(ctx), checkUuid(a.uuid, "uuid")),
+    resolve: async (_r, a, ctx, info) => asStored(ctx, info, (await ctx.services.events.restore(caller(ctx), checkUuid(a.uuid, "uuid"))).uuid),
   }),
   setEventPublished: t.field({
     type: EventType,
     description: "Publish or unpublish an event",
     args: { uuid: t.arg.string({ required: true, description: EVENT_UUID }), published: t.arg.boolean({ required: true, description: "True publishes, false unpublishes" }) },
-    resolve: (_r, a, ctx) => ctx.services.events.setPublished(caller(ctx), checkUuid(a.uuid, "uuid"), a.published),
+    resolve: async (_r, a, ctx, info) => asStored(ctx, info, (await ctx.services.events.setPublished(caller(ctx), checkUuid(a.uuid, "uuid"), a.published)).uuid),
   }),
   tagEvent: t.boolean({
     description: "Attach a tag to an event; true when done",
@@ -230,9 +269,9 @@ builder.mutationFields((t) => ({
       event: t.arg({ type: "JSON", required: true, description: "The MISP event ({Event: {...}} or the event itself): JSON because it is MISP's own document format" }),
       onInvalid: t.arg({ type: OnInvalid, defaultValue: "REJECT", description: "What to do with an invalid attribute" }),
     },
-    resolve: async (_r, a, ctx) => {
+    resolve: async (_r, a, ctx, info) => {
       const { result, skipped, event } = await ctx.services.events.importMisp(caller(ctx), a.event, { skipInvalidAttributes: a.onInvalid === "SKIP" });
-      return { event, skipped, created: result.created, changed: result.changed, attributes: result.attributes, objects: result.objects };
+      return { event: await asStored(ctx, info, event.uuid, ["event"]), skipped, created: result.created, changed: result.changed, attributes: result.attributes, objects: result.objects };
     },
   }),
 }));

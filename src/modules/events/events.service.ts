@@ -6,13 +6,14 @@ import { withTransaction } from "../../platform/db/transaction.ts";
 import { errors, type ValidationIssue } from "../../platform/errors.ts";
 import { offsetOf, pageOf, type Page, type PageRequest } from "../../platform/pagination.ts";
 import { EVENT_RESTORED, EVENT_SOFT_DELETED, recordChanges, type Change } from "../changes/index.ts";
-import { canReadEvent, canWriteEvent, readableEventsSql } from "../../auth/distribution.ts";
+import { canReadEvent, canWriteEvent, readableEventWhere, readableEventsSql } from "../../auth/distribution.ts";
+import type { Prisma } from "../../platform/db/index.ts";
 import type { EventDraft } from "./event-draft.ts";
 import { listEvents, loadEvent, type EventView } from "./event-reader.ts";
 import { ensureTags, writeEventDraft, type WriteResult } from "./event-writer.ts";
 import { exportMispEvent } from "./misp-export.ts";
 import { parseMispEvent, type ParseOptions } from "./misp-parse.ts";
-import { containsPattern } from "../../platform/db/like.ts";
+import { containsPattern, likeLiteral } from "../../platform/db/like.ts";
 
 export interface EventFilter {
   info?: string;
@@ -33,6 +34,20 @@ export interface DeleteOptions {
 }
 
 const now = () => Math.floor(Date.now() / 1000);
+
+/** What @pothos/plugin-prisma planned for the GraphQL selection: the relations and columns to load. */
+export type EventSelection = Pick<Prisma.EventFindManyArgs, "include" | "select">;
+/** An event row as Prisma loads it, with whatever relations its selection included. */
+export type EventRecord = Prisma.EventGetPayload<object>;
+
+function eventFilterWhere(filter: EventFilter): Prisma.EventWhereInput {
+  return {
+    ...(filter.info ? { info: { contains: likeLiteral(filter.info), mode: "insensitive" as const } } : {}),
+    ...(filter.uuid ? { uuid: filter.uuid } : {}),
+    ...(filter.published !== undefined ? { published: filter.published } : {}),
+    ...(filter.deleted !== undefined ? { deleted: filter.deleted } : {}),
+  };
+}
 
 export class EventsService {
   constructor(
@@ -62,6 +77,28 @@ export class EventsService {
     }
     const { items, total } = await listEvents(this.ctx.db.pool, where.join(" AND "), params, req.size, offsetOf(req), p);
     return pageOf(await this.retention.withBadges(items), total, req);
+  }
+
+  /**
+   * The same list for GraphQL: Prisma rows loaded with the selection the plugin planned, under the
+   * same distribution rule (its Prisma rendering), in the same order.
+   */
+  async findPage(p: Principal | null, filter: EventFilter, req: PageRequest, selection: EventSelection): Promise<Page<EventRecord>> {
+    authorize(p, "events:read");
+    const where: Prisma.EventWhereInput = { AND: [readableEventWhere(p), eventFilterWhere(filter)] };
+    const [items, total] = await Promise.all([
+      this.ctx.db.prisma.event.findMany({ ...selection, where, orderBy: [{ timestamp: "desc" }, { id: "desc" }], skip: offsetOf(req), take: req.size }),
+      this.ctx.db.prisma.event.count({ where }),
+    ]);
+    return pageOf(items, total, req);
+  }
+
+  /** One event for GraphQL (a soft-deleted one too); 404 when it is not readable. */
+  async findOne(p: Principal | null, uuid: string, selection: EventSelection): Promise<EventRecord> {
+    authorize(p, "events:read");
+    const e = await this.ctx.db.prisma.event.findFirst({ ...selection, where: { AND: [readableEventWhere(p), { uuid }] } });
+    if (!e) throw errors.notFound("Event");
+    return e;
   }
 
   /** 404 for events the caller may not read: existence is not disclosed. */

@@ -1,8 +1,10 @@
 import { builder, caller } from "../../graphql/builder.ts";
 import { cost } from "../../graphql/cost-limits.ts";
 import { checkPage, checkUuid } from "../events/events.graphql.ts";
-import { AttributeInput, AttributeType, toAttributeCreate, toAttributePatch } from "../attributes/attributes.graphql.ts";
-import type { ObjectView, ReferenceView } from "./object-reader.ts";
+import { AttributeInput, toAttributeCreate, toAttributePatch } from "../attributes/attributes.graphql.ts";
+import { queryFromInfo } from "@pothos/plugin-prisma";
+import type { GraphQLResolveInfo } from "graphql";
+import type { GraphQLContext } from "../../graphql/builder.ts";
 import type { ObjectFields, ReferenceCreate } from "./objects.service.ts";
 import { DOC } from "../../graphql/docs.ts";
 import { PAGE_DOC, pageType } from "../../graphql/page.ts";
@@ -24,40 +26,44 @@ const OBJECT_DOC = {
 } as const;
 const OBJECT_UUID = "The object's UUID";
 
-const ObjectReferenceType = builder.objectRef<ReferenceView>("ObjectReference").implement({
+builder.prismaObject("ObjectReference", {
   description: "A link from an object to an attribute (referencedType 0) or object (1)",
   fields: (t) => ({
     uuid: t.exposeString("uuid", { description: REF_DOC.uuid }),
-    objectUuid: t.exposeString("objectUuid", { description: "UUID of the object it starts from (REST object_uuid)" }),
-    eventUuid: t.exposeString("eventUuid", { description: `${DOC.eventUuid} (REST event_uuid)` }),
+    objectUuid: t.string({ description: "UUID of the object it starts from (REST object_uuid)", select: { object: { select: { uuid: true } } }, resolve: (r) => r.object.uuid }),
+    eventUuid: t.string({
+      description: `${DOC.eventUuid} (REST event_uuid)`,
+      select: { object: { select: { event: { select: { uuid: true } } } } },
+      resolve: (r) => r.object.event.uuid,
+    }),
     referencedUuid: t.exposeString("referencedUuid", { description: REF_DOC.referencedUuid }),
     referencedType: t.exposeInt("referencedType", { nullable: true, description: REF_DOC.referencedType }),
     relationshipType: t.exposeString("relationshipType", { description: REF_DOC.relationshipType }),
     comment: t.exposeString("comment", { description: DOC.comment }),
-    timestamp: t.exposeFloat("timestamp", { description: DOC.timestamp }),
+    timestamp: t.float({ description: DOC.timestamp, resolve: (r) => Number(r.timestamp) }),
     deleted: t.exposeBoolean("deleted", { description: DOC.deleted }),
   }),
 });
 
-const MispObjectType = builder.objectRef<ObjectView>("MispObject").implement({
+const MispObjectType = builder.prismaObject("MispObject", {
   description: "A MISP object with its attributes and references (a live object lists its live ones)",
   fields: (t) => ({
     uuid: t.exposeString("uuid", { description: OBJECT_UUID }),
-    eventUuid: t.exposeString("eventUuid", { description: `${DOC.eventUuid} (REST event_uuid)` }),
+    eventUuid: t.string({ description: `${DOC.eventUuid} (REST event_uuid)`, select: { event: { select: { uuid: true } } }, resolve: (o) => o.event.uuid }),
     name: t.exposeString("name", { description: OBJECT_DOC.name }),
     metaCategory: t.exposeString("metaCategory", { nullable: true, description: OBJECT_DOC.metaCategory }),
     description: t.exposeString("description", { nullable: true, description: OBJECT_DOC.description }),
     templateUuid: t.exposeString("templateUuid", { nullable: true, description: OBJECT_DOC.templateUuid }),
     templateVersion: t.exposeInt("templateVersion", { nullable: true, description: OBJECT_DOC.templateVersion }),
-    timestamp: t.exposeFloat("timestamp", { description: DOC.timestamp }),
+    timestamp: t.float({ description: DOC.timestamp, resolve: (o) => Number(o.timestamp) }),
     distribution: t.exposeInt("distribution", { description: DOC.distribution }),
     sharingGroupId: t.exposeInt("sharingGroupId", { nullable: true, description: `${DOC.sharingGroupId} (REST sharing_group_id)` }),
     comment: t.exposeString("comment", { description: DOC.comment }),
     deleted: t.exposeBoolean("deleted", { description: DOC.deleted }),
     firstSeen: t.expose("firstSeen", { type: "DateTime", nullable: true, description: `${DOC.firstSeen} (REST first_seen)` }),
     lastSeen: t.expose("lastSeen", { type: "DateTime", nullable: true, description: `${DOC.lastSeen} (REST last_seen)` }),
-    attributes: t.field({ type: [AttributeType], description: "Its attributes", resolve: (o) => o.attributes }),
-    references: t.field({ type: [ObjectReferenceType], description: "Its references to other attributes and objects", resolve: (o) => o.references }),
+    attributes: t.relation("attributes", { description: "Its attributes you may read", query: (_a, ctx) => ctx.services.objects.attributesOfObject(caller(ctx)) }),
+    references: t.relation("references", { description: "Its references to other attributes and objects", query: (_a, ctx) => ctx.services.objects.referencesOfObject(caller(ctx)) }),
   }),
 });
 
@@ -121,6 +127,9 @@ const toReference = (r: ReferenceInputShape): ReferenceCreate => ({
   deleted: u(r.deleted),
 });
 
+/** A written object as GraphQL returns it: read again with the selection's relations. */
+const asStored = (ctx: GraphQLContext, info: GraphQLResolveInfo, uuid: string) => ctx.services.objects.findOne(caller(ctx), uuid, queryFromInfo({ context: ctx, info }));
+
 builder.queryFields((t) => ({
   objects: t.field({
     extensions: cost.page("size", 50),
@@ -130,11 +139,11 @@ builder.queryFields((t) => ({
       page: t.arg.int({ description: PAGE_DOC.page }),
       size: t.arg.int({ description: PAGE_DOC.size(50) }),
       eventUuid: t.arg.string({ description: "Only this event's objects" }),
-      deleted: t.arg.boolean({ description: "true: only soft-deleted ones; false: only live ones; omitted: both" }),
+      deleted: t.arg.boolean({ description: "true: only soft-deleted ones; false or omitted: only live ones" }),
       templateUuids: t.arg.stringList({ description: "Only objects of these templates (at most 50 UUIDs)" }),
     },
-    resolve: (_r, a, ctx) =>
-      ctx.services.objects.list(
+    resolve: (_r, a, ctx, info) =>
+      ctx.services.objects.findPage(
         caller(ctx),
         {
           eventUuid: a.eventUuid ? checkUuid(a.eventUuid, "eventUuid") : undefined,
@@ -142,13 +151,14 @@ builder.queryFields((t) => ({
           templateUuids: a.templateUuids?.slice(0, 50).map((x) => checkUuid(x, "templateUuids")),
         },
         checkPage(a.page, a.size),
+        queryFromInfo({ context: ctx, info, path: ["items"] }),
       ),
   }),
   object: t.field({
     type: MispObjectType,
     description: "One MISP object of a readable event, with its attributes and references",
     args: { uuid: t.arg.string({ required: true, description: OBJECT_UUID }) },
-    resolve: (_r, a, ctx) => ctx.services.objects.get(caller(ctx), checkUuid(a.uuid, "uuid")),
+    resolve: (_r, a, ctx, info) => ctx.services.objects.findOne(caller(ctx), checkUuid(a.uuid, "uuid"), queryFromInfo({ context: ctx, info })),
   }),
 }));
 
@@ -163,15 +173,17 @@ builder.mutationFields((t) => ({
       attributes: t.arg({ type: [AttributeInput], description: "Its attributes, each with type and value" }),
       references: t.arg({ type: [ObjectReferenceInput], description: "Its references" }),
     },
-    resolve: (_r, a, ctx) =>
-      ctx.services.objects.create(caller(ctx), {
+    resolve: async (_r, a, ctx, info) => {
+      const created = await ctx.services.objects.create(caller(ctx), {
         ...toFields(a.input),
         name: a.input.name ?? "",
         eventUuid: checkUuid(a.eventUuid, "eventUuid"),
         uuid: a.uuid == null ? undefined : checkUuid(a.uuid, "uuid"),
         attributes: a.attributes?.map((x, i) => toAttributeCreate(x, ["attributes", i])),
         references: a.references?.map(toReference),
-      }),
+      });
+      return asStored(ctx, info, created.uuid);
+    },
   }),
   updateObject: t.field({
     type: MispObjectType,
@@ -183,13 +195,15 @@ builder.mutationFields((t) => ({
       updateAttributes: t.arg({ type: [AttributeInput], description: "Attributes to change, each named by its uuid" }),
       deleteAttributes: t.arg.stringList({ description: "UUIDs of attributes to soft-delete" }),
     },
-    resolve: (_r, a, ctx) =>
-      ctx.services.objects.update(caller(ctx), checkUuid(a.uuid, "uuid"), {
+    resolve: async (_r, a, ctx, info) => {
+      const updated = await ctx.services.objects.update(caller(ctx), checkUuid(a.uuid, "uuid"), {
         ...toFields(a.input),
         newAttributes: a.newAttributes?.map((x, i) => toAttributeCreate(x, ["newAttributes", i])),
         updateAttributes: a.updateAttributes?.map((x, i) => ({ ...toAttributePatch(x, ["updateAttributes", i]), uuid: x.uuid ?? "" })),
         deleteAttributes: a.deleteAttributes ?? undefined,
-      }),
+      });
+      return asStored(ctx, info, updated.uuid);
+    },
   }),
   deleteObject: t.boolean({
     description: "Soft-deletes the object with its attributes and references (updateObject with deleted: false restores it whole); force: true deletes them for good",

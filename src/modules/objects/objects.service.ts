@@ -6,7 +6,8 @@ import { withTransaction } from "../../platform/db/transaction.ts";
 import { errors } from "../../platform/errors.ts";
 import { offsetOf, pageOf, type Page, type PageRequest } from "../../platform/pagination.ts";
 import { recordChanges, type Change } from "../changes/index.ts";
-import { canReadEvent, canReadInEvent, canWriteEvent, readableSql } from "../../auth/distribution.ts";
+import { canReadEvent, canReadInEvent, canWriteEvent, readableAttributeWhere, readableObjectWhere, readableSql } from "../../auth/distribution.ts";
+import type { Prisma } from "../../platform/db/index.ts";
 import { loadAttribute, lockEvent, type AttributeView, type EventRef } from "../attributes/index.ts";
 import {
   prepareAttributePatch,
@@ -68,6 +69,22 @@ export interface ObjectFilter {
   deleted?: boolean;
   templateUuids?: string[];
 }
+
+/** What @pothos/plugin-prisma planned for the GraphQL selection: the relations and columns to load. */
+export type ObjectSelection = Pick<Prisma.MispObjectFindManyArgs, "include" | "select">;
+/** An object row as Prisma loads it, with whatever relations its selection included. */
+export type ObjectRecord = Prisma.MispObjectGetPayload<object>;
+
+function objectFilterWhere(filter: ObjectFilter): Prisma.MispObjectWhereInput {
+  return {
+    deleted: filter.deleted ?? false,
+    ...(filter.eventUuid ? { event: { uuid: filter.eventUuid } } : {}),
+    ...(filter.templateUuids?.length ? { templateUuid: { in: filter.templateUuids } } : {}),
+  };
+}
+
+/** A live object lists its live attributes and references; a soft-deleted one all of them. */
+const LIVE_UNLESS_OBJECT_DELETED = { OR: [{ deleted: false }, { object: { deleted: true } }] };
 
 export const MAX_OBJECT_ATTRIBUTES = 5000;
 export const MAX_OBJECT_REFERENCES = 1000;
@@ -185,6 +202,38 @@ export class ObjectsService {
     }
     const { items, total } = await listObjects(this.ctx.db.pool, where.join(" AND "), params, req.size, offsetOf(req), p);
     return pageOf(items, total, req);
+  }
+
+  /** The same list for GraphQL: Prisma rows loaded with the selection the plugin planned, same rule and order. */
+  async findPage(p: Principal | null, filter: ObjectFilter, req: PageRequest, selection: ObjectSelection): Promise<Page<ObjectRecord>> {
+    authorize(p, "objects:read");
+    const where: Prisma.MispObjectWhereInput = { AND: [readableObjectWhere(p), objectFilterWhere(filter)] };
+    const [items, total] = await Promise.all([
+      this.ctx.db.prisma.mispObject.findMany({ ...selection, where, orderBy: [{ timestamp: "desc" }, { id: "desc" }], skip: offsetOf(req), take: req.size }),
+      this.ctx.db.prisma.mispObject.count({ where }),
+    ]);
+    return pageOf(items, total, req);
+  }
+
+  /** One object for GraphQL (a soft-deleted one too); 404 when it is not readable. */
+  async findOne(p: Principal | null, uuid: string, selection: ObjectSelection): Promise<ObjectRecord> {
+    authorize(p, "objects:read");
+    const o = await this.ctx.db.prisma.mispObject.findFirst({ ...selection, where: { AND: [readableObjectWhere(p), { uuid }] } });
+    if (!o) throw errors.notFound("Object");
+    return o;
+  }
+
+  /** The relation query of an object's attributes: those the caller may read, by id. */
+  attributesOfObject(p: Principal | null) {
+    authorize(p, "objects:read");
+    const where: Prisma.AttributeWhereInput = { AND: [LIVE_UNLESS_OBJECT_DELETED, readableAttributeWhere(p)] };
+    return { where, orderBy: { id: "asc" as const } };
+  }
+
+  /** The relation query of an object's references (readable with the object), by id. */
+  referencesOfObject(p: Principal | null) {
+    authorize(p, "objects:read");
+    return { where: LIVE_UNLESS_OBJECT_DELETED, orderBy: { id: "asc" as const } };
   }
 
   async get(p: Principal | null, uuid: string): Promise<ObjectView> {

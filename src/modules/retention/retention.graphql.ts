@@ -1,5 +1,6 @@
 import { builder, caller } from "../../graphql/builder.ts";
 import { EventType } from "../events/events.graphql.ts";
+import { requestMemo } from "../../graphql/request-batch.ts";
 import type { RetentionBadge, RetentionStatus } from "./retention-policy.ts";
 import { RETENTION_BADGE_DOC as B, RETENTION_BADGE_STATUS_DOC, RETENTION_DOC as R, RETENTION_PREVIEW_DOC as P, RETENTION_TYPES_DOC } from "./retention.docs.ts";
 
@@ -37,8 +38,17 @@ const Preview = builder.objectRef<{ count: number; period_days: number }>("Reten
   }),
 });
 
-builder.objectField(EventType, "retention", (t) =>
-  t.field({ type: Badge, nullable: true, description: B.badge, resolve: (e) => e.retention ?? null }),
+builder.prismaObjectField(EventType, "retention", (t) =>
+  t.field({
+    type: Badge,
+    nullable: true,
+    description: B.badge,
+    select: { timestamp: true, tags: { select: { tag: { select: { name: true } } } } },
+    resolve: async (e, _a, ctx) => {
+      const badgeOf = await requestMemo(ctx, "retention.badgeRule", () => ctx.services.retention.badgeRule());
+      return badgeOf(Number(e.timestamp), e.tags.map((l) => l.tag.name));
+    },
+  }),
 );
 
 builder.queryFields((t) => ({

@@ -5,7 +5,7 @@ import { readRuntimeSetting } from "../settings/index.ts";
 import { RUNTIME_SETTINGS } from "../settings/index.ts";
 import type { EventView } from "../events/index.ts";
 import { countCandidates } from "./retention-store.ts";
-import { retentionBadge, retentionCutoff, type RetentionStatus } from "./retention-policy.ts";
+import { retentionBadge, retentionCutoff, type RetentionBadge, type RetentionStatus } from "./retention-policy.ts";
 
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 
@@ -31,6 +31,13 @@ export class RetentionService {
     if (!bounds.success) throw errors.invalidInput(["periodDays"], "must be an integer from 1 to 36500", period);
     const count = await countCandidates(this.ctx.db.pool, retentionCutoff(period, nowSeconds()), settings.exempt_tags);
     return { count, period_days: period };
+  }
+
+  /** The badge rule as configured now (one settings read), for events read elsewhere (GraphQL). */
+  async badgeRule(): Promise<(timestamp: number, tagNames: string[]) => RetentionBadge | null> {
+    const settings = await readRuntimeSetting(this.ctx.db.pool, "retention");
+    const now = nowSeconds();
+    return (timestamp, tagNames) => retentionBadge(settings, timestamp, tagNames, now);
   }
 
   /** Sets each event's retention badge (one settings read for the lot). */
