@@ -1,25 +1,15 @@
 import { z } from "zod";
+import { wireContract } from "../contract.ts";
 import { defineRoute } from "../route.ts";
 import { idParams, pageQueryFields, queryBool } from "../schemas.ts";
-import { EXPORT_FORMATS, EXPORT_TARGETS } from "../../src/modules/exports/index.ts";
-import { fromPeer, peerSchedule } from "../../src/modules/tasks/index.ts";
+import { exportCreateContract, exportScheduleContract } from "../../src/modules/exports/index.ts";
+import { peerScheduleInput } from "../../src/modules/tasks/index.ts";
 import { ExportPageSchema, ExportSchema, exportOut } from "../serializers/exports.ts";
 
-/** Kept for the MCP tools, which import it from here; new code imports ../serializers/exports.ts. */
-
-const createBody = z
-  .object({
-    name: z.string().trim().min(1).max(255),
-    query: z.string().max(65_536),
-    index_target: z.enum(EXPORT_TARGETS).default("attributes"),
-    format: z.enum(EXPORT_FORMATS).default("json"),
-    distribution: z.number().int().min(0).max(4).nullable().optional(),
-    schedule: peerSchedule.nullable().optional(),
-    schedule_enabled: z.boolean().default(false),
-  })
-  .strict();
-
-const scheduleBody = z.object({ schedule: peerSchedule.nullable().optional(), schedule_enabled: z.boolean().optional() }).strict();
+/** The exports contract on the wire: snake_case fields, the schedule as the peer's object. */
+const peerSchedule = peerScheduleInput.nullable().optional().describe("The peer's schedule object: {type: interval, every: seconds} or {type: crontab, minute, hour, day_of_week, day_of_month, month_of_year, timezone}; null: none");
+const createWire = wireContract(exportCreateContract, { codecs: { schedule: peerSchedule } });
+const scheduleWire = wireContract(exportScheduleContract, { codecs: { schedule: peerSchedule } });
 
 const exportId = idParams("export_id");
 
@@ -46,19 +36,8 @@ export const exportRoutes = [
       "Save an export of a Lucene query and run it now: name, query, index_target (attributes, events; default attributes), format (json, csv, misp, stix; default json), " +
       "distribution (required for misp: the exported MISP event's), schedule (the peer's schedule object: {type: interval, every: seconds} or {type: crontab, minute, hour, ...}), schedule_enabled. " +
       "It reads as you, with your rights when each run starts. 429 when exports.max_active_per_user of yours are queued or running",
-    scopes: ["exports:create"], status: 201, response: ExportSchema, body: createBody,
-    handler: async ({ principal, body, services }) =>
-      exportOut(
-        await services.exports.create(principal, {
-          name: body.name,
-          query: body.query,
-          indexTarget: body.index_target,
-          format: body.format,
-          distribution: body.distribution ?? null,
-          schedule: body.schedule ? fromPeer(body.schedule) : null,
-          scheduleEnabled: body.schedule_enabled,
-        }),
-      ),
+    scopes: ["exports:create"], status: 201, response: ExportSchema, body: createWire.object,
+    handler: async ({ principal, body, services }) => exportOut(await services.exports.create(principal, createWire.fromWire(body))),
   }),
   defineRoute({
     method: "GET", path: "/exports/{export_id}", operationId: "getExport", tag: "exports",
@@ -75,14 +54,8 @@ export const exportRoutes = [
   defineRoute({
     method: "PATCH", path: "/exports/{export_id}/schedule", operationId: "setExportSchedule", tag: "exports",
     summary: "Change the export's schedule: {schedule?, schedule_enabled?}; schedule: null removes it",
-    scopes: ["exports:create"], status: 200, response: ExportSchema, params: exportId, body: scheduleBody,
-    handler: async ({ principal, params, body, services }) =>
-      exportOut(
-        await services.exports.setSchedule(principal, params.export_id, {
-          schedule: body.schedule === undefined ? undefined : body.schedule === null ? null : fromPeer(body.schedule),
-          scheduleEnabled: body.schedule_enabled,
-        }),
-      ),
+    scopes: ["exports:create"], status: 200, response: ExportSchema, params: exportId, body: scheduleWire.object,
+    handler: async ({ principal, params, body, services }) => exportOut(await services.exports.setSchedule(principal, params.export_id, scheduleWire.fromWire(body))),
   }),
   defineRoute({
     method: "GET", path: "/exports/{export_id}/download", operationId: "downloadExport", tag: "exports",

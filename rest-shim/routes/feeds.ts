@@ -1,12 +1,11 @@
 import { z } from "zod";
 import type { Multipart } from "@fastify/multipart";
-import { binaryPart } from "../contract.ts";
+import { binaryPart, wireContract } from "../contract.ts";
 import { defineRoute } from "../route.ts";
 import { idParams, queryInt, skipLimitQuery } from "../schemas.ts";
 import { errors } from "../../src/platform/errors.ts";
-import { FEED_FORMAT_INPUTS, feedSettingsSchema } from "../../src/modules/feeds/index.ts";
+import { feedCreateContract, feedPatchContract, feedPreviewContract } from "../../src/modules/feeds/index.ts";
 import type { StagedUpload } from "../../src/modules/feeds/index.ts";
-import type { FeedInput } from "../../src/modules/feeds/index.ts";
 import { taskRunOut } from "../serializers/tasks.ts";
 import {
   FeedCreatedSchema,
@@ -22,36 +21,10 @@ import {
   feedUploadOut,
 } from "../serializers/feeds.ts";
 
-const text = (max: number) => z.string().trim().min(1).max(max);
-const feedFields = {
-  name: text(255),
-  provider: text(255),
-  url: text(2048),
-  // The peer's `misp` is accepted for `sharing`; answers say `sharing`.
-  source_format: z.enum(FEED_FORMAT_INPUTS),
-  input_source: z.enum(["network", "local"]),
-  enabled: z.boolean().optional(),
-  distribution: z.number().int().min(0).max(5).optional(),
-  fixed_event: z.boolean().optional(),
-  event_uuid: z.guid().transform((u) => u.toLowerCase()).nullable().optional(),
-  publish: z.boolean().optional(),
-  override_ids: z.boolean().optional(),
-  tags: z.array(text(255)).max(50).optional(),
-  rules: z.record(z.string(), z.unknown()).nullable().optional(),
-  settings: feedSettingsSchema.nullable().optional(),
-  headers: z.record(z.string().max(200), z.string().max(4096)).nullable().optional(),
-};
-const createBody = z.object(feedFields).strict();
-const patchBody = z.object(feedFields).partial().strict();
-
-const previewBody = z
-  .object({
-    input_source: z.enum(["network", "local"]),
-    url: text(2048),
-    settings: feedSettingsSchema.nullable().optional(),
-    headers: z.record(z.string().max(200), z.string().max(4096)).nullable().optional(),
-  })
-  .strict();
+/** The feeds contracts on the wire: snake_case fields (the preview's limit is a query parameter). */
+const createWire = wireContract(feedCreateContract);
+const patchWire = wireContract(feedPatchContract);
+const previewWire = wireContract(feedPreviewContract.omit({ limit: true }));
 
 const PREVIEW_OPERATION_IDS = { csv: "previewCsvFeed", json: "previewJsonFeed", freetext: "previewFreetextFeed" } as const;
 
@@ -59,8 +32,8 @@ const previewRoute = (format: "csv" | "json" | "freetext") =>
   defineRoute({
     method: "POST", path: `/feeds/${format}/preview`, operationId: PREVIEW_OPERATION_IDS[format], tag: "feeds",
     summary: `The first rows of a ${format} source (an upload key or a URL) as ingestion would read them, without writing anything: value and type, or the reason it would be rejected`,
-    scopes: ["feeds:preview"], status: 200, response: FeedPreviewSchema, body: previewBody, query: z.object({ limit: queryInt(1, 100, format === "freetext" ? 10 : 5) }).strict(),
-    handler: async ({ principal, body, query, services }) => feedPreviewOut(await services.feeds.preview(principal, format, body, query.limit)),
+    scopes: ["feeds:preview"], status: 200, response: FeedPreviewSchema, body: previewWire.object, query: z.object({ limit: queryInt(1, 100, format === "freetext" ? 10 : 5) }).strict(),
+    handler: async ({ principal, body, query, services }) => feedPreviewOut(await services.feeds.preview(principal, format, { ...previewWire.fromWire(body), limit: query.limit })),
   });
 
 export const feedRoutes = [
@@ -124,17 +97,17 @@ export const feedRoutes = [
   defineRoute({
     method: "POST", path: "/feeds/", operationId: "createFeed", tag: "feeds",
     summary: "Create a feed (source_format csv, json, freetext or sharing; misp is taken as sharing); a local one (input_source local, url = the upload's key) is ingested once at once, as you: the response's ingestion is that task run; its settings.localFile is the upload's filename and size",
-    scopes: ["feeds:create"], status: 201, response: FeedCreatedSchema, body: createBody,
+    scopes: ["feeds:create"], status: 201, response: FeedCreatedSchema, body: createWire.object,
     handler: async ({ principal, body, services }) => {
-      const { feed, ingestion } = await services.feeds.create(principal, body as FeedInput);
+      const { feed, ingestion } = await services.feeds.create(principal, createWire.fromWire(body));
       return { ...feedOut(feed), ingestion: ingestion ? taskRunOut(ingestion) : null };
     },
   }),
   defineRoute({
     method: "PATCH", path: "/feeds/{feed_id}", operationId: "updateFeed", tag: "feeds",
     summary: "Change a feed; replacing an uploaded file is a new url, read by the next fetch (settings.localFile becomes the new upload's filename and size). headers replaces the set; a header sent back as ******** keeps its stored value",
-    scopes: ["feeds:update"], status: 200, response: FeedSchema, params: idParams("feed_id"), body: patchBody,
-    handler: async ({ principal, params, body, services }) => feedOut(await services.feeds.update(principal, params.feed_id, body as Partial<FeedInput>)),
+    scopes: ["feeds:update"], status: 200, response: FeedSchema, params: idParams("feed_id"), body: patchWire.object,
+    handler: async ({ principal, params, body, services }) => feedOut(await services.feeds.update(principal, params.feed_id, patchWire.fromWire(body))),
   }),
   defineRoute({
     method: "DELETE", path: "/feeds/{feed_id}", operationId: "deleteFeed", tag: "feeds", summary: "Delete a feed and its schedules (its events stay)",

@@ -1,8 +1,15 @@
 import { z } from "zod";
 import { defineRoute } from "../route.ts";
 import { anyUuid, queryInt, skipLimitQuery } from "../schemas.ts";
-import { PERIOD_SECONDS, type Schedule } from "../../src/modules/tasks/index.ts";
-import { cronFields, fromPeer, peerSchedule, pickCron, timezone } from "../../src/modules/tasks/index.ts";
+import {
+  crontabScheduleFields,
+  intervalScheduleFields,
+  peerScheduleShape,
+  scheduleTaskContract,
+  type Schedule,
+  type ScheduleTaskInput,
+  type ScheduleTaskPatch,
+} from "../../src/modules/tasks/index.ts";
 import { taskFullName } from "../../src/modules/tasks/index.ts";
 import {
   RegisteredTaskSchema,
@@ -14,37 +21,28 @@ import {
   scheduledTaskOut,
   taskRunOut,
 } from "../serializers/tasks.ts";
-import type { ScheduleTaskPatch } from "../../src/modules/tasks/index.ts";
-import { errors, fromZodError } from "../../src/platform/errors.ts";
+import { InputError, errors, fromZodError } from "../../src/platform/errors.ts";
 
-// ---- request bodies: the spec's shape and the peer's (`task_name`, `params`, `schedule`) ----
+// ---- request bodies: the spec's shape and the peer's (`task_name`, `params`, `schedule`), both
+// made of the tasks contract's fields; the service checks the result with the contract ----
 
-const periods = Object.keys(PERIOD_SECONDS) as [keyof typeof PERIOD_SECONDS, ...(keyof typeof PERIOD_SECONDS)[]];
-const name = z.string().trim().min(1).max(255);
-const args = z.array(z.unknown()).max(100);
-const kwargs = z.record(z.string().max(100), z.unknown()).refine((o) => Object.keys(o).length <= 100, "at most 100 keyword arguments");
-
-const intervalBody = z.object({ every: z.number().int(), period: z.enum(periods).default("seconds") }).strict();
-const crontabBody = z.object({ ...cronFields, timezone }).strict();
+const c = scheduleTaskContract.shape;
 const specSchedule = {
-  schedule_type: z.enum(["interval", "crontab"]),
-  interval: intervalBody.optional(),
-  crontab: crontabBody.optional(),
+  schedule_type: z.enum(["interval", "crontab"]).describe("interval (with interval) or crontab (with crontab)"),
+  interval: intervalScheduleFields.optional().describe("schedule_type interval: every, period"),
+  crontab: crontabScheduleFields.optional().describe("schedule_type crontab: the cron fields (each defaults to *) and timezone"),
 };
-const peerParams = z.object({ args: args.optional(), kwargs: kwargs.optional() }).strict();
+const peerParams = z.object({ args: c.args, kwargs: c.kwargs }).strict();
 
-const peerCreateBody = z
-  .object({ task_name: z.string().min(1).max(255), name: name.optional(), params: peerParams.optional(), schedule: peerSchedule, enabled: z.boolean().optional() })
-  .strict();
-const specCreateBody = z
-  .object({ name, task: z.string().min(1).max(255), ...specSchedule, args: args.optional(), kwargs: kwargs.optional(), enabled: z.boolean().optional() })
-  .strict();
+/** The peer's schedule is checked by the service (its rules' errors are said where the spec's body has them). */
+const peerCreateBody = z.object({ task_name: c.task, name: c.name, params: peerParams.optional(), schedule: peerScheduleShape, enabled: c.enabled }).strict();
+const specCreateBody = z.object({ name: c.name.unwrap(), task: c.task, ...specSchedule, args: c.args, kwargs: c.kwargs, enabled: c.enabled }).strict();
 
 /** The peer's body when it has `task_name`, the spec's otherwise; errors name fields of the one chosen. */
-function parseCreateBody(body: Record<string, unknown>) {
+function parseCreateBody(body: Record<string, unknown>): ScheduleTaskInput {
   if ("task_name" in body) {
     const b = parse(peerCreateBody, body);
-    return { name: b.name, task: b.task_name, args: b.params?.args, kwargs: b.params?.kwargs, schedule: fromPeer(b.schedule), enabled: b.enabled };
+    return { name: b.name, task: b.task_name, args: b.params?.args, kwargs: b.params?.kwargs, schedule: b.schedule, enabled: b.enabled };
   }
   const b = parse(specCreateBody, body);
   return { name: b.name, task: b.task, args: b.args, kwargs: b.kwargs, schedule: fromSpec(b)!, enabled: b.enabled };
@@ -58,20 +56,21 @@ function parse<T>(schema: z.ZodType<T>, body: unknown): T {
 
 const patchBody = z
   .object({
-    name: name.optional(),
-    enabled: z.boolean().optional(),
-    args: args.optional(),
-    kwargs: kwargs.optional(),
+    name: c.name,
+    enabled: c.enabled,
+    args: c.args,
+    kwargs: c.kwargs,
     schedule_type: specSchedule.schedule_type.optional(),
     interval: specSchedule.interval,
     crontab: specSchedule.crontab,
     params: peerParams.optional(),
-    schedule: peerSchedule.optional(),
+    schedule: peerScheduleShape.optional(),
   })
   .strict();
 
-type SpecScheduleFields = { schedule_type?: "interval" | "crontab"; interval?: z.infer<typeof intervalBody>; crontab?: z.infer<typeof crontabBody> };
+type SpecScheduleFields = { schedule_type?: "interval" | "crontab"; interval?: z.output<typeof intervalScheduleFields>; crontab?: z.output<typeof crontabScheduleFields> };
 
+/** Which of the spec's objects holds a schedule (the REST shape only: its rules are the contract's). */
 function fromSpec(b: SpecScheduleFields): Schedule | undefined {
   if (!b.schedule_type) {
     if (b.interval || b.crontab) throw errors.invalidField(["body", "schedule_type"], "Field required with interval or crontab");
@@ -80,13 +79,25 @@ function fromSpec(b: SpecScheduleFields): Schedule | undefined {
   if (b.schedule_type === "interval") {
     if (!b.interval) throw errors.invalidField(["body", "interval"], "Field required when schedule_type is interval");
     if (b.crontab) throw errors.invalidField(["body", "crontab"], "Not allowed when schedule_type is interval");
-    return { type: "interval", every: b.interval.every, period: b.interval.period };
+    return { type: "interval", ...b.interval };
   }
   if (b.interval) throw errors.invalidField(["body", "interval"], "Not allowed when schedule_type is crontab");
-  const c = b.crontab ?? crontabBody.parse({});
-  return { type: "crontab", ...pickCron(c), timezone: c.timezone ?? null };
+  const cron = b.crontab ?? crontabScheduleFields.parse({});
+  return { type: "crontab", ...cron, timezone: cron.timezone ?? null };
 }
 
+/**
+ * The service names a schedule's field under `schedule`; the spec's body holds it in `interval` or
+ * `crontab`, and the peer's body has always been answered the same way.
+ */
+async function scheduleAtItsObject<T>(schedule: Schedule | undefined, call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (err) {
+    if (!(err instanceof InputError) || !schedule) throw err;
+    throw new InputError(err.issues.map((i) => (i.loc[0] === "schedule" ? { ...i, loc: [schedule.type, ...i.loc.slice(1)] } : i)));
+  }
+}
 
 const taskIdParams = z.object({ task_id: anyUuid }).strict();
 const runIdParams = z.object({ run_id: anyUuid }).strict();
@@ -105,7 +116,10 @@ export const taskRoutes = [
     summary:
       "Schedule a task: {name, task, schedule_type interval|crontab, interval {every, period seconds|minutes|hours|days|weeks} or crontab {minute, hour, day_of_week, day_of_month, month_of_year, timezone}, args?, kwargs?, enabled? (default true)}; the peer's {task_name, params, schedule} body too. The task runs as you.",
     scopes: ["tasks:create"], status: 201, response: ScheduledTaskSchema, body: z.record(z.string(), z.unknown()),
-    handler: async ({ principal, body, services }) => scheduledTaskOut(await services.tasks.create(principal, parseCreateBody(body))),
+    handler: async ({ principal, body, services }) => {
+      const input = parseCreateBody(body);
+      return scheduledTaskOut(await scheduleAtItsObject(input.schedule as Schedule, () => services.tasks.create(principal, input)));
+    },
   }),
   defineRoute({
     method: "GET", path: "/tasks/scheduled", operationId: "listScheduledTasks", tag: "tasks",
@@ -131,9 +145,9 @@ export const taskRoutes = [
         enabled: body.enabled,
         args: body.params?.args ?? body.args,
         kwargs: body.params?.kwargs ?? body.kwargs,
-        schedule: body.schedule ? fromPeer(body.schedule) : fromSpec(body),
+        schedule: body.schedule ?? fromSpec(body),
       };
-      return scheduledTaskOut(await services.tasks.update(principal, params.task_id, patch));
+      return scheduledTaskOut(await scheduleAtItsObject(patch.schedule as Schedule | undefined, () => services.tasks.update(principal, params.task_id, patch)));
     },
   }),
   defineRoute({

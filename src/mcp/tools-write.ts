@@ -6,7 +6,7 @@ import { AppError } from "../platform/errors.ts";
 import { eventCreateContract } from "../modules/events/index.ts";
 import { MAX_VALUE_LENGTH, attributeCreateContract } from "../modules/attributes/index.ts";
 import { SIGHTING_TYPES } from "../modules/sightings/index.ts";
-import { EXPORT_FORMATS, EXPORT_TARGETS } from "../modules/exports/index.ts";
+import { exportCreateContract, type ExportCreateInput } from "../modules/exports/index.ts";
 import { eventOut } from "../../rest-shim/serializers/events.ts";
 import { attributeOut } from "../../rest-shim/serializers/attributes.ts";
 import { exportOut } from "../../rest-shim/serializers/exports.ts";
@@ -15,7 +15,8 @@ import { toolResult } from "./results.ts";
 import { ADDS_DATA, MAX_ITEMS, oneOf, UUID, wrap, type ToolContext } from "./tool-kit.ts";
 
 const MAX_EPOCH_SECONDS = 253_402_300_799;
-const eventDistribution = z.number().int().min(DISTRIBUTION.organisation).max(DISTRIBUTION.sharingGroup);
+
+const exportShape = exportCreateContract.shape;
 
 /** The attributes contract's fields a model sets, under the tool's snake_case names, described for a model. */
 const attribute = attributeCreateContract.shape;
@@ -52,9 +53,9 @@ interface AttributesArgs {
 interface ExportArgs {
   name: string;
   query: string;
-  index_target: (typeof EXPORT_TARGETS)[number];
-  format: (typeof EXPORT_FORMATS)[number];
-  distribution?: number;
+  index_target: ExportCreateInput["indexTarget"];
+  format: ExportCreateInput["format"];
+  distribution?: number | null;
 }
 
 async function addSighting(args: SightingArgs, { services, principal }: ToolContext) {
@@ -113,15 +114,7 @@ async function addAttributes(args: AttributesArgs, { services, principal }: Tool
 }
 
 async function startExport(args: ExportArgs, { services, principal }: ToolContext) {
-  const e = await services.exports.create(principal, {
-    name: args.name,
-    query: args.query,
-    indexTarget: args.index_target,
-    format: args.format,
-    distribution: args.distribution ?? null,
-    schedule: null,
-    scheduleEnabled: false,
-  });
+  const e = await services.exports.create(principal, { name: args.name, query: args.query, indexTarget: args.index_target, format: args.format, distribution: args.distribution });
   return toolResult(`Export ${e.id} ${e.status}: its file (${e.format}) is written in the background; GET /exports/${e.id} shows its status, /exports/${e.id}/download the file.`, {
     export: exportOut(e),
   });
@@ -192,12 +185,13 @@ export function registerWriteTools(server: McpServer, runtime: Runtime): void {
         "CHANGES DATA: saves an export of a Lucene query (yours, listed at /exports/) and starts it: every match you may read, written in the " +
         "background as json, csv, stix or misp (misp needs `distribution`, the exported event's). Returns the export with its status (queued); " +
         "the file is downloaded from the REST API. Needs the exports:create scope in your credential itself.",
+      // The exports contract's fields, described for a model.
       inputSchema: {
-        name: z.string().trim().min(1).max(255),
-        query: z.string().max(65_536).describe('Lucene query, e.g. "type:ip-dst AND tags.name:\\"tlp:green\\"".'),
-        index_target: z.enum(EXPORT_TARGETS).default("attributes"),
-        format: z.enum(EXPORT_FORMATS).default("json"),
-        distribution: eventDistribution.optional(),
+        name: exportShape.name,
+        query: exportShape.query.describe('Lucene query, e.g. "type:ip-dst AND tags.name:\\"tlp:green\\"".'),
+        index_target: exportShape.indexTarget,
+        format: exportShape.format,
+        distribution: exportShape.distribution.describe("misp only (required there): the exported event's distribution, 0-4"),
       },
       annotations: ADDS_DATA,
     },

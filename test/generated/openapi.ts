@@ -3605,6 +3605,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description Locked by an administrator: its owner cannot enable or delete it: true locks the key, false releases the hold (the owner's own switch stays as it was) */
                     disabled: boolean;
                 };
             };
@@ -3740,6 +3741,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description Disabled by its owner: true disables the key, false enables it (refused while an administrator holds it) */
                     disabled: boolean;
                 };
             };
@@ -4877,39 +4879,66 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description MISP format only: the exported MISP event's distribution (0-4); null for the other formats: required for misp */
                     distribution?: number | null;
                     /**
+                     * @description The file format: json, csv, stix or misp (default json)
                      * @default json
                      * @enum {string}
                      */
                     format?: "json" | "csv" | "misp" | "stix";
                     /**
+                     * @description The index it reads: attributes or events (default attributes)
                      * @default attributes
                      * @enum {string}
                      */
                     index_target?: "attributes" | "events";
+                    /** @description The export's name, 1 to 255 characters */
                     name: string;
+                    /** @description The Lucene query whose matches it exports (at most 65,536 characters) */
                     query: string;
+                    /** @description The peer's schedule object: {type: interval, every: seconds} or {type: crontab, minute, hour, day_of_week, day_of_month, month_of_year, timezone}; null: none */
                     schedule?: {
-                        /** @default * */
+                        /**
+                         * @description Cron day-of-month field (1-31; * for any)
+                         * @default *
+                         */
                         day_of_month?: string;
-                        /** @default * */
+                        /**
+                         * @description Cron day-of-week field (0-6, Sunday 0; * for any)
+                         * @default *
+                         */
                         day_of_week?: string;
+                        /** @description Interval schedules: seconds between runs */
                         every?: number;
-                        /** @default * */
+                        /**
+                         * @description Cron hour field (0-23; * for any)
+                         * @default *
+                         */
                         hour?: string;
-                        /** @default * */
+                        /**
+                         * @description Cron minute field (0-59; * for any; lists, ranges, steps)
+                         * @default *
+                         */
                         minute?: string;
-                        /** @default * */
+                        /**
+                         * @description Cron month field (1-12; * for any)
+                         * @default *
+                         */
                         month_of_year?: string;
+                        /** @description Crontab schedules: the IANA time zone the fields are read in (default UTC) */
                         timezone?: string | null;
                         /**
+                         * @description Interval or crontab
                          * @default interval
                          * @enum {string}
                          */
                         type?: "interval" | "crontab";
                     } | null;
-                    /** @default false */
+                    /**
+                     * @description The schedule runs it when true (default false)
+                     * @default false
+                     */
                     schedule_enabled?: boolean;
                 };
             };
@@ -5031,25 +5060,45 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description The peer's schedule object: {type: interval, every: seconds} or {type: crontab, minute, hour, day_of_week, day_of_month, month_of_year, timezone}; null: none */
                     schedule?: {
-                        /** @default * */
+                        /**
+                         * @description Cron day-of-month field (1-31; * for any)
+                         * @default *
+                         */
                         day_of_month?: string;
-                        /** @default * */
+                        /**
+                         * @description Cron day-of-week field (0-6, Sunday 0; * for any)
+                         * @default *
+                         */
                         day_of_week?: string;
+                        /** @description Interval schedules: seconds between runs */
                         every?: number;
-                        /** @default * */
+                        /**
+                         * @description Cron hour field (0-23; * for any)
+                         * @default *
+                         */
                         hour?: string;
-                        /** @default * */
+                        /**
+                         * @description Cron minute field (0-59; * for any; lists, ranges, steps)
+                         * @default *
+                         */
                         minute?: string;
-                        /** @default * */
+                        /**
+                         * @description Cron month field (1-12; * for any)
+                         * @default *
+                         */
                         month_of_year?: string;
+                        /** @description Crontab schedules: the IANA time zone the fields are read in (default UTC) */
                         timezone?: string | null;
                         /**
+                         * @description Interval or crontab
                          * @default interval
                          * @enum {string}
                          */
                         type?: "interval" | "crontab";
                     } | null;
+                    /** @description The schedule runs it when true; absent: unchanged */
                     schedule_enabled?: boolean;
                 };
             };
@@ -5101,22 +5150,36 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description The distribution of the events it creates, a MISP distribution level: 0 your organisation only, 1 this community, 2 connected communities, 3 all communities, 4 a sharing group, 5 inherit (default 0) */
                     distribution?: number;
+                    /** @description Fetched on its schedule when true (default false) */
                     enabled?: boolean;
+                    /** @description The fixed event's UUID once created; null until the first fetch of a fixed-event feed, and for other feeds */
                     event_uuid?: string | null;
+                    /** @description Ingest into one event (the feed's event uuid), updated at every fetch, instead of a new event per fetch (default false) */
                     fixed_event?: boolean;
+                    /** @description The extra HTTP headers sent with each fetch, an object keyed by header name; their values (credentials) are write-only and always answered redacted, ********; a value sent back as ******** keeps the stored one (names at most 200 characters, values 4096) */
                     headers?: {
                         [key: string]: string;
                     } | null;
-                    /** @enum {string} */
+                    /**
+                     * @description Where its data comes from: network, fetched from url; local, an uploaded file whose storage key is url
+                     * @enum {string}
+                     */
                     input_source: "network" | "local";
+                    /** @description Feed name, 1 to 255 characters */
                     name: string;
+                    /** @description Clear the IDS flag (to_ids) of the attributes it creates (default false) */
                     override_ids?: boolean;
+                    /** @description Who publishes the feed (free text), 1 to 255 characters */
                     provider: string;
+                    /** @description Publish the events it creates (default false) */
                     publish?: boolean;
+                    /** @description The peer's feed filter rules, kept as sent: MISP's free-form rules document */
                     rules?: {
                         [key: string]: unknown;
                     } | null;
+                    /** @description Format settings, how to read the source: csvConfig, jsonConfig or freetextConfig, and for a local feed localFile {filename, size}; free-form because each format has its own keys and the peer's other keys are kept as sent */
                     settings?: ({
                         csvConfig?: {
                             attribute?: {
@@ -5189,9 +5252,14 @@ export interface operations {
                     } & {
                         [key: string]: unknown;
                     }) | null;
-                    /** @enum {string} */
+                    /**
+                     * @description The source format, how the source is read (the peer's misp is answered as sharing): csv, json, freetext or sharing (misp)
+                     * @enum {string}
+                     */
                     source_format: "csv" | "json" | "freetext" | "sharing" | "misp";
+                    /** @description Tag names attached to the events it creates (at most 50) */
                     tags?: string[];
+                    /** @description The source: an http(s) URL, or for a local feed the upload's storage key (feed-uploads/<uuid>), at most 2048 characters */
                     url: string;
                 };
             };
@@ -5265,22 +5333,36 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description The distribution of the events it creates, a MISP distribution level: 0 your organisation only, 1 this community, 2 connected communities, 3 all communities, 4 a sharing group, 5 inherit (default 0) */
                     distribution?: number;
+                    /** @description Fetched on its schedule when true (default false) */
                     enabled?: boolean;
+                    /** @description The fixed event's UUID once created; null until the first fetch of a fixed-event feed, and for other feeds */
                     event_uuid?: string | null;
+                    /** @description Ingest into one event (the feed's event uuid), updated at every fetch, instead of a new event per fetch (default false) */
                     fixed_event?: boolean;
+                    /** @description The extra HTTP headers sent with each fetch, an object keyed by header name; their values (credentials) are write-only and always answered redacted, ********; a value sent back as ******** keeps the stored one (names at most 200 characters, values 4096) */
                     headers?: {
                         [key: string]: string;
                     } | null;
-                    /** @enum {string} */
+                    /**
+                     * @description Where its data comes from: network, fetched from url; local, an uploaded file whose storage key is url
+                     * @enum {string}
+                     */
                     input_source?: "network" | "local";
+                    /** @description Feed name, 1 to 255 characters */
                     name?: string;
+                    /** @description Clear the IDS flag (to_ids) of the attributes it creates (default false) */
                     override_ids?: boolean;
+                    /** @description Who publishes the feed (free text), 1 to 255 characters */
                     provider?: string;
+                    /** @description Publish the events it creates (default false) */
                     publish?: boolean;
+                    /** @description The peer's feed filter rules, kept as sent: MISP's free-form rules document */
                     rules?: {
                         [key: string]: unknown;
                     } | null;
+                    /** @description Format settings, how to read the source: csvConfig, jsonConfig or freetextConfig, and for a local feed localFile {filename, size}; free-form because each format has its own keys and the peer's other keys are kept as sent */
                     settings?: ({
                         csvConfig?: {
                             attribute?: {
@@ -5353,9 +5435,14 @@ export interface operations {
                     } & {
                         [key: string]: unknown;
                     }) | null;
-                    /** @enum {string} */
+                    /**
+                     * @description The source format, how the source is read (the peer's misp is answered as sharing): csv, json, freetext or sharing (misp)
+                     * @enum {string}
+                     */
                     source_format?: "csv" | "json" | "freetext" | "sharing" | "misp";
+                    /** @description Tag names attached to the events it creates (at most 50) */
                     tags?: string[];
+                    /** @description The source: an http(s) URL, or for a local feed the upload's storage key (feed-uploads/<uuid>), at most 2048 characters */
                     url?: string;
                 };
             };
@@ -5434,11 +5521,16 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description The extra HTTP headers sent with each fetch, an object keyed by header name; their values (credentials) are write-only and always answered redacted, ********; a value sent back as ******** keeps the stored one (names at most 200 characters, values 4096) */
                     headers?: {
                         [key: string]: string;
                     } | null;
-                    /** @enum {string} */
+                    /**
+                     * @description Where its data comes from: network, fetched from url; local, an uploaded file whose storage key is url
+                     * @enum {string}
+                     */
                     input_source: "network" | "local";
+                    /** @description Format settings, how to read the source: csvConfig, jsonConfig or freetextConfig, and for a local feed localFile {filename, size}; free-form because each format has its own keys and the peer's other keys are kept as sent */
                     settings?: ({
                         csvConfig?: {
                             attribute?: {
@@ -5511,6 +5603,7 @@ export interface operations {
                     } & {
                         [key: string]: unknown;
                     }) | null;
+                    /** @description The source: an http(s) URL, or for a local feed the upload's storage key (feed-uploads/<uuid>), at most 2048 characters */
                     url: string;
                 };
             };
@@ -5540,11 +5633,16 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description The extra HTTP headers sent with each fetch, an object keyed by header name; their values (credentials) are write-only and always answered redacted, ********; a value sent back as ******** keeps the stored one (names at most 200 characters, values 4096) */
                     headers?: {
                         [key: string]: string;
                     } | null;
-                    /** @enum {string} */
+                    /**
+                     * @description Where its data comes from: network, fetched from url; local, an uploaded file whose storage key is url
+                     * @enum {string}
+                     */
                     input_source: "network" | "local";
+                    /** @description Format settings, how to read the source: csvConfig, jsonConfig or freetextConfig, and for a local feed localFile {filename, size}; free-form because each format has its own keys and the peer's other keys are kept as sent */
                     settings?: ({
                         csvConfig?: {
                             attribute?: {
@@ -5617,6 +5715,7 @@ export interface operations {
                     } & {
                         [key: string]: unknown;
                     }) | null;
+                    /** @description The source: an http(s) URL, or for a local feed the upload's storage key (feed-uploads/<uuid>), at most 2048 characters */
                     url: string;
                 };
             };
@@ -5646,11 +5745,16 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description The extra HTTP headers sent with each fetch, an object keyed by header name; their values (credentials) are write-only and always answered redacted, ********; a value sent back as ******** keeps the stored one (names at most 200 characters, values 4096) */
                     headers?: {
                         [key: string]: string;
                     } | null;
-                    /** @enum {string} */
+                    /**
+                     * @description Where its data comes from: network, fetched from url; local, an uploaded file whose storage key is url
+                     * @enum {string}
+                     */
                     input_source: "network" | "local";
+                    /** @description Format settings, how to read the source: csvConfig, jsonConfig or freetextConfig, and for a local feed localFile {filename, size}; free-form because each format has its own keys and the peer's other keys are kept as sent */
                     settings?: ({
                         csvConfig?: {
                             attribute?: {
@@ -5723,6 +5827,7 @@ export interface operations {
                     } & {
                         [key: string]: unknown;
                     }) | null;
+                    /** @description The source: an http(s) URL, or for a local feed the upload's storage key (feed-uploads/<uuid>), at most 2048 characters */
                     url: string;
                 };
             };
@@ -5780,6 +5885,7 @@ export interface operations {
         parameters: {
             query?: {
                 enabled?: "0" | "1" | "true" | "false";
+                /** @description Part of the name or type, case-insensitive (at most 255 characters) */
                 filter?: string;
                 page?: string;
                 size?: string;
@@ -5837,8 +5943,11 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description A default galaxy; omitted: unchanged */
                     default?: boolean;
+                    /** @description True enables the galaxy (one tag per cluster), false disables it (its tags are hidden) */
                     enabled: boolean;
+                    /** @description Its tags are never shared beyond this instance; omitted: unchanged */
                     local_only?: boolean;
                 };
             };
@@ -5859,6 +5968,7 @@ export interface operations {
     listGalaxyClusters: {
         parameters: {
             query?: {
+                /** @description Part of the value, tag name or external id, case-insensitive (at most 255 characters) */
                 filter?: string;
                 page?: string;
                 size?: string;
@@ -5886,6 +5996,7 @@ export interface operations {
     listMitreAttackPatterns: {
         parameters: {
             query?: {
+                /** @description Part of the name or code, case-insensitive (at most 255 characters) */
                 filter?: string;
             };
             header?: never;
@@ -6583,16 +6694,28 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description Contact details (free text); at most 10000 characters, null clears it */
                     contacts?: string | null;
+                    /** @description Free-text description; at most 10000 characters, null clears it */
                     description?: string | null;
+                    /** @description URL of the organisation's landing page; at most 2048 characters, null clears it */
                     landing_page?: string | null;
+                    /** @description A local organisation has users on this instance; others are known only through shared data (default true) */
                     local?: boolean;
+                    /** @description Organisation name, unique, 1 to 255 characters */
                     name: string;
+                    /** @description Country of the organisation (free text); at most 255 characters, null clears it */
                     nationality?: string | null;
+                    /** @description E-mail domains the organisation's users must have; empty: any; at most 1000 domains of at most 255 characters */
                     restricted_to_domain?: string[];
+                    /** @description Business sector (free text); at most 255 characters, null clears it */
                     sector?: string | null;
+                    /** @description Kind of organisation (free text, for example CERT, vendor); at most 255 characters, null clears it */
                     type?: string | null;
-                    /** Format: uuid */
+                    /**
+                     * Format: uuid
+                     * @description The organisation's UUID, the same on every instance that knows it; absent: a new one
+                     */
                     uuid?: string;
                 };
             };
@@ -6666,14 +6789,23 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description Contact details (free text); at most 10000 characters, null clears it */
                     contacts?: string | null;
+                    /** @description Free-text description; at most 10000 characters, null clears it */
                     description?: string | null;
+                    /** @description URL of the organisation's landing page; at most 2048 characters, null clears it */
                     landing_page?: string | null;
+                    /** @description A local organisation has users on this instance; others are known only through shared data */
                     local?: boolean;
+                    /** @description Organisation name, unique, 1 to 255 characters */
                     name?: string;
+                    /** @description Country of the organisation (free text); at most 255 characters, null clears it */
                     nationality?: string | null;
+                    /** @description E-mail domains the organisation's users must have; empty: any; at most 1000 domains of at most 255 characters */
                     restricted_to_domain?: string[];
+                    /** @description Business sector (free text); at most 255 characters, null clears it */
                     sector?: string | null;
+                    /** @description Kind of organisation (free text, for example CERT, vendor); at most 255 characters, null clears it */
                     type?: string | null;
                 };
             };
@@ -6725,8 +6857,11 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description The role new users get when none is given; one role at most is the default */
                     default_role?: boolean;
+                    /** @description Role name, unique, 1 to 100 characters */
                     name: string;
+                    /** @description The scopes the role grants (see the scope catalogue); * is every scope (administrator); at most 500, repeats count once; you cannot grant scopes you do not hold */
                     scopes: string[];
                 };
             };
@@ -6800,8 +6935,11 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description The role new users get when none is given; one role at most is the default */
                     default_role?: boolean;
+                    /** @description Role name, unique, 1 to 100 characters */
                     name?: string;
+                    /** @description The scopes the role grants (see the scope catalogue); * is every scope (administrator); at most 500, repeats count once; you cannot grant scopes you do not hold */
                     scopes?: string[];
                 };
             };
@@ -7086,6 +7224,7 @@ export interface operations {
     listTags: {
         parameters: {
             query?: {
+                /** @description Part of the name, case-insensitive (at most 255 characters) */
                 filter?: string;
                 hidden?: "0" | "1" | "true" | "false";
                 page?: string;
@@ -7119,15 +7258,25 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description Display colour, #rrggbb */
                     colour?: string;
+                    /** @description Included in exports */
                     exportable?: boolean;
+                    /** @description Hidden from tag lists and pickers */
                     hide_tag?: boolean;
+                    /** @description A tag of a custom (local) galaxy */
                     is_custom_galaxy?: boolean;
+                    /** @description A galaxy cluster's tag */
                     is_galaxy?: boolean;
+                    /** @description Only attached locally, never shared beyond this instance */
                     local_only?: boolean;
+                    /** @description The tag's name, unique (for example tlp:amber, or misp-galaxy:<type>="<value>"), 1 to 255 characters */
                     name: string;
+                    /** @description A numeric value for ordering or scoring; null: none */
                     numerical_value?: number | null;
+                    /** @description Restricted to this organisation's use; null: anyone's (without tags:admin only the caller's own) */
                     org_id?: number | null;
+                    /** @description Restricted to this user's use; null: anyone's (without tags:admin only the caller) */
                     user_id?: number | null;
                 };
             };
@@ -7201,15 +7350,25 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description Display colour, #rrggbb */
                     colour?: string;
+                    /** @description Included in exports */
                     exportable?: boolean;
+                    /** @description Hidden from tag lists and pickers */
                     hide_tag?: boolean;
+                    /** @description A tag of a custom (local) galaxy */
                     is_custom_galaxy?: boolean;
+                    /** @description A galaxy cluster's tag */
                     is_galaxy?: boolean;
+                    /** @description Only attached locally, never shared beyond this instance */
                     local_only?: boolean;
+                    /** @description The tag's name, unique (for example tlp:amber, or misp-galaxy:<type>="<value>"), 1 to 255 characters */
                     name?: string;
+                    /** @description A numeric value for ordering or scoring; null: none */
                     numerical_value?: number | null;
+                    /** @description Restricted to this organisation's use; null: anyone's (without tags:admin only the caller's own) */
                     org_id?: number | null;
+                    /** @description Restricted to this user's use; null: anyone's (without tags:admin only the caller) */
                     user_id?: number | null;
                 };
             };
@@ -7427,59 +7586,106 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description Positional arguments given to the task, an array: free-form because each registered task takes its own; at most 100 items */
                     args?: unknown[];
+                    /** @description schedule_type crontab: the cron fields (each defaults to *) and timezone */
                     crontab?: {
-                        /** @default * */
+                        /**
+                         * @description Cron day-of-month field (1-31; * for any)
+                         * @default *
+                         */
                         day_of_month?: string;
-                        /** @default * */
+                        /**
+                         * @description Cron day-of-week field (0-6, Sunday 0; * for any)
+                         * @default *
+                         */
                         day_of_week?: string;
-                        /** @default * */
+                        /**
+                         * @description Cron hour field (0-23; * for any)
+                         * @default *
+                         */
                         hour?: string;
-                        /** @default * */
+                        /**
+                         * @description Cron minute field (0-59; * for any; lists, ranges, steps)
+                         * @default *
+                         */
                         minute?: string;
-                        /** @default * */
+                        /**
+                         * @description Cron month field (1-12; * for any)
+                         * @default *
+                         */
                         month_of_year?: string;
+                        /** @description Crontab schedules: the IANA time zone the fields are read in (default UTC) */
                         timezone?: string | null;
                     };
+                    /** @description False: paused (default true) */
                     enabled?: boolean;
+                    /** @description schedule_type interval: every, period */
                     interval?: {
+                        /** @description Interval schedules: how many periods between runs, the interval in its own unit (period); at most ten years in all */
                         every: number;
                         /**
+                         * @description Interval schedules: the unit the interval was given in (default seconds)
                          * @default seconds
                          * @enum {string}
                          */
                         period?: "seconds" | "minutes" | "hours" | "days" | "weeks";
                     };
+                    /** @description Keyword arguments given to the task, an object: free-form because each registered task takes its own; at most 100 keys */
                     kwargs?: {
                         [key: string]: unknown;
                     };
+                    /** @description Its name, 1 to 255 characters (default: the task's name) */
                     name?: string;
                     params?: {
+                        /** @description Positional arguments given to the task, an array: free-form because each registered task takes its own; at most 100 items */
                         args?: unknown[];
+                        /** @description Keyword arguments given to the task, an object: free-form because each registered task takes its own; at most 100 keys */
                         kwargs?: {
                             [key: string]: unknown;
                         };
                     };
                     schedule?: {
-                        /** @default * */
+                        /**
+                         * @description Cron day-of-month field (1-31; * for any)
+                         * @default *
+                         */
                         day_of_month?: string;
-                        /** @default * */
+                        /**
+                         * @description Cron day-of-week field (0-6, Sunday 0; * for any)
+                         * @default *
+                         */
                         day_of_week?: string;
+                        /** @description Interval schedules: seconds between runs */
                         every?: number;
-                        /** @default * */
+                        /**
+                         * @description Cron hour field (0-23; * for any)
+                         * @default *
+                         */
                         hour?: string;
-                        /** @default * */
+                        /**
+                         * @description Cron minute field (0-59; * for any; lists, ranges, steps)
+                         * @default *
+                         */
                         minute?: string;
-                        /** @default * */
+                        /**
+                         * @description Cron month field (1-12; * for any)
+                         * @default *
+                         */
                         month_of_year?: string;
+                        /** @description Crontab schedules: the IANA time zone the fields are read in (default UTC) */
                         timezone?: string | null;
                         /**
+                         * @description Interval or crontab
                          * @default interval
                          * @enum {string}
                          */
                         type?: "interval" | "crontab";
                     };
-                    /** @enum {string} */
+                    /**
+                     * @description interval (with interval) or crontab (with crontab)
+                     * @enum {string}
+                     */
                     schedule_type?: "interval" | "crontab";
                 };
             };
@@ -7554,11 +7760,18 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description A disabled account cannot log in and its API keys are refused (default false) */
                     disabled?: boolean;
-                    /** Format: email */
+                    /**
+                     * Format: email
+                     * @description E-mail address, the login name (stored lower-case); at most 320 characters
+                     */
                     email: string;
+                    /** @description Numeric id of the user's organisation */
                     org_id: number;
+                    /** @description New password, 8 to 1024 characters; omitted: unchanged (on create: the account has no password and cannot log in with one) */
                     password?: string;
+                    /** @description Numeric id of the user's role, which gives the scopes */
                     role_id: number;
                 };
             };
@@ -7632,11 +7845,18 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description A disabled account cannot log in and its API keys are refused */
                     disabled?: boolean;
-                    /** Format: email */
+                    /**
+                     * Format: email
+                     * @description E-mail address, the login name (stored lower-case); at most 320 characters
+                     */
                     email?: string;
+                    /** @description Numeric id of the user's organisation */
                     org_id?: number;
+                    /** @description New password, 8 to 1024 characters; omitted: unchanged (on create: the account has no password and cannot log in with one) */
                     password?: string;
+                    /** @description Numeric id of the user's role, which gives the scopes */
                     role_id?: number;
                 };
             };
@@ -7685,7 +7905,9 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description Your current password */
                     current_password: string;
+                    /** @description The new password, 8 to 1024 characters */
                     password: string;
                 };
             };

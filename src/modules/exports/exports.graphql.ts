@@ -1,9 +1,9 @@
 import { builder, caller } from "../../graphql/builder.ts";
 import { cost } from "../../graphql/cost-limits.ts";
-import { errors, fromZodError } from "../../platform/errors.ts";
+import { contractInput } from "../../graphql/inputs.ts";
 import { checkPageSize } from "../../platform/paging.ts";
-import { fromPeer, peerSchedule, scheduleOut } from "../tasks/index.ts";
-import type { Schedule } from "../tasks/index.ts";
+import { peerScheduleValue, scheduleOut } from "../tasks/index.ts";
+import { exportCreateContract, exportScheduleContract } from "./exports.contracts.ts";
 import { EXPORT_FORMATS, EXPORT_STATUSES, EXPORT_TARGETS } from "./export-store.ts";
 import type { ExportView } from "./exports.service.ts";
 import { DOC } from "../../graphql/docs.ts";
@@ -81,20 +81,6 @@ const CreateExportInput = builder.inputType("CreateExportInput", {
   }),
 });
 
-/** The same bounds as the REST body. */
-function scheduleArg(value: unknown, where: string[]): Schedule | null {
-  if (value === null || value === undefined) return null;
-  const parsed = peerSchedule.safeParse(value);
-  if (!parsed.success) throw fromZodError(parsed.error, where.join("."));
-  return fromPeer(parsed.data, where);
-}
-
-function checkName(name: string): string {
-  const trimmed = name.trim();
-  if (!trimmed || trimmed.length > 255) throw errors.invalidField(["input", "name"], "must be 1 to 255 characters");
-  return trimmed;
-}
-
 builder.queryFields((t) => ({
   exports: t.field({
     extensions: cost.page("size"),
@@ -116,21 +102,7 @@ builder.mutationFields((t) => ({
     type: ExportObject,
     description: "Save an export and run it now (as POST /exports/)",
     args: { input: t.arg({ type: CreateExportInput, required: true, description: "The new export" }) },
-    resolve: (_r, { input }, ctx) => {
-      if (input.query.length > 65_536) throw errors.invalidField(["input", "query"], "must be at most 65536 characters");
-      if (input.distribution != null && (!Number.isInteger(input.distribution) || input.distribution < 0 || input.distribution > 4)) {
-        throw errors.invalidField(["input", "distribution"], "must be an integer from 0 to 4", input.distribution);
-      }
-      return ctx.services.exports.create(caller(ctx), {
-        name: checkName(input.name),
-        query: input.query,
-        indexTarget: input.indexTarget ?? "attributes",
-        format: input.format ?? "json",
-        distribution: input.distribution ?? null,
-        schedule: scheduleArg(input.schedule, ["input", "schedule"]),
-        scheduleEnabled: input.scheduleEnabled ?? false,
-      });
-    },
+    resolve: (_r, { input }, ctx) => ctx.services.exports.create(caller(ctx), contractInput(exportCreateContract, { ...input, schedule: peerScheduleValue(input.schedule) })),
   }),
   runExport: t.field({ type: ExportObject, description: "Run the export again now", args: { id: t.arg.int({ required: true, description: EXPORT_ID }) }, resolve: (_r, a, ctx) => ctx.services.exports.run(caller(ctx), a.id) }),
   setExportSchedule: t.field({
@@ -142,10 +114,7 @@ builder.mutationFields((t) => ({
       scheduleEnabled: t.arg.boolean({ description: rest(EXPORT_DOC.scheduleEnabled, "schedule_enabled") }),
     },
     resolve: (_r, a, ctx) =>
-      ctx.services.exports.setSchedule(caller(ctx), a.id, {
-        schedule: a.schedule === undefined ? undefined : scheduleArg(a.schedule, ["args", "schedule"]),
-        scheduleEnabled: a.scheduleEnabled ?? undefined,
-      }),
+      ctx.services.exports.setSchedule(caller(ctx), a.id, contractInput(exportScheduleContract, { schedule: peerScheduleValue(a.schedule), scheduleEnabled: a.scheduleEnabled })),
   }),
   deleteExport: t.boolean({
     description: "Delete an export, its file and its schedule; true when done",

@@ -2,12 +2,12 @@ import type { Readable } from "node:stream";
 import type { AppContext } from "../../app-context.ts";
 import { authorize, requireUser, scopesOf, type Principal } from "../../auth/principal.ts";
 import { withTransaction, type Sql } from "../../platform/db/transaction.ts";
-import { errors } from "../../platform/errors.ts";
+import { errors, parseInput } from "../../platform/errors.ts";
 import { offsetOf, pageOf, type Page, type PageRequest } from "../../platform/pagination.ts";
 import type { AuditService } from "../audit/index.ts";
 import { parseUserQuery } from "../search/index.ts";
 import { readRuntimeSetting } from "../settings/index.ts";
-import { nextRun, validateSchedule, type Schedule } from "../tasks/index.ts";
+import { nextRun, type Schedule } from "../tasks/index.ts";
 import { queueRun, wakeTicker } from "../tasks/index.ts";
 import { deleteScheduledTask, findScheduledTask, insertScheduledTask, updateScheduledTask, type ScheduledTaskRow } from "../tasks/index.ts";
 import { FILE_TYPES } from "./export-files.ts";
@@ -19,24 +19,13 @@ import {
   listExports,
   markQueued,
   setExportSchedule,
-  type ExportFileFormat,
-  type ExportIndexTarget,
   type ExportRow,
 } from "./export-store.ts";
+import { exportCreateContract, exportScheduleContract, type ExportCreateInput, type ExportScheduleInput } from "./exports.contracts.ts";
 import { canListOthersExports, canManageExport } from "./exports.policy.ts";
 import { exportFolder, RUN_EXPORT_TASK, runExportTask } from "./run-export-task.ts";
 
-export interface ExportInput {
-  name: string;
-  query: string;
-  indexTarget: ExportIndexTarget;
-  format: ExportFileFormat;
-  distribution: number | null;
-  schedule: Schedule | null;
-  scheduleEnabled: boolean;
-}
-
-export interface ExportSchedulePatch {
+interface ExportSchedulePatch {
   /** null: no schedule any more; undefined: unchanged. */
   schedule?: Schedule | null;
   scheduleEnabled?: boolean;
@@ -83,13 +72,15 @@ export class ExportsService {
   }
 
   /** Stores the export and queues its first run at once (as the peer); with a schedule, its run_export task too. */
-  async create(p: Principal | null, input: ExportInput): Promise<ExportView> {
-    authorize(p, "exports:create", `${input.indexTarget}:read`);
+  async create(p: Principal | null, given: ExportCreateInput): Promise<ExportView> {
+    authorize(p, "exports:create");
+    const input = parseInput(exportCreateContract, given);
+    authorize(p, `${input.indexTarget}:read`);
     requireUser(p);
-    checkDefinition(input);
+    parseUserQuery(input.query);
     const id = await withTransaction(this.ctx.db.pool, async (client) => {
       await this.checkActiveLimit(client, p.userId);
-      const e = await insertExport(client, { userId: p.userId, name: input.name, query: input.query, indexTarget: input.indexTarget, format: input.format, distribution: input.distribution });
+      const e = await insertExport(client, { userId: p.userId, name: input.name, query: input.query, indexTarget: input.indexTarget, format: input.format, distribution: input.distribution ?? null });
       if (input.schedule) await this.writeSchedule(client, e, { schedule: input.schedule, scheduleEnabled: input.scheduleEnabled }, scopesOf(p));
       await this.queue(client, p, e);
       return e.id;
@@ -111,9 +102,9 @@ export class ExportsService {
     return this.get(p, id);
   }
 
-  async setSchedule(p: Principal | null, id: number, patch: ExportSchedulePatch): Promise<ExportView> {
+  async setSchedule(p: Principal | null, id: number, given: ExportScheduleInput): Promise<ExportView> {
     authorize(p, "exports:create");
-    if (patch.schedule) validateSchedule(patch.schedule, ["body", "schedule"]);
+    const patch: ExportSchedulePatch = parseInput(exportScheduleContract, given);
     await withTransaction(this.ctx.db.pool, async (client) => {
       const e = this.visible(p, await findExport(client, id, true));
       await this.writeSchedule(client, e, patch, e.userId === p.userId ? scopesOf(p) : ["*"]);
@@ -191,14 +182,4 @@ export class ExportsService {
     else await setExportSchedule(sql, e.id, (await insertScheduledTask(sql, { ...fields, task: RUN_EXPORT_TASK, ownerId: e.userId, grantScopes })).id);
     await wakeTicker(sql);
   }
-}
-
-/** 422 for a definition no run could write; 400 for a query the parser refuses. */
-function checkDefinition(input: ExportInput): void {
-  if (input.format === "misp") {
-    if (input.distribution === null) throw errors.invalidInput(["distribution"], "Field required when format is misp");
-    if (input.indexTarget !== "attributes") throw errors.invalidInput(["indexTarget"], "A misp export holds attributes: its index target must be attributes", input.indexTarget);
-  }
-  if (input.schedule) validateSchedule(input.schedule, ["body", "schedule"]);
-  parseUserQuery(input.query);
 }

@@ -5,11 +5,13 @@ import { enumValues } from "../../graphql/enums.ts";
 import { PAGE_DOC, pageType } from "../../graphql/page.ts";
 import { checkPageSize } from "../../platform/paging.ts";
 import { pageOf } from "../../platform/pagination.ts";
-import { errors, fromZodError } from "../../platform/errors.ts";
+import { InputError } from "../../platform/errors.ts";
+import { contractInput } from "../../graphql/inputs.ts";
 import type { Feed } from "../../generated/prisma/client.ts";
 import { TaskRunType } from "../tasks/tasks.graphql.ts";
-import { canonicalFeedFormat, type FeedFormat as FeedFormatName, type FeedFormatInput, feedSettingsSchema } from "./feed-schema.ts";
-import type { FeedInput, PreviewRow } from "./feeds.service.ts";
+import type { FeedFormat as FeedFormatName, FeedFormatInput } from "./feed-schema.ts";
+import { feedCreateContract, feedPatchContract } from "./feeds.contracts.ts";
+import type { PreviewRow } from "./feeds.service.ts";
 import { redactHeaders } from "./feeds.policy.ts";
 import type { StagedUpload, UploadResult } from "./feed-upload.ts";
 import { CREATED_FEED_DOC as C, FEED_DOC, FEED_MANIFEST_DOC as M, FEED_PREVIEW_ROW_DOC as PR, FEED_TYPES_DOC, FEED_UPLOAD_DOC as U } from "./feeds.docs.ts";
@@ -95,24 +97,13 @@ const FeedFields = builder.inputType("FeedFields", {
   }),
 });
 
-function toInput(f: typeof FeedFields.$inferInput): Partial<FeedInput> {
-  const settings = f.settings === undefined || f.settings === null ? undefined : feedSettingsSchema.safeParse(f.settings);
-  if (settings && !settings.success) throw fromZodError(settings.error, "args");
-  const out: Partial<FeedInput> = {
-    name: f.name ?? undefined,
-    provider: f.provider ?? undefined,
-    url: f.url ?? undefined,
-    source_format: f.sourceFormat ? canonicalFeedFormat(f.sourceFormat) : undefined,
-    input_source: f.inputSource ?? undefined,
-    enabled: f.enabled ?? undefined,
-    distribution: f.distribution ?? undefined,
-    fixed_event: f.fixedEvent ?? undefined,
-    publish: f.publish ?? undefined,
-    override_ids: f.overrideIds ?? undefined,
-    tags: f.tags ?? undefined,
-    settings: settings?.data as Record<string, unknown> | undefined,
-  };
-  return out;
+/** The service names FeedFields' fields; here they sit in the `feed` argument. */
+async function inFeedArgument<T>(run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (err) {
+    throw err instanceof InputError ? err.within(["feed"]) : err;
+  }
 }
 
 const CreatedFeed = builder.objectRef<{ feed: Feed; ingestion: import("../tasks/task-store.ts").TaskRunRow | null }>("CreatedFeed").implement({
@@ -176,13 +167,8 @@ builder.queryFields((t) => ({
       settings: t.arg({ type: "JSON", description: FEED_DOC.settings }),
       limit: t.arg.int({ description: "Rows to read, 1 to 100 (default 10 for freetext, 5 otherwise)" }),
     },
-    resolve: (_r, a, ctx) => {
-      const limit = a.limit ?? (a.format === "freetext" ? 10 : 5);
-      if (limit < 1 || limit > 100) throw errors.invalidField(["args", "limit"], "must be from 1 to 100", limit);
-      const settings = a.settings === undefined || a.settings === null ? null : feedSettingsSchema.safeParse(a.settings);
-      if (settings && !settings.success) throw fromZodError(settings.error, "args");
-      return ctx.services.feeds.preview(caller(ctx), a.format, { input_source: a.inputSource, url: a.url, settings: (settings?.data as Record<string, unknown> | undefined) ?? null }, limit);
-    },
+    resolve: (_r, a, ctx) =>
+      ctx.services.feeds.preview(caller(ctx), a.format, { inputSource: a.inputSource, url: a.url, settings: (a.settings as Record<string, unknown> | null | undefined) ?? null, limit: a.limit ?? undefined }),
   }),
   feedExplore: t.field({
     extensions: cost.external("size"),
@@ -215,13 +201,14 @@ builder.mutationFields((t) => ({
     type: CreatedFeed,
     description: "Create a feed; an uploaded one (inputSource local, url = the upload key) is ingested once at once, as you",
     args: { feed: t.arg({ type: FeedFields, required: true, description: "The new feed" }) },
-    resolve: (_r, a, ctx) => ctx.services.feeds.create(caller(ctx), toInput(a.feed) as FeedInput),
+    // A feed without inputSource is a network feed here (REST requires it).
+    resolve: (_r, a, ctx) => inFeedArgument(() => ctx.services.feeds.create(caller(ctx), contractInput(feedCreateContract, { ...a.feed, inputSource: a.feed.inputSource ?? "network" }))),
   }),
   updateFeed: t.field({
     type: FeedType,
     description: "Change a feed (PATCH /feeds/{feed_id}); a new upload key as url is read by the next fetch",
     args: { id: t.arg.int({ required: true, description: FEED_DOC.id }), feed: t.arg({ type: FeedFields, required: true, description: "The fields to change" }) },
-    resolve: (_r, a, ctx) => ctx.services.feeds.update(caller(ctx), a.id, toInput(a.feed)),
+    resolve: (_r, a, ctx) => inFeedArgument(async () => ctx.services.feeds.update(caller(ctx), a.id, contractInput(feedPatchContract, a.feed))),
   }),
   deleteFeed: t.boolean({
     description: "Delete a feed and its schedules (its events stay); true when done",

@@ -4,7 +4,7 @@ import type { Readable } from "node:stream";
 import type { AppContext } from "../../app-context.ts";
 import { authorize, isAdmin, requireUser, scopesOf, type Principal } from "../../auth/principal.ts";
 import { withTransaction, type Sql } from "../../platform/db/transaction.ts";
-import { errors, fromZodError } from "../../platform/errors.ts";
+import { InputError, errors, parseInput, snakeCase } from "../../platform/errors.ts";
 import { offsetOf, pageOf, type Page, type PageRequest } from "../../platform/pagination.ts";
 import type { SkipLimit } from "../../platform/paging.ts";
 import type { Feed } from "../../generated/prisma/client.ts";
@@ -12,7 +12,8 @@ import type { AuditService } from "../audit/index.ts";
 import { queueRun } from "../tasks/index.ts";
 import type { TaskRunRow } from "../tasks/index.ts";
 import { fetchFeedTask } from "./fetch-feed-task.ts";
-import { canonicalFeedFormat, feedSettingsSchema, networkUrlProblem, type FeedFormat, type FeedFormatInput } from "./feed-schema.ts";
+import { feedSettingsSchema, networkUrlProblem, type FeedFormat } from "./feed-schema.ts";
+import { feedCreateContract, feedPatchContract, feedPreviewContract, type FeedInput, type FeedPatch, type FeedPreviewInput } from "./feeds.contracts.ts";
 import { deleteUpload, findUpload, insertUpload, type StoredUpload } from "./feed-upload-store.ts";
 import { stageUpload, storeUpload, UPLOAD_KEY, type StagedUpload, type UploadResult } from "./feed-upload.ts";
 import { canAccessFeed, canFeedFrom, canFetchFeed, canPreviewUpload, FETCH_SCOPES, mergeHeaders, presentFeed, type FeedAction } from "./feeds.policy.ts";
@@ -20,25 +21,6 @@ import { csvRows, freetextRows, jsonRows, readCapped } from "./ingest/indicators
 import { FeedContentError, openFeedDocument } from "./ingest/ingest.ts";
 
 export type PreviewRow = { where: string; value: string; type: string } | { where: string; error: string };
-
-export interface FeedInput {
-  name: string;
-  provider: string;
-  url: string;
-  /** The peer's `misp` is stored as `sharing`. */
-  source_format: FeedFormatInput;
-  input_source: "network" | "local";
-  enabled?: boolean;
-  distribution?: number;
-  fixed_event?: boolean;
-  event_uuid?: string | null;
-  publish?: boolean;
-  override_ids?: boolean;
-  tags?: string[];
-  rules?: Record<string, unknown> | null;
-  settings?: Record<string, unknown> | null;
-  headers?: Record<string, string> | null;
-}
 
 /**
  * Feeds and their uploads. Who may do what is feeds.policy.ts: a feed belongs to its organisation
@@ -68,30 +50,31 @@ export class FeedsService {
   }
 
   /** An uploaded feed is ingested once, at once, as its creator (spec 3.3); nothing recurring is scheduled. */
-  async create(p: Principal | null, input: FeedInput): Promise<{ feed: Feed; ingestion: TaskRunRow | null }> {
+  async create(p: Principal | null, given: FeedInput): Promise<{ feed: Feed; ingestion: TaskRunRow | null }> {
     authorize(p, "feeds:create");
     requireUser(p);
     if (p.orgId === null) throw errors.forbidden("Only users of an organisation can create feeds");
     const orgId = p.orgId;
-    const sourceFormat = canonicalFeedFormat(input.source_format);
-    const checked = this.checkSource(input.input_source, input.url, input.settings);
-    if (input.input_source === "local") authorize(p, ...FETCH_SCOPES);
+    const input = parseInput(feedCreateContract, given);
+    const sourceFormat = input.sourceFormat;
+    const checked = this.checkSource(input.inputSource, input.url, input.settings);
+    if (input.inputSource === "local") authorize(p, ...FETCH_SCOPES);
     const headers = checkedHeaders(null, input.headers ?? null);
     const result = await withTransaction(this.ctx.db.pool, async (client) => {
-      const upload = input.input_source === "local" ? await this.checkUpload(client, p, input.url, sourceFormat, { orgId }) : null;
+      const upload = input.inputSource === "local" ? await this.checkUpload(client, p, input.url, sourceFormat, { orgId }) : null;
       const settings = withLocalFile(checked, upload);
       const { rows } = await client.query<{ id: number }>(
         `INSERT INTO feeds (name, provider, url, source_format, input_source, enabled, distribution, fixed_event, event_uuid, publish, override_ids, tags, rules, settings, headers, org_id, created_by)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17) RETURNING id`,
         [
-          input.name, input.provider, input.url, sourceFormat, input.input_source, input.enabled ?? false, input.distribution ?? 0, input.fixed_event ?? false,
-          input.event_uuid ?? null, input.publish ?? false, input.override_ids ?? false, input.tags ?? [], json(input.rules), json(settings), json(headers), orgId, p.userId,
+          input.name, input.provider, input.url, sourceFormat, input.inputSource, input.enabled ?? false, input.distribution ?? 0, input.fixedEvent ?? false,
+          input.eventUuid ?? null, input.publish ?? false, input.overrideIds ?? false, input.tags ?? [], json(input.rules), json(settings), json(headers), orgId, p.userId,
         ],
       );
-      const ingestion = input.input_source === "local" ? await this.queueFetch(client, p, rows[0].id) : null;
+      const ingestion = input.inputSource === "local" ? await this.queueFetch(client, p, rows[0].id) : null;
       return { id: rows[0].id, ingestion };
     });
-    await this.audit.record(p, { action: "feed.created", resourceType: "feed", resourceId: result.id, metadata: { name: input.name, input_source: input.input_source } });
+    await this.audit.record(p, { action: "feed.created", resourceType: "feed", resourceId: result.id, metadata: { name: input.name, input_source: input.inputSource } });
     return { feed: await this.get(p, result.id), ingestion: result.ingestion };
   }
 
@@ -100,11 +83,12 @@ export class FeedsService {
    * always the upload's own name and size (what a client sends there is not kept).
    * `headers` replaces the set; a header sent back with its redacted value keeps its stored value.
    */
-  async update(p: Principal | null, id: number, patch: Partial<FeedInput>): Promise<Feed> {
+  async update(p: Principal | null, id: number, given: FeedPatch): Promise<Feed> {
     authorize(p, "feeds:update");
+    const patch = parseInput(feedPatchContract, given);
     const current = await this.find(p, id, "update");
-    const inputSource = patch.input_source ?? (current.inputSource as FeedInput["input_source"]);
-    const sourceFormat = patch.source_format === undefined ? (current.sourceFormat as FeedFormat) : canonicalFeedFormat(patch.source_format);
+    const inputSource = patch.inputSource ?? (current.inputSource as NonNullable<FeedPatch["inputSource"]>);
+    const sourceFormat = patch.sourceFormat ?? (current.sourceFormat as FeedFormat);
     const checked = this.checkSource(inputSource, patch.url ?? current.url, patch.settings === undefined ? current.settings : patch.settings);
     const next = {
       name: patch.name ?? current.name,
@@ -114,10 +98,10 @@ export class FeedsService {
       inputSource,
       enabled: patch.enabled ?? current.enabled,
       distribution: patch.distribution ?? current.distribution,
-      fixedEvent: patch.fixed_event ?? current.fixedEvent,
-      eventUuid: patch.event_uuid === undefined ? current.eventUuid : patch.event_uuid,
+      fixedEvent: patch.fixedEvent ?? current.fixedEvent,
+      eventUuid: patch.eventUuid === undefined ? current.eventUuid : patch.eventUuid,
       publish: patch.publish ?? current.publish,
-      overrideIds: patch.override_ids ?? current.overrideIds,
+      overrideIds: patch.overrideIds ?? current.overrideIds,
       tags: patch.tags ?? current.tags,
       rules: patch.rules === undefined ? current.rules : patch.rules,
       headers: patch.headers === undefined ? current.headers : checkedHeaders(current.headers, patch.headers),
@@ -135,7 +119,7 @@ export class FeedsService {
       );
     });
     const feed = await this.get(p, id);
-    await this.audit.record(p, { action: "feed.updated", resourceType: "feed", resourceId: id, metadata: { fields: Object.keys(patch) } });
+    await this.audit.record(p, { action: "feed.updated", resourceType: "feed", resourceId: id, metadata: { fields: Object.keys(patch).map(snakeCase) } });
     return feed;
   }
 
@@ -162,11 +146,13 @@ export class FeedsService {
    * The first `limit` rows of a csv, json or freetext source as ingestion would read them (value,
    * detected or configured type, or why it would be rejected), without writing anything.
    */
-  async preview(p: Principal | null, format: Exclude<FeedFormat, "sharing">, source: { input_source: "network" | "local"; url: string; settings?: Record<string, unknown> | null; headers?: Record<string, string> | null }, limit: number): Promise<PreviewRow[]> {
+  async preview(p: Principal | null, format: Exclude<FeedFormat, "sharing">, given: FeedPreviewInput): Promise<PreviewRow[]> {
     authorize(p, "feeds:preview");
-    const settings = this.checkSource(source.input_source, source.url, source.settings) ?? {};
-    const upload = source.input_source === "local" ? await this.checkUpload(this.ctx.db.pool, p, source.url, format, null) : null;
-    const location = { url: source.url, sourceFormat: format, inputSource: source.input_source, headers: source.headers ?? null, etag: null, lastModified: null, orgId: upload?.orgId ?? p.orgId };
+    const source = parseInput(feedPreviewContract, given);
+    const limit = source.limit ?? (format === "freetext" ? 10 : 5);
+    const settings = this.checkSource(source.inputSource, source.url, source.settings) ?? {};
+    const upload = source.inputSource === "local" ? await this.checkUpload(this.ctx.db.pool, p, source.url, format, null) : null;
+    const location = { url: source.url, sourceFormat: format, inputSource: source.inputSource, headers: source.headers ?? null, etag: null, lastModified: null, orgId: upload?.orgId ?? p.orgId };
     const doc = await openFeedDocument({ app: this.ctx }, location).catch((err: unknown) => {
       throw err instanceof FeedContentError ? errors.badRequest(err.message) : err;
     });
@@ -280,9 +266,12 @@ export class FeedsService {
       if (problem) throw errors.invalidInput(["url"], problem, url.slice(0, 200));
     }
     if (settings === null || settings === undefined) return null;
-    const parsed = feedSettingsSchema.safeParse(settings);
-    if (!parsed.success) throw fromZodError(parsed.error, "settings");
-    return parsed.data as Record<string, unknown>;
+    // Given settings passed the contract; stored ones are checked again, as they may predate a rule.
+    try {
+      return parseInput(feedSettingsSchema, settings) as Record<string, unknown>;
+    } catch (err) {
+      throw err instanceof InputError ? err.within(["settings"]) : err;
+    }
   }
 }
 

@@ -1,7 +1,17 @@
 import { builder, caller } from "../../graphql/builder.ts";
 import { requireUser } from "../../auth/principal.ts";
 import { authorize } from "../../auth/principal.ts";
+import { InputError } from "../../platform/errors.ts";
 import { userSettingsTopic } from "./settings.service.ts";
+
+/** The service names the value's own keys; here the value is the `value` argument. */
+async function inValueArgument<T>(run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (err) {
+    throw err instanceof InputError && !(err.issues[0]?.loc[0] === "namespace") ? err.within(["value"]) : err;
+  }
+}
 
 /**
  * Settings stay JSON: each namespace has its own zod schema (user-settings.schema.ts,
@@ -43,7 +53,7 @@ builder.mutationFields((t) => ({
     type: "JSON",
     description: "Replace one namespace of the caller's settings; answers the stored value",
     args: { namespace: t.arg.string({ required: true, description: USER_NS }), value: t.arg({ type: "JSON", required: true, description: `The namespace's new value (${SETTINGS_JSON})` }) },
-    resolve: (_r, a, ctx) => ctx.services.settings.setUserSetting(caller(ctx), a.namespace, a.value),
+    resolve: (_r, a, ctx) => inValueArgument(() => ctx.services.settings.setUserSetting(caller(ctx), a.namespace, a.value)),
   }),
   deleteUserSetting: t.boolean({
     description: "Delete one namespace of the caller's settings; true when done",
@@ -57,7 +67,7 @@ builder.mutationFields((t) => ({
     type: "JSON",
     description: "Replace a runtime-settings namespace (validated); answers the stored value",
     args: { namespace: t.arg.string({ required: true, description: RUNTIME_NS }), value: t.arg({ type: "JSON", required: true, description: `The namespace's new value (${SETTINGS_JSON})` }) },
-    resolve: (_r, a, ctx) => ctx.services.settings.setRuntimeSetting(caller(ctx), a.namespace, a.value),
+    resolve: (_r, a, ctx) => inValueArgument(() => ctx.services.settings.setRuntimeSetting(caller(ctx), a.namespace, a.value)),
   }),
   resetRuntimeSetting: t.field({
     type: "JSON",

@@ -1,23 +1,17 @@
 import type { AppContext } from "../../app-context.ts";
 import { authorize, requireUser, type Principal } from "../../auth/principal.ts";
-import { errors, fromZodError } from "../../platform/errors.ts";
+import { errors, parseInput } from "../../platform/errors.ts";
 import type { AuditService } from "../audit/index.ts";
 import type { Prisma } from "../../generated/prisma/client.ts";
 import { readRuntimeSetting } from "./runtime-settings.reader.ts";
+import { runtimeSettingContract, userSettingContract } from "./settings.contracts.ts";
 import {
   RUNTIME_DEFAULTS,
-  RUNTIME_SETTINGS,
   isRuntimeNamespace,
   type RuntimeNamespace,
   type RuntimeSettingValue,
 } from "./runtime-settings.schema.ts";
-import {
-  MAX_USER_SETTING_BYTES,
-  USER_NAMESPACE_PATTERN,
-  USER_SETTINGS,
-  freeFormSetting,
-  isKnownUserNamespace,
-} from "./user-settings.schema.ts";
+import { MAX_USER_SETTING_BYTES, USER_NAMESPACE_PATTERN } from "./user-settings.schema.ts";
 
 export type JsonObject = Record<string, unknown>;
 
@@ -47,14 +41,12 @@ export class SettingsService {
     return (row?.value as JsonObject | undefined) ?? null;
   }
 
-  /** Replaces the namespace (as the peer does), after validating known namespaces. */
+  /** Replaces the namespace (as the peer does), after validating known namespaces; errors name the value's keys. */
   async setUserSetting(p: Principal | null, namespace: string, value: unknown): Promise<JsonObject> {
     authorize(p, "user_settings:update");
     requireUser(p);
     checkUserNamespace(namespace);
-    const parsed = (isKnownUserNamespace(namespace) ? USER_SETTINGS[namespace] : freeFormSetting).safeParse(value);
-    if (!parsed.success) throw fromZodError(parsed.error, "body");
-    const stored = parsed.data as JsonObject;
+    const stored: JsonObject = parseInput(userSettingContract(namespace), value);
     if (Buffer.byteLength(JSON.stringify(stored)) > MAX_USER_SETTING_BYTES) {
       throw errors.payloadTooLarge(`A user setting may hold at most ${MAX_USER_SETTING_BYTES} bytes`);
     }
@@ -100,9 +92,7 @@ export class SettingsService {
   async setRuntimeSetting(p: Principal | null, namespace: string, value: unknown): Promise<JsonObject> {
     authorize(p, "settings:update");
     const ns = checkRuntimeNamespace(namespace);
-    const parsed = RUNTIME_SETTINGS[ns].safeParse(value);
-    if (!parsed.success) throw fromZodError(parsed.error, "body");
-    const next = parsed.data as JsonObject;
+    const next: JsonObject = parseInput(runtimeSettingContract(ns), value);
     const { prisma } = this.ctx.db;
     await prisma.$transaction(async (tx) => {
       const before = await tx.runtimeSetting.findUnique({ where: { namespace: ns } });

@@ -1,5 +1,5 @@
 import { Cron } from "croner";
-import { errors, type ValidationIssue } from "../../platform/errors.ts";
+import { InputError, type ValidationIssue } from "../../platform/errors.ts";
 
 export const PERIOD_SECONDS = { seconds: 1, minutes: 60, hours: 3600, days: 86_400, weeks: 604_800 } as const;
 export type Period = keyof typeof PERIOD_SECONDS;
@@ -18,34 +18,47 @@ export function intervalSeconds(s: { every: number; period: Period }): number {
 }
 
 /**
- * Checks a schedule and names the offending field (`loc` is relative to `where`). Cron fields are
- * checked one at a time, each in its place of an otherwise `*` expression, so the error names it.
+ * What is wrong with a schedule, each issue at its field relative to the schedule (`every`, a cron
+ * field, `timezone`). Cron fields are checked one at a time, each in its place of an otherwise `*`
+ * expression, so the issue names it.
  */
-export function validateSchedule(s: Schedule, where: (string | number)[]): void {
+export function scheduleIssues(s: Schedule): ValidationIssue[] {
   const issues: ValidationIssue[] = [];
   if (s.type === "interval") {
     if (!Number.isInteger(s.every) || s.every < 1) {
-      issues.push({ type: "value_error", loc: [...where, "every"], msg: "must be a positive integer", input: s.every });
+      issues.push({ type: "value_error", loc: ["every"], msg: "must be a positive integer", input: s.every });
     } else if (intervalSeconds(s) > MAX_INTERVAL_SECONDS) {
-      issues.push({ type: "value_error", loc: [...where, "every"], msg: "the interval may be at most ten years", input: s.every });
+      issues.push({ type: "value_error", loc: ["every"], msg: "the interval may be at most ten years", input: s.every });
     }
-  } else {
-    for (const field of CRON_FIELDS) {
-      const probe = { ...STAR, [field]: s[field] };
-      try {
-        compile(probe, null);
-      } catch (err) {
-        issues.push({ type: "value_error", loc: [...where, field], msg: `not a valid cron field: ${(err as Error).message}`, input: s[field] });
-      }
-    }
-    if (s.timezone !== null && !isTimezone(s.timezone)) {
-      issues.push({ type: "value_error", loc: [...where, "timezone"], msg: "not an IANA time zone", input: s.timezone });
-    }
-    if (issues.length === 0 && nextRun(s, new Date()) === null) {
-      issues.push({ type: "value_error", loc: [...where, "day_of_month"], msg: "the crontab never fires", input: s.day_of_month });
-    }
+    return issues;
   }
-  if (issues.length) throw errors.validation(issues);
+  for (const field of CRON_FIELDS) {
+    const problem = cronFieldProblem(field, s[field]);
+    if (problem) issues.push({ type: "value_error", loc: [field], msg: problem, input: s[field] });
+  }
+  if (s.timezone !== null && !isTimezone(s.timezone)) {
+    issues.push({ type: "value_error", loc: ["timezone"], msg: "not an IANA time zone", input: s.timezone });
+  }
+  if (issues.length === 0 && nextRun(s, new Date()) === null) {
+    issues.push({ type: "value_error", loc: ["day_of_month"], msg: "the crontab never fires", input: s.day_of_month });
+  }
+  return issues;
+}
+
+/** Why one cron field (in its place of an otherwise `*` expression) is not valid, or null. */
+export function cronFieldProblem(field: CronField, value: string): string | null {
+  try {
+    compile({ ...STAR, [field]: value }, null);
+    return null;
+  } catch (err) {
+    return `not a valid cron field: ${(err as Error).message}`;
+  }
+}
+
+/** A service's check of a schedule at `at` in its input (`["schedule"]`): an InputError naming the field. */
+export function validateSchedule(s: Schedule, at: (string | number)[]): void {
+  const issues = scheduleIssues(s);
+  if (issues.length) throw new InputError(issues.map((i) => ({ ...i, loc: [...at, ...i.loc] })));
 }
 
 /**
@@ -88,7 +101,7 @@ function compile(f: Record<CronField, string>, timezone: string | null): Cron {
   return new Cron(pattern, { paused: true, timezone: timezone ?? "UTC", legacyMode: false });
 }
 
-function isTimezone(tz: string): boolean {
+export function isTimezone(tz: string): boolean {
   if (tz.length > 64) return false;
   try {
     new Intl.DateTimeFormat("en-US", { timeZone: tz });

@@ -40,11 +40,11 @@ export function registeredTasks(): RegisteredTask[] {
   return [...tasks().values()];
 }
 
-/** Finds a task by its short or dotted name; 422 naming `loc` otherwise. */
-export function findTask(name: string, loc: (string | number)[]): RegisteredTask {
+/** Finds a task by its short or dotted name; an input error naming `task` otherwise. */
+export function findTask(name: string): RegisteredTask {
   const short = name.startsWith(TASK_NAME_PREFIX) ? name.slice(TASK_NAME_PREFIX.length) : name;
   const task = tasks().get(short);
-  if (!task) throw errors.invalidField(loc, `unknown task; known tasks: ${[...tasks().keys()].join(", ")}`, name.slice(0, 200));
+  if (!task) throw errors.invalidInput(["task"], `unknown task; known tasks: ${[...tasks().keys()].join(", ")}`, name.slice(0, 200));
   return task;
 }
 

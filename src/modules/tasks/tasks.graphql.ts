@@ -4,10 +4,10 @@ import { checkPageSize } from "../../platform/paging.ts";
 import { DOC } from "../../graphql/docs.ts";
 import { enumValues } from "../../graphql/enums.ts";
 import { PAGE_DOC, pageType } from "../../graphql/page.ts";
-import { errors } from "../../platform/errors.ts";
 import { CRON_FIELDS, PERIOD_SECONDS, describeSchedule, type Schedule } from "./schedule.ts";
 import { taskFullName } from "./task-registry.ts";
 import type { ScheduledTaskRow, TaskRunRow } from "./task-store.ts";
+import type { ScheduleTaskInput } from "./tasks.contracts.ts";
 import { CRON_DOC, REGISTERED_TASK_DOC as RT, SCHEDULED_TASK_DOC as ST, SCHEDULE_DOC, TASK_DOC, TASK_RUN_DOC as R, TASK_RUN_STATUS_DOC, TASK_TYPES_DOC } from "./tasks.docs.ts";
 
 const rest = (doc: string, name: string) => `${doc} (REST ${name})`;
@@ -120,21 +120,23 @@ const SCHEDULED_TASK_ID = ST.id;
 
 type ScheduleArg = typeof ScheduleInput.$inferInput;
 
-function toSchedule(s: ScheduleArg): Schedule {
-  if (s.type === "interval") return { type: "interval", every: s.every ?? 0, period: s.period ?? "seconds" };
+/** ScheduleInput as the contract's schedule (which checks it): the fields of its type, the others left out. */
+function toSchedule(s: ScheduleArg): ScheduleTaskInput["schedule"] {
+  const given = <T>(v: T | null | undefined) => v ?? undefined;
+  if (s.type === "interval") return { type: "interval", every: given(s.every) as number, period: given(s.period) };
   return {
     type: "crontab",
-    minute: s.minute ?? "*",
-    hour: s.hour ?? "*",
-    day_of_week: s.dayOfWeek ?? "*",
-    day_of_month: s.dayOfMonth ?? "*",
-    month_of_year: s.monthOfYear ?? "*",
-    timezone: s.timezone ?? null,
+    minute: given(s.minute),
+    hour: given(s.hour),
+    day_of_week: given(s.dayOfWeek),
+    day_of_month: given(s.dayOfMonth),
+    month_of_year: given(s.monthOfYear),
+    timezone: given(s.timezone),
   };
 }
 
-const jsonArray = (v: unknown) => (v === undefined || v === null ? undefined : (v as unknown[]));
-const jsonObject = (v: unknown) => (v === undefined || v === null ? undefined : (v as Record<string, unknown>));
+/** A JSON argument: null is "not given"; its type is the contract's to check. */
+const json = <T>(v: unknown) => (v === undefined || v === null ? undefined : (v as T));
 
 builder.queryFields((t) => ({
   registeredTasks: t.field({ type: [RegisteredTaskType], description: "The tasks that can be scheduled, with the scopes scheduling or running each needs", resolve: (_r, _a, ctx) => ctx.services.tasks.registered(caller(ctx)) }),
@@ -185,11 +187,14 @@ builder.mutationFields((t) => ({
       enabled: t.arg.boolean({ description: "False: created paused (default true)" }),
     },
     resolve: (_r, a, ctx) =>
-      ctx.services.tasks.create(
-        caller(ctx),
-        { name: a.name ?? undefined, task: a.task, schedule: toSchedule(a.schedule), args: checkArray(a.args), kwargs: checkObject(a.kwargs), enabled: a.enabled ?? undefined },
-        "args",
-      ),
+      ctx.services.tasks.create(caller(ctx), {
+        name: a.name ?? undefined,
+        task: a.task,
+        schedule: toSchedule(a.schedule),
+        args: json<unknown[]>(a.args),
+        kwargs: json<Record<string, unknown>>(a.kwargs),
+        enabled: a.enabled ?? undefined,
+      }),
   }),
   updateScheduledTask: t.field({
     type: ScheduledTaskType,
@@ -203,12 +208,13 @@ builder.mutationFields((t) => ({
       enabled: t.arg.boolean({ description: "False pauses it, true resumes it" }),
     },
     resolve: (_r, a, ctx) =>
-      ctx.services.tasks.update(
-        caller(ctx),
-        a.id,
-        { name: a.name ?? undefined, schedule: a.schedule ? toSchedule(a.schedule) : undefined, args: checkArray(a.args), kwargs: checkObject(a.kwargs), enabled: a.enabled ?? undefined },
-        "args",
-      ),
+      ctx.services.tasks.update(caller(ctx), a.id, {
+        name: a.name ?? undefined,
+        schedule: a.schedule ? toSchedule(a.schedule) : undefined,
+        args: json<unknown[]>(a.args),
+        kwargs: json<Record<string, unknown>>(a.kwargs),
+        enabled: a.enabled ?? undefined,
+      }),
   }),
   deleteScheduledTask: t.boolean({
     description: "Delete a scheduled task (its past runs stay readable); true when done",
@@ -225,20 +231,6 @@ builder.mutationFields((t) => ({
     resolve: (_r, a, ctx) => ctx.services.tasks.runNow(caller(ctx), a.id),
   }),
 }));
-
-function checkArray(v: unknown): unknown[] | undefined {
-  const a = jsonArray(v);
-  if (a !== undefined && (!Array.isArray(a) || a.length > 100)) throw badJson("args", "must be an array of at most 100 items");
-  return a;
-}
-
-function checkObject(v: unknown): Record<string, unknown> | undefined {
-  const o = jsonObject(v);
-  if (o !== undefined && (typeof o !== "object" || Array.isArray(o) || Object.keys(o).length > 100)) throw badJson("kwargs", "must be an object of at most 100 keys");
-  return o;
-}
-
-const badJson = (field: string, msg: string) => errors.invalidField(["args", field], msg);
 
 function camel(s: string): string {
   return s.replace(/_([a-z])/g, (_m, c: string) => c.toUpperCase());

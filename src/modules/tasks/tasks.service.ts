@@ -1,13 +1,13 @@
 import type { AppContext } from "../../app-context.ts";
 import { authorize, requireUser, scopesOf, type Principal } from "../../auth/principal.ts";
 import { withTransaction } from "../../platform/db/transaction.ts";
-import { errors } from "../../platform/errors.ts";
+import { AppError, InputError, errors, parseInput } from "../../platform/errors.ts";
 import type { SkipLimit } from "../../platform/paging.ts";
 import { offsetOf, pageOf, type Page, type PageRequest } from "../../platform/pagination.ts";
 import type { AuditService } from "../audit/index.ts";
 import { checkPeerUserId, taskKwargs } from "./params.ts";
 import type { RegisteredTask } from "./registered-task.ts";
-import { nextRun, validateSchedule, type Schedule } from "./schedule.ts";
+import { nextRun } from "./schedule.ts";
 import { queueRun, wakeTicker } from "./task-queue.ts";
 import { findTask, registeredTasks, taskNamed } from "./task-registry.ts";
 import {
@@ -24,18 +24,8 @@ import {
   type ScheduledTaskRow,
   type TaskRunRow,
 } from "./task-store.ts";
+import { scheduleTaskContract, scheduledTaskPatchContract, type ScheduleTaskInput, type ScheduleTaskPatch } from "./tasks.contracts.ts";
 import { canManageSchedule, canSeeRun, listedOwner } from "./tasks.policy.ts";
-
-export interface ScheduleTaskInput {
-  name?: string;
-  task: string;
-  args?: unknown[];
-  kwargs?: Record<string, unknown>;
-  schedule: Schedule;
-  enabled?: boolean;
-}
-
-export type ScheduleTaskPatch = Partial<Omit<ScheduleTaskInput, "task">>;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -56,17 +46,19 @@ export class TasksService {
     return registeredTasks();
   }
 
-  async create(p: Principal | null, input: ScheduleTaskInput, where = "body"): Promise<ScheduledTaskRow> {
+  async create(p: Principal | null, given: ScheduleTaskInput): Promise<ScheduledTaskRow> {
     authorize(p, "tasks:create");
     requireUser(p);
-    const task = findTask(input.task, [where, "task"]);
+    const input = parseInput(scheduleTaskContract, given);
+    const task = findTask(input.task);
     authorize(p, ...task.requiredScopes);
     const args = input.args ?? [];
     const kwargs = input.kwargs ?? {};
-    task.checkParams(args, kwargs, [where]);
-    checkPeerUserId(kwargs, p.userId, [where]);
-    await task.checkTarget(this.ctx, p, args, taskKwargs(kwargs), [where]);
-    validateSchedule(input.schedule, [where, input.schedule.type]);
+    await asInput(async () => {
+      task.checkParams(args, kwargs, []);
+      checkPeerUserId(kwargs, p.userId, []);
+      await task.checkTarget(this.ctx, p, args, taskKwargs(kwargs), []);
+    });
     const enabled = input.enabled ?? true;
     const row = await withTransaction(this.ctx.db.pool, async (client) => {
       const created = await insertScheduledTask(client, {
@@ -104,9 +96,10 @@ export class TasksService {
   }
 
   /** Pause and resume are `enabled`; a changed schedule (or a resume) counts from now. */
-  async update(p: Principal | null, id: string, patch: ScheduleTaskPatch, where = "body"): Promise<ScheduledTaskRow> {
+  async update(p: Principal | null, id: string, given: ScheduleTaskPatch): Promise<ScheduledTaskRow> {
     authorize(p, "tasks:update");
     checkId(id);
+    const patch = parseInput(scheduledTaskPatchContract, given);
     const row = await withTransaction(this.ctx.db.pool, async (client) => {
       const current = this.visible(p, await findScheduledTask(client, id, true));
       const task = taskNamed(current.task);
@@ -114,12 +107,13 @@ export class TasksService {
       const args = patch.args ?? current.args;
       const kwargs = patch.kwargs ?? current.kwargs;
       if (task && (patch.args || patch.kwargs)) {
-        task.checkParams(args, kwargs, [where]);
-        checkPeerUserId(kwargs, current.ownerId, [where]);
-        await task.checkTarget(this.ctx, p, args, taskKwargs(kwargs), [where]);
+        await asInput(async () => {
+          task.checkParams(args, kwargs, []);
+          checkPeerUserId(kwargs, current.ownerId, []);
+          await task.checkTarget(this.ctx, p, args, taskKwargs(kwargs), []);
+        });
       }
       const schedule = patch.schedule ?? current.schedule;
-      if (patch.schedule) validateSchedule(schedule, [where, schedule.type]);
       const enabled = patch.enabled ?? current.enabled;
       const reschedule = patch.schedule !== undefined || (enabled && !current.enabled);
       const nextRunAt = !enabled ? null : reschedule || current.nextRunAt === null ? nextRun(schedule, new Date()) : current.nextRunAt;
@@ -194,6 +188,20 @@ export class TasksService {
     if (!run.scheduledTaskId) return false;
     const schedule = await findScheduledTask(this.ctx.db.pool, run.scheduledTaskId);
     return canSeeRun(p, run, schedule?.ownerId ?? null);
+  }
+}
+
+/**
+ * A registered task's complaint about the arguments it was given (raised at their place, `args` or
+ * `kwargs.<name>`) is about the caller's input: the service's own input error, which each adapter
+ * locates. (Run now and each run's start check stored arguments: those stay as raised.)
+ */
+async function asInput(check: () => Promise<void>): Promise<void> {
+  try {
+    await check();
+  } catch (err) {
+    if (err instanceof AppError && !(err instanceof InputError) && err.code === "validation_error" && Array.isArray(err.detail)) throw new InputError(err.detail);
+    throw err;
   }
 }
 
