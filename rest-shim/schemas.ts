@@ -48,6 +48,10 @@ export const pageQueryFields = {
 export const queryIntOptional = (min: number, max: number) =>
   z.string().regex(/^-?[0-9]{1,10}$/, "must be an integer").transform(Number).pipe(z.number().int().min(min).max(max)).optional();
 
+/** A query-string integer checked by a contract's field (its bounds and default written once, in the contract). */
+export const queryIntInto = (field: z.ZodType<number, number | undefined>) =>
+  z.string().regex(/^-?[0-9]{1,10}$/, "must be an integer").transform(Number).pipe(field as z.ZodType<number, number>).optional();
+
 export const isoDateTime = z.iso.datetime({ offset: true, local: true }).transform((s) => new Date(s));
 
 /**
@@ -70,7 +74,8 @@ export const seenTime = z
 /** The peer's `timestamp` fields: accepted for its clients, but the server stamps every write. */
 export const ignoredTimestamp = z.number().min(0).max(MAX_EPOCH).nullable().optional();
 
-const attributeWire = { codecs: { firstSeen: seenTime.optional(), lastSeen: seenTime.optional() }, extra: { timestamp: ignoredTimestamp } };
+/** An attribute's wire options: seen times in epoch seconds or ISO 8601, MISP's timestamp accepted and ignored. */
+export const attributeWire = { codecs: { firstSeen: seenTime.optional(), lastSeen: seenTime.optional() }, extra: { timestamp: ignoredTimestamp } };
 
 /** The peer's AttributeCreate (also the items of an object's `attributes` and `new_attributes`), from the attributes contract. */
 export const attributeCreateWire = wireContract(attributeCreateContract, attributeWire);

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { defineRoute } from "../route.ts";
-import { idOrUuid, idParams, queryBool, queryIntOptional } from "../schemas.ts";
+import { wireContract } from "../contract.ts";
+import { idOrUuid, idParams, queryBool, queryIntInto } from "../schemas.ts";
 import {
   AttackPatternSchema,
   GalaxyClusterPageSchema,
@@ -13,14 +14,14 @@ import {
   galaxyPageOut,
   galaxyUpdateOut,
 } from "../serializers/galaxies.ts";
-import { P2_DEFAULT_SIZE, P2_MAX_SIZE } from "../../src/modules/galaxies/index.ts";
+import { attackPatternQueryContract, clusterListContract, galaxyFlagsContract, galaxyListContract, p2PageFields } from "../../src/modules/galaxies/index.ts";
 
-/** The peer's P2 paging: `page` from 1, `size` 1..1000 (default 20). */
-const p2Query = {
-  page: queryIntOptional(1, 1_000_000).default(1),
-  size: queryIntOptional(1, P2_MAX_SIZE).default(P2_DEFAULT_SIZE),
-  filter: z.string().max(255).optional(),
-};
+/** The peer's P2 paging in a query string: text, with the contract's bounds. */
+const p2Codecs = { page: queryIntInto(p2PageFields.page), size: queryIntInto(p2PageFields.size) };
+const listWire = wireContract(galaxyListContract, { codecs: { ...p2Codecs, enabled: queryBool.optional() } });
+const clustersWire = wireContract(clusterListContract, { codecs: p2Codecs });
+const attackPatternsWire = wireContract(attackPatternQueryContract);
+const flagsWire = wireContract(galaxyFlagsContract);
 
 const anyGalaxy = z.object({ galaxy_id: idOrUuid }).strict();
 
@@ -34,15 +35,15 @@ export const galaxyRoutes = [
   defineRoute({
     method: "GET", path: "/galaxies/", operationId: "listGalaxies", summary: "List galaxies (P2 paging; filter is a substring of the name or type)", tag: "galaxies",
     scopes: ["galaxies:read"], status: 200, response: GalaxyPageSchema,
-    query: z.object({ ...p2Query, enabled: queryBool.optional() }).strict(),
-    handler: async ({ principal, query, services }) => galaxyPageOut(await services.galaxies.list(principal, query)),
+    query: listWire.object,
+    handler: async ({ principal, query, services }) => galaxyPageOut(await services.galaxies.list(principal, listWire.fromWire(query))),
   }),
   defineRoute({
     method: "GET", path: "/galaxies/mitre-attack-patterns", operationId: "listMitreAttackPatterns", summary: "ATT&CK techniques: [{uuid, value, description, external_id}], at most 1000, by external id", tag: "galaxies",
     scopes: ["galaxies:read"], status: 200,
-    query: z.object({ filter: z.string().max(255).optional() }).strict(),
+    query: attackPatternsWire.object,
     response: z.array(AttackPatternSchema),
-    handler: async ({ principal, query, services }) => (await services.galaxies.attackPatterns(principal, query.filter)).map(attackPatternOut),
+    handler: async ({ principal, query, services }) => (await services.galaxies.attackPatterns(principal, attackPatternsWire.fromWire(query))).map(attackPatternOut),
   }),
   defineRoute({
     method: "GET", path: "/galaxies/{galaxy_id}", operationId: "getGalaxy", summary: "Get a galaxy by id or uuid, with its clusters", tag: "galaxies",
@@ -52,14 +53,13 @@ export const galaxyRoutes = [
   defineRoute({
     method: "GET", path: "/galaxies/{galaxy_id}/clusters", operationId: "listGalaxyClusters", summary: "A galaxy's clusters (P2 paging; filter matches value, tag name or external id)", tag: "galaxies",
     scopes: ["galaxies:read"], params: anyGalaxy, status: 200, response: GalaxyClusterPageSchema,
-    query: z.object(p2Query).strict(),
-    handler: async ({ principal, params, query, services }) => galaxyClusterPageOut(await services.galaxies.clusters(principal, params.galaxy_id, query)),
+    query: clustersWire.object,
+    handler: async ({ principal, params, query, services }) => galaxyClusterPageOut(await services.galaxies.clusters(principal, params.galaxy_id, clustersWire.fromWire(query))),
   }),
   defineRoute({
     method: "PATCH", path: "/galaxies/{galaxy_id}", operationId: "updateGalaxy", summary: "Enable (creates one tag per cluster) or disable (hides them) a galaxy: {enabled, local_only?, default?}", tag: "galaxies",
     scopes: ["galaxies:update", "galaxies:admin"], params: idParams("galaxy_id"), status: 200, response: GalaxySchema,
-    body: z.object({ enabled: z.boolean(), local_only: z.boolean().optional(), default: z.boolean().optional() }).strict(),
-    handler: async ({ principal, params, body, services }) =>
-      galaxyOut(await services.galaxies.setEnabled(principal, params.galaxy_id, { enabled: body.enabled, localOnly: body.local_only, default: body.default })),
+    body: flagsWire.object,
+    handler: async ({ principal, params, body, services }) => galaxyOut(await services.galaxies.setEnabled(principal, params.galaxy_id, flagsWire.fromWire(body))),
   }),
 ];

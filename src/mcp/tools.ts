@@ -150,7 +150,7 @@ export function registerTools(server: McpServer, runtime: Runtime): void {
       annotations: READ_ONLY,
     },
     wrap(runtime, "get_tags", async (args: { filter?: string; page: number; size: number }, { services, principal }) => {
-      const page = await services.tags.list(principal, { filter: args.filter ?? null, page: args.page, size: args.size });
+      const page = await services.tags.list(principal, { filter: args.filter, page: args.page, size: args.size });
       return toolResult(`${page.total} tags; page ${page.page} holds ${page.items.length}.`, { total: page.total, page: page.page, size: page.size, tags: page.items.map(tagRecordOut) });
     }),
   );

@@ -3605,7 +3605,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description Locked by an administrator: its owner cannot enable or delete it: true locks the key, false releases the hold (the owner's own switch stays as it was) */
+                    /** @description Locked by an administrator: its owner cannot enable or delete it. True locks the key, false releases the hold (the owner's own switch stays as it was) */
                     disabled: boolean;
                 };
             };
@@ -3741,7 +3741,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description Disabled by its owner: true disables the key, false enables it (refused while an administrator holds it) */
+                    /** @description Disabled by its owner. True disables the key, false enables it (refused while an administrator holds it) */
                     disabled: boolean;
                 };
             };

@@ -1,11 +1,15 @@
+import { queryFromInfo } from "@pothos/plugin-prisma";
 import { builder, caller } from "../../graphql/builder.ts";
 import { cost } from "../../graphql/cost-limits.ts";
+import { contractInput } from "../../graphql/inputs.ts";
 import type { Galaxy, GalaxyCluster } from "../../generated/prisma/client.ts";
 import { errors } from "../../platform/errors.ts";
+import { pageOf } from "../../platform/pagination.ts";
 import { DOC } from "../../graphql/docs.ts";
 import { PAGE_DOC, type FieldBuilderOf, type ObjectRefOf } from "../../graphql/page.ts";
 import { ATTACK_PATTERN_DOC as AP, GALAXY_CLUSTER_DOC as GC, GALAXY_DOC as G, GALAXY_TYPES_DOC, GALAXY_UPDATE_DOC as GU } from "./galaxies.docs.ts";
-import { P2_DEFAULT_SIZE, checkP2Page, type AttackPattern, type GalaxyUpdateResult, type P2Page } from "./galaxies.service.ts";
+import { attackPatternQueryContract, clusterListContract, galaxyFlagsContract, galaxyListContract } from "./galaxies.contracts.ts";
+import { CLUSTER_ORDER, P2_DEFAULT_SIZE, type AttackPattern, type GalaxyUpdateResult, type P2Page } from "./galaxies.service.ts";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const galaxyKey = (a: { id?: number | null; uuid?: string | null }): number | string => {
@@ -13,16 +17,12 @@ const galaxyKey = (a: { id?: number | null; uuid?: string | null }): number | st
   if (a.uuid != null && UUID.test(a.uuid)) return a.uuid.toLowerCase();
   throw errors.invalidField(["args"], "Give id or a valid uuid");
 };
-const checkFilter = (filter: string | null | undefined) => {
-  if (filter && filter.length > 255) throw errors.invalidField(["args", "filter"], "must be at most 255 characters");
-  return filter ?? undefined;
-};
 
 const rest = (doc: string, name: string) => `${doc} (REST ${name})`;
 const P2_SIZE = PAGE_DOC.size(P2_DEFAULT_SIZE, 1000);
 const CLUSTER_FILTER = "Part of the value, tag name or external id, case-insensitive (at most 255 characters)";
 
-export const GalaxyClusterType = builder.objectRef<GalaxyCluster>("GalaxyCluster").implement({
+export const GalaxyClusterType = builder.prismaObject("GalaxyCluster", {
   description: GALAXY_TYPES_DOC.GalaxyCluster,
   fields: (t) => ({
     id: t.exposeInt("id", { description: GC.id }),
@@ -59,7 +59,7 @@ const GalaxyClusterPage = builder.objectRef<P2Page<GalaxyCluster>>("GalaxyCluste
   fields: p2PageFields(GalaxyClusterType),
 });
 
-export const GalaxyType = builder.objectRef<Galaxy>("Galaxy").implement({
+export const GalaxyType = builder.prismaObject("Galaxy", {
   description: GALAXY_TYPES_DOC.Galaxy,
   fields: (t) => ({
     id: t.exposeInt("id", { description: G.id }),
@@ -89,11 +89,23 @@ export const GalaxyType = builder.objectRef<Galaxy>("Galaxy").implement({
         size: t.arg.int({ defaultValue: P2_DEFAULT_SIZE, description: P2_SIZE }),
         filter: t.arg.string({ description: CLUSTER_FILTER }),
       },
-      resolve: (g, a, ctx) => {
-        const page = a.page ?? 1;
-        const size = a.size ?? P2_DEFAULT_SIZE;
-        checkP2Page(page, size);
-        return ctx.services.galaxies.clusters(caller(ctx), g.id, { page, size, filter: checkFilter(a.filter) });
+      // Without a filter, a page of galaxies reads each one's cluster page and count in its own
+      // statement (a LATERAL join per galaxy); a filter also matches inside the external ids,
+      // which only SQL can say, so the service reads that galaxy's page.
+      select: (a, ctx, nestedSelection) => {
+        if (a.filter) return {};
+        const q = contractInput(clusterListContract, a);
+        const items: unknown = nestedSelection(true, ["items"]);
+        return {
+          clusters: { ...(typeof items === "object" ? items : {}), orderBy: CLUSTER_ORDER, take: q.size, skip: (q.page - 1) * q.size },
+          _count: { select: { clusters: true } },
+        };
+      },
+      resolve: (g, a, ctx, info) => {
+        const q = contractInput(clusterListContract, a);
+        const loaded = g as Galaxy & { clusters?: GalaxyCluster[]; _count?: { clusters: number } };
+        if (!q.filter && loaded.clusters && loaded._count) return { ...pageOf(loaded.clusters, loaded._count.clusters, q), query: { filter: null } };
+        return ctx.services.galaxies.clusters(caller(ctx), g.id, q, queryFromInfo({ context: ctx, info, path: ["items"] }));
       },
     }),
   }),
@@ -138,18 +150,14 @@ builder.queryFields((t) => ({
       filter: t.arg.string({ description: "Part of the name or type, case-insensitive (at most 255 characters)" }),
       enabled: t.arg.boolean({ description: "Only enabled (true) or disabled (false) galaxies; omitted: both" }),
     },
-    resolve: (_r, a, ctx) => {
-      const page = a.page ?? 1;
-      const size = a.size ?? P2_DEFAULT_SIZE;
-      checkP2Page(page, size);
-      return ctx.services.galaxies.list(caller(ctx), { page, size, filter: checkFilter(a.filter), enabled: a.enabled ?? undefined });
-    },
+    resolve: (_r, a, ctx, info) =>
+      ctx.services.galaxies.list(caller(ctx), contractInput(galaxyListContract, a), queryFromInfo({ context: ctx, info, path: ["items"] })),
   }),
-  galaxy: t.field({
-    type: GalaxyType,
+  galaxy: t.prismaField({
+    type: "Galaxy",
     description: "One galaxy by id or uuid; page through its clusters with the clusters field",
     args: { id: t.arg.int({ description: GALAXY_KEY.id }), uuid: t.arg.string({ description: GALAXY_KEY.uuid }) },
-    resolve: (_r, a, ctx) => ctx.services.galaxies.get(caller(ctx), galaxyKey(a), { clusters: false }),
+    resolve: (query, _r, a, ctx) => ctx.services.galaxies.getSelected(caller(ctx), galaxyKey(a), query),
   }),
   galaxyClusters: t.field({
     extensions: cost.page("size"),
@@ -162,23 +170,20 @@ builder.queryFields((t) => ({
       size: t.arg.int({ defaultValue: P2_DEFAULT_SIZE, description: P2_SIZE }),
       filter: t.arg.string({ description: CLUSTER_FILTER }),
     },
-    resolve: (_r, a, ctx) => {
-      const page = a.page ?? 1;
-      const size = a.size ?? P2_DEFAULT_SIZE;
-      checkP2Page(page, size);
-      return ctx.services.galaxies.clusters(caller(ctx), galaxyKey({ id: a.galaxyId, uuid: a.galaxyUuid }), {
-        page,
-        size,
-        filter: checkFilter(a.filter),
-      });
-    },
+    resolve: (_r, a, ctx, info) =>
+      ctx.services.galaxies.clusters(
+        caller(ctx),
+        galaxyKey({ id: a.galaxyId, uuid: a.galaxyUuid }),
+        contractInput(clusterListContract, { page: a.page, size: a.size, filter: a.filter }),
+        queryFromInfo({ context: ctx, info, path: ["items"] }),
+      ),
   }),
   mitreAttackPatterns: t.field({
     extensions: cost.list(1000),
     type: [AttackPatternType],
     description: "ATT&CK techniques (GET /galaxies/mitre-attack-patterns), at most 1000, by external id",
     args: { filter: t.arg.string({ description: "Part of the name or code, case-insensitive (at most 255 characters)" }) },
-    resolve: (_r, a, ctx) => ctx.services.galaxies.attackPatterns(caller(ctx), checkFilter(a.filter)),
+    resolve: (_r, a, ctx) => ctx.services.galaxies.attackPatterns(caller(ctx), contractInput(attackPatternQueryContract, a)),
   }),
 }));
 
@@ -188,8 +193,8 @@ builder.mutationFields((t) => ({
     description: "Import or refresh every galaxy of GALAXY_SOURCE (POST /galaxies/update)",
     resolve: (_r, _a, ctx) => ctx.services.galaxies.update(caller(ctx)),
   }),
-  setGalaxyEnabled: t.field({
-    type: GalaxyType,
+  setGalaxyEnabled: t.prismaField({
+    type: "Galaxy",
     description: "Enable (creates one tag per cluster) or disable (hides them) a galaxy (PATCH /galaxies/{id})",
     args: {
       id: t.arg.int({ required: true, description: "Numeric id of the galaxy" }),
@@ -197,7 +202,6 @@ builder.mutationFields((t) => ({
       localOnly: t.arg.boolean({ description: rest(G.localOnly, "local_only") }),
       default: t.arg.boolean({ description: "Make it a default galaxy" }),
     },
-    resolve: (_r, a, ctx) =>
-      ctx.services.galaxies.setEnabled(caller(ctx), a.id, { enabled: a.enabled, localOnly: a.localOnly ?? undefined, default: a.default ?? undefined }),
+    resolve: (query, _r, { id, ...flags }, ctx) => ctx.services.galaxies.setEnabled(caller(ctx), id, contractInput(galaxyFlagsContract, flags), query),
   }),
 }));

@@ -1,16 +1,23 @@
+import type { z } from "zod";
 import type { AppContext } from "../../app-context.ts";
 import { authorize, type Principal } from "../../auth/principal.ts";
 import type { Galaxy, GalaxyCluster } from "../../generated/prisma/client.ts";
 import type { Prisma } from "../../platform/db/index.ts";
-import { errors } from "../../platform/errors.ts";
-import { offsetOf, pageOf, type Page, type PageRequest } from "../../platform/pagination.ts";
+import { errors, parseInput } from "../../platform/errors.ts";
+import { offsetOf, pageOf, type Page } from "../../platform/pagination.ts";
 import type { AuditService } from "../audit/index.ts";
 import { ATTACK_PATTERN_TYPE, loadGalaxySource, type GalaxyBundle } from "./galaxy-source.ts";
-import { containsPattern } from "../../platform/db/like.ts";
+import { containsPattern, likeLiteral } from "../../platform/db/like.ts";
+import {
+  attackPatternQueryContract,
+  clusterListContract,
+  galaxyFlagsContract,
+  galaxyListContract,
+  type ClusterListQuery,
+  type GalaxyFlags,
+} from "./galaxies.contracts.ts";
 
-/** The peer's P2 paging (tags, taxonomies, galaxies): `size` up to 1000, default 20. */
-export const P2_MAX_SIZE = 1000;
-export const P2_DEFAULT_SIZE = 20;
+export { P2_DEFAULT_SIZE, P2_MAX_SIZE } from "./galaxies.contracts.ts";
 export const GALAXY_TAG_COLOUR = "#BBBBBB";
 export const MAX_ATTACK_PATTERNS = 1000;
 export const MAX_RESOLVE_TOKENS = 1000;
@@ -21,14 +28,9 @@ const TX_OPTIONS = { maxWait: 10_000, timeout: 120_000 };
 export type GalaxyWithClusters = Galaxy & { clusters: GalaxyCluster[] };
 export type P2Page<T> = Page<T> & { query: { filter: string | null } };
 
-export interface GalaxyListQuery extends PageRequest {
-  filter?: string | null;
-  enabled?: boolean | null;
-}
-
-export interface ClusterQuery extends PageRequest {
-  filter?: string | null;
-}
+/** The plugin's selection for Galaxy / GalaxyCluster rows (GraphQL), spread into the service's own reads. */
+export type GalaxyQuery = { include?: Prisma.GalaxyInclude; select?: Prisma.GalaxySelect };
+export type ClusterQuery = { include?: Prisma.GalaxyClusterInclude; select?: Prisma.GalaxyClusterSelect };
 
 export interface GalaxyUpdateResult {
   galaxies: number;
@@ -36,12 +38,6 @@ export interface GalaxyUpdateResult {
   clusters_updated: number;
   clusters_unchanged: number;
   took_ms: number;
-}
-
-export interface GalaxyFlags {
-  enabled: boolean;
-  localOnly?: boolean;
-  default?: boolean;
 }
 
 export interface AttackPattern {
@@ -102,13 +98,8 @@ export function splitAttackPatternQuery(query: string): string[] {
   return [...new Set(tokens.map((t) => t.trim()).filter(Boolean))];
 }
 
-/** Page bounds for callers that are not REST (the REST schema enforces the same). */
-export function checkP2Page(page: number, size: number, where = "args"): void {
-  if (!Number.isInteger(page) || page < 1) throw errors.invalidField([where, "page"], "must be an integer of at least 1", page);
-  if (!Number.isInteger(size) || size < 1 || size > P2_MAX_SIZE) {
-    throw errors.invalidField([where, "size"], `must be an integer from 1 to ${P2_MAX_SIZE}`, size);
-  }
-}
+/** The clusters' order on every read: by value, then id. */
+export const CLUSTER_ORDER: Prisma.GalaxyClusterOrderByWithRelationInput[] = [{ value: "asc" }, { id: "asc" }];
 
 const emptyAsNull = (s: string | null | undefined) => (s === undefined || s === null || s === "" ? null : s);
 
@@ -166,50 +157,47 @@ export class GalaxiesService {
   }
 
   /** The peer's `GET /galaxies/`: P2 page ordered by name; `filter` is a substring of the name or type. */
-  async list(p: Principal | null, q: GalaxyListQuery): Promise<P2Page<Galaxy>> {
+  async list(p: Principal | null, given: z.input<typeof galaxyListContract>, query: GalaxyQuery = {}): Promise<P2Page<Galaxy>> {
     authorize(p, "galaxies:read");
-    checkP2Page(q.page, q.size);
+    const q = parseInput(galaxyListContract, given);
     const filter = emptyAsNull(q.filter);
-    const args: unknown[] = [];
-    const where: string[] = [];
-    if (filter !== null) {
-      args.push(containsPattern(filter));
-      where.push(`(g.name ILIKE $${args.length} OR g.type ILIKE $${args.length})`);
-    }
-    if (q.enabled !== undefined && q.enabled !== null) {
-      args.push(q.enabled);
-      where.push(`g.enabled = $${args.length}`);
-    }
-    const w = where.length ? `WHERE ${where.join(" AND ")}` : "";
-    const { pool } = this.ctx.db;
-    const [rows, count] = await Promise.all([
-      pool.query<Galaxy>(
-        `SELECT ${GALAXY_COLUMNS} FROM galaxies g ${w} ORDER BY g.name, g.id LIMIT $${args.length + 1} OFFSET $${args.length + 2}`,
-        [...args, q.size, offsetOf(q)],
-      ),
-      pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM galaxies g ${w}`, args),
+    const like = filter === null ? null : likeLiteral(filter);
+    const where: Prisma.GalaxyWhereInput = {
+      ...(like === null ? {} : { OR: [{ name: { contains: like, mode: "insensitive" } }, { type: { contains: like, mode: "insensitive" } }] }),
+      ...(q.enabled === undefined ? {} : { enabled: q.enabled }),
+    };
+    const { prisma } = this.ctx.db;
+    const [rows, total] = await Promise.all([
+      prisma.galaxy.findMany({ ...query, where, orderBy: [{ name: "asc" }, { id: "asc" }], take: q.size, skip: offsetOf(q) }),
+      prisma.galaxy.count({ where }),
     ]);
-    return { ...pageOf(rows.rows, count.rows[0].n, q), query: { filter } };
+    return { ...pageOf(rows, total, q), query: { filter } };
   }
 
   /** One galaxy by id or uuid, with all its clusters (ordered by value) unless told otherwise. */
-  async get(p: Principal | null, idOrUuid: number | string, opts: { clusters: false }): Promise<Galaxy>;
-  async get(p: Principal | null, idOrUuid: number | string, opts?: { clusters: true }): Promise<GalaxyWithClusters>;
-  async get(p: Principal | null, idOrUuid: number | string, opts: { clusters: boolean } = { clusters: true }): Promise<Galaxy | GalaxyWithClusters> {
+  async get(p: Principal | null, idOrUuid: number | string): Promise<GalaxyWithClusters> {
     authorize(p, "galaxies:read");
-    const galaxy = await this.find(idOrUuid);
-    if (!opts.clusters) return galaxy;
-    const { rows } = await this.ctx.db.pool.query<GalaxyCluster>(
-      `SELECT ${CLUSTER_COLUMNS} FROM galaxy_clusters c WHERE c.galaxy_id = $1 ORDER BY c.value, c.id`,
-      [galaxy.id],
-    );
-    return { ...galaxy, clusters: rows };
+    const galaxy = await this.ctx.db.prisma.galaxy.findUnique({ where: galaxyKey(idOrUuid), include: { clusters: { orderBy: CLUSTER_ORDER } } });
+    if (!galaxy) throw errors.notFound("Galaxy");
+    return galaxy;
   }
 
-  /** A galaxy's clusters, paged; `filter` is a case-insensitive substring of the value, tag name or an external id. */
-  async clusters(p: Principal | null, galaxyIdOrUuid: number | string, q: ClusterQuery): Promise<P2Page<GalaxyCluster>> {
+  /** One galaxy by id or uuid, read with a GraphQL selection (its clusters page by page through the selection). */
+  async getSelected(p: Principal | null, idOrUuid: number | string, query: GalaxyQuery = {}): Promise<Galaxy> {
     authorize(p, "galaxies:read");
-    checkP2Page(q.page, q.size);
+    const galaxy = await this.ctx.db.prisma.galaxy.findUnique({ ...query, where: galaxyKey(idOrUuid) });
+    if (!galaxy) throw errors.notFound("Galaxy");
+    return galaxy;
+  }
+
+  /**
+   * A galaxy's clusters, paged; `filter` is a case-insensitive substring of the value, tag name or
+   * an external id (a substring of an array element: SQL picks the page, Prisma reads its rows with
+   * the caller's selection).
+   */
+  async clusters(p: Principal | null, galaxyIdOrUuid: number | string, given: z.input<typeof clusterListContract>, query: ClusterQuery = {}): Promise<P2Page<GalaxyCluster>> {
+    authorize(p, "galaxies:read");
+    const q: ClusterListQuery = parseInput(clusterListContract, given);
     const galaxy = await this.find(galaxyIdOrUuid);
     const filter = emptyAsNull(q.filter);
     const args: unknown[] = [galaxy.id];
@@ -218,24 +206,22 @@ export class GalaxiesService {
       args.push(containsPattern(filter));
       w += ` AND (c.value ILIKE $2 OR c.tag_name ILIKE $2 OR EXISTS (SELECT 1 FROM unnest(c.external_ids) e WHERE e ILIKE $2))`;
     }
-    const { pool } = this.ctx.db;
-    const [rows, count] = await Promise.all([
-      pool.query<GalaxyCluster>(
-        `SELECT ${CLUSTER_COLUMNS} FROM galaxy_clusters c ${w} ORDER BY c.value, c.id LIMIT $${args.length + 1} OFFSET $${args.length + 2}`,
-        [...args, q.size, offsetOf(q)],
-      ),
+    const { pool, prisma } = this.ctx.db;
+    const [ids, count] = await Promise.all([
+      pool.query<{ id: number }>(`SELECT c.id FROM galaxy_clusters c ${w} ORDER BY c.value, c.id LIMIT $${args.length + 1} OFFSET $${args.length + 2}`, [...args, q.size, offsetOf(q)]),
       pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM galaxy_clusters c ${w}`, args),
     ]);
-    return { ...pageOf(rows.rows, count.rows[0].n, q), query: { filter } };
+    const rows = ids.rows.length ? await prisma.galaxyCluster.findMany({ ...query, where: { id: { in: ids.rows.map((r) => r.id) } }, orderBy: CLUSTER_ORDER }) : [];
+    return { ...pageOf(rows, count.rows[0].n, q), query: { filter } };
   }
 
   /**
    * The peer's `GET /galaxies/mitre-attack-patterns`: clusters of the ATT&CK galaxy (imported,
    * enabled or not), filtered by a substring of the value or external id, ordered by external id.
    */
-  async attackPatterns(p: Principal | null, filter?: string | null): Promise<AttackPattern[]> {
+  async attackPatterns(p: Principal | null, given: z.input<typeof attackPatternQueryContract>): Promise<AttackPattern[]> {
     authorize(p, "galaxies:read");
-    const f = emptyAsNull(filter);
+    const f = emptyAsNull(parseInput(attackPatternQueryContract, given).filter);
     const args: unknown[] = [ATTACK_PATTERN_TYPE, MAX_ATTACK_PATTERNS];
     let w = "WHERE g.type = $1";
     if (f !== null) {
@@ -294,9 +280,10 @@ export class GalaxiesService {
    * `PATCH /galaxies/{id}`. Enabling creates one tag per cluster (idempotent; tags this galaxy hid
    * earlier are shown again); disabling hides them, except tags another enabled galaxy also uses.
    */
-  async setEnabled(p: Principal | null, id: number, flags: GalaxyFlags): Promise<Galaxy> {
+  async setEnabled(p: Principal | null, id: number, given: z.input<typeof galaxyFlagsContract>, query: GalaxyQuery = {}): Promise<Galaxy> {
     authorize(p, "galaxies:update", "galaxies:admin");
-    return this.ctx.db.prisma.$transaction(async (tx) => {
+    const flags: GalaxyFlags = parseInput(galaxyFlagsContract, given);
+    await this.ctx.db.prisma.$transaction(async (tx) => {
       await tx.$executeRawUnsafe(`SELECT pg_advisory_xact_lock(${GALAXY_LOCK})`);
       const before = await tx.galaxy.findUnique({ where: { id } });
       if (!before) throw errors.notFound("Galaxy");
@@ -318,8 +305,8 @@ export class GalaxiesService {
           },
         }, tx);
       }
-      return galaxy;
     }, TX_OPTIONS);
+    return this.getSelected(p, id, query);
   }
 
   private async find(idOrUuid: number | string): Promise<Galaxy> {
@@ -335,6 +322,12 @@ export class GalaxiesService {
 }
 
 type Tx = Prisma.TransactionClient;
+
+const galaxyKey = (idOrUuid: number | string): Prisma.GalaxyWhereUniqueInput => {
+  if (typeof idOrUuid === "number") return { id: idOrUuid };
+  if (!UUID.test(idOrUuid)) throw errors.notFound("Galaxy");
+  return { uuid: idOrUuid.toLowerCase() };
+};
 
 interface UpsertedGalaxy {
   id: number;

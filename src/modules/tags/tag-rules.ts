@@ -1,24 +1,12 @@
-import { checkText, Issues, type Loc } from "../attributes/index.ts";
+import { InputError, parseInput } from "../../platform/errors.ts";
+import type { Loc } from "../attributes/index.ts";
+import { tagName } from "./tags.contracts.ts";
 
-export const MAX_TAG_NAME = 255;
-export const COLOUR = /^#[0-9a-fA-F]{6}$/;
-
-/** A tag name: trimmed, 1..255 characters, no control characters (NUL bytes included). */
-export function tagNameIssues(issues: Issues, loc: Loc, name: string): string {
-  const trimmed = name.trim();
-  checkText(issues, loc, trimmed, MAX_TAG_NAME, { singleLine: true, nonEmpty: true });
-  return trimmed;
-}
-
-/** The same rule for a single name (path parameters): throws the 422 at once. */
+/** The contract's rule for a single name (path parameters, tagging by name): throws the 422 at `loc`. */
 export function checkTagName(name: string, loc: Loc): string {
-  const issues = new Issues();
-  const trimmed = tagNameIssues(issues, loc, name);
-  issues.throwIfAny();
-  return trimmed;
-}
-
-export function checkColour(issues: Issues, loc: Loc, colour: string): string {
-  if (!COLOUR.test(colour)) issues.add(loc, "must be a colour #rrggbb", colour);
-  return colour;
+  try {
+    return parseInput(tagName, name);
+  } catch (err) {
+    throw err instanceof InputError ? err.within(loc) : err;
+  }
 }

@@ -1,8 +1,9 @@
+import { queryFromInfo } from "@pothos/plugin-prisma";
 import { builder, caller } from "../../graphql/builder.ts";
 import { cost } from "../../graphql/cost-limits.ts";
-import { errors } from "../../platform/errors.ts";
-import { checkP2Page, P2_DEFAULT_SIZE } from "../galaxies/index.ts";
-import type { TagFields, TagRecord } from "./tags.service.ts";
+import { contractInput } from "../../graphql/inputs.ts";
+import { P2_DEFAULT_SIZE } from "../galaxies/index.ts";
+import { tagCreateContract, tagListContract, tagUpdateContract } from "./tags.contracts.ts";
 import { PAGE_DOC, pageType } from "../../graphql/page.ts";
 
 const TAG_DOC = {
@@ -18,7 +19,7 @@ const TAG_DOC = {
   userId: "Restricted to this user's use; null: anyone's (REST user_id)",
 } as const;
 
-const TagType = builder.objectRef<TagRecord>("Tag").implement({
+const TagType = builder.prismaObject("Tag", {
   description: "A tag that can be attached to events and attributes",
   fields: (t) => ({
     id: t.exposeInt("id", { description: "Numeric id of the tag" }),
@@ -55,21 +56,6 @@ const TagInput = builder.inputType("TagInput", {
 
 const TAG_ID = "Numeric id of the tag";
 
-type TagInputShape = { [K in keyof TagFields]?: TagFields[K] | null };
-const u = <T>(v: T | null | undefined): T | undefined => (v === null ? undefined : v);
-const toFields = (i: TagInputShape): TagFields => ({
-  name: u(i.name),
-  colour: u(i.colour),
-  exportable: u(i.exportable),
-  hideTag: u(i.hideTag),
-  isGalaxy: u(i.isGalaxy),
-  isCustomGalaxy: u(i.isCustomGalaxy),
-  localOnly: u(i.localOnly),
-  numericalValue: i.numericalValue,
-  orgId: i.orgId,
-  userId: i.userId,
-});
-
 builder.queryFields((t) => ({
   tags: t.field({
     extensions: cost.page("size"),
@@ -81,37 +67,29 @@ builder.queryFields((t) => ({
       filter: t.arg.string({ description: "Part of the name, case-insensitive (at most 255 characters)" }),
       hidden: t.arg.boolean({ description: "Only hidden (true) or visible (false) tags; omitted: both" }),
     },
-    resolve: (_r, a, ctx) => {
-      const page = a.page ?? 1;
-      const size = a.size ?? P2_DEFAULT_SIZE;
-      checkP2Page(page, size);
-      if (a.filter && a.filter.length > 255) throw errors.invalidField(["args", "filter"], "must be at most 255 characters");
-      return ctx.services.tags.list(caller(ctx), { page, size, filter: a.filter, hidden: a.hidden });
-    },
+    resolve: (_r, a, ctx, info) =>
+      ctx.services.tags.list(caller(ctx), contractInput(tagListContract, a), queryFromInfo({ context: ctx, info, path: ["items"] })),
   }),
-  tag: t.field({
-    type: TagType,
+  tag: t.prismaField({
+    type: "Tag",
     description: "One tag",
     args: { id: t.arg.int({ required: true, description: TAG_ID }) },
-    resolve: (_r, a, ctx) => ctx.services.tags.get(caller(ctx), a.id),
+    resolve: (query, _r, a, ctx) => ctx.services.tags.get(caller(ctx), a.id, query),
   }),
 }));
 
 builder.mutationFields((t) => ({
-  createTag: t.field({
-    type: TagType,
+  createTag: t.prismaField({
+    type: "Tag",
     description: "Create a tag",
     args: { input: t.arg({ type: TagInput, required: true, description: "The tag: name required" }) },
-    resolve: (_r, a, ctx) => {
-      if (a.input.name == null) throw errors.invalidField(["input", "name"], "Field required");
-      return ctx.services.tags.create(caller(ctx), { ...toFields(a.input), name: a.input.name });
-    },
+    resolve: (query, _r, a, ctx) => ctx.services.tags.create(caller(ctx), contractInput(tagCreateContract, a.input), query),
   }),
-  updateTag: t.field({
-    type: TagType,
+  updateTag: t.prismaField({
+    type: "Tag",
     description: "Change a tag: only the fields given",
     args: { id: t.arg.int({ required: true, description: TAG_ID }), input: t.arg({ type: TagInput, required: true, description: "The fields to change" }) },
-    resolve: (_r, a, ctx) => ctx.services.tags.update(caller(ctx), a.id, toFields(a.input)),
+    resolve: (query, _r, a, ctx) => ctx.services.tags.update(caller(ctx), a.id, contractInput(tagUpdateContract, a.input), query),
   }),
   deleteTag: t.boolean({
     description: "Deletes the tag and its links to events and attributes; true when done",

@@ -1,78 +1,22 @@
+import type { z } from "zod";
 import type { AppContext } from "../../app-context.ts";
 import { authorize, hasScope, type Principal } from "../../auth/principal.ts";
+import type { Tag } from "../../generated/prisma/client.ts";
+import type { Prisma } from "../../platform/db/index.ts";
 import { withTransaction, type Sql } from "../../platform/db/transaction.ts";
-import { errors } from "../../platform/errors.ts";
-import { offsetOf, pageOf, type Page, type PageRequest } from "../../platform/pagination.ts";
+import { errors, parseInput } from "../../platform/errors.ts";
+import { offsetOf, pageOf, type Page } from "../../platform/pagination.ts";
 import { recordChanges, type Change } from "../changes/index.ts";
 import { tagColour } from "../events/index.ts";
-import { checkP2Page } from "../galaxies/index.ts";
-import { checkIntRange, Issues } from "../attributes/index.ts";
-import { checkColour, tagNameIssues } from "./tag-rules.ts";
-import { containsPattern } from "../../platform/db/like.ts";
+import { Issues } from "../attributes/index.ts";
+import { likeLiteral } from "../../platform/db/like.ts";
+import { tagCreateContract, tagListContract, tagUpdateContract, type TagFields } from "./tags.contracts.ts";
 
-export interface TagRecord {
-  id: number;
-  name: string;
-  colour: string;
-  exportable: boolean;
-  hideTag: boolean;
-  isGalaxy: boolean;
-  isCustomGalaxy: boolean;
-  localOnly: boolean;
-  numericalValue: number | null;
-  orgId: number | null;
-  userId: number | null;
-}
+/** A tag as the service answers it: the Prisma model's row (with the columns a GraphQL query selected). */
+export type TagRecord = Tag;
 
-export interface TagFields {
-  name?: string;
-  colour?: string;
-  exportable?: boolean;
-  hideTag?: boolean;
-  isGalaxy?: boolean;
-  isCustomGalaxy?: boolean;
-  localOnly?: boolean;
-  numericalValue?: number | null;
-  orgId?: number | null;
-  userId?: number | null;
-}
-
-export interface TagListQuery extends PageRequest {
-  /** Case-insensitive substring of the name. */
-  filter?: string | null;
-  hidden?: boolean | null;
-}
-
-const TAG_SELECT = `SELECT id, name, colour, exportable, hide_tag, is_galaxy, is_custom_galaxy, local_only, numerical_value, org_id, user_id FROM tags`;
-
-/** A row of TAG_SELECT. */
-interface TagRow {
-  id: number;
-  name: string;
-  colour: string;
-  exportable: boolean;
-  hide_tag: boolean;
-  is_galaxy: boolean;
-  is_custom_galaxy: boolean;
-  local_only: boolean;
-  numerical_value: number | null;
-  org_id: number | null;
-  user_id: number | null;
-}
-
-const toTag = (r: TagRow): TagRecord => ({
-  id: r.id,
-  name: r.name,
-  colour: r.colour,
-  exportable: r.exportable,
-  hideTag: r.hide_tag,
-  isGalaxy: r.is_galaxy,
-  isCustomGalaxy: r.is_custom_galaxy,
-  localOnly: r.local_only,
-  numericalValue: r.numerical_value,
-  orgId: r.org_id,
-  userId: r.user_id,
-});
+/** The plugin's selection for Tag rows (GraphQL), spread into the service's own reads. */
+export type TagQuery = { include?: Prisma.TagInclude } | { select?: Prisma.TagSelect };
 
 const COLUMNS: Record<keyof TagFields, string> = {
   name: "name",
@@ -87,7 +31,6 @@ const COLUMNS: Record<keyof TagFields, string> = {
   userId: "user_id",
 };
 
-
 /**
  * The tag catalogue (global to the instance, as the peer). Links to events and attributes cascade on
  * delete. A definition is shared by every organisation, so changing or deleting one needs
@@ -96,39 +39,33 @@ const COLUMNS: Record<keyof TagFields, string> = {
 export class TagsService {
   constructor(private readonly ctx: AppContext) {}
 
-  async list(p: Principal | null, q: TagListQuery): Promise<Page<TagRecord>> {
+  /** Tags by name; the contract holds the paging and filter rules for every caller. */
+  async list(p: Principal | null, given: z.input<typeof tagListContract>, query: TagQuery = {}): Promise<Page<TagRecord>> {
     authorize(p, "tags:read");
-    checkP2Page(q.page, q.size, "query");
-    const where: string[] = [];
-    const params: unknown[] = [];
-    if (q.filter) {
-      if (q.filter.includes("\0")) throw errors.invalidInput(["filter"], "must not contain NUL bytes");
-      params.push(containsPattern(q.filter));
-      where.push(`name ILIKE $${params.length}`);
-    }
-    if (q.hidden != null) {
-      params.push(q.hidden);
-      where.push(`hide_tag = $${params.length}`);
-    }
-    const w = where.length ? `WHERE ${where.join(" AND ")}` : "";
-    const { rows } = await this.ctx.db.pool.query<TagRow>(`${TAG_SELECT} ${w} ORDER BY name, id LIMIT ${q.size} OFFSET ${offsetOf(q)}`, params);
-    const count = await this.ctx.db.pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM tags ${w}`, params);
-    return pageOf(rows.map(toTag), count.rows[0].n, q);
+    const q = parseInput(tagListContract, given);
+    const where: Prisma.TagWhereInput = {
+      ...(q.filter ? { name: { contains: likeLiteral(q.filter), mode: "insensitive" } } : {}),
+      ...(q.hidden != null ? { hideTag: q.hidden } : {}),
+    };
+    const { prisma } = this.ctx.db;
+    const [rows, total] = await Promise.all([
+      prisma.tag.findMany({ ...query, where, orderBy: [{ name: "asc" }, { id: "asc" }], take: q.size, skip: offsetOf(q) }),
+      prisma.tag.count({ where }),
+    ]);
+    return pageOf(rows, total, q);
   }
 
-  async get(p: Principal | null, id: number): Promise<TagRecord> {
+  async get(p: Principal | null, id: number, query: TagQuery = {}): Promise<TagRecord> {
     authorize(p, "tags:read");
-    const tag = await loadTag(this.ctx.db.pool, id);
-    if (!tag) throw errors.notFound("Tag");
-    return tag;
+    return this.load(id, query);
   }
 
   /** 409 when the name is taken; the colour defaults to one derived from the name (as tagging does). */
-  async create(p: Principal | null, fields: TagFields & { name: string }): Promise<TagRecord> {
+  async create(p: Principal | null, given: z.input<typeof tagCreateContract>, query: TagQuery = {}): Promise<TagRecord> {
     authorize(p, "tags:create");
-    const f = await this.checkFields(fields);
+    const f = await this.checkReferences(parseInput(tagCreateContract, given));
     checkOwnership(p, f);
-    const values: TagFields = { colour: tagColour(f.name!), userId: p.userId, ...f };
+    const values: TagFields = { colour: tagColour(f.name), userId: p.userId, ...f };
     const keys = Object.keys(values) as (keyof TagFields)[];
     const { rows } = await this.ctx.db.pool.query<{ id: number }>(
       `INSERT INTO tags (${keys.map((k) => COLUMNS[k]).join(", ")}) VALUES (${keys.map((_k, i) => `$${i + 1}`).join(", ")})
@@ -136,12 +73,12 @@ export class TagsService {
       keys.map((k) => values[k]),
     );
     if (!rows[0]) throw errors.conflict("A tag with this name already exists");
-    return (await loadTag(this.ctx.db.pool, rows[0].id))!;
+    return this.load(rows[0].id, query);
   }
 
-  async update(p: Principal | null, id: number, fields: TagFields): Promise<TagRecord> {
+  async update(p: Principal | null, id: number, given: z.input<typeof tagUpdateContract>, query: TagQuery = {}): Promise<TagRecord> {
     authorize(p, "tags:update", "tags:admin");
-    const f = await this.checkFields(fields);
+    const f = await this.checkReferences(parseInput(tagUpdateContract, given));
     const keys = Object.keys(f) as (keyof TagFields)[];
     if (keys.length === 0) throw errors.invalidInput([], "Nothing to update");
     const params: unknown[] = [id, ...keys.map((k) => f[k])];
@@ -155,7 +92,7 @@ export class TagsService {
         throw err;
       });
     if (!rowCount) throw errors.notFound("Tag");
-    return (await loadTag(this.ctx.db.pool, id))!;
+    return this.load(id, query);
   }
 
   /**
@@ -190,24 +127,19 @@ export class TagsService {
     });
   }
 
-  /** Bounds and references of the given fields (only the keys present), all problems in one 422. */
-  private async checkFields(fields: TagFields): Promise<TagFields> {
+  private async load(id: number, query: TagQuery): Promise<TagRecord> {
+    const tag = await this.ctx.db.prisma.tag.findUnique({ ...query, where: { id } });
+    if (!tag) throw errors.notFound("Tag");
+    return tag;
+  }
+
+  /** The organisation and user a tag names must exist (the contract has checked the rest). */
+  private async checkReferences<F extends TagFields>(f: F): Promise<F> {
     const issues = new Issues();
-    const out: TagFields = {};
-    for (const [k, v] of Object.entries(fields) as [keyof TagFields, unknown][]) if (v !== undefined) (out as Record<string, unknown>)[k] = v;
-    if (out.name !== undefined) out.name = tagNameIssues(issues, ["name"], out.name);
-    if (out.colour !== undefined) out.colour = checkColour(issues, ["colour"], out.colour);
-    if (out.numericalValue != null) checkIntRange(issues, ["numericalValue"], out.numericalValue, -2_147_483_648, 2_147_483_647);
-    if (out.orgId != null) {
-      checkIntRange(issues, ["orgId"], out.orgId, 1, 2_147_483_647);
-      if (issues.empty && !(await exists(this.ctx.db.pool, "organisations", out.orgId))) issues.add(["orgId"], "Organisation does not exist", out.orgId);
-    }
-    if (out.userId != null) {
-      checkIntRange(issues, ["userId"], out.userId, 1, 2_147_483_647);
-      if (issues.empty && !(await exists(this.ctx.db.pool, "users", out.userId))) issues.add(["userId"], "User does not exist", out.userId);
-    }
+    if (f.orgId != null && !(await exists(this.ctx.db.pool, "organisations", f.orgId))) issues.add(["orgId"], "Organisation does not exist", f.orgId);
+    if (f.userId != null && !(await exists(this.ctx.db.pool, "users", f.userId))) issues.add(["userId"], "User does not exist", f.userId);
     issues.throwIfAny();
-    return out;
+    return f;
   }
 }
 
@@ -220,9 +152,4 @@ function checkOwnership(p: Principal, f: TagFields): void {
 
 async function exists(sql: Sql, table: "organisations" | "users", id: number): Promise<boolean> {
   return Boolean((await sql.query(`SELECT 1 FROM ${table} WHERE id = $1`, [id])).rowCount);
-}
-
-export async function loadTag(sql: Sql, id: number): Promise<TagRecord | null> {
-  const { rows } = await sql.query<TagRow>(`${TAG_SELECT} WHERE id = $1`, [id]);
-  return rows[0] ? toTag(rows[0]) : null;
 }

@@ -1,0 +1,57 @@
+import { z } from "zod";
+import { p2PageFields } from "../galaxies/index.ts";
+
+/**
+ * The input contracts of the tag catalogue, in the service's vocabulary: the service checks every
+ * caller's input with them (REST derives its bodies, GraphQL checks TagInput and its list arguments);
+ * whether the named organisation or user exists needs the database and stays in the service.
+ */
+const CONTROL = /[\u0000-\u001f\u007f]/;
+export const MAX_TAG_NAME = 255;
+const COLOUR = /^#[0-9a-fA-F]{6}$/;
+const INT32_MAX = 2_147_483_647;
+
+/** A tag name: trimmed, 1 to 255 characters, no control characters (NUL bytes included). */
+export const tagName = z
+  .string()
+  .trim()
+  .refine((s) => !s.includes("\0"), "must not contain NUL bytes")
+  .refine((s) => s.includes("\0") || !CONTROL.test(s), "must not contain control characters")
+  .max(MAX_TAG_NAME, `must be at most ${MAX_TAG_NAME} characters`)
+  .min(1, "must not be empty")
+  .describe("The tag's name, unique (for example tlp:amber, or misp-galaxy:<type>=\"<value>\"), 1 to 255 characters");
+
+const positiveId = z.number().int().min(1, `must be an integer from 1 to ${INT32_MAX}`).max(INT32_MAX, `must be an integer from 1 to ${INT32_MAX}`);
+
+const tagFields = {
+  colour: z.string().regex(COLOUR, "must be a colour #rrggbb").optional().describe("Display colour, #rrggbb"),
+  exportable: z.boolean().optional().describe("Included in exports"),
+  hideTag: z.boolean().optional().describe("Hidden from tag lists and pickers"),
+  isGalaxy: z.boolean().optional().describe("A galaxy cluster's tag"),
+  isCustomGalaxy: z.boolean().optional().describe("A tag of a custom (local) galaxy"),
+  localOnly: z.boolean().optional().describe("Only attached locally, never shared beyond this instance"),
+  numericalValue: z.number().int().min(-2_147_483_648).max(INT32_MAX).nullable().optional().describe("A numeric value for ordering or scoring; null: none"),
+  orgId: positiveId.nullable().optional().describe("Restricted to this organisation's use; null: anyone's (without tags:admin only the caller's own)"),
+  userId: positiveId.nullable().optional().describe("Restricted to this user's use; null: anyone's (without tags:admin only the caller)"),
+};
+
+export const tagCreateContract = z.object({ name: tagName, ...tagFields }).strict();
+export const tagUpdateContract = z.object({ name: tagName.optional(), ...tagFields }).strict();
+
+/** `GET /tags/` and GraphQL `tags`: the peer's P2 paging and the filters. */
+export const tagListContract = z
+  .object({
+    ...p2PageFields,
+    filter: z
+      .string()
+      .max(255)
+      .refine((s) => !s.includes("\0"), "must not contain NUL bytes")
+      .optional()
+      .describe("Part of the name, case-insensitive (at most 255 characters)"),
+    hidden: z.boolean().optional().describe("Only hidden (true) or visible (false) tags; omitted: both"),
+  })
+  .strict();
+
+export type TagCreate = z.output<typeof tagCreateContract>;
+export type TagFields = z.output<typeof tagUpdateContract>;
+export type TagListQuery = z.output<typeof tagListContract>;
