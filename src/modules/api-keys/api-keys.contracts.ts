@@ -13,12 +13,12 @@ export const createApiKeyContract = z
 
 /** The owner's switch (PATCH /api-keys/{key_id}, setApiKeyDisabled). */
 export const apiKeyToggleContract = z
-  .object({ disabled: z.boolean().describe(`${API_KEY_DOC.disabled}: true disables the key, false enables it (refused while an administrator holds it)`) })
+  .object({ disabled: z.boolean().describe(`${API_KEY_DOC.disabled}. True disables the key, false enables it (refused while an administrator holds it)`) })
   .strict();
 
 /** The administrator's hold (PATCH /admin/api-keys/{key_id}, whose wire calls it `disabled`; adminSetApiKeyLocked). */
 export const apiKeyLockContract = z
-  .object({ locked: z.boolean().describe(`${API_KEY_DOC.adminDisabled}: true locks the key, false releases the hold (the owner's own switch stays as it was)`) })
+  .object({ locked: z.boolean().describe(`${API_KEY_DOC.adminDisabled}. True locks the key, false releases the hold (the owner's own switch stays as it was)`) })
   .strict();
 
 /** Listing every user's keys: optionally one owner's. */

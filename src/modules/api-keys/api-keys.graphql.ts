@@ -1,15 +1,23 @@
 import { builder, caller } from "../../graphql/builder.ts";
 import { contractInput } from "../../graphql/inputs.ts";
 import { adminApiKeyListContract, apiKeyLockContract, apiKeyToggleContract, createApiKeyContract } from "./api-keys.contracts.ts";
+import { queryFromInfo } from "@pothos/plugin-prisma";
+import type { ApiKey } from "../../generated/prisma/client.ts";
 import type { ApiKeyRecord } from "./api-keys.service.ts";
 import { DOC } from "../../graphql/docs.ts";
 import { API_KEY_DOC, API_KEY_TYPES_DOC } from "./api-keys.docs.ts";
 
 const KEY_DOC = API_KEY_DOC;
+
+/** The plugin types a key row as the whole model; the service's rows never hold the hash, and no field reads it. */
+const asModel = <T extends ApiKeyRecord | ApiKeyRecord[]>(rows: T) => rows as unknown as T extends unknown[] ? ApiKey[] : ApiKey;
 const KEY_ID = API_KEY_DOC.id;
 
-const ApiKeyType = builder.objectRef<ApiKeyRecord>("ApiKey").implement({
+/** Select mode: a key row holds the columns its fields expose, never the token hash (no field exposes it). */
+const ApiKeyType = builder.prismaObject("ApiKey", {
+  name: "ApiKey",
   description: API_KEY_TYPES_DOC.ApiKey,
+  select: { id: true },
   fields: (t) => ({
     id: t.exposeInt("id", { description: KEY_ID }),
     userId: t.exposeInt("userId", { description: `${KEY_DOC.userId} (REST user_id)` }),
@@ -43,12 +51,12 @@ const CreateApiKeyInput = builder.inputType("CreateApiKeyInput", {
 });
 
 builder.queryFields((t) => ({
-  apiKeys: t.field({ type: [ApiKeyType], description: "The caller's own keys", resolve: (_r, _a, ctx) => ctx.services.apiKeys.listOwn(caller(ctx)) }),
-  adminApiKeys: t.field({
+  apiKeys: t.prismaField({ type: [ApiKeyType], description: "The caller's own keys", resolve: async (query, _r, _a, ctx) => asModel(await ctx.services.apiKeys.listOwn(caller(ctx), query)) }),
+  adminApiKeys: t.prismaField({
     type: [ApiKeyType],
     description: "List every user's API keys, optionally of one user (GET /admin/api-keys/)",
     args: { userId: t.arg.int({ description: "Only this user's keys (REST user_id)" }) },
-    resolve: (_r, a, ctx) => ctx.services.apiKeys.adminList(caller(ctx), contractInput(adminApiKeyListContract, a)),
+    resolve: async (query, _r, a, ctx) => asModel(await ctx.services.apiKeys.adminList(caller(ctx), contractInput(adminApiKeyListContract, a), query)),
   }),
 }));
 
@@ -57,13 +65,14 @@ builder.mutationFields((t) => ({
     type: CreatedApiKey,
     description: "Create an API key; the token is returned only in this response",
     args: { input: t.arg({ type: CreateApiKeyInput, required: true, description: "The new key" }) },
-    resolve: (_r, { input }, ctx) => ctx.services.apiKeys.create(caller(ctx), contractInput(createApiKeyContract, input)),
+    resolve: (_r, { input }, ctx, info) =>
+      ctx.services.apiKeys.create(caller(ctx), contractInput(createApiKeyContract, input), queryFromInfo({ context: ctx, info, path: ["apiKey"] })),
   }),
-  setApiKeyDisabled: t.field({
+  setApiKeyDisabled: t.prismaField({
     type: ApiKeyType,
     description: "Enable or disable your own key",
     args: { id: t.arg.int({ required: true, description: KEY_ID }), disabled: t.arg.boolean({ required: true, description: "True disables it, false enables it" }) },
-    resolve: (_r, a, ctx) => ctx.services.apiKeys.setDisabled(caller(ctx), a.id, contractInput(apiKeyToggleContract, { disabled: a.disabled })),
+    resolve: async (query, _r, a, ctx) => asModel(await ctx.services.apiKeys.setDisabled(caller(ctx), a.id, contractInput(apiKeyToggleContract, { disabled: a.disabled }), query)),
   }),
   deleteApiKey: t.boolean({
     description: "Delete your own key (refused while an administrator holds it); true when done",
@@ -73,11 +82,11 @@ builder.mutationFields((t) => ({
       return true;
     },
   }),
-  adminSetApiKeyLocked: t.field({
+  adminSetApiKeyLocked: t.prismaField({
     type: ApiKeyType,
     description: "Lock or unlock any user's key: the administrator's hold (REST disabled on /admin/api-keys/{key_id})",
     args: { id: t.arg.int({ required: true, description: KEY_ID }), locked: t.arg.boolean({ required: true, description: "True locks it, false releases the hold" }) },
-    resolve: (_r, a, ctx) => ctx.services.apiKeys.adminSetLocked(caller(ctx), a.id, contractInput(apiKeyLockContract, { locked: a.locked })),
+    resolve: async (query, _r, a, ctx) => asModel(await ctx.services.apiKeys.adminSetLocked(caller(ctx), a.id, contractInput(apiKeyLockContract, { locked: a.locked }), query)),
   }),
   adminDeleteApiKey: t.boolean({
     description: "Delete any user's key; true when done",

@@ -4,7 +4,7 @@ import { authorize, hasScope, requireUser, type Principal } from "../../auth/pri
 import { isKnownScope } from "../../auth/scopes.ts";
 import { errors, parseInput } from "../../platform/errors.ts";
 import type { AuditService } from "../audit/index.ts";
-import type { ApiKey } from "../../generated/prisma/client.ts";
+import type { ApiKey, Prisma } from "../../generated/prisma/client.ts";
 import { sha256Hex } from "./api-key-auth.ts";
 import {
   adminApiKeyListContract,
@@ -33,6 +33,13 @@ const publicColumns = {
   lastUsedAt: true,
 } as const;
 
+/**
+ * What a caller asks a key row to hold beyond its public columns: GraphQL passes
+ * @pothos/plugin-prisma's query. The hash is never selected, whatever the query says.
+ */
+export type ApiKeyQuery = { include?: Prisma.ApiKeyInclude; select?: Prisma.ApiKeySelect };
+const columnsFor = (query: ApiKeyQuery | undefined) => ({ ...publicColumns, ...query?.select, tokenHash: false }) as typeof publicColumns;
+
 /** API keys: the owner's life cycle and the administrator's hold, exactly as spec 3.2 tabulates. */
 export class ApiKeysService {
   constructor(
@@ -40,17 +47,17 @@ export class ApiKeysService {
     private readonly audit: AuditService,
   ) {}
 
-  async listOwn(p: Principal | null): Promise<ApiKeyRecord[]> {
+  async listOwn(p: Principal | null, query?: ApiKeyQuery): Promise<ApiKeyRecord[]> {
     authorize(p, "api_keys:read");
     requireUser(p);
-    return this.ctx.db.prisma.apiKey.findMany({ where: { userId: p.userId }, select: publicColumns, orderBy: [{ createdAt: "desc" }, { id: "desc" }] });
+    return this.ctx.db.prisma.apiKey.findMany({ where: { userId: p.userId }, select: columnsFor(query), orderBy: [{ createdAt: "desc" }, { id: "desc" }] });
   }
 
   /**
    * Minting needs an interactive login (spec 4.1), and the key can never hold more than the
    * credential that asks for it: the role, intersected with the scopes the access token was narrowed to.
    */
-  async create(p: Principal | null, given: CreateApiKeyInput): Promise<{ key: ApiKeyRecord; token: string }> {
+  async create(p: Principal | null, given: CreateApiKeyInput, query?: ApiKeyQuery): Promise<{ key: ApiKeyRecord; token: string }> {
     authorize(p, "api_keys:create");
     requireUser(p);
     if (p.actorType !== "user") throw errors.forbidden("API keys can only be created with an interactive OAuth2 access token");
@@ -69,7 +76,7 @@ export class ApiKeysService {
     const key = await prisma.$transaction(async (tx) => {
       const created = await tx.apiKey.create({
         data: { userId: p.userId, name: input.name, comment: input.comment ?? null, scopes, tokenHash: sha256Hex(token), expiresAt: input.expiresAt ?? null },
-        select: publicColumns,
+        select: columnsFor(query),
       });
       await this.audit.record(p, {
         action: "api_key.created",
@@ -83,17 +90,17 @@ export class ApiKeysService {
   }
 
   /** Owner enable/disable. Refused while an administrator holds the key. */
-  async setDisabled(p: Principal | null, id: number, given: ApiKeyToggle): Promise<ApiKeyRecord> {
+  async setDisabled(p: Principal | null, id: number, given: ApiKeyToggle, query?: ApiKeyQuery): Promise<ApiKeyRecord> {
     authorize(p, "api_keys:update");
     requireUser(p);
     const { disabled } = parseInput(apiKeyToggleContract, given);
     const { prisma } = this.ctx.db;
     return this.ctx.authCache.afterChange(`api_keys:${id}`, () => prisma.$transaction(async (tx) => {
-      const key = await tx.apiKey.findFirst({ where: { id, userId: p.userId }, select: publicColumns });
+      const key = await tx.apiKey.findFirst({ where: { id, userId: p.userId }, select: columnsFor(query) });
       if (!key) throw errors.notFound("API key");
       if (key.adminDisabled) throw errors.conflict("This API key has been locked by an administrator and cannot be changed. Contact an administrator.");
       if (key.disabled === disabled) return key;
-      const updated = await tx.apiKey.update({ where: { id }, data: { disabled }, select: publicColumns });
+      const updated = await tx.apiKey.update({ where: { id }, data: { disabled }, select: columnsFor(query) });
       await this.audit.record(p, { action: disabled ? "api_key.disabled" : "api_key.enabled", resourceType: "api_key", resourceId: id, metadata: { name: key.name } }, tx);
       return updated;
     }));
@@ -114,26 +121,26 @@ export class ApiKeysService {
     }));
   }
 
-  async adminList(p: Principal | null, filter: AdminApiKeyList = {}): Promise<ApiKeyRecord[]> {
+  async adminList(p: Principal | null, filter: AdminApiKeyList = {}, query?: ApiKeyQuery): Promise<ApiKeyRecord[]> {
     authorize(p, "api_keys:admin");
     const { userId } = parseInput(adminApiKeyListContract, filter);
     return this.ctx.db.prisma.apiKey.findMany({
       where: userId === undefined ? {} : { userId },
-      select: publicColumns,
+      select: columnsFor(query),
       orderBy: [{ createdAt: "desc" }, { id: "desc" }],
     });
   }
 
   /** Administrator hold. Unlocking leaves the owner's own disable flag as it was. */
-  async adminSetLocked(p: Principal | null, id: number, given: ApiKeyLock): Promise<ApiKeyRecord> {
+  async adminSetLocked(p: Principal | null, id: number, given: ApiKeyLock, query?: ApiKeyQuery): Promise<ApiKeyRecord> {
     authorize(p, "api_keys:admin");
     const { locked } = parseInput(apiKeyLockContract, given);
     const { prisma } = this.ctx.db;
     return this.ctx.authCache.afterChange(`api_keys:${id}`, () => prisma.$transaction(async (tx) => {
-      const key = await tx.apiKey.findUnique({ where: { id }, select: publicColumns });
+      const key = await tx.apiKey.findUnique({ where: { id }, select: columnsFor(query) });
       if (!key) throw errors.notFound("API key");
       if (key.adminDisabled === locked) return key;
-      const updated = await tx.apiKey.update({ where: { id }, data: { adminDisabled: locked }, select: publicColumns });
+      const updated = await tx.apiKey.update({ where: { id }, data: { adminDisabled: locked }, select: columnsFor(query) });
       await this.audit.record(p, {
         action: locked ? "api_key.admin_locked" : "api_key.admin_unlocked",
         resourceType: "api_key",

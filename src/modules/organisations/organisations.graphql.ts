@@ -1,6 +1,6 @@
 import { builder, caller } from "../../graphql/builder.ts";
 import { cost } from "../../graphql/cost-limits.ts";
-import type { Organisation } from "../../generated/prisma/client.ts";
+import { queryFromInfo } from "@pothos/plugin-prisma";
 import { errors } from "../../platform/errors.ts";
 import { checkPageSize } from "../../platform/paging.ts";
 import { DOC } from "../../graphql/docs.ts";
@@ -16,7 +16,9 @@ const ORG_GQL = {
   createdBy: `${ORG_DOC.createdBy} (REST created_by)`,
 } as const;
 
-export const OrganisationType = builder.objectRef<Organisation>("Organisation").implement({
+/** Every column is public (MISP shares organisations freely): include mode, the whole row. */
+export const OrganisationType = builder.prismaObject("Organisation", {
+  name: "Organisation",
   description: ORG_TYPES_DOC.Organisation,
   fields: (t) => ({
     id: t.exposeInt("id", { description: ORG_DOC.id }),
@@ -84,28 +86,28 @@ builder.queryFields((t) => ({
     type: OrganisationPage,
     description: "Organisations by id (GET /organisations/, which pages with skip/limit)",
     args: { page: t.arg.int({ description: PAGE_DOC.page }), size: t.arg.int({ description: PAGE_DOC.size(50) }) },
-    resolve: (_r, a, ctx) => ctx.services.organisations.listPage(caller(ctx), checkPageSize(a, 50)),
+    resolve: (_r, a, ctx, info) => ctx.services.organisations.listPage(caller(ctx), checkPageSize(a, 50), queryFromInfo({ context: ctx, info, path: ["items"] })),
   }),
-  organisation: t.field({
+  organisation: t.prismaField({
     type: OrganisationType,
     description: "One organisation by id or uuid (GET /organisations/{id})",
     args: { id: t.arg.int({ description: ORG_KEY_ARGS.id }), uuid: t.arg.string({ description: ORG_KEY_ARGS.uuid }) },
-    resolve: (_r, a, ctx) => ctx.services.organisations.get(caller(ctx), orgKey(a)),
+    resolve: (query, _r, a, ctx) => ctx.services.organisations.get(caller(ctx), orgKey(a), query),
   }),
 }));
 
 builder.mutationFields((t) => ({
-  createOrganisation: t.field({
+  createOrganisation: t.prismaField({
     type: OrganisationType,
     description: "Create an organisation (POST /organisations/)",
     args: { input: t.arg({ type: OrganisationInput, required: true, description: "The new organisation" }) },
-    resolve: (_r, { input }, ctx) => ctx.services.organisations.create(caller(ctx), contractInput(organisationCreateContract, input)),
+    resolve: (query, _r, { input }, ctx) => ctx.services.organisations.create(caller(ctx), contractInput(organisationCreateContract, input), query),
   }),
-  updateOrganisation: t.field({
+  updateOrganisation: t.prismaField({
     type: OrganisationType,
     description: "Change an organisation (PATCH /organisations/{id})",
     args: { id: t.arg.int({ required: true, description: DOC.orgId }), input: t.arg({ type: OrganisationPatch, required: true, description: "The fields to change" }) },
-    resolve: (_r, { id, input }, ctx) => ctx.services.organisations.update(caller(ctx), id, contractInput(organisationPatchContract, input)),
+    resolve: (query, _r, { id, input }, ctx) => ctx.services.organisations.update(caller(ctx), id, contractInput(organisationPatchContract, input), query),
   }),
   deleteOrganisation: t.boolean({
     description: "Delete an organisation that has no users (DELETE /organisations/{id}); true when done",

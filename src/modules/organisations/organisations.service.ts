@@ -8,6 +8,13 @@ import { diff, isUniqueViolation } from "../roles/index.ts";
 import type { Organisation, Prisma } from "../../generated/prisma/client.ts";
 import { organisationCreateContract, organisationPatchContract, type OrganisationInput, type OrganisationPatch } from "./organisations.contracts.ts";
 
+/**
+ * What a caller asks an organisation row to hold: GraphQL passes @pothos/plugin-prisma's query (the
+ * relations and counts its selection needs); REST takes the row alone.
+ */
+export type OrganisationQuery = { include?: Prisma.OrganisationInclude; select?: Prisma.OrganisationSelect };
+export type OrganisationRow<Q extends OrganisationQuery> = Prisma.OrganisationGetPayload<Q>;
+
 /** Organisations are readable by anyone holding organisations:read (MISP shares org names freely). */
 export class OrganisationsService {
   constructor(
@@ -15,28 +22,30 @@ export class OrganisationsService {
     private readonly audit: AuditService,
   ) {}
 
-  async list(p: Principal | null, page: { skip: number; limit: number }): Promise<Organisation[]> {
+  async list<Q extends OrganisationQuery = object>(p: Principal | null, page: { skip: number; limit: number }, query?: Q): Promise<OrganisationRow<Q>[]> {
     authorize(p, "organisations:read");
-    return this.ctx.db.prisma.organisation.findMany({ orderBy: { id: "asc" }, skip: page.skip, take: page.limit });
+    const rows = await this.ctx.db.prisma.organisation.findMany({ ...query, orderBy: { id: "asc" }, skip: page.skip, take: page.limit });
+    return rows as OrganisationRow<Q>[];
   }
 
   /** The same list as a page with its total (GraphQL's paging). */
-  async listPage(p: Principal | null, req: PageRequest): Promise<Page<Organisation>> {
-    const items = await this.list(p, { skip: offsetOf(req), limit: req.size });
+  async listPage<Q extends OrganisationQuery = object>(p: Principal | null, req: PageRequest, query?: Q): Promise<Page<OrganisationRow<Q>>> {
+    const items = await this.list(p, { skip: offsetOf(req), limit: req.size }, query);
     return pageOf(items, await this.ctx.db.prisma.organisation.count(), req);
   }
 
   /** By numeric id or uuid, as the peer accepts both. */
-  async get(p: Principal | null, idOrUuid: number | string): Promise<Organisation> {
+  async get<Q extends OrganisationQuery = object>(p: Principal | null, idOrUuid: number | string, query?: Q): Promise<OrganisationRow<Q>> {
     authorize(p, "organisations:read");
     const org = await this.ctx.db.prisma.organisation.findUnique({
+      ...query,
       where: typeof idOrUuid === "number" ? { id: idOrUuid } : { uuid: idOrUuid },
     });
     if (!org) throw errors.notFound("Organisation");
-    return org;
+    return org as OrganisationRow<Q>;
   }
 
-  async create(p: Principal | null, given: OrganisationInput): Promise<Organisation> {
+  async create<Q extends OrganisationQuery = object>(p: Principal | null, given: OrganisationInput, query?: Q): Promise<OrganisationRow<Q>> {
     authorize(p, "organisations:create");
     const input = parseInput(organisationCreateContract, given);
     const { prisma } = this.ctx.db;
@@ -47,10 +56,10 @@ export class OrganisationsService {
       });
       await this.audit.record(p, { action: "organisation.created", resourceType: "organisation", resourceId: org.id, metadata: { name: org.name, uuid: org.uuid } }, tx);
       return org;
-    }).catch(alreadyExists);
+    }).catch(alreadyExists).then((org) => this.reread(org, query));
   }
 
-  async update(p: Principal | null, id: number, given: OrganisationPatch): Promise<Organisation> {
+  async update<Q extends OrganisationQuery = object>(p: Principal | null, id: number, given: OrganisationPatch, query?: Q): Promise<OrganisationRow<Q>> {
     authorize(p, "organisations:update");
     const input = parseInput(organisationPatchContract, given);
     const { prisma } = this.ctx.db;
@@ -66,7 +75,13 @@ export class OrganisationsService {
         metadata: { changes: diff(before, org, ["name", "description", "type", "nationality", "sector", "contacts", "local", "restrictedToDomain", "landingPage"]) },
       }, tx);
       return org;
-    }).catch(alreadyExists);
+    }).catch(alreadyExists).then((org) => this.reread(org, query));
+  }
+
+  /** A row just written, as the caller's query asks for it (relations, counts); without one, as written. */
+  private async reread<Q extends OrganisationQuery>(org: Organisation, query: Q | undefined): Promise<OrganisationRow<Q>> {
+    if (!query?.include && !query?.select) return org as OrganisationRow<Q>;
+    return (await this.ctx.db.prisma.organisation.findUniqueOrThrow({ ...query, where: { id: org.id } })) as OrganisationRow<Q>;
   }
 
   /** Refused while users belong to it: deleting an organisation must not silently delete accounts. */

@@ -1,6 +1,6 @@
 import { builder, caller } from "../../graphql/builder.ts";
 import { cost } from "../../graphql/cost-limits.ts";
-import type { Role } from "../../generated/prisma/client.ts";
+import { queryFromInfo } from "@pothos/plugin-prisma";
 import { errors } from "../../platform/errors.ts";
 import type { Whoami } from "../../auth/auth.service.ts";
 import { checkPageSize } from "../../platform/paging.ts";
@@ -12,7 +12,9 @@ import { ROLE_DOC, ROLE_TYPES_DOC, SCOPE_DOC } from "./roles.docs.ts";
 
 const ROLE_GQL = { ...ROLE_DOC, defaultRole: `${ROLE_DOC.defaultRole} (REST default_role)` } as const;
 
-export const RoleType = builder.objectRef<Role>("Role").implement({
+/** Every column is public to holders of roles:read: include mode, the whole row. */
+export const RoleType = builder.prismaObject("Role", {
+  name: "Role",
   description: ROLE_TYPES_DOC.Role,
   fields: (t) => ({
     id: t.exposeInt("id", { description: ROLE_DOC.id }),
@@ -63,13 +65,13 @@ builder.queryFields((t) => ({
     type: RolePage,
     description: "Roles by id (GET /roles/, which pages with skip/limit)",
     args: { page: t.arg.int({ defaultValue: 1, description: PAGE_DOC.page }), size: t.arg.int({ defaultValue: 100, description: PAGE_DOC.size(100) }) },
-    resolve: (_r, a, ctx) => ctx.services.roles.listPage(caller(ctx), checkPageSize(a, 100)),
+    resolve: (_r, a, ctx, info) => ctx.services.roles.listPage(caller(ctx), checkPageSize(a, 100), queryFromInfo({ context: ctx, info, path: ["items"] })),
   }),
-  role: t.field({
+  role: t.prismaField({
     type: RoleType,
     description: "Get a role (GET /roles/{role_id})",
     args: { id: t.arg.int({ required: true, description: DOC.roleId }) },
-    resolve: (_r, a, ctx) => ctx.services.roles.get(caller(ctx), a.id),
+    resolve: (query, _r, a, ctx) => ctx.services.roles.get(caller(ctx), a.id, query),
   }),
 }));
 
@@ -92,17 +94,17 @@ const RolePatch = builder.inputType("RolePatch", {
 });
 
 builder.mutationFields((t) => ({
-  createRole: t.field({
+  createRole: t.prismaField({
     type: RoleType,
     description: "Create a role (POST /roles/)",
     args: { input: t.arg({ type: RoleInput, required: true, description: "The new role" }) },
-    resolve: (_r, { input }, ctx) => ctx.services.roles.create(caller(ctx), contractInput(roleCreateContract, input)),
+    resolve: (query, _r, { input }, ctx) => ctx.services.roles.create(caller(ctx), contractInput(roleCreateContract, input), query),
   }),
-  updateRole: t.field({
+  updateRole: t.prismaField({
     type: RoleType,
     description: "Change a role (PATCH /roles/{role_id})",
     args: { id: t.arg.int({ required: true, description: DOC.roleId }), input: t.arg({ type: RolePatch, required: true, description: "The fields to change" }) },
-    resolve: (_r, { id, input }, ctx) => ctx.services.roles.update(caller(ctx), id, contractInput(rolePatchContract, input)),
+    resolve: (query, _r, { id, input }, ctx) => ctx.services.roles.update(caller(ctx), id, contractInput(rolePatchContract, input), query),
   }),
   deleteRole: t.boolean({
     description: "Delete a role no user holds (DELETE /roles/{role_id}); true when done",

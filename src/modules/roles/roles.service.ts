@@ -4,10 +4,17 @@ import { ADMIN_SCOPE, SCOPE_CATALOGUE, isKnownScope, grantedByAll } from "../../
 import { errors, parseInput } from "../../platform/errors.ts";
 import { offsetOf, pageOf, type Page, type PageRequest } from "../../platform/pagination.ts";
 import type { AuditService } from "../audit/index.ts";
-import type { Role } from "../../generated/prisma/client.ts";
+import type { Prisma, Role } from "../../generated/prisma/client.ts";
 import { roleCreateContract, rolePatchContract, type RoleInput, type RolePatch } from "./roles.contracts.ts";
 
 export const ADMIN_ROLE_ID = 1;
+
+/**
+ * What a caller asks a role row to hold: GraphQL passes @pothos/plugin-prisma's query (the counts
+ * its selection needs); REST takes the row alone.
+ */
+export type RoleQuery = { include?: Prisma.RoleInclude; select?: Prisma.RoleSelect };
+export type RoleRow<Q extends RoleQuery> = Prisma.RoleGetPayload<Q>;
 
 export class RolesService {
   constructor(
@@ -19,25 +26,26 @@ export class RolesService {
     return SCOPE_CATALOGUE;
   }
 
-  async list(p: Principal | null, page: { skip: number; limit: number }): Promise<Role[]> {
+  async list<Q extends RoleQuery = object>(p: Principal | null, page: { skip: number; limit: number }, query?: Q): Promise<RoleRow<Q>[]> {
     authorize(p, "roles:read");
-    return this.ctx.db.prisma.role.findMany({ orderBy: { id: "asc" }, skip: page.skip, take: page.limit });
+    const rows = await this.ctx.db.prisma.role.findMany({ ...query, orderBy: { id: "asc" }, skip: page.skip, take: page.limit });
+    return rows as RoleRow<Q>[];
   }
 
   /** The same list as a page with its total (GraphQL's paging). */
-  async listPage(p: Principal | null, req: PageRequest): Promise<Page<Role>> {
-    const items = await this.list(p, { skip: offsetOf(req), limit: req.size });
+  async listPage<Q extends RoleQuery = object>(p: Principal | null, req: PageRequest, query?: Q): Promise<Page<RoleRow<Q>>> {
+    const items = await this.list(p, { skip: offsetOf(req), limit: req.size }, query);
     return pageOf(items, await this.ctx.db.prisma.role.count(), req);
   }
 
-  async get(p: Principal | null, id: number): Promise<Role> {
+  async get<Q extends RoleQuery = object>(p: Principal | null, id: number, query?: Q): Promise<RoleRow<Q>> {
     authorize(p, "roles:read");
-    const role = await this.ctx.db.prisma.role.findUnique({ where: { id } });
+    const role = await this.ctx.db.prisma.role.findUnique({ ...query, where: { id } });
     if (!role) throw errors.notFound("Role");
-    return role;
+    return role as RoleRow<Q>;
   }
 
-  async create(p: Principal | null, given: RoleInput): Promise<Role> {
+  async create<Q extends RoleQuery = object>(p: Principal | null, given: RoleInput, query?: Q): Promise<RoleRow<Q>> {
     authorize(p, "roles:create");
     const input = parseInput(roleCreateContract, given);
     const scopes = this.checkScopes(p, input.scopes);
@@ -48,10 +56,10 @@ export class RolesService {
       const role = await tx.role.create({ data: { name: input.name, scopes, defaultRole: input.defaultRole ?? false } });
       await this.audit.record(p, { action: "role.created", resourceType: "role", resourceId: role.id, metadata: { name: role.name, scopes } }, tx);
       return role;
-    }).catch(nameTaken);
+    }).catch(nameTaken).then((role) => this.reread(role, query));
   }
 
-  async update(p: Principal | null, id: number, given: RolePatch): Promise<Role> {
+  async update<Q extends RoleQuery = object>(p: Principal | null, id: number, given: RolePatch, query?: Q): Promise<RoleRow<Q>> {
     authorize(p, "roles:update");
     const input = parseInput(rolePatchContract, given);
     const scopes = input.scopes === undefined ? undefined : this.checkScopes(p, input.scopes);
@@ -78,7 +86,13 @@ export class RolesService {
         metadata: { changes: diff(before, role, ["name", "scopes", "defaultRole"]) },
       }, tx);
       return role;
-    }).catch(nameTaken));
+    }).catch(nameTaken)).then((role) => this.reread(role, query));
+  }
+
+  /** A row just written, as the caller's query asks for it (counts); without one, as written. */
+  private async reread<Q extends RoleQuery>(role: Role, query: Q | undefined): Promise<RoleRow<Q>> {
+    if (!query?.include && !query?.select) return role as RoleRow<Q>;
+    return (await this.ctx.db.prisma.role.findUniqueOrThrow({ ...query, where: { id: role.id } })) as RoleRow<Q>;
   }
 
   async delete(p: Principal | null, id: number): Promise<void> {

@@ -1,4 +1,5 @@
-import { isAdmin, type Principal } from "../../auth/principal.ts";
+import { hasScope, isAdmin, type Principal } from "../../auth/principal.ts";
+import type { Prisma } from "../../generated/prisma/client.ts";
 
 /**
  * Who may see and manage user accounts: administrators every account; anyone else (org admins with
@@ -8,6 +9,20 @@ import { isAdmin, type Principal } from "../../auth/principal.ts";
  */
 export function usersOrganisationFilter(p: Principal): number | null {
   return isAdmin(p) ? null : (p.orgId ?? -1);
+}
+
+/** The accounts `p` may see, as a filter of users (lists, lookups and GraphQL's user counts). */
+export function usersVisibleTo(p: Principal): Prisma.UserWhereInput {
+  const orgId = usersOrganisationFilter(p);
+  return orgId === null ? {} : { orgId };
+}
+
+/**
+ * The accounts counted for `p` where a count sits beside another resource (an organisation's or a
+ * role's users over GraphQL): those `p` may list with users:read, none without it (or anonymous).
+ */
+export function usersCountedFor(p: Principal | null): Prisma.UserWhereInput {
+  return p && hasScope(p, "users:read") ? usersVisibleTo(p) : { id: { in: [] } };
 }
 
 export function canManageUsersOf(p: Principal, orgId: number): boolean {

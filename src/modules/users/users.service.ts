@@ -8,10 +8,19 @@ import type { AuditService } from "../audit/index.ts";
 import { ADMIN_ROLE_ID, canAssignRole, diff, isUniqueViolation } from "../roles/index.ts";
 import type { Prisma } from "../../generated/prisma/client.ts";
 import { ownPasswordContract, userCreateContract, userPatchContract, type CreateUserInput, type OwnPasswordChange, type UpdateUserInput } from "./users.contracts.ts";
-import { canChangeOwnRole, canManageUsersOf, usersOrganisationFilter } from "./users.policy.ts";
+import { canChangeOwnRole, canManageUsersOf, usersVisibleTo } from "./users.policy.ts";
 
 const withRelations = { role: true, organisation: true } as const;
-export type UserRecord = Prisma.UserGetPayload<{ include: typeof withRelations }>;
+const wholeRecord = { include: withRelations } as const;
+export type UserRecord = Prisma.UserGetPayload<typeof wholeRecord>;
+
+/**
+ * What a caller asks a user row to hold: GraphQL passes @pothos/plugin-prisma's query (the columns
+ * and relations its selection needs, never the password hash: the type does not expose it); REST
+ * takes the default, the row with its role and organisation. Who may read the row is the service's.
+ */
+export type UserQuery = { include?: Prisma.UserInclude; select?: Prisma.UserSelect };
+export type UserRow<Q extends UserQuery> = Prisma.UserGetPayload<Q>;
 
 
 /**
@@ -29,37 +38,40 @@ export class UsersService {
     this.throttle = new LoginThrottle(ctx.db.pool, audit);
   }
 
-  async me(p: Principal | null): Promise<UserRecord> {
+  async me<Q extends UserQuery = typeof wholeRecord>(p: Principal | null, query?: Q): Promise<UserRow<Q>> {
     authorize(p, "users:me");
     requireUser(p);
-    const user = await this.ctx.db.prisma.user.findUnique({ where: { id: p.userId }, include: withRelations });
+    const user = await this.ctx.db.prisma.user.findUnique({ ...(query ?? wholeRecord), where: { id: p.userId } });
     if (!user) throw errors.unauthenticated();
-    return user;
+    return user as UserRow<Q>;
   }
 
-  async list(p: Principal | null, page: { skip: number; limit: number }): Promise<UserRecord[]> {
+  async list<Q extends UserQuery = typeof wholeRecord>(p: Principal | null, page: { skip: number; limit: number }, query?: Q): Promise<UserRow<Q>[]> {
     authorize(p, "users:read");
-    return this.ctx.db.prisma.user.findMany({
+    const rows = await this.ctx.db.prisma.user.findMany({
+      ...(query ?? wholeRecord),
       where: this.visibleTo(p),
-      include: withRelations,
       orderBy: { id: "asc" },
       skip: page.skip,
       take: page.limit,
     });
+    return rows as UserRow<Q>[];
   }
 
   /** The same list as a page with its total (GraphQL's paging). */
-  async listPage(p: Principal | null, req: PageRequest): Promise<Page<UserRecord>> {
-    const items = await this.list(p, { skip: offsetOf(req), limit: req.size });
+  async listPage<Q extends UserQuery = typeof wholeRecord>(p: Principal | null, req: PageRequest, query?: Q): Promise<Page<UserRow<Q>>> {
+    const items = await this.list(p, { skip: offsetOf(req), limit: req.size }, query);
     return pageOf(items, await this.ctx.db.prisma.user.count({ where: this.visibleTo(p!) }), req);
   }
 
-  async get(p: Principal | null, id: number): Promise<UserRecord> {
+  async get<Q extends UserQuery = typeof wholeRecord>(p: Principal | null, id: number, query?: Q): Promise<UserRow<Q>> {
     authorize(p, "users:read");
-    return this.findVisible(p, id);
+    const user = await this.ctx.db.prisma.user.findFirst({ ...(query ?? wholeRecord), where: { id, ...this.visibleTo(p) } });
+    if (!user) throw errors.notFound("User");
+    return user as UserRow<Q>;
   }
 
-  async create(p: Principal | null, given: CreateUserInput): Promise<UserRecord> {
+  async create<Q extends UserQuery = typeof wholeRecord>(p: Principal | null, given: CreateUserInput, query?: Q): Promise<UserRow<Q>> {
     authorize(p, "users:create");
     const input = parseInput(userCreateContract, given);
     const email = input.email.toLowerCase();
@@ -79,10 +91,10 @@ export class UsersService {
         metadata: { email, org_id: input.orgId, role_id: input.roleId },
       }, tx);
       return user;
-    }).catch(emailTaken);
+    }).catch(emailTaken).then((user) => this.reread(user, query));
   }
 
-  async update(p: Principal | null, id: number, given: UpdateUserInput): Promise<UserRecord> {
+  async update<Q extends UserQuery = typeof wholeRecord>(p: Principal | null, id: number, given: UpdateUserInput, query?: Q): Promise<UserRow<Q>> {
     authorize(p, "users:update");
     const input = parseInput(userPatchContract, given);
     const passwordHash = input.password ? await hashPassword(input.password) : undefined;
@@ -124,7 +136,7 @@ export class UsersService {
       if (passwordHash) changes.password = { before: "[set]", after: "[changed]" };
       await this.audit.record(p, { action: "user.updated", resourceType: "user", resourceId: id, metadata: { changes } }, tx);
       return user;
-    }).catch(emailTaken));
+    }).catch(emailTaken)).then((user) => this.reread(user, query));
   }
 
   /**
@@ -132,7 +144,7 @@ export class UsersService {
    * is throttled like a login, so a stolen access token cannot be used to guess the password. The
    * change ends every session, this one included.
    */
-  async changeOwnPassword(p: Principal | null, given: OwnPasswordChange): Promise<UserRecord> {
+  async changeOwnPassword<Q extends UserQuery = typeof wholeRecord>(p: Principal | null, given: OwnPasswordChange, query?: Q): Promise<UserRow<Q>> {
     authorize(p, "users:me");
     requireUser(p);
     if (p.actorType !== "user") throw errors.forbidden("Passwords can only be changed with an interactive login");
@@ -152,7 +164,7 @@ export class UsersService {
       await tx.refreshToken.updateMany({ where: { userId: p.userId, revokedAt: null }, data: { revokedAt: new Date() } });
       await this.audit.record(p, { action: "user.password_changed", resourceType: "user", resourceId: p.userId }, tx);
       return updated;
-    }));
+    })).then((user) => this.reread(user, query));
   }
 
   async delete(p: Principal | null, id: number): Promise<void> {
@@ -169,8 +181,13 @@ export class UsersService {
   }
 
   private visibleTo(p: Principal): Prisma.UserWhereInput {
-    const orgId = usersOrganisationFilter(p);
-    return orgId === null ? {} : { orgId };
+    return usersVisibleTo(p);
+  }
+
+  /** A row just written, as the caller's query asks for it (the written row is the whole record). */
+  private async reread<Q extends UserQuery>(user: UserRecord, query: Q | undefined): Promise<UserRow<Q>> {
+    if (!query) return user as unknown as UserRow<Q>;
+    return (await this.ctx.db.prisma.user.findUniqueOrThrow({ ...query, where: { id: user.id } })) as UserRow<Q>;
   }
 
   private async findVisible(p: Principal, id: number, tx: Prisma.TransactionClient = this.ctx.db.prisma): Promise<UserRecord> {
