@@ -16,9 +16,6 @@ export const idOrUuid = z.union([
 
 export const idParams = (name: string) => z.object({ [name]: intId }).strict();
 
-/** An id in a JSON body: a positive PostgreSQL integer (a larger one would fail in the database, a 500). */
-export const bodyId = z.number().int().min(1, "must be a positive integer").max(2_147_483_647, "must be at most 2147483647");
-
 export const queryInt = (min: number, max: number, dflt: number) =>
   z
     .string()
@@ -33,11 +30,6 @@ export const skipLimitQuery = z
   .strict();
 
 export const queryBool = z.enum(["true", "false", "1", "0"]).transform((v) => v === "true" || v === "1");
-
-export const email = z.email().max(320);
-export const password = z.string().min(8, "must be at least 8 characters").max(1024);
-export const shortText = (max = 255) => z.string().trim().min(1).max(max);
-export const nullableText = (max = 10_000) => z.string().max(max).nullable();
 
 /** The peer's P1 paging: `page` (from 1) and `size` (1..100, default 50). */
 export const pageQueryFields = {
