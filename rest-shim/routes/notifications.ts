@@ -1,13 +1,15 @@
 import { z } from "zod";
 import { defineRoute } from "../route.ts";
 import { intId, pageQueryFields, queryBool } from "../schemas.ts";
+import { notificationListContract, notificationTargetContract } from "../../src/modules/notifications/index.ts";
 import { NotificationPageSchema, NotificationStatusSchema, notificationOut } from "../serializers/notifications.ts";
 
 /** Kept for the MCP tools, which import it from here; new code imports ../serializers/notifications.ts. */
 
-/** A notification id, or `all` where the route allows it; anything else is a 422 naming the parameter. */
-const idOrAll = z.object({ notification_id: z.union([z.literal("all"), intId]) }).strict();
+/** A notification id, or `all` where the route allows it (the contract's); anything else is a 422 naming the parameter. */
+const idOrAll = z.object({ notification_id: notificationTargetContract.shape.id }).strict();
 const idOnly = z.object({ notification_id: intId }).strict();
+const list = notificationListContract.shape;
 const ok = { status: "success" as const };
 
 export const notificationRoutes = [
@@ -15,7 +17,7 @@ export const notificationRoutes = [
     method: "GET", path: "/notifications", operationId: "listNotifications", tag: "notifications",
     summary: "Your notifications, newest first (page/size; type exact, read true|false, filter: substring of the type)",
     scopes: ["notifications:read"], status: 200, response: NotificationPageSchema,
-    query: z.object({ ...pageQueryFields, type: z.string().max(200).optional(), read: queryBool.optional(), filter: z.string().max(200).optional() }).strict(),
+    query: z.object({ ...pageQueryFields, type: list.type, read: queryBool.optional().describe(list.read.description ?? ""), filter: list.filter }).strict(),
     handler: async ({ principal, query, services }) => {
       const { page, size, ...filter } = query;
       const res = await services.notifications.list(principal, filter, { page, size });

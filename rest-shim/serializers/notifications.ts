@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { NOTIFICATION_DOC, NOTIFICATION_TYPES_DOC, type NotificationRow } from "../../src/modules/notifications/index.ts";
+import { NOTIFICATION_DOC, NOTIFICATION_TYPES_DOC, type NotificationRecord } from "../../src/modules/notifications/index.ts";
 import { named, pageSchema, timestamp } from "../contract.ts";
 
 export const NotificationSchema = named(
@@ -26,16 +26,16 @@ export const NotificationSchema = named(
 
 export const NotificationPageSchema = pageSchema("NotificationPage", NotificationSchema);
 
-export function notificationOut(n: NotificationRow): z.output<typeof NotificationSchema> {
+export function notificationOut(n: NotificationRecord): z.output<typeof NotificationSchema> {
   return {
     id: n.id,
-    user_id: n.user_id,
+    user_id: n.userId,
     type: n.type,
-    entity_type: n.entity_type,
-    entity_uuid: n.entity_uuid,
+    entity_type: n.entityType,
+    entity_uuid: n.entityUuid,
     read: n.read,
     payload: n.payload,
-    created_at: n.created_at.toISOString(),
+    created_at: n.createdAt.toISOString(),
     updated_at: null,
   };
 }

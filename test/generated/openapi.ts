@@ -6300,10 +6300,13 @@ export interface operations {
     listNotifications: {
         parameters: {
             query?: {
+                /** @description Part of the type, case-insensitive */
                 filter?: string;
                 page?: string;
+                /** @description Only read (true) or unread (false) ones */
                 read?: "0" | "1" | "true" | "false";
                 size?: string;
+                /** @description Only this type (exact): What happened, dot-separated <entity>.<change> (spec 6.2; for example event.created, attribute.updated, object.attribute.created, attribute.sighting.created, hunt.result.changed) */
                 type?: string;
             };
             header?: never;
@@ -6329,7 +6332,8 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                notification_id: "all" | string;
+                /** @description Numeric id of the notification, or all for every one of yours */
+                notification_id: "all" | (number | string);
             };
             cookie?: never;
         };
@@ -6352,7 +6356,8 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                notification_id: "all" | string;
+                /** @description Numeric id of the notification, or all for every one of yours */
+                notification_id: "all" | (number | string);
             };
             cookie?: never;
         };
@@ -6466,35 +6471,61 @@ export interface operations {
                         /** @description The value; a composite type's halves joined by | */
                         value: string;
                     }[];
+                    /** @description Free-text comment */
                     comment?: string;
+                    /** @description True soft-deletes it with its attributes and references, false restores it whole */
                     deleted?: boolean;
+                    /** @description The template's description */
                     description?: string | null;
+                    /** @description MISP distribution 0-5; 5: the event's */
                     distribution?: number;
-                    /** Format: uuid */
+                    /**
+                     * Format: uuid
+                     * @description The event to add it to
+                     */
                     event_uuid?: string;
                     first_seen?: (number | string) | null;
                     last_seen?: (number | string) | null;
+                    /** @description The template's meta-category (network, file, ...) */
                     meta_category?: string | null;
+                    /** @description The object template's name (domain-ip, file, ...), 1 to 255 characters on one line */
                     name: string;
                     object_references?: {
+                        /** @description Free-text comment */
                         comment?: string;
+                        /** @description Soft-deleted */
                         deleted?: boolean;
+                        /** @description MISP's redundant copy of the object's event UUID: checked when given */
                         event_uuid?: string | null;
+                        /** @description MISP's redundant copy of the owning object's UUID: checked when given */
                         object_uuid?: string | null;
                         referenced_id?: number | null;
+                        /** @description 0 an attribute, 1 an object; absent: inferred from the event's content */
                         referenced_type?: number | null;
+                        /** @description UUID of the attribute or object referred to */
                         referenced_uuid: string;
+                        /** @description The relationship (related-to, uses, connected-to, ...), 1 to 255 characters */
                         relationship_type: string;
+                        /** @description Another redundant copy of the owning object's UUID: checked when given */
                         source_uuid?: string | null;
                         timestamp?: number | null;
-                        /** Format: uuid */
+                        /**
+                         * Format: uuid
+                         * @description The reference's UUID; absent: a new one
+                         */
                         uuid?: string;
                     }[];
+                    /** @description The sharing group (distribution 4) */
                     sharing_group_id?: number | null;
+                    /** @description UUID of the object template */
                     template_uuid?: string | null;
+                    /** @description Version of the object template */
                     template_version?: number | null;
                     timestamp?: number | null;
-                    /** Format: uuid */
+                    /**
+                     * Format: uuid
+                     * @description Its UUID; absent: a new one
+                     */
                     uuid?: string;
                 };
             };
@@ -6570,14 +6601,21 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description Free-text comment */
                     comment?: string;
+                    /** @description UUIDs of attributes to soft-delete */
                     delete_attributes?: string[];
+                    /** @description True soft-deletes it with its attributes and references, false restores it whole */
                     deleted?: boolean;
+                    /** @description The template's description */
                     description?: string | null;
+                    /** @description MISP distribution 0-5; 5: the event's */
                     distribution?: number;
                     first_seen?: (number | string) | null;
                     last_seen?: (number | string) | null;
+                    /** @description The template's meta-category (network, file, ...) */
                     meta_category?: string | null;
+                    /** @description The object template's name (domain-ip, file, ...), 1 to 255 characters on one line */
                     name?: string;
                     new_attributes?: {
                         /** @description MISP category; default: the type's default category */
@@ -6615,8 +6653,11 @@ export interface operations {
                         /** @description The value; a composite type's halves joined by | */
                         value: string;
                     }[];
+                    /** @description The sharing group (distribution 4) */
                     sharing_group_id?: number | null;
+                    /** @description UUID of the object template */
                     template_uuid?: string | null;
+                    /** @description Version of the object template */
                     template_version?: number | null;
                     timestamp?: number | null;
                     update_attributes?: {
@@ -6641,6 +6682,7 @@ export interface operations {
                         /** @description Usable for detection (MISP's IDS flag); default: the type's default */
                         to_ids?: boolean;
                         type?: string;
+                        /** @description The attribute of this object to change */
                         uuid: string;
                         value?: string;
                     }[];

@@ -1,11 +1,10 @@
 import { builder, caller } from "../../graphql/builder.ts";
 import { cost } from "../../graphql/cost-limits.ts";
 import { authorize, requireUser } from "../../auth/principal.ts";
-import { errors } from "../../platform/errors.ts";
 import { mapSubscription } from "../../platform/pubsub.ts";
 import type { FollowList } from "./notification-rules.ts";
 import { notificationsTopic } from "./notifier.ts";
-import type { NotificationRow } from "./notifications.service.ts";
+import { queryFromInfo } from "@pothos/plugin-prisma";
 import { checkPageSize } from "../../platform/paging.ts";
 import { DOC } from "../../graphql/docs.ts";
 import { enumValues } from "../../graphql/enums.ts";
@@ -110,20 +109,21 @@ const NotificationPayload = builder.unionType("NotificationPayload", {
   resolveType: (p) => KIND[(p as KindedPayload)[KIND_KEY]],
 });
 
-const NotificationType = builder.objectRef<NotificationRow>("Notification").implement({
+/** A notification row (the service loads the caller's own only, with the selection's query). */
+const NotificationType = builder.prismaObject("Notification", {
   description: NOTIFICATION_TYPES_DOC.Notification,
   fields: (t) => ({
     id: t.exposeInt("id", { description: NOTIFICATION_DOC.id }),
     type: t.exposeString("type", { description: NOTIFICATION_DOC.type }),
-    entityType: t.string({ description: `${NOTIFICATION_DOC.entity_type} (REST entity_type)`, resolve: (n) => n.entity_type }),
-    entityUuid: t.string({ nullable: true, description: `${NOTIFICATION_DOC.entity_uuid} (REST entity_uuid)`, resolve: (n) => n.entity_uuid }),
+    entityType: t.exposeString("entityType", { description: `${NOTIFICATION_DOC.entity_type} (REST entity_type)` }),
+    entityUuid: t.exposeString("entityUuid", { nullable: true, description: `${NOTIFICATION_DOC.entity_uuid} (REST entity_uuid)` }),
     read: t.exposeBoolean("read", { description: NOTIFICATION_DOC.read }),
     payload: t.field({
       type: NotificationPayload,
       description: `${NOTIFICATION_DOC.payload}: typed by kind (REST payload, snake_case)`,
-      resolve: (n) => ({ ...n.payload, [KIND_KEY]: payloadKind(n.type) }) as KindedPayload,
+      resolve: (n) => ({ ...(n.payload as Payload), [KIND_KEY]: payloadKind(n.type) }) as KindedPayload,
     }),
-    createdAt: t.field({ type: "DateTime", description: DOC.createdAt, resolve: (n) => n.created_at }),
+    createdAt: t.expose("createdAt", { type: "DateTime", description: DOC.createdAt }),
   }),
 });
 
@@ -141,12 +141,6 @@ const FollowListEnum = builder.enumType("FollowList", {
 
 const NOTIFICATION_ID = "A notification id, or all for every one of yours";
 
-/** `all` or a positive id: anything else is a 422 naming the argument. */
-function idOrAll(id: string): number | "all" {
-  if (id === "all") return "all";
-  if (!/^[0-9]{1,10}$/.test(id) || Number(id) < 1 || Number(id) > 2_147_483_647) throw errors.invalidField(["args", "id"], "must be a notification id or all", id.slice(0, 50));
-  return Number(id);
-}
 
 builder.queryFields((t) => ({
   notifications: t.field({
@@ -160,8 +154,13 @@ builder.queryFields((t) => ({
       read: t.arg.boolean({ description: "Only read (true) or unread (false) ones" }),
       filter: t.arg.string({ description: "Part of the type, case-insensitive" }),
     },
-    resolve: (_r, a, ctx) =>
-      ctx.services.notifications.list(caller(ctx), { type: a.type ?? undefined, read: a.read ?? undefined, filter: a.filter ?? undefined }, checkPageSize(a, 50)),
+    resolve: (_r, a, ctx, info) =>
+      ctx.services.notifications.list(
+        caller(ctx),
+        { type: a.type ?? undefined, read: a.read ?? undefined, filter: a.filter ?? undefined },
+        checkPageSize(a, 50),
+        queryFromInfo({ context: ctx, info, path: ["items"] }),
+      ),
   }),
   unreadNotificationCount: t.int({ description: "How many of your notifications are unread", resolve: (_r, _a, ctx) => ctx.services.notifications.unreadCount(caller(ctx)) }),
 }));
@@ -171,7 +170,7 @@ builder.mutationFields((t) => ({
     description: "Mark one notification read, or all of yours with the id `all`; true when done",
     args: { id: t.arg.string({ required: true, description: NOTIFICATION_ID }) },
     resolve: async (_r, a, ctx) => {
-      await ctx.services.notifications.markRead(caller(ctx), idOrAll(a.id));
+      await ctx.services.notifications.markRead(caller(ctx), a.id);
       return true;
     },
   }),
@@ -179,7 +178,7 @@ builder.mutationFields((t) => ({
     description: "Delete one notification, or all of yours with the id `all`; true when done",
     args: { id: t.arg.string({ required: true, description: NOTIFICATION_ID }) },
     resolve: async (_r, a, ctx) => {
-      await ctx.services.notifications.delete(caller(ctx), idOrAll(a.id));
+      await ctx.services.notifications.delete(caller(ctx), a.id);
       return true;
     },
   }),

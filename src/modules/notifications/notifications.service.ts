@@ -1,43 +1,34 @@
 import type { AppContext } from "../../app-context.ts";
 import { authorize, requireUser, type Principal } from "../../auth/principal.ts";
 import { withTransaction, type Sql } from "../../platform/db/transaction.ts";
-import { errors } from "../../platform/errors.ts";
+import { errors, parseInput } from "../../platform/errors.ts";
+import { likeLiteral } from "../../platform/db/like.ts";
+import type { Notification, Prisma } from "../../generated/prisma/client.ts";
 import { offsetOf, pageOf, type Page, type PageRequest } from "../../platform/pagination.ts";
 import { MAX_FOLLOWS_PER_LIST } from "../settings/index.ts";
 import { userSettingsTopic } from "../settings/index.ts";
 import type { FollowList } from "./notification-rules.ts";
+import { followContract, notificationListContract, notificationTargetContract, type NotificationListInput, type NotificationTarget } from "./notifications.contracts.ts";
 import { notificationsTopic } from "./notifier.ts";
 
-export interface NotificationRow {
-  id: number;
-  user_id: number;
-  type: string;
-  entity_type: string;
-  entity_uuid: string | null;
-  payload: Record<string, unknown>;
-  read: boolean;
-  created_at: Date;
-}
+/** A notification as stored (its payload an object: every writer stores one). */
+export type NotificationRecord = Notification & { payload: Record<string, unknown> };
+/** What a GraphQL selection asks to load with notifications (@pothos/plugin-prisma's query). */
+export type NotificationSelection = Pick<Prisma.NotificationFindManyArgs, "include" | "select">;
 
-export interface NotificationFilter {
-  type?: string;
-  read?: boolean;
-  filter?: string;
-}
-
-const COLUMNS = "id, user_id, type, entity_type, entity_uuid::text, payload, read, created_at";
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const COLUMNS = `id, user_id AS "userId", type, entity_type AS "entityType", entity_uuid::text AS "entityUuid", payload, read, dedupe_key AS "dedupeKey", created_at AS "createdAt"`;
+const NEWEST_FIRST = [{ createdAt: "desc" }, { id: "desc" }] satisfies Prisma.NotificationOrderByWithRelationInput[];
 
 /** What a notification's unfollow removes: the list and the uuid (null for hunts: nothing to unfollow). */
-function followOf(n: NotificationRow): { list: FollowList; uuid: string } | null {
+function followOf(n: NotificationRecord): { list: FollowList; uuid: string } | null {
   const p = n.payload;
   const at = (k: string) => (typeof p[k] === "string" ? (p[k] as string) : null);
   let target: { list: FollowList; uuid: string | null } | null = null;
   if (n.type.startsWith("organisation.")) target = { list: "organisations", uuid: at("organisation_uuid") };
   else if (n.type.startsWith("event.")) target = { list: "events", uuid: at("event_uuid") };
-  else if (n.type.startsWith("attribute.")) target = { list: "attributes", uuid: n.entity_uuid };
+  else if (n.type.startsWith("attribute.")) target = { list: "attributes", uuid: n.entityUuid };
   else if (n.type === "object.attribute.created") target = { list: "objects", uuid: at("object_uuid") };
-  else if (n.type.startsWith("object.")) target = { list: "objects", uuid: n.entity_uuid };
+  else if (n.type.startsWith("object.")) target = { list: "objects", uuid: n.entityUuid };
   return target?.uuid ? { list: target.list, uuid: target.uuid } : null;
 }
 
@@ -45,28 +36,32 @@ function followOf(n: NotificationRow): { list: FollowList; uuid: string } | null
 export class NotificationsService {
   constructor(private readonly ctx: AppContext) {}
 
-  async list(p: Principal | null, f: NotificationFilter, req: PageRequest): Promise<Page<NotificationRow>> {
+  /** The caller's notifications, newest first; `query` is what a GraphQL selection loads with them. */
+  async list(p: Principal | null, given: NotificationListInput, req: PageRequest, query: NotificationSelection = {}): Promise<Page<NotificationRecord>> {
     authorize(p, "notifications:read");
     requireUser(p);
-    const params: unknown[] = [p.userId];
-    const where = ["user_id = $1"];
-    if (f.type) where.push(`type = $${params.push(f.type)}`);
-    if (f.read !== undefined) where.push(`read = $${params.push(f.read)}`);
-    if (f.filter) where.push(`strpos(lower(type), lower($${params.push(f.filter)})) > 0`);
-    const sql = where.join(" AND ");
+    const f = parseInput(notificationListContract, given);
+    const where: Prisma.NotificationWhereInput = {
+      userId: p.userId,
+      AND: [
+        f.type ? { type: f.type } : {},
+        f.read === undefined ? {} : { read: f.read },
+        f.filter ? { type: { contains: likeLiteral(f.filter), mode: "insensitive" } } : {},
+      ],
+    };
     const [items, total] = await Promise.all([
-      this.ctx.db.pool.query<NotificationRow>(`SELECT ${COLUMNS} FROM notifications WHERE ${sql} ORDER BY created_at DESC, id DESC LIMIT $${params.length + 1} OFFSET $${params.length + 2}`, [...params, req.size, offsetOf(req)]),
-      this.ctx.db.pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM notifications WHERE ${sql}`, params),
+      this.ctx.db.prisma.notification.findMany({ ...query, where, orderBy: NEWEST_FIRST, skip: offsetOf(req), take: req.size }),
+      this.ctx.db.prisma.notification.count({ where }),
     ]);
-    return pageOf(items.rows, total.rows[0].n, req);
+    return pageOf(items as NotificationRecord[], total, req);
   }
 
-  async get(p: Principal | null, id: number): Promise<NotificationRow> {
+  async get(p: Principal | null, id: number, query: NotificationSelection = {}): Promise<NotificationRecord> {
     authorize(p, "notifications:read");
     requireUser(p);
-    const { rows } = await this.ctx.db.pool.query<NotificationRow>(`SELECT ${COLUMNS} FROM notifications WHERE id = $1 AND user_id = $2`, [id, p.userId]);
-    if (!rows[0]) throw errors.notFound("Notification");
-    return rows[0];
+    const row = await this.ctx.db.prisma.notification.findFirst({ ...query, where: { id, userId: p.userId } });
+    if (!row) throw errors.notFound("Notification");
+    return row as NotificationRecord;
   }
 
   async unreadCount(p: Principal | null): Promise<number> {
@@ -77,18 +72,19 @@ export class NotificationsService {
   }
 
   /** One notification (by id) or all of the caller's. */
-  markRead(p: Principal | null, id: number | "all"): Promise<void> {
+  markRead(p: Principal | null, id: NotificationTarget): Promise<void> {
     return this.changeOwn(p, id, "UPDATE notifications SET read = true WHERE user_id = $1 AND NOT read", "UPDATE notifications SET read = true WHERE user_id = $1 AND id = $2");
   }
 
-  delete(p: Principal | null, id: number | "all"): Promise<void> {
+  delete(p: Principal | null, id: NotificationTarget): Promise<void> {
     return this.changeOwn(p, id, "DELETE FROM notifications WHERE user_id = $1", "DELETE FROM notifications WHERE user_id = $1 AND id = $2");
   }
 
   /** Runs `all` over the caller's rows, or `one` over one of them (404 when it is not theirs), and announces the change. */
-  private async changeOwn(p: Principal | null, id: number | "all", all: string, one: string): Promise<void> {
+  private async changeOwn(p: Principal | null, given: NotificationTarget, all: string, one: string): Promise<void> {
     authorize(p, "notifications:update");
     requireUser(p);
+    const { id } = parseInput(notificationTargetContract, { id: given });
     const { rowCount } = await this.ctx.db.pool.query(id === "all" ? all : one, id === "all" ? [p.userId] : [p.userId, id]);
     if (id !== "all" && !rowCount) throw errors.notFound("Notification");
     await this.changed(p.userId);
@@ -102,7 +98,7 @@ export class NotificationsService {
     authorize(p, "notifications:update");
     requireUser(p);
     return withTransaction(this.ctx.db.pool, async (client) => {
-      const { rows } = await client.query<NotificationRow>(`SELECT ${COLUMNS} FROM notifications WHERE id = $1 AND user_id = $2 FOR UPDATE`, [id, p.userId]);
+      const { rows } = await client.query<NotificationRecord>(`SELECT ${COLUMNS} FROM notifications WHERE id = $1 AND user_id = $2 FOR UPDATE`, [id, p.userId]);
       if (!rows[0]) throw errors.notFound("Notification");
       if (rows[0].type.startsWith("hunt.")) return { status: "error" as const };
       const target = followOf(rows[0]);
@@ -118,9 +114,9 @@ export class NotificationsService {
   async follow(p: Principal | null, list: FollowList, uuid: string, on: boolean): Promise<string[]> {
     authorize(p, "user_settings:update");
     requireUser(p);
-    if (!UUID.test(uuid)) throw errors.invalidField(["args", "uuid"], "must be a UUID", uuid.slice(0, 100));
+    const target = parseInput(followContract, { list, uuid });
     return withTransaction(this.ctx.db.pool, async (client) => {
-      const list_ = await setFollow(client, p.userId, list, uuid.toLowerCase(), on);
+      const list_ = await setFollow(client, p.userId, target.list, target.uuid, on);
       await this.ctx.pubsub.publish(userSettingsTopic(p.userId), { namespace: "notifications" }, client);
       return list_;
     });
@@ -141,7 +137,7 @@ async function setFollow(sql: Sql, userId: number, list: FollowList, uuid: strin
   const follow = { events: [], attributes: [], objects: [], organisations: [], ...(value.follow ?? {}) } as Record<FollowList, string[]>;
   const current = follow[list].filter((u) => u !== uuid);
   if (on) current.push(uuid);
-  if (current.length > MAX_FOLLOWS_PER_LIST) throw errors.invalidField(["args", "uuid"], `a follow list holds at most ${MAX_FOLLOWS_PER_LIST} uuids`);
+  if (current.length > MAX_FOLLOWS_PER_LIST) throw errors.invalidInput(["uuid"], `a follow list holds at most ${MAX_FOLLOWS_PER_LIST} uuids`);
   follow[list] = current;
   const next = { email_notifications: value.email_notifications ?? true, ...value, follow };
   await sql.query(
