@@ -64,4 +64,44 @@ describe("where a service's 422 points", () => {
     const missing = await app.http.graphql(`mutation($e: String!) { createAttribute(eventUuid: $e, input: { type: "domain" }) { uuid } }`, { e: event.body.uuid }, admin.token);
     expect((missing.body.errors?.[0].extensions as { detail: { loc: unknown[] }[] }).detail.map((d) => d.loc)).toEqual([["args", "input", "value"]]);
   });
+
+  it("from one contract: an object with its references and attributes over REST and GraphQL, nothing written", async () => {
+    const event = await app.http.post("/events/", { token: admin.token, json: { info: "object input locations" } });
+    const rest = await app.http.post("/objects/", {
+      token: admin.token,
+      json: {
+        event_uuid: event.body.uuid, name: "domain-ip", first_seen: "2020-01-02T00:00:00Z", last_seen: "2020-01-01T00:00:00Z",
+        attributes: [{ type: "domain", value: "a.example", object_relation: "domain", to_ids: "yes" }],
+        object_references: [{ uuid: "not-a-uuid", referenced_uuid: event.body.uuid, relationship_type: "related-to", referenced_type: 7 }],
+      },
+    });
+    expect(rest.status).toBe(422);
+    expect(rest.body.detail.map((d: { loc: unknown[] }) => d.loc)).toEqual(
+      expect.arrayContaining([["body", "attributes", 0, "to_ids"], ["body", "object_references", 0, "uuid"]]),
+    );
+    // Past the wire's shapes, the service's rules name their fields the same way.
+    const rules = await app.http.post("/objects/", {
+      token: admin.token,
+      json: {
+        event_uuid: event.body.uuid, name: "domain-ip", first_seen: "2020-01-02T00:00:00Z", last_seen: "2020-01-01T00:00:00Z",
+        object_references: [{ referenced_uuid: event.body.uuid, relationship_type: "related-to", referenced_type: 7 }],
+      },
+    });
+    expect(rules.status).toBe(422);
+    expect(rules.body.detail.map((d: { loc: unknown[] }) => d.loc)).toEqual(expect.arrayContaining([["body", "last_seen"], ["body", "object_references", 0, "referenced_type"]]));
+
+    const gql = await app.http.graphql(
+      `mutation($e: String!, $r: [ObjectReferenceInput!]) { createObject(eventUuid: $e, input: { name: "domain-ip", templateUuid: null }, references: $r) { uuid } }`,
+      { e: event.body.uuid, r: [{ uuid: "not-a-uuid", referencedUuid: event.body.uuid, relationshipType: "related-to" }] },
+      admin.token,
+    );
+    const refused = gql.body.errors?.[0].extensions as { code: string; detail: { loc: unknown[] }[] };
+    expect(refused.code).toBe("validation_error");
+    expect(refused.detail.map((d) => d.loc)).toEqual([["args", "references", 0, "uuid"]]);
+    const blank = await app.http.graphql(`mutation($e: String!) { createObject(eventUuid: $e, input: { name: " " }) { uuid } }`, { e: event.body.uuid }, admin.token);
+    expect((blank.body.errors?.[0].extensions as { detail: { loc: unknown[] }[] }).detail.map((d) => d.loc)).toEqual([["args", "input", "name"]]);
+
+    const stored = await app.http.get(`/objects/?event_uuid=${event.body.uuid}`, { token: admin.token });
+    expect(stored.body.total).toBe(0);
+  });
 });

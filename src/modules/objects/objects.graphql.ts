@@ -5,7 +5,8 @@ import { AttributeInput, toAttributeCreate, toAttributePatch } from "../attribut
 import { queryFromInfo } from "@pothos/plugin-prisma";
 import type { GraphQLResolveInfo } from "graphql";
 import type { GraphQLContext } from "../../graphql/builder.ts";
-import type { ObjectFields, ReferenceCreate } from "./objects.service.ts";
+import { objectFieldsContract, referenceCreateContract, type ObjectFields, type ReferenceCreate } from "./objects.contracts.ts";
+import { contractInput } from "../../graphql/inputs.ts";
 import { DOC } from "../../graphql/docs.ts";
 import { PAGE_DOC, pageType } from "../../graphql/page.ts";
 
@@ -99,33 +100,11 @@ const ObjectReferenceInput = builder.inputType("ObjectReferenceInput", {
 });
 
 type ObjectInputShape = { [K in keyof ObjectFields]?: ObjectFields[K] | null };
-const u = <T>(v: T | null | undefined): T | undefined => (v === null ? undefined : v);
-const toFields = (i: ObjectInputShape | null | undefined): ObjectFields =>
-  i
-    ? {
-        name: u(i.name),
-        metaCategory: i.metaCategory,
-        description: i.description,
-        templateUuid: i.templateUuid,
-        templateVersion: i.templateVersion,
-        distribution: u(i.distribution),
-        sharingGroupId: i.sharingGroupId,
-        comment: u(i.comment),
-        deleted: u(i.deleted),
-        firstSeen: i.firstSeen,
-        lastSeen: i.lastSeen,
-      }
-    : {};
+/** The object's fields, checked with the contract (GraphQL's null clears a nullable field, else means absent). */
+const toFields = (i: ObjectInputShape | null | undefined): ObjectFields => (i ? contractInput(objectFieldsContract, i) : {});
 
-type ReferenceInputShape = { [K in keyof ReferenceCreate]?: ReferenceCreate[K] | null } & { referencedUuid: string; relationshipType: string };
-const toReference = (r: ReferenceInputShape): ReferenceCreate => ({
-  uuid: r.uuid == null ? undefined : checkUuid(r.uuid, "uuid"),
-  referencedUuid: r.referencedUuid,
-  referencedType: r.referencedType,
-  relationshipType: r.relationshipType,
-  comment: u(r.comment),
-  deleted: u(r.deleted),
-});
+type ReferenceInputShape = { [K in keyof ReferenceCreate]?: ReferenceCreate[K] | null };
+const toReference = (r: ReferenceInputShape, i: number): ReferenceCreate => contractInput(referenceCreateContract, r, ["references", i]);
 
 /** A written object as GraphQL returns it: read again with the selection's relations. */
 const asStored = (ctx: GraphQLContext, info: GraphQLResolveInfo, uuid: string) => ctx.services.objects.findOne(caller(ctx), uuid, queryFromInfo({ context: ctx, info }));

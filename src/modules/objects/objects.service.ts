@@ -13,7 +13,6 @@ import {
   prepareAttributePatch,
   prepareNewAttribute,
   type AttributeCreate,
-  type AttributePatch,
   type AttributeRow,
 } from "../attributes/index.ts";
 import { insertAttributes, touchEvent, updateAttributeColumns } from "../attributes/index.ts";
@@ -21,47 +20,8 @@ import { attributeDeletedChange, writableEvent } from "../attributes/index.ts";
 import { checkDate, checkIntRange, checkText, checkUuidField, Issues, nowSeconds, type Loc } from "../attributes/index.ts";
 import { listObjects, loadObject, type ObjectView } from "./object-reader.ts";
 
-export interface ObjectFields {
-  name?: string;
-  metaCategory?: string | null;
-  description?: string | null;
-  templateUuid?: string | null;
-  templateVersion?: number | null;
-  distribution?: number;
-  sharingGroupId?: number | null;
-  comment?: string;
-  firstSeen?: Date | null;
-  lastSeen?: Date | null;
-  deleted?: boolean;
-}
-
-export interface ReferenceCreate {
-  uuid?: string;
-  /** The peer's redundant copies of the owning object and event: checked when given. */
-  objectUuid?: string | null;
-  sourceUuid?: string | null;
-  eventUuid?: string | null;
-  referencedUuid: string;
-  /** 0 attribute, 1 object; inferred from the event's content when absent. */
-  referencedType?: number | null;
-  relationshipType: string;
-  comment?: string;
-  deleted?: boolean;
-}
-
-export interface ObjectCreate extends ObjectFields {
-  name: string;
-  eventUuid?: string;
-  uuid?: string;
-  attributes?: AttributeCreate[];
-  references?: ReferenceCreate[];
-}
-
-export interface ObjectPatch extends ObjectFields {
-  newAttributes?: AttributeCreate[];
-  updateAttributes?: (AttributePatch & { uuid: string })[];
-  deleteAttributes?: string[];
-}
+export type { ObjectCreate, ObjectFields, ObjectPatch, ReferenceCreate } from "./objects.contracts.ts";
+import type { ObjectCreate, ObjectFields, ObjectPatch, ReferenceCreate } from "./objects.contracts.ts";
 
 export interface ObjectFilter {
   eventUuid?: string;
@@ -133,7 +93,7 @@ function prepareReferences(issues: Issues, refs: ReferenceCreate[], objectUuid: 
   const seen = new Set<string>();
   return refs.map((r, i) => {
     const loc: Loc = ["references", i];
-    const uuid = r.uuid === undefined ? crypto.randomUUID() : checkUuidField(issues, [...loc, "uuid"], r.uuid);
+    const uuid = r.uuid ?? crypto.randomUUID();
     if (seen.has(uuid)) issues.add([...loc, "uuid"], "uuid given twice in the request", uuid);
     seen.add(uuid);
     for (const [k, v, want] of [["objectUuid", r.objectUuid, objectUuid], ["sourceUuid", r.sourceUuid, objectUuid], ["eventUuid", r.eventUuid, eventUuid]] as const) {
