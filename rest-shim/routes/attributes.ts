@@ -3,9 +3,10 @@ import { defineRoute } from "../route.ts";
 import { anyUuid, attributeCreateWire, attributePatchWire, pageQueryFields, queryBool, queryText } from "../schemas.ts";
 import { AttributePageSchema, AttributeSchema, attributeOut } from "../serializers/attributes.ts";
 import { errors } from "../../src/platform/errors.ts";
+import { tagName } from "../../src/modules/tags/index.ts";
 
 const uuidParam = z.object({ attribute_uuid: anyUuid }).strict();
-const tagParams = z.object({ attribute_uuid: anyUuid, tag: z.string().min(1).max(255) }).strict();
+const tagParams = z.object({ attribute_uuid: anyUuid, tag: tagName }).strict();
 
 export const attributeRoutes = [
   defineRoute({

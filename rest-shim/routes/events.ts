@@ -5,9 +5,10 @@ import { ValidationIssueSchema, messageSchema, named, wireContract } from "../co
 import { EventDetailSchema, EventPageSchema, EventSchema, eventOut, eventReadOut } from "../serializers/events.ts";
 import { errors } from "../../src/platform/errors.ts";
 import { calendarDate, eventCreateContract, eventUpdateContract } from "../../src/modules/events/index.ts";
+import { tagName } from "../../src/modules/tags/index.ts";
 
 const uuidParam = z.object({ event_uuid: z.uuid().transform((u) => u.toLowerCase()) }).strict();
-const tagParams = z.object({ event_uuid: z.uuid().transform((u) => u.toLowerCase()), tag: z.string().min(1).max(255) }).strict();
+const tagParams = z.object({ event_uuid: z.uuid().transform((u) => u.toLowerCase()), tag: tagName }).strict();
 /** The peer's dates: YYYY-MM-DD, or the same at midnight as a date-time. */
 const dateString = z
   .string()

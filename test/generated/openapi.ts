@@ -3949,6 +3949,7 @@ export interface operations {
             header?: never;
             path: {
                 attribute_uuid: string;
+                /** @description The tag's name, unique (for example tlp:amber, or misp-galaxy:<type>="<value>"), 1 to 255 characters */
                 tag: string;
             };
             cookie?: never;
@@ -3971,6 +3972,7 @@ export interface operations {
             header?: never;
             path: {
                 attribute_uuid: string;
+                /** @description The tag's name, unique (for example tlp:amber, or misp-galaxy:<type>="<value>"), 1 to 255 characters */
                 tag: string;
             };
             cookie?: never;
@@ -4646,6 +4648,7 @@ export interface operations {
             header?: never;
             path: {
                 event_uuid: string;
+                /** @description The tag's name, unique (for example tlp:amber, or misp-galaxy:<type>="<value>"), 1 to 255 characters */
                 tag: string;
             };
             cookie?: never;
@@ -4668,6 +4671,7 @@ export interface operations {
             header?: never;
             path: {
                 event_uuid: string;
+                /** @description The tag's name, unique (for example tlp:amber, or misp-galaxy:<type>="<value>"), 1 to 255 characters */
                 tag: string;
             };
             cookie?: never;

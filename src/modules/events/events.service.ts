@@ -14,6 +14,7 @@ import { ensureTags, writeEventDraft, type WriteResult } from "./event-writer.ts
 import { exportMispEvent } from "./misp-export.ts";
 import { parseMispEvent, type ParseOptions } from "./misp-parse.ts";
 import { containsPattern, likeLiteral } from "../../platform/db/like.ts";
+import { checkTagName } from "../tags/index.ts";
 
 export interface EventFilter {
   info?: string;
@@ -229,15 +230,16 @@ export class EventsService {
 
   async tag(p: Principal | null, uuid: string, tagName: string, local = false): Promise<void> {
     authorize(p, "events:tag");
+    const name = checkTagName(tagName, ["tag"]);
     await this.mutate(p, uuid, async (client, e) => {
-      const ids = await ensureTags(client, [{ name: tagName, colour: null, exportable: true, local }], p);
+      const ids = await ensureTags(client, [{ name, colour: null, exportable: true, local }], p);
       const inserted = await client.query(
         "INSERT INTO event_tags (event_id, tag_id, local) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING",
-        [e.id, ids.get(tagName), local],
+        [e.id, ids.get(name), local],
       );
       if (!inserted.rowCount) return [];
       await client.query("UPDATE events SET timestamp = GREATEST(timestamp + 1, $2), updated_at = now() WHERE id = $1", [e.id, now()]);
-      return [{ kind: "event.tagged", entityType: "event", entityUuid: e.uuid, eventUuid: e.uuid, payload: { tag: tagName } }];
+      return [{ kind: "event.tagged", entityType: "event", entityUuid: e.uuid, eventUuid: e.uuid, payload: { tag: name } }];
     });
   }
 
