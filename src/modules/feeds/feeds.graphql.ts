@@ -1,3 +1,4 @@
+import { queryFromInfo } from "@pothos/plugin-prisma";
 import { builder, caller } from "../../graphql/builder.ts";
 import { cost } from "../../graphql/cost-limits.ts";
 import { DOC } from "../../graphql/docs.ts";
@@ -46,7 +47,8 @@ const InputSource = builder.enumType("FeedInputSource", {
   values: enumValues({ network: "Fetched from its url over HTTP(S)", local: "An uploaded file: url is the upload's key (uploadFeedFile)" }),
 });
 
-const FeedType = builder.objectRef<Feed>("Feed").implement({
+/** A feed row (the service loads those of the caller's organisation, with the selection's query); headers are redacted here too. */
+const FeedType = builder.prismaObject("Feed", {
   description: FEED_TYPES_DOC.Feed,
   fields: (t) => ({
     id: t.exposeInt("id", { description: FEED_DOC.id }),
@@ -62,8 +64,8 @@ const FeedType = builder.objectRef<Feed>("Feed").implement({
     publish: t.exposeBoolean("publish", { description: FEED_DOC.publish }),
     overrideIds: t.exposeBoolean("overrideIds", { description: FD.overrideIds }),
     tags: t.exposeStringList("tags", { description: FEED_DOC.tags }),
-    rules: t.field({ type: "JSON", nullable: true, description: FEED_DOC.rules, resolve: (f) => f.rules }),
-    settings: t.field({ type: "JSON", nullable: true, description: FEED_DOC.settings, resolve: (f) => f.settings }),
+    rules: t.expose("rules", { type: "JSON", nullable: true, description: FEED_DOC.rules }),
+    settings: t.expose("settings", { type: "JSON", nullable: true, description: FEED_DOC.settings }),
     headers: t.field({
       type: "JSON",
       nullable: true,
@@ -71,9 +73,9 @@ const FeedType = builder.objectRef<Feed>("Feed").implement({
       resolve: (f) => redactHeaders(f.headers),
     }),
     orgId: t.exposeInt("orgId", { description: rest(FEED_DOC.orgId, "org_id") }),
-    lastFetchedAt: t.field({ type: "DateTime", nullable: true, description: rest(FEED_DOC.lastFetchedAt, "last_fetched_at"), resolve: (f) => f.lastFetchedAt }),
-    createdAt: t.field({ type: "DateTime", description: DOC.createdAt, resolve: (f) => f.createdAt }),
-    updatedAt: t.field({ type: "DateTime", description: DOC.updatedAt, resolve: (f) => f.updatedAt }),
+    lastFetchedAt: t.expose("lastFetchedAt", { type: "DateTime", nullable: true, description: rest(FEED_DOC.lastFetchedAt, "last_fetched_at") }),
+    createdAt: t.expose("createdAt", { type: "DateTime", description: DOC.createdAt }),
+    updatedAt: t.expose("updatedAt", { type: "DateTime", description: DOC.updatedAt }),
   }),
 });
 
@@ -186,13 +188,13 @@ builder.queryFields((t) => ({
     type: FeedPage,
     description: "Your organisation's feeds (administrators: every feed), by id (GET /feeds/, which pages with skip/limit); header values are redacted",
     args: { page: t.arg.int({ description: PAGE_DOC.page }), size: t.arg.int({ description: PAGE_DOC.size(50) }) },
-    resolve: (_r, a, ctx) => ctx.services.feeds.listPage(caller(ctx), checkPageSize(a, 50)),
+    resolve: (_r, a, ctx, info) => ctx.services.feeds.listPage(caller(ctx), checkPageSize(a, 50), queryFromInfo({ context: ctx, info, path: ["items"] })),
   }),
-  feed: t.field({
-    type: FeedType,
+  feed: t.prismaField({
+    type: "Feed",
     description: "One feed of your organisation (another's: not found); header values are redacted",
     args: { id: t.arg.int({ required: true, description: FEED_DOC.id }) },
-    resolve: (_r, a, ctx) => ctx.services.feeds.get(caller(ctx), a.id),
+    resolve: (query, _r, a, ctx) => ctx.services.feeds.get(caller(ctx), a.id, query),
   }),
 }));
 

@@ -1,5 +1,5 @@
 import { hasScope, isAdmin, type Principal } from "../../auth/principal.ts";
-import type { Feed } from "../../generated/prisma/client.ts";
+import type { Feed, Prisma } from "../../generated/prisma/client.ts";
 
 /**
  * Who may do what with feeds and feed uploads. Every entry point (REST, GraphQL, the fetch_feed
@@ -22,6 +22,11 @@ export const FETCH_SCOPES = ["feeds:fetch", "events:create"] as const;
 export const REDACTED = "********";
 
 const ownsOrAdministers = (p: Principal, orgId: number | null) => isAdmin(p) || (orgId !== null && p.orgId === orgId);
+
+/** The feeds `p` may read, as a query's where (canAccessFeed's organisation rule; the scope is checked by the caller). */
+export function readableFeedWhere(p: Principal): Prisma.FeedWhereInput {
+  return isAdmin(p) ? {} : { orgId: p.orgId ?? -1 };
+}
 
 export function canAccessFeed(p: Principal, feed: Owned, action: FeedAction): boolean {
   return hasScope(p, `feeds:${action}`) && ownsOrAdministers(p, feed.orgId);

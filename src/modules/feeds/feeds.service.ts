@@ -2,12 +2,15 @@ import fs from "node:fs";
 import path from "node:path";
 import type { Readable } from "node:stream";
 import type { AppContext } from "../../app-context.ts";
-import { authorize, isAdmin, requireUser, scopesOf, type Principal } from "../../auth/principal.ts";
+import { authorize, requireUser, scopesOf, type Principal } from "../../auth/principal.ts";
 import { withTransaction, type Sql } from "../../platform/db/transaction.ts";
 import { InputError, errors, parseInput, snakeCase } from "../../platform/errors.ts";
 import { offsetOf, pageOf, type Page, type PageRequest } from "../../platform/pagination.ts";
 import type { SkipLimit } from "../../platform/paging.ts";
-import type { Feed } from "../../generated/prisma/client.ts";
+import type { Feed, Prisma } from "../../generated/prisma/client.ts";
+
+/** What a GraphQL selection asks to load with feeds (@pothos/plugin-prisma's query; a feed has no relations, so at most a select). */
+export type FeedSelection = Pick<Prisma.FeedFindManyArgs, "select">;
 import type { AuditService } from "../audit/index.ts";
 import { queueRun } from "../tasks/index.ts";
 import type { TaskRunRow } from "../tasks/index.ts";
@@ -16,7 +19,7 @@ import { feedSettingsSchema, networkUrlProblem, type FeedFormat } from "./feed-s
 import { feedCreateContract, feedPatchContract, feedPreviewContract, type FeedInput, type FeedPatch, type FeedPreviewInput } from "./feeds.contracts.ts";
 import { deleteUpload, findUpload, insertUpload, type StoredUpload } from "./feed-upload-store.ts";
 import { stageUpload, storeUpload, UPLOAD_KEY, type StagedUpload, type UploadResult } from "./feed-upload.ts";
-import { canAccessFeed, canFeedFrom, canFetchFeed, canPreviewUpload, FETCH_SCOPES, mergeHeaders, presentFeed, type FeedAction } from "./feeds.policy.ts";
+import { canAccessFeed, canFeedFrom, canFetchFeed, canPreviewUpload, FETCH_SCOPES, mergeHeaders, presentFeed, readableFeedWhere, type FeedAction } from "./feeds.policy.ts";
 import { csvRows, freetextRows, jsonRows, readCapped } from "./ingest/indicators.ts";
 import { FeedContentError, openFeedDocument } from "./ingest/ingest.ts";
 
@@ -32,21 +35,24 @@ export class FeedsService {
     private readonly audit: AuditService,
   ) {}
 
-  async list(p: Principal | null, page: SkipLimit): Promise<Feed[]> {
+  /** `query`: what a GraphQL selection loads with them; headers are redacted whatever it asks. */
+  async list(p: Principal | null, page: SkipLimit, query: FeedSelection = {}): Promise<Feed[]> {
     authorize(p, "feeds:read");
-    const feeds = await this.ctx.db.prisma.feed.findMany({ where: isAdmin(p) ? {} : { orgId: p.orgId ?? -1 }, orderBy: { id: "asc" }, skip: page.skip, take: page.limit });
+    const feeds = await this.ctx.db.prisma.feed.findMany({ ...query, where: readableFeedWhere(p), orderBy: { id: "asc" }, skip: page.skip, take: page.limit });
     return feeds.map(presentFeed);
   }
 
   /** The same list as a page with its total (GraphQL's paging). */
-  async listPage(p: Principal | null, req: PageRequest): Promise<Page<Feed>> {
-    const items = await this.list(p, { skip: offsetOf(req), limit: req.size });
-    return pageOf(items, await this.ctx.db.prisma.feed.count({ where: isAdmin(p!) ? {} : { orgId: p!.orgId ?? -1 } }), req);
+  async listPage(p: Principal | null, req: PageRequest, query: FeedSelection = {}): Promise<Page<Feed>> {
+    const items = await this.list(p, { skip: offsetOf(req), limit: req.size }, query);
+    return pageOf(items, await this.ctx.db.prisma.feed.count({ where: readableFeedWhere(p!) }), req);
   }
 
-  async get(p: Principal | null, id: number): Promise<Feed> {
+  async get(p: Principal | null, id: number, query: FeedSelection = {}): Promise<Feed> {
     authorize(p, "feeds:read");
-    return presentFeed(await this.find(p, id, "read"));
+    const feed = await this.ctx.db.prisma.feed.findFirst({ ...query, where: { id, ...readableFeedWhere(p) } });
+    if (!feed) throw errors.notFound("Feed");
+    return presentFeed(feed);
   }
 
   /** An uploaded feed is ingested once, at once, as its creator (spec 3.3); nothing recurring is scheduled. */

@@ -1,0 +1,82 @@
+/**
+ * GraphQL lists of the feeds, notifications, exports and tasks areas load through their services
+ * with @pothos/plugin-prisma's query: a page is the same small number of SQL statements for 2 rows
+ * as for 20 (no statement per row), and still only the caller's rows.
+ */
+import crypto from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestApp, type TestApp } from "../support/app.ts";
+import { createOrganisation, createUser, loginAdmin, type TestUser } from "../support/fixtures.ts";
+import { countStatements } from "../support/statement-counter.ts";
+
+const ROWS = 20;
+let app: TestApp;
+let admin: TestUser;
+let other: TestUser;
+const tag = crypto.randomBytes(3).toString("hex");
+const q = (sql: string, params: unknown[] = []) => app.booted.ctx.db.pool.query(sql, params);
+
+beforeAll(async () => {
+  app = await startTestApp("graphql_statements_feeds", { ROLE: "api" });
+  admin = await loginAdmin(app);
+  other = await createUser(app, admin, 2, await createOrganisation(app, admin));
+  for (let i = 0; i < ROWS; i++) {
+    const feed = await app.http.post("/feeds/", {
+      token: admin.token,
+      json: { name: `statements ${tag} ${i}`, provider: "p", url: `https://feeds.example.org/${tag}/${i}.csv`, source_format: "csv", input_source: "network", headers: { Authorization: `Bearer secret-${i}` } },
+    });
+    expect(feed.status, feed.text).toBe(201);
+    await q(
+      `INSERT INTO notifications (user_id, type, entity_type, entity_uuid, payload, dedupe_key) VALUES ($1, 'event.updated', 'event', $2, $3, $4)`,
+      [admin.id, crypto.randomUUID(), JSON.stringify({ event_uuid: crypto.randomUUID(), event_name: `n${i}`, organisation_uuid: crypto.randomUUID(), organisation_name: "o" }), `statements:${tag}:${i}`],
+    );
+  }
+  // Another user's notification and another organisation's feed: never in the admin's or in their lists.
+  await q(`INSERT INTO notifications (user_id, type, entity_type, payload, dedupe_key) VALUES ($1, 'event.created', 'event', '{}', $2)`, [other.id, `statements:${tag}:other`]);
+});
+afterAll(() => app?.close());
+
+async function statementsFor<T>(query: string, size: number, token = admin.token): Promise<{ statements: number; data: T }> {
+  const counter = countStatements();
+  try {
+    const res = await app.http.graphql(query, { size }, token);
+    expect(res.body.errors, JSON.stringify(res.body.errors)).toBeUndefined();
+    return { statements: counter.count, data: res.body.data as T };
+  } finally {
+    counter.stop();
+  }
+}
+
+const FEEDS = `query($size: Int!) { feeds(page: 1, size: $size) { total items { id name url headers settings orgId lastFetchedAt } } }`;
+const NOTIFICATIONS = `query($size: Int!) { notifications(page: 1, size: $size, filter: "event") { total items { id type entityType entityUuid read createdAt payload { ... on EventNotificationPayload { eventName } } } } }`;
+
+describe("GraphQL lists of feeds and notifications", () => {
+  it("feeds: the same statements for 2 feeds as for 20, header values redacted", async () => {
+    const small = await statementsFor<{ feeds: { items: { headers: Record<string, string> }[] } }>(FEEDS, 2);
+    const large = await statementsFor<{ feeds: { items: { headers: Record<string, string> }[] } }>(FEEDS, ROWS);
+    expect(small.data.feeds.items).toHaveLength(2);
+    expect(large.data.feeds.items).toHaveLength(ROWS);
+    expect(large.statements).toBe(small.statements);
+    expect(large.statements).toBeLessThanOrEqual(4);
+    expect(JSON.stringify(large.data)).not.toContain("secret-");
+    expect(large.data.feeds.items[0].headers).toEqual({ Authorization: "********" });
+  });
+
+  it("feeds: another organisation's user lists none of them", async () => {
+    const theirs = await statementsFor<{ feeds: { total: number; items: unknown[] } }>(FEEDS, ROWS, other.token);
+    expect(theirs.data.feeds).toMatchObject({ total: 0, items: [] });
+  });
+
+  it("notifications: the same statements for 2 as for 20, only the caller's", async () => {
+    const small = await statementsFor<{ notifications: { items: unknown[] } }>(NOTIFICATIONS, 2);
+    const large = await statementsFor<{ notifications: { total: number; items: { type: string; payload: { eventName: string } }[] } }>(NOTIFICATIONS, ROWS);
+    expect(small.data.notifications.items).toHaveLength(2);
+    expect(large.data.notifications.items).toHaveLength(ROWS);
+    expect(large.data.notifications.total).toBe(ROWS);
+    expect(large.data.notifications.items.every((n) => n.type === "event.updated" && n.payload.eventName.startsWith("n"))).toBe(true);
+    expect(large.statements).toBe(small.statements);
+    expect(large.statements).toBeLessThanOrEqual(4);
+    const theirs = await statementsFor<{ notifications: { total: number } }>(NOTIFICATIONS, ROWS, other.token);
+    expect(theirs.data.notifications.total).toBe(1);
+  });
+});
