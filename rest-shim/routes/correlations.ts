@@ -16,7 +16,10 @@ import {
   histogramOut,
   rebuildOut,
 } from "../serializers/correlations.ts";
-import { HISTOGRAM_INTERVALS } from "../../src/modules/correlations/index.ts";
+import { HISTOGRAM_INTERVALS, exclusionCreateContract } from "../../src/modules/correlations/index.ts";
+import { wireContract } from "../contract.ts";
+
+const exclusionWire = wireContract(exclusionCreateContract);
 
 const noQuery = z.object({}).strict();
 
@@ -104,8 +107,8 @@ export const correlationRoutes = [
     method: "POST", path: "/correlations/exclusions", operationId: "createCorrelationExclusion", tag: "correlations",
     summary: "Add a correlation exclusion (value up to 1024 characters, % matches anything); existing pairs go at the next correlation of their attributes",
     scopes: ["correlations:admin"], status: 201, response: CorrelationExclusionSchema,
-    body: z.object({ value: z.string(), comment: z.string().max(10_000).optional() }).strict(),
-    handler: async ({ principal, body, services }) => exclusionOut(await services.correlations.addExclusion(principal, body.value, body.comment)),
+    body: exclusionWire.object,
+    handler: async ({ principal, body, services }) => exclusionOut(await services.correlations.addExclusion(principal, exclusionWire.fromWire(body))),
   }),
   defineRoute({
     method: "DELETE", path: "/correlations/exclusions/{exclusion_id}", operationId: "deleteCorrelationExclusion", tag: "correlations",

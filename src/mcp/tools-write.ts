@@ -5,7 +5,7 @@ import { DISTRIBUTION } from "../auth/distribution.ts";
 import { AppError } from "../platform/errors.ts";
 import { eventCreateContract } from "../modules/events/index.ts";
 import { MAX_VALUE_LENGTH, attributeCreateContract } from "../modules/attributes/index.ts";
-import { SIGHTING_TYPES } from "../modules/sightings/index.ts";
+import { SIGHTING_TYPES, sightingContract } from "../modules/sightings/index.ts";
 import { exportCreateContract, type ExportCreateInput } from "../modules/exports/index.ts";
 import { eventOut } from "../../rest-shim/serializers/events.ts";
 import { attributeOut } from "../../rest-shim/serializers/attributes.ts";
@@ -14,9 +14,8 @@ import { MAX_ANALYSIS_LEVEL, MAX_THREAT_LEVEL, MIN_THREAT_LEVEL } from "./levels
 import { toolResult } from "./results.ts";
 import { ADDS_DATA, MAX_ITEMS, oneOf, UUID, wrap, type ToolContext } from "./tool-kit.ts";
 
-const MAX_EPOCH_SECONDS = 253_402_300_799;
-
 const exportShape = exportCreateContract.shape;
+const sighting = sightingContract.shape;
 
 /** The attributes contract's fields a model sets, under the tool's snake_case names, described for a model. */
 const attribute = attributeCreateContract.shape;
@@ -131,11 +130,12 @@ export function registerWriteTools(server: McpServer, runtime: Runtime): void {
         "exactly this) or `attribute_uuid`. Type sighting (default), false-positive or expiration. Needs the sightings:create scope in your " +
         "credential itself. Returns how many sightings were stored.",
       inputSchema: {
-        value: z.string().min(1).max(MAX_VALUE_LENGTH).optional(),
-        attribute_uuid: UUID.optional(),
+        // The sightings contract's fields, described for a model (the service checks them again, with the rest of its rules).
+        value: sighting.value.describe(`The indicator seen, at most ${MAX_VALUE_LENGTH} characters.`),
+        attribute_uuid: UUID.optional().describe("The attribute seen, instead of a value."),
         type: z.enum(SIGHTING_TYPES).default("sighting"),
-        timestamp: z.number().min(0).max(MAX_EPOCH_SECONDS).optional().describe("When it was seen, epoch seconds; default now."),
-        source: z.string().max(255).optional().describe("Where it was seen, e.g. a sensor's name."),
+        timestamp: sighting.timestamp.describe("When it was seen, epoch seconds; default now."),
+        source: sighting.source.describe("Where it was seen, e.g. a sensor's name."),
       },
       annotations: ADDS_DATA,
     },

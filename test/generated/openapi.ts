@@ -4270,7 +4270,12 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /**
+                     * @description Why it is excluded, at most 10,000 characters
+                     * @default
+                     */
                     comment?: string;
+                    /** @description A value that never correlates, 1 to 1024 characters; % matches any run of characters (not only wildcards) */
                     value: string;
                 };
             };

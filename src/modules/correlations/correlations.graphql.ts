@@ -6,6 +6,8 @@ import { checkUuid, EventType, OrgRefType } from "../events/events.graphql.ts";
 import type { CorrelatedAttribute, CorrelationStats, KeyCount, RelatedEvent } from "./correlation-aggregates.ts";
 import type { PurgeProgress } from "./correlation-purge.ts";
 import { RELATED_EVENTS_DEFAULT, type Exclusion } from "./correlations.service.ts";
+import { exclusionCreateContract } from "./correlations.contracts.ts";
+import { contractInput } from "../../graphql/inputs.ts";
 import type { HistogramBucket } from "./histogram.ts";
 import type { RebuildRow } from "./rebuild.ts";
 import { BatchLoader, loaderOf } from "../../graphql/request-batch.ts";
@@ -193,7 +195,7 @@ builder.mutationFields((t) => ({
     type: ExclusionType,
     description: "Add a correlation exclusion; existing pairs go at the next correlation of their attributes",
     args: { value: t.arg.string({ required: true, description: CE.value }), comment: t.arg.string({ description: DOC.comment }) },
-    resolve: (_r, a, ctx) => ctx.services.correlations.addExclusion(caller(ctx), a.value, a.comment ?? ""),
+    resolve: (_r, a, ctx) => ctx.services.correlations.addExclusion(caller(ctx), contractInput(exclusionCreateContract, a)),
   }),
   deleteCorrelationExclusion: t.field({
     type: "Boolean",

@@ -2,7 +2,8 @@ import type { AppContext } from "../../app-context.ts";
 import { authorize, hasScope, type Principal } from "../../auth/principal.ts";
 import { correlationDocuments } from "../../indexing/documents.ts";
 import { pairsOfAttributes, type PairDetail } from "./correlation-store.ts";
-import { errors } from "../../platform/errors.ts";
+import { errors, parseInput } from "../../platform/errors.ts";
+import { exclusionCreateContract, type ExclusionCreate } from "./correlations.contracts.ts";
 import type { AuditService } from "../audit/index.ts";
 import { canReadEvent, canReadInEvent, searchAccessOf } from "../../auth/distribution.ts";
 import { loadEvent } from "../events/index.ts";
@@ -36,7 +37,6 @@ export interface Exclusion {
   created_at: Date;
 }
 
-const MAX_EXCLUSION_LENGTH = 1024;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /** The distribution rule for a pair: the caller reads both of its attributes. */
@@ -185,11 +185,9 @@ export class CorrelationsService {
    * A value (`%` matches any run of characters) that stops correlating. Existing pairs with that
    * value stay until their attributes are correlated again, e.g. by a rebuild.
    */
-  async addExclusion(p: Principal | null, value: string, comment = ""): Promise<Exclusion> {
+  async addExclusion(p: Principal | null, given: ExclusionCreate): Promise<Exclusion> {
     authorize(p, "correlations:admin");
-    if (value.length === 0 || value.length > MAX_EXCLUSION_LENGTH) throw errors.invalidInput(["value"], `must be 1 to ${MAX_EXCLUSION_LENGTH} characters`);
-    if (/^%*$/.test(value)) throw errors.invalidInput(["value"], "an exclusion of only wildcards would stop all correlation");
-    if (value.includes("\0") || comment.includes("\0")) throw errors.invalidInput([], "must not contain NUL bytes");
+    const { value, comment } = parseInput(exclusionCreateContract, given);
     const { prisma } = this.ctx.db;
     const row = await prisma
       .$transaction(async (tx) => {

@@ -1,4 +1,6 @@
 /** The sightings area's front door: what the REST shim, GraphQL, MCP, jobs and other areas may use. */
+export { MAX_SIGHTINGS_PER_REQUEST, SIGHTING_TYPES, sightingContract, sightingListContract, sightingType, sightingTypeCode, sightingsContract } from "./sightings.contracts.ts";
+export type { Sighting, SightingInput, SightingListQuery, SightingTypeName } from "./sightings.contracts.ts";
 export { SIGHTINGS_CREATED_DOC, SIGHTING_DOC, SIGHTING_TYPES_DOC } from "./sightings.docs.ts";
-export { MAX_SIGHTINGS_PER_REQUEST, SIGHTING_TYPES, SightingsService } from "./sightings.service.ts";
-export type { SightingHit, SightingInput, SightingsCreated } from "./sightings.service.ts";
+export { SightingsService } from "./sightings.service.ts";
+export type { SightingHit, SightingsCreated } from "./sightings.service.ts";

@@ -1,8 +1,8 @@
 import { builder, caller } from "../../graphql/builder.ts";
 import { cost } from "../../graphql/cost-limits.ts";
-import { checkUuid } from "../events/events.graphql.ts";
+import { contractInput } from "../../graphql/inputs.ts";
 import type { SightingHit, SightingsCreated } from "./sightings.service.ts";
-import { checkPageSize } from "../../platform/paging.ts";
+import { sightingListContract, type SightingInput as SightingFields } from "./sightings.contracts.ts";
 import { pageOf } from "../../platform/pagination.ts";
 import { PAGE_DOC } from "../../graphql/page.ts";
 import { SIGHTINGS_CREATED_DOC as C, SIGHTING_DOC as S, SIGHTING_TYPES_DOC } from "./sightings.docs.ts";
@@ -68,13 +68,7 @@ builder.queryFields((t) => ({
       type: t.arg.string({ description: "Only sightings of this type: sighting, false-positive or expiration" }),
     },
     resolve: async (_r, a, ctx) => {
-      const { page, size } = checkPageSize(a, 10);
-      const r = await ctx.services.sightings.list(caller(ctx), {
-        page,
-        size,
-        attributeUuid: a.attributeUuid ? checkUuid(a.attributeUuid, "attributeUuid") : undefined,
-        type: a.type ?? undefined,
-      });
+      const r = await ctx.services.sightings.list(caller(ctx), contractInput(sightingListContract, a));
       return pageOf(r.results.map((h) => h._source), r.total, { page: r.page, size: r.size });
     },
   }),
@@ -85,17 +79,8 @@ builder.mutationFields((t) => ({
     type: SightingsResult,
     description: "Records sightings (at most 1000): each on the named attribute, or on every readable live attribute with exactly that value",
     args: { input: t.arg({ type: [SightingInput], required: true, description: "The sightings, at most 1000" }) },
+    // The service checks each sighting with the contract (GraphQL's null means "not given" here).
     resolve: (_r, a, ctx) =>
-      ctx.services.sightings.create(
-        caller(ctx),
-        a.input.map((s) => ({
-          value: s.value ?? undefined,
-          type: s.type ?? undefined,
-          timestamp: s.timestamp ?? undefined,
-          attributeUuid: s.attributeUuid ?? undefined,
-          source: s.source ?? undefined,
-        })),
-        { skipEmpty: false },
-      ),
+      ctx.services.sightings.create(caller(ctx), a.input.map((s) => Object.fromEntries(Object.entries(s).filter(([, v]) => v != null)) as SightingFields), { skipEmpty: false }),
   }),
 }));

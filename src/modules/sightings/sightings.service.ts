@@ -2,43 +2,24 @@ import crypto from "node:crypto";
 import type { AppContext } from "../../app-context.ts";
 import { authorize, type Principal } from "../../auth/principal.ts";
 import { withTransaction } from "../../platform/db/transaction.ts";
-import { errors } from "../../platform/errors.ts";
+import { errors, parseInput } from "../../platform/errors.ts";
 import { recordChanges, type Change } from "../changes/index.ts";
 import { canReadInEvent, readableSql } from "../../auth/distribution.ts";
 import { loadAttribute } from "../attributes/index.ts";
-import { checkText, checkUuidField, Issues, nowSeconds } from "../attributes/index.ts";
-import { MAX_VALUE_LENGTH } from "../attributes/index.ts";
+import { Issues, nowSeconds } from "../attributes/index.ts";
+import {
+  SIGHTING_TYPES,
+  sightingContract,
+  sightingListContract,
+  sightingsContract,
+  type Sighting,
+  type SightingInput,
+  type SightingListQuery,
+  type SightingTypeName,
+} from "./sightings.contracts.ts";
 
-/** MISP's sighting types, by code. */
-export const SIGHTING_TYPES = ["sighting", "false-positive", "expiration"] as const;
-export type SightingTypeName = (typeof SIGHTING_TYPES)[number];
-
-/** Names and codes a client may send: ours, MISP's codes, and the peer's `positive`/`negative`. */
-const TYPE_ALIASES: Record<string, number> = {
-  sighting: 0,
-  positive: 0,
-  "0": 0,
-  "false-positive": 1,
-  negative: 1,
-  "1": 1,
-  expiration: 2,
-  "2": 2,
-};
-
-/** The type code for a name or code; undefined when it is none of them. */
-export function sightingTypeCode(t: string | number): number | undefined {
-  return TYPE_ALIASES[String(t).trim().toLowerCase()];
-}
-
-export interface SightingInput {
-  /** Required unless attribute_uuid is given; with attribute_uuid it must be the attribute's value (or one of its halves). */
-  value?: string;
-  type?: string | number;
-  /** Epoch seconds (fractions allowed); default now. */
-  timestamp?: number;
-  attributeUuid?: string;
-  source?: string;
-}
+export { SIGHTING_TYPES, sightingTypeCode } from "./sightings.contracts.ts";
+export type { SightingInput, SightingTypeName } from "./sightings.contracts.ts";
 
 export interface SightingsCreated {
   /** Sightings stored (one per matched attribute per item). */
@@ -76,13 +57,12 @@ export interface SightingSearch {
   results: SightingHit[];
 }
 
-export const MAX_SIGHTINGS_PER_REQUEST = 1000;
+export { MAX_SIGHTINGS_PER_REQUEST } from "./sightings.contracts.ts";
 /** Attributes one value may hit (the peer looks at the first 1000 matches). */
 export const MAX_MATCHES_PER_VALUE = 1000;
 /** Sightings one request may store in total. */
 export const MAX_SIGHTINGS_STORED = 10_000;
 export const SIGHTINGS_INDEX = "svc-sightings";
-const MAX_TIMESTAMP = 253_402_300_799;
 
 interface Prepared {
   index: number;
@@ -103,32 +83,21 @@ export class SightingsService {
 
   async create(p: Principal | null, items: SightingInput[], opts: { skipEmpty: boolean }): Promise<SightingsCreated> {
     authorize(p, "sightings:create");
+    // One sighting (not the REST array form) is checked alone, so its errors name its fields directly.
+    const single = !opts.skipEmpty && items.length === 1;
+    const checked: Sighting[] = single ? [parseInput(sightingContract, items[0])] : parseInput(sightingsContract, items);
     const issues = new Issues();
-    if (items.length > MAX_SIGHTINGS_PER_REQUEST) issues.add([], `at most ${MAX_SIGHTINGS_PER_REQUEST} sightings per request`, items.length);
-    if (items.length === 0) issues.add([], "no sightings given");
-    issues.throwIfAny();
     const now = nowSeconds();
     const skipped: SightingsCreated["skipped"] = [];
     const prepared: Prepared[] = [];
-    items.forEach((s, index) => {
-      const loc = opts.skipEmpty || items.length > 1 ? [index] : [];
-      const value = s.value === undefined ? null : s.value.trim();
-      if (value === "" || (value === null && !s.attributeUuid)) {
-        if (opts.skipEmpty && value === "") {
-          skipped.push({ index, detail: "empty value skipped" });
-          return;
-        }
-        issues.add([...loc, "value"], value === null ? "Field required (or give attribute_uuid)" : "must not be empty");
+    checked.forEach((s, index) => {
+      if (s.value === "") {
+        if (opts.skipEmpty) skipped.push({ index, detail: "empty value skipped" });
+        else issues.add(single ? ["value"] : [index, "value"], "must not be empty");
         return;
       }
-      if (value !== null) checkText(issues, [...loc, "value"], value, MAX_VALUE_LENGTH);
-      const type = s.type === undefined ? 0 : sightingTypeCode(s.type);
-      if (type === undefined) issues.add([...loc, "type"], `must be one of ${SIGHTING_TYPES.join(", ")} (or 0, 1, 2)`, s.type);
       const ts = s.timestamp ?? now;
-      if (!Number.isFinite(ts) || ts < 0 || ts > MAX_TIMESTAMP) issues.add([...loc, "timestamp"], "must be epoch seconds between 1970 and 9999", s.timestamp);
-      if (s.source !== undefined) checkText(issues, [...loc, "source"], s.source, 255, { singleLine: true });
-      const attributeUuid = s.attributeUuid === undefined ? null : checkUuidField(issues, [...loc, "attributeUuid"], s.attributeUuid);
-      prepared.push({ index, value, type: type ?? 0, ts: Math.floor(ts), source: s.source ?? "", attributeUuid });
+      prepared.push({ index, value: s.value ?? null, type: s.type ?? 0, ts: Math.floor(ts), source: s.source ?? "", attributeUuid: s.attributeUuid ?? null });
     });
     issues.throwIfAny();
 
@@ -225,8 +194,9 @@ export class SightingsService {
   }
 
   /** The peer's P3 search envelope over the sightings of attributes the caller may read, newest first. */
-  async list(p: Principal | null, q: { page: number; size: number; attributeUuid?: string; type?: string | number }): Promise<SightingSearch> {
+  async list(p: Principal | null, given: SightingListQuery): Promise<SightingSearch> {
     authorize(p, "sightings:read");
+    const q = parseInput(sightingListContract, given);
     const started = Date.now();
     const params: unknown[] = [];
     const where = [readableSql(p, "e", ["a.distribution", "o.distribution"], params)];
@@ -235,9 +205,7 @@ export class SightingsService {
       where.push(`a.uuid = $${params.length}`);
     }
     if (q.type !== undefined) {
-      const code = sightingTypeCode(q.type);
-      if (code === undefined) throw errors.invalidInput(["type"], `must be one of ${SIGHTING_TYPES.join(", ")} (or 0, 1, 2)`, q.type);
-      params.push(code);
+      params.push(q.type);
       where.push(`s.type = $${params.length}`);
     }
     const from = `FROM sightings s JOIN attributes a ON a.id = s.attribute_id JOIN events e ON e.id = a.event_id LEFT JOIN objects o ON o.id = a.object_id
