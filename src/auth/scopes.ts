@@ -29,6 +29,7 @@ const RESOURCES: Record<string, { label: string; actions: Record<string, string>
   },
   attributes: { label: "attributes", actions: { ...crud("attributes"), tag: "Tag and untag attributes." } },
   objects: { label: "objects", actions: crud("objects") },
+  reports: { label: "event reports", actions: crud("event reports") },
   tags: {
     label: "tags",
     actions: { ...crud("tags"), admin: "Rename, recolour, change and delete tag definitions, which every organisation shares (beside tags:update / tags:delete)." },
