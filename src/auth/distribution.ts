@@ -134,6 +134,13 @@ export function readableObjectWhere(p: Principal): Prisma.MispObjectWhereInput {
   return p.orgId === null ? shared : { OR: [{ event: { orgId: p.orgId } }, { event: { orgcId: p.orgId } }, shared] };
 }
 
+/** Event reports of readable events that the caller may read (a report is an item of its event, as an object is). */
+export function readableReportWhere(p: Principal): Prisma.EventReportWhereInput {
+  if (isAdmin(p)) return {};
+  const shared: Prisma.EventReportWhereInput = { event: { distribution: { in: [...PUBLIC_EVENT_LEVELS] } }, distribution: sharedItemLevel };
+  return p.orgId === null ? shared : { OR: [{ event: { orgId: p.orgId } }, { event: { orgcId: p.orgId } }, shared] };
+}
+
 /** Attributes of readable events that the caller may read (inside an object, both must pass). */
 export function readableAttributeWhere(p: Principal): Prisma.AttributeWhereInput {
   if (isAdmin(p)) return {};

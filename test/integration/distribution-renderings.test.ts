@@ -2,11 +2,11 @@
  * The distribution rule has three renderings (src/auth/distribution.ts): the JavaScript predicate the
  * services use (`canReadEvent`, `canReadInEvent`), the SQL filter of raw reads (`readableSql`) and
  * the Prisma filters of GraphQL's relations (`readable*Where`). On every combination of event,
- * object and attribute levels and owners, for each kind of caller, all three select the same rows.
+ * object, attribute and event-report levels and owners, for each kind of caller, all three select the same rows.
  */
 import crypto from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { canReadEvent, canReadInEvent, readableAttributeWhere, readableEventWhere, readableObjectWhere, readableSql } from "../../src/auth/distribution.ts";
+import { canReadEvent, canReadInEvent, readableAttributeWhere, readableEventWhere, readableObjectWhere, readableReportWhere, readableSql } from "../../src/auth/distribution.ts";
 import type { Principal } from "../../src/auth/principal.ts";
 import { connectDatabase, type Database } from "../../src/platform/db/index.ts";
 import { createTestDatabase } from "../support/databases.ts";
@@ -25,6 +25,8 @@ interface Row {
   attribute: { id: string; distribution: number };
 }
 const rows: Row[] = [];
+/** An event report of each level in every event. */
+const reports: { id: number; distribution: number; event: Row["event"] }[] = [];
 
 const principal = (orgId: number | null, admin = false): Principal => ({
   actorType: "user", userId: 1, email: null, orgId, roleId: 1, credentialId: null, tokenId: null, tokenExpiresAt: null,
@@ -49,6 +51,10 @@ beforeAll(async () => {
         )
       ).rows[0].id;
       const eventRef = { id: event, distribution: level, orgId, orgcId };
+      for (const reportLevel of LEVELS) {
+        const id = (await sql.query<{ id: number }>("INSERT INTO event_reports (uuid, event_id, name, timestamp, distribution) VALUES ($1, $2, 'r', 1, $3) RETURNING id", [crypto.randomUUID(), event, reportLevel])).rows[0].id;
+        reports.push({ id, distribution: reportLevel, event: eventRef });
+      }
       const objects: (Row["object"])[] = [null];
       for (const objectLevel of LEVELS) {
         const id = (await sql.query<{ id: number }>("INSERT INTO objects (uuid, event_id, name, timestamp, distribution) VALUES ($1, $2, 'o', 1, $3) RETURNING id", [crypto.randomUUID(), event, objectLevel])).rows[0].id;
@@ -78,7 +84,7 @@ const callers = () => ({ admin: principal(null, true), ownerA: principal(orgs.a)
 const sorted = (xs: (number | string)[]) => xs.map(String).sort();
 
 describe("the distribution rule's renderings agree", () => {
-  it.each(["admin", "ownerA", "ownerB", "otherC", "noOrganisation"] as const)("on events, objects and attributes for %s", async (who) => {
+  it.each(["admin", "ownerA", "ownerB", "otherC", "noOrganisation"] as const)("on events, objects, attributes and event reports for %s", async (who) => {
     const p = callers()[who];
     const eventIds = [...new Map(rows.map((r) => [r.event.id, r.event])).values()];
     const objects = [...new Map(rows.filter((r) => r.object).map((r) => [r.object!.id, r])).values()];
@@ -110,6 +116,17 @@ describe("the distribution rule's renderings agree", () => {
     const prismaAttributes = (await db.prisma.attribute.findMany({ where: readableAttributeWhere(p), select: { id: true } })).map((r) => String(r.id));
     expect(sorted(sqlAttributes)).toEqual(sorted(jsAttributes));
     expect(sorted(prismaAttributes)).toEqual(sorted(jsAttributes));
+    const jsReports = reports.filter((r) => canReadInEvent(p, r.event, r.distribution)).map((r) => r.id);
+    const reportParams: unknown[] = [];
+    const sqlReports = (
+      await db.pool.query<{ id: number }>(`SELECT r.id FROM event_reports r JOIN events e ON e.id = r.event_id WHERE ${readableSql(p, "e", ["r.distribution"], reportParams)}`, reportParams)
+    ).rows.map((r) => r.id);
+    const prismaReports = (await db.prisma.eventReport.findMany({ where: readableReportWhere(p), select: { id: true } })).map((r) => r.id);
+    expect(sorted(sqlReports)).toEqual(sorted(jsReports));
+    expect(sorted(prismaReports)).toEqual(sorted(jsReports));
+    if (who === "otherC") expect(jsReports.length).toBeGreaterThan(0);
+    if (who === "otherC") expect(jsReports.length).toBeLessThan(reports.length);
+
     // A owns (or created) every event; B owns half of them; C and a caller without an organisation see the shared part only.
     expect(jsAttributes.length).toBeGreaterThan(0);
     if (who === "admin" || who === "ownerA") expect(jsAttributes.length).toBe(rows.length);
