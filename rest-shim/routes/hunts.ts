@@ -1,12 +1,16 @@
 import { z } from "zod";
 import { defineRoute } from "../route.ts";
-import { idParams, intId, pageQueryFields, queryBool, skipLimitQuery } from "../schemas.ts";
-import { huntCreateContract, huntPatchContract } from "../../src/modules/hunts/index.ts";
+import { idParams, intId, queryBool, queryIntInto, skipLimitQuery } from "../schemas.ts";
+import { huntCreateContract, huntListContract, huntPatchContract } from "../../src/modules/hunts/index.ts";
 import { wireContract } from "../contract.ts";
 import { HuntPageSchema, HuntResultSchema, HuntRunSchema, HuntSchema, huntOut, huntResultOut, huntRunOut } from "../serializers/hunts.ts";
 
 const createWire = wireContract(huntCreateContract);
 const patchWire = wireContract(huntPatchContract);
+/** The query string's numbers and flags are text; their bounds are the contract's. */
+const listWire = wireContract(huntListContract, {
+  codecs: { page: queryIntInto(huntListContract.shape.page), size: queryIntInto(huntListContract.shape.size), all: queryBool.optional(), userId: intId.optional() },
+});
 
 const huntId = idParams("hunt_id");
 
@@ -15,9 +19,9 @@ export const huntRoutes = [
     method: "GET", path: "/hunts/", operationId: "listHunts", tag: "hunts",
     summary: "Your hunts, newest first (page/size; filter: part of the name). Administrators: all=true for everyone's, user_id for one user's",
     scopes: ["hunts:read"], status: 200, response: HuntPageSchema,
-    query: z.object({ ...pageQueryFields, filter: z.string().max(255).optional(), all: queryBool.optional(), user_id: intId.optional() }).strict(),
+    query: listWire.object,
     handler: async ({ principal, query, services }) => {
-      const page = await services.hunts.list(principal, { name: query.filter, all: query.all, userId: query.user_id }, query);
+      const page = await services.hunts.list(principal, listWire.fromWire(query));
       return { ...page, items: page.items.map(huntOut) };
     },
   }),

@@ -26,7 +26,7 @@ export function registerHuntTools(server: McpServer, runtime: Runtime): void {
       annotations: READ_ONLY,
     },
     wrap(runtime, "list_hunts", async (args: { name?: string; page: number; size: number }, { services, principal }) => {
-      const page = await services.hunts.list(principal, { name: args.name }, { page: args.page, size: args.size });
+      const page = await services.hunts.list(principal, { filter: args.name, page: args.page, size: args.size });
       return toolResult(pageSummary("hunts", page, page.items.length), { total: page.total, page: page.page, size: page.size, hunts: page.items.map(huntOut) });
     }),
   );

@@ -1168,6 +1168,42 @@ export interface paths {
         patch: operations["updateOrganisation"];
         trace?: never;
     };
+    "/reports/{event_uuid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An event's reports you may read, oldest first, as the peer's hits (_id, _source); deleted=true lists the soft-deleted ones */
+        get: operations["listEventReports"];
+        put?: never;
+        /** Add a markdown report to an event you may change (200 with the report, as the peer) */
+        post: operations["createEventReport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/reports/{report_uuid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Change a report's fields given (the peer's PUT merges); deleted=false restores a soft-deleted one */
+        put: operations["updateEventReport"];
+        post?: never;
+        /** Soft-delete a report (PUT {"deleted": false} restores it); force=true deletes it for good. 200 with the report, as the peer */
+        delete: operations["deleteEventReport"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/roles/": {
         parameters: {
             query?: never;
@@ -2234,6 +2270,49 @@ export interface components {
             pages: number;
             size: number;
             total: number;
+        };
+        /** @description A MISP event report: a markdown document inside an event, read like an object of it (its event readable and its own distribution), written by the event's owners */
+        EventReport: {
+            /** @description The last change, ISO 8601 in UTC with an explicit offset, as the peer writes it */
+            "@timestamp": string;
+            /** @description The report in markdown, stored and returned as given (at most 1 MiB of UTF-8): never rendered by the service; a client that renders it must sanitise the HTML it produces */
+            content: string;
+            /** @description Soft-deleted: kept and restorable (update with deleted false), left out of lists and search */
+            deleted: boolean;
+            /** @description When it was soft-deleted; null while it is not */
+            deleted_at: string | null;
+            /** @description MISP distribution level: 0 the event's organisations only, 1 this community, 2 connected communities, 3 all communities, 4 a sharing group, 5 the event's own (default) */
+            distribution: number;
+            /**
+             * Format: uuid
+             * @description UUID of the event it belongs to
+             */
+            event_uuid: string;
+            /** @description The report's title */
+            name: string;
+            /** @description Sharing group id (distribution 4); null otherwise */
+            sharing_group_id: number | null;
+            /** @description Last change, Unix time in seconds (MISP's timestamp) */
+            timestamp: number;
+            /**
+             * Format: uuid
+             * @description The report's UUID
+             */
+            uuid: string;
+        };
+        /** @description An event report in the peer's hit shape */
+        EventReportHit: {
+            /**
+             * Format: uuid
+             * @description The report's UUID
+             */
+            _id: string;
+            /**
+             * @description Always svc-event-reports (the peer's misp-event-reports index; reports are read from PostgreSQL here)
+             * @constant
+             */
+            _index: "svc-event-reports";
+            _source: components["schemas"]["EventReport"];
         };
         /** @description One search hit: an indexed document (the fields of the peer's search documents) with its index, id and relevance: a raw hit, as the peer's OpenSearch answers it */
         EventSearchHit: {
@@ -6051,6 +6130,7 @@ export interface operations {
         parameters: {
             query?: {
                 all?: "0" | "1" | "true" | "false";
+                /** @description Part of the name, case-insensitive (at most 255 characters) */
                 filter?: string;
                 page?: string;
                 size?: string;
@@ -6870,6 +6950,140 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Organisation"];
+                };
+            };
+        };
+    };
+    listEventReports: {
+        parameters: {
+            query?: {
+                deleted?: "0" | "1" | "true" | "false";
+            };
+            header?: never;
+            path: {
+                event_uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            "4XX": components["responses"]["Error"];
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventReportHit"][];
+                };
+            };
+        };
+    };
+    createEventReport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                event_uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    "@timestamp"?: string | null;
+                    /** @description The report in markdown, stored and returned as given (at most 1 MiB of UTF-8): never rendered by the service; a client that renders it must sanitise the HTML it produces */
+                    content?: string;
+                    /** @description MISP distribution level: 0 the event's organisations only, 1 this community, 2 connected communities, 3 all communities, 4 a sharing group, 5 the event's own (default) */
+                    distribution?: number;
+                    event_uuid?: string | null;
+                    /** @description The report's title, one line of at most 255 characters; absent or empty on creation: "Event report (<Unix time>)" */
+                    name?: string;
+                    /** @description Sharing group id (distribution 4); null otherwise */
+                    sharing_group_id?: number | null;
+                    timestamp?: number | null;
+                    /** @description Its UUID; absent or null: a new one */
+                    uuid?: string | null;
+                };
+            };
+        };
+        responses: {
+            "4XX": components["responses"]["Error"];
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventReport"];
+                };
+            };
+        };
+    };
+    updateEventReport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                report_uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    "@timestamp"?: string | null;
+                    /** @description The report in markdown, stored and returned as given (at most 1 MiB of UTF-8): never rendered by the service; a client that renders it must sanitise the HTML it produces */
+                    content?: string;
+                    /** @description True soft-deletes it, false restores it */
+                    deleted?: boolean;
+                    deleted_at?: string | null;
+                    /** @description MISP distribution level: 0 the event's organisations only, 1 this community, 2 connected communities, 3 all communities, 4 a sharing group, 5 the event's own (default) */
+                    distribution?: number;
+                    event_uuid?: string | null;
+                    /** @description The report's title, one line of at most 255 characters; absent or empty on creation: "Event report (<Unix time>)" */
+                    name?: string;
+                    /** @description Sharing group id (distribution 4); null otherwise */
+                    sharing_group_id?: number | null;
+                    timestamp?: number | null;
+                    uuid?: string | null;
+                };
+            };
+        };
+        responses: {
+            "4XX": components["responses"]["Error"];
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventReport"];
+                };
+            };
+        };
+    };
+    deleteEventReport: {
+        parameters: {
+            query?: {
+                force?: "0" | "1" | "true" | "false";
+            };
+            header?: never;
+            path: {
+                report_uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            "4XX": components["responses"]["Error"];
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventReport"];
                 };
             };
         };

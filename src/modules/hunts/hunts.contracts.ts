@@ -27,3 +27,21 @@ export const huntPatchContract = huntCreateContract.partial();
 
 export type HuntInput = z.output<typeof huntCreateContract>;
 export type HuntPatch = z.output<typeof huntPatchContract>;
+
+/** `GET /hunts/` and GraphQL `hunts`: P1 paging (size 1 to 100, default 50) and the filters; only administrators may ask for others' hunts (the service's policy). */
+export const huntListContract = z
+  .object({
+    page: z.number().int().min(1).max(1_000_000).default(1).describe("Page number, from 1"),
+    size: z.number().int().min(1).max(100).default(50).describe("Items per page, 1 to 100 (default 50)"),
+    filter: z
+      .string()
+      .max(255)
+      .refine((s) => !s.includes("\0"), "must not contain NUL bytes")
+      .optional()
+      .describe("Part of the name, case-insensitive (at most 255 characters)"),
+    all: z.boolean().optional().describe("Administrators: everyone's hunts"),
+    userId: z.number().int().min(1).max(2_147_483_647).optional().describe("Administrators: one user's hunts"),
+  })
+  .strict();
+
+export type HuntListQuery = z.input<typeof huntListContract>;

@@ -1,6 +1,6 @@
 import { builder, caller } from "../../graphql/builder.ts";
 import { contractInput } from "../../graphql/inputs.ts";
-import { huntCreateContract, huntPatchContract } from "./hunts.contracts.ts";
+import { huntCreateContract, huntListContract, huntPatchContract } from "./hunts.contracts.ts";
 import { cost } from "../../graphql/cost-limits.ts";
 import { DOC } from "../../graphql/docs.ts";
 import { enumValues } from "../../graphql/enums.ts";
@@ -182,8 +182,7 @@ builder.queryFields((t) => ({
       all: t.arg.boolean({ description: "Administrators: everyone's hunts" }),
       userId: t.arg.int({ description: "Administrators: one user's hunts (REST user_id)" }),
     },
-    resolve: (_r, a, ctx) =>
-      ctx.services.hunts.list(caller(ctx), { name: a.filter ?? undefined, all: a.all ?? undefined, userId: a.userId ?? undefined }, checkPageSize(a, 50)),
+    resolve: (_r, a, ctx) => ctx.services.hunts.list(caller(ctx), contractInput(huntListContract, a)),
   }),
   hunt: t.field({ type: HuntObject, description: "One hunt (yours; administrators: any)", args: { id: t.arg.int({ required: true, description: HUNT_ID }) }, resolve: (_r, a, ctx) => ctx.services.hunts.get(caller(ctx), a.id) }),
   huntResults: t.field({

@@ -27,16 +27,9 @@ import {
   type HuntRunRow,
 } from "./hunt-store.ts";
 import { canListOthersHunts, canManageHunt } from "./hunts.policy.ts";
-import { huntCreateContract, huntPatchContract, type HuntInput, type HuntPatch } from "./hunts.contracts.ts";
+import { huntCreateContract, huntListContract, huntPatchContract, type HuntInput, type HuntListQuery, type HuntPatch } from "./hunts.contracts.ts";
 
 export type { HuntInput, HuntPatch } from "./hunts.contracts.ts";
-
-export interface HuntListFilter {
-  name?: string;
-  /** Administrators: every user's hunts, or one user's. */
-  all?: boolean;
-  userId?: number;
-}
 
 export type HuntRunResult = { hunt: HuntRow; total: number; hits: Hit[]; run: HuntRunRow };
 
@@ -53,13 +46,14 @@ export class HuntsService {
     private readonly engine: HuntEngine,
   ) {}
 
-  async list(p: Principal | null, f: HuntListFilter, req: PageRequest): Promise<Page<HuntRow>> {
+  async list(p: Principal | null, given: HuntListQuery): Promise<Page<HuntRow>> {
     authorize(p, "hunts:read");
     requireUser(p);
-    if ((f.all || f.userId !== undefined) && !canListOthersHunts(p)) throw errors.forbidden("Only administrators list other users' hunts");
-    const userId = f.userId ?? (f.all ? null : p.userId);
-    const { rows, total } = await listHunts(this.ctx.db.pool, { userId, name: f.name }, offsetOf(req), req.size);
-    return pageOf(rows, total, req);
+    const q = parseInput(huntListContract, given);
+    if ((q.all || q.userId !== undefined) && !canListOthersHunts(p)) throw errors.forbidden("Only administrators list other users' hunts");
+    const userId = q.userId ?? (q.all ? null : p.userId);
+    const { rows, total } = await listHunts(this.ctx.db.pool, { userId, name: q.filter }, offsetOf(q), q.size);
+    return pageOf(rows, total, q);
   }
 
   async get(p: Principal | null, id: number): Promise<HuntRow> {
