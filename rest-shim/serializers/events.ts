@@ -142,7 +142,7 @@ export function tagOut(t: TagView): z.output<typeof TagSchema> {
 }
 
 /** An event another one correlates with, as `related_events` lists it. */
-function relatedEventOut(r: RelatedEvent): z.output<typeof RelatedEventSchema> {
+export function relatedEventOut(r: RelatedEvent): z.output<typeof RelatedEventSchema> {
   return {
     uuid: r.uuid,
     info: r.info,

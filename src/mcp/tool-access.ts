@@ -19,6 +19,7 @@ export const TOOL_SCOPES: Record<McpToolName, readonly string[]> = {
   list_hunts: ["hunts:read"],
   get_hunt_results: ["hunts:read"],
   get_correlations: ["correlations:read", "attributes:read"],
+  get_statistics: ["events:read", "attributes:read"],
   get_sightings: ["sightings:read", "attributes:read", "events:read"],
   search_galaxy: ["galaxies:read"],
   get_hunt_history: ["hunts:read"],
@@ -39,6 +40,8 @@ export const TOOL_SCOPES: Record<McpToolName, readonly string[]> = {
  */
 export const TOOL_READS: Partial<Record<McpToolName, readonly string[]>> = {
   run_hunt: ["events:read", "attributes:read", "correlations:read"],
+  // Objects and related events are shown when the role grants their reads, left out otherwise.
+  get_event: ["objects:read", "correlations:read"],
   export: ["events:read", "attributes:read"],
 };
 

@@ -12,6 +12,7 @@ export const MCP_TOOL_NAMES = [
   "list_hunts",
   "get_hunt_results",
   "get_correlations",
+  "get_statistics",
   "get_sightings",
   "search_galaxy",
   "get_hunt_history",

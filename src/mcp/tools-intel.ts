@@ -5,9 +5,11 @@ import type { GalaxyCluster } from "../generated/prisma/client.ts";
 import type { SearchPage } from "../modules/search/index.ts";
 import { ATTACK_PATTERN_TYPE } from "../modules/galaxies/index.ts";
 import { SIGHTING_TYPES } from "../modules/sightings/index.ts";
+import { statisticsContract, type KeyCount, type TopKeys } from "../platform/statistics.ts";
 import { galaxyOfType } from "./resources-galaxies.ts";
 import { toolResult } from "./results.ts";
 import { sightingsOf } from "./sightings-of.ts";
+import { timeRangeOf, timeRangeShape } from "./time-range.ts";
 import { hitOut, oneOf, pageArg, pageSummary, READ_ONLY, sizeArg, UUID, wrap, type ToolContext } from "./tool-kit.ts";
 
 interface CorrelationArgs {
@@ -90,7 +92,60 @@ async function searchGalaxy(args: GalaxyArgs, { services, principal }: ToolConte
   });
 }
 
+interface StatisticsArgs {
+  from?: string | number;
+  to?: string | number;
+  top: number;
+}
+
+const keysOut = (k: TopKeys) => ({ distinct: k.distinct, top: k.top });
+const listed = (k: KeyCount[]) => k.slice(0, 3).map((c) => `${c.key} ${c.count}`).join(", ");
+
+/**
+ * Counts of what the caller may read, from the events and attributes services (their distribution
+ * rule), in one of the caller's search slots: counting every attribute is a search-like load.
+ */
+async function statistics(args: StatisticsArgs, { services, principal }: ToolContext) {
+  const range = timeRangeOf(args);
+  const input = { ...range, top: args.top };
+  const [events, attributes] = await services.search.limited(principal, () =>
+    Promise.all([services.events.statistics(principal, input), services.attributes.statistics(principal, input)]),
+  );
+  const summary =
+    `${events.total} events and ${attributes.total} attributes you may read` +
+    (range.from || range.to ? " changed in the range" : "") +
+    `. Top types: ${listed(attributes.byType.top) || "none"}.`;
+  return toolResult(summary, {
+    time_range: { from: range.from?.toISOString() ?? null, to: range.to?.toISOString() ?? null },
+    events: { total: events.total, published: events.published, by_threat_level: keysOut(events.byThreatLevel), by_tag: keysOut(events.byTag) },
+    attributes: {
+      total: attributes.total,
+      events: attributes.events,
+      by_type: keysOut(attributes.byType),
+      by_category: keysOut(attributes.byCategory),
+      by_tag: keysOut(attributes.byTag),
+    },
+  });
+}
+
 export function registerIntelTools(server: McpServer, runtime: Runtime): void {
+  server.registerTool(
+    "get_statistics",
+    {
+      title: "Count events and attributes",
+      description:
+        "Counts what you may read (other organisations' private data is never counted), optionally only what changed in a time range " +
+        "(`from` / `to` on the last change, as the search tools). Returns events {total, published, by_threat_level (\"1\" high to \"4\" undefined), " +
+        "by_tag} and attributes {total, events (how many events hold them), by_type, by_category, by_tag (the attributes' own tags)}; each by_* " +
+        "lists the `top` most frequent keys as {key, count} plus `distinct` (how many keys there are). Soft-deleted data is not counted. " +
+        'Examples: {"from": "2026-01-01"} (changed since), {"from": 1767225600, "to": 1769903999, "top": 5}. ' +
+        "Search a key with search_attributes, e.g. `type:ip-dst` or `tags.name:\"tlp:amber\"`.",
+      inputSchema: { ...timeRangeShape, top: statisticsContract.shape.top.describe("Keys listed per count, most frequent first, 1 to 100 (default 20).") },
+      annotations: READ_ONLY,
+    },
+    wrap(runtime, "get_statistics", statistics),
+  );
+
   server.registerTool(
     "get_correlations",
     {

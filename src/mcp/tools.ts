@@ -5,9 +5,9 @@ import { MAX_SEARCH_PAGE_SIZE, MAX_SEARCH_WINDOW, parseUserQuery, type SearchTar
 import { withTimeRange } from "../modules/search/index.ts";
 import { detectIndicator, refang } from "../modules/feeds/index.ts";
 import { getAttributeCatalogue } from "../modules/attributes/index.ts";
-import { eventOut } from "../../rest-shim/serializers/events.ts";
 import { attributeOut } from "../../rest-shim/serializers/attributes.ts";
 import { tagRecordOut } from "../../rest-shim/serializers/tags.ts";
+import { EVENT_ATTRIBUTES, EVENT_OBJECTS, eventOf, getEventShape, OBJECT_ATTRIBUTES, RELATED_EVENTS } from "./event-of.ts";
 import { toolResult } from "./results.ts";
 import { timeRangeOf, timeRangeShape } from "./time-range.ts";
 import { hitOut, READ_ONLY, UUID, wrap, type ToolContext } from "./tool-kit.ts";
@@ -16,8 +16,6 @@ import { registerIntelTools } from "./tools-intel.ts";
 import { registerUserTools } from "./tools-user.ts";
 import { registerWriteTools } from "./tools-write.ts";
 
-/** Attributes get_event returns with an event; the rest are paged with search_attributes. */
-const EVENT_ATTRIBUTES = 100;
 const searchShape = (target: SearchTarget, examples: string) => ({
   query: z
     .string()
@@ -104,21 +102,16 @@ export function registerTools(server: McpServer, runtime: Runtime): void {
     {
       title: "Get an event",
       description:
-        `Reads one event by uuid: its fields, tags, retention badge and its first ${EVENT_ATTRIBUTES} attributes outside objects ` +
-        "(attribute_total says how many there are; search_attributes with `event_uuid:<uuid>` pages through all). Not found when you may not read it.",
-      inputSchema: { event_uuid: UUID },
+        "Reads one event by uuid: its fields (info, date, threat_level, analysis, distribution, organisation), tags, the retention badge " +
+        "(expired / expiring, or null), its galaxies (threat actors, tools, ATT&CK... with their clusters' tag_name), related_events (the " +
+        `${RELATED_EVENTS} events with most correlating attributes), one page of ${EVENT_ATTRIBUTES} attributes outside objects ` +
+        `(attribute_total, next_attribute_page: call again with attribute_page) and one page of ${EVENT_OBJECTS} objects, each with its first ` +
+        `${OBJECT_ATTRIBUTES} attributes (object_total, next_object_page). Long values are cut with a "…[truncated N characters]" marker. ` +
+        "Only what you may read is there; not found when you may not read the event.",
+      inputSchema: getEventShape,
       annotations: READ_ONLY,
     },
-    wrap(runtime, "get_event", async ({ event_uuid }: { event_uuid: string }, { services, principal }) => {
-      const event = await services.events.get(principal, event_uuid.toLowerCase());
-      const attributes = await services.attributes.list(principal, { eventUuid: event.uuid }, { page: 1, size: EVENT_ATTRIBUTES });
-      const { attributes: _none, objects: _noObjects, ...fields } = eventOut(event);
-      return toolResult(`Event ${event.uuid} with ${attributes.total} attributes outside objects and ${event.objectCount} objects.`, {
-        event: fields,
-        attribute_total: attributes.total,
-        attributes: attributes.items.map((a) => attributeOut(a)),
-      });
-    }),
+    wrap(runtime, "get_event", eventOf),
   );
 
   server.registerTool(

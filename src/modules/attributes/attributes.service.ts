@@ -13,6 +13,9 @@ import { listAttributes, loadAttribute, lockEvent, type AttributeView, type Even
 import { prepareAttributePatch, prepareNewAttribute, type AttributeCreate, type AttributePatch } from "./attribute-rules.ts";
 import { insertAttributes, touchEvent, touchObject, updateAttributeColumns } from "./attribute-writer.ts";
 import { Issues, nowSeconds } from "./input-checks.ts";
+import { parseInput } from "../../platform/errors.ts";
+import { statisticsContract, type StatisticsInput } from "../../platform/statistics.ts";
+import { attributeStatistics, type AttributeStatistics } from "./attribute-statistics.ts";
 
 export interface AttributeFilter {
   eventUuid?: string;
@@ -116,6 +119,15 @@ export class AttributesService {
     }
     const where: Prisma.AttributeWhereInput = { AND: [{ objectId: null }, opts.deleted === null ? {} : { deleted: opts.deleted }, readableAttributeWhere(p)] };
     return { where, orderBy: NEWEST_FIRST, take: opts.perEvent };
+  }
+
+  /**
+   * Counts of the live attributes the caller may read whose last change lies in the range: by type,
+   * category and tag (the most frequent `top` of each, with how many distinct keys there are).
+   */
+  async statistics(p: Principal | null, input: StatisticsInput): Promise<AttributeStatistics> {
+    authorize(p, "attributes:read");
+    return attributeStatistics(this.ctx, p, parseInput(statisticsContract, input));
   }
 
   /** 404 when missing or not readable (distribution): existence is not disclosed. Deleted ones are returned. */

@@ -7,6 +7,7 @@ export { insertAttributes, touchEvent, updateAttributeColumns } from "./attribut
 export { attributeCreateContract, attributePatchContract } from "./attributes.contracts.ts";
 export type { AttributeCreate, AttributePatch } from "./attributes.contracts.ts";
 export { AttributesService, attributeDeletedChange, writableEvent } from "./attributes.service.ts";
+export type { AttributeStatistics } from "./attribute-statistics.ts";
 export { getAttributeCatalogue } from "./catalogue/catalogue.ts";
 export { MAX_VALUE_LENGTH, defaultCategoryFor, defaultToIdsFor, isCompositeType, isKnownType, isValidCategoryForType, splitComposite, validateAttributeValue } from "./catalogue/index.ts";
 export { Issues, checkDate, checkIntRange, checkText, checkUuidField, nowSeconds } from "./input-checks.ts";

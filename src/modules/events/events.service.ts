@@ -28,6 +28,9 @@ export interface EventFilter {
 /** Fields of POST /events/ and PATCH /events/{uuid} (snake_case is the shim's business). */
 export type { EventFields } from "./events.contracts.ts";
 import type { EventFields } from "./events.contracts.ts";
+import { parseInput } from "../../platform/errors.ts";
+import { statisticsContract, type StatisticsInput } from "../../platform/statistics.ts";
+import { eventStatistics, type EventStatistics } from "./event-statistics.ts";
 
 export interface DeleteOptions {
   /** Hard delete: the event and everything in it are gone for good. Default: soft delete. */
@@ -100,6 +103,15 @@ export class EventsService {
     const e = await this.ctx.db.prisma.event.findFirst({ ...selection, where: { AND: [readableEventWhere(p), { uuid }] } });
     if (!e) throw errors.notFound("Event");
     return e;
+  }
+
+  /**
+   * Counts of the live events the caller may read whose last change lies in the range: published,
+   * by threat level and by tag (the most frequent `top`, with how many distinct keys there are).
+   */
+  async statistics(p: Principal | null, input: StatisticsInput): Promise<EventStatistics> {
+    authorize(p, "events:read");
+    return eventStatistics(this.ctx, p, parseInput(statisticsContract, input));
   }
 
   /** 404 for events the caller may not read: existence is not disclosed. */

@@ -5,6 +5,7 @@ export { ensureTags, tagColour } from "./event-writer.ts";
 export { calendarDate, eventCreateContract, eventUpdateContract } from "./events.contracts.ts";
 export type { EventCreate, EventFields } from "./events.contracts.ts";
 export { EventsService } from "./events.service.ts";
+export type { EventStatistics } from "./event-statistics.ts";
 export { mispObject, mispTime } from "./misp-export.ts";
 export type { MispObjectRow } from "./misp-export.ts";
 export { isCalendarDate, parseMispEvent } from "./misp-parse.ts";

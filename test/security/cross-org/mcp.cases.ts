@@ -46,6 +46,15 @@ export const mcpTools: McpToolRow[] = [
   { tool: "get_correlations", args: ({ w }) => ({ event_uuid: w.a.privateEvent.uuid, size: 100 }), b: "hidden", validator: { status: 200 }, validatorFinds: (w) => [w.a.privateAttribute.uuid] },
   { tool: "get_sightings", args: ({ w }) => ({ attribute_uuid: w.a.privateAttribute.uuid }), b: "hidden", validator: { status: 200 }, validatorFinds: (w) => [w.a.sightingSource] },
   { tool: "search_galaxy", args: () => ({ galaxy: "cross-org", query: "X0001" }), b: "shared", validator: { status: 200 } },
+  // A's tag is on A's private event and attribute only: B's counts never name it, the site administrator's do.
+  {
+    tool: "get_statistics",
+    args: () => ({ top: 100 }),
+    b: "filtered",
+    validator: { status: 200 },
+    validatorFinds: (w) => [w.a.tag.name],
+    bCheck: (body, { w }) => (JSON.stringify(body).includes(w.a.tag.name) ? "counts A's private tag" : null),
+  },
   { tool: "get_hunt_history", args: ({ w }) => ({ hunt_id: w.a.hunt.id }), b: "hidden", validator: { status: 200 } },
   { tool: "get_notifications", args: () => ({ size: 100 }), b: "own", validator: { as: "aAdmin", status: 200 } },
   { tool: "run_hunt", args: ({ w }) => ({ hunt_id: w.a.hunt.id }), b: "hidden", validator: { status: 200 } },
