@@ -1,5 +1,5 @@
 /**
- * GraphQL lists of the feeds, notifications, exports and tasks areas load through their services
+ * GraphQL lists of the feeds, notifications and tasks areas load through their services
  * with @pothos/plugin-prisma's query: a page is the same small number of SQL statements for 2 rows
  * as for 20 (no statement per row), and still only the caller's rows.
  */
@@ -31,6 +31,14 @@ beforeAll(async () => {
       [admin.id, crypto.randomUUID(), JSON.stringify({ event_uuid: crypto.randomUUID(), event_name: `n${i}`, organisation_uuid: crypto.randomUUID(), organisation_name: "o" }), `statements:${tag}:${i}`],
     );
   }
+  // Scheduled tasks, each run once now (queued: no worker here), the run recorded as its last.
+  for (let i = 0; i < ROWS; i++) {
+    const t = await app.http.post("/tasks/schedule", { token: admin.token, json: { name: `statements ${tag} ${i}`, task: "generate_correlations", schedule_type: "interval", interval: { every: i + 1, period: "days" }, enabled: false } });
+    expect(t.status, t.text).toBe(201);
+    const run = await app.http.post(`/tasks/scheduled/${t.body.id}/run`, { token: admin.token });
+    expect(run.status, run.text).toBe(202);
+    await q("UPDATE scheduled_tasks SET last_run_id = $2 WHERE id = $1", [t.body.id, run.body.task_id]);
+  }
   // Another user's notification and another organisation's feed: never in the admin's or in their lists.
   await q(`INSERT INTO notifications (user_id, type, entity_type, payload, dedupe_key) VALUES ($1, 'event.created', 'event', '{}', $2)`, [other.id, `statements:${tag}:other`]);
 });
@@ -47,6 +55,8 @@ async function statementsFor<T>(query: string, size: number, token = admin.token
   }
 }
 
+const SCHEDULED = `query($size: Int!) { scheduledTasks(page: 1, size: $size) { total items { id name taskName enabled dueAt lastRunId lastRunStatus schedule { type every period description } } } }`;
+const RUNS = `query($size: Int!) { taskRuns(page: 1, size: $size) { total items { id scheduledTaskId taskName status attempts maxAttempts jobId args kwargs queuedAt } } }`;
 const FEEDS = `query($size: Int!) { feeds(page: 1, size: $size) { total items { id name url headers settings orgId lastFetchedAt } } }`;
 const NOTIFICATIONS = `query($size: Int!) { notifications(page: 1, size: $size, filter: "event") { total items { id type entityType entityUuid read createdAt payload { ... on EventNotificationPayload { eventName } } } } }`;
 
@@ -78,5 +88,33 @@ describe("GraphQL lists of feeds and notifications", () => {
     expect(large.statements).toBeLessThanOrEqual(4);
     const theirs = await statementsFor<{ notifications: { total: number } }>(NOTIFICATIONS, ROWS, other.token);
     expect(theirs.data.notifications.total).toBe(1);
+  });
+});
+
+describe("GraphQL lists of scheduled tasks and task runs", () => {
+  it("scheduled tasks with their last run's state: the same statements for 2 as for 20", async () => {
+    type Page = { scheduledTasks: { total: number; items: { lastRunStatus: string | null; schedule: { type: string; period: string } }[] } };
+    const small = await statementsFor<Page>(SCHEDULED, 2);
+    const large = await statementsFor<Page>(SCHEDULED, ROWS);
+    expect(small.data.scheduledTasks.items).toHaveLength(2);
+    expect(large.data.scheduledTasks.items).toHaveLength(ROWS);
+    expect(large.data.scheduledTasks.items.every((t) => t.lastRunStatus === "QUEUED" && t.schedule.type === "INTERVAL" && t.schedule.period === "DAYS")).toBe(true);
+    expect(large.statements).toBe(small.statements);
+    expect(large.statements).toBeLessThanOrEqual(5);
+    const theirs = await statementsFor<Page>(SCHEDULED, ROWS, other.token);
+    expect(theirs.data.scheduledTasks.total).toBe(0);
+  });
+
+  it("task runs: the same statements for 2 as for 20, none of them another user's", async () => {
+    type Page = { taskRuns: { total: number; items: { status: string; jobId: string | null }[] } };
+    const small = await statementsFor<Page>(RUNS, 2);
+    const large = await statementsFor<Page>(RUNS, ROWS);
+    expect(small.data.taskRuns.items).toHaveLength(2);
+    expect(large.data.taskRuns.items).toHaveLength(ROWS);
+    expect(large.data.taskRuns.items.every((r) => r.status === "QUEUED")).toBe(true);
+    expect(large.statements).toBe(small.statements);
+    expect(large.statements).toBeLessThanOrEqual(5);
+    const theirs = await statementsFor<Page>(RUNS, ROWS, other.token);
+    expect(theirs.data.taskRuns.total).toBe(0);
   });
 });

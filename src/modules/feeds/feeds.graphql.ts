@@ -10,6 +10,7 @@ import { InputError } from "../../platform/errors.ts";
 import { contractInput } from "../../graphql/inputs.ts";
 import type { Feed } from "../../generated/prisma/client.ts";
 import { TaskRunType } from "../tasks/tasks.graphql.ts";
+import { taskRunRecord } from "../tasks/index.ts";
 import type { FeedFormat as FeedFormatName, FeedFormatInput } from "./feed-schema.ts";
 import { feedCreateContract, feedPatchContract } from "./feeds.contracts.ts";
 import type { PreviewRow } from "./feeds.service.ts";
@@ -112,7 +113,8 @@ const CreatedFeed = builder.objectRef<{ feed: Feed; ingestion: import("../tasks/
   description: FEED_TYPES_DOC.CreatedFeed,
   fields: (t) => ({
     feed: t.field({ type: FeedType, description: C.feed, resolve: (c) => c.feed }),
-    ingestion: t.field({ type: TaskRunType, nullable: true, description: C.ingestion, resolve: (c) => c.ingestion }),
+    // The run as queued: a whole record, which the plugin reads as it is.
+    ingestion: t.field({ type: TaskRunType, nullable: true, description: C.ingestion, resolve: (c) => (c.ingestion ? taskRunRecord(c.ingestion) : null) }),
   }),
 });
 
@@ -245,5 +247,6 @@ builder.mutationFields((t) => ({
     type: TaskRunType,
     description: "Fetch the feed now, as you: the queued run, whose progress and counts taskRun(id) shows",
     args: { id: t.arg.int({ required: true, description: FEED_DOC.id }) },
-    resolve: (_r, a, ctx) => ctx.services.feeds.fetch(caller(ctx), a.id) }),
+    resolve: async (_r, a, ctx) => taskRunRecord(await ctx.services.feeds.fetch(caller(ctx), a.id)),
+  }),
 }));

@@ -1,4 +1,5 @@
 import type { Sql } from "../../platform/db/transaction.ts";
+import type { Prisma, ScheduledTask, TaskRun } from "../../generated/prisma/client.ts";
 import type { Schedule } from "./schedule.ts";
 
 /** Every SQL statement of scheduled tasks and task runs. */
@@ -69,6 +70,26 @@ function toSchedule(r: Raw): Schedule {
     month_of_year: r.cron_month_of_year as string,
     timezone: (r.timezone as string | null) ?? null,
   };
+}
+
+/** A scheduled task's schedule from its Prisma record's columns. */
+export function scheduleOfRecord(t: Pick<ScheduledTask, "scheduleType" | "intervalEvery" | "intervalPeriod" | "cronMinute" | "cronHour" | "cronDayOfWeek" | "cronDayOfMonth" | "cronMonthOfYear" | "timezone">): Schedule {
+  return toSchedule({
+    schedule_type: t.scheduleType,
+    interval_every: t.intervalEvery,
+    interval_period: t.intervalPeriod,
+    cron_minute: t.cronMinute,
+    cron_hour: t.cronHour,
+    cron_day_of_week: t.cronDayOfWeek,
+    cron_day_of_month: t.cronDayOfMonth,
+    cron_month_of_year: t.cronMonthOfYear,
+    timezone: t.timezone,
+  });
+}
+
+/** A run as its Prisma record (what GraphQL's TaskRun reads): the row a write returned, as it was then. */
+export function taskRunRecord(r: TaskRunRow): TaskRun {
+  return { ...r, args: r.args as Prisma.JsonArray, kwargs: r.kwargs as Prisma.JsonObject, result: r.result as Prisma.JsonObject | null, progress: r.progress as Prisma.JsonObject | null, jobId: r.jobId === null ? null : BigInt(r.jobId) };
 }
 
 function toTask(r: Raw): ScheduledTaskRow {

@@ -1,4 +1,6 @@
-import { builder, caller } from "../../graphql/builder.ts";
+import { queryFromInfo } from "@pothos/plugin-prisma";
+import { builder, caller, type GraphQLContext } from "../../graphql/builder.ts";
+import { BatchLoader, loaderOf } from "../../graphql/request-batch.ts";
 import { cost } from "../../graphql/cost-limits.ts";
 import { checkPageSize } from "../../platform/paging.ts";
 import { DOC } from "../../graphql/docs.ts";
@@ -6,7 +8,7 @@ import { enumValues } from "../../graphql/enums.ts";
 import { PAGE_DOC, pageType } from "../../graphql/page.ts";
 import { CRON_FIELDS, PERIOD_SECONDS, describeSchedule, type Schedule } from "./schedule.ts";
 import { taskFullName } from "./task-registry.ts";
-import type { ScheduledTaskRow, TaskRunRow } from "./task-store.ts";
+import { scheduleOfRecord, taskRunRecord, type RunStatus as RunStatusName } from "./task-store.ts";
 import type { ScheduleTaskInput } from "./tasks.contracts.ts";
 import { CRON_DOC, REGISTERED_TASK_DOC as RT, SCHEDULED_TASK_DOC as ST, SCHEDULE_DOC, TASK_DOC, TASK_RUN_DOC as R, TASK_RUN_STATUS_DOC, TASK_TYPES_DOC } from "./tasks.docs.ts";
 
@@ -24,7 +26,7 @@ const ScheduleKind = builder.enumType("ScheduleType", {
 });
 const RunStatus = builder.enumType("TaskRunStatus", {
   description: "A task run's state",
-  values: enumValues<TaskRunRow["status"]>(TASK_RUN_STATUS_DOC),
+  values: enumValues<RunStatusName>(TASK_RUN_STATUS_DOC),
 });
 
 const ScheduleType = builder.objectRef<Schedule>("Schedule").implement({
@@ -41,53 +43,67 @@ const ScheduleType = builder.objectRef<Schedule>("Schedule").implement({
   }),
 });
 
-export const TaskRunType = builder.objectRef<TaskRunRow>("TaskRun").implement({
+/** A task run record (the services load the runs the caller sees, with the selection's query). */
+export const TaskRunType = builder.prismaObject("TaskRun", {
   description: TASK_TYPES_DOC.TaskRun,
   fields: (t) => ({
     id: t.exposeString("id", { description: R.id }),
     scheduledTaskId: t.exposeString("scheduledTaskId", { nullable: true, description: rest(R.scheduledTaskId, "scheduled_task_id") }),
     task: t.exposeString("task", { description: `${TASK_DOC.task}; see registeredTasks` }),
     taskName: t.string({ description: TASK_DOC.taskName, resolve: (r) => taskFullName(r.task) }),
-    args: t.field({ type: "JSON", description: TASK_DOC.args, resolve: (r) => r.args }),
-    kwargs: t.field({ type: "JSON", description: TASK_DOC.kwargs, resolve: (r) => r.kwargs }),
+    args: t.expose("args", { type: "JSON", description: TASK_DOC.args }),
+    kwargs: t.expose("kwargs", { type: "JSON", description: TASK_DOC.kwargs }),
     trigger: t.exposeString("trigger", { description: R.trigger }),
-    status: t.field({ type: RunStatus, description: R.status, resolve: (r) => r.status }),
+    status: t.field({ type: RunStatus, description: R.status, resolve: (r) => r.status as RunStatusName }),
     attempts: t.exposeInt("attempts", { description: R.attempts }),
     maxAttempts: t.exposeInt("maxAttempts", { description: rest(R.maxAttempts, "max_attempts") }),
     lastError: t.exposeString("lastError", { nullable: true, description: rest(R.lastError, "last_error") }),
-    result: t.field({ type: "JSON", nullable: true, description: R.result, resolve: (r) => r.result }),
-    progress: t.field({ type: "JSON", nullable: true, description: R.progress, resolve: (r) => r.progress }),
+    result: t.expose("result", { type: "JSON", nullable: true, description: R.result }),
+    progress: t.expose("progress", { type: "JSON", nullable: true, description: R.progress }),
     runAsUserId: t.exposeInt("runAsUserId", { nullable: true, description: rest(R.runAsUserId, "run_as_user_id") }),
-    jobId: t.exposeString("jobId", { nullable: true, description: rest(R.jobId, "job_id") }),
-    queuedAt: t.field({ type: "DateTime", description: rest(R.queuedAt, "queued_at"), resolve: (r) => r.queuedAt }),
-    startedAt: t.field({ type: "DateTime", nullable: true, description: rest(R.startedAt, "started_at"), resolve: (r) => r.startedAt }),
-    finishedAt: t.field({ type: "DateTime", nullable: true, description: rest(R.finishedAt, "finished_at"), resolve: (r) => r.finishedAt }),
+    jobId: t.string({ nullable: true, description: rest(R.jobId, "job_id"), resolve: (r) => (r.jobId === null ? null : String(r.jobId)) }),
+    queuedAt: t.expose("queuedAt", { type: "DateTime", description: rest(R.queuedAt, "queued_at") }),
+    startedAt: t.expose("startedAt", { type: "DateTime", nullable: true, description: rest(R.startedAt, "started_at") }),
+    finishedAt: t.expose("finishedAt", { type: "DateTime", nullable: true, description: rest(R.finishedAt, "finished_at") }),
   }),
 });
 
 const TaskRunPage = pageType("TaskRunPage", TaskRunType, "task runs");
 
-const ScheduledTaskType = builder.objectRef<ScheduledTaskRow>("ScheduledTask").implement({
+/**
+ * A scheduled task record (the services load the schedules the caller sees, with the selection's
+ * query). Its last run's state: one batch per request, of the runs of the schedules listed.
+ */
+const ScheduledTaskType = builder.prismaObject("ScheduledTask", {
   description: TASK_TYPES_DOC.ScheduledTask,
   fields: (t) => ({
     id: t.exposeString("id", { description: ST.id }),
     name: t.exposeString("name", { description: ST.name }),
     task: t.exposeString("task", { description: `${TASK_DOC.task}; see registeredTasks` }),
     taskName: t.string({ description: TASK_DOC.taskName, resolve: (r) => taskFullName(r.task) }),
-    args: t.field({ type: "JSON", description: TASK_DOC.args, resolve: (r) => r.args }),
-    kwargs: t.field({ type: "JSON", description: TASK_DOC.kwargs, resolve: (r) => r.kwargs }),
-    schedule: t.field({ type: ScheduleType, description: ST.schedule, resolve: (r) => r.schedule }),
+    args: t.expose("args", { type: "JSON", description: TASK_DOC.args }),
+    kwargs: t.expose("kwargs", { type: "JSON", description: TASK_DOC.kwargs }),
+    schedule: t.field({ type: ScheduleType, description: ST.schedule, resolve: (r) => scheduleOfRecord(r) }),
     enabled: t.exposeBoolean("enabled", { description: ST.enabled }),
-    dueAt: t.field({ type: "DateTime", nullable: true, description: rest(ST.nextRunAt, "due_at"), resolve: (r) => r.nextRunAt }),
-    lastRunAt: t.field({ type: "DateTime", nullable: true, description: rest(ST.lastRunAt, "last_run_at"), resolve: (r) => r.lastRunAt }),
+    dueAt: t.expose("nextRunAt", { type: "DateTime", nullable: true, description: rest(ST.nextRunAt, "due_at") }),
+    lastRunAt: t.expose("lastRunAt", { type: "DateTime", nullable: true, description: rest(ST.lastRunAt, "last_run_at") }),
     totalRunCount: t.exposeInt("totalRunCount", { description: rest(ST.totalRunCount, "total_run_count") }),
     lastRunId: t.exposeString("lastRunId", { nullable: true, description: rest(ST.lastRunId, "last_run.id") }),
-    lastRunStatus: t.field({ type: RunStatus, nullable: true, description: rest(ST.lastRunStatus, "last_run.status"), resolve: (r) => r.lastRunStatus }),
+    lastRunStatus: t.field({
+      type: RunStatus,
+      nullable: true,
+      description: rest(ST.lastRunStatus, "last_run.status"),
+      resolve: (r, _a, ctx) => (r.lastRunId === null ? null : lastRunStatuses(ctx).load(r.lastRunId)),
+    }),
     ownerId: t.exposeInt("ownerId", { nullable: true, description: rest(ST.ownerId, "owner_id") }),
-    createdAt: t.field({ type: "DateTime", description: DOC.createdAt, resolve: (r) => r.createdAt }),
-    updatedAt: t.field({ type: "DateTime", description: DOC.updatedAt, resolve: (r) => r.updatedAt }),
+    createdAt: t.expose("createdAt", { type: "DateTime", description: DOC.createdAt }),
+    updatedAt: t.expose("updatedAt", { type: "DateTime", description: DOC.updatedAt }),
   }),
 });
+
+/** The states of the last runs of a page's schedules, in one read (the schedules were loaded as the caller sees them). */
+const lastRunStatuses = (ctx: GraphQLContext) =>
+  loaderOf(ctx, "tasks.lastRunStatus", () => new BatchLoader<string, RunStatusName | null>((ids) => ctx.services.tasks.runStatuses(caller(ctx), ids), () => null));
 
 const ScheduledTaskPage = pageType("ScheduledTaskPage", ScheduledTaskType, "scheduled tasks");
 
@@ -145,19 +161,19 @@ builder.queryFields((t) => ({
     type: ScheduledTaskPage,
     description: "Your scheduled tasks (administrators: everyone's), newest first (GET /tasks/scheduled, which pages with skip/limit)",
     args: { page: t.arg.int({ description: PAGE_DOC.page }), size: t.arg.int({ description: PAGE_DOC.size(50) }) },
-    resolve: (_r, a, ctx) => ctx.services.tasks.listPage(caller(ctx), checkPageSize(a, 50)),
+    resolve: (_r, a, ctx, info) => ctx.services.tasks.schedulePage(caller(ctx), checkPageSize(a, 50), queryFromInfo({ context: ctx, info, path: ["items"] })),
   }),
-  scheduledTask: t.field({
-    type: ScheduledTaskType,
+  scheduledTask: t.prismaField({
+    type: "ScheduledTask",
     description: "One scheduled task",
     args: { id: t.arg.string({ required: true, description: SCHEDULED_TASK_ID }) },
-    resolve: (_r, a, ctx) => ctx.services.tasks.get(caller(ctx), a.id),
+    resolve: (query, _r, a, ctx) => ctx.services.tasks.scheduleRecord(caller(ctx), a.id, query),
   }),
-  taskRun: t.field({
-    type: TaskRunType,
+  taskRun: t.prismaField({
+    type: "TaskRun",
     description: "A task run's state, attempts, last error, progress and result (GET /tasks/{task_id})",
     args: { id: t.arg.string({ required: true, description: R.id }) },
-    resolve: (_r, a, ctx) => ctx.services.tasks.run(caller(ctx), a.id),
+    resolve: (query, _r, a, ctx) => ctx.services.tasks.runRecord(caller(ctx), a.id, query),
   }),
   taskRuns: t.field({
     extensions: cost.page("size", 50),
@@ -169,14 +185,19 @@ builder.queryFields((t) => ({
       page: t.arg.int({ description: PAGE_DOC.page }),
       size: t.arg.int({ description: PAGE_DOC.size(50) }),
     },
-    resolve: (_r, a, ctx) =>
-      ctx.services.tasks.runsPage(caller(ctx), { scheduledTaskId: a.scheduledTaskId ?? undefined, statuses: a.status ? [a.status] : undefined }, checkPageSize(a, 50)),
+    resolve: (_r, a, ctx, info) =>
+      ctx.services.tasks.runPage(
+        caller(ctx),
+        { scheduledTaskId: a.scheduledTaskId ?? undefined, statuses: a.status ? [a.status] : undefined },
+        checkPageSize(a, 50),
+        queryFromInfo({ context: ctx, info, path: ["items"] }),
+      ),
   }),
 }));
 
 builder.mutationFields((t) => ({
-  scheduleTask: t.field({
-    type: ScheduledTaskType,
+  scheduleTask: t.prismaField({
+    type: "ScheduledTask",
     description: "Schedule a registered task (short or app.worker.tasks.* name); it runs as you",
     args: {
       name: t.arg.string({ description: "Its name (default: the task's name)" }),
@@ -186,18 +207,20 @@ builder.mutationFields((t) => ({
       kwargs: t.arg({ type: "JSON", description: `${TASK_DOC.kwargs}; at most 100 keys` }),
       enabled: t.arg.boolean({ description: "False: created paused (default true)" }),
     },
-    resolve: (_r, a, ctx) =>
-      ctx.services.tasks.create(caller(ctx), {
+    resolve: async (query, _r, a, ctx) => {
+      const created = await ctx.services.tasks.create(caller(ctx), {
         name: a.name ?? undefined,
         task: a.task,
         schedule: toSchedule(a.schedule),
         args: json<unknown[]>(a.args),
         kwargs: json<Record<string, unknown>>(a.kwargs),
         enabled: a.enabled ?? undefined,
-      }),
+      });
+      return ctx.services.tasks.scheduleRecord(caller(ctx), created.id, query);
+    },
   }),
-  updateScheduledTask: t.field({
-    type: ScheduledTaskType,
+  updateScheduledTask: t.prismaField({
+    type: "ScheduledTask",
     description: "Change a scheduled task; enabled false pauses it, true resumes it",
     args: {
       id: t.arg.string({ required: true, description: SCHEDULED_TASK_ID }),
@@ -207,14 +230,16 @@ builder.mutationFields((t) => ({
       kwargs: t.arg({ type: "JSON", description: `${TASK_DOC.kwargs}; replaces them` }),
       enabled: t.arg.boolean({ description: "False pauses it, true resumes it" }),
     },
-    resolve: (_r, a, ctx) =>
-      ctx.services.tasks.update(caller(ctx), a.id, {
+    resolve: async (query, _r, a, ctx) => {
+      const updated = await ctx.services.tasks.update(caller(ctx), a.id, {
         name: a.name ?? undefined,
         schedule: a.schedule ? toSchedule(a.schedule) : undefined,
         args: json<unknown[]>(a.args),
         kwargs: json<Record<string, unknown>>(a.kwargs),
         enabled: a.enabled ?? undefined,
-      }),
+      });
+      return ctx.services.tasks.scheduleRecord(caller(ctx), updated.id, query);
+    },
   }),
   deleteScheduledTask: t.boolean({
     description: "Delete a scheduled task (its past runs stay readable); true when done",
@@ -224,11 +249,12 @@ builder.mutationFields((t) => ({
       return true;
     },
   }),
+  // The run as queued (a worker may have started it since): a whole record, which the plugin reads as it is.
   runScheduledTask: t.field({
     type: TaskRunType,
     description: "Run a scheduled task once now, as you (a paused one too): the queued run",
     args: { id: t.arg.string({ required: true, description: SCHEDULED_TASK_ID }) },
-    resolve: (_r, a, ctx) => ctx.services.tasks.runNow(caller(ctx), a.id),
+    resolve: async (_r, a, ctx) => taskRunRecord(await ctx.services.tasks.runNow(caller(ctx), a.id)),
   }),
 }));
 

@@ -1,4 +1,5 @@
 import { isAdmin, type Principal } from "../../auth/principal.ts";
+import type { Prisma } from "../../generated/prisma/client.ts";
 
 /**
  * Who may see and change scheduled tasks and task runs, for every entry point: a schedule is its
@@ -17,4 +18,16 @@ export function canSeeRun(p: Principal, run: { runAsUserId: number | null }, sch
 /** Whose schedules and runs a listing shows: null for every user's. */
 export function listedOwner(p: Principal): number | null {
   return isAdmin(p) ? null : (p.userId ?? -1);
+}
+
+/** The schedules `p` sees, as a query's where (canManageSchedule's rule). */
+export function visibleScheduleWhere(p: Principal): Prisma.ScheduledTaskWhereInput {
+  const owner = listedOwner(p);
+  return owner === null ? {} : { ownerId: owner };
+}
+
+/** The runs `p` sees, as a query's where (canSeeRun's rule), given the ids of the schedules `p` owns. */
+export function visibleRunWhere(p: Principal, ownedScheduleIds: string[]): Prisma.TaskRunWhereInput {
+  const owner = listedOwner(p);
+  return owner === null ? {} : { OR: [{ runAsUserId: owner }, { scheduledTaskId: { in: ownedScheduleIds } }] };
 }

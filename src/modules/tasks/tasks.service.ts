@@ -25,7 +25,12 @@ import {
   type TaskRunRow,
 } from "./task-store.ts";
 import { scheduleTaskContract, scheduledTaskPatchContract, type ScheduleTaskInput, type ScheduleTaskPatch } from "./tasks.contracts.ts";
-import { canManageSchedule, canSeeRun, listedOwner } from "./tasks.policy.ts";
+import { canManageSchedule, canSeeRun, listedOwner, visibleRunWhere, visibleScheduleWhere } from "./tasks.policy.ts";
+import type { Prisma, ScheduledTask, TaskRun } from "../../generated/prisma/client.ts";
+
+/** What a GraphQL selection asks to load with scheduled tasks or runs (@pothos/plugin-prisma's query; neither has relations). */
+export type ScheduledTaskSelection = Pick<Prisma.ScheduledTaskFindManyArgs, "select">;
+export type TaskRunSelection = Pick<Prisma.TaskRunFindManyArgs, "select">;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -176,6 +181,66 @@ export class TasksService {
   async runsPage(p: Principal | null, filter: { scheduledTaskId?: string; statuses?: RunStatus[] }, req: PageRequest): Promise<Page<TaskRunRow>> {
     const items = await this.runs(p, filter, offsetOf(req), req.size);
     return pageOf(items, await countTaskRuns(this.ctx.db.pool, { ...filter, userId: listedOwner(p!) }), req);
+  }
+
+  // ---- the same reads as Prisma records, loaded with a GraphQL selection's query ----
+
+  /** The schedules the caller sees, newest first, as a page. */
+  async schedulePage(p: Principal | null, req: PageRequest, query: ScheduledTaskSelection = {}): Promise<Page<ScheduledTask>> {
+    authorize(p, "tasks:read");
+    const where = visibleScheduleWhere(p);
+    const { prisma } = this.ctx.db;
+    const [items, total] = await Promise.all([
+      prisma.scheduledTask.findMany({ ...query, where, orderBy: [{ createdAt: "desc" }, { id: "asc" }], skip: offsetOf(req), take: req.size }),
+      prisma.scheduledTask.count({ where }),
+    ]);
+    return pageOf(items, total, req);
+  }
+
+  async scheduleRecord(p: Principal | null, id: string, query: ScheduledTaskSelection = {}): Promise<ScheduledTask> {
+    authorize(p, "tasks:read");
+    const row = await this.ctx.db.prisma.scheduledTask.findFirst({ ...query, where: { id: checkId(id), ...visibleScheduleWhere(p) } });
+    if (!row) throw errors.notFound("Scheduled task");
+    return row;
+  }
+
+  /** The runs the caller sees, newest first, as a page (a scheduled task's: one the caller sees). */
+  async runPage(p: Principal | null, filter: { scheduledTaskId?: string; statuses?: RunStatus[] }, req: PageRequest, query: TaskRunSelection = {}): Promise<Page<TaskRun>> {
+    authorize(p, "tasks:read");
+    if (filter.scheduledTaskId) await this.get(p, filter.scheduledTaskId);
+    const where: Prisma.TaskRunWhereInput = {
+      AND: [
+        await this.visibleRuns(p),
+        filter.scheduledTaskId ? { scheduledTaskId: filter.scheduledTaskId.toLowerCase() } : {},
+        filter.statuses ? { status: { in: filter.statuses } } : {},
+      ],
+    };
+    const { prisma } = this.ctx.db;
+    const [items, total] = await Promise.all([
+      prisma.taskRun.findMany({ ...query, where, orderBy: [{ queuedAt: "desc" }, { id: "asc" }], skip: offsetOf(req), take: req.size }),
+      prisma.taskRun.count({ where }),
+    ]);
+    return pageOf(items, total, req);
+  }
+
+  async runRecord(p: Principal | null, runId: string, query: TaskRunSelection = {}): Promise<TaskRun> {
+    authorize(p, "tasks:read");
+    const run = await this.ctx.db.prisma.taskRun.findFirst({ ...query, where: { AND: [{ id: checkId(runId, "Task run") }, await this.visibleRuns(p)] } });
+    if (!run) throw errors.notFound("Task run");
+    return run;
+  }
+
+  /** The last runs' states of schedules the caller sees (a batch of a GraphQL page). */
+  async runStatuses(p: Principal | null, runIds: readonly string[]): Promise<Map<string, RunStatus>> {
+    authorize(p, "tasks:read");
+    const runs = await this.ctx.db.prisma.taskRun.findMany({ where: { id: { in: [...runIds] } }, select: { id: true, status: true } });
+    return new Map(runs.map((r) => [r.id, r.status as RunStatus]));
+  }
+
+  private async visibleRuns(p: Principal): Promise<Prisma.TaskRunWhereInput> {
+    if (listedOwner(p) === null) return {};
+    const owned = await this.ctx.db.prisma.scheduledTask.findMany({ where: visibleScheduleWhere(p), select: { id: true } });
+    return visibleRunWhere(p, owned.map((t) => t.id));
   }
 
   private visible(p: Principal, row: ScheduledTaskRow | null): ScheduledTaskRow {
