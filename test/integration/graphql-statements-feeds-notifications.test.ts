@@ -1,5 +1,5 @@
 /**
- * GraphQL lists of the feeds, notifications and tasks areas load through their services
+ * GraphQL lists of the feeds, notifications, exports and tasks areas load through their services
  * with @pothos/plugin-prisma's query: a page is the same small number of SQL statements for 2 rows
  * as for 20 (no statement per row), and still only the caller's rows.
  */
@@ -31,6 +31,14 @@ beforeAll(async () => {
       [admin.id, crypto.randomUUID(), JSON.stringify({ event_uuid: crypto.randomUUID(), event_name: `n${i}`, organisation_uuid: crypto.randomUUID(), organisation_name: "o" }), `statements:${tag}:${i}`],
     );
   }
+  // Saved exports (written here: creating one queues a run, and the per-user limit would refuse 20), each with its schedule (older than the scheduled tasks below, which a page of 20 lists).
+  for (let i = 0; i < ROWS; i++) {
+    const task = await q(
+      `INSERT INTO scheduled_tasks (name, task, schedule_type, interval_every, interval_period, enabled, owner_id, grant_scopes) VALUES ($1, 'run_export', 'interval', $2, 'hours', false, $3, '{}') RETURNING id::text`,
+      [`Export ${tag} ${i}`, i + 1, admin.id],
+    );
+    await q(`INSERT INTO exports (user_id, name, query, index_target, format, status, file_size, scheduled_task_id) VALUES ($1, $2, '*', 'attributes', 'json', 'completed', $3, $4)`, [admin.id, `statements ${tag} ${i}`, 1000 + i, task.rows[0].id]);
+  }
   // Scheduled tasks, each run once now (queued: no worker here), the run recorded as its last.
   for (let i = 0; i < ROWS; i++) {
     const t = await app.http.post("/tasks/schedule", { token: admin.token, json: { name: `statements ${tag} ${i}`, task: "generate_correlations", schedule_type: "interval", interval: { every: i + 1, period: "days" }, enabled: false } });
@@ -57,6 +65,7 @@ async function statementsFor<T>(query: string, size: number, token = admin.token
 
 const SCHEDULED = `query($size: Int!) { scheduledTasks(page: 1, size: $size) { total items { id name taskName enabled dueAt lastRunId lastRunStatus schedule { type every period description } } } }`;
 const RUNS = `query($size: Int!) { taskRuns(page: 1, size: $size) { total items { id scheduledTaskId taskName status attempts maxAttempts jobId args kwargs queuedAt } } }`;
+const EXPORTS = `query($size: Int!) { exports(page: 1, size: $size) { total items { id name status format fileSize downloadUrl schedule scheduleEnabled scheduledTaskId } } }`;
 const FEEDS = `query($size: Int!) { feeds(page: 1, size: $size) { total items { id name url headers settings orgId lastFetchedAt } } }`;
 const NOTIFICATIONS = `query($size: Int!) { notifications(page: 1, size: $size, filter: "event") { total items { id type entityType entityUuid read createdAt payload { ... on EventNotificationPayload { eventName } } } } }`;
 
@@ -116,5 +125,20 @@ describe("GraphQL lists of scheduled tasks and task runs", () => {
     expect(large.statements).toBeLessThanOrEqual(5);
     const theirs = await statementsFor<Page>(RUNS, ROWS, other.token);
     expect(theirs.data.taskRuns.total).toBe(0);
+  });
+});
+
+describe("GraphQL lists of exports", () => {
+  it("exports with their schedules: the same statements for 2 as for 20, only the caller's", async () => {
+    type Page = { exports: { total: number; items: { fileSize: number; schedule: { type: string; period: string } | null; scheduleEnabled: boolean }[] } };
+    const small = await statementsFor<Page>(EXPORTS, 2);
+    const large = await statementsFor<Page>(EXPORTS, ROWS);
+    expect(small.data.exports.items).toHaveLength(2);
+    expect(large.data.exports.items).toHaveLength(ROWS);
+    expect(large.data.exports.items.every((e) => e.fileSize >= 1000 && e.schedule?.type === "interval" && e.schedule.period === "hours" && e.scheduleEnabled === false)).toBe(true);
+    expect(large.statements).toBe(small.statements);
+    expect(large.statements).toBeLessThanOrEqual(4);
+    const theirs = await statementsFor<Page>(EXPORTS, ROWS, other.token);
+    expect(theirs.data.exports.total).toBe(0);
   });
 });

@@ -1,4 +1,5 @@
 import { isAdmin, type Principal } from "../../auth/principal.ts";
+import type { Prisma } from "../../generated/prisma/client.ts";
 
 /**
  * Who may do what with saved exports, for every entry point (REST, GraphQL, the run_export task when
@@ -12,4 +13,9 @@ export function canManageExport(p: Principal, e: { userId: number }): boolean {
 /** Listing other users' exports (`all=true`). */
 export function canListOthersExports(p: Principal): boolean {
   return isAdmin(p);
+}
+
+/** The exports `p` manages, as a query's where (canManageExport's rule). */
+export function managedExportWhere(p: Principal): Prisma.ExportWhereInput {
+  return isAdmin(p) ? {} : { userId: p.userId ?? -1 };
 }

@@ -22,7 +22,12 @@ import {
   type ExportRow,
 } from "./export-store.ts";
 import { exportCreateContract, exportScheduleContract, type ExportCreateInput, type ExportScheduleInput } from "./exports.contracts.ts";
-import { canListOthersExports, canManageExport } from "./exports.policy.ts";
+import { canListOthersExports, canManageExport, managedExportWhere } from "./exports.policy.ts";
+import { likeLiteral } from "../../platform/db/like.ts";
+import type { Export, Prisma } from "../../generated/prisma/client.ts";
+
+/** What a GraphQL selection asks to load with exports (@pothos/plugin-prisma's query). */
+export type ExportSelection = Pick<Prisma.ExportFindManyArgs, "include" | "select">;
 import { exportFolder, RUN_EXPORT_TASK, runExportTask } from "./run-export-task.ts";
 
 interface ExportSchedulePatch {
@@ -134,6 +139,31 @@ export class ExportsService {
     // A run still going finds its row gone and fails; what it wrote under the folder goes with it.
     await this.ctx.storage.deleteTree(exportFolder(id)).catch((err) => this.ctx.log.warn({ err, export_id: id }, "could not remove an export's files"));
     await this.audit.record(p, { action: "export.deleted", resourceType: "export", resourceId: id, metadata: { name: e.name, owner_id: e.userId } });
+  }
+
+  // ---- the same reads as Prisma records, loaded with a GraphQL selection's query ----
+
+  /** Your exports (administrators with `all`: everyone's), newest first, as a page. */
+  async page(p: Principal | null, f: { all?: boolean; name?: string }, req: PageRequest, query: ExportSelection = {}): Promise<Page<Export>> {
+    authorize(p, "exports:read");
+    requireUser(p);
+    if (f.all && !canListOthersExports(p)) throw errors.forbidden("Only administrators list other users' exports");
+    const where: Prisma.ExportWhereInput = {
+      AND: [f.all ? managedExportWhere(p) : { userId: p.userId }, f.name ? { name: { contains: likeLiteral(f.name), mode: "insensitive" } } : {}],
+    };
+    const { prisma } = this.ctx.db;
+    const [items, total] = await Promise.all([
+      prisma.export.findMany({ ...query, where, orderBy: [{ createdAt: "desc" }, { id: "desc" }], skip: offsetOf(req), take: req.size }),
+      prisma.export.count({ where }),
+    ]);
+    return pageOf(items, total, req);
+  }
+
+  async record(p: Principal | null, id: number, query: ExportSelection = {}): Promise<Export> {
+    authorize(p, "exports:read");
+    const e = await this.ctx.db.prisma.export.findFirst({ ...query, where: { id, ...managedExportWhere(p) } });
+    if (!e) throw errors.notFound("Export");
+    return e;
   }
 
   private visible(p: Principal | null, e: ExportRow | null): ExportRow {
