@@ -72,6 +72,8 @@ describe("scheduled tasks", () => {
     expect(await gqlLocs(create, { t: "generate_correlations", s: { type: "INTERVAL", every: 0 } })).toContainEqual(["args", "schedule", "every"]);
     expect(await gqlLocs(create, { t: "generate_correlations", s: { type: "INTERVAL" } })).toContainEqual(["args", "schedule", "every"]);
     expect(await gqlLocs(create, { t: "generate_correlations", s: { type: "CRONTAB", hour: "noon" } })).toContainEqual(["args", "schedule", "hour"]);
+    expect(await gqlLocs(create, { t: "generate_correlations", s: { type: "CRONTAB", dayOfWeek: "9" } })).toContainEqual(["args", "schedule", "dayOfWeek"]);
+    expect(await gqlLocs(create, { t: "generate_correlations", s: { type: "CRONTAB", dayOfMonth: "31", monthOfYear: "2" } })).toContainEqual(["args", "schedule", "dayOfMonth"]);
     expect(await gqlLocs(create, { t: "rm_rf", s: schedule })).toContainEqual(["args", "task"]);
     expect(await gqlLocs(create, { t: "generate_correlations", s: schedule, k: [1] })).toContainEqual(["args", "kwargs"]);
     expect(await gqlLocs(create, { t: "generate_correlations", s: schedule, k: { rm: true } })).toContainEqual(["args", "kwargs", "rm"]);

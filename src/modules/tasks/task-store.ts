@@ -178,11 +178,6 @@ export async function listScheduledTasks(sql: Sql, ownerId: number | null, skip:
   return rows.map(toTask);
 }
 
-export async function countScheduledTasks(sql: Sql, ownerId: number | null): Promise<number> {
-  const { rows } = await sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM scheduled_tasks t WHERE ($1::int IS NULL OR t.owner_id = $1)`, [ownerId]);
-  return rows[0].n;
-}
-
 /** What an update may change (the task, owner and grant stay as created). */
 export type ScheduledTaskChanges = Omit<NewScheduledTask, "task" | "ownerId" | "grantScopes">;
 
@@ -280,16 +275,6 @@ export async function listTaskRuns(sql: Sql, f: RunFilter, offset: number, limit
     [f.userId, f.scheduledTaskId ?? null, f.statuses ?? null, limit, offset],
   );
   return rows.map(toRun);
-}
-
-export async function countTaskRuns(sql: Sql, f: RunFilter): Promise<number> {
-  const { rows } = await sql.query<{ n: number }>(
-    `SELECT count(*)::int AS n FROM task_runs
-      WHERE ($1::int IS NULL OR run_as_user_id = $1
-             OR EXISTS (SELECT 1 FROM scheduled_tasks t WHERE t.id = task_runs.scheduled_task_id AND t.owner_id = $1)) AND ($2::uuid IS NULL OR scheduled_task_id = $2) AND ($3::text[] IS NULL OR status = ANY($3))`,
-    [f.userId, f.scheduledTaskId ?? null, f.statuses ?? null],
-  );
-  return rows[0].n;
 }
 
 /** Claims a run for an attempt; null when it is already finished (a duplicate or late job). */

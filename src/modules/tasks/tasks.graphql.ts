@@ -1,6 +1,7 @@
 import { queryFromInfo } from "@pothos/plugin-prisma";
 import { builder, caller, type GraphQLContext } from "../../graphql/builder.ts";
 import { BatchLoader, loaderOf } from "../../graphql/request-batch.ts";
+import { InputError } from "../../platform/errors.ts";
 import { cost } from "../../graphql/cost-limits.ts";
 import { checkPageSize } from "../../platform/paging.ts";
 import { DOC } from "../../graphql/docs.ts";
@@ -151,6 +152,19 @@ function toSchedule(s: ScheduleArg): ScheduleTaskInput["schedule"] {
   };
 }
 
+/** ScheduleInput's names of the cron fields the service names in snake_case. */
+const CRON_ARGUMENT: Record<string, string> = Object.fromEntries(CRON_FIELDS.filter((f) => f.includes("_")).map((f) => [f, camel(f)]));
+
+/** The service's complaint about a schedule's cron field, named as ScheduleInput names it. */
+async function inScheduleInput<T>(run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (err) {
+    if (!(err instanceof InputError)) throw err;
+    throw new InputError(err.issues.map((i) => (i.loc[0] === "schedule" && CRON_ARGUMENT[String(i.loc[1])] ? { ...i, loc: ["schedule", CRON_ARGUMENT[String(i.loc[1])], ...i.loc.slice(2)] } : i)));
+  }
+}
+
 /** A JSON argument: null is "not given"; its type is the contract's to check. */
 const json = <T>(v: unknown) => (v === undefined || v === null ? undefined : (v as T));
 
@@ -208,14 +222,16 @@ builder.mutationFields((t) => ({
       enabled: t.arg.boolean({ description: "False: created paused (default true)" }),
     },
     resolve: async (query, _r, a, ctx) => {
-      const created = await ctx.services.tasks.create(caller(ctx), {
-        name: a.name ?? undefined,
-        task: a.task,
-        schedule: toSchedule(a.schedule),
-        args: json<unknown[]>(a.args),
-        kwargs: json<Record<string, unknown>>(a.kwargs),
-        enabled: a.enabled ?? undefined,
-      });
+      const created = await inScheduleInput(() =>
+        ctx.services.tasks.create(caller(ctx), {
+          name: a.name ?? undefined,
+          task: a.task,
+          schedule: toSchedule(a.schedule),
+          args: json<unknown[]>(a.args),
+          kwargs: json<Record<string, unknown>>(a.kwargs),
+          enabled: a.enabled ?? undefined,
+        }),
+      );
       return ctx.services.tasks.scheduleRecord(caller(ctx), created.id, query);
     },
   }),
@@ -231,13 +247,15 @@ builder.mutationFields((t) => ({
       enabled: t.arg.boolean({ description: "False pauses it, true resumes it" }),
     },
     resolve: async (query, _r, a, ctx) => {
-      const updated = await ctx.services.tasks.update(caller(ctx), a.id, {
-        name: a.name ?? undefined,
-        schedule: a.schedule ? toSchedule(a.schedule) : undefined,
-        args: json<unknown[]>(a.args),
-        kwargs: json<Record<string, unknown>>(a.kwargs),
-        enabled: a.enabled ?? undefined,
-      });
+      const updated = await inScheduleInput(() =>
+        ctx.services.tasks.update(caller(ctx), a.id, {
+          name: a.name ?? undefined,
+          schedule: a.schedule ? toSchedule(a.schedule) : undefined,
+          args: json<unknown[]>(a.args),
+          kwargs: json<Record<string, unknown>>(a.kwargs),
+          enabled: a.enabled ?? undefined,
+        }),
+      );
       return ctx.services.tasks.scheduleRecord(caller(ctx), updated.id, query);
     },
   }),

@@ -15,8 +15,6 @@ import {
   findScheduledTask,
   findTaskRun,
   insertScheduledTask,
-  countScheduledTasks,
-  countTaskRuns,
   listScheduledTasks,
   listTaskRuns,
   updateScheduledTask,
@@ -87,12 +85,6 @@ export class TasksService {
   async list(p: Principal | null, page: SkipLimit): Promise<ScheduledTaskRow[]> {
     authorize(p, "tasks:read");
     return listScheduledTasks(this.ctx.db.pool, listedOwner(p), page.skip, page.limit);
-  }
-
-  /** The same list as a page with its total (GraphQL's paging). */
-  async listPage(p: Principal | null, req: PageRequest): Promise<Page<ScheduledTaskRow>> {
-    const items = await this.list(p, { skip: offsetOf(req), limit: req.size });
-    return pageOf(items, await countScheduledTasks(this.ctx.db.pool, listedOwner(p!)), req);
   }
 
   async get(p: Principal | null, id: string): Promise<ScheduledTaskRow> {
@@ -175,12 +167,6 @@ export class TasksService {
     authorize(p, "tasks:read");
     if (filter.scheduledTaskId) await this.get(p, filter.scheduledTaskId);
     return listTaskRuns(this.ctx.db.pool, { ...filter, userId: listedOwner(p) }, offset, limit);
-  }
-
-  /** The same runs as a page with their total (GraphQL's paging). */
-  async runsPage(p: Principal | null, filter: { scheduledTaskId?: string; statuses?: RunStatus[] }, req: PageRequest): Promise<Page<TaskRunRow>> {
-    const items = await this.runs(p, filter, offsetOf(req), req.size);
-    return pageOf(items, await countTaskRuns(this.ctx.db.pool, { ...filter, userId: listedOwner(p!) }), req);
   }
 
   // ---- the same reads as Prisma records, loaded with a GraphQL selection's query ----
