@@ -141,4 +141,23 @@ describe("GraphQL lists of exports", () => {
     const theirs = await statementsFor<Page>(EXPORTS, ROWS, other.token);
     expect(theirs.data.exports.total).toBe(0);
   });
+
+  it("REST GET /exports/ reads each export's schedule in the same statement: the same statements for 2 as for 20", async () => {
+    const statements = async (size: number) => {
+      const counter = countStatements();
+      try {
+        const res = await app.http.get(`/exports/?size=${size}`, { token: admin.token });
+        expect(res.status).toBe(200);
+        expect(res.body.items).toHaveLength(size);
+        expect(res.body.items.every((e: { schedule: { type: string } | null; file_size: number }) => e.schedule?.type === "interval" && e.file_size >= 1000)).toBe(true);
+        return counter.count;
+      } finally {
+        counter.stop();
+      }
+    };
+    const small = await statements(2);
+    const large = await statements(ROWS);
+    expect(large).toBe(small);
+    expect(large).toBeLessThanOrEqual(4);
+  });
 });

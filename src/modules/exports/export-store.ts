@@ -95,26 +95,6 @@ export async function findExport(sql: Sql, id: number, forUpdate = false): Promi
   return rows[0] ? toExport(rows[0]) : null;
 }
 
-/** `userId` null: every user's (administrators); `name` a case-insensitive part of the name. */
-export async function listExports(sql: Sql, f: { userId: number | null; name?: string }, offset: number, limit: number): Promise<{ rows: ExportRow[]; total: number }> {
-  const where: string[] = [];
-  const params: unknown[] = [];
-  if (f.userId !== null) {
-    params.push(f.userId);
-    where.push(`user_id = $${params.length}`);
-  }
-  if (f.name) {
-    params.push(`%${f.name.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
-    where.push(`name ILIKE $${params.length}`);
-  }
-  const clause = where.length ? `WHERE ${where.join(" AND ")}` : "";
-  const [page, count] = await Promise.all([
-    sql.query<Row>(`SELECT ${COLUMNS} FROM exports ${clause} ORDER BY created_at DESC, id DESC LIMIT ${limit} OFFSET ${offset}`, params),
-    sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM exports ${clause}`, params),
-  ]);
-  return { rows: page.rows.map(toExport), total: count.rows[0].n };
-}
-
 /** Exports of a user queued or running now (the per-user limit). */
 export async function countActiveExports(sql: Sql, userId: number): Promise<number> {
   const { rows } = await sql.query<{ n: number }>("SELECT count(*)::int AS n FROM exports WHERE user_id = $1 AND status IN ('queued', 'running')", [userId]);
