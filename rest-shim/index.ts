@@ -7,6 +7,7 @@ import { eventRoutes } from "./routes/events.ts";
 import { exploreExportRoutes } from "./routes/explore-export.ts";
 import { exportRoutes } from "./routes/exports.ts";
 import { objectRoutes } from "./routes/objects.ts";
+import { reportRoutes } from "./routes/reports.ts";
 import { sightingRoutes } from "./routes/sightings.ts";
 import { tagRoutes } from "./routes/tags.ts";
 import { galaxyRoutes } from "./routes/galaxies.ts";
@@ -24,4 +25,4 @@ import { userRoutes } from "./routes/users.ts";
 import { mcpRoutes } from "../src/mcp/mcp-config.routes.ts";
 
 /** The whole REST surface. Order matters only for readability: paths are matched exactly. */
-export const routeTable: RouteDef[] = [...authRoutes, ...userRoutes, ...roleRoutes, ...organisationRoutes, ...settingsRoutes, ...apiKeyRoutes, ...auditLogRoutes, ...galaxyRoutes, ...searchRoutes, ...exploreExportRoutes, ...correlationRoutes, ...taskRoutes, ...huntRoutes, ...exportRoutes, ...feedRoutes, ...notificationRoutes, ...retentionRoutes, ...eventRoutes, ...attributeRoutes, ...objectRoutes, ...tagRoutes, ...sightingRoutes, ...mcpRoutes];
+export const routeTable: RouteDef[] = [...authRoutes, ...userRoutes, ...roleRoutes, ...organisationRoutes, ...settingsRoutes, ...apiKeyRoutes, ...auditLogRoutes, ...galaxyRoutes, ...searchRoutes, ...exploreExportRoutes, ...correlationRoutes, ...taskRoutes, ...huntRoutes, ...exportRoutes, ...feedRoutes, ...notificationRoutes, ...retentionRoutes, ...eventRoutes, ...attributeRoutes, ...objectRoutes, ...reportRoutes, ...tagRoutes, ...sightingRoutes, ...mcpRoutes];

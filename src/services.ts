@@ -7,6 +7,7 @@ import { ApiKeysService } from "./modules/api-keys/index.ts";
 import { EventsService } from "./modules/events/index.ts";
 import { AttributesService } from "./modules/attributes/index.ts";
 import { ObjectsService } from "./modules/objects/index.ts";
+import { ReportsService } from "./modules/reports/index.ts";
 import { TagsService } from "./modules/tags/index.ts";
 import { SightingsService } from "./modules/sightings/index.ts";
 import { GalaxiesService } from "./modules/galaxies/index.ts";
@@ -47,6 +48,7 @@ export function createServices(ctx: AppContext) {
     retention,
     attributes: new AttributesService(ctx),
     objects: new ObjectsService(ctx),
+    reports: new ReportsService(ctx),
     tags: new TagsService(ctx),
     sightings: new SightingsService(ctx),
     search,

@@ -11,6 +11,7 @@ import "../modules/galaxies/galaxies.graphql.ts";
 import "../modules/events/events.graphql.ts";
 import "../modules/attributes/attributes.graphql.ts";
 import "../modules/objects/objects.graphql.ts";
+import "../modules/reports/reports.graphql.ts";
 import "../modules/tags/tags.graphql.ts";
 import "../modules/sightings/sightings.graphql.ts";
 import "../modules/search/search.graphql.ts";

@@ -28,6 +28,11 @@ const ATTRIBUTE_COUNT = (shared: boolean) => `(SELECT count(*) FROM attributes a
     WHERE a.event_id = e.id AND NOT a.deleted${shared ? ` AND ${sharedItemsSql(["a.distribution", "o.distribution"])}` : ""})`;
 const OBJECT_COUNT = (shared: boolean) => `(SELECT count(*) FROM objects o WHERE o.event_id = e.id AND NOT o.deleted${shared ? ` AND ${sharedItemsSql(["o.distribution"])}` : ""})`;
 
+/** The event's live reports with their levels (which of them the document may hold is decided by `sharedReports`). */
+const REPORTS_OF = `COALESCE((
+    SELECT json_agg(json_build_object('uuid', r.uuid, 'name', r.name, 'content', r.content, 'distribution', r.distribution) ORDER BY r.id)
+      FROM event_reports r WHERE r.event_id = e.id AND NOT r.deleted), '[]'::json)`;
+
 /**
  * An event document holds one answer for all its readers: its counts are of what every reader may
  * see (a hidden attribute is not even counted, nor searchable by `attribute_count`); the owners'
@@ -39,7 +44,8 @@ const EVENT_SELECT = `
          e.locked, e.protected, e.disable_correlation, e.extends_uuid::text, e.deleted,
          ${ATTRIBUTE_COUNT(true)} AS attribute_count, ${OBJECT_COUNT(true)} AS object_count,
          org.uuid::text AS org_uuid, org.name AS org_name, orgc.uuid::text AS orgc_uuid, orgc.name AS orgc_name,
-         ${TAGS_OF("event_tags", "event_id", "e.id")} AS tags
+         ${TAGS_OF("event_tags", "event_id", "e.id")} AS tags,
+         ${REPORTS_OF} AS reports
     FROM events e
     JOIN organisations org ON org.id = e.org_id
     JOIN organisations orgc ON orgc.id = e.orgc_id`;
@@ -81,6 +87,26 @@ interface EventRow {
   orgc_uuid: string;
   orgc_name: string;
   tags: TagRow[];
+  reports: ReportRow[];
+}
+
+interface ReportRow {
+  uuid: string;
+  name: string;
+  content: string;
+  distribution: number;
+}
+
+/**
+ * The reports an event document may hold: those every reader of the document may read. A report
+ * less visible than its event (level 0 or 4 inside a community event) stays out of it, so neither
+ * its text nor a match on it reaches other organisations; its owners find it through the event's
+ * reports, not through search.
+ */
+function sharedReports(r: EventRow): { uuid: string; name: string; content: string }[] {
+  const event = { distribution: r.distribution, orgId: r.org_id, orgcId: r.orgc_id };
+  const documentAudience = audienceOf(event).join(",");
+  return r.reports.filter((x) => audienceOf(event, x.distribution).join(",") === documentAudience).map((x) => ({ uuid: x.uuid, name: x.name, content: x.content }));
 }
 
 interface AttributeRow {
@@ -140,6 +166,7 @@ function eventDocument(r: EventRow): SearchDocument {
       organisation: { uuid: r.org_uuid, name: r.org_name },
       orgc: { uuid: r.orgc_uuid, name: r.orgc_name },
       tags: r.tags,
+      reports: sharedReports(r),
       "@timestamp": naiveIso(r.timestamp),
       event_distribution: r.distribution,
       event_org_id: r.org_id,

@@ -66,6 +66,9 @@ function touched(rows: ChangeRow[]): Touched {
       attributes.add(r.entity_uuid);
       // attribute_count of the event document.
       if (r.event_uuid) events.add(r.event_uuid);
+    } else if (r.entity_type === "report" && r.event_uuid) {
+      // Reports are fields of their event's document (reports.name, reports.content).
+      events.add(r.event_uuid);
     } else if (r.entity_type === "object" && r.event_uuid) {
       events.add(r.event_uuid);
       const fields = r.payload?.fields;

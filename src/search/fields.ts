@@ -42,7 +42,8 @@ const accessFields = (prefix: string): Record<string, FieldType> => ({
 
 export const INDEX_FIELDS: Record<IndexName, IndexFields> = {
   "svc-events": {
-    defaultFields: ["info"],
+    // A term without a field finds an event by its title or by the text of its reports.
+    defaultFields: ["info", "reports.name", "reports.content"],
     fields: {
       uuid: "keyword",
       info: "text",
@@ -69,6 +70,10 @@ export const INDEX_FIELDS: Record<IndexName, IndexFields> = {
       "orgc.uuid": "keyword",
       "orgc.name": "text",
       ...tagFields,
+      // Its live event reports that every reader of the document may read (src/indexing/documents.ts).
+      "reports.uuid": "keyword",
+      "reports.name": "text",
+      "reports.content": "text",
       "@timestamp": "date",
       ...accessFields("event_"),
       [AUDIENCE_FIELD]: "long",

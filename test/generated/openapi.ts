@@ -1168,7 +1168,7 @@ export interface paths {
         patch: operations["updateOrganisation"];
         trace?: never;
     };
-    "/reports/{event_uuid}": {
+    "/reports/{uuid}": {
         parameters: {
             query?: never;
             header?: never;
@@ -1177,26 +1177,10 @@ export interface paths {
         };
         /** An event's reports you may read, oldest first, as the peer's hits (_id, _source); deleted=true lists the soft-deleted ones */
         get: operations["listEventReports"];
-        put?: never;
-        /** Add a markdown report to an event you may change (200 with the report, as the peer) */
-        post: operations["createEventReport"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/reports/{report_uuid}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
         /** Change a report's fields given (the peer's PUT merges); deleted=false restores a soft-deleted one */
         put: operations["updateEventReport"];
-        post?: never;
+        /** Add a markdown report to an event you may change (200 with the report, as the peer) */
+        post: operations["createEventReport"];
         /** Soft-delete a report (PUT {"deleted": false} restores it); force=true deletes it for good. 200 with the report, as the peer */
         delete: operations["deleteEventReport"];
         options?: never;
@@ -1325,6 +1309,77 @@ export interface paths {
         post: operations["setUserSetting"];
         /** Delete one namespace of the caller's settings */
         delete: operations["deleteUserSetting"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sharing_groups/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the sharing groups your organisation owns or belongs to (administrators: all) */
+        get: operations["listSharingGroups"];
+        put?: never;
+        /** Create a sharing group owned by your organisation, with its members */
+        post: operations["createSharingGroup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sharing_groups/{sharing_group_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a sharing group with its members */
+        get: operations["getSharingGroup"];
+        put?: never;
+        post?: never;
+        /** Delete a sharing group no data uses (the owner) */
+        delete: operations["deleteSharingGroup"];
+        options?: never;
+        head?: never;
+        /** Change a sharing group's name, releasability, description or active flag (the owner) */
+        patch: operations["updateSharingGroup"];
+        trace?: never;
+    };
+    "/sharing_groups/{sharing_group_id}/organisations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Add an organisation to a sharing group, or change its extend flag (the owner, or a member allowed to extend) */
+        post: operations["addSharingGroupOrganisation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sharing_groups/{sharing_group_id}/organisations/{org_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Remove a member organisation (the owner) */
+        delete: operations["removeSharingGroupOrganisation"];
         options?: never;
         head?: never;
         patch?: never;
@@ -3338,6 +3393,61 @@ export interface components {
         SettingNamespace: {
             [key: string]: unknown;
         };
+        /** @description A sharing group: data of distribution 4 naming it is readable by its organisations */
+        SharingGroup: {
+            /** @description Whether data may be assigned to it; an inactive group still reads as before */
+            active: boolean;
+            /**
+             * Format: date-time
+             * @description When it was created
+             */
+            created_at: string;
+            /** @description What the group is for */
+            description: string;
+            /** @description Numeric id of the sharing group */
+            id: number;
+            /** @description Created on this instance (false: received from a synchronised instance) */
+            local: boolean;
+            /** @description Its name, unique on this instance */
+            name: string;
+            /** @description Numeric id of the owning organisation, which manages it and always belongs to it */
+            org_id: number;
+            /** @description The owning organisation */
+            organisation: {
+                /** @description Numeric id of the member organisation */
+                id: number;
+                /** @description The member organisation's name */
+                name: string;
+                /** @description The member organisation's UUID */
+                uuid: string;
+            };
+            /** @description Who the data may be passed on to (MISP's releasability statement) */
+            releasability: string;
+            /** @description MISP's roaming flag (no server restriction) */
+            roaming: boolean;
+            /** @description Its member organisations, the owner included */
+            sharing_group_orgs: {
+                /** @description Whether the member may add organisations to the group */
+                extend: boolean;
+                /** @description Numeric id of the member organisation */
+                org_id: number;
+                organisation: {
+                    /** @description Numeric id of the member organisation */
+                    id: number;
+                    /** @description The member organisation's name */
+                    name: string;
+                    /** @description The member organisation's UUID */
+                    uuid: string;
+                };
+            }[];
+            /**
+             * Format: date-time
+             * @description When it last changed
+             */
+            updated_at: string;
+            /** @description The sharing group's UUID (kept across instances) */
+            uuid: string;
+        };
         SightingHit: {
             _id: string;
             _index: string;
@@ -4555,7 +4665,7 @@ export interface operations {
                     /** @constant */
                     deleted?: false;
                     disable_correlation?: boolean;
-                    /** @description MISP distribution 0-4 */
+                    /** @description MISP distribution 0-4; 4: the sharing group sharingGroupId names */
                     distribution?: number;
                     /** @description The event this one extends; null: none */
                     extends_uuid?: string | null;
@@ -4564,6 +4674,8 @@ export interface operations {
                     locked?: boolean;
                     protected?: boolean;
                     published?: boolean;
+                    /** @description The sharing group (distribution 4), one your organisation belongs to; null: none */
+                    sharing_group_id?: number | null;
                     /** @description MISP threat level: 1 high, 2 medium, 3 low, 4 undefined (default 4) */
                     threat_level?: number;
                     /**
@@ -4651,7 +4763,7 @@ export interface operations {
                     /** @description false restores a soft-deleted event, true soft-deletes it (both need events:delete) */
                     deleted?: boolean;
                     disable_correlation?: boolean;
-                    /** @description MISP distribution 0-4 */
+                    /** @description MISP distribution 0-4; 4: the sharing group sharingGroupId names */
                     distribution?: number;
                     /** @description The event this one extends; null: none */
                     extends_uuid?: string | null;
@@ -4660,6 +4772,8 @@ export interface operations {
                     locked?: boolean;
                     protected?: boolean;
                     published?: boolean;
+                    /** @description The sharing group (distribution 4), one your organisation belongs to; null: none */
+                    sharing_group_id?: number | null;
                     /** @description MISP threat level: 1 high, 2 medium, 3 low, 4 undefined (default 4) */
                     threat_level?: number;
                 };
@@ -6961,7 +7075,8 @@ export interface operations {
             };
             header?: never;
             path: {
-                event_uuid: string;
+                /** @description The event's UUID */
+                uuid: string;
             };
             cookie?: never;
         };
@@ -6979,53 +7094,13 @@ export interface operations {
             };
         };
     };
-    createEventReport: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                event_uuid: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    "@timestamp"?: string | null;
-                    /** @description The report in markdown, stored and returned as given (at most 1 MiB of UTF-8): never rendered by the service; a client that renders it must sanitise the HTML it produces */
-                    content?: string;
-                    /** @description MISP distribution level: 0 the event's organisations only, 1 this community, 2 connected communities, 3 all communities, 4 a sharing group, 5 the event's own (default) */
-                    distribution?: number;
-                    event_uuid?: string | null;
-                    /** @description The report's title, one line of at most 255 characters; absent or empty on creation: "Event report (<Unix time>)" */
-                    name?: string;
-                    /** @description Sharing group id (distribution 4); null otherwise */
-                    sharing_group_id?: number | null;
-                    timestamp?: number | null;
-                    /** @description Its UUID; absent or null: a new one */
-                    uuid?: string | null;
-                };
-            };
-        };
-        responses: {
-            "4XX": components["responses"]["Error"];
-            /** @description Success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["EventReport"];
-                };
-            };
-        };
-    };
     updateEventReport: {
         parameters: {
             query?: never;
             header?: never;
             path: {
-                report_uuid: string;
+                /** @description The report's UUID */
+                uuid: string;
             };
             cookie?: never;
         };
@@ -7063,6 +7138,48 @@ export interface operations {
             };
         };
     };
+    createEventReport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The event's UUID */
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    "@timestamp"?: string | null;
+                    /** @description The report in markdown, stored and returned as given (at most 1 MiB of UTF-8): never rendered by the service; a client that renders it must sanitise the HTML it produces */
+                    content?: string;
+                    /** @description MISP distribution level: 0 the event's organisations only, 1 this community, 2 connected communities, 3 all communities, 4 a sharing group, 5 the event's own (default) */
+                    distribution?: number;
+                    event_uuid?: string | null;
+                    /** @description The report's title, one line of at most 255 characters; absent or empty on creation: "Event report (<Unix time>)" */
+                    name?: string;
+                    /** @description Sharing group id (distribution 4); null otherwise */
+                    sharing_group_id?: number | null;
+                    timestamp?: number | null;
+                    /** @description Its UUID; absent or null: a new one */
+                    uuid?: string | null;
+                };
+            };
+        };
+        responses: {
+            "4XX": components["responses"]["Error"];
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventReport"];
+                };
+            };
+        };
+    };
     deleteEventReport: {
         parameters: {
             query?: {
@@ -7070,7 +7187,8 @@ export interface operations {
             };
             header?: never;
             path: {
-                report_uuid: string;
+                /** @description The report's UUID */
+                uuid: string;
             };
             cookie?: never;
         };
@@ -7432,6 +7550,208 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Message"];
                 };
+            };
+        };
+    };
+    listSharingGroups: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            "4XX": components["responses"]["Error"];
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SharingGroup"][];
+                };
+            };
+        };
+    };
+    createSharingGroup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Whether data may be assigned to it (default true); an inactive group still reads as before */
+                    active?: boolean;
+                    /** @description What the group is for */
+                    description?: string;
+                    /** @description Its name, unique on this instance, 1 to 255 characters on one line */
+                    name: string;
+                    /** @description The owning organisation (administrators only; default: yours) */
+                    org_id?: number;
+                    /** @description Who the data may be passed on to (MISP's releasability statement) */
+                    releasability?: string;
+                    sharing_group_orgs?: {
+                        /** @description Whether the member may add organisations to the group (default false) */
+                        extend?: boolean;
+                        /** @description The member organisation's numeric id */
+                        org_id: number;
+                    }[];
+                    /**
+                     * Format: uuid
+                     * @description Its UUID; absent: a new one
+                     */
+                    uuid?: string;
+                };
+            };
+        };
+        responses: {
+            "4XX": components["responses"]["Error"];
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SharingGroup"];
+                };
+            };
+        };
+    };
+    getSharingGroup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                sharing_group_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            "4XX": components["responses"]["Error"];
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SharingGroup"];
+                };
+            };
+        };
+    };
+    deleteSharingGroup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                sharing_group_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            "4XX": components["responses"]["Error"];
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    updateSharingGroup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                sharing_group_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Whether data may be assigned to it (default true); an inactive group still reads as before */
+                    active?: boolean;
+                    /** @description What the group is for */
+                    description?: string;
+                    /** @description Its name, unique on this instance, 1 to 255 characters on one line */
+                    name?: string;
+                    /** @description Who the data may be passed on to (MISP's releasability statement) */
+                    releasability?: string;
+                };
+            };
+        };
+        responses: {
+            "4XX": components["responses"]["Error"];
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SharingGroup"];
+                };
+            };
+        };
+    };
+    addSharingGroupOrganisation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                sharing_group_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Whether the member may add organisations to the group (default false) */
+                    extend?: boolean;
+                    /** @description The member organisation's numeric id */
+                    org_id: number;
+                };
+            };
+        };
+        responses: {
+            "4XX": components["responses"]["Error"];
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SharingGroup"];
+                };
+            };
+        };
+    };
+    removeSharingGroupOrganisation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: string;
+                sharing_group_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            "4XX": components["responses"]["Error"];
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };

@@ -13,9 +13,10 @@ import { notificationCases } from "./matrix/notifications.cases.ts";
 import { huntCases } from "./matrix/hunts.cases.ts";
 import { mcpCases } from "./matrix/mcp.cases.ts";
 import { exportCases } from "./matrix/exports.cases.ts";
+import { reportCases } from "./matrix/reports.cases.ts";
 
 /** Every area adds its cases here; the coverage test fails for any route without a row. */
-const cases: MatrixCase[] = [...identityCases, ...galaxyCases, ...eventCases, ...dataCoreCases, ...correlationCases, ...taskCases, ...feedCases, ...notificationCases, ...huntCases, ...mcpCases, ...exportCases];
+const cases: MatrixCase[] = [...identityCases, ...galaxyCases, ...eventCases, ...dataCoreCases, ...correlationCases, ...taskCases, ...feedCases, ...notificationCases, ...huntCases, ...mcpCases, ...exportCases, ...reportCases];
 
 let app: TestApp;
 let world: MatrixWorld;

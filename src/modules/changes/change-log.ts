@@ -3,7 +3,7 @@ import type { Sql } from "../../platform/db/transaction.ts";
 import { DISPATCH_CHANGES_TASK } from "../../platform/job-names.ts";
 import { enqueueJob } from "../../platform/job-queue.ts";
 
-export type EntityType = "event" | "attribute" | "object" | "object_reference" | "sighting";
+export type EntityType = "event" | "attribute" | "object" | "object_reference" | "sighting" | "report";
 
 /** Kinds are `<entity>.<verb>`: event.created|updated|deleted|published|unpublished|tagged|untagged, ... */
 export interface Change {

@@ -1,3 +1,5 @@
+import type { ReportDraft } from "../reports/index.ts";
+
 /**
  * The normalised, validated shape of an event graph before it is written. MISP JSON import, the
  * REST/GraphQL create routes and feed ingestion all produce drafts; one writer stores them.
@@ -94,4 +96,6 @@ export interface EventDraft {
   galaxies: unknown[];
   attributes: AttributeDraft[];
   objects: ObjectDraft[];
+  /** MISP's EventReport[]; absent: the event's reports are left as they are. */
+  reports?: ReportDraft[];
 }

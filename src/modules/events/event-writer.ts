@@ -3,6 +3,7 @@ import type pg from "pg";
 import { hasScope, type Principal } from "../../auth/principal.ts";
 import { errors } from "../../platform/errors.ts";
 import { recordChanges, type Change } from "../changes/index.ts";
+import { upsertReportDrafts } from "../reports/index.ts";
 import type { AttributeDraft, EventDraft, ObjectDraft, SightingDraft, TagDraft } from "./event-draft.ts";
 
 const CHUNK = 5000;
@@ -89,6 +90,7 @@ export async function writeEventDraft(client: pg.PoolClient, actor: Principal, d
     attrStats.unchanged += chunk.length - changed.length;
   }
   changes.push(...(await upsertReferences(client, eventId, draft.uuid, draft.objects, objectIdByUuid)));
+  if (draft.reports) changes.push(...(await upsertReportDrafts(client, { id: eventId, uuid: draft.uuid, info: draft.info }, draft.reports)));
   await client.query(
     `UPDATE events SET updated_at = now() WHERE id = $1`,
     [eventId],

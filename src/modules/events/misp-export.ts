@@ -2,6 +2,7 @@ import type pg from "pg";
 import { readableSql } from "../../auth/distribution.ts";
 import type { Principal } from "../../auth/principal.ts";
 import type { EventView } from "./event-reader.ts";
+import { mispEventReports } from "../reports/index.ts";
 
 type Sql = Pick<pg.Pool, "query">;
 
@@ -15,8 +16,9 @@ const str = (n: number | null | undefined) => (n === null || n === undefined ? "
 
 /**
  * The event in MISP's JSON form (`{"Event": {...}}`), as MISP itself exports it: numbers as strings,
- * standalone attributes under Attribute, object attributes and references under each Object. Only
- * the objects and attributes the reader may see (distribution) are in it.
+ * standalone attributes under Attribute, object attributes and references under each Object, the
+ * event reports under EventReport. Only the objects, attributes and reports the reader may see
+ * (distribution) are in it.
  */
 /** An attribute row of the MISP export (int8 columns arrive as numbers). */
 interface MispAttributeRow {
@@ -43,7 +45,7 @@ export async function exportMispEvent(sql: Sql, e: EventView, reader: Principal)
   const readableAttribute = readableSql(reader, "e", ["a.distribution", "o.distribution"], attributeParams);
   const objectParams: unknown[] = [e.id];
   const readableObject = readableSql(reader, "e", ["o.distribution"], objectParams);
-  const [attributes, objects, references, attributeTags, sightings] = await Promise.all([
+  const [attributes, objects, references, attributeTags, sightings, reports] = await Promise.all([
     sql.query<MispAttributeRow>(
       `SELECT a.id, a.uuid::text, a.object_id, a.object_relation, a.type, a.category, a.value, a.to_ids, a.comment, a.distribution,
               a.sharing_group_id, a.timestamp, a.first_seen, a.last_seen, a.deleted, a.disable_correlation
@@ -75,6 +77,7 @@ export async function exportMispEvent(sql: Sql, e: EventView, reader: Principal)
          FROM sightings s LEFT JOIN organisations o ON o.id = s.org_id WHERE s.event_id = $1 ORDER BY s.id`,
       [e.id],
     ),
+    mispEventReports(sql, e.id, reader),
   ]);
   const group = <T extends { attribute_id?: string; object_id?: number }>(rows: T[], key: "attribute_id" | "object_id") => {
     const m = new Map<string, T[]>();
@@ -170,6 +173,7 @@ export async function exportMispEvent(sql: Sql, e: EventView, reader: Principal)
           })),
         ),
       ),
+      EventReport: reports,
     },
   };
 }

@@ -11,11 +11,13 @@ import {
 } from "../attributes/index.ts";
 import type { AttributeDraft, EventDraft, ObjectDraft, ReferenceDraft, SightingDraft, TagDraft } from "./event-draft.ts";
 import { unsafeTextReason } from "../../platform/unsafe-text.ts";
+import { MAX_REPORT_CONTENT_BYTES, MAX_REPORT_NAME_LENGTH, type ReportDraft } from "../reports/index.ts";
 
 /** Limits on one imported event (a MISP event of 100 000 attributes must fit; 10x that would not). */
 export const IMPORT_LIMITS = {
   attributes: 250_000,
   objects: 50_000,
+  reports: 1000,
   tagsPerEntity: 1000,
   infoLength: 65_535,
   commentLength: 65_535,
@@ -61,6 +63,7 @@ const KNOWN = {
     "id", "name", "colour", "exportable", "org_id", "user_id", "hide_tag", "numerical_value", "is_galaxy", "is_custom_galaxy", "local_only",
     "local", "relationship_type", "inherited", "attribute_count", "count", "favourite",
   ]),
+  report: new Set(["id", "uuid", "event_id", "event_uuid", "name", "content", "distribution", "sharing_group_id", "timestamp", "deleted", "Event", "SharingGroup"]),
   sighting: new Set(["id", "attribute_id", "attribute_uuid", "event_id", "org_id", "date_sighting", "uuid", "source", "type", "value", "Organisation"]),
 };
 
@@ -188,6 +191,9 @@ export function parseMispEvent(body: unknown, opts: ParseOptions = {}): ParsedEv
 
   const attributes = rawAttributes.flatMap((a, i) => attribute(a, [...base, "Attribute", i], now, claim) ?? []);
   const objects = rawObjects.map((o, i) => parseObject(p, o, [...base, "Object", i], now, claim, attribute));
+  const rawReports = p.list(root.EventReport, [...base, "EventReport"]);
+  if (rawReports.length > IMPORT_LIMITS.reports) throw errors.payloadTooLarge(`An event may hold at most ${IMPORT_LIMITS.reports} event reports`);
+  const reports = rawReports.map((r, i) => parseReport(p, r, [...base, "EventReport", i], now, claim));
 
   const draft: EventDraft = {
     uuid: eventUuid ?? crypto.randomUUID(),
@@ -211,6 +217,7 @@ export function parseMispEvent(body: unknown, opts: ParseOptions = {}): ParsedEv
     galaxies,
     attributes,
     objects,
+    ...(root.EventReport === undefined ? {} : { reports }),
   };
   if (issues.count) {
     const list = [...issues.list];
@@ -339,6 +346,28 @@ function parseObject(p: FieldReader, o: unknown, loc: Loc, now: number, claim: (
     lastSeen: p.datetime(obj.last_seen, [...loc, "last_seen"]),
     attributes: p.list(obj.Attribute, [...loc, "Attribute"]).flatMap((a, i) => attribute(a, [...loc, "Attribute", i], now, claim) ?? []),
     references,
+  };
+}
+
+/** MISP's EventReport: a markdown report of the event (name, content, distribution, timestamp, deleted). */
+function parseReport(p: FieldReader, r: unknown, loc: Loc, now: number, claim: (u: string, l: Loc) => void): ReportDraft {
+  if (!isObject(r)) p.issues.add(loc, "Expected an event report object");
+  const o = isObject(r) ? r : {};
+  p.known(o, KNOWN.report, loc);
+  const uuid = p.uuid(o.uuid, [...loc, "uuid"], true) ?? crypto.randomUUID();
+  claim(uuid, [...loc, "uuid"]);
+  const name = p.string(o.name, [...loc, "name"], { required: true, max: MAX_REPORT_NAME_LENGTH }) ?? "";
+  if (/[\r\n]/.test(name)) p.issues.add([...loc, "name"], "Must be one line", name);
+  const content = p.string(o.content, [...loc, "content"]) ?? "";
+  if (Buffer.byteLength(content, "utf8") > MAX_REPORT_CONTENT_BYTES) p.issues.add([...loc, "content"], `Must be at most ${MAX_REPORT_CONTENT_BYTES} bytes (UTF-8)`);
+  return {
+    uuid,
+    name: name.trim() || `Event report (${now})`,
+    content,
+    distribution: p.intIn(o.distribution, [...loc, "distribution"], 0, 5, 5),
+    sharingGroupId: p.optionalId(o.sharing_group_id, [...loc, "sharing_group_id"]),
+    timestamp: p.epoch(o.timestamp, [...loc, "timestamp"], now),
+    deleted: p.bool(o.deleted, [...loc, "deleted"], false),
   };
 }
 

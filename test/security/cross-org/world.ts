@@ -29,6 +29,13 @@ export interface Item {
   value: string;
 }
 
+/** An event report; its content holds a word found nowhere else. */
+export interface Report {
+  uuid: string;
+  name: string;
+  content: string;
+}
+
 /** Everything of organisation A a request can name. */
 export interface ATargets {
   org: { id: number; uuid: string; name: string };
@@ -47,6 +54,11 @@ export interface ATargets {
   sharedHiddenIp: Item;
   sharedPrivateObject: { uuid: string; attribute: Item };
   sharedObject: { uuid: string; attribute: Item };
+  /** An event report of the private event (distribution 5: the event's own). */
+  privateReport: Report;
+  /** In the shared event: distribution 5 (B reads it) and distribution 0 (B may not, nor find its text in search). */
+  sharedReport: Report;
+  sharedPrivateReport: Report;
   /** On the private event and the private attribute. Tag definitions are instance-wide. */
   tag: { id: number; name: string };
   sightingSource: string;
@@ -129,6 +141,8 @@ export interface Throwaways {
   role(): Promise<number>;
   tag(): Promise<number>;
   exclusion(): Promise<number>;
+  /** A report in A's private event. */
+  report(): Promise<string>;
 }
 
 const uuid = () => crypto.randomUUID();
@@ -209,6 +223,11 @@ export async function buildWorld(app: TestApp): Promise<CrossOrgWorld> {
   const sharedHiddenIp = { uuid: uuid(), value: `203.0.113.${100 + crypto.randomInt(100)}` };
   const sharedPrivateObject = { uuid: uuid(), attribute: item("spobj") };
   const sharedObject = { uuid: uuid(), attribute: item("sobj") };
+  const report = (label: string): Report => ({ uuid: uuid(), name: `A ${label} report ${t}`, content: `# A ${label}\n\nword${label}${t} <script>alert(1)</script>` });
+  const privateReport = report("private");
+  const sharedReport = report("shared");
+  const sharedPrivateReport = report("sharedprivate");
+  const mispReport = (r: Report, distribution: number) => ({ uuid: r.uuid, name: r.name, content: r.content, distribution: String(distribution), timestamp: "1700000000", deleted: false });
   const tagName = `a-tag-${t}`;
   await call(aUser, "POST", "/settings/user/notifications", {
     follow: { events: [privateEvent.uuid], attributes: [privateAttribute.uuid], objects: [], organisations: [orgA.uuid] },
@@ -220,13 +239,16 @@ export async function buildWorld(app: TestApp): Promise<CrossOrgWorld> {
     uuid: o.uuid, name: "domain-ip", "meta-category": "network", distribution: String(distribution), timestamp: "1700000000",
     Attribute: [{ ...attr(o.attribute, 5), object_relation: "domain" }],
   });
-  const event = (e: { uuid: string; info: string }, distribution: number, attributes: unknown[], objects: unknown[], tags: unknown[] = []) => ({
-    Event: { uuid: e.uuid, info: e.info, date: "2024-01-01", distribution: String(distribution), analysis: "0", threat_level_id: "2", timestamp: "1700000000", published: false, Tag: tags, Attribute: attributes, Object: objects },
+  const event = (e: { uuid: string; info: string }, distribution: number, attributes: unknown[], objects: unknown[], tags: unknown[] = [], reports: unknown[] = []) => ({
+    Event: {
+      uuid: e.uuid, info: e.info, date: "2024-01-01", distribution: String(distribution), analysis: "0", threat_level_id: "2", timestamp: "1700000000", published: false, Tag: tags,
+      Attribute: attributes, Object: objects, EventReport: reports,
+    },
   });
-  await call(aUser, "POST", "/events/import", event(privateEvent, 0, [attr(privateAttribute, 5, { Tag: [{ name: tagName }] }), attr(privateAttribute2, 5)], [object(privateObject, 5)], [{ name: tagName }]));
+  await call(aUser, "POST", "/events/import", event(privateEvent, 0, [attr(privateAttribute, 5, { Tag: [{ name: tagName }] }), attr(privateAttribute2, 5)], [object(privateObject, 5)], [{ name: tagName }], [mispReport(privateReport, 5)]));
   await call(
     aUser, "POST", "/events/import",
-    event(sharedEvent, 3, [attr(sharedAttribute, 5), attr(sharedPrivateAttribute, 0), attr(sharedHiddenIp, 0, { type: "ip-dst" })], [object(sharedPrivateObject, 0), object(sharedObject, 5)]),
+    event(sharedEvent, 3, [attr(sharedAttribute, 5), attr(sharedPrivateAttribute, 0), attr(sharedHiddenIp, 0, { type: "ip-dst" })], [object(sharedPrivateObject, 0), object(sharedObject, 5)], [], [mispReport(sharedReport, 5), mispReport(sharedPrivateReport, 0)]),
   );
   const bEvent = { uuid: uuid(), network: { uuid: uuid(), value: "203.0.113.0/24" } };
   await call(bUser, "POST", "/events/import", event({ uuid: bEvent.uuid, info: `B event ${t}` }, 3, [attr({ uuid: uuid(), value: sharedAttribute.value }, 5), attr(bEvent.network, 5, { type: "ip-dst" })], []));
@@ -296,12 +318,13 @@ export async function buildWorld(app: TestApp): Promise<CrossOrgWorld> {
 
   const a: ATargets = {
     org: orgA, privateEvent, privateAttribute, privateAttribute2, privateObject, sharedEvent, sharedAttribute, sharedPrivateAttribute, sharedHiddenIp, sharedPrivateObject, sharedObject,
-    tag, sightingSource, hunt, export: savedExport, adminHunt, networkFeed, secret, localFeed, uploadKey, apiKey: { id: key.id, name: keyName, token: key.token }, schedule, taskRun, activeRun,
+    privateReport, sharedReport, sharedPrivateReport, tag, sightingSource, hunt, export: savedExport, adminHunt, networkFeed, secret, localFeed, uploadKey, apiKey: { id: key.id, name: keyName, token: key.token }, schedule, taskRun, activeRun,
     notification, savedSearch,
   };
   const privateStrings = [
     privateEvent.uuid, privateEvent.info, privateAttribute.uuid, privateAttribute.value, privateAttribute2.uuid, privateObject.uuid, privateObject.attribute.uuid,
     privateObject.attribute.value, sharedPrivateAttribute.uuid, sharedHiddenIp.uuid, sharedHiddenIp.value, sharedPrivateObject.uuid, sharedPrivateObject.attribute.uuid, sharedPrivateObject.attribute.value,
+    privateReport.uuid, privateReport.name, `wordprivate${t}`, sharedPrivateReport.uuid, sharedPrivateReport.name, `wordsharedprivate${t}`,
     sightingSource, hunt.name, savedExport.name, adminHunt.name, networkFeed.name, networkFeed.url, `a-${t}/`, secret, localFeed.name, localFeed.eventUuid, localValue, uploadKey,
     `provider ${t}`, keyName, key.token, schedule.id, schedule.name, taskRun.id, activeRun.id, savedSearch, aAdmin.email, aUser.email, aRead.email,
   ].map((s) => s.toLowerCase());
@@ -334,6 +357,7 @@ export async function buildWorld(app: TestApp): Promise<CrossOrgWorld> {
     role: async () => (await call(site, "POST", "/roles/", { name: unique("role"), scopes: ["users:me"] })).id,
     tag: async () => (await call(site, "POST", "/tags/", { name: unique("tmp-tag") })).id,
     exclusion: async () => (await call(site, "POST", "/correlations/exclusions", { value: `${unique("tmp")}.%` })).id,
+    report: async () => (await call(aUser, "POST", `/reports/${privateEvent.uuid}`, { name: unique("A throwaway report"), content: "tmp" })).uuid,
   };
 
   return {
