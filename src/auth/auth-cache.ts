@@ -26,6 +26,7 @@ export interface CachedKey {
   role_id: number;
   user_disabled: boolean;
   role_scopes: string[];
+  sharing_group_ids: number[];
 }
 
 /** A user with their role's scopes. */
@@ -38,6 +39,7 @@ export interface CachedUser {
   /** Access tokens of another generation are revoked. */
   token_generation: number;
   scopes: string[];
+  sharing_group_ids: number[];
 }
 
 interface Entry<T> {

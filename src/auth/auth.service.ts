@@ -39,6 +39,7 @@ function anonymous(origin: RequestOrigin): Principal {
     tokenId: null,
     tokenExpiresAt: null,
     grantSets: [[]],
+    sharingGroupIds: [],
     ip: origin.ip,
     userAgent: origin.userAgent,
   };

@@ -3,6 +3,7 @@ import { errors } from "../platform/errors.ts";
 import { looksLikeJwt, type AccessTokens } from "./jwt.ts";
 import type { Principal, RequestOrigin } from "./principal.ts";
 import type { AuthCache, CachedUser } from "./auth-cache.ts";
+import { sharingGroupIdsSql } from "./sharing-group-membership.ts";
 
 const API_KEY_SHAPE = /^[0-9a-f]{40}$/;
 
@@ -47,7 +48,8 @@ export class Authenticator {
     if (!claims) throw errors.unauthenticated();
     const user = await this.cache.user(claims.userId, async () => {
       const { rows } = await this.pool.query<CachedUser>(
-        `SELECT u.id, u.email, u.org_id, u.role_id, u.disabled, u.token_generation, r.scopes FROM users u JOIN roles r ON r.id = u.role_id WHERE u.id = $1`,
+        `SELECT u.id, u.email, u.org_id, u.role_id, u.disabled, u.token_generation, r.scopes, ${sharingGroupIdsSql("u.org_id")} AS sharing_group_ids
+           FROM users u JOIN roles r ON r.id = u.role_id WHERE u.id = $1`,
         [claims.userId],
       );
       return rows[0] ?? null;
@@ -67,6 +69,7 @@ export class Authenticator {
       tokenExpiresAt: claims.expiresAt,
       // The role is read on every request, so a downgrade applies at once.
       grantSets: claims.scope ? [user.scopes, claims.scope] : [user.scopes],
+      sharingGroupIds: user.sharing_group_ids,
       ip: origin.ip,
       userAgent: origin.userAgent,
     };

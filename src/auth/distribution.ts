@@ -10,7 +10,9 @@
  *   everything in it and are the only ones who may change it.
  * - Anyone else with the read scope reads an event of level 1-3, and inside it the objects and
  *   attributes of level 1-3 or 5; an attribute inside an object needs both to pass.
- * - Level 4 reads as the owners' only until sharing groups exist.
+ * - Level 4 (a sharing group) reads as level 1-3 for the organisations that own or belong to the
+ *   group named by the record's `sharing_group_id` (`Principal.sharingGroupIds`), and as the owners'
+ *   only for everyone else; level 4 without a group is the owners' only.
  * On one instance, levels 1-3 all mean "every organisation of the instance".
  * Administrators (scope `*`) read everything.
  */
@@ -19,15 +21,19 @@ import { isAdmin, type Principal } from "./principal.ts";
 
 export const DISTRIBUTION = { organisation: 0, community: 1, connected: 2, all: 3, sharingGroup: 4, inherit: 5 } as const;
 
-/** The event fields the rule reads. */
+/** The event fields the rule reads (no `sharingGroupId`: level 4 reads as the owners' only). */
 export interface EventAccessFields {
   distribution: number;
   orgId: number;
   orgcId: number;
+  sharingGroupId?: number | null;
 }
 
-/** The level of an object or attribute; null or undefined for "none" (an attribute outside any object). */
-export type ItemLevel = number | null | undefined;
+/**
+ * The level of an object or attribute, with its sharing group when it has one (a bare level 4 reads
+ * as the owners' only); null or undefined for "none" (an attribute outside any object).
+ */
+export type ItemLevel = number | { distribution: number; sharingGroupId: number | null } | null | undefined;
 
 /** The marker in an audience for "every organisation". */
 export const EVERYONE = -1;
@@ -36,20 +42,58 @@ const PUBLIC_EVENT_LEVELS: readonly number[] = [DISTRIBUTION.community, DISTRIBU
 const PUBLIC_ITEM_LEVELS: readonly number[] = [...PUBLIC_EVENT_LEVELS, DISTRIBUTION.inherit];
 
 const ownedBy = (e: EventAccessFields, orgId: number | null) => orgId !== null && (e.orgId === orgId || e.orgcId === orgId);
-const itemIsPublic = (level: ItemLevel) => level === null || level === undefined || PUBLIC_ITEM_LEVELS.includes(level);
 
-/** Whether everyone (with the read scope) may read the event and these items inside it. */
-function isPublic(e: EventAccessFields, items: readonly ItemLevel[]): boolean {
-  return PUBLIC_EVENT_LEVELS.includes(e.distribution) && items.every(itemIsPublic);
+/** A level as the rule reads it: the level and its group (none for a bare number). */
+function levelOf(item: NonNullable<ItemLevel>): { distribution: number; sharingGroupId: number | null } {
+  return typeof item === "number" ? { distribution: item, sharingGroupId: null } : item;
+}
+
+/**
+ * Who besides the owners may read at one level: everyone (levels 1-3, and 5 for items), the members
+ * of one sharing group (level 4 with a group), or nobody.
+ */
+type Reach = "everyone" | { sharingGroupId: number } | "owners";
+
+function reachOf(level: { distribution: number; sharingGroupId?: number | null }, publicLevels: readonly number[]): Reach {
+  if (publicLevels.includes(level.distribution)) return "everyone";
+  if (level.distribution === DISTRIBUTION.sharingGroup && level.sharingGroupId != null) return { sharingGroupId: level.sharingGroupId };
+  return "owners";
+}
+
+/**
+ * The reach of an event and the items inside it together, as one audience can say it (search
+ * documents): what every one of them allows.
+ */
+function jointReach(e: EventAccessFields, items: readonly ItemLevel[]): Reach {
+  let reach = reachOf(e, PUBLIC_EVENT_LEVELS);
+  for (const item of items) {
+    if (item === null || item === undefined || reach === "owners") continue;
+    const next = reachOf(levelOf(item), PUBLIC_ITEM_LEVELS);
+    if (next === "everyone") continue;
+    if (next === "owners") reach = "owners";
+    // Two different groups: only members of both could read it; no group stands for that, so the owners only.
+    else if (reach === "everyone" || reach.sharingGroupId === next.sharingGroupId) reach = next;
+    else reach = "owners";
+  }
+  return reach;
+}
+
+function reaches(p: Principal, reach: Reach): boolean {
+  return reach === "everyone" || (reach !== "owners" && p.sharingGroupIds.includes(reach.sharingGroupId));
+}
+
+/** Whether someone who does not own the event may read it and these items inside it: each must reach them. */
+function readsAsNonOwner(p: Principal, e: EventAccessFields, items: readonly ItemLevel[]): boolean {
+  return reaches(p, reachOf(e, PUBLIC_EVENT_LEVELS)) && items.every((i) => i === null || i === undefined || reaches(p, reachOf(levelOf(i), PUBLIC_ITEM_LEVELS)));
 }
 
 export function canReadEvent(p: Principal, e: EventAccessFields): boolean {
-  return isAdmin(p) || ownedBy(e, p.orgId) || isPublic(e, []);
+  return isAdmin(p) || ownedBy(e, p.orgId) || readsAsNonOwner(p, e, []);
 }
 
 /** An object (`[object]`), an attribute (`[attribute, object-or-null]`) inside the event `e`. */
 export function canReadInEvent(p: Principal, e: EventAccessFields, ...items: ItemLevel[]): boolean {
-  return isAdmin(p) || ownedBy(e, p.orgId) || isPublic(e, items);
+  return isAdmin(p) || ownedBy(e, p.orgId) || readsAsNonOwner(p, e, items);
 }
 
 /** Only the owning organisation (and administrators) change or delete an event and what it holds. */
@@ -58,13 +102,38 @@ export function canWriteEvent(p: Principal, e: { orgId: number }): boolean {
 }
 
 /**
+ * An item's level column for `readableSql`: `<alias>.distribution` (its group is then
+ * `<alias>.sharing_group_id` of the same row), another level expression (a level 4 there reads as
+ * the owners' only), or a level with its group's expression.
+ */
+export type ItemColumns = string | { level: string; sharingGroup: string };
+
+function itemColumns(i: ItemColumns): { level: string; sharingGroup: string | null } {
+  if (typeof i !== "string") return i;
+  const alias = /^([a-z_][a-z0-9_]*)\.distribution$/.exec(i);
+  return { level: i, sharingGroup: alias ? `${alias[1]}.sharing_group_id` : null };
+}
+
+/**
  * The rule as SQL over an events alias and the level columns of the items inside it (expressions
  * that may be NULL for "none", e.g. the level of an outer-joined object). Parameters are appended
  * to `params`; the result is a boolean expression.
  */
-export function readableSql(p: Principal, event: string, items: readonly string[], params: unknown[]): string {
+export function readableSql(p: Principal, event: string, items: readonly ItemColumns[], params: unknown[]): string {
   if (isAdmin(p)) return "TRUE";
-  const publicCase = `(${event}.distribution IN (${PUBLIC_EVENT_LEVELS.join(", ")}) AND ${sharedItemsSql(items)})`;
+  let groups: string | null = null;
+  if (p.sharingGroupIds.length > 0) {
+    params.push(p.sharingGroupIds);
+    groups = `$${params.length}::int[]`;
+  }
+  const inGroup = (level: string, group: string) => (groups ? ` OR (${level} = ${DISTRIBUTION.sharingGroup} AND ${group} = ANY(${groups}))` : "");
+  const eventReach = `(${event}.distribution IN (${PUBLIC_EVENT_LEVELS.join(", ")})${inGroup(`${event}.distribution`, `${event}.sharing_group_id`)})`;
+  const itemReach = items.map((i) => {
+    const { level, sharingGroup } = itemColumns(i);
+    const shared = `COALESCE(${level}, ${DISTRIBUTION.inherit}) IN (${PUBLIC_ITEM_LEVELS.join(", ")})`;
+    return sharingGroup ? `(${shared}${inGroup(level, sharingGroup)})` : shared;
+  });
+  const publicCase = `(${[eventReach, ...itemReach].join(" AND ")})`;
   if (p.orgId === null) return publicCase;
   params.push(p.orgId);
   const n = params.length;
@@ -89,8 +158,18 @@ export function readableEventsSql(p: Principal, event: string, params: unknown[]
  * (administrators always may). Sorted, without duplicates.
  */
 export function audienceOf(e: EventAccessFields, ...items: ItemLevel[]): number[] {
-  if (isPublic(e, items)) return [EVERYONE];
-  return e.orgId === e.orgcId ? [e.orgId] : [Math.min(e.orgId, e.orgcId), Math.max(e.orgId, e.orgcId)];
+  const reach = jointReach(e, items);
+  if (reach === "everyone") return [EVERYONE];
+  const owners = e.orgId === e.orgcId ? [e.orgId] : [Math.min(e.orgId, e.orgcId), Math.max(e.orgId, e.orgcId)];
+  return reach === "owners" ? owners : [sharingGroupMarker(reach.sharingGroupId), ...owners];
+}
+
+/**
+ * A sharing group in an audience: below EVERYONE (-1), so it never meets an organisation id. The
+ * members read through it without their documents being rewritten when membership changes.
+ */
+export function sharingGroupMarker(sharingGroupId: number): number {
+  return EVERYONE - sharingGroupId;
 }
 
 /** The audience of something that shows two records at once (a correlation): who may read both. */
@@ -101,17 +180,18 @@ export function sharedAudience(a: readonly number[], b: readonly number[]): numb
 }
 
 /** Who is searching, as both search backends take it. */
-export function searchAccessOf(p: Principal): { admin: boolean; orgId: number | null } {
-  return { admin: isAdmin(p), orgId: p.orgId };
+export function searchAccessOf(p: Principal): { admin: boolean; orgId: number | null; sharingGroupIds: readonly number[] } {
+  return { admin: isAdmin(p), orgId: p.orgId, sharingGroupIds: p.sharingGroupIds };
 }
 
 /**
  * The audience values a caller's documents must carry one of; null for an administrator, who
  * reads every document.
  */
-export function audienceFilter(p: Pick<Principal, "orgId"> & { admin: boolean }): number[] | null {
+export function audienceFilter(p: { admin: boolean; orgId: number | null; sharingGroupIds?: readonly number[] }): number[] | null {
   if (p.admin) return null;
-  return p.orgId === null ? [EVERYONE] : [EVERYONE, p.orgId];
+  const groups = (p.sharingGroupIds ?? []).map(sharingGroupMarker);
+  return p.orgId === null ? [EVERYONE, ...groups] : [EVERYONE, p.orgId, ...groups];
 }
 
 /**
@@ -121,23 +201,28 @@ export function audienceFilter(p: Pick<Principal, "orgId"> & { admin: boolean })
  */
 export function readableEventWhere(p: Principal): Prisma.EventWhereInput {
   if (isAdmin(p)) return {};
-  const shared: Prisma.EventWhereInput = { distribution: { in: [...PUBLIC_EVENT_LEVELS] } };
+  const shared = reachWhere(p, PUBLIC_EVENT_LEVELS);
   return p.orgId === null ? shared : { OR: [{ orgId: p.orgId }, { orgcId: p.orgId }, shared] };
 }
 
-const sharedItemLevel = { in: [...PUBLIC_ITEM_LEVELS] };
+/** Who besides the owners reaches a record at its own level, as a filter on its `distribution` and `sharingGroupId`. */
+function reachWhere(p: Principal, publicLevels: readonly number[]) {
+  const everyone = { distribution: { in: [...publicLevels] } };
+  if (p.sharingGroupIds.length === 0) return everyone;
+  return { OR: [everyone, { distribution: DISTRIBUTION.sharingGroup, sharingGroupId: { in: [...p.sharingGroupIds] } }] };
+}
 
 /** Objects of readable events that the caller may read. */
 export function readableObjectWhere(p: Principal): Prisma.MispObjectWhereInput {
   if (isAdmin(p)) return {};
-  const shared: Prisma.MispObjectWhereInput = { event: { distribution: { in: [...PUBLIC_EVENT_LEVELS] } }, distribution: sharedItemLevel };
+  const shared: Prisma.MispObjectWhereInput = { AND: [{ event: reachWhere(p, PUBLIC_EVENT_LEVELS) }, reachWhere(p, PUBLIC_ITEM_LEVELS)] };
   return p.orgId === null ? shared : { OR: [{ event: { orgId: p.orgId } }, { event: { orgcId: p.orgId } }, shared] };
 }
 
 /** Event reports of readable events that the caller may read (a report is an item of its event, as an object is). */
 export function readableReportWhere(p: Principal): Prisma.EventReportWhereInput {
   if (isAdmin(p)) return {};
-  const shared: Prisma.EventReportWhereInput = { event: { distribution: { in: [...PUBLIC_EVENT_LEVELS] } }, distribution: sharedItemLevel };
+  const shared: Prisma.EventReportWhereInput = { AND: [{ event: reachWhere(p, PUBLIC_EVENT_LEVELS) }, reachWhere(p, PUBLIC_ITEM_LEVELS)] };
   return p.orgId === null ? shared : { OR: [{ event: { orgId: p.orgId } }, { event: { orgcId: p.orgId } }, shared] };
 }
 
@@ -145,9 +230,7 @@ export function readableReportWhere(p: Principal): Prisma.EventReportWhereInput 
 export function readableAttributeWhere(p: Principal): Prisma.AttributeWhereInput {
   if (isAdmin(p)) return {};
   const shared: Prisma.AttributeWhereInput = {
-    event: { distribution: { in: [...PUBLIC_EVENT_LEVELS] } },
-    distribution: sharedItemLevel,
-    OR: [{ objectId: null }, { object: { distribution: sharedItemLevel } }],
+    AND: [{ event: reachWhere(p, PUBLIC_EVENT_LEVELS) }, reachWhere(p, PUBLIC_ITEM_LEVELS), { OR: [{ objectId: null }, { object: reachWhere(p, PUBLIC_ITEM_LEVELS) }] }],
   };
   return p.orgId === null ? shared : { OR: [{ event: { orgId: p.orgId } }, { event: { orgcId: p.orgId } }, shared] };
 }

@@ -17,6 +17,8 @@ export interface Principal {
   tokenExpiresAt: Date | null;
   /** Every list must grant a scope (role ∩ token scope ∩ key scopes). */
   grantSets: readonly (readonly string[])[];
+  /** The sharing groups the caller's organisation owns or belongs to (distribution 4 reads through them). */
+  sharingGroupIds: readonly number[];
   ip: string | null;
   userAgent: string | null;
 }
@@ -60,6 +62,7 @@ export function systemPrincipal(): Principal {
     tokenId: null,
     tokenExpiresAt: null,
     grantSets: [[ADMIN_SCOPE]],
+    sharingGroupIds: [],
     ip: null,
     userAgent: null,
   };

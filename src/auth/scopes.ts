@@ -34,6 +34,15 @@ const RESOURCES: Record<string, { label: string; actions: Record<string, string>
     label: "tags",
     actions: { ...crud("tags"), admin: "Rename, recolour, change and delete tag definitions, which every organisation shares (beside tags:update / tags:delete)." },
   },
+  sharing_groups: {
+    label: "sharing groups",
+    actions: {
+      read: "Read the sharing groups your organisation owns or belongs to.",
+      create: "Create sharing groups owned by your organisation.",
+      update: "Change your organisation's sharing groups and their members (members allowed to extend may add organisations).",
+      delete: "Delete your organisation's sharing groups that no data uses.",
+    },
+  },
   taxonomies: { label: "taxonomies", actions: { ...crud("taxonomies"), admin: "Change taxonomies, which every organisation shares (beside taxonomies:update)." } },
   galaxies: {
     label: "galaxies",

@@ -30,7 +30,7 @@ const OBJECT_COUNT = (shared: boolean) => `(SELECT count(*) FROM objects o WHERE
 
 /** The event's live reports with their levels (which of them the document may hold is decided by `sharedReports`). */
 const REPORTS_OF = `COALESCE((
-    SELECT json_agg(json_build_object('uuid', r.uuid, 'name', r.name, 'content', r.content, 'distribution', r.distribution) ORDER BY r.id)
+    SELECT json_agg(json_build_object('uuid', r.uuid, 'name', r.name, 'content', r.content, 'distribution', r.distribution, 'sharing_group_id', r.sharing_group_id) ORDER BY r.id)
       FROM event_reports r WHERE r.event_id = e.id AND NOT r.deleted), '[]'::json)`;
 
 /**
@@ -40,7 +40,7 @@ const REPORTS_OF = `COALESCE((
  */
 const EVENT_SELECT = `
   SELECT e.id, e.uuid::text, e.info, e.org_id, e.orgc_id, e.user_id, to_char(e.date, 'YYYY-MM-DD') AS date, e.published,
-         e.analysis, e.threat_level, e.distribution, e.timestamp, e.publish_timestamp, e.sighting_timestamp,
+         e.analysis, e.threat_level, e.distribution, e.sharing_group_id, e.timestamp, e.publish_timestamp, e.sighting_timestamp,
          e.locked, e.protected, e.disable_correlation, e.extends_uuid::text, e.deleted,
          ${ATTRIBUTE_COUNT(true)} AS attribute_count, ${OBJECT_COUNT(true)} AS object_count,
          org.uuid::text AS org_uuid, org.name AS org_name, orgc.uuid::text AS orgc_uuid, orgc.name AS orgc_name,
@@ -54,7 +54,8 @@ const ATTRIBUTE_SELECT = `
   SELECT a.id, a.uuid::text, e.uuid::text AS event_uuid, o.uuid::text AS object_uuid, a.object_relation, a.category,
          a.type, a.value, a.value1, a.value2, a.comment, a.to_ids, a.deleted OR e.deleted OR COALESCE(o.deleted, false) AS deleted, a.disable_correlation, a.timestamp,
          floor(extract(epoch FROM a.first_seen))::bigint AS first_seen, floor(extract(epoch FROM a.last_seen))::bigint AS last_seen,
-         a.distribution, o.distribution AS object_distribution, e.distribution AS event_distribution, e.org_id AS event_org_id,
+         a.distribution, a.sharing_group_id, o.distribution AS object_distribution, o.sharing_group_id AS object_sharing_group_id,
+         e.distribution AS event_distribution, e.sharing_group_id AS event_sharing_group_id, e.org_id AS event_org_id,
          e.orgc_id AS event_orgc_id, ${TAGS_OF("attribute_tags", "attribute_id", "a.id")} AS tags
     FROM attributes a
     JOIN events e ON e.id = a.event_id
@@ -72,6 +73,7 @@ interface EventRow {
   analysis: number;
   threat_level: number;
   distribution: number;
+  sharing_group_id: number | null;
   timestamp: number;
   publish_timestamp: number;
   sighting_timestamp: number | null;
@@ -95,6 +97,7 @@ interface ReportRow {
   name: string;
   content: string;
   distribution: number;
+  sharing_group_id: number | null;
 }
 
 /**
@@ -104,9 +107,9 @@ interface ReportRow {
  * reports, not through search.
  */
 function sharedReports(r: EventRow): { uuid: string; name: string; content: string }[] {
-  const event = { distribution: r.distribution, orgId: r.org_id, orgcId: r.orgc_id };
+  const event = eventAccess(r);
   const documentAudience = audienceOf(event).join(",");
-  return r.reports.filter((x) => audienceOf(event, x.distribution).join(",") === documentAudience).map((x) => ({ uuid: x.uuid, name: x.name, content: x.content }));
+  return r.reports.filter((x) => audienceOf(event, { distribution: x.distribution, sharingGroupId: x.sharing_group_id }).join(",") === documentAudience).map((x) => ({ uuid: x.uuid, name: x.name, content: x.content }));
 }
 
 interface AttributeRow {
@@ -129,8 +132,11 @@ interface AttributeRow {
   first_seen: number | null;
   last_seen: number | null;
   distribution: number;
+  sharing_group_id: number | null;
   object_distribution: number | null;
+  object_sharing_group_id: number | null;
   event_distribution: number;
+  event_sharing_group_id: number | null;
   event_org_id: number;
   event_orgc_id: number;
   tags: TagRow[];
@@ -171,7 +177,7 @@ function eventDocument(r: EventRow): SearchDocument {
       event_distribution: r.distribution,
       event_org_id: r.org_id,
       event_orgc_id: r.orgc_id,
-      [AUDIENCE_FIELD]: audienceOf({ distribution: r.distribution, orgId: r.org_id, orgcId: r.orgc_id }),
+      [AUDIENCE_FIELD]: audienceOf(eventAccess(r)),
     },
   };
 }
@@ -226,8 +232,18 @@ function attributeDocument(r: AttributeRow): SearchDocument {
   };
 }
 
-function attributeAudience(r: Pick<AttributeRow, "event_distribution" | "event_org_id" | "event_orgc_id" | "distribution" | "object_distribution">): number[] {
-  return audienceOf({ distribution: r.event_distribution, orgId: r.event_org_id, orgcId: r.event_orgc_id }, r.distribution, r.object_distribution);
+const eventAccess = (r: Pick<EventRow, "distribution" | "sharing_group_id" | "org_id" | "orgc_id">) => ({ distribution: r.distribution, sharingGroupId: r.sharing_group_id, orgId: r.org_id, orgcId: r.orgc_id });
+
+/** Sides of a correlation carry no sharing groups: a level 4 there reads as the owners' only. */
+type AudienceFields = Pick<AttributeRow, "event_distribution" | "event_org_id" | "event_orgc_id" | "distribution" | "object_distribution"> &
+  Partial<Pick<AttributeRow, "event_sharing_group_id" | "sharing_group_id" | "object_sharing_group_id">>;
+
+function attributeAudience(r: AudienceFields): number[] {
+  return audienceOf(
+    { distribution: r.event_distribution, sharingGroupId: r.event_sharing_group_id ?? null, orgId: r.event_org_id, orgcId: r.event_orgc_id },
+    { distribution: r.distribution, sharingGroupId: r.sharing_group_id ?? null },
+    r.object_distribution === null ? null : { distribution: r.object_distribution, sharingGroupId: r.object_sharing_group_id ?? null },
+  );
 }
 
 export async function loadEventDocuments(sql: Sql, uuids: string[]): Promise<SearchDocument[]> {

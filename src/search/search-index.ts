@@ -19,12 +19,14 @@ export interface SearchDocument {
 /**
  * Who is searching. Documents a caller may not read never match: every document carries its
  * audience (`./fields.ts` AUDIENCE_FIELD, computed by the distribution rule of
- * `src/auth/distribution.ts`), and non-administrators only see those whose audience holds everyone
- * or their organisation.
+ * `src/auth/distribution.ts`), and non-administrators only see those whose audience holds everyone,
+ * their organisation or one of its sharing groups.
  */
 export interface SearchAccess {
   admin: boolean;
   orgId: number | null;
+  /** The sharing groups the caller's organisation reads through (their markers in audiences); none when absent. */
+  sharingGroupIds?: readonly number[];
 }
 
 export interface SearchRequest {

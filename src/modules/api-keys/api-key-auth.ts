@@ -2,6 +2,7 @@ import crypto from "node:crypto";
 import type pg from "pg";
 import type { Principal, RequestOrigin } from "../../auth/principal.ts";
 import type { AuthCache, CachedKey } from "../../auth/auth-cache.ts";
+import { sharingGroupIdsSql } from "../../auth/sharing-group-membership.ts";
 
 export const sha256Hex = (token: string) => crypto.createHash("sha256").update(token).digest("hex");
 
@@ -20,7 +21,8 @@ export function apiKeyResolver(pool: pg.Pool, cache: AuthCache) {
     const key = await cache.key(hash, async () => {
       const { rows } = await pool.query<KeyRow>(
         `SELECT k.id, k.user_id, k.scopes, k.disabled, k.admin_disabled, k.expires_at, k.last_used_at,
-                u.email, u.org_id, u.role_id, u.disabled AS user_disabled, r.scopes AS role_scopes
+                u.email, u.org_id, u.role_id, u.disabled AS user_disabled, r.scopes AS role_scopes,
+                ${sharingGroupIdsSql("u.org_id")} AS sharing_group_ids
            FROM api_keys k JOIN users u ON u.id = k.user_id JOIN roles r ON r.id = u.role_id
           WHERE k.token_hash = $1`,
         [hash],
@@ -44,6 +46,7 @@ export function apiKeyResolver(pool: pg.Pool, cache: AuthCache) {
       tokenId: null,
       tokenExpiresAt: key.expires_at,
       grantSets: [key.role_scopes, key.scopes],
+      sharingGroupIds: key.sharing_group_ids,
       ip: origin.ip,
       userAgent: origin.userAgent,
     };

@@ -9,6 +9,8 @@ export interface EventRef {
   uuid: string;
   info: string;
   distribution: number;
+  /** Its sharing group (distribution 4); absent where a reader does not load it: level 4 then reads as the owners' only. */
+  sharingGroupId?: number | null;
   orgId: number;
   orgcId: number;
 }
@@ -22,6 +24,7 @@ export interface AttributeView {
   objectUuid: string | null;
   /** The distribution of the attribute's object (null outside any object): part of who may read it. */
   objectDistribution: number | null;
+  objectSharingGroupId: number | null;
   objectRelation: string | null;
   type: string;
   category: string;
@@ -52,8 +55,8 @@ export const ATTRIBUTE_FROM = `FROM attributes a JOIN events e ON e.id = a.event
 const ATTRIBUTE_SELECT = `
   SELECT a.id::text, a.uuid::text, a.event_id, a.object_id, a.object_relation, a.type, a.category, a.value, a.value1, a.value2,
          a.to_ids, a.comment, a.distribution, a.sharing_group_id, a.timestamp, a.first_seen, a.last_seen, a.deleted,
-         a.disable_correlation, o.uuid::text AS object_uuid, o.distribution AS object_distribution, e.uuid::text AS event_uuid, e.info AS event_info,
-         e.distribution AS event_distribution, e.org_id AS event_org_id, e.orgc_id AS event_orgc_id, ${TAGS_JSON} AS tags
+         a.disable_correlation, o.uuid::text AS object_uuid, o.distribution AS object_distribution, o.sharing_group_id AS object_sharing_group_id, e.uuid::text AS event_uuid, e.info AS event_info,
+         e.distribution AS event_distribution, e.sharing_group_id AS event_sharing_group_id, e.org_id AS event_org_id, e.orgc_id AS event_orgc_id, ${TAGS_JSON} AS tags
     ${ATTRIBUTE_FROM}`;
 
 /** A row of ATTRIBUTE_SELECT (the id as text: attributes.id is a bigint beyond 2^53 in principle). */
@@ -79,9 +82,11 @@ interface AttributeRow {
   disable_correlation: boolean;
   object_uuid: string | null;
   object_distribution: number | null;
+  object_sharing_group_id: number | null;
   event_uuid: string;
   event_info: string;
   event_distribution: number;
+  event_sharing_group_id: number | null;
   event_org_id: number;
   event_orgc_id: number;
   tags: TagView[];
@@ -96,6 +101,7 @@ function toAttributeView(r: AttributeRow): AttributeView {
     objectId: r.object_id,
     objectUuid: r.object_uuid,
     objectDistribution: r.object_distribution,
+    objectSharingGroupId: r.object_sharing_group_id,
     objectRelation: r.object_relation,
     type: r.type,
     category: r.category,
@@ -117,6 +123,7 @@ function toAttributeView(r: AttributeRow): AttributeView {
       uuid: r.event_uuid,
       info: r.event_info,
       distribution: r.event_distribution,
+      sharingGroupId: r.event_sharing_group_id,
       orgId: r.event_org_id,
       orgcId: r.event_orgc_id,
     },
@@ -156,9 +163,9 @@ export async function attributesOfObjects(sql: Sql, objectIds: number[], reader:
 export async function lockEvent(sql: Sql, by: { uuid: string } | { id: number }): Promise<EventRef | null> {
   const [column, value] = "uuid" in by ? ["uuid", by.uuid] : ["id", by.id];
   const { rows } = await sql.query(
-    `SELECT id, uuid::text, info, distribution, org_id, orgc_id FROM events WHERE ${column} = $1 FOR UPDATE`,
+    `SELECT id, uuid::text, info, distribution, sharing_group_id, org_id, orgc_id FROM events WHERE ${column} = $1 FOR UPDATE`,
     [value],
   );
   const r = rows[0];
-  return r ? { id: r.id, uuid: r.uuid, info: r.info, distribution: r.distribution, orgId: r.org_id, orgcId: r.orgc_id } : null;
+  return r ? { id: r.id, uuid: r.uuid, info: r.info, distribution: r.distribution, sharingGroupId: r.sharing_group_id, orgId: r.org_id, orgcId: r.orgc_id } : null;
 }

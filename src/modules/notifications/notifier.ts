@@ -6,6 +6,7 @@ import { userPrincipal } from "../../auth/run-as.ts";
 import { canReadInEvent } from "../../auth/distribution.ts";
 import { queueEmails, type NewNotification } from "./mail.ts";
 import { candidatesOf, type Candidate, type ChangeRecord, type Context, type FollowList } from "./notification-rules.ts";
+import { sharingGroupIdsSql } from "../../auth/sharing-group-membership.ts";
 
 /** Topic on which a user's new notifications are announced (ids only; subscribers read the rows). */
 export const notificationsTopic = (userId: number) => `notifications:${userId}`;
@@ -14,6 +15,7 @@ interface Recipient {
   id: number;
   orgId: number;
   scopes: string[];
+  sharingGroupIds: number[];
 }
 
 /**
@@ -150,11 +152,12 @@ async function followersOf(pool: pg.Pool, candidates: Candidate[]): Promise<Map<
 }
 
 async function loadRecipients(pool: pg.Pool, ids: number[]): Promise<Map<number, Recipient>> {
-  const { rows } = await pool.query<{ id: number; org_id: number; scopes: string[] }>(
-    "SELECT u.id, u.org_id, r.scopes FROM users u JOIN roles r ON r.id = u.role_id WHERE u.id = ANY($1::int[]) AND NOT u.disabled",
+  const { rows } = await pool.query<{ id: number; org_id: number; scopes: string[]; sharing_group_ids: number[] }>(
+    `SELECT u.id, u.org_id, r.scopes, ${sharingGroupIdsSql("u.org_id")} AS sharing_group_ids
+       FROM users u JOIN roles r ON r.id = u.role_id WHERE u.id = ANY($1::int[]) AND NOT u.disabled`,
     [ids],
   );
-  return new Map(rows.map((r) => [r.id, { id: r.id, orgId: r.org_id, scopes: r.scopes }]));
+  return new Map(rows.map((r) => [r.id, { id: r.id, orgId: r.org_id, scopes: r.scopes, sharingGroupIds: r.sharing_group_ids }]));
 }
 
 export interface HuntAlert {

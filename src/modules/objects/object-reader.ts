@@ -41,7 +41,7 @@ export const OBJECT_FROM = `FROM objects o JOIN events e ON e.id = o.event_id`;
 const OBJECT_SELECT = `
   SELECT o.id, o.uuid::text, o.event_id, o.name, o.meta_category, o.description, o.template_uuid, o.template_version, o.timestamp,
          o.distribution, o.sharing_group_id, o.comment, o.deleted, o.first_seen, o.last_seen, e.uuid::text AS event_uuid,
-         e.info AS event_info, e.distribution AS event_distribution, e.org_id AS event_org_id, e.orgc_id AS event_orgc_id
+         e.info AS event_info, e.distribution AS event_distribution, e.sharing_group_id AS event_sharing_group_id, e.org_id AS event_org_id, e.orgc_id AS event_orgc_id
     ${OBJECT_FROM}`;
 
 /** A row of OBJECT_SELECT. */
@@ -64,6 +64,7 @@ interface ObjectRow {
   event_uuid: string;
   event_info: string;
   event_distribution: number;
+  event_sharing_group_id: number | null;
   event_org_id: number;
   event_orgc_id: number;
 }
@@ -86,7 +87,7 @@ function toObjectView(r: ObjectRow): ObjectView {
     deleted: r.deleted,
     firstSeen: r.first_seen,
     lastSeen: r.last_seen,
-    event: { id: r.event_id, uuid: r.event_uuid, info: r.event_info, distribution: r.event_distribution, orgId: r.event_org_id, orgcId: r.event_orgc_id },
+    event: { id: r.event_id, uuid: r.event_uuid, info: r.event_info, distribution: r.event_distribution, sharingGroupId: r.event_sharing_group_id, orgId: r.event_org_id, orgcId: r.event_orgc_id },
     attributes: [],
     references: [],
   };

@@ -40,7 +40,7 @@
  */
 import type { BoolNode, LuceneNode, PhraseNode, RangeNode, RegexNode, TermNode } from "../lucene/ast.ts";
 import { INDEX_FIELDS, type FieldType } from "../fields.ts";
-import type { IndexName } from "../search-index.ts";
+import type { IndexName, SearchAccess } from "../search-index.ts";
 import { analyze, lowerCase } from "./analyzer.ts";
 import { parseDateMath } from "./dates.ts";
 import { parseCidr, parseIp } from "./ip.ts";
@@ -221,9 +221,9 @@ export class SqlCompiler {
     }
   }
 
-  /** Non-administrators: every access prefix public, or their organisation (`./access.ts`). */
-  compileAccess(orgId: number | null): string {
-    return `d.visible_to && ${this.p(visibleToParam(orgId))}::numeric[]`;
+  /** Non-administrators: documents for everyone, their organisation or its sharing groups (`./access.ts`). */
+  compileAccess(access: SearchAccess): string {
+    return `d.visible_to && ${this.p(visibleToParam(access))}::numeric[]`;
   }
 
   private node(node: LuceneNode): Cond {

@@ -198,9 +198,8 @@ class StreamSql {
   filter(params: Params, alias: string): string[] {
     const conds: string[] = [];
     if (this.liveOnly) conds.push(`${alias}.live`);
-    const { admin, orgId } = this.req.access;
-    // `vis` is the document's `visible_to` with the public marker as NULL: the same organisations match.
-    if (!admin) conds.push(`(${alias}.vis IS NULL OR ${alias}.vis && ${params.p(visibleToParam(orgId), "::numeric[]")})`);
+    // `vis` is the document's `visible_to` with the public marker as NULL: the same audiences match.
+    if (!this.req.access.admin) conds.push(`(${alias}.vis IS NULL OR ${alias}.vis && ${params.p(visibleToParam(this.req.access), "::numeric[]")})`);
     for (const [s, values] of this.facets) {
       const present = this.probes.includes(s);
       conds.push(facetCondition(alias, params.p(values, "::text[]"), this.lookup(params, s, alias, true), present));

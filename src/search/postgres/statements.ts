@@ -30,7 +30,7 @@ export interface SearchStatements {
 export function whereOf(c: SqlCompiler, req: Pick<SearchRequest, "index" | "query" | "access" | "filters">): string {
   try {
     const conds = [`d.index_name = ${c.p(req.index)}`, `(${c.compileQuery(req.query)})`];
-    if (!req.access.admin) conds.push(`(${c.compileAccess(req.access.orgId)})`);
+    if (!req.access.admin) conds.push(`(${c.compileAccess(req.access)})`);
     for (const [field, value] of Object.entries(req.filters ?? {})) conds.push(`(${c.compileFilter(field, value)})`);
     return conds.join(" AND ");
   } catch (err) {
