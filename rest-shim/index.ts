@@ -21,8 +21,9 @@ import { taskRoutes } from "./routes/tasks.ts";
 import { feedRoutes } from "./routes/feeds.ts";
 import { notificationRoutes } from "./routes/notifications.ts";
 import { settingsRoutes } from "./routes/settings.ts";
+import { sharingGroupRoutes } from "./routes/sharing-groups.ts";
 import { userRoutes } from "./routes/users.ts";
 import { mcpRoutes } from "../src/mcp/mcp-config.routes.ts";
 
 /** The whole REST surface. Order matters only for readability: paths are matched exactly. */
-export const routeTable: RouteDef[] = [...authRoutes, ...userRoutes, ...roleRoutes, ...organisationRoutes, ...settingsRoutes, ...apiKeyRoutes, ...auditLogRoutes, ...galaxyRoutes, ...searchRoutes, ...exploreExportRoutes, ...correlationRoutes, ...taskRoutes, ...huntRoutes, ...exportRoutes, ...feedRoutes, ...notificationRoutes, ...retentionRoutes, ...eventRoutes, ...attributeRoutes, ...objectRoutes, ...reportRoutes, ...tagRoutes, ...sightingRoutes, ...mcpRoutes];
+export const routeTable: RouteDef[] = [...authRoutes, ...userRoutes, ...roleRoutes, ...organisationRoutes, ...sharingGroupRoutes, ...settingsRoutes, ...apiKeyRoutes, ...auditLogRoutes, ...galaxyRoutes, ...searchRoutes, ...exploreExportRoutes, ...correlationRoutes, ...taskRoutes, ...huntRoutes, ...exportRoutes, ...feedRoutes, ...notificationRoutes, ...retentionRoutes, ...eventRoutes, ...attributeRoutes, ...objectRoutes, ...reportRoutes, ...tagRoutes, ...sightingRoutes, ...mcpRoutes];

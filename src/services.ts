@@ -12,6 +12,7 @@ import { TagsService } from "./modules/tags/index.ts";
 import { SightingsService } from "./modules/sightings/index.ts";
 import { GalaxiesService } from "./modules/galaxies/index.ts";
 import { OrganisationsService } from "./modules/organisations/index.ts";
+import { SharingGroupsService } from "./modules/sharing-groups/index.ts";
 import { RolesService } from "./modules/roles/index.ts";
 import { SearchService } from "./modules/search/index.ts";
 import { CorrelationsService } from "./modules/correlations/index.ts";
@@ -41,6 +42,7 @@ export function createServices(ctx: AppContext) {
     users: new UsersService(ctx, audit),
     roles: new RolesService(ctx, audit),
     organisations: new OrganisationsService(ctx, audit),
+    sharingGroups: new SharingGroupsService(ctx, audit),
     settings: new SettingsService(ctx, audit),
     apiKeys: new ApiKeysService(ctx, audit),
     galaxies,

@@ -3,6 +3,7 @@ import { builder } from "./builder.ts";
 // Each module registers its types, queries, mutations and subscriptions on the shared builder.
 import "../modules/roles/roles.graphql.ts";
 import "../modules/organisations/organisations.graphql.ts";
+import "../modules/sharing-groups/sharing-groups.graphql.ts";
 import "../modules/users/users.graphql.ts";
 import "../modules/settings/settings.graphql.ts";
 import "../modules/api-keys/api-keys.graphql.ts";

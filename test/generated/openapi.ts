@@ -7555,7 +7555,10 @@ export interface operations {
     };
     listSharingGroups: {
         parameters: {
-            query?: never;
+            query?: {
+                limit?: string;
+                skip?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;

@@ -14,9 +14,10 @@ import { huntCases } from "./matrix/hunts.cases.ts";
 import { mcpCases } from "./matrix/mcp.cases.ts";
 import { exportCases } from "./matrix/exports.cases.ts";
 import { reportCases } from "./matrix/reports.cases.ts";
+import { sharingGroupCases } from "./matrix/sharing-groups.cases.ts";
 
 /** Every area adds its cases here; the coverage test fails for any route without a row. */
-const cases: MatrixCase[] = [...identityCases, ...galaxyCases, ...eventCases, ...dataCoreCases, ...correlationCases, ...taskCases, ...feedCases, ...notificationCases, ...huntCases, ...mcpCases, ...exportCases, ...reportCases];
+const cases: MatrixCase[] = [...identityCases, ...galaxyCases, ...eventCases, ...dataCoreCases, ...correlationCases, ...taskCases, ...feedCases, ...notificationCases, ...huntCases, ...mcpCases, ...exportCases, ...reportCases, ...sharingGroupCases];
 
 let app: TestApp;
 let world: MatrixWorld;

@@ -29,14 +29,15 @@ import { operationsGraphql, operationsRest } from "./cross-org/operations.cases.
 import { mcpGraphql, mcpRest } from "./cross-org/mcp.cases.ts";
 import { readPathsGraphql, readPathsRest } from "./cross-org/read-paths.cases.ts";
 import { reportsGraphql, reportsReadPaths, reportsRest } from "./cross-org/reports.cases.ts";
+import { sharingGroupsGraphql, sharingGroupsRest } from "./cross-org/sharing-groups.cases.ts";
 import { uncoveredRoutes, type RestCase } from "./cross-org/rest.ts";
 import { changedTables, snapshotOrg, type Snapshot } from "./cross-org/snapshot.ts";
 import { afterTrigger, subscribeAll, subscriptionCases } from "./cross-org/subscriptions.ts";
 import { taskCases } from "./cross-org/tasks.cases.ts";
 import { B_ACTORS, buildWorld, finished as finishedRun, leaks, type CrossOrgWorld } from "./cross-org/world.ts";
 
-const restCases: RestCase[] = [...identityRest, ...eventsRest, ...operationsRest, ...exploreExportRest, ...exportsRest, ...reportsRest, ...mcpRest];
-const graphqlCases: GraphqlCase[] = [...identityGraphql, ...eventsGraphql, ...operationsGraphql, ...exploreExportGraphql, ...exportsGraphql, ...reportsGraphql, ...mcpGraphql];
+const restCases: RestCase[] = [...identityRest, ...eventsRest, ...operationsRest, ...exploreExportRest, ...exportsRest, ...reportsRest, ...mcpRest, ...sharingGroupsRest];
+const graphqlCases: GraphqlCase[] = [...identityGraphql, ...eventsGraphql, ...operationsGraphql, ...exploreExportGraphql, ...exportsGraphql, ...reportsGraphql, ...mcpGraphql, ...sharingGroupsGraphql];
 const matrixRows: Row[] = [...restCases.map((c) => restRow(c)), ...graphqlCases.map((c) => graphqlRow(c))];
 const furtherRows: Row[] = [...[...readPathsRest, ...exportsReadPaths, ...reportsReadPaths].map((c) => restRow(c, " (further path)")), ...readPathsGraphql.map((c) => graphqlRow(c, " (further path)"))];
 

@@ -73,3 +73,12 @@ END $$;
 
 CREATE TRIGGER "sharing_group_orgs_auth_change" AFTER INSERT OR UPDATE OR DELETE ON "sharing_group_orgs" FOR EACH ROW EXECUTE FUNCTION "notify_sharing_group_change"();
 CREATE TRIGGER "sharing_groups_auth_change" AFTER INSERT OR UPDATE OR DELETE ON "sharing_groups" FOR EACH ROW EXECUTE FUNCTION "notify_sharing_group_row_change"();
+
+-- Built-in roles: org_admin (2) manages its organisation's sharing groups; user (3) and read_only (4)
+-- read those their organisation belongs to.
+UPDATE "roles"
+   SET "scopes" = ARRAY(SELECT DISTINCT s FROM unnest("scopes" || ARRAY['sharing_groups:read', 'sharing_groups:create', 'sharing_groups:update', 'sharing_groups:delete']) AS s ORDER BY s)
+ WHERE "id" = 2;
+UPDATE "roles"
+   SET "scopes" = ARRAY(SELECT DISTINCT s FROM unnest("scopes" || ARRAY['sharing_groups:read']) AS s ORDER BY s)
+ WHERE "id" IN (3, 4);

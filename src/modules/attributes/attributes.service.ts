@@ -9,6 +9,7 @@ import { canReadEvent, canReadInEvent, canWriteEvent, readableAttributeWhere, re
 import type { Prisma } from "../../platform/db/index.ts";
 import { ensureTags } from "../events/index.ts";
 import { checkTagName } from "../tags/index.ts";
+import { checkAssignableSharingGroups } from "../sharing-groups/index.ts";
 import { listAttributes, loadAttribute, lockEvent, type AttributeView, type EventRef } from "./attribute-reader.ts";
 import { prepareAttributePatch, prepareNewAttribute, type AttributeCreate, type AttributePatch } from "./attribute-rules.ts";
 import { insertAttributes, touchEvent, touchObject, updateAttributeColumns } from "./attribute-writer.ts";
@@ -146,6 +147,7 @@ export class AttributesService {
     issues.throwIfAny();
     return withTransaction(this.ctx.db.pool, async (client) => {
       const e = await writableEvent(client, p, input.eventUuid!);
+      if (row!.sharingGroupId !== null) await checkAssignableSharingGroups(client, p, [{ id: row!.sharingGroupId, loc: ["sharingGroupId"] }]);
       let objectId: number | null = null;
       if (input.objectUuid) {
         const o = await client.query<{ id: number }>("SELECT id FROM objects WHERE uuid = $1 AND event_id = $2 FOR UPDATE", [input.objectUuid, e.id]);
@@ -170,6 +172,7 @@ export class AttributesService {
       const prepared = prepareAttributePatch(issues, [], a, patch);
       issues.throwIfAny();
       const { columns, fields } = prepared!;
+      if (typeof columns.sharing_group_id === "number") await checkAssignableSharingGroups(client, p, [{ id: columns.sharing_group_id, loc: ["sharingGroupId"] }]);
       let objectId = a.objectId;
       let objectUuid = a.objectUuid;
       if (patch.objectUuid !== undefined && patch.objectUuid !== a.objectUuid) {
@@ -280,8 +283,13 @@ export class AttributesService {
 }
 
 /** The distribution rule for one attribute: its event, its object and its own level. */
-export function canReadAttribute(p: Principal, a: Pick<AttributeView, "event" | "distribution" | "objectDistribution">): boolean {
-  return canReadInEvent(p, a.event, a.distribution, a.objectDistribution);
+export function canReadAttribute(p: Principal, a: Pick<AttributeView, "event" | "distribution" | "sharingGroupId" | "objectDistribution" | "objectSharingGroupId">): boolean {
+  return canReadInEvent(
+    p,
+    a.event,
+    { distribution: a.distribution, sharingGroupId: a.sharingGroupId },
+    a.objectDistribution === null ? null : { distribution: a.objectDistribution, sharingGroupId: a.objectSharingGroupId },
+  );
 }
 
 /** Locks an event for a write: 404 when missing or unreadable, 403 when readable but not the caller's to change. */

@@ -15,6 +15,7 @@ import { exportMispEvent } from "./misp-export.ts";
 import { parseMispEvent, type ParseOptions } from "./misp-parse.ts";
 import { containsPattern, likeLiteral } from "../../platform/db/like.ts";
 import { checkTagName } from "../tags/index.ts";
+import { checkAssignableSharingGroups } from "../sharing-groups/index.ts";
 
 export interface EventFilter {
   info?: string;
@@ -134,7 +135,7 @@ export class EventsService {
       threatLevel: fields.threatLevel ?? 4,
       analysis: fields.analysis ?? 0,
       distribution: fields.distribution ?? 0,
-      sharingGroupId: null,
+      sharingGroupId: fields.sharingGroupId ?? null,
       published: fields.published ?? false,
       timestamp: ts,
       publishTimestamp: fields.published ? ts : 0,
@@ -151,6 +152,7 @@ export class EventsService {
       objects: [],
     };
     if (await loadEvent(this.ctx.db.pool, draft.uuid)) throw errors.conflict("An event with this uuid already exists");
+    if (draft.sharingGroupId !== null) await checkAssignableSharingGroups(this.ctx.db.pool, p, [{ id: draft.sharingGroupId, loc: ["sharingGroupId"] }]);
     await this.write(p, draft);
     return this.get(p, draft.uuid);
   }
@@ -196,6 +198,7 @@ export class EventsService {
   /** The field edits of an update, in its transaction: the timestamp moves forward, followers hear of it. */
   private async edit(client: import("pg").PoolClient, p: Principal, e: EventView, fields: Omit<EventFields, "deleted">): Promise<Change[]> {
     const sets: string[] = [];
+    if (fields.sharingGroupId != null) await checkAssignableSharingGroups(client, p, [{ id: fields.sharingGroupId, loc: ["sharingGroupId"] }]);
     const params: unknown[] = [];
     const set = (column: string, value: unknown) => {
       params.push(value);
@@ -206,6 +209,7 @@ export class EventsService {
     if (fields.threatLevel !== undefined) set("threat_level", fields.threatLevel);
     if (fields.analysis !== undefined) set("analysis", fields.analysis);
     if (fields.distribution !== undefined) set("distribution", fields.distribution);
+    if (fields.sharingGroupId !== undefined) set("sharing_group_id", fields.sharingGroupId);
     if (fields.locked !== undefined) set("locked", fields.locked);
     if (fields.protected !== undefined) set("protected", fields.protected);
     if (fields.disableCorrelation !== undefined) set("disable_correlation", fields.disableCorrelation);

@@ -202,7 +202,7 @@ export function parseMispEvent(body: unknown, opts: ParseOptions = {}): ParsedEv
     threatLevel: p.intIn(root.threat_level_id ?? root.threat_level, [...base, "threat_level_id"], 1, 4, 4),
     analysis: p.intIn(root.analysis, [...base, "analysis"], 0, 2, 0),
     distribution: p.intIn(root.distribution, [...base, "distribution"], 0, 4, 0),
-    sharingGroupId: p.optionalId(root.sharing_group_id, [...base, "sharing_group_id"]),
+    sharingGroupId: p.foreignSharingGroup(root.sharing_group_id, [...base, "sharing_group_id"]),
     published: p.bool(root.published, [...base, "published"], false),
     timestamp: p.epoch(root.timestamp, [...base, "timestamp"], now),
     publishTimestamp: p.epoch(root.publish_timestamp, [...base, "publish_timestamp"], 0),
@@ -273,7 +273,7 @@ function parseAttribute(p: FieldReader, a: unknown, loc: Loc, now: number, claim
     toIds: p.bool(a.to_ids, [...loc, "to_ids"], defaultToIdsFor(type) ?? false),
     comment: p.string(a.comment, [...loc, "comment"], { max: IMPORT_LIMITS.commentLength }) ?? "",
     distribution: p.intIn(a.distribution, [...loc, "distribution"], 0, 5, 5),
-    sharingGroupId: p.optionalId(a.sharing_group_id, [...loc, "sharing_group_id"]),
+    sharingGroupId: p.foreignSharingGroup(a.sharing_group_id, [...loc, "sharing_group_id"]),
     timestamp: p.epoch(a.timestamp, [...loc, "timestamp"], now),
     firstSeen: p.datetime(a.first_seen, [...loc, "first_seen"]),
     lastSeen: p.datetime(a.last_seen, [...loc, "last_seen"]),
@@ -339,7 +339,7 @@ function parseObject(p: FieldReader, o: unknown, loc: Loc, now: number, claim: (
     templateVersion: obj.template_version == null || obj.template_version === "" ? null : p.intIn(obj.template_version, [...loc, "template_version"], 0, 1_000_000, 0),
     timestamp: p.epoch(obj.timestamp, [...loc, "timestamp"], now),
     distribution: p.intIn(obj.distribution, [...loc, "distribution"], 0, 5, 5),
-    sharingGroupId: p.optionalId(obj.sharing_group_id, [...loc, "sharing_group_id"]),
+    sharingGroupId: p.foreignSharingGroup(obj.sharing_group_id, [...loc, "sharing_group_id"]),
     comment: p.string(obj.comment, [...loc, "comment"], { max: IMPORT_LIMITS.commentLength }) ?? "",
     deleted: p.bool(obj.deleted, [...loc, "deleted"], false),
     firstSeen: p.datetime(obj.first_seen, [...loc, "first_seen"]),
@@ -365,7 +365,7 @@ function parseReport(p: FieldReader, r: unknown, loc: Loc, now: number, claim: (
     name: name.trim() || `Event report (${now})`,
     content,
     distribution: p.intIn(o.distribution, [...loc, "distribution"], 0, 5, 5),
-    sharingGroupId: p.optionalId(o.sharing_group_id, [...loc, "sharing_group_id"]),
+    sharingGroupId: p.foreignSharingGroup(o.sharing_group_id, [...loc, "sharing_group_id"]),
     timestamp: p.epoch(o.timestamp, [...loc, "timestamp"], now),
     deleted: p.bool(o.deleted, [...loc, "deleted"], false),
   };
@@ -425,6 +425,15 @@ class FieldReader {
       return dflt;
     }
     return n;
+  }
+
+  /**
+   * A sharing group id as the sending instance numbered it: checked as an id, then dropped, since it
+   * names nothing here (data of distribution 4 without a local group reads as its owners' only).
+   */
+  foreignSharingGroup(v: unknown, loc: Loc): null {
+    this.optionalId(v, loc);
+    return null;
   }
 
   optionalId(v: unknown, loc: Loc): number | null {

@@ -19,6 +19,10 @@ import { insertAttributes, touchEvent, updateAttributeColumns } from "../attribu
 import { attributeDeletedChange, writableEvent } from "../attributes/index.ts";
 import { checkDate, checkIntRange, checkText, checkUuidField, Issues, nowSeconds, type Loc } from "../attributes/index.ts";
 import { listObjects, loadObject, type ObjectView } from "./object-reader.ts";
+import { checkAssignableSharingGroups, type SharingGroupRef } from "../sharing-groups/index.ts";
+
+/** The sharing groups a list of new attributes names, each at its place in the request. */
+const groupsOf = (ids: (number | null)[], key: string): SharingGroupRef[] => ids.flatMap((id, i) => (id === null ? [] : [{ id, loc: [key, i, "sharingGroupId"] }]));
 
 export type { ObjectCreate, ObjectFields, ObjectPatch, ReferenceCreate } from "./objects.contracts.ts";
 import type { ObjectCreate, ObjectFields, ObjectPatch, ReferenceCreate } from "./objects.contracts.ts";
@@ -218,6 +222,10 @@ export class ObjectsService {
 
     return withTransaction(this.ctx.db.pool, async (client) => {
       const e = await writableEvent(client, p, eventUuid);
+      await checkAssignableSharingGroups(client, p, [
+        ...(input.sharingGroupId != null ? [{ id: input.sharingGroupId, loc: ["sharingGroupId"] }] : []),
+        ...groupsOf(rows.map((r) => r.sharingGroupId), "attributes"),
+      ]);
       const now = nowSeconds();
       const inserted = await client.query<{ id: number }>(
         `INSERT INTO objects (event_id, uuid, name, meta_category, description, template_uuid, template_version, timestamp, distribution,
@@ -289,8 +297,8 @@ export class ObjectsService {
       const deletes = (patch.deleteAttributes ?? []).map((u, i) => checkUuidField(issues, ["deleteAttributes", i], u));
       const totalOps = newAttributes.length + updates.length + deletes.length;
       if (totalOps > MAX_OBJECT_ATTRIBUTES) issues.add([], `at most ${MAX_OBJECT_ATTRIBUTES} attribute operations`, totalOps);
-      const newRows = prepareObjectAttributes(issues, "new_attributes", newAttributes, o.uuid, e.uuid, taken);
-      const updatePlans: { a: AttributeView; columns: Record<string, unknown>; fields: string[] }[] = [];
+      const newRows = prepareObjectAttributes(issues, "newAttributes", newAttributes, o.uuid, e.uuid, taken);
+      const updatePlans: { a: AttributeView; columns: Record<string, unknown>; fields: string[]; index: number }[] = [];
       for (const [i, u] of updates.entries()) {
         const loc: Loc = ["updateAttributes", i];
         const id = checkUuidField(issues, [...loc, "uuid"], u.uuid);
@@ -303,7 +311,7 @@ export class ObjectsService {
         if (u.objectUuid !== undefined && u.objectUuid?.toLowerCase() !== o.uuid) issues.add([...loc, "objectUuid"], "must be this object or absent", u.objectUuid);
         const a = current.get(id) ?? (await loadAttribute(client, id))!;
         const plan = prepareAttributePatch(issues, loc, a, { ...u, objectUuid: undefined });
-        if (plan && plan.fields.length) updatePlans.push({ a, ...plan });
+        if (plan && plan.fields.length) updatePlans.push({ a, ...plan, index: i });
       }
       for (const [i, id] of deletes.entries()) {
         if (taken.has(id)) issues.add(["deleteAttributes", i], "uuid given twice in the request", id);
@@ -312,6 +320,11 @@ export class ObjectsService {
       }
       issues.throwIfAny();
       if (sets.length === 0 && totalOps === 0 && patch.deleted === undefined) throw errors.invalidInput([], "Nothing to update");
+      await checkAssignableSharingGroups(client, p, [
+        ...(patch.sharingGroupId != null ? [{ id: patch.sharingGroupId, loc: ["sharingGroupId"] }] : []),
+        ...groupsOf(newRows.map((r) => r.sharingGroupId), "newAttributes"),
+        ...updatePlans.flatMap((u) => (typeof u.columns.sharing_group_id === "number" ? [{ id: u.columns.sharing_group_id, loc: ["updateAttributes", u.index, "sharingGroupId"] }] : [])),
+      ]);
 
       await insertAttributes(client, e.id, newRows.map((row) => ({ row, objectId: o.id })), now);
       changes.push(...newRows.map((r) => ({ kind: "attribute.created", entityType: "attribute" as const, entityUuid: r.uuid, eventUuid: e.uuid, payload: { object_uuid: o.uuid } })));
@@ -386,8 +399,8 @@ export class ObjectsService {
 }
 
 /** The distribution rule for one object: its event and its own level. */
-function canReadObject(p: Principal, o: Pick<ObjectView, "event" | "distribution">): boolean {
-  return canReadInEvent(p, o.event, o.distribution);
+function canReadObject(p: Principal, o: Pick<ObjectView, "event" | "distribution" | "sharingGroupId">): boolean {
+  return canReadInEvent(p, o.event, { distribution: o.distribution, sharingGroupId: o.sharingGroupId });
 }
 
 /** Deletes the object for good; followers already told of a soft delete are not told again. */

@@ -84,6 +84,8 @@ export interface ATargets {
   /** A's user's notification (their followed private event changed). */
   notification: { id: number };
   savedSearch: string;
+  /** A's sharing group (A alone a member): B neither sees it nor changes it. */
+  sharingGroup: { id: number; name: string };
 }
 
 /** Instance-wide things the routes name (not A's). */
@@ -143,6 +145,7 @@ export interface Throwaways {
   exclusion(): Promise<number>;
   /** A report in A's private event. */
   report(): Promise<string>;
+  sharingGroup(): Promise<number>;
 }
 
 const uuid = () => crypto.randomUUID();
@@ -316,17 +319,20 @@ export async function buildWorld(app: TestApp): Promise<CrossOrgWorld> {
   const exclusionId = (await call(site, "POST", "/correlations/exclusions", { value: `excluded-${t}.%` })).id;
   const rebuildId = (await q<{ id: number }>("INSERT INTO correlation_rebuilds (status) VALUES ('succeeded') RETURNING id"))[0].id;
 
+  const sharingGroup = { id: 0, name: `A sharing group ${t}` };
+  sharingGroup.id = (await call(aAdmin, "POST", "/sharing_groups/", { name: sharingGroup.name, description: `A's own ${t}` })).id;
+
   const a: ATargets = {
     org: orgA, privateEvent, privateAttribute, privateAttribute2, privateObject, sharedEvent, sharedAttribute, sharedPrivateAttribute, sharedHiddenIp, sharedPrivateObject, sharedObject,
     privateReport, sharedReport, sharedPrivateReport, tag, sightingSource, hunt, export: savedExport, adminHunt, networkFeed, secret, localFeed, uploadKey, apiKey: { id: key.id, name: keyName, token: key.token }, schedule, taskRun, activeRun,
-    notification, savedSearch,
+    notification, savedSearch, sharingGroup,
   };
   const privateStrings = [
     privateEvent.uuid, privateEvent.info, privateAttribute.uuid, privateAttribute.value, privateAttribute2.uuid, privateObject.uuid, privateObject.attribute.uuid,
     privateObject.attribute.value, sharedPrivateAttribute.uuid, sharedHiddenIp.uuid, sharedHiddenIp.value, sharedPrivateObject.uuid, sharedPrivateObject.attribute.uuid, sharedPrivateObject.attribute.value,
     privateReport.uuid, privateReport.name, `wordprivate${t}`, sharedPrivateReport.uuid, sharedPrivateReport.name, `wordsharedprivate${t}`,
     sightingSource, hunt.name, savedExport.name, adminHunt.name, networkFeed.name, networkFeed.url, `a-${t}/`, secret, localFeed.name, localFeed.eventUuid, localValue, uploadKey,
-    `provider ${t}`, keyName, key.token, schedule.id, schedule.name, taskRun.id, activeRun.id, savedSearch, aAdmin.email, aUser.email, aRead.email,
+    `provider ${t}`, keyName, key.token, schedule.id, schedule.name, taskRun.id, activeRun.id, savedSearch, aAdmin.email, aUser.email, aRead.email, sharingGroup.name,
   ].map((s) => s.toLowerCase());
 
   let n = 0;
@@ -358,6 +364,7 @@ export async function buildWorld(app: TestApp): Promise<CrossOrgWorld> {
     tag: async () => (await call(site, "POST", "/tags/", { name: unique("tmp-tag") })).id,
     exclusion: async () => (await call(site, "POST", "/correlations/exclusions", { value: `${unique("tmp")}.%` })).id,
     report: async () => (await call(aUser, "POST", `/reports/${privateEvent.uuid}`, { name: unique("A throwaway report"), content: "tmp" })).uuid,
+    sharingGroup: async () => (await call(aAdmin, "POST", "/sharing_groups/", { name: unique("A throwaway sharing group") })).id,
   };
 
   return {

@@ -1,0 +1,190 @@
+import crypto from "node:crypto";
+import type { AppContext } from "../../app-context.ts";
+import { authorize, isAdmin, type Principal } from "../../auth/principal.ts";
+import { errors, parseInput } from "../../platform/errors.ts";
+import type { Prisma } from "../../platform/db/index.ts";
+import { offsetOf, pageOf, type Page, type PageRequest } from "../../platform/pagination.ts";
+import type { AuditService } from "../audit/index.ts";
+import { diff, isUniqueViolation } from "../roles/index.ts";
+import {
+  memberContract,
+  sharingGroupCreateContract,
+  sharingGroupPatchContract,
+  type MemberInput,
+  type SharingGroupCreate,
+  type SharingGroupPatch,
+} from "./sharing-groups.contracts.ts";
+
+/** What a caller asks a sharing-group row to hold: GraphQL passes @pothos/plugin-prisma's query. */
+export type SharingGroupQuery = { include?: Prisma.SharingGroupInclude; select?: Prisma.SharingGroupSelect };
+export type SharingGroupRow<Q extends SharingGroupQuery> = Prisma.SharingGroupGetPayload<Q>;
+
+/** A group with its owner and members, as REST answers it. */
+export const WITH_MEMBERS = {
+  include: { org: { select: { id: true, uuid: true, name: true } }, members: { include: { org: { select: { id: true, uuid: true, name: true } } }, orderBy: { orgId: "asc" } } },
+} as const satisfies SharingGroupQuery;
+export type SharingGroupWithMembers = SharingGroupRow<typeof WITH_MEMBERS>;
+
+/**
+ * Sharing groups: every change drops this process's cached principals when it commits (membership
+ * is part of what a caller reads; other processes learn it from the tables' notification).
+ * An organisation sees the groups it owns or belongs to (administrators all);
+ * the owner (and administrators) change and delete them; a member allowed to extend may add
+ * organisations. Data of distribution 4 names a group, and the distribution rule
+ * (src/auth/distribution.ts) lets the group's organisations read it.
+ */
+export class SharingGroupsService {
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly audit: AuditService,
+  ) {}
+
+  /** The groups the caller may see: an administrator every one, others their organisation's. */
+  visibleWhere(p: Principal): Prisma.SharingGroupWhereInput {
+    if (isAdmin(p)) return {};
+    if (p.orgId === null) return { id: -1 };
+    return { OR: [{ orgId: p.orgId }, { members: { some: { orgId: p.orgId } } }] };
+  }
+
+  async list<Q extends SharingGroupQuery>(p: Principal | null, page: { skip: number; limit: number }, query: Q): Promise<SharingGroupRow<Q>[]> {
+    authorize(p, "sharing_groups:read");
+    const rows = await this.ctx.db.prisma.sharingGroup.findMany({ ...query, where: this.visibleWhere(p), orderBy: { id: "asc" }, skip: page.skip, take: page.limit });
+    return rows as SharingGroupRow<Q>[];
+  }
+
+  /** The same list as a page with its total (GraphQL's paging). */
+  async listPage<Q extends SharingGroupQuery>(p: Principal | null, req: PageRequest, query: Q): Promise<Page<SharingGroupRow<Q>>> {
+    const items = await this.list(p, { skip: offsetOf(req), limit: req.size }, query);
+    return pageOf(items, await this.ctx.db.prisma.sharingGroup.count({ where: this.visibleWhere(p!) }), req);
+  }
+
+  /** 404 for a group the caller may not see: its existence is not disclosed. */
+  async get<Q extends SharingGroupQuery>(p: Principal | null, id: number, query: Q): Promise<SharingGroupRow<Q>> {
+    authorize(p, "sharing_groups:read");
+    const group = await this.ctx.db.prisma.sharingGroup.findFirst({ ...query, where: { AND: [this.visibleWhere(p), { id }] } });
+    if (!group) throw errors.notFound("Sharing group");
+    return group as SharingGroupRow<Q>;
+  }
+
+  async create<Q extends SharingGroupQuery>(p: Principal | null, given: SharingGroupCreate, query: Q): Promise<SharingGroupRow<Q>> {
+    authorize(p, "sharing_groups:create");
+    const input = parseInput(sharingGroupCreateContract, given);
+    if (input.orgId !== undefined && input.orgId !== p.orgId && !isAdmin(p)) throw errors.forbidden("Only administrators create sharing groups for another organisation");
+    const ownerId = input.orgId ?? p.orgId;
+    if (ownerId === null) throw errors.forbidden("Only users of an organisation can own sharing groups");
+    const { prisma } = this.ctx.db;
+    const created = await this.ctx.authCache
+      .afterChange("sharing_groups:new", () => prisma.$transaction(async (tx) => {
+        const orgIds = [ownerId, ...(input.members ?? []).map((m) => m.orgId)];
+        await requireOrganisations(tx, orgIds, (i) => (i === 0 ? ["orgId"] : ["members", i - 1, "orgId"]));
+        const members = new Map<number, boolean>([[ownerId, true]]);
+        for (const m of input.members ?? []) if (m.orgId !== ownerId) members.set(m.orgId, m.extend ?? false);
+        const group = await tx.sharingGroup.create({
+          data: {
+            uuid: input.uuid ?? crypto.randomUUID(),
+            name: input.name,
+            releasability: input.releasability ?? "",
+            description: input.description ?? "",
+            active: input.active ?? true,
+            orgId: ownerId,
+            members: { create: [...members].map(([orgId, extend]) => ({ orgId, extend })) },
+          },
+        });
+        await this.audit.record(p, { action: "sharing_group.created", resourceType: "sharing_group", resourceId: group.id, metadata: { name: group.name, uuid: group.uuid, members: [...members.keys()] } }, tx);
+        return group;
+      }))
+      .catch(alreadyExists);
+    return this.get(p, created.id, query);
+  }
+
+  async update<Q extends SharingGroupQuery>(p: Principal | null, id: number, given: SharingGroupPatch, query: Q): Promise<SharingGroupRow<Q>> {
+    authorize(p, "sharing_groups:update");
+    const input = parseInput(sharingGroupPatchContract, given);
+    await this.ctx.authCache
+      .afterChange(`sharing_groups:${id}`, () => this.ctx.db.prisma.$transaction(async (tx) => {
+        const before = await this.owned(tx, p, id);
+        const after = await tx.sharingGroup.update({ where: { id }, data: input });
+        const changes = diff(before, after, ["name", "releasability", "description", "active"]);
+        await this.audit.record(p, { action: "sharing_group.updated", resourceType: "sharing_group", resourceId: id, metadata: { changes } }, tx);
+      }))
+      .catch(alreadyExists);
+    return this.get(p, id, query);
+  }
+
+  /** Adds (or changes the extend flag of) a member: the owner, an administrator, or a member allowed to extend. */
+  async addMember<Q extends SharingGroupQuery>(p: Principal | null, id: number, given: MemberInput, query: Q): Promise<SharingGroupRow<Q>> {
+    authorize(p, "sharing_groups:update");
+    const input = parseInput(memberContract, given);
+    await this.ctx.authCache.afterChange(`sharing_groups:${id}`, () => this.ctx.db.prisma.$transaction(async (tx) => {
+      const group = await this.visible(tx, p, id);
+      const mine = p.orgId === null ? null : await tx.sharingGroupOrg.findUnique({ where: { sharingGroupId_orgId: { sharingGroupId: id, orgId: p.orgId } } });
+      if (!isAdmin(p) && group.orgId !== p.orgId && !mine?.extend) throw errors.forbidden("Only the owner and members allowed to extend add organisations");
+      if (input.orgId === group.orgId) throw errors.invalidInput(["orgId"], "is the owner, always a member", input.orgId);
+      await requireOrganisations(tx, [input.orgId], () => ["orgId"]);
+      const extend = input.extend ?? false;
+      await tx.sharingGroupOrg.upsert({
+        where: { sharingGroupId_orgId: { sharingGroupId: id, orgId: input.orgId } },
+        create: { sharingGroupId: id, orgId: input.orgId, extend },
+        update: { extend },
+      });
+      await this.audit.record(p, { action: "sharing_group.member_added", resourceType: "sharing_group", resourceId: id, metadata: { org_id: input.orgId, extend } }, tx);
+    }));
+    return this.get(p, id, query);
+  }
+
+  /** Removes a member (not the owner): the owner or an administrator. */
+  async removeMember(p: Principal | null, id: number, orgId: number): Promise<void> {
+    authorize(p, "sharing_groups:update");
+    await this.ctx.authCache.afterChange(`sharing_groups:${id}`, () => this.ctx.db.prisma.$transaction(async (tx) => {
+      const group = await this.owned(tx, p, id);
+      if (orgId === group.orgId) throw errors.conflict("The owner always belongs to its sharing group");
+      const removed = await tx.sharingGroupOrg.deleteMany({ where: { sharingGroupId: id, orgId } });
+      if (removed.count === 0) throw errors.notFound("Member");
+      await this.audit.record(p, { action: "sharing_group.member_removed", resourceType: "sharing_group", resourceId: id, metadata: { org_id: orgId } }, tx);
+    }));
+  }
+
+  /** Refused (409) while events, objects or attributes name it: their readers would change silently. */
+  async delete(p: Principal | null, id: number): Promise<void> {
+    authorize(p, "sharing_groups:delete");
+    await this.ctx.authCache
+      .afterChange(`sharing_groups:${id}`, () => this.ctx.db.prisma.$transaction(async (tx) => {
+        const group = await this.owned(tx, p, id);
+        await tx.sharingGroup.delete({ where: { id } });
+        await this.audit.record(p, { action: "sharing_group.deleted", resourceType: "sharing_group", resourceId: id, metadata: { name: group.name, uuid: group.uuid } }, tx);
+      }))
+      .catch((err: unknown) => {
+        if (isForeignKeyViolation(err)) throw errors.conflict("The sharing group is still used by events, objects or attributes");
+        throw err;
+      });
+  }
+
+  private async visible(tx: Prisma.TransactionClient, p: Principal, id: number) {
+    const group = await tx.sharingGroup.findFirst({ where: { AND: [this.visibleWhere(p), { id }] } });
+    if (!group) throw errors.notFound("Sharing group");
+    return group;
+  }
+
+  /** The group, when the caller may change it: 404 when they may not see it, 403 when they see it but do not own it. */
+  private async owned(tx: Prisma.TransactionClient, p: Principal, id: number) {
+    const group = await this.visible(tx, p, id);
+    if (!isAdmin(p) && group.orgId !== p.orgId) throw errors.forbidden("Only the owning organisation changes a sharing group");
+    return group;
+  }
+}
+
+async function requireOrganisations(tx: Prisma.TransactionClient, ids: number[], locOf: (index: number) => (string | number)[]): Promise<void> {
+  const found = new Set((await tx.organisation.findMany({ where: { id: { in: ids } }, select: { id: true } })).map((o) => o.id));
+  const missing = ids.findIndex((id) => !found.has(id));
+  if (missing >= 0) throw errors.invalidInput(locOf(missing), "names no organisation", ids[missing]);
+}
+
+function isForeignKeyViolation(err: unknown): boolean {
+  return typeof err === "object" && err !== null && (err as { code?: unknown }).code === "P2003";
+}
+
+/** A concurrent request took the same name or uuid first: the unique index decides, the loser gets 409. */
+function alreadyExists(err: unknown): never {
+  if (isUniqueViolation(err)) throw errors.conflict("A sharing group with this name or uuid already exists");
+  throw err;
+}

@@ -1,0 +1,205 @@
+/**
+ * Sharing groups (MISP distribution 4) with three organisations: A owns a group B belongs to, C is
+ * outside. The group's management (who sees it, who changes it, extend) and what its data is to
+ * each organisation through the direct read paths (REST, GraphQL, the Prisma relations) and both
+ * search backends.
+ */
+import crypto from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { nextAuthInvalidation, startTestApp, type TestApp } from "../support/app.ts";
+import { createOrganisation, createUser, loginAdmin, type TestUser } from "../support/fixtures.ts";
+import { SEARCH_BACKENDS } from "../support/search-backends.ts";
+import { settled } from "../support/settled.ts";
+
+let app: TestApp;
+let admin: TestUser;
+const orgs = { a: 0, b: 0, c: 0 };
+const users = {} as Record<"aAdmin" | "aUser" | "bAdmin" | "bUser" | "cAdmin" | "cUser", TestUser>;
+
+beforeAll(async () => {
+  app = await startTestApp("sharing_groups");
+  admin = await loginAdmin(app);
+  for (const k of ["a", "b", "c"] as const) orgs[k] = await createOrganisation(app, admin, `sg-${k}-${crypto.randomBytes(3).toString("hex")}`);
+  users.aAdmin = await createUser(app, admin, 2, orgs.a);
+  users.aUser = await createUser(app, admin, 3, orgs.a);
+  users.bAdmin = await createUser(app, admin, 2, orgs.b);
+  users.bUser = await createUser(app, admin, 3, orgs.b);
+  users.cAdmin = await createUser(app, admin, 2, orgs.c);
+  users.cUser = await createUser(app, admin, 3, orgs.c);
+});
+afterAll(() => app?.close());
+
+const unique = (prefix: string) => `${prefix} ${crypto.randomBytes(4).toString("hex")}`;
+
+async function groupOfAWithB(extend = false): Promise<number> {
+  const res = await app.http.post("/sharing_groups/", { token: users.aAdmin.token, json: { name: unique("A and B"), releasability: "A and B only", sharing_group_orgs: [{ org_id: orgs.b, extend }] } });
+  expect(res.status).toBe(201);
+  return res.body.id;
+}
+
+describe("managing sharing groups", () => {
+  it("the owner creates one with members; members see it, outsiders do not, only the owner changes it", async () => {
+    const id = await groupOfAWithB();
+    const created = await app.http.get(`/sharing_groups/${id}`, { token: users.aUser.token });
+    expect(created.body).toMatchObject({ org_id: orgs.a, releasability: "A and B only", active: true });
+    expect(created.body.sharing_group_orgs.map((m: { org_id: number; extend: boolean }) => [m.org_id, m.extend]).sort()).toEqual([[orgs.a, true], [orgs.b, false]].sort());
+
+    expect((await app.http.get(`/sharing_groups/${id}`, { token: users.bUser.token })).status).toBe(200);
+    expect((await app.http.get("/sharing_groups/", { token: users.bUser.token })).body.map((g: { id: number }) => g.id)).toContain(id);
+    expect((await app.http.get(`/sharing_groups/${id}`, { token: users.cUser.token })).status).toBe(404);
+    expect((await app.http.get("/sharing_groups/", { token: users.cAdmin.token })).body.map((g: { id: number }) => g.id)).not.toContain(id);
+
+    expect((await app.http.patch(`/sharing_groups/${id}`, { token: users.bAdmin.token, json: { description: "B's now" } })).status).toBe(403);
+    expect((await app.http.patch(`/sharing_groups/${id}`, { token: users.cAdmin.token, json: { description: "C's now" } })).status).toBe(404);
+    expect((await app.http.patch(`/sharing_groups/${id}`, { token: users.aAdmin.token, json: { description: "still A's" } })).body.description).toBe("still A's");
+    // A plain user holds sharing_groups:read only.
+    expect((await app.http.post("/sharing_groups/", { token: users.aUser.token, json: { name: unique("user's") } })).status).toBe(403);
+  });
+
+  it("a member may add organisations only when allowed to extend; the owner cannot be removed", async () => {
+    const closed = await groupOfAWithB(false);
+    expect((await app.http.post(`/sharing_groups/${closed}/organisations`, { token: users.bAdmin.token, json: { org_id: orgs.c } })).status).toBe(403);
+    const open = await groupOfAWithB(true);
+    const added = await app.http.post(`/sharing_groups/${open}/organisations`, { token: users.bAdmin.token, json: { org_id: orgs.c } });
+    expect(added.status).toBe(201);
+    expect((await app.http.get(`/sharing_groups/${open}`, { token: users.cUser.token })).status).toBe(200);
+    expect((await app.http.delete(`/sharing_groups/${open}/organisations/${orgs.a}`, { token: users.aAdmin.token })).status).toBe(409);
+    expect((await app.http.delete(`/sharing_groups/${open}/organisations/${orgs.c}`, { token: users.bAdmin.token })).status).toBe(403);
+    expect((await app.http.delete(`/sharing_groups/${open}/organisations/${orgs.c}`, { token: users.aAdmin.token })).status).toBe(204);
+  });
+
+  it("refuses bad input with the field's location, and a duplicate name with 409", async () => {
+    const name = unique("dup");
+    expect((await app.http.post("/sharing_groups/", { token: users.aAdmin.token, json: { name } })).status).toBe(201);
+    expect((await app.http.post("/sharing_groups/", { token: users.aAdmin.token, json: { name } })).status).toBe(409);
+    const bad = await app.http.post("/sharing_groups/", { token: users.aAdmin.token, json: { name: "x\0y", sharing_group_orgs: [{ org_id: 2_147_483_647 }] } });
+    expect(bad.status).toBe(422);
+    expect(bad.body.detail.map((d: { loc: unknown[] }) => d.loc)).toEqual([["body", "name"]]);
+    const unknownOrg = await app.http.post("/sharing_groups/", { token: users.aAdmin.token, json: { name: unique("ghost"), sharing_group_orgs: [{ org_id: 2_147_483_647 }] } });
+    expect(unknownOrg.status).toBe(422);
+    expect(unknownOrg.body.detail[0].loc).toEqual(["body", "sharing_group_orgs", 0, "org_id"]);
+    // Another organisation as owner: the site administrator's decision only.
+    expect((await app.http.post("/sharing_groups/", { token: users.aAdmin.token, json: { name: unique("for B"), org_id: orgs.b } })).status).toBe(403);
+    const gql = await app.http.graphql(`mutation { createSharingGroup(input: { name: "", members: [{ orgId: 0 }] }) { id } }`, {}, users.aAdmin.token);
+    expect((gql.body.errors?.[0].extensions as { detail: { loc: unknown[] }[] }).detail.map((d) => d.loc)).toEqual(expect.arrayContaining([["args", "input", "members", 0, "orgId"]]));
+  });
+});
+
+describe("data of distribution 4", () => {
+  it("reads for the group's organisations and no one else, on REST and GraphQL; leaving the group ends it at once", async () => {
+    const group = await groupOfAWithB();
+    const event = await app.http.post("/events/", { token: users.aUser.token, json: { info: unique("A and B's event"), distribution: 4, sharing_group_id: group } });
+    expect(event.status).toBe(201);
+    expect(event.body.sharing_group_id).toBe(group);
+    const attribute = await app.http.post("/attributes/", { token: users.aUser.token, json: { event_uuid: event.body.uuid, type: "domain", value: `${crypto.randomUUID()}.example` } });
+    expect(attribute.status).toBe(201);
+
+    expect((await app.http.get(`/events/${event.body.uuid}`, { token: users.bUser.token })).status).toBe(200);
+    expect((await app.http.get(`/attributes/${attribute.body.uuid}`, { token: users.bUser.token })).status).toBe(200);
+    expect((await app.http.get(`/events/${event.body.uuid}`, { token: users.cUser.token })).status).toBe(404);
+    expect((await app.http.get(`/attributes/${attribute.body.uuid}`, { token: users.cUser.token })).status).toBe(404);
+
+    const query = `query($u: String!) { events(uuid: $u) { total items { uuid attributeCount attributes { uuid } } } }`;
+    const asB = await app.http.graphql(query, { u: event.body.uuid }, users.bUser.token);
+    expect(asB.body.data.events.items).toEqual([{ uuid: event.body.uuid, attributeCount: 1, attributes: [{ uuid: attribute.body.uuid }] }]);
+    const asC = await app.http.graphql(query, { u: event.body.uuid }, users.cUser.token);
+    expect(asC.body.data.events).toMatchObject({ total: 0, items: [] });
+
+    const invalidated = nextAuthInvalidation(app);
+    expect((await app.http.delete(`/sharing_groups/${group}/organisations/${orgs.b}`, { token: users.aAdmin.token })).status).toBe(204);
+    await invalidated;
+    expect((await app.http.get(`/events/${event.body.uuid}`, { token: users.bUser.token })).status).toBe(404);
+    // Still in use: the group cannot go.
+    expect((await app.http.delete(`/sharing_groups/${group}`, { token: users.aAdmin.token })).status).toBe(409);
+  });
+
+  it("an attribute shared with a group inside a community event reads for the group only", async () => {
+    const group = await groupOfAWithB();
+    const event = await app.http.post("/events/", { token: users.aUser.token, json: { info: unique("community event"), distribution: 1 } });
+    const inGroup = await app.http.post("/attributes/", {
+      token: users.aUser.token,
+      json: { event_uuid: event.body.uuid, type: "domain", value: `${crypto.randomUUID()}.example`, distribution: 4, sharing_group_id: group },
+    });
+    expect(inGroup.status).toBe(201);
+    const list = (token: string) => app.http.get(`/attributes/?event_uuid=${event.body.uuid}`, { token });
+    expect((await list(users.bUser.token)).body.items.map((a: { uuid: string }) => a.uuid)).toEqual([inGroup.body.uuid]);
+    expect((await list(users.cUser.token)).body.items).toEqual([]);
+    expect((await app.http.get(`/events/${event.body.uuid}`, { token: users.cUser.token })).body.attribute_count).toBe(0);
+    expect((await app.http.get(`/events/${event.body.uuid}`, { token: users.bUser.token })).body.attribute_count).toBe(1);
+  });
+
+  it("data is assigned only to groups the writer's organisation belongs to", async () => {
+    const group = await groupOfAWithB();
+    const refused = await app.http.post("/events/", { token: users.cUser.token, json: { info: unique("C tries"), distribution: 4, sharing_group_id: group } });
+    expect(refused.status).toBe(422);
+    expect(refused.body.detail[0]).toMatchObject({ loc: ["body", "sharing_group_id"], msg: "names no sharing group your organisation belongs to" });
+    const cEvent = await app.http.post("/events/", { token: users.cUser.token, json: { info: unique("C's event") } });
+    const attr = await app.http.post("/attributes/", { token: users.cUser.token, json: { event_uuid: cEvent.body.uuid, type: "domain", value: "c.example", distribution: 4, sharing_group_id: group } });
+    expect(attr.status).toBe(422);
+    expect(attr.body.detail[0].loc).toEqual(["body", "sharing_group_id"]);
+    const object = await app.http.post("/objects/", {
+      token: users.cUser.token,
+      json: { event_uuid: cEvent.body.uuid, name: "domain-ip", attributes: [{ type: "domain", value: "c.example", distribution: 4, sharing_group_id: group }] },
+    });
+    expect(object.status).toBe(422);
+    expect(object.body.detail[0].loc).toEqual(["body", "attributes", 0, "sharing_group_id"]);
+    // B belongs to it: B may share its own data with it.
+    const bEvent = await app.http.post("/events/", { token: users.bUser.token, json: { info: unique("B shares"), distribution: 4, sharing_group_id: group } });
+    expect(bEvent.status).toBe(201);
+    expect((await app.http.get(`/events/${bEvent.body.uuid}`, { token: users.aUser.token })).status).toBe(200);
+    expect((await app.http.get(`/events/${bEvent.body.uuid}`, { token: users.cUser.token })).status).toBe(404);
+  });
+
+  it("an imported event keeps no sending instance's group number: it reads as its owners' only", async () => {
+    const uuid = crypto.randomUUID();
+    const res = await app.http.post("/events/import", {
+      token: users.aUser.token,
+      json: { Event: { uuid, info: unique("from another MISP"), distribution: "4", sharing_group_id: "1", Attribute: [{ uuid: crypto.randomUUID(), type: "domain", value: "imported.example", distribution: "4", sharing_group_id: "1" }] } },
+    });
+    expect(res.status).toBe(201);
+    const stored = await app.http.get(`/events/${uuid}`, { token: users.aUser.token });
+    expect(stored.body).toMatchObject({ distribution: 4, sharing_group_id: null });
+    expect((await app.http.get(`/events/${uuid}`, { token: users.bUser.token })).status).toBe(404);
+  });
+});
+
+describe.each(SEARCH_BACKENDS)("sharing-group data in search on $name", ({ env }) => {
+  let searchApp: TestApp;
+  const who = {} as Record<"a" | "b" | "c", TestUser>;
+  const marker = crypto.randomBytes(5).toString("hex");
+
+  beforeAll(async () => {
+    searchApp = await startTestApp("sharing_groups_search", { ROLE: "all", ...env() });
+    const site = await loginAdmin(searchApp);
+    const ids = { a: 0, b: 0, c: 0 };
+    for (const k of ["a", "b", "c"] as const) {
+      ids[k] = await createOrganisation(searchApp, site, `sgs-${k}-${marker}`);
+      who[k] = await createUser(searchApp, site, 2, ids[k]);
+    }
+    const group = await searchApp.http.post("/sharing_groups/", { token: who.a.token, json: { name: `search ${marker}`, sharing_group_orgs: [{ org_id: ids.b }] } });
+    const event = await searchApp.http.post("/events/", { token: who.a.token, json: { info: `grouped ${marker}`, distribution: 4, sharing_group_id: group.body.id } });
+    await searchApp.http.post("/attributes/", { token: who.a.token, json: { event_uuid: event.body.uuid, type: "domain", value: `grouped-${marker}.example` } });
+    const open = await searchApp.http.post("/events/", { token: who.a.token, json: { info: `open ${marker}`, distribution: 1 } });
+    await searchApp.http.post("/attributes/", {
+      token: who.a.token,
+      json: { event_uuid: open.body.uuid, type: "domain", value: `open-grouped-${marker}.example`, distribution: 4, sharing_group_id: group.body.id },
+    });
+    await settled(searchApp);
+  });
+  afterAll(() => searchApp?.close());
+
+  const found = async (user: TestUser, index: "events" | "attributes", field: string) => {
+    const res = await searchApp.http.get(`/${index}/search?query=${encodeURIComponent(`${field}:*${marker}*`)}&size=100`, { token: user.token });
+    expect(res.status).toBe(200);
+    return res.body.results.map((h: { _source: { info?: string; value?: string } }) => h._source.info ?? h._source.value).sort();
+  };
+
+  it("the group's organisations find its events and attributes; the outsider finds what is open only", async () => {
+    for (const user of [who.a, who.b]) {
+      expect(await found(user, "events", "info")).toEqual([`grouped ${marker}`, `open ${marker}`]);
+      expect(await found(user, "attributes", "value")).toEqual([`grouped-${marker}.example`, `open-grouped-${marker}.example`]);
+    }
+    expect(await found(who.c, "events", "info")).toEqual([`open ${marker}`]);
+    expect(await found(who.c, "attributes", "value")).toEqual([]);
+  });
+});
