@@ -1,32 +1,40 @@
+import { queryFromInfo } from "@pothos/plugin-prisma";
 import { builder, caller } from "../../graphql/builder.ts";
 import { cost } from "../../graphql/cost-limits.ts";
 import { contractInput } from "../../graphql/inputs.ts";
-import type { SightingHit, SightingsCreated } from "./sightings.service.ts";
-import { sightingListContract, type SightingInput as SightingFields } from "./sightings.contracts.ts";
-import { pageOf } from "../../platform/pagination.ts";
+import type { SightingsCreated } from "./sightings.service.ts";
+import { SIGHTING_TYPES, sightingListContract, type SightingInput as SightingFields } from "./sightings.contracts.ts";
+import type { Page } from "../../platform/pagination.ts";
+import type { Sighting } from "../../generated/prisma/client.ts";
 import { PAGE_DOC } from "../../graphql/page.ts";
 import { SIGHTINGS_CREATED_DOC as C, SIGHTING_DOC as S, SIGHTING_TYPES_DOC } from "./sightings.docs.ts";
 
 const rest = (doc: string, name: string) => `${doc} (REST ${name})`;
 
-type SightingSource = SightingHit["_source"];
-
-const SightingType = builder.objectRef<SightingSource>("Sighting").implement({
+/**
+ * A sighting (the service loads those of readable attributes, with the selection's query): its
+ * attribute's fields and its organisation's name are read through the relations in the same statement.
+ */
+const SightingType = builder.prismaObject("Sighting", {
   description: SIGHTING_TYPES_DOC.Sighting,
   fields: (t) => ({
     uuid: t.exposeString("uuid", { description: S.uuid }),
-    type: t.exposeString("type", { description: S.type }),
-    value: t.exposeString("value", { description: S.value }),
-    timestamp: t.exposeFloat("timestamp", { description: S.timestamp }),
-    attributeUuid: t.string({ description: rest(S.attributeUuid, "attribute_uuid"), resolve: (s) => s.attribute_uuid }),
-    attributeType: t.string({ description: rest(S.attributeType, "attribute_type"), resolve: (s) => s.attribute_type }),
-    eventUuid: t.string({ description: rest(S.eventUuid, "event_uuid"), resolve: (s) => s.event_uuid }),
-    organisation: t.string({ nullable: true, description: rest(S.organisation, "observer.organisation"), resolve: (s) => s.observer.organisation }),
-    source: t.string({ description: rest(S.source, "observer.source"), resolve: (s) => s.observer.source }),
+    type: t.string({ description: S.type, resolve: (s) => SIGHTING_TYPES[s.type] }),
+    value: t.string({ description: S.value, select: { attribute: { select: { value: true } } }, resolve: (s) => s.attribute.value }),
+    timestamp: t.float({ description: S.timestamp, resolve: (s) => Number(s.dateSighting) }),
+    attributeUuid: t.string({ description: rest(S.attributeUuid, "attribute_uuid"), select: { attribute: { select: { uuid: true } } }, resolve: (s) => s.attribute.uuid }),
+    attributeType: t.string({ description: rest(S.attributeType, "attribute_type"), select: { attribute: { select: { type: true } } }, resolve: (s) => s.attribute.type }),
+    eventUuid: t.string({
+      description: rest(S.eventUuid, "event_uuid"),
+      select: { attribute: { select: { event: { select: { uuid: true } } } } },
+      resolve: (s) => s.attribute.event.uuid,
+    }),
+    organisation: t.string({ nullable: true, description: rest(S.organisation, "observer.organisation"), select: { org: { select: { name: true } } }, resolve: (s) => s.org?.name ?? null }),
+    source: t.exposeString("source", { description: rest(S.source, "observer.source") }),
   }),
 });
 
-const SightingPage = builder.objectRef<{ items: SightingSource[]; total: number; page: number; size: number; pages: number }>("SightingPage").implement({
+const SightingPage = builder.objectRef<Page<Sighting>>("SightingPage").implement({
   description: "One page of sightings: the items with the total and page count",
   fields: (t) => ({
     items: t.field({ type: [SightingType], description: PAGE_DOC.items, resolve: (p) => p.items }),
@@ -67,10 +75,7 @@ builder.queryFields((t) => ({
       attributeUuid: t.arg.string({ description: "Only this attribute's sightings" }),
       type: t.arg.string({ description: "Only sightings of this type: sighting, false-positive or expiration" }),
     },
-    resolve: async (_r, a, ctx) => {
-      const r = await ctx.services.sightings.list(caller(ctx), contractInput(sightingListContract, a));
-      return pageOf(r.results.map((h) => h._source), r.total, { page: r.page, size: r.size });
-    },
+    resolve: (_r, a, ctx, info) => ctx.services.sightings.page(caller(ctx), contractInput(sightingListContract, a), queryFromInfo({ context: ctx, info, path: ["items"] })),
   }),
 }));
 

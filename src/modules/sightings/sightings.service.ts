@@ -1,10 +1,12 @@
 import crypto from "node:crypto";
 import type { AppContext } from "../../app-context.ts";
-import { authorize, type Principal } from "../../auth/principal.ts";
+import { authorize, isAdmin, type Principal } from "../../auth/principal.ts";
 import { withTransaction } from "../../platform/db/transaction.ts";
 import { errors, parseInput } from "../../platform/errors.ts";
 import { recordChanges, type Change } from "../changes/index.ts";
-import { canReadInEvent, readableSql } from "../../auth/distribution.ts";
+import { canReadInEvent, readableAttributeWhere, readableSql } from "../../auth/distribution.ts";
+import { pageOf, type Page } from "../../platform/pagination.ts";
+import type { Prisma, Sighting as SightingRecord } from "../../generated/prisma/client.ts";
 import { loadAttribute } from "../attributes/index.ts";
 import { Issues, nowSeconds } from "../attributes/index.ts";
 import {
@@ -58,6 +60,29 @@ export interface SightingSearch {
 }
 
 export { MAX_SIGHTINGS_PER_REQUEST } from "./sightings.contracts.ts";
+
+/** What a GraphQL selection asks to load with sightings (@pothos/plugin-prisma's query). */
+export type SightingSelection = Pick<Prisma.SightingFindManyArgs, "include" | "select">;
+
+/**
+ * The sightings `p` may read, as a query's where: those of the attributes `p` may read (the
+ * distribution rule over the attribute, its object and its event: readableAttributeWhere, checked
+ * equal to readableSql and canReadInEvent by the renderings test), deleted attributes included.
+ */
+export function readableSightingWhere(p: Principal): Prisma.SightingWhereInput {
+  return isAdmin(p) ? {} : { attribute: readableAttributeWhere(p) };
+}
+
+/** What the search envelope (REST, MCP) shows of a sighting, read in the page's one statement. */
+const HIT_SELECT = {
+  uuid: true,
+  type: true,
+  source: true,
+  dateSighting: true,
+  attribute: { select: { uuid: true, type: true, value: true, event: { select: { uuid: true } } } },
+  org: { select: { name: true } },
+} satisfies Prisma.SightingSelect;
+type HitRecord = Prisma.SightingGetPayload<{ select: typeof HIT_SELECT }>;
 /** Attributes one value may hit (the peer looks at the first 1000 matches). */
 export const MAX_MATCHES_PER_VALUE = 1000;
 /** Sightings one request may store in total. */
@@ -193,63 +218,51 @@ export class SightingsService {
     });
   }
 
-  /** The peer's P3 search envelope over the sightings of attributes the caller may read, newest first. */
+  /** The peer's P3 search envelope over `page()`: the sightings of attributes the caller may read, newest first. */
   async list(p: Principal | null, given: SightingListQuery): Promise<SightingSearch> {
-    authorize(p, "sightings:read");
-    const q = parseInput(sightingListContract, given);
     const started = Date.now();
-    const params: unknown[] = [];
-    const where = [readableSql(p, "e", ["a.distribution", "o.distribution"], params)];
-    if (q.attributeUuid) {
-      params.push(q.attributeUuid);
-      where.push(`a.uuid = $${params.length}`);
-    }
-    if (q.type !== undefined) {
-      params.push(q.type);
-      where.push(`s.type = $${params.length}`);
-    }
-    const from = `FROM sightings s JOIN attributes a ON a.id = s.attribute_id JOIN events e ON e.id = a.event_id LEFT JOIN objects o ON o.id = a.object_id
-      WHERE ${where.join(" AND ")}`;
-    const { rows } = await this.ctx.db.pool.query<{
-      uuid: string;
-      type: number;
-      source: string;
-      date_sighting: string;
-      attribute_uuid: string;
-      attribute_type: string;
-      value: string;
-      event_uuid: string;
-      organisation: string | null;
-    }>(
-      `SELECT s.uuid::text, s.type, s.source, s.date_sighting::text, a.uuid::text AS attribute_uuid, a.type AS attribute_type, a.value,
-              e.uuid::text AS event_uuid, (SELECT name FROM organisations WHERE id = s.org_id) AS organisation
-         ${from} ORDER BY s.id DESC LIMIT ${q.size} OFFSET ${(q.page - 1) * q.size}`,
-      params,
-    );
-    const count = await this.ctx.db.pool.query<{ n: number }>(`SELECT count(*)::int AS n ${from}`, params);
+    const page = await this.page(p, given, { select: HIT_SELECT });
     return {
-      page: q.page,
-      size: q.size,
-      total: count.rows[0].n,
+      page: page.page,
+      size: page.size,
+      total: page.total,
       took: Date.now() - started,
       timed_out: false,
       max_score: null,
-      results: rows.map((r) => ({
+      results: (page.items as unknown as HitRecord[]).map((s) => ({
         _index: SIGHTINGS_INDEX,
-        _id: r.uuid,
+        _id: s.uuid,
         _score: null,
         _source: {
-          uuid: r.uuid,
-          value: r.value,
-          type: SIGHTING_TYPES[r.type],
-          timestamp: Number(r.date_sighting),
-          attribute_uuid: r.attribute_uuid,
-          attribute_type: r.attribute_type,
-          event_uuid: r.event_uuid,
-          observer: { organisation: r.organisation, source: r.source },
-          "@timestamp": new Date(Number(r.date_sighting) * 1000).toISOString().replace(/\.\d{3}Z$/, "Z"),
+          uuid: s.uuid,
+          value: s.attribute.value,
+          type: SIGHTING_TYPES[s.type],
+          timestamp: Number(s.dateSighting),
+          attribute_uuid: s.attribute.uuid,
+          attribute_type: s.attribute.type,
+          event_uuid: s.attribute.event.uuid,
+          observer: { organisation: s.org?.name ?? null, source: s.source },
+          "@timestamp": new Date(Number(s.dateSighting) * 1000).toISOString().replace(/\.\d{3}Z$/, "Z"),
         },
       })),
     };
+  }
+
+  /**
+   * The sightings of attributes the caller may read (readableSightingWhere), newest first, as a
+   * page of records loaded with `query` (GraphQL's selection; the envelope's select for `list`).
+   */
+  async page(p: Principal | null, given: SightingListQuery, query: SightingSelection = {}): Promise<Page<SightingRecord>> {
+    authorize(p, "sightings:read");
+    const q = parseInput(sightingListContract, given);
+    const where: Prisma.SightingWhereInput = {
+      AND: [readableSightingWhere(p), q.attributeUuid ? { attribute: { uuid: q.attributeUuid } } : {}, q.type !== undefined ? { type: q.type } : {}],
+    };
+    const { prisma } = this.ctx.db;
+    const [items, total] = await Promise.all([
+      prisma.sighting.findMany({ ...query, where, orderBy: { id: "desc" }, skip: (q.page - 1) * q.size, take: q.size }),
+      prisma.sighting.count({ where }),
+    ]);
+    return pageOf(items, total, q);
   }
 }
