@@ -1,7 +1,8 @@
 import type { Sql } from "../../platform/db/transaction.ts";
 import type { HuntStatus, HuntType, IndexTarget } from "./hunt-definition.ts";
 import type { Hit } from "./hit-keys.ts";
-import { containsPattern } from "../../platform/db/like.ts";
+import type { Hunt, ScheduledTask } from "../../generated/prisma/client.ts";
+import { PERIOD_SECONDS } from "../tasks/index.ts";
 
 /** Every SQL statement of hunts, their runs and their cached results. */
 
@@ -86,23 +87,25 @@ export async function findHunt(sql: Sql, id: number, forUpdate = false): Promise
   return rows[0] ?? null;
 }
 
-export interface HuntListFilter {
-  /** null: every user's (administrators). */
-  userId: number | null;
-  name?: string;
+/** A scheduled task's interval in seconds; null for a crontab (HUNT_COLUMNS' scheduleSeconds). */
+export function scheduleSecondsOf(t: Pick<ScheduledTask, "scheduleType" | "intervalEvery" | "intervalPeriod">): number | null {
+  if (t.scheduleType !== "interval" || t.intervalEvery === null || t.intervalPeriod === null || !(t.intervalPeriod in PERIOD_SECONDS)) return null;
+  return t.intervalEvery * PERIOD_SECONDS[t.intervalPeriod as keyof typeof PERIOD_SECONDS];
 }
 
-export async function listHunts(sql: Sql, f: HuntListFilter, offset: number, limit: number): Promise<{ rows: HuntRow[]; total: number }> {
-  const params: unknown[] = [];
-  const where: string[] = [];
-  if (f.userId !== null) where.push(`h.user_id = $${params.push(f.userId)}`);
-  if (f.name) where.push(`h.name ILIKE $${params.push(containsPattern(f.name))}`);
-  const clause = where.length ? `WHERE ${where.join(" AND ")}` : "";
-  const [page, count] = await Promise.all([
-    sql.query<HuntRow>(`SELECT ${HUNT_COLUMNS} FROM ${FROM} ${clause} ORDER BY h.created_at DESC, h.id DESC LIMIT $${params.length + 1} OFFSET $${params.length + 2}`, [...params, limit, offset]),
-    sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM hunts h ${clause}`, params),
-  ]);
-  return { rows: page.rows, total: count.rows[0].n };
+/** A hunt record loaded with its scheduled task, as the row every REST and MCP answer shows. */
+export function huntRowOf(h: Hunt & { scheduledTask: ScheduledTask | null }): HuntRow {
+  const { scheduledTask: task, runToken: _token, runLeaseUntil: _lease, ...hunt } = h;
+  return {
+    ...hunt,
+    huntType: hunt.huntType as HuntType,
+    indexTarget: hunt.indexTarget as IndexTarget | null,
+    status: hunt.status as HuntStatus,
+    lastRunStatus: hunt.lastRunStatus as HuntRow["lastRunStatus"],
+    scheduleSeconds: task ? scheduleSecondsOf(task) : null,
+    scheduleEnabled: task?.enabled ?? null,
+    nextRunAt: task?.nextRunAt ?? null,
+  };
 }
 
 /** A changed query, type or target is a new question: the cache and the alert baseline go with it. */

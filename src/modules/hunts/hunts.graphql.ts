@@ -1,3 +1,4 @@
+import { queryFromInfo } from "@pothos/plugin-prisma";
 import { builder, caller } from "../../graphql/builder.ts";
 import { contractInput } from "../../graphql/inputs.ts";
 import { huntCreateContract, huntListContract, huntPatchContract } from "./hunts.contracts.ts";
@@ -5,9 +6,9 @@ import { cost } from "../../graphql/cost-limits.ts";
 import { DOC } from "../../graphql/docs.ts";
 import { enumValues } from "../../graphql/enums.ts";
 import { PAGE_DOC, pageType } from "../../graphql/page.ts";
-import { HUNT_STATUSES, INDEX_TARGETS, type HuntType } from "./hunt-definition.ts";
+import { HUNT_STATUSES, INDEX_TARGETS, type HuntStatus, type HuntType, type IndexTarget } from "./hunt-definition.ts";
 import { HUNT_FREQUENCY_NAMES, frequencyOf } from "./hunt-schedule.ts";
-import type { HuntRow, HuntRunRow } from "./hunt-store.ts";
+import { scheduleSecondsOf, type HuntRunRow } from "./hunt-store.ts";
 import type { Hit } from "./hit-keys.ts";
 import { HUNT_DOC, HUNT_HIT_DOC, HUNT_RESULT_DOC, HUNT_RUN_DOC, HUNT_TYPES_DOC, IS_NEW_DOC } from "./hunts.docs.ts";
 import { checkPageSize } from "../../platform/paging.ts";
@@ -39,8 +40,11 @@ const FrequencyEnum = builder.enumType("HuntFrequency", {
   values: enumValues<(typeof HUNT_FREQUENCY_NAMES)[number]>({ hourly: "Every hour", daily: "Every day", weekly: "Every week" }),
 });
 
+/** The scheduled task's fields a hunt's schedule (its frequency) is read from. */
+const FREQUENCY_SELECT = { scheduledTask: { select: { scheduleType: true, intervalEvery: true, intervalPeriod: true } } } as const;
 
-const HuntObject = builder.objectRef<HuntRow>("Hunt").implement({
+/** A hunt (the service loads the caller's, with the selection's query); schedule and nextRunAt are its scheduled task's. */
+const HuntObject = builder.prismaObject("Hunt", {
   description: HUNT_TYPES_DOC.Hunt,
   fields: (t) => ({
     id: t.exposeInt("id", { description: HUNT_DOC.id }),
@@ -48,12 +52,23 @@ const HuntObject = builder.objectRef<HuntRow>("Hunt").implement({
     name: t.exposeString("name", { description: HUNT_DOC.name }),
     description: t.exposeString("description", { nullable: true, description: HUNT_DOC.description }),
     query: t.exposeString("query", { description: HUNT_DOC.query }),
-    huntType: t.field({ type: HuntTypeEnum, description: `${HUNT_DOC.huntType} (REST hunt_type)`, resolve: (h) => h.huntType }),
-    indexTarget: t.field({ type: IndexTargetEnum, nullable: true, description: `${HUNT_DOC.indexTarget} (REST index_target)`, resolve: (h) => h.indexTarget }),
-    status: t.field({ type: StatusEnum, description: HUNT_DOC.status, resolve: (h) => h.status }),
-    schedule: t.string({ nullable: true, description: HUNT_DOC.schedule, resolve: (h) => frequencyOf(h) }),
+    huntType: t.field({ type: HuntTypeEnum, description: `${HUNT_DOC.huntType} (REST hunt_type)`, resolve: (h) => h.huntType as HuntType }),
+    indexTarget: t.field({ type: IndexTargetEnum, nullable: true, description: `${HUNT_DOC.indexTarget} (REST index_target)`, resolve: (h) => h.indexTarget as IndexTarget | null }),
+    status: t.field({ type: StatusEnum, description: HUNT_DOC.status, resolve: (h) => h.status as HuntStatus }),
+    schedule: t.string({
+      nullable: true,
+      description: HUNT_DOC.schedule,
+      select: FREQUENCY_SELECT,
+      resolve: (h) => frequencyOf({ scheduledTaskId: h.scheduledTaskId, scheduleSeconds: h.scheduledTask ? scheduleSecondsOf(h.scheduledTask) : null }),
+    }),
     scheduledTaskId: t.exposeString("scheduledTaskId", { nullable: true, description: `${HUNT_DOC.scheduledTaskId} (REST scheduled_task_id)` }),
-    nextRunAt: t.field({ type: "DateTime", nullable: true, description: HUNT_DOC.nextRunAt, resolve: (h) => (h.scheduleEnabled ? h.nextRunAt : null) }),
+    nextRunAt: t.field({
+      type: "DateTime",
+      nullable: true,
+      description: HUNT_DOC.nextRunAt,
+      select: { scheduledTask: { select: { enabled: true, nextRunAt: true } } },
+      resolve: (h) => (h.scheduledTask?.enabled ? h.scheduledTask.nextRunAt : null),
+    }),
     lastRunAt: t.field({ type: "DateTime", nullable: true, description: HUNT_DOC.lastRunAt, resolve: (h) => h.lastRunAt }),
     lastRunStatus: t.exposeString("lastRunStatus", { nullable: true, description: HUNT_DOC.lastRunStatus }),
     lastRunError: t.exposeString("lastRunError", { nullable: true, description: HUNT_DOC.lastRunError }),
@@ -123,10 +138,11 @@ const HuntHit = builder.unionType("HuntHit", {
   resolveType: (h) => (h.huntType === "cpe" ? CveHit : h.huntType === "rules" ? RuleHit : DocumentHit),
 });
 
-const HuntResultObject = builder.objectRef<{ hunt: HuntRow; total: number; hits: Hit[]; runAt: Date }>("HuntResult").implement({
+/** A result set: its hunt is re-read through the service with the selection's query when asked for. */
+const HuntResultObject = builder.objectRef<{ hunt: { id: number; huntType: HuntType }; total: number; hits: Hit[]; runAt: Date }>("HuntResult").implement({
   description: HUNT_TYPES_DOC.HuntResult,
   fields: (t) => ({
-    hunt: t.field({ type: HuntObject, description: HUNT_RESULT_DOC.hunt, resolve: (r) => r.hunt }),
+    hunt: t.prismaField({ type: "Hunt", description: HUNT_RESULT_DOC.hunt, resolve: (query, r, _a, ctx) => ctx.services.hunts.record(caller(ctx), r.hunt.id, query) }),
     total: t.exposeInt("total", { description: HUNT_RESULT_DOC.total }),
     hits: t.field({ type: [HuntHit], description: HUNT_RESULT_DOC.hits, resolve: (r) => r.hits.map((hit) => ({ huntType: r.hunt.huntType, hit })) }),
     runAt: t.field({ type: "DateTime", description: `${HUNT_RESULT_DOC.runAt} (REST run_at)`, resolve: (r) => r.runAt }),
@@ -182,9 +198,14 @@ builder.queryFields((t) => ({
       all: t.arg.boolean({ description: "Administrators: everyone's hunts" }),
       userId: t.arg.int({ description: "Administrators: one user's hunts (REST user_id)" }),
     },
-    resolve: (_r, a, ctx) => ctx.services.hunts.list(caller(ctx), contractInput(huntListContract, a)),
+    resolve: (_r, a, ctx, info) => ctx.services.hunts.page(caller(ctx), contractInput(huntListContract, a), queryFromInfo({ context: ctx, info, path: ["items"] })),
   }),
-  hunt: t.field({ type: HuntObject, description: "One hunt (yours; administrators: any)", args: { id: t.arg.int({ required: true, description: HUNT_ID }) }, resolve: (_r, a, ctx) => ctx.services.hunts.get(caller(ctx), a.id) }),
+  hunt: t.prismaField({
+    type: "Hunt",
+    description: "One hunt (yours; administrators: any)",
+    args: { id: t.arg.int({ required: true, description: HUNT_ID }) },
+    resolve: (query, _r, a, ctx) => ctx.services.hunts.record(caller(ctx), a.id, query),
+  }),
   huntResults: t.field({
     type: HuntResultObject,
     description: "The result set of the last successful run; not found before the first (GET /hunts/{id}/results)",
@@ -208,17 +229,17 @@ builder.queryFields((t) => ({
 }));
 
 builder.mutationFields((t) => ({
-  createHunt: t.field({
-    type: HuntObject,
+  createHunt: t.prismaField({
+    type: "Hunt",
     description: "Create a hunt (POST /hunts/)",
     args: { input: t.arg({ type: CreateHuntInput, required: true, description: "The new hunt" }) },
-    resolve: (_r, a, ctx) => ctx.services.hunts.create(caller(ctx), contractInput(huntCreateContract, a.input)),
+    resolve: async (query, _r, a, ctx) => ctx.services.hunts.record(caller(ctx), (await ctx.services.hunts.create(caller(ctx), contractInput(huntCreateContract, a.input))).id, query),
   }),
-  updateHunt: t.field({
-    type: HuntObject,
+  updateHunt: t.prismaField({
+    type: "Hunt",
     description: "Change a hunt (PATCH /hunts/{id}): only the fields given",
     args: { id: t.arg.int({ required: true, description: HUNT_ID }), input: t.arg({ type: UpdateHuntInput, required: true, description: "The fields to change" }) },
-    resolve: (_r, a, ctx) => ctx.services.hunts.update(caller(ctx), a.id, contractInput(huntPatchContract, a.input)),
+    resolve: async (query, _r, a, ctx) => ctx.services.hunts.record(caller(ctx), (await ctx.services.hunts.update(caller(ctx), a.id, contractInput(huntPatchContract, a.input))).id, query),
   }),
   deleteHunt: t.boolean({
     description: "Delete a hunt with its history, cached results and every schedule that runs it; true when done",

@@ -1,4 +1,5 @@
 import { isAdmin, type Principal } from "../../auth/principal.ts";
+import type { Prisma } from "../../generated/prisma/client.ts";
 
 /**
  * Who may do what with hunts, for every entry point (REST, GraphQL, the run_hunt task when it is
@@ -12,4 +13,9 @@ export function canManageHunt(p: Principal, hunt: { userId: number }): boolean {
 /** Listing another user's hunts (`all=true`, `user_id=`). */
 export function canListOthersHunts(p: Principal): boolean {
   return isAdmin(p);
+}
+
+/** The hunts `p` manages, as a query's where (canManageHunt's rule). */
+export function managedHuntWhere(p: Principal): Prisma.HuntWhereInput {
+  return isAdmin(p) ? {} : { userId: p.userId ?? -1 };
 }

@@ -17,8 +17,8 @@ import {
   countRuns,
   deleteHunt,
   findHunt,
+  huntRowOf,
   insertHunt,
-  listHunts,
   listRuns,
   updateHunt,
   type CachedResult,
@@ -26,10 +26,15 @@ import {
   type HuntRow,
   type HuntRunRow,
 } from "./hunt-store.ts";
-import { canListOthersHunts, canManageHunt } from "./hunts.policy.ts";
+import { canListOthersHunts, canManageHunt, managedHuntWhere } from "./hunts.policy.ts";
+import { likeLiteral } from "../../platform/db/like.ts";
+import type { Hunt, Prisma, ScheduledTask } from "../../generated/prisma/client.ts";
 import { huntCreateContract, huntListContract, huntPatchContract, type HuntInput, type HuntListQuery, type HuntPatch } from "./hunts.contracts.ts";
 
 export type { HuntInput, HuntPatch } from "./hunts.contracts.ts";
+
+/** What a GraphQL selection asks to load with hunts (@pothos/plugin-prisma's query). */
+export type HuntSelection = Pick<Prisma.HuntFindManyArgs, "include" | "select">;
 
 export type HuntRunResult = { hunt: HuntRow; total: number; hits: Hit[]; run: HuntRunRow };
 
@@ -46,14 +51,10 @@ export class HuntsService {
     private readonly engine: HuntEngine,
   ) {}
 
+  /** The page of `page()`, each hunt with its schedule, in one read (REST's and MCP's list). */
   async list(p: Principal | null, given: HuntListQuery): Promise<Page<HuntRow>> {
-    authorize(p, "hunts:read");
-    requireUser(p);
-    const q = parseInput(huntListContract, given);
-    if ((q.all || q.userId !== undefined) && !canListOthersHunts(p)) throw errors.forbidden("Only administrators list other users' hunts");
-    const userId = q.userId ?? (q.all ? null : p.userId);
-    const { rows, total } = await listHunts(this.ctx.db.pool, { userId, name: q.filter }, offsetOf(q), q.size);
-    return pageOf(rows, total, q);
+    const page = await this.page(p, given, { include: { scheduledTask: true } });
+    return { ...page, items: (page.items as (Hunt & { scheduledTask: ScheduledTask | null })[]).map(huntRowOf) };
   }
 
   async get(p: Principal | null, id: number): Promise<HuntRow> {
@@ -149,6 +150,34 @@ export class HuntsService {
       await clearHistory(client, id);
     });
     await this.audit.record(p, { action: "hunt.history_cleared", resourceType: "hunt", resourceId: id });
+  }
+
+  // ---- the same reads as Prisma records, loaded with a GraphQL selection's query ----
+
+  /** Your hunts (administrators: with `all` everyone's, with `userId` one user's), newest first, as a page. */
+  async page(p: Principal | null, given: HuntListQuery, query: HuntSelection = {}): Promise<Page<Hunt>> {
+    authorize(p, "hunts:read");
+    requireUser(p);
+    const q = parseInput(huntListContract, given);
+    if ((q.all || q.userId !== undefined) && !canListOthersHunts(p)) throw errors.forbidden("Only administrators list other users' hunts");
+    const userId = q.userId ?? (q.all ? null : p.userId);
+    const where: Prisma.HuntWhereInput = {
+      AND: [managedHuntWhere(p), userId === null ? {} : { userId }, q.filter ? { name: { contains: likeLiteral(q.filter), mode: "insensitive" } } : {}],
+    };
+    const { prisma } = this.ctx.db;
+    const [items, total] = await Promise.all([
+      prisma.hunt.findMany({ ...query, where, orderBy: [{ createdAt: "desc" }, { id: "desc" }], skip: offsetOf(q), take: q.size }),
+      prisma.hunt.count({ where }),
+    ]);
+    return pageOf(items, total, q);
+  }
+
+  /** One hunt the caller manages (canManageHunt's rule as the where); not found otherwise. */
+  async record(p: Principal | null, id: number, query: HuntSelection = {}): Promise<Hunt> {
+    authorize(p, "hunts:read");
+    const h = await this.ctx.db.prisma.hunt.findFirst({ ...query, where: { id, ...managedHuntWhere(p) } });
+    if (!h) throw errors.notFound("Hunt");
+    return h;
   }
 
   private visible(p: Principal, hunt: HuntRow | null): HuntRow {

@@ -9,4 +9,5 @@ export { huntCreateContract, huntListContract, huntPatchContract } from "./hunts
 export type { HuntInput, HuntListQuery, HuntPatch } from "./hunts.contracts.ts";
 export { HUNT_DOC, HUNT_HIT_DOC, HUNT_RESULT_DOC, HUNT_RUN_DOC, HUNT_TYPES_DOC, IS_NEW_DOC } from "./hunts.docs.ts";
 export { HuntsService } from "./hunts.service.ts";
+export type { HuntSelection } from "./hunts.service.ts";
 export { runHuntTask } from "./run-hunt-task.ts";
