@@ -203,3 +203,56 @@ describe.each(SEARCH_BACKENDS)("sharing-group data in search on $name", ({ env }
     expect(await found(who.c, "attributes", "value")).toEqual([]);
   });
 });
+
+describe("MISP JSON with sharing groups", () => {
+  it("exports the SharingGroup block; an import finds the group by uuid for its members, not for others", async () => {
+    const group = await groupOfAWithB();
+    const event = await app.http.post("/events/", { token: users.aUser.token, json: { info: unique("exported"), distribution: 4, sharing_group_id: group } });
+    await app.http.post("/attributes/", { token: users.aUser.token, json: { event_uuid: event.body.uuid, type: "domain", value: `${crypto.randomUUID()}.example`, distribution: 4, sharing_group_id: group } });
+    const exported = await app.http.get(`/events/${event.body.uuid}/export?format=misp`, { token: users.aUser.token });
+    expect(exported.status).toBe(200);
+    const doc = exported.body.Event;
+    const block = doc.SharingGroup;
+    expect(block).toMatchObject({ name: expect.any(String), Organisation: { name: expect.any(String) } });
+    expect(block.SharingGroupOrg.map((m: { Organisation: { uuid: string } }) => m.Organisation.uuid)).toHaveLength(2);
+    expect(doc.Attribute[0].SharingGroup.uuid).toBe(block.uuid);
+
+    // The same document as another event: A's import places it in the group (A owns it), so B reads it.
+    const copy = (uuid: string) => ({ Event: { ...doc, uuid, Attribute: doc.Attribute.map((a: object) => ({ ...a, uuid: crypto.randomUUID() })) } });
+    const asA = crypto.randomUUID();
+    expect((await app.http.post("/events/import", { token: users.aUser.token, json: copy(asA) })).status).toBe(201);
+    expect((await app.http.get(`/events/${asA}`, { token: users.aUser.token })).body.sharing_group_id).toBe(group);
+    expect((await app.http.get(`/events/${asA}`, { token: users.bUser.token })).status).toBe(200);
+    // C does not belong to it: C's copy keeps distribution 4 without a group, C's own.
+    const asC = crypto.randomUUID();
+    expect((await app.http.post("/events/import", { token: users.cUser.token, json: copy(asC) })).status).toBe(201);
+    expect((await app.http.get(`/events/${asC}`, { token: users.cUser.token })).body).toMatchObject({ distribution: 4, sharing_group_id: null });
+    expect((await app.http.get(`/events/${asC}`, { token: users.bUser.token })).status).toBe(404);
+  });
+
+  it("a syncing importer creates an unknown group with its organisations by uuid; without sync nothing is created", async () => {
+    const orgB = (await app.http.get(`/organisations/${orgs.b}`, { token: admin.token })).body;
+    const groupUuid = crypto.randomUUID();
+    const foreignOrg = { uuid: crypto.randomUUID(), name: unique("remote owner") };
+    const file = (uuid: string) => ({
+      Event: {
+        uuid, info: unique("synced"), distribution: "4", sharing_group_id: "77",
+        SharingGroup: { id: "77", uuid: groupUuid, name: unique("remote group"), releasability: "remote", Organisation: foreignOrg, SharingGroupOrg: [{ extend: false, Organisation: { uuid: orgB.uuid, name: orgB.name } }] },
+      },
+    });
+    const plain = crypto.randomUUID();
+    expect((await app.http.post("/events/import", { token: users.aUser.token, json: file(plain) })).status).toBe(201);
+    expect((await app.http.get(`/events/${plain}`, { token: users.aUser.token })).body.sharing_group_id).toBeNull();
+    expect((await app.http.get("/sharing_groups/", { token: admin.token })).body.map((g: { uuid: string }) => g.uuid)).not.toContain(groupUuid);
+
+    const synced = crypto.randomUUID();
+    const invalidated = nextAuthInvalidation(app);
+    expect((await app.http.post("/events/import", { token: admin.token, json: file(synced) })).status).toBe(201);
+    await invalidated;
+    const created = (await app.http.get("/sharing_groups/", { token: admin.token })).body.find((g: { uuid: string }) => g.uuid === groupUuid);
+    expect(created).toMatchObject({ local: false, releasability: "remote", organisation: { uuid: foreignOrg.uuid } });
+    expect(created.sharing_group_orgs.map((m: { org_id: number }) => m.org_id)).toContain(orgs.b);
+    expect((await app.http.get(`/events/${synced}`, { token: users.bUser.token })).status).toBe(200);
+    expect((await app.http.get(`/events/${synced}`, { token: users.cUser.token })).status).toBe(404);
+  });
+});

@@ -31,6 +31,8 @@ export interface AttributeDraft {
   comment: string;
   distribution: number;
   sharingGroupId: number | null;
+  /** The file's SharingGroup block: the local group is found (or, syncing, created) by its uuid. */
+  sharingGroup: SharingGroupDraft | null;
   timestamp: number;
   firstSeen: Date | null;
   lastSeen: Date | null;
@@ -61,6 +63,8 @@ export interface ObjectDraft {
   timestamp: number;
   distribution: number;
   sharingGroupId: number | null;
+  /** The file's SharingGroup block: the local group is found (or, syncing, created) by its uuid. */
+  sharingGroup: SharingGroupDraft | null;
   comment: string;
   deleted: boolean;
   firstSeen: Date | null;
@@ -74,6 +78,16 @@ export interface OrgDraft {
   name: string;
 }
 
+/** A MISP SharingGroup block: the group by uuid, its owner and member organisations. */
+export interface SharingGroupDraft {
+  uuid: string;
+  name: string;
+  releasability: string;
+  description: string;
+  owner: OrgDraft | null;
+  members: (OrgDraft & { extend: boolean })[];
+}
+
 export interface EventDraft {
   uuid: string;
   info: string;
@@ -82,6 +96,8 @@ export interface EventDraft {
   analysis: number;
   distribution: number;
   sharingGroupId: number | null;
+  /** The file's SharingGroup block: the local group is found (or, syncing, created) by its uuid. */
+  sharingGroup: SharingGroupDraft | null;
   published: boolean;
   timestamp: number;
   publishTimestamp: number;

@@ -136,6 +136,7 @@ export class EventsService {
       analysis: fields.analysis ?? 0,
       distribution: fields.distribution ?? 0,
       sharingGroupId: fields.sharingGroupId ?? null,
+      sharingGroup: null,
       published: fields.published ?? false,
       timestamp: ts,
       publishTimestamp: fields.published ? ts : 0,

@@ -3,6 +3,7 @@ import { readableSql } from "../../auth/distribution.ts";
 import type { Principal } from "../../auth/principal.ts";
 import type { EventView } from "./event-reader.ts";
 import { mispEventReports } from "../reports/index.ts";
+import { mispSharingGroupBlocks } from "../sharing-groups/index.ts";
 
 type Sql = Pick<pg.Pool, "query">;
 
@@ -88,6 +89,9 @@ export async function exportMispEvent(sql: Sql, e: EventView, reader: Principal)
     }
     return m;
   };
+  const blocks = await mispSharingGroupBlocks(sql, [e.sharingGroupId, ...attributes.rows.map((a) => a.sharing_group_id), ...objects.rows.map((o) => o.sharing_group_id)].filter((id): id is number => id !== null));
+  /** MISP sends the group itself with data of distribution 4, so the receiver finds it by uuid. */
+  const sharingGroupOf = (id: number | null) => (id !== null && blocks.has(id) ? { SharingGroup: blocks.get(id) } : {});
   const tagsByAttr = group(attributeTags.rows, "attribute_id");
   const sightingsByAttr = group(sightings.rows, "attribute_id");
   const refsByObject = group(references.rows, "object_id");
@@ -101,6 +105,7 @@ export async function exportMispEvent(sql: Sql, e: EventView, reader: Principal)
     comment: a.comment,
     distribution: str(a.distribution),
     sharing_group_id: str(a.sharing_group_id),
+    ...sharingGroupOf(a.sharing_group_id),
     timestamp: String(a.timestamp),
     deleted: a.deleted,
     disable_correlation: a.disable_correlation,
@@ -142,6 +147,7 @@ export async function exportMispEvent(sql: Sql, e: EventView, reader: Principal)
       analysis: String(e.analysis),
       distribution: String(e.distribution),
       sharing_group_id: str(e.sharingGroupId),
+      ...sharingGroupOf(e.sharingGroupId),
       published: e.published,
       timestamp: String(e.timestamp),
       publish_timestamp: String(e.publishTimestamp),
@@ -157,8 +163,8 @@ export async function exportMispEvent(sql: Sql, e: EventView, reader: Principal)
       Tag: e.tags.map((t) => ({ name: t.name, colour: t.colour, exportable: t.exportable, local: t.local })),
       Galaxy: e.galaxies,
       Attribute: standalone,
-      Object: objects.rows.map((o) =>
-        mispObject(
+      Object: objects.rows.map((o) => ({
+        ...mispObject(
           o,
           attrsByObject.get(o.id) ?? [],
           (refsByObject.get(String(o.id)) ?? []).map((r) => ({
@@ -172,7 +178,8 @@ export async function exportMispEvent(sql: Sql, e: EventView, reader: Principal)
             deleted: r.deleted,
           })),
         ),
-      ),
+        ...sharingGroupOf(o.sharing_group_id),
+      })),
       EventReport: reports,
     },
   };

@@ -9,7 +9,7 @@ import {
   splitComposite,
   validateAttributeValue,
 } from "../attributes/index.ts";
-import type { AttributeDraft, EventDraft, ObjectDraft, ReferenceDraft, SightingDraft, TagDraft } from "./event-draft.ts";
+import type { AttributeDraft, EventDraft, ObjectDraft, OrgDraft, ReferenceDraft, SharingGroupDraft, SightingDraft, TagDraft } from "./event-draft.ts";
 import { unsafeTextReason } from "../../platform/unsafe-text.ts";
 import { MAX_REPORT_CONTENT_BYTES, MAX_REPORT_NAME_LENGTH, type ReportDraft } from "../reports/index.ts";
 
@@ -203,6 +203,7 @@ export function parseMispEvent(body: unknown, opts: ParseOptions = {}): ParsedEv
     analysis: p.intIn(root.analysis, [...base, "analysis"], 0, 2, 0),
     distribution: p.intIn(root.distribution, [...base, "distribution"], 0, 4, 0),
     sharingGroupId: p.foreignSharingGroup(root.sharing_group_id, [...base, "sharing_group_id"]),
+    sharingGroup: p.sharingGroup(root.SharingGroup, [...base, "SharingGroup"]),
     published: p.bool(root.published, [...base, "published"], false),
     timestamp: p.epoch(root.timestamp, [...base, "timestamp"], now),
     publishTimestamp: p.epoch(root.publish_timestamp, [...base, "publish_timestamp"], 0),
@@ -274,6 +275,7 @@ function parseAttribute(p: FieldReader, a: unknown, loc: Loc, now: number, claim
     comment: p.string(a.comment, [...loc, "comment"], { max: IMPORT_LIMITS.commentLength }) ?? "",
     distribution: p.intIn(a.distribution, [...loc, "distribution"], 0, 5, 5),
     sharingGroupId: p.foreignSharingGroup(a.sharing_group_id, [...loc, "sharing_group_id"]),
+    sharingGroup: p.sharingGroup(a.SharingGroup, [...loc, "SharingGroup"]),
     timestamp: p.epoch(a.timestamp, [...loc, "timestamp"], now),
     firstSeen: p.datetime(a.first_seen, [...loc, "first_seen"]),
     lastSeen: p.datetime(a.last_seen, [...loc, "last_seen"]),
@@ -340,6 +342,7 @@ function parseObject(p: FieldReader, o: unknown, loc: Loc, now: number, claim: (
     timestamp: p.epoch(obj.timestamp, [...loc, "timestamp"], now),
     distribution: p.intIn(obj.distribution, [...loc, "distribution"], 0, 5, 5),
     sharingGroupId: p.foreignSharingGroup(obj.sharing_group_id, [...loc, "sharing_group_id"]),
+    sharingGroup: p.sharingGroup(obj.SharingGroup, [...loc, "SharingGroup"]),
     comment: p.string(obj.comment, [...loc, "comment"], { max: IMPORT_LIMITS.commentLength }) ?? "",
     deleted: p.bool(obj.deleted, [...loc, "deleted"], false),
     firstSeen: p.datetime(obj.first_seen, [...loc, "first_seen"]),
@@ -366,6 +369,7 @@ function parseReport(p: FieldReader, r: unknown, loc: Loc, now: number, claim: (
     content,
     distribution: p.intIn(o.distribution, [...loc, "distribution"], 0, 5, 5),
     sharingGroupId: p.foreignSharingGroup(o.sharing_group_id, [...loc, "sharing_group_id"]),
+    sharingGroup: p.sharingGroup(o.SharingGroup, [...loc, "SharingGroup"]),
     timestamp: p.epoch(o.timestamp, [...loc, "timestamp"], now),
     deleted: p.bool(o.deleted, [...loc, "deleted"], false),
   };
@@ -374,7 +378,7 @@ function parseReport(p: FieldReader, r: unknown, loc: Loc, now: number, claim: (
 function placeholderAttribute(): AttributeDraft {
   return {
     uuid: crypto.randomUUID(), type: "", category: "", value: "", value1: "", value2: null, toIds: false, comment: "",
-    distribution: 5, sharingGroupId: null, timestamp: 0, firstSeen: null, lastSeen: null, deleted: false,
+    distribution: 5, sharingGroupId: null, sharingGroup: null, timestamp: 0, firstSeen: null, lastSeen: null, deleted: false,
     disableCorrelation: false, objectRelation: null, tags: [], sightings: [],
   };
 }
@@ -434,6 +438,35 @@ class FieldReader {
   foreignSharingGroup(v: unknown, loc: Loc): null {
     this.optionalId(v, loc);
     return null;
+  }
+
+  /** A SharingGroup block (MISP's export shape); null when absent. Only what a local group needs is read. */
+  sharingGroup(v: unknown, loc: Loc): SharingGroupDraft | null {
+    if (v === undefined || v === null) return null;
+    if (!isObject(v)) {
+      this.issues.add(loc, "Must be an object", v);
+      return null;
+    }
+    const uuid = this.uuid(v.uuid, [...loc, "uuid"], true);
+    const name = this.string(v.name, [...loc, "name"], { required: true, max: IMPORT_LIMITS.nameLength });
+    const text = (key: string) => this.string(v[key], [...loc, key], { max: 65_535 }) ?? "";
+    const org = (o: unknown, at: Loc): OrgDraft | null => {
+      if (!isObject(o)) return null;
+      const orgName = this.string(o.name, [...at, "name"], { required: true, max: IMPORT_LIMITS.nameLength });
+      return orgName ? { uuid: o.uuid === undefined ? null : this.uuid(o.uuid, [...at, "uuid"], false), name: orgName } : null;
+    };
+    const rawMembers = this.list(v.SharingGroupOrg, [...loc, "SharingGroupOrg"]);
+    if (rawMembers.length > 1000) {
+      this.issues.add([...loc, "SharingGroupOrg"], "At most 1000 member organisations", rawMembers.length);
+      return null;
+    }
+    const members = rawMembers.flatMap((m, i) => {
+      if (!isObject(m)) return [];
+      const member = org(m.Organisation, [...loc, "SharingGroupOrg", i, "Organisation"]);
+      return member ? [{ ...member, extend: this.bool(m.extend, [...loc, "SharingGroupOrg", i, "extend"], false) }] : [];
+    });
+    if (!uuid || !name) return null;
+    return { uuid, name, releasability: text("releasability"), description: text("description"), owner: org(v.Organisation, [...loc, "Organisation"]), members };
   }
 
   optionalId(v: unknown, loc: Loc): number | null {

@@ -9,6 +9,7 @@ import type { Sql } from "../../platform/db/transaction.ts";
 import { errors } from "../../platform/errors.ts";
 import type { Change } from "../changes/index.ts";
 import type { EventRef } from "../attributes/index.ts";
+import type { SharingGroupDraft } from "../events/index.ts";
 
 export interface ReportView {
   id: number;
@@ -107,6 +108,8 @@ export interface ReportDraft {
   content: string;
   distribution: number;
   sharingGroupId: number | null;
+  /** The file's SharingGroup block (see EventDraft). */
+  sharingGroup: SharingGroupDraft | null;
   timestamp: number;
   deleted: boolean;
 }
