@@ -128,6 +128,24 @@ describe("data of distribution 4", () => {
     expect((await app.http.get(`/events/${event.body.uuid}`, { token: users.bUser.token })).body.attribute_count).toBe(1);
   });
 
+  it("event reports and sightings follow the group too", async () => {
+    const group = await groupOfAWithB();
+    const event = await app.http.post("/events/", { token: users.aUser.token, json: { info: unique("community with a group report"), distribution: 1 } });
+    const report = await app.http.post(`/reports/${event.body.uuid}`, { token: users.aUser.token, json: { name: "for the group", content: "group notes", distribution: 4, sharing_group_id: group } });
+    expect(report.status).toBe(200);
+    const names = async (token: string) => (await app.http.get(`/reports/${event.body.uuid}`, { token })).body.map((h: { _source: { name: string } }) => h._source.name);
+    expect(await names(users.bUser.token)).toEqual(["for the group"]);
+    expect(await names(users.cUser.token)).toEqual([]);
+    expect((await app.http.post(`/reports/${event.body.uuid}`, { token: users.cUser.token, json: { name: "C's", distribution: 4, sharing_group_id: group } })).status).toBe(403);
+
+    const attribute = await app.http.post("/attributes/", {
+      token: users.aUser.token,
+      json: { event_uuid: event.body.uuid, type: "domain", value: `${crypto.randomUUID()}.example`, distribution: 4, sharing_group_id: group },
+    });
+    expect((await app.http.post("/sightings/", { token: users.bUser.token, json: { attribute_uuid: attribute.body.uuid, value: attribute.body.value } })).status).toBe(201);
+    expect((await app.http.post("/sightings/", { token: users.cUser.token, json: { attribute_uuid: attribute.body.uuid, value: attribute.body.value } })).status).toBe(404);
+  });
+
   it("data is assigned only to groups the writer's organisation belongs to", async () => {
     const group = await groupOfAWithB();
     const refused = await app.http.post("/events/", { token: users.cUser.token, json: { info: unique("C tries"), distribution: 4, sharing_group_id: group } });

@@ -6,7 +6,7 @@ export type { AttributeRow } from "./attribute-rules.ts";
 export { insertAttributes, touchEvent, updateAttributeColumns } from "./attribute-writer.ts";
 export { attributeCreateContract, attributePatchContract } from "./attributes.contracts.ts";
 export type { AttributeCreate, AttributePatch } from "./attributes.contracts.ts";
-export { AttributesService, attributeDeletedChange, writableEvent } from "./attributes.service.ts";
+export { AttributesService, attributeDeletedChange, canReadAttribute, writableEvent } from "./attributes.service.ts";
 export type { AttributeStatistics } from "./attribute-statistics.ts";
 export { getAttributeCatalogue } from "./catalogue/catalogue.ts";
 export { MAX_VALUE_LENGTH, defaultCategoryFor, defaultToIdsFor, isCompositeType, isKnownType, isValidCategoryForType, splitComposite, validateAttributeValue } from "./catalogue/index.ts";

@@ -31,7 +31,7 @@ export interface ReportView {
 const REPORT_SELECT = `
   SELECT r.id, r.uuid::text, r.event_id, e.uuid::text AS event_uuid, r.name, r.content, r.distribution, r.sharing_group_id,
          r.timestamp, r.deleted, r.deleted_at, r.created_at, r.updated_at,
-         e.info AS event_info, e.distribution AS event_distribution, e.org_id AS event_org_id, e.orgc_id AS event_orgc_id
+         e.info AS event_info, e.distribution AS event_distribution, e.sharing_group_id AS event_sharing_group_id, e.org_id AS event_org_id, e.orgc_id AS event_orgc_id
     FROM event_reports r JOIN events e ON e.id = r.event_id`;
 
 interface ReportRow {
@@ -52,6 +52,7 @@ interface ReportRow {
   event_distribution: number;
   event_org_id: number;
   event_orgc_id: number;
+  event_sharing_group_id: number | null;
 }
 
 function toView(r: ReportRow): ReportView {
@@ -69,7 +70,7 @@ function toView(r: ReportRow): ReportView {
     deletedAt: r.deleted_at,
     createdAt: r.created_at,
     updatedAt: r.updated_at,
-    event: { id: r.event_id, uuid: r.event_uuid, info: r.event_info, distribution: r.event_distribution, orgId: r.event_org_id, orgcId: r.event_orgc_id },
+    event: { id: r.event_id, uuid: r.event_uuid, info: r.event_info, distribution: r.event_distribution, sharingGroupId: r.event_sharing_group_id, orgId: r.event_org_id, orgcId: r.event_orgc_id },
   };
 }
 
@@ -84,13 +85,6 @@ export async function reportsOfEvent(sql: Sql, eventId: number, reader: Principa
   const readable = readableSql(reader, "e", ["r.distribution"], params);
   const { rows } = await sql.query<ReportRow>(`${REPORT_SELECT} WHERE r.event_id = $1 AND r.deleted = $2 AND ${readable} ORDER BY r.id`, params);
   return rows.map(toView);
-}
-
-/** 422 at `sharingGroupId` unless the group exists (a foreign key would refuse it with a 500). */
-export async function assertSharingGroupExists(sql: Sql, id: number | null | undefined): Promise<void> {
-  if (id == null) return;
-  const { rowCount } = await sql.query("SELECT 1 FROM sharing_groups WHERE id = $1", [id]);
-  if (!rowCount) throw errors.invalidInput(["sharingGroupId"], "Unknown sharing group", id);
 }
 
 export const reportChange = (kind: string, r: { uuid: string; name: string; distribution: number }, e: Pick<EventRef, "uuid" | "info">, extra: Record<string, unknown> = {}): Change => ({

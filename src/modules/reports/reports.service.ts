@@ -8,8 +8,9 @@ import { withTransaction } from "../../platform/db/transaction.ts";
 import { errors, parseInput } from "../../platform/errors.ts";
 import { lockEvent, nowSeconds, touchEvent, writableEvent, type EventRef } from "../attributes/index.ts";
 import { recordChanges, type Change } from "../changes/index.ts";
-import { assertSharingGroupExists, loadReport, reportChange, reportsOfEvent, type ReportView } from "./report-store.ts";
+import { loadReport, reportChange, reportsOfEvent, type ReportView } from "./report-store.ts";
 import { reportCreateContract, reportPatchContract, type ReportCreate, type ReportPatch } from "./reports.contracts.ts";
+import { checkAssignableSharingGroups } from "../sharing-groups/index.ts";
 
 /** What @pothos/plugin-prisma planned for the GraphQL selection. */
 export type ReportSelection = Pick<Prisma.EventReportFindManyArgs, "include" | "select">;
@@ -20,7 +21,8 @@ const EVENT_NOT_FOUND = "Event";
 const REPORT_NOT_FOUND = "Event report";
 
 /** The distribution rule for one report: its event and its own level (a report is an item of its event, as an object is). */
-const canReadReport = (p: Principal, r: Pick<ReportView, "event" | "distribution">) => canReadInEvent(p, r.event, r.distribution);
+const canReadReport = (p: Principal, r: Pick<ReportView, "event" | "distribution" | "sharingGroupId">) =>
+  canReadInEvent(p, r.event, { distribution: r.distribution, sharingGroupId: r.sharingGroupId });
 
 /**
  * MISP event reports: markdown documents inside an event. Reading one needs its event readable and
@@ -75,7 +77,7 @@ export class ReportsService {
     const uuid = data.uuid ?? crypto.randomUUID();
     return withTransaction(this.ctx.db.pool, async (client) => {
       const e = await writableEvent(client, p, eventUuid.toLowerCase());
-      await assertSharingGroupExists(client, data.sharingGroupId);
+      if (data.sharingGroupId != null) await checkAssignableSharingGroups(client, p, [{ id: data.sharingGroupId, loc: ["sharingGroupId"] }]);
       const now = nowSeconds();
       const name = data.name?.trim() ? data.name.trim() : `Event report (${now})`;
       const distribution = data.distribution ?? 5;
@@ -96,7 +98,7 @@ export class ReportsService {
     authorize(p, "reports:update");
     const data = parseInput(reportPatchContract, patch);
     const updated = await this.mutate(p, uuid, async (client, r, e, now) => {
-      await assertSharingGroupExists(client, data.sharingGroupId);
+      if (data.sharingGroupId != null) await checkAssignableSharingGroups(client, p, [{ id: data.sharingGroupId, loc: ["sharingGroupId"] }]);
       const sets: string[] = [];
       const fields: string[] = [];
       const params: unknown[] = [r.id, now];

@@ -4,10 +4,10 @@ import { authorize, isAdmin, type Principal } from "../../auth/principal.ts";
 import { withTransaction } from "../../platform/db/transaction.ts";
 import { errors, parseInput } from "../../platform/errors.ts";
 import { recordChanges, type Change } from "../changes/index.ts";
-import { canReadInEvent, readableAttributeWhere, readableSql } from "../../auth/distribution.ts";
+import { readableAttributeWhere, readableSql } from "../../auth/distribution.ts";
 import { pageOf, type Page } from "../../platform/pagination.ts";
 import type { Prisma, Sighting as SightingRecord } from "../../generated/prisma/client.ts";
-import { loadAttribute } from "../attributes/index.ts";
+import { loadAttribute, canReadAttribute } from "../attributes/index.ts";
 import { Issues, nowSeconds } from "../attributes/index.ts";
 import {
   SIGHTING_TYPES,
@@ -131,7 +131,7 @@ export class SightingsService {
       const byUuid = new Map<string, { id: string; event_id: number; value: string }>();
       for (const s of prepared.filter((x) => x.attributeUuid)) {
         const a = await loadAttribute(client, s.attributeUuid!);
-        if (!a || !canReadInEvent(p, a.event, a.distribution, a.objectDistribution)) throw errors.notFound("Attribute");
+        if (!a || !canReadAttribute(p, a)) throw errors.notFound("Attribute");
         if (s.value !== null && s.value !== a.value && s.value !== a.value1 && s.value !== a.value2) {
           issues.add(opts.skipEmpty || items.length > 1 ? [s.index, "value"] : ["value"], "is not the value of this attribute", s.value);
         }
