@@ -234,15 +234,16 @@ function attributeDocument(r: AttributeRow): SearchDocument {
 
 const eventAccess = (r: Pick<EventRow, "distribution" | "sharing_group_id" | "org_id" | "orgc_id">) => ({ distribution: r.distribution, sharingGroupId: r.sharing_group_id, orgId: r.org_id, orgcId: r.orgc_id });
 
-/** Sides of a correlation carry no sharing groups: a level 4 there reads as the owners' only. */
-type AudienceFields = Pick<AttributeRow, "event_distribution" | "event_org_id" | "event_orgc_id" | "distribution" | "object_distribution"> &
-  Partial<Pick<AttributeRow, "event_sharing_group_id" | "sharing_group_id" | "object_sharing_group_id">>;
+type AudienceFields = Pick<
+  AttributeRow,
+  "event_distribution" | "event_sharing_group_id" | "event_org_id" | "event_orgc_id" | "distribution" | "sharing_group_id" | "object_distribution" | "object_sharing_group_id"
+>;
 
 function attributeAudience(r: AudienceFields): number[] {
   return audienceOf(
-    { distribution: r.event_distribution, sharingGroupId: r.event_sharing_group_id ?? null, orgId: r.event_org_id, orgcId: r.event_orgc_id },
-    { distribution: r.distribution, sharingGroupId: r.sharing_group_id ?? null },
-    r.object_distribution === null ? null : { distribution: r.object_distribution, sharingGroupId: r.object_sharing_group_id ?? null },
+    { distribution: r.event_distribution, sharingGroupId: r.event_sharing_group_id, orgId: r.event_org_id, orgcId: r.event_orgc_id },
+    { distribution: r.distribution, sharingGroupId: r.sharing_group_id },
+    r.object_distribution === null ? null : { distribution: r.object_distribution, sharingGroupId: r.object_sharing_group_id },
   );
 }
 
@@ -300,10 +301,13 @@ export function correlationDocuments(d: PairDetail): SearchDocument[] {
   const audienceOfSide = (who: "source" | "target") =>
     attributeAudience({
       event_distribution: d[`${who}_event_distribution`],
+      event_sharing_group_id: d[`${who}_event_sharing_group_id`],
       event_org_id: d[`${who}_event_org_id`],
       event_orgc_id: d[`${who}_event_orgc_id`],
       distribution: d[`${who}_attribute_distribution`],
+      sharing_group_id: d[`${who}_attribute_sharing_group_id`],
       object_distribution: d[`${who}_object_distribution`],
+      object_sharing_group_id: d[`${who}_object_sharing_group_id`],
     });
   // A pair shows both attributes: only those who may read both see it.
   const audience = sharedAudience(audienceOfSide("source"), audienceOfSide("target"));

@@ -202,9 +202,23 @@ describe.each(SEARCH_BACKENDS)("sharing-group data in search on $name", ({ env }
       token: who.a.token,
       json: { event_uuid: open.body.uuid, type: "domain", value: `open-grouped-${marker}.example`, distribution: 4, sharing_group_id: group.body.id },
     });
+    // B's own community event holds the grouped value: a correlation between A's group and B.
+    const bEvent = await searchApp.http.post("/events/", { token: who.b.token, json: { info: `b ${marker}`, distribution: 1 } });
+    await searchApp.http.post("/attributes/", { token: who.b.token, json: { event_uuid: bEvent.body.uuid, type: "domain", value: `grouped-${marker}.example` } });
     await settled(searchApp);
   });
   afterAll(() => searchApp?.close());
+
+  it("the correlation with the group's attribute is the members' only", async () => {
+    const pairs = async (user: TestUser) => {
+      const res = await searchApp.http.get(`/correlations/search?query=${encodeURIComponent(`"grouped-${marker}.example"`)}&size=100`, { token: user.token });
+      expect(res.status).toBe(200);
+      return res.body.total;
+    };
+    expect(await pairs(who.a)).toBe(2);
+    expect(await pairs(who.b)).toBe(2);
+    expect(await pairs(who.c)).toBe(0);
+  });
 
   const found = async (user: TestUser, index: "events" | "attributes", field: string) => {
     const res = await searchApp.http.get(`/${index}/search?query=${encodeURIComponent(`${field}:*${marker}*`)}&size=100`, { token: user.token });
@@ -214,11 +228,13 @@ describe.each(SEARCH_BACKENDS)("sharing-group data in search on $name", ({ env }
 
   it("the group's organisations find its events and attributes; the outsider finds what is open only", async () => {
     for (const user of [who.a, who.b]) {
-      expect(await found(user, "events", "info")).toEqual([`grouped ${marker}`, `open ${marker}`]);
-      expect(await found(user, "attributes", "value")).toEqual([`grouped-${marker}.example`, `open-grouped-${marker}.example`]);
+      expect(await found(user, "events", "info")).toEqual([`b ${marker}`, `grouped ${marker}`, `open ${marker}`]);
+      // A's grouped attribute and B's of the same value, and A's grouped attribute in the community event.
+      expect(await found(user, "attributes", "value")).toEqual([`grouped-${marker}.example`, `grouped-${marker}.example`, `open-grouped-${marker}.example`]);
     }
-    expect(await found(who.c, "events", "info")).toEqual([`open ${marker}`]);
-    expect(await found(who.c, "attributes", "value")).toEqual([]);
+    expect(await found(who.c, "events", "info")).toEqual([`b ${marker}`, `open ${marker}`]);
+    // C finds B's attribute only, none of the group's.
+    expect(await found(who.c, "attributes", "value")).toEqual([`grouped-${marker}.example`]);
   });
 });
 

@@ -252,9 +252,12 @@ export interface PairDetail {
   source_event_distribution: number;
   source_event_org_id: number;
   source_event_orgc_id: number;
+  source_event_sharing_group_id: number | null;
   source_attribute_distribution: number;
+  source_attribute_sharing_group_id: number | null;
   /** Null when the attribute is outside any object. */
   source_object_distribution: number | null;
+  source_object_sharing_group_id: number | null;
   target_attribute_uuid: string;
   target_attribute_type: string;
   target_attribute_value: string;
@@ -262,18 +265,23 @@ export interface PairDetail {
   target_event_distribution: number;
   target_event_org_id: number;
   target_event_orgc_id: number;
+  target_event_sharing_group_id: number | null;
   target_attribute_distribution: number;
+  target_attribute_sharing_group_id: number | null;
   target_object_distribution: number | null;
+  target_object_sharing_group_id: number | null;
 }
 
 const PAIR_DETAIL = `
   SELECT c.id, c.match_type, c.value, c.created_at,
          sa.uuid::text AS source_attribute_uuid, sa.type AS source_attribute_type, sa.value AS source_attribute_value,
          se.uuid::text AS source_event_uuid, se.distribution AS source_event_distribution, se.org_id AS source_event_org_id, se.orgc_id AS source_event_orgc_id,
-         sa.distribution AS source_attribute_distribution, so.distribution AS source_object_distribution,
+         se.sharing_group_id AS source_event_sharing_group_id, sa.distribution AS source_attribute_distribution, sa.sharing_group_id AS source_attribute_sharing_group_id,
+         so.distribution AS source_object_distribution, so.sharing_group_id AS source_object_sharing_group_id,
          ta.uuid::text AS target_attribute_uuid, ta.type AS target_attribute_type, ta.value AS target_attribute_value,
          te.uuid::text AS target_event_uuid, te.distribution AS target_event_distribution, te.org_id AS target_event_org_id, te.orgc_id AS target_event_orgc_id,
-         ta.distribution AS target_attribute_distribution, tob.distribution AS target_object_distribution
+         te.sharing_group_id AS target_event_sharing_group_id, ta.distribution AS target_attribute_distribution, ta.sharing_group_id AS target_attribute_sharing_group_id,
+         tob.distribution AS target_object_distribution, tob.sharing_group_id AS target_object_sharing_group_id
     FROM correlations c
     JOIN attributes sa ON sa.id = c.source_attribute_id JOIN events se ON se.id = sa.event_id LEFT JOIN objects so ON so.id = sa.object_id
     JOIN attributes ta ON ta.id = c.target_attribute_id JOIN events te ON te.id = ta.event_id LEFT JOIN objects tob ON tob.id = ta.object_id`;

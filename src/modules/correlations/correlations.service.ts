@@ -41,8 +41,15 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /** The distribution rule for a pair: the caller reads both of its attributes. */
 function canReadPair(p: Principal, d: PairDetail): boolean {
-  const side = (s: "source" | "target") =>
-    canReadInEvent(p, { distribution: d[`${s}_event_distribution`], orgId: d[`${s}_event_org_id`], orgcId: d[`${s}_event_orgc_id`] }, d[`${s}_attribute_distribution`], d[`${s}_object_distribution`]);
+  const side = (s: "source" | "target") => {
+    const object = d[`${s}_object_distribution`];
+    return canReadInEvent(
+      p,
+      { distribution: d[`${s}_event_distribution`], sharingGroupId: d[`${s}_event_sharing_group_id`], orgId: d[`${s}_event_org_id`], orgcId: d[`${s}_event_orgc_id`] },
+      { distribution: d[`${s}_attribute_distribution`], sharingGroupId: d[`${s}_attribute_sharing_group_id`] },
+      object === null ? null : { distribution: object, sharingGroupId: d[`${s}_object_sharing_group_id`] },
+    );
+  };
   return side("source") && side("target");
 }
 
