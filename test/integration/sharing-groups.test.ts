@@ -209,6 +209,21 @@ describe.each(SEARCH_BACKENDS)("sharing-group data in search on $name", ({ env }
   });
   afterAll(() => searchApp?.close());
 
+  it("a change to the group's event notifies a member who follows it, not an outsider who does", async () => {
+    const events = (await searchApp.http.get(`/events/search?query=${encodeURIComponent(`info:"grouped ${marker}"`)}`, { token: who.a.token })).body.results;
+    const uuid = events[0]._id;
+    for (const user of [who.b, who.c]) {
+      const res = await searchApp.http.post("/settings/user/notifications", { token: user.token, json: { follow: { events: [uuid], attributes: [], objects: [], organisations: [] } } });
+      expect(res.status).toBe(200);
+    }
+    expect((await searchApp.http.patch(`/events/${uuid}`, { token: who.a.token, json: { analysis: 2 } })).status).toBe(200);
+    await settled(searchApp);
+    const about = async (user: TestUser) =>
+      (await searchApp.http.get("/notifications", { token: user.token })).body.items.filter((n: { entity_uuid?: string; payload?: { event_uuid?: string } }) => n.payload?.event_uuid === uuid || n.entity_uuid === uuid);
+    expect((await about(who.b)).length).toBeGreaterThan(0);
+    expect(await about(who.c)).toEqual([]);
+  });
+
   it("the correlation with the group's attribute is the members' only", async () => {
     const pairs = async (user: TestUser) => {
       const res = await searchApp.http.get(`/correlations/search?query=${encodeURIComponent(`"grouped-${marker}.example"`)}&size=100`, { token: user.token });

@@ -19,6 +19,8 @@ export interface ChangeRecord {
 /** What the notifier knows of the entities a range touches (rows that are gone are absent). */
 export interface EventAccess {
   distribution: number;
+  /** Absent for a deleted event (its record keeps no group): level 4 then reads as the owners' only. */
+  sharingGroupId?: number | null;
   orgId: number;
   orgcId: number;
 }
@@ -27,8 +29,9 @@ export interface Context {
   events: Map<string, { info: string; orgcUuid: string; orgcName: string; deleted: boolean } & EventAccess>;
   /** Events deleted in the range: their access as the deletion recorded it. */
   deletedEvents: Map<string, EventAccess>;
-  attributes: Map<string, { type: string; value: string; objectUuid: string | null; eventUuid: string; distribution: number; objectDistribution: number | null }>;
-  objects: Map<string, { name: string; eventUuid: string; distribution: number }>;
+  /** Levels with their sharing groups, as the rows hold them now. */
+  attributes: Map<string, { type: string; value: string; objectUuid: string | null; eventUuid: string; level: ItemLevel; objectLevel: ItemLevel }>;
+  objects: Map<string, { name: string; eventUuid: string; level: ItemLevel }>;
 }
 
 /** Something a recipient must be allowed to read: an event, and the levels of the items shown inside it. */
@@ -59,7 +62,7 @@ const UNKNOWN_LEVEL = 0;
 function attributeReads(uuid: string, eventUuid: string | null, p: Record<string, unknown>, ctx: Context): ReadRequirement[] {
   if (!eventUuid) return [];
   const a = ctx.attributes.get(uuid);
-  if (a) return [{ eventUuid, items: [a.distribution, a.objectDistribution] }];
+  if (a) return [{ eventUuid, items: [a.level, a.objectLevel] }];
   const objectLevel = p.object_uuid ? (num(p.object_distribution) ?? UNKNOWN_LEVEL) : null;
   return [{ eventUuid, items: [num(p.distribution) ?? UNKNOWN_LEVEL, objectLevel] }];
 }
@@ -138,7 +141,7 @@ export function candidatesOf(r: ChangeRecord, ctx: Context): Candidate[] {
     };
     // Spec 6.2 names created and updated only: a deletion is an update of the object and of its event.
     const v = verb === "created" ? "created" : "updated";
-    const level = o?.distribution ?? num(p.distribution) ?? UNKNOWN_LEVEL;
+    const level = o?.level ?? num(p.distribution) ?? UNKNOWN_LEVEL;
     const common = { ...base, entityType: "object" as const, entityUuid: r.entity_uuid, eventUuid, payload, reads: eventUuid ? [{ eventUuid, items: [level] }] : [] };
     const out: Candidate[] = [{ ...common, type: `object.${v}`, list: "objects", followed: r.entity_uuid }];
     if (eventUuid) out.push({ ...common, type: `event.object.${v}`, list: "events", followed: eventUuid });

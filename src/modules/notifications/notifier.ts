@@ -98,19 +98,40 @@ async function loadContext(pool: pg.Pool, rows: ChangeRecord[]): Promise<Context
     }
   }
   const [attrs, objs] = await Promise.all([
-    pool.query<{ uuid: string; type: string; value: string; object_uuid: string | null; event_uuid: string; distribution: number; object_distribution: number | null }>(
-      `SELECT a.uuid::text, a.type, a.value, o.uuid::text AS object_uuid, e.uuid::text AS event_uuid, a.distribution, o.distribution AS object_distribution
+    pool.query<{
+      uuid: string;
+      type: string;
+      value: string;
+      object_uuid: string | null;
+      event_uuid: string;
+      distribution: number;
+      sharing_group_id: number | null;
+      object_distribution: number | null;
+      object_sharing_group_id: number | null;
+    }>(
+      `SELECT a.uuid::text, a.type, a.value, o.uuid::text AS object_uuid, e.uuid::text AS event_uuid, a.distribution, a.sharing_group_id,
+              o.distribution AS object_distribution, o.sharing_group_id AS object_sharing_group_id
          FROM attributes a JOIN events e ON e.id = a.event_id LEFT JOIN objects o ON o.id = a.object_id WHERE a.uuid = ANY($1::uuid[])`,
       [[...attributeUuids]],
     ),
-    pool.query<{ uuid: string; name: string; event_uuid: string; distribution: number }>(
-      "SELECT o.uuid::text, o.name, e.uuid::text AS event_uuid, o.distribution FROM objects o JOIN events e ON e.id = o.event_id WHERE o.uuid = ANY($1::uuid[])",
+    pool.query<{ uuid: string; name: string; event_uuid: string; distribution: number; sharing_group_id: number | null }>(
+      "SELECT o.uuid::text, o.name, e.uuid::text AS event_uuid, o.distribution, o.sharing_group_id FROM objects o JOIN events e ON e.id = o.event_id WHERE o.uuid = ANY($1::uuid[])",
       [[...objectUuids]],
     ),
   ]);
   for (const a of attrs.rows) eventUuids.add(a.event_uuid);
-  const events = await pool.query<{ uuid: string; info: string; orgc_uuid: string; orgc_name: string; distribution: number; org_id: number; orgc_id: number; deleted: boolean }>(
-    `SELECT e.uuid::text, e.info, o.uuid::text AS orgc_uuid, o.name AS orgc_name, e.distribution, e.org_id, e.orgc_id, e.deleted
+  const events = await pool.query<{
+    uuid: string;
+    info: string;
+    orgc_uuid: string;
+    orgc_name: string;
+    distribution: number;
+    sharing_group_id: number | null;
+    org_id: number;
+    orgc_id: number;
+    deleted: boolean;
+  }>(
+    `SELECT e.uuid::text, e.info, o.uuid::text AS orgc_uuid, o.name AS orgc_name, e.distribution, e.sharing_group_id, e.org_id, e.orgc_id, e.deleted
        FROM events e JOIN organisations o ON o.id = e.orgc_id WHERE e.uuid = ANY($1::uuid[])`,
     [[...eventUuids]],
   );
@@ -123,11 +144,26 @@ async function loadContext(pool: pg.Pool, rows: ChangeRecord[]): Promise<Context
   }
   return {
     deletedEvents,
-    events: new Map(events.rows.map((e) => [e.uuid, { info: e.info, orgcUuid: e.orgc_uuid, orgcName: e.orgc_name, distribution: e.distribution, orgId: e.org_id, orgcId: e.orgc_id, deleted: e.deleted }])),
-    attributes: new Map(
-      attrs.rows.map((a) => [a.uuid, { type: a.type, value: a.value, objectUuid: a.object_uuid, eventUuid: a.event_uuid, distribution: a.distribution, objectDistribution: a.object_distribution }]),
+    events: new Map(
+      events.rows.map((e) => [
+        e.uuid,
+        { info: e.info, orgcUuid: e.orgc_uuid, orgcName: e.orgc_name, distribution: e.distribution, sharingGroupId: e.sharing_group_id, orgId: e.org_id, orgcId: e.orgc_id, deleted: e.deleted },
+      ]),
     ),
-    objects: new Map(objs.rows.map((o) => [o.uuid, { name: o.name, eventUuid: o.event_uuid, distribution: o.distribution }])),
+    attributes: new Map(
+      attrs.rows.map((a) => [
+        a.uuid,
+        {
+          type: a.type,
+          value: a.value,
+          objectUuid: a.object_uuid,
+          eventUuid: a.event_uuid,
+          level: { distribution: a.distribution, sharingGroupId: a.sharing_group_id },
+          objectLevel: a.object_distribution === null ? null : { distribution: a.object_distribution, sharingGroupId: a.object_sharing_group_id },
+        },
+      ]),
+    ),
+    objects: new Map(objs.rows.map((o) => [o.uuid, { name: o.name, eventUuid: o.event_uuid, level: { distribution: o.distribution, sharingGroupId: o.sharing_group_id } }])),
   };
 }
 
