@@ -169,3 +169,17 @@ export async function lockEvent(sql: Sql, by: { uuid: string } | { id: number })
   const r = rows[0];
   return r ? { id: r.id, uuid: r.uuid, info: r.info, distribution: r.distribution, sharingGroupId: r.sharing_group_id, orgId: r.org_id, orgcId: r.orgc_id } : null;
 }
+
+/** The tags of these attributes (by id), each with the link's local flag, by name: one statement for a page of them. */
+export async function tagsOfAttributes(sql: Sql, attributeIds: readonly string[]): Promise<Map<string, TagView[]>> {
+  const byAttribute = new Map<string, TagView[]>(attributeIds.map((id) => [id, []]));
+  if (attributeIds.length === 0) return byAttribute;
+  const { rows } = await sql.query<TagView & { attribute_id: string }>(
+    `SELECT at.attribute_id::text, t.id, t.name, t.colour, t.exportable, t.hide_tag AS "hideTag", t.is_galaxy AS "isGalaxy",
+            t.is_custom_galaxy AS "isCustomGalaxy", t.local_only AS "localOnly", t.numerical_value AS "numericalValue", at.local
+       FROM attribute_tags at JOIN tags t ON t.id = at.tag_id WHERE at.attribute_id = ANY($1::bigint[]) ORDER BY t.name`,
+    [attributeIds],
+  );
+  for (const { attribute_id, ...tag } of rows) byAttribute.get(attribute_id)?.push(tag);
+  return byAttribute;
+}

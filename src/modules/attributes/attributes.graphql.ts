@@ -1,7 +1,9 @@
 import { builder, caller } from "../../graphql/builder.ts";
 import { cost } from "../../graphql/cost-limits.ts";
 import { errors } from "../../platform/errors.ts";
-import { checkPage, checkUuid, EventTagType, EventType, TAGS_SELECTION, tagViews } from "../events/events.graphql.ts";
+import { checkPage, checkUuid, EventTagType, EventType } from "../events/events.graphql.ts";
+import { BatchLoader, loaderOf } from "../../graphql/request-batch.ts";
+import type { TagView } from "../events/index.ts";
 import { MAX_ATTRIBUTES_PER_EVENT } from "./attributes.service.ts";
 import { queryFromInfo } from "@pothos/plugin-prisma";
 import type { GraphQLResolveInfo } from "graphql";
@@ -24,7 +26,9 @@ export const ATTRIBUTE_DOC = {
   tags: "Tags attached to it",
 } as const;
 
+// Select mode: a page of events with thousands of attributes loads only the columns the query asks for.
 export const AttributeType = builder.prismaObject("Attribute", {
+  select: { id: true },
   description: "A MISP attribute; value1/value2 are the halves of a composite value (value2 null otherwise)",
   fields: (t) => ({
     uuid: t.exposeString("uuid", { description: ATTRIBUTE_DOC.uuid }),
@@ -40,12 +44,20 @@ export const AttributeType = builder.prismaObject("Attribute", {
     comment: t.exposeString("comment", { description: DOC.comment }),
     distribution: t.exposeInt("distribution", { description: ATTRIBUTE_DOC.distribution }),
     sharingGroupId: t.exposeInt("sharingGroupId", { nullable: true, description: `${DOC.sharingGroupId} (REST sharing_group_id)` }),
-    timestamp: t.float({ description: DOC.timestamp, resolve: (a) => Number(a.timestamp) }),
+    timestamp: t.float({ description: DOC.timestamp, select: { timestamp: true }, resolve: (a) => Number(a.timestamp) }),
     firstSeen: t.expose("firstSeen", { type: "DateTime", nullable: true, description: `${DOC.firstSeen} (REST first_seen)` }),
     lastSeen: t.expose("lastSeen", { type: "DateTime", nullable: true, description: `${DOC.lastSeen} (REST last_seen)` }),
     deleted: t.exposeBoolean("deleted", { description: DOC.deleted }),
     disableCorrelation: t.exposeBoolean("disableCorrelation", { description: ATTRIBUTE_DOC.disableCorrelation }),
-    tags: t.field({ type: [EventTagType], description: ATTRIBUTE_DOC.tags, select: TAGS_SELECTION, resolve: (a) => tagViews(a.tags) }),
+    // Batched per request: a nested select would build every attribute's tags before Event.attributes' limit.
+    tags: t.field({
+      type: [EventTagType],
+      description: ATTRIBUTE_DOC.tags,
+      resolve: (a, _args, ctx) => {
+        const p = caller(ctx);
+        return loaderOf(ctx, "Attribute.tags", () => new BatchLoader((ids: string[]) => ctx.services.attributes.tagsOf(p, ids), (): TagView[] => [])).load(String(a.id));
+      },
+    }),
   }),
 });
 

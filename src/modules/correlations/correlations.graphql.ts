@@ -209,10 +209,11 @@ builder.mutationFields((t) => ({
 }));
 
 // An attribute's correlations, as on REST list reads (one query per attribute: pages are small).
-builder.objectField(AttributeType, "correlations", (t) =>
+builder.prismaObjectField(AttributeType, "correlations", (t) =>
   t.field({
     extensions: cost.query(),
     type: [SearchHitType],
+    select: { uuid: true },
     description: "Correlations of this attribute (it is the source); empty without correlations:read",
     resolve: async (a, _args, ctx) =>
       ((await ctx.services.correlations.ofAttributes(caller(ctx), [a.uuid])).get(a.uuid) ?? []).map((h) => ({

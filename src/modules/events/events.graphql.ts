@@ -58,8 +58,8 @@ export const OrgRefType = builder.objectRef<OrgRef>("OrganisationRef").implement
 });
 
 /** An event's tags, as loaded with it: each tag with the link's local flag, by name. */
-export const TAGS_SELECTION = { tags: { include: { tag: true }, orderBy: { tag: { name: "asc" } } } } as const;
-export const tagViews = (links: { local: boolean; tag: Omit<TagView, "local"> }[]): TagView[] => links.map((l) => ({ ...l.tag, local: l.local }));
+const TAGS_SELECTION = { tags: { include: { tag: true }, orderBy: { tag: { name: "asc" } } } } as const;
+const tagViews = (links: { local: boolean; tag: Omit<TagView, "local"> }[]): TagView[] => links.map((l) => ({ ...l.tag, local: l.local }));
 
 const ORG_REF = { select: { id: true, uuid: true, name: true } } as const;
 
