@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { containsFilter } from "../../platform/contract-fields.ts";
 
 /**
  * The input contracts of the galaxies, in the service's vocabulary: the service checks every
@@ -13,21 +14,14 @@ export const p2PageFields = {
   size: z.number().int().min(1).max(P2_MAX_SIZE).default(P2_DEFAULT_SIZE).describe(`Items per page, 1 to ${P2_MAX_SIZE} (default ${P2_DEFAULT_SIZE})`),
 };
 
-const filter = (what: string) =>
-  z
-    .string()
-    .max(255)
-    .refine((s) => !s.includes("\0"), "must not contain NUL bytes")
-    .optional()
-    .describe(`Part of the ${what}, case-insensitive (at most 255 characters)`);
 
 export const galaxyListContract = z
-  .object({ ...p2PageFields, filter: filter("name or type"), enabled: z.boolean().optional().describe("Only enabled (true) or disabled (false) galaxies; omitted: both") })
+  .object({ ...p2PageFields, filter: containsFilter("name or type"), enabled: z.boolean().optional().describe("Only enabled (true) or disabled (false) galaxies; omitted: both") })
   .strict();
 
-export const clusterListContract = z.object({ ...p2PageFields, filter: filter("value, tag name or external id") }).strict();
+export const clusterListContract = z.object({ ...p2PageFields, filter: containsFilter("value, tag name or external id") }).strict();
 
-export const attackPatternQueryContract = z.object({ filter: filter("name or code") }).strict();
+export const attackPatternQueryContract = z.object({ filter: containsFilter("name or code") }).strict();
 
 /** `PATCH /galaxies/{id}` and GraphQL setGalaxyEnabled. */
 export const galaxyFlagsContract = z

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { HUNT_STATUSES, HUNT_TYPE_ALIASES, HUNT_TYPES, INDEX_TARGETS, MAX_QUERY_LENGTH } from "./hunt-definition.ts";
 import { HUNT_FREQUENCY_NAMES } from "./hunt-schedule.ts";
+import { containsFilter } from "../../platform/contract-fields.ts";
 
 /**
  * The input contracts of hunt writes, in the service's vocabulary: the service checks its input
@@ -33,12 +34,7 @@ export const huntListContract = z
   .object({
     page: z.number().int().min(1).max(1_000_000).default(1).describe("Page number, from 1"),
     size: z.number().int().min(1).max(100).default(50).describe("Items per page, 1 to 100 (default 50)"),
-    filter: z
-      .string()
-      .max(255)
-      .refine((s) => !s.includes("\0"), "must not contain NUL bytes")
-      .optional()
-      .describe("Part of the name, case-insensitive (at most 255 characters)"),
+    filter: containsFilter("name"),
     all: z.boolean().optional().describe("Administrators: everyone's hunts"),
     userId: z.number().int().min(1).max(2_147_483_647).optional().describe("Administrators: one user's hunts"),
   })

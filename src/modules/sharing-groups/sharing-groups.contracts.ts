@@ -1,15 +1,11 @@
 import { z } from "zod";
+import { storedText } from "../../platform/contract-fields.ts";
 
 /**
  * The input contracts of sharing-group writes, in the service's vocabulary (REST derives its
  * snake_case bodies with `wireContract`, GraphQL checks its inputs with `contractInput`).
  */
-const text = (max: number) =>
-  z
-    .string()
-    .max(max)
-    .refine((s) => !s.includes("\0"), "must not contain NUL bytes");
-const name = text(255)
+const name = storedText(255)
   .trim()
   .min(1)
   .refine((s) => !/[\u0000-\u001f\u007f]/.test(s), "must be one line without control characters")
@@ -24,8 +20,8 @@ export const memberContract = z
   .strict();
 
 const groupFields = {
-  releasability: text(65_535).optional().describe("Who the data may be passed on to (MISP's releasability statement)"),
-  description: text(65_535).optional().describe("What the group is for"),
+  releasability: storedText(65_535).optional().describe("Who the data may be passed on to (MISP's releasability statement)"),
+  description: storedText(65_535).optional().describe("What the group is for"),
   active: z.boolean().optional().describe("Whether data may be assigned to it (default true); an inactive group still reads as before"),
 };
 

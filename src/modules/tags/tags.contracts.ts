@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { p2PageFields } from "../galaxies/index.ts";
+import { containsFilter } from "../../platform/contract-fields.ts";
 
 /**
  * The input contracts of the tag catalogue, in the service's vocabulary: the service checks every
@@ -42,12 +43,7 @@ export const tagUpdateContract = z.object({ name: tagName.optional(), ...tagFiel
 export const tagListContract = z
   .object({
     ...p2PageFields,
-    filter: z
-      .string()
-      .max(255)
-      .refine((s) => !s.includes("\0"), "must not contain NUL bytes")
-      .optional()
-      .describe("Part of the name, case-insensitive (at most 255 characters)"),
+    filter: containsFilter("name"),
     hidden: z.boolean().optional().describe("Only hidden (true) or visible (false) tags; omitted: both"),
   })
   .strict();
