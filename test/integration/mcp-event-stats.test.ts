@@ -9,10 +9,9 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import pg from "pg";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "../support/app.ts";
+import { callTool as call, connectMcp, toolOk as ok, toolRefused as refused, toolText as text } from "../support/mcp-client.ts";
 import { createOrganisation, createUser, loginAdmin, type TestUser } from "../support/fixtures.ts";
 import { eventually } from "../support/process.ts";
 import { settled } from "../support/settled.ts";
@@ -34,13 +33,7 @@ const clients: Client[] = [];
 const own = { event: crypto.randomUUID(), late: crypto.randomUUID(), tag: `stats-a-${crypto.randomUUID()}`, attributeTag: `stats-attr-${crypto.randomUUID()}` };
 const theirs = { event: crypto.randomUUID(), hidden: crypto.randomUUID(), hiddenValue: `${crypto.randomUUID()}.hidden.example`, domain: crypto.randomUUID() };
 
-async function connect(token: string): Promise<Client> {
-  const transport = new StreamableHTTPClientTransport(new URL(`${app.url}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${token}` } } });
-  const client = new Client({ name: "workbench-test", version: "1.0.0" });
-  await client.connect(transport);
-  clients.push(client);
-  return client;
-}
+const connect = (token: string) => connectMcp(app.url, token, clients);
 
 const mcpFor = async (user: TestUser) => {
   const minted = await app.http.get("/mcp/config", { token: user.token });
@@ -48,26 +41,8 @@ const mcpFor = async (user: TestUser) => {
   return connect(minted.body.token);
 };
 
-const call = async (client: Client, name: string, args: Record<string, unknown>) => (await client.callTool({ name, arguments: args })) as CallToolResult & { structuredContent?: any };
-const text = (r: CallToolResult) => r.content.map((c) => (c.type === "text" ? c.text : "")).join("\n");
 
-async function ok(client: Client, name: string, args: Record<string, unknown>): Promise<any> {
-  const r = await call(client, name, args);
-  expect(r.isError, `${name}: ${text(r).slice(0, 500)}`).toBeFalsy();
-  return r.structuredContent;
-}
 
-async function refused(client: Client, name: string, args: Record<string, unknown>): Promise<string> {
-  try {
-    const r = await call(client, name, args);
-    expect(r.isError, JSON.stringify(r).slice(0, 300)).toBe(true);
-    expect(text(r)).not.toMatch(/internal_error/);
-    return text(r);
-  } catch (err) {
-    expect(String(err)).toMatch(/MCP error -32602|Invalid|validation/i);
-    return String(err);
-  }
-}
 
 const attr = (uuid: string, type: string, value: string, distribution: number, timestamp: number, tags: string[] = []) => ({
   uuid, type, value, distribution: String(distribution), timestamp: String(timestamp), to_ids: false, Tag: tags.map((name) => ({ name })),

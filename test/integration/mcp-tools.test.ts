@@ -8,10 +8,9 @@
 import crypto from "node:crypto";
 import fs from "node:fs";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "../support/app.ts";
+import { connectMcp, toolOk as ok, toolRefused as refused } from "../support/mcp-client.ts";
 import { createUser, loginAdmin, type TestUser } from "../support/fixtures.ts";
 import { eventually } from "../support/process.ts";
 import { settled } from "../support/settled.ts";
@@ -32,39 +31,11 @@ let readOnly: Client;
 let writer: Client;
 const clients: Client[] = [];
 
-async function connect(token: string): Promise<Client> {
-  const transport = new StreamableHTTPClientTransport(new URL(`${app.url}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${token}` } } });
-  const client = new Client({ name: "workbench-test", version: "1.0.0" });
-  await client.connect(transport);
-  clients.push(client);
-  return client;
-}
+const connect = (token: string) => connectMcp(app.url, token, clients);
 
-async function call(client: Client, name: string, args: Record<string, unknown>): Promise<CallToolResult & { structuredContent?: any }> {
-  return (await client.callTool({ name, arguments: args })) as CallToolResult;
-}
 
-const text = (r: CallToolResult) => r.content.map((c) => (c.type === "text" ? c.text : "")).join("\n");
 
-/** A tool's answer that must be a success: its structured content. */
-async function ok(client: Client, name: string, args: Record<string, unknown>): Promise<any> {
-  const r = await call(client, name, args);
-  expect(r.isError, `${name}: ${text(r).slice(0, 500)}`).toBeFalsy();
-  return r.structuredContent;
-}
 
-/** A refusal must be a tool error (or a JSON-RPC error for arguments the schema refuses), never a crash. */
-async function refused(client: Client, name: string, args: Record<string, unknown>): Promise<string> {
-  try {
-    const r = await call(client, name, args);
-    expect(r.isError, JSON.stringify(r).slice(0, 300)).toBe(true);
-    expect(text(r)).not.toMatch(/internal_error/);
-    return text(r);
-  } catch (err) {
-    expect(String(err)).toMatch(/MCP error -32602|Invalid|validation/i);
-    return String(err);
-  }
-}
 
 async function resourceJson(client: Client, uri: string): Promise<any> {
   const [content] = (await client.readResource({ uri })).contents;
