@@ -11,6 +11,7 @@ import { ReportsService } from "./modules/reports/index.ts";
 import { TagsService } from "./modules/tags/index.ts";
 import { SightingsService } from "./modules/sightings/index.ts";
 import { GalaxiesService } from "./modules/galaxies/index.ts";
+import { TaxonomiesService } from "./modules/taxonomies/index.ts";
 import { OrganisationsService } from "./modules/organisations/index.ts";
 import { SharingGroupsService } from "./modules/sharing-groups/index.ts";
 import { RolesService } from "./modules/roles/index.ts";
@@ -46,6 +47,7 @@ export function createServices(ctx: AppContext) {
     settings: new SettingsService(ctx, audit),
     apiKeys: new ApiKeysService(ctx, audit),
     galaxies,
+    taxonomies: new TaxonomiesService(ctx, audit),
     events: new EventsService(ctx, retention),
     retention,
     attributes: new AttributesService(ctx),

@@ -1578,6 +1578,58 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/taxonomies/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List taxonomies (P2 paging; enabled filter; filter is a substring of the namespace), with predicate and entry counts */
+        get: operations["listTaxonomies"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/taxonomies/{taxonomy_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a taxonomy by id or uuid, with its predicates and entries (each with its tag name) */
+        get: operations["getTaxonomy"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Enable (creates its tags, enforces its exclusivity) or disable (hides its tags) a taxonomy; mark it required or highlighted: {enabled?, required?, highlighted?} */
+        patch: operations["updateTaxonomy"];
+        trace?: never;
+    };
+    "/taxonomies/update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Import or refresh every taxonomy of TAXONOMIES_SOURCE (synchronous; enabled, required and highlighted are kept) */
+        post: operations["updateTaxonomies"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/users/": {
         parameters: {
             query?: never;
@@ -3646,6 +3698,110 @@ export interface components {
              * @description The run's id: GET /tasks/{task_id} shows its status
              */
             task_id: string;
+        };
+        /** @description A MISP taxonomy: a namespace of machine tags (namespace:predicate="entry") with colours, numerical values and exclusivity */
+        Taxonomy: {
+            /** Format: date-time */
+            created: string;
+            /** @description What it classifies */
+            description: string;
+            /** @description Enabled: its tags exist and its exclusivity is enforced when tagging */
+            enabled: boolean;
+            /** @description How many entries its predicates have */
+            entry_count: number;
+            /** @description At most one of its tags on one event or attribute (for example tlp) */
+            exclusive: boolean;
+            /** @description Its long name; null if none */
+            expanded: string | null;
+            /** @description Its tags are highlighted in the interface */
+            highlighted: boolean;
+            /** @description Numeric id of the taxonomy */
+            id: number;
+            /** Format: date-time */
+            modified: string;
+            /** @description The taxonomy's namespace, the first part of its tags (for example tlp, admiralty-scale) */
+            namespace: string;
+            /** @description How many predicates it has */
+            predicate_count: number;
+            /** @description Its predicates with their entries on GET /taxonomies/{id}; empty in lists */
+            predicates: components["schemas"]["TaxonomyPredicate"][];
+            /** @description Marked as required on this instance (stored; not enforced) */
+            required: boolean;
+            /** @description The taxonomy's UUID (MISP's); null if its file has none */
+            uuid: string | null;
+            /** @description The taxonomy's version (an integer, as misp-taxonomies publishes it) */
+            version: number;
+        };
+        /** @description An entry of a predicate, attached as namespace:predicate="entry" */
+        TaxonomyEntry: {
+            /** @description Its colour (#rrggbb); null if none */
+            colour: string | null;
+            /** @description What it means; null if none */
+            description: string | null;
+            /** @description Its long form; null if none */
+            expanded: string | null;
+            /** @description Numeric id of the entry */
+            id: number;
+            /** @description Its numerical value; null if none */
+            numerical_value: number | null;
+            /** @description The tag that attaches it: namespace:predicate="entry" */
+            tag_name: string;
+            /** @description Numeric id of its predicate */
+            taxonomy_predicate_id: number;
+            /** @description The entry's UUID (MISP's); null if none */
+            uuid: string | null;
+            /** @description The entry (for example 1 in admiralty-scale:source-reliability="1") */
+            value: string;
+        };
+        TaxonomyPage: {
+            items: components["schemas"]["Taxonomy"][];
+            page: number;
+            pages: number;
+            /** @description The filters applied; null when not given */
+            query: {
+                enabled: boolean | null;
+                filter: string | null;
+            };
+            size: number;
+            total: number;
+        };
+        /** @description A predicate of a taxonomy, attached as namespace:predicate (or through one of its entries) */
+        TaxonomyPredicate: {
+            /** @description Its colour (#rrggbb); null if none */
+            colour: string | null;
+            /** @description What it means; null if none */
+            description: string | null;
+            /** @description Its entries, by value */
+            entries: components["schemas"]["TaxonomyEntry"][];
+            /** @description At most one of its entries on one event or attribute */
+            exclusive: boolean;
+            /** @description Its long form; null if none */
+            expanded: string | null;
+            /** @description Numeric id of the predicate */
+            id: number;
+            /** @description Its numerical value; null if none */
+            numerical_value: number | null;
+            /** @description The tag that attaches it: namespace:predicate */
+            tag_name: string;
+            /** @description Numeric id of its taxonomy */
+            taxonomy_id: number;
+            /** @description The predicate's UUID (MISP's); null if none */
+            uuid: string | null;
+            /** @description The predicate (for example red in tlp:red) */
+            value: string;
+        };
+        /** @description What a taxonomy import did */
+        TaxonomyUpdate: {
+            /** @description Entries now stored for them */
+            entries: number;
+            /** @description Predicates now stored for them */
+            predicates: number;
+            /** @description Taxonomies imported or refreshed (read from TAXONOMIES_SOURCE) */
+            taxonomies: number;
+            /** @description Taxonomies new */
+            taxonomies_created: number;
+            /** @description How long the import took, in milliseconds */
+            took_ms: number;
         };
         /** @description An OAuth2 token answer */
         Token: {
@@ -8310,6 +8466,111 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TaskRunQueued"];
+                };
+            };
+        };
+    };
+    listTaxonomies: {
+        parameters: {
+            query?: {
+                enabled?: "0" | "1" | "true" | "false";
+                /** @description Part of the namespace, case-insensitive (at most 255 characters) */
+                filter?: string;
+                page?: string;
+                size?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            "4XX": components["responses"]["Error"];
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TaxonomyPage"];
+                };
+            };
+        };
+    };
+    getTaxonomy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                taxonomy_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            "4XX": components["responses"]["Error"];
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Taxonomy"];
+                };
+            };
+        };
+    };
+    updateTaxonomy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                taxonomy_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description True enables the taxonomy (one tag per predicate or entry, exclusivity enforced), false disables it (its tags are hidden); omitted: unchanged */
+                    enabled?: boolean;
+                    /** @description Highlight its tags in the interface; omitted: unchanged */
+                    highlighted?: boolean;
+                    /** @description Marks the taxonomy as required on this instance (stored and shown; not enforced yet); omitted: unchanged */
+                    required?: boolean;
+                };
+            };
+        };
+        responses: {
+            "4XX": components["responses"]["Error"];
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Taxonomy"];
+                };
+            };
+        };
+    };
+    updateTaxonomies: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            "4XX": components["responses"]["Error"];
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TaxonomyUpdate"];
                 };
             };
         };

@@ -9,6 +9,7 @@ import { canReadEvent, canReadInEvent, canWriteEvent, readableAttributeWhere, re
 import type { Prisma } from "../../platform/db/index.ts";
 import { ensureTags, type TagView } from "../events/index.ts";
 import { checkTagName } from "../tags/index.ts";
+import { checkExclusiveTags } from "../taxonomies/index.ts";
 import { checkAssignableSharingGroups } from "../sharing-groups/index.ts";
 import { listAttributes, tagsOfAttributes, loadAttribute, lockEvent, type AttributeView, type EventRef } from "./attribute-reader.ts";
 import { prepareAttributePatch, prepareNewAttribute, type AttributeCreate, type AttributePatch } from "./attribute-rules.ts";
@@ -233,6 +234,8 @@ export class AttributesService {
     authorize(p, "attributes:tag");
     const name = checkTagName(tagName, ["tag"]);
     await this.mutate(p, uuid, async (client, a, e, now) => {
+      const carried = await client.query<{ name: string }>("SELECT t.name FROM attribute_tags at JOIN tags t ON t.id = at.tag_id WHERE at.attribute_id = $1", [a.id]);
+      await checkExclusiveTags(client, name, carried.rows.map((r) => r.name));
       const ids = await ensureTags(client, [{ name, colour: null, exportable: true, local }], p);
       const inserted = await client.query("INSERT INTO attribute_tags (attribute_id, tag_id, local) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING", [a.id, ids.get(name), local]);
       if (!inserted.rowCount) return [];

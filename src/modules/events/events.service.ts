@@ -15,6 +15,7 @@ import { exportMispEvent } from "./misp-export.ts";
 import { parseMispEvent, type ParseOptions } from "./misp-parse.ts";
 import { containsPattern, likeLiteral } from "../../platform/db/like.ts";
 import { checkTagName } from "../tags/index.ts";
+import { checkExclusiveTags } from "../taxonomies/index.ts";
 import { checkAssignableSharingGroups } from "../sharing-groups/index.ts";
 
 export interface EventFilter {
@@ -249,6 +250,8 @@ export class EventsService {
     authorize(p, "events:tag");
     const name = checkTagName(tagName, ["tag"]);
     await this.mutate(p, uuid, async (client, e) => {
+      const carried = await client.query<{ name: string }>("SELECT t.name FROM event_tags et JOIN tags t ON t.id = et.tag_id WHERE et.event_id = $1", [e.id]);
+      await checkExclusiveTags(client, name, carried.rows.map((r) => r.name));
       const ids = await ensureTags(client, [{ name, colour: null, exportable: true, local }], p);
       const inserted = await client.query(
         "INSERT INTO event_tags (event_id, tag_id, local) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING",

@@ -1,0 +1,238 @@
+import crypto from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sharedPath } from "../support/shared-data.ts";
+import { startTestApp, type TestApp } from "../support/app.ts";
+import { createUser, loginAdmin, type TestUser } from "../support/fixtures.ts";
+
+/** The real misp-taxonomies files, read in place: never copied into the project. */
+const TAXONOMY_DATA = sharedPath("misp-taxonomies");
+/** Directories of ../shared/data/misp-taxonomies holding a machinetag.json (MANIFEST.json lists 182 of them). */
+const TAXONOMY_COUNT = fs.readdirSync(TAXONOMY_DATA).filter((d) => fs.existsSync(path.join(TAXONOMY_DATA, d, "machinetag.json"))).length;
+
+let app: TestApp;
+let admin: TestUser;
+let user: TestUser;
+
+beforeAll(async () => {
+  app = await startTestApp("taxonomies", { TAXONOMIES_SOURCE: TAXONOMY_DATA });
+  admin = await loginAdmin(app);
+  user = await createUser(app, admin, 3);
+});
+afterAll(() => app?.close());
+
+const sql = <T = any>(text: string, params: unknown[] = []) => app.booted.ctx.db.pool.query<T & object>(text, params).then((r) => r.rows);
+const gql = (u: TestUser, query: string, variables: Record<string, unknown> = {}) => app.http.graphql(query, variables, u.token);
+const idOf = async (namespace: string) => (await sql<{ id: number }>("SELECT id FROM taxonomies WHERE namespace = $1", [namespace]))[0].id;
+
+async function newEvent(): Promise<string> {
+  const res = await app.http.post("/events/", { token: user.token, json: { info: `tax-${crypto.randomBytes(4).toString("hex")}`, distribution: 0 } });
+  expect(res.status, res.text).toBe(201);
+  return res.body.uuid;
+}
+async function newAttribute(eventUuid: string): Promise<string> {
+  const res = await app.http.post("/attributes/", { token: user.token, json: { event_uuid: eventUuid, type: "ip-dst", value: "10.9.8.7" } });
+  expect(res.status, res.text).toBe(201);
+  return res.body.uuid;
+}
+const tagsOfEvent = async (uuid: string) =>
+  (await sql<{ name: string }>("SELECT t.name FROM event_tags et JOIN tags t ON t.id = et.tag_id JOIN events e ON e.id = et.event_id WHERE e.uuid = $1 ORDER BY 1", [uuid])).map((r) => r.name);
+const tagsOfAttribute = async (uuid: string) =>
+  (await sql<{ name: string }>("SELECT t.name FROM attribute_tags x JOIN tags t ON t.id = x.tag_id JOIN attributes a ON a.id = x.attribute_id WHERE a.uuid = $1 ORDER BY 1", [uuid])).map((r) => r.name);
+
+describe("import from the MISP taxonomies format", () => {
+  it("imports every taxonomy of the shared data, with tlp's predicates, colours and exclusivity", async () => {
+    const started = performance.now();
+    const res = await app.http.post("/taxonomies/update", { token: admin.token });
+    const wall = Math.round(performance.now() - started);
+    expect(res.status, res.text).toBe(200);
+    console.log(`taxonomy import, first run: ${JSON.stringify(res.body)} (HTTP round trip ${wall} ms)`);
+    expect(res.body).toMatchObject({ taxonomies: TAXONOMY_COUNT, taxonomies_created: TAXONOMY_COUNT });
+    expect(TAXONOMY_COUNT).toBe(183);
+    expect((await sql<{ n: number }>("SELECT count(*)::int AS n FROM taxonomies"))[0].n).toBe(TAXONOMY_COUNT);
+    expect((await sql<{ n: number }>("SELECT count(*)::int AS n FROM taxonomies WHERE enabled"))[0].n).toBe(0);
+    expect(res.body.predicates).toBe((await sql<{ n: number }>("SELECT count(*)::int AS n FROM taxonomy_predicates"))[0].n);
+    expect(res.body.entries).toBe((await sql<{ n: number }>("SELECT count(*)::int AS n FROM taxonomy_entries"))[0].n);
+
+    const tlp = await app.http.get(`/taxonomies/${await idOf("tlp")}`, { token: user.token });
+    expect(tlp.status, tlp.text).toBe(200);
+    expect(tlp.body).toMatchObject({ namespace: "tlp", uuid: "34c3905d-5e01-5b53-aebc-6aca2b78eb2b", version: 10, exclusive: true, enabled: false, required: false });
+    const byValue = Object.fromEntries(tlp.body.predicates.map((p: any) => [p.value, p]));
+    expect(Object.keys(byValue).sort()).toEqual(["amber", "amber+strict", "clear", "ex:chr", "green", "red", "unclear", "white"]);
+    expect(byValue.red).toMatchObject({ colour: "#FF2B2B", tag_name: "tlp:red", entries: [] });
+    expect(byValue.green).toMatchObject({ colour: "#33FF00", tag_name: "tlp:green" });
+    expect(tlp.body.predicate_count).toBe(8);
+
+    // Entries carry namespace:predicate="entry" and their numerical values.
+    const adm = await app.http.get(`/taxonomies/${await idOf("admiralty-scale")}`, { token: user.token });
+    const reliability = adm.body.predicates.find((p: any) => p.value === "source-reliability");
+    expect(reliability.exclusive).toBe(true);
+    expect(reliability.entries.find((e: any) => e.value === "a")).toMatchObject({ tag_name: 'admiralty-scale:source-reliability="a"', numerical_value: expect.any(Number) });
+    // By uuid too.
+    expect((await app.http.get(`/taxonomies/${tlp.body.uuid}`, { token: user.token })).body.id).toBe(tlp.body.id);
+  });
+
+  it("a second run changes no flag and duplicates nothing", async () => {
+    await sql("UPDATE taxonomies SET required = true WHERE namespace = 'PAP'");
+    const res = await app.http.post("/taxonomies/update", { token: admin.token });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body).toMatchObject({ taxonomies: TAXONOMY_COUNT, taxonomies_created: 0 });
+    expect((await sql<{ n: number }>("SELECT count(*)::int AS n FROM taxonomies"))[0].n).toBe(TAXONOMY_COUNT);
+    expect((await sql("SELECT required FROM taxonomies WHERE namespace = 'PAP'"))[0].required).toBe(true);
+    await sql("UPDATE taxonomies SET required = false WHERE namespace = 'PAP'");
+  });
+
+  it("refuses a source with a NUL character or an unknown predicate (400), writing nothing", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "tax-"));
+    try {
+      fs.mkdirSync(path.join(dir, "bad"));
+      fs.writeFileSync(path.join(dir, "bad", "machinetag.json"), JSON.stringify({ namespace: "bad\u0000ns", description: "x", version: 1, predicates: [] }));
+      const other = await startTestApp("taxonomies-bad", { TAXONOMIES_SOURCE: dir }, app);
+      try {
+        const res = await other.http.post("/taxonomies/update", { token: admin.token });
+        expect(res.status, res.text).toBe(400);
+        fs.writeFileSync(path.join(dir, "bad", "machinetag.json"), JSON.stringify({ namespace: "bad", version: 1, predicates: [{ value: "a" }], values: [{ predicate: "z", entry: [{ value: "1" }] }] }));
+        const res2 = await other.http.post("/taxonomies/update", { token: admin.token });
+        expect(res2.status, res2.text).toBe(400);
+        expect(res2.body.detail).toContain("unknown predicate");
+      } finally {
+        await other.close();
+      }
+      expect(await sql("SELECT 1 FROM taxonomies WHERE namespace LIKE 'bad%'")).toEqual([]);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("list, enable and disable", () => {
+  it("lists with counts, the enabled filter and the namespace filter (REST and GraphQL)", async () => {
+    const res = await app.http.get("/taxonomies/?filter=TLP&size=5", { token: user.token });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.query).toEqual({ enabled: null, filter: "TLP" });
+    const tlp = res.body.items.find((t: any) => t.namespace === "tlp");
+    expect(tlp).toMatchObject({ predicate_count: 8, entry_count: 0, predicates: [] });
+    const all = await app.http.get("/taxonomies/?size=1000", { token: user.token });
+    expect(all.body.total).toBe(TAXONOMY_COUNT);
+    const adm = all.body.items.find((t: any) => t.namespace === "admiralty-scale");
+    expect(adm.entry_count).toBeGreaterThan(0);
+
+    const g = await gql(user, `{ taxonomies(filter: "tlp", size: 5) { total items { namespace predicateCount predicates { value colour tagName } } } }`);
+    expect(g.body.errors).toBeUndefined();
+    const gt = g.body.data.taxonomies.items.find((t: any) => t.namespace === "tlp");
+    expect(gt.predicateCount).toBe(8);
+    expect(gt.predicates.find((p: any) => p.value === "red")).toEqual({ value: "red", colour: "#FF2B2B", tagName: "tlp:red" });
+  });
+
+  it("enables (tags created with their colours), filters on enabled, disables (tags hidden); users may not", async () => {
+    const id = await idOf("tlp");
+    expect((await app.http.patch(`/taxonomies/${id}`, { token: user.token, json: { enabled: true } })).status).toBe(403);
+    const on = await app.http.patch(`/taxonomies/${id}`, { token: admin.token, json: { enabled: true } });
+    expect(on.status, on.text).toBe(200);
+    expect(on.body.enabled).toBe(true);
+    const [red] = await sql("SELECT colour, hide_tag FROM tags WHERE name = 'tlp:red'");
+    expect(red).toEqual({ colour: "#FF2B2B", hide_tag: false });
+    const enabled = await app.http.get("/taxonomies/?enabled=true", { token: user.token });
+    expect(enabled.body.items.map((t: any) => t.namespace)).toEqual(["tlp"]);
+
+    const off = await app.http.patch(`/taxonomies/${id}`, { token: admin.token, json: { enabled: false } });
+    expect(off.body.enabled).toBe(false);
+    expect((await sql("SELECT hide_tag FROM tags WHERE name = 'tlp:red'"))[0].hide_tag).toBe(true);
+
+    const g = await gql(admin, "mutation($id: Int!) { setTaxonomyFlags(id: $id, enabled: true, required: true) { enabled required } }", { id });
+    expect(g.body.errors).toBeUndefined();
+    expect(g.body.data.setTaxonomyFlags).toEqual({ enabled: true, required: true });
+    expect((await sql("SELECT hide_tag FROM tags WHERE name = 'tlp:red'"))[0].hide_tag).toBe(false);
+    const denied = await gql(user, "mutation($id: Int!) { setTaxonomyFlags(id: $id, enabled: false) { enabled } }", { id });
+    expect(denied.body.errors?.[0].extensions?.code).toBe("insufficient_scope");
+    await app.http.patch(`/taxonomies/${id}`, { token: admin.token, json: { required: false } });
+    expect((await app.http.patch(`/taxonomies/${await idOf("admiralty-scale")}`, { token: admin.token, json: { enabled: true } })).status).toBe(200);
+  });
+});
+
+describe("exclusive taxonomies and predicates when tagging", () => {
+  it("refuses tlp:red next to tlp:green on an event and an attribute over REST, naming the tag", async () => {
+    const ev = await newEvent();
+    expect((await app.http.post(`/events/${ev}/tag/tlp:green`, { token: user.token })).status).toBe(201);
+    const refused = await app.http.post(`/events/${ev}/tag/tlp:red`, { token: user.token });
+    expect(refused.status, refused.text).toBe(422);
+    expect(JSON.stringify(refused.body.detail)).toContain("tlp:green");
+    expect(await tagsOfEvent(ev)).toEqual(["tlp:green"]);
+    // The same tag again is no conflict; another taxonomy's tag is free.
+    expect((await app.http.post(`/events/${ev}/tag/tlp:green`, { token: user.token })).status).toBe(201);
+    expect((await app.http.post(`/events/${ev}/tag/${encodeURIComponent('admiralty-scale:source-reliability="a"')}`, { token: user.token })).status).toBe(201);
+
+    const attr = await newAttribute(ev);
+    expect((await app.http.post(`/attributes/${attr}/tag/tlp:amber`, { token: user.token })).status).toBe(201);
+    const refusedAttr = await app.http.post(`/attributes/${attr}/tag/TLP:CLEAR`, { token: user.token });
+    expect(refusedAttr.status, refusedAttr.text).toBe(422);
+    expect(JSON.stringify(refusedAttr.body.detail)).toContain("tlp:amber");
+    expect(await tagsOfAttribute(attr)).toEqual(["tlp:amber"]);
+  });
+
+  it("refuses a second entry of an exclusive predicate; another predicate of the same taxonomy is free", async () => {
+    const ev = await newEvent();
+    const tag = (t: string) => app.http.post(`/events/${ev}/tag/${encodeURIComponent(t)}`, { token: user.token });
+    expect((await tag('admiralty-scale:source-reliability="a"')).status).toBe(201);
+    expect((await tag('admiralty-scale:information-credibility="1"')).status).toBe(201);
+    const refused = await tag('admiralty-scale:source-reliability="b"');
+    expect(refused.status, refused.text).toBe(422);
+    expect(JSON.stringify(refused.body.detail)).toContain('admiralty-scale:source-reliability=\\"a\\"');
+  });
+
+  it("refuses the same over GraphQL (tagEvent, tagAttribute) with validation_error", async () => {
+    const ev = await newEvent();
+    const attr = await newAttribute(ev);
+    expect((await gql(user, `mutation($u: String!) { tagEvent(uuid: $u, tag: "tlp:green") }`, { u: ev })).body.data?.tagEvent).toBe(true);
+    const e = await gql(user, `mutation($u: String!) { tagEvent(uuid: $u, tag: "tlp:red") }`, { u: ev });
+    expect(e.body.errors?.[0].extensions?.code).toBe("validation_error");
+    expect(JSON.stringify(e.body.errors?.[0].extensions)).toContain("tlp:green");
+    expect((await gql(user, `mutation($u: String!) { tagAttribute(uuid: $u, tag: "tlp:green") }`, { u: attr })).body.data?.tagAttribute).toBe(true);
+    const a = await gql(user, `mutation($u: String!) { tagAttribute(uuid: $u, tag: "tlp:red") }`, { u: attr });
+    expect(a.body.errors?.[0].extensions?.code).toBe("validation_error");
+    expect(JSON.stringify(a.body.errors?.[0].extensions)).toContain("tlp:green");
+    expect(await tagsOfEvent(ev)).toEqual(["tlp:green"]);
+    expect(await tagsOfAttribute(attr)).toEqual(["tlp:green"]);
+  });
+
+  it("a disabled taxonomy is not enforced", async () => {
+    const id = await idOf("tlp");
+    await app.http.patch(`/taxonomies/${id}`, { token: admin.token, json: { enabled: false } });
+    try {
+      const ev = await newEvent();
+      expect((await app.http.post(`/events/${ev}/tag/tlp:green`, { token: user.token })).status).toBe(201);
+      expect((await app.http.post(`/events/${ev}/tag/tlp:red`, { token: user.token })).status).toBe(201);
+    } finally {
+      await app.http.patch(`/taxonomies/${id}`, { token: admin.token, json: { enabled: true } });
+    }
+  });
+});
+
+describe("hostile inputs: 4xx, never 500", () => {
+  it("bad ids, NUL bytes, unknown fields and bad types", async () => {
+    const t = { token: admin.token };
+    expect((await app.http.get("/taxonomies/999999999", t)).status).toBe(404);
+    expect((await app.http.get("/taxonomies/99999999999999999999", t)).status).toBe(422);
+    expect((await app.http.get("/taxonomies/not-an-id", t)).status).toBe(422);
+    expect((await app.http.get("/taxonomies/00000000-0000-4000-8000-000000000000", t)).status).toBe(404);
+    expect((await app.http.get("/taxonomies/?filter=a%00b", t)).status).toBe(422);
+    expect((await app.http.get("/taxonomies/?size=0", t)).status).toBe(422);
+    expect((await app.http.get("/taxonomies/?enabled=maybe", t)).status).toBe(422);
+    expect((await app.http.patch("/taxonomies/999999999", { ...t, json: { enabled: true } })).status).toBe(404);
+    const id = await idOf("PAP");
+    const unknown = await app.http.patch(`/taxonomies/${id}`, { ...t, json: { enabled: true, exclusive: true } });
+    expect(unknown.status, unknown.text).toBe(422);
+    expect(unknown.body.detail[0].loc[0]).toBe("body");
+    expect((await app.http.patch(`/taxonomies/${id}`, { ...t, json: { enabled: "yes" } })).status).toBe(422);
+    expect((await app.http.patch(`/taxonomies/${id}`, { ...t, json: { enabled: null } })).status).toBe(422);
+    expect((await sql("SELECT enabled FROM taxonomies WHERE id = $1", [id]))[0].enabled).toBe(false);
+    const g = await gql(admin, `{ taxonomy(uuid: "nope") { id } }`);
+    expect(g.body.errors?.[0].extensions?.code).toBe("validation_error");
+    const g2 = await gql(admin, `{ taxonomies(filter: "a\\u0000b") { total } }`);
+    expect(g2.body.errors?.[0].extensions?.code).toBe("validation_error");
+    const ev = await newEvent();
+    expect((await app.http.post(`/events/${ev}/tag/${encodeURIComponent("tlp:gr\u0000een")}`, { token: user.token })).status).toBeLessThan(500);
+  });
+});
