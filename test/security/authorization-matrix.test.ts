@@ -15,15 +15,16 @@ import { mcpCases } from "./matrix/mcp.cases.ts";
 import { exportCases } from "./matrix/exports.cases.ts";
 import { reportCases } from "./matrix/reports.cases.ts";
 import { sharingGroupCases } from "./matrix/sharing-groups.cases.ts";
+import { taxonomyCases } from "./matrix/taxonomies.cases.ts";
 
 /** Every area adds its cases here; the coverage test fails for any route without a row. */
-const cases: MatrixCase[] = [...identityCases, ...galaxyCases, ...eventCases, ...dataCoreCases, ...correlationCases, ...taskCases, ...feedCases, ...notificationCases, ...huntCases, ...mcpCases, ...exportCases, ...reportCases, ...sharingGroupCases];
+const cases: MatrixCase[] = [...identityCases, ...galaxyCases, ...eventCases, ...dataCoreCases, ...correlationCases, ...taskCases, ...feedCases, ...notificationCases, ...huntCases, ...mcpCases, ...exportCases, ...reportCases, ...sharingGroupCases, ...taxonomyCases];
 
 let app: TestApp;
 let world: MatrixWorld;
 
 beforeAll(async () => {
-  app = await startTestApp("matrix", { GALAXY_SOURCE: sharedPath("misp-galaxy") });
+  app = await startTestApp("matrix", { GALAXY_SOURCE: sharedPath("misp-galaxy"), TAXONOMIES_SOURCE: sharedPath("misp-taxonomies") });
   world = await buildWorld(app);
 });
 afterAll(() => app?.close());
