@@ -1,11 +1,13 @@
 import crypto from "node:crypto";
 import fs from "node:fs";
+import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sharedPath } from "../support/shared-data.ts";
 import { startTestApp, type TestApp } from "../support/app.ts";
 import { createUser, loginAdmin, type TestUser } from "../support/fixtures.ts";
+import { countStatements } from "../support/statement-counter.ts";
 
 /** The real misp-taxonomies files, read in place: never copied into the project. */
 const TAXONOMY_DATA = sharedPath("misp-taxonomies");
@@ -234,5 +236,55 @@ describe("hostile inputs: 4xx, never 500", () => {
     expect(g2.body.errors?.[0].extensions?.code).toBe("validation_error");
     const ev = await newEvent();
     expect((await app.http.post(`/events/${ev}/tag/${encodeURIComponent("tlp:gr\u0000een")}`, { token: user.token })).status).toBeLessThan(500);
+  });
+});
+
+describe("URL source and bounded SQL", () => {
+  it("imports from a URL listed by MANIFEST.json (served from the shared data, read in place)", async () => {
+    const server = http.createServer((req, res) => {
+      const rel = decodeURIComponent((req.url ?? "/").split("?")[0]).replace(/^\/+/, "");
+      const file = path.join(TAXONOMY_DATA, rel);
+      if (rel.includes("..") || !fs.existsSync(file) || !fs.statSync(file).isFile()) {
+        res.writeHead(404).end();
+        return;
+      }
+      res.writeHead(200, { "content-type": "application/json" }).end(fs.readFileSync(file));
+    });
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+    const port = (server.address() as { port: number }).port;
+    const other = await startTestApp("taxonomies-url", { TAXONOMIES_SOURCE: `http://127.0.0.1:${port}/` });
+    try {
+      const otherAdmin = await loginAdmin(other);
+      const res = await other.http.post("/taxonomies/update", { token: otherAdmin.token });
+      expect(res.status, res.text).toBe(200);
+      // MANIFEST.json lists 182 of the 183 directories: a URL source imports what it lists.
+      const listed = JSON.parse(fs.readFileSync(path.join(TAXONOMY_DATA, "MANIFEST.json"), "utf8")).taxonomies.length;
+      expect(res.body).toMatchObject({ taxonomies: listed, taxonomies_created: listed });
+      const tlp = await other.http.get("/taxonomies/?filter=tlp", { token: otherAdmin.token });
+      expect(tlp.body.items.map((t: any) => t.namespace)).toContain("tlp");
+    } finally {
+      await other.close();
+      server.close();
+    }
+  });
+
+  it("a GraphQL page of taxonomies with predicates, entries and counts takes as many statements for 2 as for 20", async () => {
+    const query = `query($size: Int) { taxonomies(size: $size) { total items { namespace predicateCount predicates { tagName colour entryCount entries { tagName numericalValue } } } } }`;
+    const counted = async (size: number) => {
+      const counter = countStatements();
+      try {
+        const res = await gql(user, query, { size });
+        expect(res.body.errors, JSON.stringify(res.body.errors)).toBeUndefined();
+        expect(res.body.data.taxonomies.items).toHaveLength(size);
+        return counter.count;
+      } finally {
+        counter.stop();
+      }
+    };
+    const two = await counted(2);
+    const twenty = await counted(20);
+    console.log(`GraphQL taxonomies page: ${two} statements for 2, ${twenty} for 20`);
+    expect(twenty).toBe(two);
+    expect(two).toBeLessThanOrEqual(8);
   });
 });

@@ -290,7 +290,8 @@ interface KnownTag {
  * Refuses (422 at `loc`) a tag that an exclusive ENABLED taxonomy does not allow next to the tags
  * the entity already carries: another tag of an exclusive taxonomy (`tlp:red` next to `tlp:green`),
  * or another entry of an exclusive predicate. Names are compared case-insensitively; tags that are
- * not a predicate or entry of an enabled taxonomy are free. One statement.
+ * not a predicate or entry of an enabled taxonomy are free. At most one statement, and none unless
+ * the entity already carries a tag of the new tag's namespace.
  */
 export async function checkExclusiveTags(
   db: Pick<pg.PoolClient, "query">,
@@ -299,18 +300,22 @@ export async function checkExclusiveTags(
   loc: (string | number)[] = ["tag"],
 ): Promise<void> {
   const key = newTag.toLowerCase();
-  const others = [...new Set(existingTagNames.map((n) => n.toLowerCase()))].filter((n) => n !== key);
+  const colon = key.indexOf(":");
+  if (colon <= 0) return;
+  // Only tags of the same namespace can conflict: without one on the entity, no statement at all.
+  const namespace = key.slice(0, colon);
+  const others = [...new Set(existingTagNames.map((n) => n.toLowerCase()))].filter((n) => n !== key && n.startsWith(`${namespace}:`));
   if (others.length === 0) return;
   const { rows } = await db.query<KnownTag>(
     `SELECT lower(p.tag_name) AS key, t.id AS "taxonomyId", t.namespace, t.exclusive AS "taxonomyExclusive",
             p.id AS "predicateId", p.value AS predicate, p.exclusive AS "predicateExclusive", NULL::int AS "entryId"
-       FROM taxonomy_predicates p JOIN taxonomies t ON t.id = p.taxonomy_id
-      WHERE t.enabled AND lower(p.tag_name) = ANY($1::text[])
+       FROM taxonomies t JOIN taxonomy_predicates p ON p.taxonomy_id = t.id
+      WHERE t.enabled AND lower(t.namespace) = $1 AND lower(p.tag_name) = ANY($2::text[])
      UNION ALL
      SELECT lower(e.tag_name), t.id, t.namespace, t.exclusive, p.id, p.value, p.exclusive, e.id
-       FROM taxonomy_entries e JOIN taxonomy_predicates p ON p.id = e.taxonomy_predicate_id JOIN taxonomies t ON t.id = p.taxonomy_id
-      WHERE t.enabled AND lower(e.tag_name) = ANY($1::text[])`,
-    [[key, ...others]],
+       FROM taxonomies t JOIN taxonomy_predicates p ON p.taxonomy_id = t.id JOIN taxonomy_entries e ON e.taxonomy_predicate_id = p.id
+      WHERE t.enabled AND lower(t.namespace) = $1 AND lower(e.tag_name) = ANY($2::text[])`,
+    [namespace, [key, ...others]],
   );
   const known = new Map(rows.map((r) => [r.key, r]));
   const mine = known.get(key);
