@@ -1,7 +1,8 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
-import { AppError, errors } from "../../platform/errors.ts";
+import { errors } from "../../platform/errors.ts";
+import { isInside, isSafeSourceName, isUrlSource, mapLimit, parseSourceJson, SourceReader, type SourceLimits } from "../../platform/source-files.ts";
 
 /** Largest galaxy or cluster file accepted (the biggest misp-galaxy file is a few MB). */
 export const MAX_FILE_BYTES = 64 * 1024 * 1024;
@@ -18,8 +19,7 @@ export const ATTACK_PATTERN_TYPE = "mitre-attack-pattern";
  * A galaxy file name without `.json`. Names become path segments and URL segments, so only plain
  * names pass: no separators, no `..`, nothing hidden.
  */
-const SAFE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
-export const isSafeGalaxyName = (name: string) => SAFE_NAME.test(name) && !name.includes("..");
+export const isSafeGalaxyName = isSafeSourceName;
 
 /** Galaxy types end up in tag names (`misp-galaxy:<type>="<value>"`): plain identifiers only. */
 const galaxyType = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/, "must be a plain identifier");
@@ -70,7 +70,8 @@ export interface LoadedSource {
   bundles: GalaxyBundle[];
 }
 
-export const isUrlSource = (source: string) => /^https?:\/\//i.test(source);
+const LIMITS: SourceLimits = { setting: "GALAXY_SOURCE", source: "Galaxy source", maxFileBytes: MAX_FILE_BYTES, maxTotalBytes: MAX_TOTAL_BYTES, timeoutMs: FETCH_TIMEOUT_MS };
+const parseFile = <T>(schema: z.ZodType<T>, text: string, where: string) => parseSourceJson(schema, text, where, "galaxy file");
 
 /**
  * Reads and validates every galaxy of GALAXY_SOURCE before anything is written, so a bad file
@@ -109,41 +110,7 @@ function parseBundle(raw: RawBundle): GalaxyBundle {
   return { name: raw.name, galaxy, clusters };
 }
 
-function parseFile<T>(schema: z.ZodType<T>, text: string, where: string): T {
-  let json: unknown;
-  try {
-    json = JSON.parse(text, storable);
-  } catch (err) {
-    if (err instanceof NulCharacter) throw errors.badRequest(`${where} contains NUL characters`);
-    throw errors.badRequest(`${where} is not valid JSON`);
-  }
-  const result = schema.safeParse(json);
-  if (!result.success) {
-    const issues = result.error.issues.slice(0, 3).map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`);
-    throw errors.badRequest(`${where} is not a valid galaxy file: ${issues.join("; ")}`);
-  }
-  return result.data;
-}
-
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-const LONE_SURROGATES = new RegExp(LONE_SURROGATE.source, "g");
-
-class NulCharacter extends Error {}
-
-/**
- * PostgreSQL stores neither NUL characters (text, jsonb) nor lone surrogates (jsonb): refuse the
- * first as unusable input and replace the second, so hostile files give a 400, never a 500.
- */
-function storable(key: string, value: unknown): unknown {
-  if (key.includes("\u0000")) throw new NulCharacter();
-  if (typeof value !== "string") return value;
-  if (value.includes("\u0000")) throw new NulCharacter();
-  return LONE_SURROGATE.test(value) ? value.replace(LONE_SURROGATES, "\uFFFD") : value;
-}
-
 // ---- local directory ----
-
-const isWithin = (root: string, p: string) => p === root || p.startsWith(root + path.sep);
 
 /**
  * `galaxies/*.json` and `clusters/<same name>.json` under the directory. Every path is resolved
@@ -163,36 +130,20 @@ async function loadFromDirectory(dir: string): Promise<RawBundle[]> {
   } catch {
     throw errors.unavailable("GALAXY_SOURCE has no galaxies/ directory");
   }
-  if (!isWithin(root, galaxiesDir)) throw errors.badRequest("galaxies/ resolves outside GALAXY_SOURCE");
+  if (!isInside(root, galaxiesDir)) throw errors.badRequest("galaxies/ resolves outside GALAXY_SOURCE");
   const names = (await fs.readdir(galaxiesDir)).filter((f) => f.endsWith(".json")).map((f) => f.slice(0, -5)).sort();
   if (names.length > MAX_GALAXIES) throw errors.badRequest(`GALAXY_SOURCE holds more than ${MAX_GALAXIES} galaxies`);
-  const budget = { left: MAX_TOTAL_BYTES };
+  const reader = new SourceReader(LIMITS);
   const out: RawBundle[] = [];
   for (const name of names) {
     if (!isSafeGalaxyName(name)) throw errors.badRequest(`galaxies/${name.slice(0, 100)}.json: unsupported file name`);
     out.push({
       name,
-      galaxy: await readInside(root, `galaxies/${name}.json`, budget),
-      clusters: await readInside(root, `clusters/${name}.json`, budget),
+      galaxy: await reader.readInside(root, `galaxies/${name}.json`),
+      clusters: await reader.readInside(root, `clusters/${name}.json`),
     });
   }
   return out;
-}
-
-async function readInside(root: string, rel: string, budget: { left: number }): Promise<string> {
-  let real: string;
-  try {
-    real = await fs.realpath(path.join(root, rel));
-  } catch {
-    throw errors.badRequest(`${rel} is missing`);
-  }
-  if (!isWithin(root, real)) throw errors.badRequest(`${rel} resolves outside GALAXY_SOURCE`);
-  const st = await fs.stat(real);
-  if (!st.isFile()) throw errors.badRequest(`${rel} is not a file`);
-  if (st.size > MAX_FILE_BYTES) throw errors.badRequest(`${rel} is larger than ${MAX_FILE_BYTES} bytes`);
-  budget.left -= st.size;
-  if (budget.left < 0) throw errors.badRequest(`GALAXY_SOURCE is larger than ${MAX_TOTAL_BYTES} bytes in total`);
-  return fs.readFile(real, "utf8");
 }
 
 // ---- URL ----
@@ -206,8 +157,8 @@ async function readInside(root: string, rel: string, budget: { left: number }): 
  */
 async function loadFromUrl(source: string, knownNames: () => Promise<string[]>): Promise<RawBundle[]> {
   const base = source.replace(/\/+$/, "");
-  const budget = { left: MAX_TOTAL_BYTES };
-  const indexText = await fetchText(`${base}/index.json`, "index.json", budget);
+  const reader = new SourceReader(LIMITS);
+  const indexText = await reader.fetchText(`${base}/index.json`, "index.json");
   let names: string[];
   let fromIndex = false;
   if (indexText !== null) {
@@ -221,12 +172,12 @@ async function loadFromUrl(source: string, knownNames: () => Promise<string[]>):
   }
   names = [...new Set(names)].sort();
   const results = await mapLimit(names, FETCH_CONCURRENCY, async (name): Promise<RawBundle | null> => {
-    const galaxy = await fetchText(`${base}/galaxies/${name}.json`, `galaxies/${name}.json`, budget);
+    const galaxy = await reader.fetchText(`${base}/galaxies/${name}.json`, `galaxies/${name}.json`);
     if (galaxy === null) {
       if (fromIndex) throw errors.badRequest(`galaxies/${name}.json is listed in index.json but missing`);
       return null;
     }
-    const clusters = await fetchText(`${base}/clusters/${name}.json`, `clusters/${name}.json`, budget);
+    const clusters = await reader.fetchText(`${base}/clusters/${name}.json`, `clusters/${name}.json`);
     if (clusters === null) throw errors.badRequest(`clusters/${name}.json is missing`);
     return { name, galaxy, clusters };
   });
@@ -235,64 +186,3 @@ async function loadFromUrl(source: string, knownNames: () => Promise<string[]>):
   return found;
 }
 
-/** GET with a timeout and a size cap; `null` for 404. Messages name the file, never the URL (it may carry credentials). */
-async function fetchText(url: string, what: string, budget: { left: number }): Promise<string | null> {
-  let res: Response;
-  const signal = AbortSignal.timeout(FETCH_TIMEOUT_MS);
-  try {
-    res = await fetch(url, { signal, headers: { accept: "application/json" }, redirect: "follow" });
-  } catch (err) {
-    throw errors.unavailable(`Galaxy source unreachable for ${what}: ${fetchFailure(err)}`);
-  }
-  if (res.status === 404) {
-    await res.body?.cancel().catch(() => undefined);
-    return null;
-  }
-  if (!res.ok) {
-    await res.body?.cancel().catch(() => undefined);
-    throw errors.unavailable(`Galaxy source answered HTTP ${res.status} for ${what}`);
-  }
-  const declared = Number(res.headers.get("content-length") ?? "NaN");
-  if (declared > MAX_FILE_BYTES) {
-    await res.body?.cancel().catch(() => undefined);
-    throw errors.badRequest(`${what} is larger than ${MAX_FILE_BYTES} bytes`);
-  }
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  try {
-    const reader = res.body?.getReader();
-    for (let r = await reader?.read(); r && !r.done; r = await reader!.read()) {
-      size += r.value.byteLength;
-      if (size > MAX_FILE_BYTES) {
-        await reader!.cancel().catch(() => undefined);
-        throw errors.badRequest(`${what} is larger than ${MAX_FILE_BYTES} bytes`);
-      }
-      chunks.push(r.value);
-    }
-  } catch (err) {
-    if (err instanceof AppError) throw err;
-    throw errors.unavailable(`Galaxy source failed while sending ${what}: ${fetchFailure(err)}`);
-  }
-  budget.left -= size;
-  if (budget.left < 0) throw errors.badRequest(`GALAXY_SOURCE is larger than ${MAX_TOTAL_BYTES} bytes in total`);
-  return Buffer.concat(chunks).toString("utf8");
-}
-
-function fetchFailure(err: unknown): string {
-  if (err instanceof Error && (err.name === "TimeoutError" || err.name === "AbortError")) return `no answer within ${FETCH_TIMEOUT_MS / 1000} s`;
-  const cause = (err as { cause?: { code?: string } }).cause;
-  return cause?.code ?? (err instanceof Error ? err.message.slice(0, 200) : "request failed");
-}
-
-async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const out = new Array<R>(items.length);
-  let next = 0;
-  const workers = Array.from({ length: Math.min(limit, items.length) }, async () => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await fn(items[i]);
-    }
-  });
-  await Promise.all(workers);
-  return out;
-}

@@ -1,7 +1,8 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
-import { AppError, errors } from "../../platform/errors.ts";
+import { errors } from "../../platform/errors.ts";
+import { isSafeSourceName, isUrlSource, mapLimit, parseSourceJson, SourceReader, type SourceLimits } from "../../platform/source-files.ts";
 
 /** Largest machinetag.json accepted (the biggest misp-taxonomies file is well under 1 MB). */
 export const MAX_FILE_BYTES = 16 * 1024 * 1024;
@@ -12,8 +13,7 @@ export const FETCH_TIMEOUT_MS = 30_000;
 const FETCH_CONCURRENCY = 6;
 
 /** Directory names become path and URL segments: plain names only (no separators, no `..`, nothing hidden). */
-const SAFE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
-export const isSafeTaxonomyName = (name: string) => SAFE_NAME.test(name) && !name.includes("..");
+export const isSafeTaxonomyName = isSafeSourceName;
 
 /** Parts of tag names (`namespace:predicate="entry"`), which B-tree indexes must hold: bounded, no double quote. */
 const tagPart = (max: number) =>
@@ -64,7 +64,8 @@ export interface LoadedTaxonomies {
   taxonomies: MachineTag[];
 }
 
-export const isUrlSource = (source: string) => /^https?:\/\//i.test(source);
+const LIMITS: SourceLimits = { setting: "TAXONOMIES_SOURCE", source: "Taxonomy source", maxFileBytes: MAX_FILE_BYTES, maxTotalBytes: MAX_TOTAL_BYTES, timeoutMs: FETCH_TIMEOUT_MS };
+const parseFile = <T>(schema: z.ZodType<T>, text: string, where: string) => parseSourceJson(schema, text, where, "taxonomy file");
 
 /**
  * Reads and validates every taxonomy of TAXONOMIES_SOURCE before anything is written, so a bad
@@ -103,43 +104,12 @@ function parseMachineTag(raw: string, where: string): MachineTag {
   return t;
 }
 
-function parseFile<T>(schema: z.ZodType<T>, raw: string, where: string): T {
-  let json: unknown;
-  try {
-    json = JSON.parse(raw, storable);
-  } catch (err) {
-    if (err instanceof NulCharacter) throw errors.badRequest(`${where} contains NUL characters`);
-    throw errors.badRequest(`${where} is not valid JSON`);
-  }
-  const result = schema.safeParse(json);
-  if (!result.success) {
-    const issues = result.error.issues.slice(0, 3).map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`);
-    throw errors.badRequest(`${where} is not a valid taxonomy file: ${issues.join("; ")}`);
-  }
-  return result.data;
-}
-
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-const LONE_SURROGATES = new RegExp(LONE_SURROGATE.source, "g");
-
-class NulCharacter extends Error {}
-
-/** PostgreSQL stores no NUL characters: refuse them (400); lone surrogates are replaced. */
-function storable(key: string, value: unknown): unknown {
-  if (key.includes("\u0000")) throw new NulCharacter();
-  if (typeof value !== "string") return value;
-  if (value.includes("\u0000")) throw new NulCharacter();
-  return LONE_SURROGATE.test(value) ? value.replace(LONE_SURROGATES, "\uFFFD") : value;
-}
-
 interface RawFile {
   name: string;
   text: string;
 }
 
 // ---- local directory ----
-
-const isWithin = (root: string, p: string) => p === root || p.startsWith(root + path.sep);
 
 /** `<name>/machinetag.json` for every subdirectory; every path is resolved and must stay inside the directory. */
 async function loadFromDirectory(dir: string): Promise<RawFile[]> {
@@ -163,19 +133,11 @@ async function loadFromDirectory(dir: string): Promise<RawFile[]> {
   }
   names.sort();
   if (names.length > MAX_TAXONOMIES) throw errors.badRequest(`TAXONOMIES_SOURCE holds more than ${MAX_TAXONOMIES} taxonomies`);
-  const budget = { left: MAX_TOTAL_BYTES };
+  const reader = new SourceReader(LIMITS);
   const out: RawFile[] = [];
   for (const name of names) {
     if (!isSafeTaxonomyName(name)) throw errors.badRequest(`${name.slice(0, 100)}/machinetag.json: unsupported directory name`);
-    const rel = `${name}/machinetag.json`;
-    const real = await fs.realpath(path.join(root, rel));
-    if (!isWithin(root, real)) throw errors.badRequest(`${rel} resolves outside TAXONOMIES_SOURCE`);
-    const st = await fs.stat(real);
-    if (!st.isFile()) throw errors.badRequest(`${rel} is not a file`);
-    if (st.size > MAX_FILE_BYTES) throw errors.badRequest(`${rel} is larger than ${MAX_FILE_BYTES} bytes`);
-    budget.left -= st.size;
-    if (budget.left < 0) throw errors.badRequest(`TAXONOMIES_SOURCE is larger than ${MAX_TOTAL_BYTES} bytes in total`);
-    out.push({ name, text: await fs.readFile(real, "utf8") });
+    out.push({ name, text: await reader.readInside(root, `${name}/machinetag.json`) });
   }
   return out;
 }
@@ -187,72 +149,15 @@ const manifestSchema = z.object({ taxonomies: z.array(z.object({ name: z.string(
 /** A URL source is listed by its `MANIFEST.json` (as misp-taxonomies publishes it); every listed taxonomy must exist. */
 async function loadFromUrl(source: string): Promise<RawFile[]> {
   const base = source.replace(/\/+$/, "");
-  const budget = { left: MAX_TOTAL_BYTES };
-  const manifestText = await fetchText(`${base}/MANIFEST.json`, "MANIFEST.json", budget);
+  const reader = new SourceReader(LIMITS);
+  const manifestText = await reader.fetchText(`${base}/MANIFEST.json`, "MANIFEST.json");
   if (manifestText === null) throw errors.unavailable("TAXONOMIES_SOURCE has no MANIFEST.json (HTTP 404)");
   const names = [...new Set(parseFile(manifestSchema, manifestText, "MANIFEST.json").taxonomies.map((t) => t.name))].sort();
   const bad = names.find((n) => !isSafeTaxonomyName(n));
   if (bad !== undefined) throw errors.badRequest(`MANIFEST.json: unsupported taxonomy name "${bad.slice(0, 100)}"`);
   return mapLimit(names, FETCH_CONCURRENCY, async (name) => {
-    const body = await fetchText(`${base}/${name}/machinetag.json`, `${name}/machinetag.json`, budget);
+    const body = await reader.fetchText(`${base}/${name}/machinetag.json`, `${name}/machinetag.json`);
     if (body === null) throw errors.badRequest(`${name}/machinetag.json is listed in MANIFEST.json but missing`);
     return { name, text: body };
   });
-}
-
-/** GET with a timeout and a size cap; `null` for 404. Messages name the file, never the URL (it may carry credentials). */
-async function fetchText(url: string, what: string, budget: { left: number }): Promise<string | null> {
-  let res: Response;
-  try {
-    res = await fetch(url, { signal: AbortSignal.timeout(FETCH_TIMEOUT_MS), headers: { accept: "application/json" }, redirect: "follow" });
-  } catch (err) {
-    throw errors.unavailable(`Taxonomy source unreachable for ${what}: ${fetchFailure(err)}`);
-  }
-  if (res.status === 404 || !res.ok) {
-    await res.body?.cancel().catch(() => undefined);
-    if (res.status === 404) return null;
-    throw errors.unavailable(`Taxonomy source answered HTTP ${res.status} for ${what}`);
-  }
-  if (Number(res.headers.get("content-length") ?? "NaN") > MAX_FILE_BYTES) {
-    await res.body?.cancel().catch(() => undefined);
-    throw errors.badRequest(`${what} is larger than ${MAX_FILE_BYTES} bytes`);
-  }
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  try {
-    const reader = res.body?.getReader();
-    for (let r = await reader?.read(); r && !r.done; r = await reader!.read()) {
-      size += r.value.byteLength;
-      if (size > MAX_FILE_BYTES) {
-        await reader!.cancel().catch(() => undefined);
-        throw errors.badRequest(`${what} is larger than ${MAX_FILE_BYTES} bytes`);
-      }
-      chunks.push(r.value);
-    }
-  } catch (err) {
-    if (err instanceof AppError) throw err;
-    throw errors.unavailable(`Taxonomy source failed while sending ${what}: ${fetchFailure(err)}`);
-  }
-  budget.left -= size;
-  if (budget.left < 0) throw errors.badRequest(`TAXONOMIES_SOURCE is larger than ${MAX_TOTAL_BYTES} bytes in total`);
-  return Buffer.concat(chunks).toString("utf8");
-}
-
-function fetchFailure(err: unknown): string {
-  if (err instanceof Error && (err.name === "TimeoutError" || err.name === "AbortError")) return `no answer within ${FETCH_TIMEOUT_MS / 1000} s`;
-  const cause = (err as { cause?: { code?: string } }).cause;
-  return cause?.code ?? (err instanceof Error ? err.message.slice(0, 200) : "request failed");
-}
-
-async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const out = new Array<R>(items.length);
-  let next = 0;
-  const workers = Array.from({ length: Math.min(limit, items.length) }, async () => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await fn(items[i]);
-    }
-  });
-  await Promise.all(workers);
-  return out;
 }
