@@ -22,10 +22,11 @@ type Extra = { authInfo?: AuthInfo };
 /** Galaxies are what search_galaxy reads: reading them as resources needs what the tool needs. */
 const galaxyReader = (extra: Extra): Principal => toolPrincipal(principalOf(extra.authInfo), "search_galaxy");
 
-const json = (uri: string, value: unknown): ReadResourceResult => ({ contents: [{ uri, mimeType: "application/json", text: JSON.stringify(truncated(value, DESCRIPTION_CHARS), null, 1) }] });
+/** A JSON resource, long strings cut to their start. */
+export const jsonResource = (uri: string, value: unknown): ReadResourceResult => ({ contents: [{ uri, mimeType: "application/json", text: JSON.stringify(truncated(value, DESCRIPTION_CHARS), null, 1) }] });
 
 /** A refusal or bad URI as an MCP error a client shows; anything else logged and answered without internals. */
-async function answer(runtime: Runtime, read: () => Promise<ReadResourceResult>): Promise<ReadResourceResult> {
+export async function answerResource(runtime: Runtime, read: () => Promise<ReadResourceResult>): Promise<ReadResourceResult> {
   try {
     return await read();
   } catch (err) {
@@ -78,9 +79,9 @@ export function registerGalaxyResources(server: McpServer, runtime: Runtime): vo
       mimeType: "application/json",
     },
     (uri, extra) =>
-      answer(runtime, async () => {
+      answerResource(runtime, async () => {
         const page = await galaxies(runtime, galaxyReader(extra));
-        return json(uri.href, { total: page.total, galaxies: page.items.map(galaxyOut) });
+        return jsonResource(uri.href, { total: page.total, galaxies: page.items.map(galaxyOut) });
       }),
   );
 
@@ -105,11 +106,11 @@ export function registerGalaxyResources(server: McpServer, runtime: Runtime): vo
       mimeType: "application/json",
     },
     (uri, variables, extra) =>
-      answer(runtime, async () => {
+      answerResource(runtime, async () => {
         const p = galaxyReader(extra);
         const galaxy = await galaxyOfType(runtime.services, p, typeOf(variables));
         const page = await runtime.services.galaxies.clusters(p, galaxy.id, { page: 1, size: MAX_ITEMS });
-        return json(uri.href, {
+        return jsonResource(uri.href, {
           galaxy: galaxyOut(galaxy),
           total_clusters: page.total,
           clusters: page.items.map((c) => ({ value: c.value, external_ids: c.externalIds, tag_name: c.tagName, description: c.description })),

@@ -6,6 +6,7 @@ import type { IndexName } from "../search/search-index.ts";
 import type { Runtime } from "../runtime.ts";
 import { ANALYSIS_LEVELS, THREAT_LEVELS } from "./levels.ts";
 import { registerGalaxyResources } from "./resources-galaxies.ts";
+import { registerTaxonomyResources } from "./resources-taxonomies.ts";
 
 const json = (uri: string, value: unknown) => ({ contents: [{ uri, mimeType: "application/json", text: JSON.stringify(value, null, 1) }] });
 
@@ -53,7 +54,8 @@ ${fieldsOf("svc-events")}
 
 /**
  * Reference data a model needs to write queries and read answers: the same for every caller,
- * but galaxies, which are read as their tool reads them (`./resources-galaxies.ts`).
+ * but galaxies and taxonomies, which are read as their tools read them (`./resources-galaxies.ts`,
+ * `./resources-taxonomies.ts`).
  */
 export function registerResources(server: McpServer, runtime: Runtime): void {
   server.registerResource(
@@ -103,4 +105,5 @@ export function registerResources(server: McpServer, runtime: Runtime): void {
     (uri) => ({ contents: [{ uri: uri.href, mimeType: "text/markdown", text: querySyntaxText() }] }),
   );
   registerGalaxyResources(server, runtime);
+  registerTaxonomyResources(server, runtime);
 }

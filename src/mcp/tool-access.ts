@@ -42,6 +42,8 @@ export const TOOL_READS: Partial<Record<McpToolName, readonly string[]>> = {
   run_hunt: ["events:read", "attributes:read", "correlations:read"],
   // Objects and related events are shown when the role grants their reads, left out otherwise.
   get_event: ["objects:read", "correlations:read"],
+  // The taxonomies resource is read as get_tags: a tag's vocabulary.
+  get_tags: ["taxonomies:read"],
   export: ["events:read", "attributes:read"],
 };
 

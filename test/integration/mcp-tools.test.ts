@@ -19,7 +19,7 @@ import { sharedPath } from "../support/shared-data.ts";
 const SEDNIT = "5a3c2fcd-8328-42bb-a95e-4f4402de0b81"; // distribution 3, domains, movieultimate.com
 const SIGHTED = "5b646415-7b48-40d5-86b4-c0070acd0835"; // five attributes, six sightings
 const TWICE_SIGHTED = "5b6464ca-e0a0-40e0-8e21-d0350acd0835"; // an expiration and a false-positive
-const READS = ["events:read", "attributes:read", "tags:read", "hunts:read", "correlations:read", "sightings:read", "galaxies:read", "notifications:read", "exports:read"];
+const READS = ["events:read", "attributes:read", "tags:read", "taxonomies:read", "hunts:read", "correlations:read", "sightings:read", "galaxies:read", "notifications:read", "exports:read"];
 const WRITES = ["events:create", "attributes:create", "sightings:create", "hunts:create", "hunts:run", "user_settings:update", "exports:create"];
 
 let app: TestApp;
@@ -33,10 +33,6 @@ const clients: Client[] = [];
 
 const connect = (token: string) => connectMcp(app.url, token, clients);
 
-
-
-
-
 async function resourceJson(client: Client, uri: string): Promise<any> {
   const [content] = (await client.readResource({ uri })).contents;
   return JSON.parse("text" in content ? content.text : "null");
@@ -49,11 +45,14 @@ const importShared = async (file: string) => {
 };
 
 beforeAll(async () => {
-  app = await startTestApp("mcp-tools", { ROLE: "all", GALAXY_SOURCE: sharedPath("misp-galaxy"), PUBLIC_URL: "https://workbench.example.test" });
+  app = await startTestApp("mcp-tools", { ROLE: "all", GALAXY_SOURCE: sharedPath("misp-galaxy"), TAXONOMIES_SOURCE: sharedPath("misp-taxonomies"), PUBLIC_URL: "https://workbench.example.test" });
   admin = await loginAdmin(app);
   await importShared("pymisp-mispevent_testfiles-existing_event.json");
   await importShared("pymisp-reportlab-sighting_1.json");
   expect((await app.http.post("/galaxies/update", { token: admin.token })).status).toBe(200);
+  expect((await app.http.post("/taxonomies/update", { token: admin.token })).status).toBe(200);
+  const tlp = (await app.http.get("/taxonomies/?filter=tlp&size=100", { token: admin.token })).body.items.find((t: { namespace: string }) => t.namespace === "tlp");
+  expect((await app.http.patch(`/taxonomies/${tlp.id}`, { token: admin.token, json: { enabled: true } })).status).toBe(200);
   analyst = await createUser(app, admin, [...READS, ...WRITES, "api_keys:create", "mcp:*"]);
   const minted = await app.http.get("/mcp/config", { token: analyst.token });
   expect(minted.status, minted.text).toBe(200);
@@ -215,6 +214,17 @@ describe("read tools", () => {
 });
 
 describe("resources and prompts", () => {
+  it("serve the enabled taxonomies with their tags, to a caller who reads tags and taxonomies", async () => {
+    const { total, taxonomies } = await resourceJson(readOnly, "workbench://taxonomies");
+    expect(total).toBe(1);
+    expect(taxonomies[0]).toMatchObject({ namespace: "tlp", exclusive: true });
+    expect(taxonomies[0].predicates.map((p: { tag: string }) => p.tag)).toEqual(expect.arrayContaining(["tlp:red", "tlp:amber", "tlp:green", "tlp:clear"]));
+    // Without taxonomies:read in the role, the resource is refused, not answered empty.
+    const narrow = await createUser(app, admin, [...READS.filter((s) => s !== "taxonomies:read"), "mcp:*"]);
+    const narrowClient = await connect((await app.http.get("/mcp/config", { token: narrow.token })).body.token);
+    await expect(narrowClient.readResource({ uri: "workbench://taxonomies" })).rejects.toThrow(/insufficient_scope|taxonomies:read/);
+  });
+
   it("serve threat and analysis levels, the galaxies and one galaxy's clusters, capped", async () => {
     expect(await resourceJson(readOnly, "workbench://threat-levels")).toContainEqual(expect.objectContaining({ level: 1, name: "High" }));
     expect(await resourceJson(readOnly, "workbench://analysis-levels")).toContainEqual(expect.objectContaining({ level: 2, name: "Completed" }));

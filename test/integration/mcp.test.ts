@@ -137,6 +137,7 @@ describe("/mcp", () => {
       "workbench://distribution-levels",
       "workbench://galaxies",
       "workbench://query-syntax",
+      "workbench://taxonomies",
       "workbench://threat-levels",
     ]);
     const types = JSON.parse(await resourceText(client, "workbench://attribute-types"));
