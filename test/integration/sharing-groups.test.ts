@@ -258,6 +258,7 @@ describe("MISP JSON with sharing groups", () => {
     const group = await groupOfAWithB();
     const event = await app.http.post("/events/", { token: users.aUser.token, json: { info: unique("exported"), distribution: 4, sharing_group_id: group } });
     await app.http.post("/attributes/", { token: users.aUser.token, json: { event_uuid: event.body.uuid, type: "domain", value: `${crypto.randomUUID()}.example`, distribution: 4, sharing_group_id: group } });
+    expect((await app.http.post(`/reports/${event.body.uuid}`, { token: users.aUser.token, json: { name: "group report", content: "notes", distribution: 4, sharing_group_id: group } })).status).toBe(200);
     const exported = await app.http.get(`/events/${event.body.uuid}/export?format=misp`, { token: users.aUser.token });
     expect(exported.status).toBe(200);
     const doc = exported.body.Event;
@@ -265,13 +266,17 @@ describe("MISP JSON with sharing groups", () => {
     expect(block).toMatchObject({ name: expect.any(String), Organisation: { name: expect.any(String) } });
     expect(block.SharingGroupOrg.map((m: { Organisation: { uuid: string } }) => m.Organisation.uuid)).toHaveLength(2);
     expect(doc.Attribute[0].SharingGroup.uuid).toBe(block.uuid);
+    expect(doc.EventReport[0].SharingGroup.uuid).toBe(block.uuid);
 
     // The same document as another event: A's import places it in the group (A owns it), so B reads it.
-    const copy = (uuid: string) => ({ Event: { ...doc, uuid, Attribute: doc.Attribute.map((a: object) => ({ ...a, uuid: crypto.randomUUID() })) } });
+    const fresh = (items: object[]) => items.map((x) => ({ ...x, uuid: crypto.randomUUID() }));
+    const copy = (uuid: string) => ({ Event: { ...doc, uuid, Attribute: fresh(doc.Attribute), EventReport: fresh(doc.EventReport) } });
     const asA = crypto.randomUUID();
     expect((await app.http.post("/events/import", { token: users.aUser.token, json: copy(asA) })).status).toBe(201);
     expect((await app.http.get(`/events/${asA}`, { token: users.aUser.token })).body.sharing_group_id).toBe(group);
     expect((await app.http.get(`/events/${asA}`, { token: users.bUser.token })).status).toBe(200);
+    const reportsOfCopy = (await app.http.get(`/reports/${asA}`, { token: users.bUser.token })).body;
+    expect(reportsOfCopy.map((h: { _source: { sharing_group_id: number } }) => h._source.sharing_group_id)).toEqual([group]);
     // C does not belong to it: C's copy keeps distribution 4 without a group, C's own.
     const asC = crypto.randomUUID();
     expect((await app.http.post("/events/import", { token: users.cUser.token, json: copy(asC) })).status).toBe(201);

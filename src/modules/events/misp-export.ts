@@ -89,7 +89,11 @@ export async function exportMispEvent(sql: Sql, e: EventView, reader: Principal)
     }
     return m;
   };
-  const blocks = await mispSharingGroupBlocks(sql, [e.sharingGroupId, ...attributes.rows.map((a) => a.sharing_group_id), ...objects.rows.map((o) => o.sharing_group_id)].filter((id): id is number => id !== null));
+  const reportGroup = (r: Record<string, unknown>) => Number(r.sharing_group_id) || null;
+  const blocks = await mispSharingGroupBlocks(
+    sql,
+    [e.sharingGroupId, ...attributes.rows.map((a) => a.sharing_group_id), ...objects.rows.map((o) => o.sharing_group_id), ...reports.map(reportGroup)].filter((id): id is number => id !== null),
+  );
   /** MISP sends the group itself with data of distribution 4, so the receiver finds it by uuid. */
   const sharingGroupOf = (id: number | null) => (id !== null && blocks.has(id) ? { SharingGroup: blocks.get(id) } : {});
   const tagsByAttr = group(attributeTags.rows, "attribute_id");
@@ -180,7 +184,7 @@ export async function exportMispEvent(sql: Sql, e: EventView, reader: Principal)
         ),
         ...sharingGroupOf(o.sharing_group_id),
       })),
-      EventReport: reports,
+      EventReport: reports.map((r) => ({ ...r, ...sharingGroupOf(reportGroup(r)) })),
     },
   };
 }

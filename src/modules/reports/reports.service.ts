@@ -169,12 +169,12 @@ export class ReportsService {
   }
 
   private async readableEvent(p: Principal, eventUuid: string): Promise<{ id: number }> {
-    const { rows } = await this.ctx.db.pool.query<{ id: number; distribution: number; org_id: number; orgc_id: number }>(
-      "SELECT id, distribution, org_id, orgc_id FROM events WHERE uuid = $1",
+    const { rows } = await this.ctx.db.pool.query<{ id: number; distribution: number; sharing_group_id: number | null; org_id: number; orgc_id: number }>(
+      "SELECT id, distribution, sharing_group_id, org_id, orgc_id FROM events WHERE uuid = $1",
       [eventUuid.toLowerCase()],
     );
     const e = rows[0];
-    if (!e || !canReadEvent(p, { distribution: e.distribution, orgId: e.org_id, orgcId: e.orgc_id })) throw errors.notFound(EVENT_NOT_FOUND);
+    if (!e || !canReadEvent(p, { distribution: e.distribution, sharingGroupId: e.sharing_group_id, orgId: e.org_id, orgcId: e.orgc_id })) throw errors.notFound(EVENT_NOT_FOUND);
     return e;
   }
 }
