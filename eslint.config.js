@@ -1,7 +1,7 @@
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: ["node_modules/", "src/generated/", "test/generated/", "**/*.generated.js", "**/*.generated.d.ts", "var/", ".opensearch/", "coverage/", ".scratch/"] },
+  { ignores: ["node_modules/", "dist/", "src/web/gql/", "src/generated/", "test/generated/", "**/*.generated.js", "**/*.generated.d.ts", "var/", ".opensearch/", "coverage/", ".scratch/"] },
   ...tseslint.configs.recommended,
   {
     rules: {

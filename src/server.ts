@@ -17,6 +17,7 @@ import { originOf } from "../rest-shim/origin.ts";
 import { HealthCheck } from "./platform/health.ts";
 import { parseQueryString } from "./platform/query-string.ts";
 import { registerMcpEndpoint } from "./mcp/mcp-http.ts";
+import { registerWebApp } from "./web-app-host.ts";
 
 export const VERSION = "0.1.0";
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
@@ -102,7 +103,10 @@ export function buildServer(runtime: Runtime, log: Logger): HttpServer {
     reply.status(appError.status).headers(appError.headers).send(appError.toBody());
   });
 
+  const webApp = registerWebApp(app, log);
+
   app.setNotFoundHandler((request, reply) => {
+    if (webApp.answerNavigation(request, reply)) return;
     const allowed = methodsForPath(routeTable, request.url);
     const appError = allowed.length ? errors.methodNotAllowed(allowed) : errors.routeNotFound();
     reply.status(appError.status).headers(appError.headers).send(appError.toBody());

@@ -4,6 +4,9 @@ import { defineRoute } from "../route.ts";
 import { ScopeCatalogueSchema } from "../serializers.ts";
 import { errors } from "../../src/platform/errors.ts";
 import { originOf } from "../origin.ts";
+import { clearRefreshCookie, readRefreshCookie, setRefreshCookie } from "../refresh-cookie.ts";
+import type { RouteContext } from "../route.ts";
+import type { TokenResponse } from "../../src/auth/auth.service.ts";
 
 const tokenForm = z
   .object({
@@ -14,6 +17,10 @@ const tokenForm = z
     scope: z.string().max(4096).optional(),
     client_id: z.string().max(255).optional(),
     client_secret: z.string().max(255).optional(),
+    refresh_cookie: z
+      .enum(["true", "false"])
+      .optional()
+      .describe("`true`: the refresh token travels in an HttpOnly, SameSite=Strict cookie limited to /auth/refresh instead of the body (browsers)"),
   })
   .strict();
 
@@ -23,7 +30,10 @@ const tokenResponse = named(
     access_token: z.string().describe("A JWT for `Authorization: Bearer ...`"),
     token_type: z.literal("bearer"),
     expires_in: z.number().describe("Seconds until the access token expires"),
-    refresh_token: z.string().describe("Single use: POST /auth/refresh or grant_type=refresh_token swaps it for a new pair"),
+    refresh_token: z
+      .string()
+      .optional()
+      .describe("Single use: POST /auth/refresh or grant_type=refresh_token swaps it for a new pair. Absent when it was set as the refresh cookie"),
     scope: z.string().describe("The granted scopes, space-separated"),
   }),
   "An OAuth2 token answer",
@@ -61,11 +71,13 @@ export const authRoutes = [
       if (grant === "password") {
         const missing = (["username", "password"] as const).filter((k) => !body[k]);
         if (missing.length) throw errors.validation(missing.map((k) => ({ type: "missing", loc: ["body", k], msg: "Field required" })));
-        return services.auth.passwordGrant(originOf(request), body.username!, body.password!, body.scope);
+        const tokens = await services.auth.passwordGrant(originOf(request), body.username!, body.password!, body.scope);
+        return body.refresh_cookie === "true" ? inCookie(tokens, { services, request, reply }) : tokens;
       }
       if (grant === "refresh_token") {
         if (!body.refresh_token) throw errors.validation([{ type: "missing", loc: ["body", "refresh_token"], msg: "Field required" }]);
-        return services.auth.refreshGrant(body.refresh_token);
+        const tokens = await services.auth.refreshGrant(body.refresh_token);
+        return body.refresh_cookie === "true" ? inCookie(tokens, { services, request, reply }) : tokens;
       }
       throw errors.unsupportedGrantType(grant);
     },
@@ -73,15 +85,25 @@ export const authRoutes = [
   defineRoute({
     method: "POST",
     path: "/auth/refresh", operationId: "refreshToken",
-    summary: "Refresh an access token (the peer's JSON form of the refresh_token grant)",
+    summary:
+      "Refresh an access token (the peer's JSON form of the refresh_token grant). Without `refresh_token` in the body, the refresh cookie set by `refresh_cookie=true` is used and rotated",
     tag: "auth",
     scopes: null,
-    body: z.object({ refresh_token: z.string().min(1, "Refresh token is required").max(512) }).strict(),
+    body: z.object({ refresh_token: z.string().min(1, "Refresh token is required").max(512).optional() }).strict(),
     status: 200,
     response: tokenResponse,
-    handler: ({ body, services, reply }) => {
+    async handler({ body, services, request, reply }) {
       reply.header("Cache-Control", "no-store");
-      return services.auth.refreshGrant(body.refresh_token);
+      if (body.refresh_token) return services.auth.refreshGrant(body.refresh_token);
+      const fromCookie = readRefreshCookie(request);
+      if (!fromCookie) throw errors.validation([{ type: "missing", loc: ["body", "refresh_token"], msg: "Refresh token is required" }]);
+      try {
+        return inCookie(await services.auth.refreshGrant(fromCookie), { services, request, reply });
+      } catch (err) {
+        // A refused cookie is worthless: drop it so the browser stops sending it.
+        clearRefreshCookie(request, reply, services.auth.refreshCookiePolicy().publicUrl);
+        throw err;
+      }
     },
   }),
   defineRoute({
@@ -91,7 +113,10 @@ export const authRoutes = [
     tag: "auth",
     scopes: [],
     status: 204,
-    handler: ({ principal, services }) => services.auth.logout(principal!),
+    async handler({ principal, services, request, reply }) {
+      await services.auth.logout(principal!);
+      clearRefreshCookie(request, reply, services.auth.refreshCookiePolicy().publicUrl);
+    },
   }),
   defineRoute({
     method: "GET",
@@ -126,3 +151,10 @@ export const authRoutes = [
     handler: ({ services }) => services.roles.scopeCatalogue(),
   }),
 ];
+
+/** Moves the refresh token from the answer's body into the refresh cookie. */
+function inCookie(tokens: TokenResponse, { services, request, reply }: Pick<RouteContext<unknown, unknown, unknown>, "services" | "request" | "reply">): TokenResponse {
+  const { maxAgeSeconds, publicUrl } = services.auth.refreshCookiePolicy();
+  setRefreshCookie(request, reply, tokens.refresh_token!, maxAgeSeconds, publicUrl);
+  return { ...tokens, refresh_token: undefined };
+}

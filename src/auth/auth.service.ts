@@ -11,7 +11,8 @@ export interface TokenResponse {
   access_token: string;
   token_type: "bearer";
   expires_in: number;
-  refresh_token: string;
+  /** Absent when the REST layer moved it into the refresh cookie. */
+  refresh_token?: string;
   scope: string;
 }
 
@@ -116,6 +117,11 @@ export class AuthService {
     const scope = row.scope ? row.scope.split(" ") : null;
     const response = await this.issue(row.userId, row.user.tokenGeneration, scope, row.familyId);
     return { ...response, scope: (scope ?? row.user.role.scopes).join(" ") };
+  }
+
+  /** How long the browser keeps the refresh cookie (the refresh token's lifetime), and whether the site is HTTPS. */
+  refreshCookiePolicy(): { maxAgeSeconds: number; publicUrl: string | undefined } {
+    return { maxAgeSeconds: this.ctx.config.REFRESH_TOKEN_TTL_DAYS * 86_400, publicUrl: this.ctx.config.PUBLIC_URL };
   }
 
   /** Ends every session of the user: their refresh tokens and (through the generation) access tokens. */

@@ -1,0 +1,5 @@
+import { Title } from "@mantine/core";
+
+export default function NotificationsPage() {
+  return <Title order={1}>Notifications</Title>;
+}

@@ -1,0 +1,168 @@
+import http from "node:http";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Browser } from "playwright-core";
+import { startTestApp, type TestApp } from "../support/app.ts";
+import { accessibilityViolations, launchBrowser, openPage, screenshot, signIn, WIDTHS, type Width } from "../support/browser.ts";
+import { loginAdmin } from "../support/fixtures.ts";
+
+const NAVIGATE = { "sec-fetch-mode": "navigate", "sec-fetch-dest": "document", accept: "text/html" };
+
+/** A browser's page navigation (fetch() cannot send it: it sets Sec-Fetch-Mode itself). */
+function navigate(url: string): Promise<{ status: number; headers: http.IncomingHttpHeaders; text: string }> {
+  return new Promise((resolve, reject) => {
+    http
+      .get(url, { headers: NAVIGATE }, (res) => {
+        let text = "";
+        res.setEncoding("utf8").on("data", (c: string) => (text += c));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text }));
+      })
+      .on("error", reject);
+  });
+}
+
+describe("the web UI's shell: serving, sign-in, session", () => {
+  let app: TestApp;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    app = await startTestApp("web-shell");
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await app?.close();
+  });
+
+  it("serves the app to a browser's navigation and leaves every API path unchanged for programs", async () => {
+    const api = await fetch(`${app.url}/events/`);
+    expect(api.status).toBe(401);
+    expect(api.headers.get("content-type")).toMatch(/application\/json/);
+
+    for (const path of ["/", "/explore", "/events/", "/events/6f0c1a8e-0000-4000-8000-000000000000", "/no-such-page"]) {
+      const page = await navigate(`${app.url}${path}`);
+      expect(page.status, path).toBe(200);
+      expect(page.headers["content-type"]).toMatch(/text\/html/);
+      const csp = String(page.headers["content-security-policy"]);
+      expect(csp).toContain("script-src 'self'");
+      expect(csp).not.toMatch(/script-src[^;]*unsafe-inline/);
+      const html = page.text;
+      expect(html).toContain('<div id="root">');
+      // No inline script: every <script> loads a file.
+      expect(html.match(/<script(?![^>]*\bsrc=)[^>]*>/g)).toBeNull();
+    }
+    // GraphiQL, the OpenAPI document and health stay what they are for a browser too.
+    expect((await navigate(`${app.url}/openapi.json`)).headers["content-type"]).toMatch(/json/);
+    expect((await fetch(`${app.url}/no-such-page`)).status).toBe(404);
+
+    const { text: html } = await navigate(`${app.url}/`);
+    const script = html.match(/src="(\/assets\/[^"]+\.js)"/)![1];
+    const asset = await fetch(`${app.url}${script}`, { headers: { "accept-encoding": "gzip" } });
+    expect(asset.status).toBe(200);
+    expect(asset.headers.get("content-encoding")).toBe("gzip");
+    expect(asset.headers.get("cache-control")).toContain("immutable");
+    expect((await fetch(`${app.url}/assets/../../package.json`)).status).toBe(404);
+  });
+
+  it("keeps the refresh token out of the page's reach: HttpOnly, SameSite=Strict, limited to the refresh route", async () => {
+    const form = new URLSearchParams({ username: "admin@example.test", password: "admin-password-1", refresh_cookie: "true" });
+    const res = await fetch(`${app.url}/auth/token`, { method: "POST", body: form });
+    expect(res.status).toBe(200);
+    const body = await res.json();
+    expect(body.access_token).toBeTruthy();
+    expect(body.refresh_token).toBeUndefined();
+    const cookie = res.headers.get("set-cookie") ?? "";
+    expect(cookie).toMatch(/^wb_refresh=[A-Za-z0-9_-]{20,}; Path=\/auth\/refresh; Max-Age=604800; HttpOnly; SameSite=Strict$/);
+
+    const value = cookie.split(";")[0];
+    const refreshed = await fetch(`${app.url}/auth/refresh`, { method: "POST", headers: { cookie: value, "content-type": "application/json" }, body: "{}" });
+    expect(refreshed.status).toBe(200);
+    expect((await refreshed.json()).refresh_token).toBeUndefined();
+    const rotated = refreshed.headers.get("set-cookie") ?? "";
+    expect(rotated.split(";")[0]).not.toBe(value);
+    // The old cookie was single use: presenting it again revokes the family and clears the cookie.
+    const replay = await fetch(`${app.url}/auth/refresh`, { method: "POST", headers: { cookie: value, "content-type": "application/json" }, body: "{}" });
+    expect(replay.status).toBe(401);
+    expect(replay.headers.get("set-cookie")).toMatch(/^wb_refresh=; Path=\/auth\/refresh; Max-Age=0/);
+    // Without a cookie or a token the refresh route says what is missing.
+    const none = await fetch(`${app.url}/auth/refresh`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+    expect(none.status).toBe(422);
+    expect((await none.json()).detail[0].loc).toEqual(["body", "refresh_token"]);
+    // Behind HTTPS (PUBLIC_URL) the cookie is Secure.
+    const https = await startTestApp("web-shell-https", { PUBLIC_URL: "https://workbench.example.test" });
+    try {
+      const secure = await fetch(`${https.url}/auth/token`, { method: "POST", body: form });
+      expect(secure.headers.get("set-cookie")).toMatch(/; Secure$/);
+    } finally {
+      await https.close();
+    }
+  });
+
+  it("signs in on the page asked for, survives a reload without the password, and signs out for good", async () => {
+    const { context, page, problems } = await openPage(browser);
+    try {
+      await page.goto(`${app.url}/events`);
+      await expect(page.getByRole("heading", { name: "Sign in to TI Workbench" }).isVisible()).resolves.toBe(true);
+      await page.getByRole("textbox", { name: "E-mail" }).fill("admin@example.test");
+      await page.getByRole("textbox", { name: "Password", exact: true }).fill("wrong-password");
+      await page.getByRole("button", { name: "Sign in" }).click();
+      await page.getByRole("alert").filter({ hasText: "Incorrect username or password" }).waitFor();
+
+      await signIn(page, app.url, "/events");
+      expect(new URL(page.url()).pathname).toBe("/events");
+      expect(await page.evaluate(() => document.cookie)).not.toContain("wb_refresh");
+      const [cookie] = (await context.cookies()).filter((c) => c.name === "wb_refresh");
+      expect(cookie).toMatchObject({ httpOnly: true, sameSite: "Strict", path: "/auth/refresh" });
+
+      await page.reload();
+      await page.getByRole("button", { name: "Sign out" }).waitFor();
+      expect(await page.getByRole("textbox", { name: "E-mail" }).count()).toBe(0);
+
+      await page.getByRole("button", { name: "Sign out" }).click();
+      await page.getByRole("button", { name: "Sign in" }).waitFor();
+      await page.reload();
+      await page.getByRole("button", { name: "Sign in" }).waitFor();
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it("brings an expired session back to sign-in on the same page, and back to work after", async () => {
+    const { context, page } = await openPage(browser);
+    try {
+      await signIn(page, app.url, "/hunts");
+      // Every session of the user ends elsewhere (another tab signs out): the page's token is refused.
+      const other = await loginAdmin(app);
+      expect((await app.http.post("/auth/logout", { token: other.token })).status).toBe(204);
+      await page.getByRole("link", { name: "Events" }).first().click();
+      await page.getByText("Your session has ended. Sign in again to continue.").waitFor();
+      expect(new URL(page.url()).pathname).toBe("/events");
+      await signIn(page, app.url, "/events");
+      expect(new URL(page.url()).pathname).toBe("/events");
+    } finally {
+      await context.close();
+    }
+  });
+
+  for (const width of Object.keys(WIDTHS) as Width[]) {
+    it(`has no serious accessibility violation on sign-in and the shell at ${WIDTHS[width].width} px`, async () => {
+      const { context, page, problems } = await openPage(browser, width);
+      try {
+        await page.goto(`${app.url}/explore`);
+        await page.getByRole("button", { name: "Sign in" }).waitFor();
+        expect(await accessibilityViolations(page)).toEqual([]);
+        await screenshot(page, "sign-in", width);
+        await signIn(page, app.url, "/explore");
+        expect(await accessibilityViolations(page)).toEqual([]);
+        if (width === "phone") {
+          await page.getByRole("button", { name: "Open navigation" }).click();
+          await page.getByRole("link", { name: "Feeds" }).click();
+          expect(new URL(page.url()).pathname).toBe("/feeds");
+        }
+        expect(problems).toEqual([]);
+      } finally {
+        await context.close();
+      }
+    });
+  }
+});
