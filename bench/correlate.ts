@@ -44,6 +44,7 @@ import { correlateChangeRange, correlateInTransaction, loadSettings, CORRELATION
 import { createRebuild, findRebuild, runRebuildStep } from "../src/modules/correlations/rebuild.ts";
 import type { AttributeDraft, EventDraft } from "../src/modules/events/event-draft.ts";
 import { writeEventDraft } from "../src/modules/events/event-writer.ts";
+import { WarninglistBuilder } from "../src/modules/warninglists/index.ts";
 import { parseMispEvent } from "../src/modules/events/misp-parse.ts";
 import { withTransaction } from "../src/platform/db/transaction.ts";
 import { median, round } from "./lib.ts";
@@ -537,11 +538,14 @@ interface IncrementalRun {
   pairs_restored: number;
 }
 
+/** Correlation is measured without warninglists (bench/warninglists.ts measures them). */
+const NO_LISTS = new WarninglistBuilder().build();
+
 async function importFeed(pool: pg.Pool, actor: Principal, feed: { body: string }[]) {
   let attributes = 0;
   for (const f of feed) {
     const { draft } = parseMispEvent(JSON.parse(f.body), { skipInvalidAttributes: true });
-    const res = await withTransaction(pool, (client) => writeEventDraft(client, actor, draft, { ownerOrgId: actor.orgId!, assertCanUpdate: () => undefined }));
+    const res = await withTransaction(pool, (client) => writeEventDraft(client, actor, draft, { ownerOrgId: actor.orgId!, assertCanUpdate: () => undefined, matcher: NO_LISTS }));
     attributes += res.attributes.created;
   }
   return attributes;

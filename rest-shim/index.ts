@@ -12,6 +12,7 @@ import { sightingRoutes } from "./routes/sightings.ts";
 import { tagRoutes } from "./routes/tags.ts";
 import { galaxyRoutes } from "./routes/galaxies.ts";
 import { taxonomyRoutes } from "./routes/taxonomies.ts";
+import { warninglistRoutes } from "./routes/warninglists.ts";
 import { huntRoutes } from "./routes/hunts.ts";
 import { organisationRoutes } from "./routes/organisations.ts";
 import { roleRoutes } from "./routes/roles.ts";
@@ -27,4 +28,4 @@ import { userRoutes } from "./routes/users.ts";
 import { mcpRoutes } from "../src/mcp/mcp-config.routes.ts";
 
 /** The whole REST surface. Order matters only for readability: paths are matched exactly. */
-export const routeTable: RouteDef[] = [...authRoutes, ...userRoutes, ...roleRoutes, ...organisationRoutes, ...sharingGroupRoutes, ...settingsRoutes, ...apiKeyRoutes, ...auditLogRoutes, ...galaxyRoutes, ...taxonomyRoutes, ...searchRoutes, ...exploreExportRoutes, ...correlationRoutes, ...taskRoutes, ...huntRoutes, ...exportRoutes, ...feedRoutes, ...notificationRoutes, ...retentionRoutes, ...eventRoutes, ...attributeRoutes, ...objectRoutes, ...reportRoutes, ...tagRoutes, ...sightingRoutes, ...mcpRoutes];
+export const routeTable: RouteDef[] = [...authRoutes, ...userRoutes, ...roleRoutes, ...organisationRoutes, ...sharingGroupRoutes, ...settingsRoutes, ...apiKeyRoutes, ...auditLogRoutes, ...galaxyRoutes, ...taxonomyRoutes, ...warninglistRoutes, ...searchRoutes, ...exploreExportRoutes, ...correlationRoutes, ...taskRoutes, ...huntRoutes, ...exportRoutes, ...feedRoutes, ...notificationRoutes, ...retentionRoutes, ...eventRoutes, ...attributeRoutes, ...objectRoutes, ...reportRoutes, ...tagRoutes, ...sightingRoutes, ...mcpRoutes];

@@ -6,6 +6,7 @@ import type { AccessTokens } from "./auth/jwt.ts";
 import type { AuthCache } from "./auth/auth-cache.ts";
 import type { SearchIndex } from "./search/search-index.ts";
 import type { Storage } from "./platform/storage/storage.ts";
+import type { WarninglistCache } from "./modules/warninglists/index.ts";
 
 /** The process-wide dependencies every service is built from. Created once in main.ts (or a test). */
 export interface AppContext {
@@ -19,4 +20,6 @@ export interface AppContext {
   search: SearchIndex;
   /** Uploaded files (feed uploads). */
   storage: Storage;
+  /** The enabled warninglists compiled for matching attribute values on write. */
+  warninglists: WarninglistCache;
 }

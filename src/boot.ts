@@ -11,6 +11,7 @@ import { connectDatabase, waitForDatabase } from "./platform/db/index.ts";
 import { migrateDatabase } from "./platform/db/migrate.ts";
 import type { Logger } from "./platform/logger.ts";
 import { PgPubSub } from "./platform/pubsub.ts";
+import { WARNINGLISTS_CHANNEL, WarninglistCache } from "./modules/warninglists/index.ts";
 import { startWorker, type WorkerHandle } from "./jobs/worker.ts";
 import { createServices, type Services } from "./services.ts";
 import type { Runtime } from "./runtime.ts";
@@ -56,6 +57,9 @@ export async function boot(config: Readonly<Config>, log: Logger, runtime: Runti
     const authCache = new AuthCache();
     pubsub.listen(AUTH_CHANNEL, (message) => authCache.invalidate(message));
     pubsub.onConnectionChange((connected) => authCache.setEnabled(connected));
+    const warninglists = new WarninglistCache(db.pool);
+    pubsub.listen(WARNINGLISTS_CHANNEL, () => warninglists.invalidate());
+    pubsub.onConnectionChange((connected) => warninglists.setEnabled(connected));
     await pubsub.start();
     cleanups.push(() => pubsub.close());
 
@@ -64,7 +68,7 @@ export async function boot(config: Readonly<Config>, log: Logger, runtime: Runti
     const search = createSearchIndex(config, db);
     cleanups.push(() => search.close());
     await prepareSearchIndices(search, log);
-    const ctx: AppContext = { config, db, log, pubsub, tokens, authCache, search, storage: createStorage(config) };
+    const ctx: AppContext = { config, db, log, pubsub, tokens, authCache, search, storage: createStorage(config), warninglists };
     const services = createServices(ctx);
     await services.auth.bootstrapAdmin();
 

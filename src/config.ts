@@ -64,6 +64,11 @@ const schema = z
       emptyAsUndefined,
       z.string().default("https://raw.githubusercontent.com/MISP/misp-taxonomies/main"),
     ),
+    /** A misp-warninglists checkout (the directory holding lists/) or the base URL of its raw files. */
+    WARNINGLISTS_SOURCE: z.preprocess(
+      emptyAsUndefined,
+      z.string().default("https://raw.githubusercontent.com/MISP/misp-warninglists/main"),
+    ),
     JWT_SECRET: z.preprocess(emptyAsUndefined, z.string().min(32, "must be at least 32 characters").optional()),
     ACCESS_TOKEN_TTL_SECONDS: z.preprocess(emptyAsUndefined, positiveInt.max(86_400).default(900)),
     REFRESH_TOKEN_TTL_DAYS: z.preprocess(emptyAsUndefined, positiveInt.max(365).default(7)),

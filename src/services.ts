@@ -12,6 +12,7 @@ import { TagsService } from "./modules/tags/index.ts";
 import { SightingsService } from "./modules/sightings/index.ts";
 import { GalaxiesService } from "./modules/galaxies/index.ts";
 import { TaxonomiesService } from "./modules/taxonomies/index.ts";
+import { WarninglistsService } from "./modules/warninglists/index.ts";
 import { OrganisationsService } from "./modules/organisations/index.ts";
 import { SharingGroupsService } from "./modules/sharing-groups/index.ts";
 import { RolesService } from "./modules/roles/index.ts";
@@ -48,6 +49,7 @@ export function createServices(ctx: AppContext) {
     apiKeys: new ApiKeysService(ctx, audit),
     galaxies,
     taxonomies: new TaxonomiesService(ctx, audit),
+    warninglists: new WarninglistsService(ctx, audit),
     events: new EventsService(ctx, retention),
     retention,
     attributes: new AttributesService(ctx),

@@ -3,6 +3,7 @@ import type { AttributeView } from "../../src/modules/attributes/index.ts";
 import { TagSchema, distribution, tagOut } from "./events.ts";
 import type { CorrelationHit } from "../../src/modules/correlations/index.ts";
 import { named, pageSchema } from "../contract.ts";
+import { warningsField } from "./warninglists.ts";
 
 export const CorrelationHitSchema = named(
   "CorrelationHit",
@@ -36,6 +37,7 @@ export const AttributeSchema = named(
     comment: z.string(),
     deleted: z.boolean(),
     disable_correlation: z.boolean(),
+    warnings: warningsField,
     tags: z.array(TagSchema),
     correlations: z.array(CorrelationHitSchema).nullable().describe("Correlations with this attribute as source: a list in list answers, null in item answers (as the peer)"),
     expanded: z.null().describe("Always null (the peer's field)"),
@@ -58,6 +60,7 @@ export const AttributeSchema = named(
     comment: "Phishing landing page",
     deleted: false,
     disable_correlation: false,
+    warnings: [],
     tags: [{ id: 40, name: "kill-chain:Delivery", colour: "#0088cc", exportable: true, hide_tag: false, is_galaxy: false, is_custom_galaxy: false, local_only: false, numerical_value: null, local: false }],
     correlations: null,
     expanded: null,
@@ -90,6 +93,7 @@ export function attributeOut(a: AttributeView, where: "list" | "item" = "item", 
     comment: a.comment,
     deleted: a.deleted,
     disable_correlation: a.disableCorrelation,
+    warnings: a.warnings.map((w) => ({ id: w.id, name: w.name })),
     tags: a.tags.map(tagOut),
     correlations: where === "list" ? correlations : null,
     expanded: null,

@@ -26,6 +26,7 @@ export const FeedSchema = named(
     event_uuid: z.guid().nullable().describe(F.eventUuid),
     publish: z.boolean().describe(F.publish),
     override_ids: z.boolean().describe(F.overrideIds),
+    skip_warninglisted: z.boolean().describe(F.skipWarninglisted),
     tags: z.array(z.string()).describe(F.tags),
     rules: z.record(z.string(), z.unknown()).nullable().describe(F.rules),
     settings: z
@@ -57,6 +58,7 @@ export function feedOut(f: Feed): z.output<typeof FeedSchema> {
     event_uuid: f.eventUuid,
     publish: f.publish,
     override_ids: f.overrideIds,
+    skip_warninglisted: f.skipWarninglisted,
     tags: f.tags,
     rules: f.rules as Record<string, unknown> | null,
     settings: f.settings as Record<string, unknown> | null,

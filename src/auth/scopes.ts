@@ -44,6 +44,13 @@ const RESOURCES: Record<string, { label: string; actions: Record<string, string>
     },
   },
   taxonomies: { label: "taxonomies", actions: { ...crud("taxonomies"), admin: "Change taxonomies, which every organisation shares (beside taxonomies:update)." } },
+  warninglists: {
+    label: "warninglists",
+    actions: {
+      read: "Read the warninglists (known-good or noisy values) and their entries.",
+      update: "Import, enable and disable warninglists, which every organisation shares.",
+    },
+  },
   galaxies: {
     label: "galaxies",
     actions: { ...crud("galaxies"), admin: "Import, enable and disable galaxies, which every organisation shares (beside galaxies:update)." },
@@ -158,6 +165,7 @@ const ADMIN_LEVEL_SCOPES: ReadonlySet<string> = new Set([
   "events:sync",
   "tags:admin",
   "taxonomies:admin",
+  "warninglists:update",
   "galaxies:admin",
   "correlations:admin",
   "settings:update",

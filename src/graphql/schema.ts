@@ -10,6 +10,7 @@ import "../modules/api-keys/api-keys.graphql.ts";
 import "../modules/audit/audit.graphql.ts";
 import "../modules/galaxies/galaxies.graphql.ts";
 import "../modules/taxonomies/taxonomies.graphql.ts";
+import "../modules/warninglists/warninglists.graphql.ts";
 import "../modules/events/events.graphql.ts";
 import "../modules/attributes/attributes.graphql.ts";
 import "../modules/objects/objects.graphql.ts";

@@ -56,7 +56,7 @@ const ATTRIBUTE_SELECT = `
          floor(extract(epoch FROM a.first_seen))::bigint AS first_seen, floor(extract(epoch FROM a.last_seen))::bigint AS last_seen,
          a.distribution, a.sharing_group_id, o.distribution AS object_distribution, o.sharing_group_id AS object_sharing_group_id,
          e.distribution AS event_distribution, e.sharing_group_id AS event_sharing_group_id, e.org_id AS event_org_id,
-         e.orgc_id AS event_orgc_id, ${TAGS_OF("attribute_tags", "attribute_id", "a.id")} AS tags
+         e.orgc_id AS event_orgc_id, ${TAGS_OF("attribute_tags", "attribute_id", "a.id")} AS tags, a.warnings
     FROM attributes a
     JOIN events e ON e.id = a.event_id
     LEFT JOIN objects o ON o.id = a.object_id`;
@@ -140,6 +140,7 @@ interface AttributeRow {
   event_org_id: number;
   event_orgc_id: number;
   tags: TagRow[];
+  warnings: { id: number; name: string }[];
 }
 
 /** The peer writes event `@timestamp` as a naive ISO time (no offset); ours is UTC. */
@@ -221,6 +222,7 @@ function attributeDocument(r: AttributeRow): SearchDocument {
       last_seen: r.last_seen,
       distribution: r.distribution,
       tags: r.tags,
+      warnings: r.warnings.map((w) => ({ id: w.id, name: w.name })),
       expanded: expandedFields(r.type, r.value1, r.value2),
       "@timestamp": new Date(r.timestamp * 1000).toISOString(),
       event_distribution: r.event_distribution,

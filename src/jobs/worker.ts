@@ -13,6 +13,7 @@ import {
   PRUNE_EXPIRED_TOKENS_TASK,
   PRUNE_FEED_UPLOADS_TASK,
   PRUNE_NOTIFICATION_KEYS_TASK,
+  RECOMPUTE_WARNINGLIST_HITS_TASK,
   REBUILD_CORRELATIONS_TASK,
   REINDEX_STALE_ACCESS_TASK,
   RUN_TASK_TASK,
@@ -36,6 +37,7 @@ import { emailDigestTask, sendEmailTask } from "./tasks/send-email.ts";
 import { releaseDeadWorkers, WorkerLiveness } from "./worker-liveness.ts";
 import { JobAlarm } from "./job-alarm.ts";
 import { pruneFeedUploadsTask } from "../modules/feeds/index.ts";
+import { recomputeHitsTask } from "../modules/warninglists/index.ts";
 
 /**
  * Every task the worker runs, one per registered name (the type keeps the registry and the list
@@ -56,6 +58,7 @@ export function createTaskList(ctx: AppContext, services: TaskServices): TaskLis
     [NOTIFY_CHANGES_TASK]: notifyChangesTask(ctx),
     [SEND_EMAIL_TASK]: sendEmailTask(ctx),
     [EMAIL_DIGEST_TASK]: emailDigestTask(ctx),
+    [RECOMPUTE_WARNINGLIST_HITS_TASK]: recomputeHitsTask(ctx.db.pool),
     // Its success line is at debug (see graphileLogger): a tick that fired something says so here.
     [TICK_SCHEDULES_TASK]: async () => {
       await releaseDeadWorkers(ctx.db.pool, ctx.log);

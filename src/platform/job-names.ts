@@ -19,6 +19,8 @@ export const EMAIL_DIGEST_TASK = "email_digest";
 export const RUN_TASK_TASK = "run_task";
 /** Fires due schedules. */
 export const TICK_SCHEDULES_TASK = "tick_schedules";
+/** Recomputes every attribute's warninglist hits after the enabled lists changed. */
+export const RECOMPUTE_WARNINGLIST_HITS_TASK = "recompute_warninglist_hits";
 
 export type JobName =
   | typeof PRUNE_EXPIRED_TOKENS_TASK
@@ -34,9 +36,12 @@ export type JobName =
   | typeof SEND_EMAIL_TASK
   | typeof EMAIL_DIGEST_TASK
   | typeof RUN_TASK_TASK
-  | typeof TICK_SCHEDULES_TASK;
+  | typeof TICK_SCHEDULES_TASK
+  | typeof RECOMPUTE_WARNINGLIST_HITS_TASK;
 
 /** One job at a time: two jobs reading and writing the same document concurrently could leave the older copy. */
 export const SEARCH_INDEX_QUEUE = "search_index";
 /** Incremental and rebuild jobs share one queue: one correlation job runs at a time. */
 export const CORRELATION_QUEUE = "correlation";
+/** One recomputation of warninglist hits at a time (a later change queues the next one). */
+export const WARNINGLIST_QUEUE = "warninglists";

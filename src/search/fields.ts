@@ -98,6 +98,9 @@ export const INDEX_FIELDS: Record<IndexName, IndexFields> = {
       last_seen: "long",
       distribution: "long",
       ...tagFields,
+      // Its hits on the enabled warninglists (src/modules/warninglists): warnings.name:"List of known IPv4 public DNS resolvers".
+      "warnings.id": "long",
+      "warnings.name": "text",
       "expanded.ip": "ip",
       "expanded.ip_range": "ip_range",
       "@timestamp": "date",

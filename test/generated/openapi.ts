@@ -203,7 +203,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Refresh an access token (the peer's JSON form of the refresh_token grant) */
+        /** Refresh an access token (the peer's JSON form of the refresh_token grant). Without `refresh_token` in the body, the refresh cookie set by `refresh_cookie=true` is used and rotated */
         post: operations["refreshToken"];
         delete?: never;
         options?: never;
@@ -1685,6 +1685,58 @@ export interface paths {
         patch: operations["updateCurrentUser"];
         trace?: never;
     };
+    "/warninglists/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List warninglists (paging; enabled, type and name filters; name is a substring), with their entry counts */
+        get: operations["listWarninglists"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/warninglists/{warninglist_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a warninglist with one page of its entries (page, size; size 0: the count only) */
+        get: operations["getWarninglist"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Enable or disable a warninglist: {enabled}; existing attributes' hits are recomputed in the background */
+        patch: operations["updateWarninglist"];
+        trace?: never;
+    };
+    "/warninglists/update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Import or refresh every warninglist of WARNINGLISTS_SOURCE (synchronous; enabled flags are kept; unusable entries are refused and reported) */
+        post: operations["updateWarninglists"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1745,6 +1797,7 @@ export interface components {
          *       "comment": "Phishing landing page",
          *       "deleted": false,
          *       "disable_correlation": false,
+         *       "warnings": [],
          *       "tags": [
          *         {
          *           "id": 40,
@@ -1793,6 +1846,8 @@ export interface components {
             uuid: string;
             /** @description Normalised as stored; composite types as `a|b` */
             value: string;
+            /** @description The enabled warninglists the value is on (known-good or noisy values: public DNS resolvers, cloud ranges, top domains...); empty when none */
+            warnings: components["schemas"]["Warning"][];
         };
         /** @description An attribute as the attributes index holds it */
         AttributeDocument: {
@@ -2592,6 +2647,8 @@ export interface components {
             settings: {
                 [key: string]: unknown;
             } | null;
+            /** @description Leave out values on an enabled warninglist (counted as warninglisted in the run's result); when false they are stored with their hits, which keep them out of correlation */
+            skip_warninglisted: boolean;
             /**
              * @description The source format, how the source is read (the peer's misp is answered as sharing)
              * @enum {string}
@@ -2650,6 +2707,8 @@ export interface components {
             settings: {
                 [key: string]: unknown;
             } | null;
+            /** @description Leave out values on an enabled warninglist (counted as warninglisted in the run's result); when false they are stored with their hits, which keep them out of correlation */
+            skip_warninglisted: boolean;
             /**
              * @description The source format, how the source is read (the peer's misp is answered as sharing)
              * @enum {string}
@@ -3809,8 +3868,8 @@ export interface components {
             access_token: string;
             /** @description Seconds until the access token expires */
             expires_in: number;
-            /** @description Single use: POST /auth/refresh or grant_type=refresh_token swaps it for a new pair */
-            refresh_token: string;
+            /** @description Single use: POST /auth/refresh or grant_type=refresh_token swaps it for a new pair. Absent when it was set as the refresh cookie */
+            refresh_token?: string;
             /** @description The granted scopes, space-separated */
             scope: string;
             /** @constant */
@@ -3874,6 +3933,106 @@ export interface components {
             loc: (string | number)[];
             msg: string;
             type: string;
+        };
+        /** @description A warninglist hit of an attribute */
+        Warning: {
+            /** @description Numeric id of the warninglist */
+            id: number;
+            /** @description Name of the warninglist */
+            name: string;
+        };
+        /** @description A MISP warninglist: known-good or noisy values (public DNS resolvers, cloud ranges, top domains) that attribute values are matched against */
+        Warninglist: {
+            /** Format: date-time */
+            created: string;
+            /** @description What it lists */
+            description: string;
+            /** @description Enabled: attribute values are matched against it when written; its hits show on attributes, in search (warnings.name) and keep values out of correlation and, where a feed asks for it, out of feed ingestion */
+            enabled: boolean;
+            /** @description One page of its entries, in the file's order (query page and size) */
+            entries: string[];
+            /** @description The page of entries given */
+            entries_page: {
+                page: number;
+                size: number;
+            };
+            /** @description How many entries it has */
+            entry_count: number;
+            /** @description Numeric id of the warninglist */
+            id: number;
+            /** @description Attribute types it applies to; empty: every type */
+            matching_attributes: string[];
+            /** Format: date-time */
+            modified: string;
+            /** @description The list's name, as misp-warninglists publishes it (unique) */
+            name: string;
+            /**
+             * @description How its entries match: string (the value, case-insensitive), substring (part of the value, case-insensitive), hostname (the host of the value, or a subdomain of it), cidr (an address or network inside a listed network, IPv4 or IPv6) or regex
+             * @enum {string}
+             */
+            type: "string" | "substring" | "hostname" | "cidr" | "regex";
+            /** @description The list's version (an integer, as misp-warninglists publishes it) */
+            version: number;
+        };
+        WarninglistPage: {
+            items: components["schemas"]["WarninglistSummary"][];
+            page: number;
+            pages: number;
+            /** @description The filters applied; null when not given */
+            query: {
+                enabled: boolean | null;
+                name: string | null;
+                type: string | null;
+            };
+            size: number;
+            total: number;
+        };
+        /** @description A MISP warninglist: known-good or noisy values (public DNS resolvers, cloud ranges, top domains) that attribute values are matched against */
+        WarninglistSummary: {
+            /** Format: date-time */
+            created: string;
+            /** @description What it lists */
+            description: string;
+            /** @description Enabled: attribute values are matched against it when written; its hits show on attributes, in search (warnings.name) and keep values out of correlation and, where a feed asks for it, out of feed ingestion */
+            enabled: boolean;
+            /** @description How many entries it has */
+            entry_count: number;
+            /** @description Numeric id of the warninglist */
+            id: number;
+            /** @description Attribute types it applies to; empty: every type */
+            matching_attributes: string[];
+            /** Format: date-time */
+            modified: string;
+            /** @description The list's name, as misp-warninglists publishes it (unique) */
+            name: string;
+            /**
+             * @description How its entries match: string (the value, case-insensitive), substring (part of the value, case-insensitive), hostname (the host of the value, or a subdomain of it), cidr (an address or network inside a listed network, IPv4 or IPv6) or regex
+             * @enum {string}
+             */
+            type: "string" | "substring" | "hostname" | "cidr" | "regex";
+            /** @description The list's version (an integer, as misp-warninglists publishes it) */
+            version: number;
+        };
+        /** @description What a warninglist import did */
+        WarninglistUpdate: {
+            /** @description Entries now stored for them */
+            entries: number;
+            /** @description Entries left out: not usable for the list's type (a regex that could backtrack catastrophically, an address that is not one) */
+            entries_refused: number;
+            /** @description Warninglists imported or refreshed (read from WARNINGLISTS_SOURCE) */
+            lists: number;
+            /** @description Warninglists whose entries were rewritten (new, or another version or entry count) */
+            lists_changed: number;
+            /** @description Warninglists new */
+            lists_created: number;
+            /** @description The first refused entries, with their list and why */
+            refused: {
+                entry: string;
+                list: string;
+                reason: string;
+            }[];
+            /** @description How long the import took, in milliseconds */
+            took_ms: number;
         };
     };
     responses: {
@@ -4419,7 +4578,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    refresh_token: string;
+                    refresh_token?: string;
                 };
             };
         };
@@ -4471,6 +4630,11 @@ export interface operations {
                     client_secret?: string;
                     grant_type?: string;
                     password?: string;
+                    /**
+                     * @description `true`: the refresh token travels in an HttpOnly, SameSite=Strict cookie limited to /auth/refresh instead of the body (browsers)
+                     * @enum {string}
+                     */
+                    refresh_cookie?: "true" | "false";
                     refresh_token?: string;
                     scope?: string;
                     username?: string;
@@ -5610,6 +5774,8 @@ export interface operations {
                     } & {
                         [key: string]: unknown;
                     }) | null;
+                    /** @description Leave out values on an enabled warninglist (counted as warninglisted in the run's result); when false they are stored with their hits, which keep them out of correlation (default false) */
+                    skip_warninglisted?: boolean;
                     /**
                      * @description The source format, how the source is read (the peer's misp is answered as sharing): csv, json, freetext or sharing (misp)
                      * @enum {string}
@@ -5793,6 +5959,8 @@ export interface operations {
                     } & {
                         [key: string]: unknown;
                     }) | null;
+                    /** @description Leave out values on an enabled warninglist (counted as warninglisted in the run's result); when false they are stored with their hits, which keep them out of correlation (default false) */
+                    skip_warninglisted?: boolean;
                     /**
                      * @description The source format, how the source is read (the peer's misp is answered as sharing): csv, json, freetext or sharing (misp)
                      * @enum {string}
@@ -8770,6 +8938,112 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["User"];
+                };
+            };
+        };
+    };
+    listWarninglists: {
+        parameters: {
+            query?: {
+                enabled?: "0" | "1" | "true" | "false";
+                /** @description Part of the name, case-insensitive (at most 255 characters) */
+                name?: string;
+                page?: string;
+                size?: string;
+                /** @description Only lists of this type: string, substring, hostname, cidr or regex */
+                type?: "string" | "substring" | "hostname" | "cidr" | "regex";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            "4XX": components["responses"]["Error"];
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WarninglistPage"];
+                };
+            };
+        };
+    };
+    getWarninglist: {
+        parameters: {
+            query?: {
+                page?: string;
+                size?: string;
+            };
+            header?: never;
+            path: {
+                warninglist_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            "4XX": components["responses"]["Error"];
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Warninglist"];
+                };
+            };
+        };
+    };
+    updateWarninglist: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                warninglist_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description True: values of the attribute types it applies to are matched against it; false: not. Existing attributes' hits are recomputed in the background */
+                    enabled: boolean;
+                };
+            };
+        };
+        responses: {
+            "4XX": components["responses"]["Error"];
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Warninglist"];
+                };
+            };
+        };
+    };
+    updateWarninglists: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            "4XX": components["responses"]["Error"];
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WarninglistUpdate"];
                 };
             };
         };

@@ -12,7 +12,7 @@ export async function settled(app: TestApp, timeoutMs = 30_000): Promise<void> {
     await eventually(async () => {
       const { rows } = await pool.query<{ n: number }>(
         `SELECT count(*)::int AS n FROM graphile_worker._private_jobs j JOIN graphile_worker._private_tasks t ON t.id = j.task_id
-          WHERE t.identifier IN ('dispatch_changes', 'index_changes', 'correlate_changes', 'rebuild_correlations', 'notify_changes')`,
+          WHERE t.identifier IN ('dispatch_changes', 'index_changes', 'correlate_changes', 'rebuild_correlations', 'notify_changes', 'recompute_warninglist_hits')`,
       );
       return rows[0].n === 0;
     }, "indexing caught up", timeoutMs, 50);

@@ -2,6 +2,7 @@ import { readableSql } from "../../auth/distribution.ts";
 import type { Principal } from "../../auth/principal.ts";
 import type { Sql } from "../../platform/db/transaction.ts";
 import type { TagView } from "../events/index.ts";
+import type { Warning } from "../warninglists/index.ts";
 
 /** The event fields access rules and change records need, read with every attribute. */
 export interface EventRef {
@@ -40,6 +41,8 @@ export interface AttributeView {
   lastSeen: Date | null;
   deleted: boolean;
   disableCorrelation: boolean;
+  /** Its hits on the enabled warninglists, as stored when its value was written or the lists changed. */
+  warnings: Warning[];
   tags: TagView[];
   event: EventRef;
 }
@@ -55,7 +58,7 @@ export const ATTRIBUTE_FROM = `FROM attributes a JOIN events e ON e.id = a.event
 const ATTRIBUTE_SELECT = `
   SELECT a.id::text, a.uuid::text, a.event_id, a.object_id, a.object_relation, a.type, a.category, a.value, a.value1, a.value2,
          a.to_ids, a.comment, a.distribution, a.sharing_group_id, a.timestamp, a.first_seen, a.last_seen, a.deleted,
-         a.disable_correlation, o.uuid::text AS object_uuid, o.distribution AS object_distribution, o.sharing_group_id AS object_sharing_group_id, e.uuid::text AS event_uuid, e.info AS event_info,
+         a.disable_correlation, a.warnings, o.uuid::text AS object_uuid, o.distribution AS object_distribution, o.sharing_group_id AS object_sharing_group_id, e.uuid::text AS event_uuid, e.info AS event_info,
          e.distribution AS event_distribution, e.sharing_group_id AS event_sharing_group_id, e.org_id AS event_org_id, e.orgc_id AS event_orgc_id, ${TAGS_JSON} AS tags
     ${ATTRIBUTE_FROM}`;
 
@@ -80,6 +83,7 @@ interface AttributeRow {
   last_seen: Date | null;
   deleted: boolean;
   disable_correlation: boolean;
+  warnings: Warning[];
   object_uuid: string | null;
   object_distribution: number | null;
   object_sharing_group_id: number | null;
@@ -117,6 +121,7 @@ function toAttributeView(r: AttributeRow): AttributeView {
     lastSeen: r.last_seen,
     deleted: r.deleted,
     disableCorrelation: r.disable_correlation,
+    warnings: r.warnings,
     tags: r.tags,
     event: {
       id: r.event_id,

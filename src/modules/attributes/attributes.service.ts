@@ -13,7 +13,7 @@ import { checkExclusiveTags } from "../taxonomies/index.ts";
 import { checkAssignableSharingGroups } from "../sharing-groups/index.ts";
 import { listAttributes, tagsOfAttributes, loadAttribute, lockEvent, type AttributeView, type EventRef } from "./attribute-reader.ts";
 import { prepareAttributePatch, prepareNewAttribute, type AttributeCreate, type AttributePatch } from "./attribute-rules.ts";
-import { insertAttributes, touchEvent, touchObject, updateAttributeColumns } from "./attribute-writer.ts";
+import { insertAttributes, touchEvent, touchObject, updateAttributeColumns, withHits } from "./attribute-writer.ts";
 import { Issues, nowSeconds } from "./input-checks.ts";
 import { parseInput } from "../../platform/errors.ts";
 import { statisticsContract, type StatisticsInput } from "../../platform/statistics.ts";
@@ -155,6 +155,7 @@ export class AttributesService {
     const issues = new Issues();
     const row = prepareNewAttribute(issues, [], input);
     issues.throwIfAny();
+    const matcher = await this.ctx.warninglists.matcher();
     return withTransaction(this.ctx.db.pool, async (client) => {
       const e = await writableEvent(client, p, input.eventUuid!);
       if (row!.sharingGroupId !== null) await checkAssignableSharingGroups(client, p, [{ id: row!.sharingGroupId, loc: ["sharingGroupId"] }]);
@@ -165,7 +166,7 @@ export class AttributesService {
         objectId = o.rows[0].id;
       }
       const now = nowSeconds();
-      await insertAttributes(client, e.id, [{ row: row!, objectId }], now);
+      await insertAttributes(client, e.id, [{ row: row!, objectId }], now, matcher);
       if (objectId !== null) await touchObject(client, objectId, now);
       await touchEvent(client, e.id, now);
       await recordChanges(client, p, [
@@ -177,6 +178,7 @@ export class AttributesService {
 
   async update(p: Principal | null, uuid: string, patch: AttributePatch): Promise<AttributeView> {
     authorize(p, "attributes:update");
+    const matcher = await this.ctx.warninglists.matcher();
     return this.mutate(p, uuid, async (client, a, e, now) => {
       const issues = new Issues();
       const prepared = prepareAttributePatch(issues, [], a, patch);
@@ -197,7 +199,7 @@ export class AttributesService {
         fields.push("object_uuid");
       }
       if (fields.length === 0) return [];
-      await updateAttributeColumns(client, a.id, columns, now);
+      await updateAttributeColumns(client, a.id, withHits(columns, a.type, matcher), now);
       for (const id of new Set([a.objectId, objectId])) if (id !== null) await touchObject(client, id, now);
       await touchEvent(client, e.id, now);
       if (columns.deleted === true) return [attributeDeletedChange(a, e, objectUuid)];

@@ -3,7 +3,7 @@ export { attributesOfObjects, loadAttribute, lockEvent } from "./attribute-reade
 export type { AttributeView, EventRef } from "./attribute-reader.ts";
 export { prepareAttributePatch, prepareNewAttribute } from "./attribute-rules.ts";
 export type { AttributeRow } from "./attribute-rules.ts";
-export { insertAttributes, touchEvent, updateAttributeColumns } from "./attribute-writer.ts";
+export { insertAttributes, touchEvent, updateAttributeColumns, withHits } from "./attribute-writer.ts";
 export { attributeCreateContract, attributePatchContract } from "./attributes.contracts.ts";
 export type { AttributeCreate, AttributePatch } from "./attributes.contracts.ts";
 export { AttributesService, attributeDeletedChange, canReadAttribute, writableEvent } from "./attributes.service.ts";

@@ -35,9 +35,12 @@ const PRIMARY_ONLY = rules.primaryOnlyTypes;
 const CIDR_TYPES = Object.keys(rules.cidrTypes);
 const ADDRESS_OF = (alias: string) => `wb_try_inet(CASE WHEN ${alias}.type = 'domain|ip' THEN ${alias}.value2 ELSE ${alias}.value1 END)`;
 
-/** An attribute that takes part in correlation (alias `b`, event alias `be`): a soft-deleted event's do not. */
+/**
+ * An attribute that takes part in correlation (alias `b`, event alias `be`): a soft-deleted event's
+ * do not, nor values on an enabled warninglist (known-good or noisy values would pair everything).
+ */
 const ELIGIBLE = (a: string, e: string) =>
-  `NOT ${a}.deleted AND NOT ${e}.deleted AND NOT ${a}.disable_correlation AND NOT ${e}.disable_correlation AND ${a}.type <> ALL($2::text[])`;
+  `NOT ${a}.deleted AND NOT ${e}.deleted AND NOT ${a}.disable_correlation AND NOT ${e}.disable_correlation AND ${a}.type <> ALL($2::text[]) AND ${a}.warnings = '[]'::jsonb`;
 
 /** `%` is the only wildcard of an exclusion: LIKE's `_` and `\` are escaped. */
 const EXCLUDED = (value: string) =>

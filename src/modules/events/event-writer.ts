@@ -6,6 +6,7 @@ import { recordChanges, type Change } from "../changes/index.ts";
 import { upsertReportDrafts } from "../reports/index.ts";
 import type { AttributeDraft, EventDraft, ObjectDraft, SharingGroupDraft, SightingDraft, TagDraft } from "./event-draft.ts";
 import { resolveImportedSharingGroups } from "../sharing-groups/index.ts";
+import type { WarninglistMatcher } from "../warninglists/index.ts";
 
 const CHUNK = 5000;
 
@@ -23,6 +24,8 @@ export interface WriteOptions {
   ownerOrgId: number;
   /** Called with the stored event's owner org before it is updated: throws when the caller may not. */
   assertCanUpdate(existingOrgId: number): void;
+  /** The enabled warninglists: each written attribute stores its hits. */
+  matcher: WarninglistMatcher;
 }
 
 /**
@@ -73,7 +76,7 @@ export async function writeEventDraft(client: pg.PoolClient, actor: Principal, d
   const attrStats = { created: 0, updated: 0, unchanged: 0 };
   for (let i = 0; i < withObject.length; i += CHUNK) {
     const chunk = withObject.slice(i, i + CHUNK);
-    const changed = await upsertAttributes(client, eventId, chunk, objectIdByUuid);
+    const changed = await upsertAttributes(client, eventId, chunk, objectIdByUuid, opts.matcher);
     const byUuid = new Map(chunk.map((c) => [c.a.uuid, c]));
     const changedDrafts = changed.map((r) => ({ row: r, entry: byUuid.get(r.uuid)! }));
     await replaceAttributeTags(client, changedDrafts.map((c) => ({ id: c.row.id, inserted: c.row.inserted, tags: c.entry.a.tags })), tagIds);
@@ -268,19 +271,21 @@ async function upsertAttributes(
   eventId: number,
   chunk: { a: AttributeDraft; objectUuid: string | null }[],
   objectIds: Map<string, number>,
+  matcher: WarninglistMatcher,
 ): Promise<{ id: string; uuid: string; inserted: boolean }[]> {
   const col = <T>(f: (a: AttributeDraft) => T) => chunk.map((c) => f(c.a));
   const { rows } = await client.query<{ id: string; uuid: string; inserted: boolean }>(
     `INSERT INTO attributes (event_id, uuid, object_id, object_relation, type, category, value, value1, value2, to_ids, comment,
-                             distribution, sharing_group_id, timestamp, first_seen, last_seen, deleted, disable_correlation)
+                             distribution, sharing_group_id, timestamp, first_seen, last_seen, deleted, disable_correlation, warnings)
      SELECT $1, * FROM unnest($2::uuid[], $3::int[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[],
                               $10::boolean[], $11::text[], $12::smallint[], $13::int[], $14::bigint[], $15::timestamptz[],
-                              $16::timestamptz[], $17::boolean[], $18::boolean[])
+                              $16::timestamptz[], $17::boolean[], $18::boolean[], $19::jsonb[])
      ON CONFLICT (uuid) DO UPDATE SET object_id = EXCLUDED.object_id, object_relation = EXCLUDED.object_relation, type = EXCLUDED.type,
        category = EXCLUDED.category, value = EXCLUDED.value, value1 = EXCLUDED.value1, value2 = EXCLUDED.value2,
        to_ids = EXCLUDED.to_ids, comment = EXCLUDED.comment, distribution = EXCLUDED.distribution,
        sharing_group_id = EXCLUDED.sharing_group_id, timestamp = EXCLUDED.timestamp, first_seen = EXCLUDED.first_seen,
-       last_seen = EXCLUDED.last_seen, deleted = EXCLUDED.deleted, disable_correlation = EXCLUDED.disable_correlation
+       last_seen = EXCLUDED.last_seen, deleted = EXCLUDED.deleted, disable_correlation = EXCLUDED.disable_correlation,
+       warnings = EXCLUDED.warnings
      WHERE attributes.event_id = EXCLUDED.event_id AND attributes.timestamp < EXCLUDED.timestamp
      RETURNING id::text, uuid::text, (xmax = 0) AS inserted`,
     [
@@ -302,6 +307,7 @@ async function upsertAttributes(
       col((a) => a.lastSeen?.toISOString() ?? null),
       col((a) => a.deleted),
       col((a) => a.disableCorrelation),
+      col((a) => JSON.stringify(matcher.match(a.type, a.value1, a.value2))),
     ],
   );
   return rows;

@@ -170,9 +170,11 @@ export class EventsService {
   /** Stores a validated draft (import, feeds) in one transaction as the given caller. */
   async write(p: Principal, draft: EventDraft): Promise<WriteResult> {
     if (p.orgId === null) throw errors.forbidden("Only users of an organisation can own events");
+    const matcher = await this.ctx.warninglists.matcher();
     return withTransaction(this.ctx.db.pool, (client) =>
       writeEventDraft(client, p, draft, {
         ownerOrgId: p.orgId!,
+        matcher,
         assertCanUpdate: (orgId) => {
           if (!canWriteEvent(p, { orgId })) throw errors.forbidden("The event belongs to another organisation");
         },

@@ -1,7 +1,7 @@
 /** The events area's front door: what the REST shim, GraphQL, MCP, jobs and other areas may use. */
 export { loadEvent } from "./event-reader.ts";
 export type { EventView, TagView } from "./event-reader.ts";
-export type { OrgDraft, SharingGroupDraft } from "./event-draft.ts";
+export type { EventDraft, OrgDraft, SharingGroupDraft } from "./event-draft.ts";
 export { ensureTags, tagColour } from "./event-writer.ts";
 export { calendarDate, eventCreateContract, eventUpdateContract } from "./events.contracts.ts";
 export type { EventCreate, EventFields } from "./events.contracts.ts";

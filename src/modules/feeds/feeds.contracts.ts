@@ -39,6 +39,7 @@ export const feedCreateContract = z
       .describe(FEED_DOC.eventUuid),
     publish: z.boolean().optional().describe(`${FEED_DOC.publish} (default false)`),
     overrideIds: z.boolean().optional().describe(`${FEED_DOC.overrideIds} (default false)`),
+    skipWarninglisted: z.boolean().optional().describe(`${FEED_DOC.skipWarninglisted} (default false)`),
     tags: z.array(text(255)).max(50).optional().describe(`${FEED_DOC.tags} (at most 50)`),
     rules: z.record(z.string(), z.unknown()).nullable().optional().describe(FEED_DOC.rules),
     settings,

@@ -17,6 +17,7 @@ export const FEED_DOC = {
   eventUuid: "The fixed event's UUID once created; null until the first fetch of a fixed-event feed, and for other feeds",
   publish: "Publish the events it creates",
   overrideIds: "Clear the IDS flag (to_ids) of the attributes it creates",
+  skipWarninglisted: "Leave out values on an enabled warninglist (counted as warninglisted in the run's result); when false they are stored with their hits, which keep them out of correlation",
   tags: "Tag names attached to the events it creates",
   rules: "The peer's feed filter rules, kept as sent: MISP's free-form rules document",
   settings:

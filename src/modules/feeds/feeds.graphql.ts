@@ -26,6 +26,7 @@ const FD = {
   inputSource: rest(FEED_DOC.inputSource, "input_source"),
   fixedEvent: rest(FEED_DOC.fixedEvent, "fixed_event"),
   overrideIds: rest(FEED_DOC.overrideIds, "override_ids"),
+  skipWarninglisted: rest(FEED_DOC.skipWarninglisted, "skip_warninglisted"),
 } as const;
 
 const FORMAT_DOC = {
@@ -64,6 +65,7 @@ const FeedType = builder.prismaObject("Feed", {
     eventUuid: t.exposeString("eventUuid", { nullable: true, description: rest(FEED_DOC.eventUuid, "event_uuid") }),
     publish: t.exposeBoolean("publish", { description: FEED_DOC.publish }),
     overrideIds: t.exposeBoolean("overrideIds", { description: FD.overrideIds }),
+    skipWarninglisted: t.exposeBoolean("skipWarninglisted", { description: FD.skipWarninglisted }),
     tags: t.exposeStringList("tags", { description: FEED_DOC.tags }),
     rules: t.expose("rules", { type: "JSON", nullable: true, description: FEED_DOC.rules }),
     settings: t.expose("settings", { type: "JSON", nullable: true, description: FEED_DOC.settings }),
@@ -95,6 +97,7 @@ const FeedFields = builder.inputType("FeedFields", {
     fixedEvent: t.boolean({ description: FD.fixedEvent }),
     publish: t.boolean({ description: FEED_DOC.publish }),
     overrideIds: t.boolean({ description: FD.overrideIds }),
+    skipWarninglisted: t.boolean({ description: FD.skipWarninglisted }),
     tags: t.stringList({ description: FEED_DOC.tags }),
     settings: t.field({ type: "JSON", description: FEED_DOC.settings }),
   }),

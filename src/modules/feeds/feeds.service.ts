@@ -70,11 +70,12 @@ export class FeedsService {
       const upload = input.inputSource === "local" ? await this.checkUpload(client, p, input.url, sourceFormat, { orgId }) : null;
       const settings = withLocalFile(checked, upload);
       const { rows } = await client.query<{ id: number }>(
-        `INSERT INTO feeds (name, provider, url, source_format, input_source, enabled, distribution, fixed_event, event_uuid, publish, override_ids, tags, rules, settings, headers, org_id, created_by)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17) RETURNING id`,
+        `INSERT INTO feeds (name, provider, url, source_format, input_source, enabled, distribution, fixed_event, event_uuid, publish, override_ids, tags, rules, settings, headers, org_id, created_by, skip_warninglisted)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18) RETURNING id`,
         [
           input.name, input.provider, input.url, sourceFormat, input.inputSource, input.enabled ?? false, input.distribution ?? 0, input.fixedEvent ?? false,
           input.eventUuid ?? null, input.publish ?? false, input.overrideIds ?? false, input.tags ?? [], json(input.rules), json(settings), json(headers), orgId, p.userId,
+          input.skipWarninglisted ?? false,
         ],
       );
       const ingestion = input.inputSource === "local" ? await this.queueFetch(client, p, rows[0].id) : null;
@@ -108,6 +109,7 @@ export class FeedsService {
       eventUuid: patch.eventUuid === undefined ? current.eventUuid : patch.eventUuid,
       publish: patch.publish ?? current.publish,
       overrideIds: patch.overrideIds ?? current.overrideIds,
+      skipWarninglisted: patch.skipWarninglisted ?? current.skipWarninglisted,
       tags: patch.tags ?? current.tags,
       rules: patch.rules === undefined ? current.rules : patch.rules,
       headers: patch.headers === undefined ? current.headers : checkedHeaders(current.headers, patch.headers),
@@ -117,10 +119,10 @@ export class FeedsService {
       const settings = withLocalFile(checked, upload);
       await client.query(
         `UPDATE feeds SET name = $2, provider = $3, url = $4, source_format = $5, input_source = $6, enabled = $7, distribution = $8, fixed_event = $9,
-                event_uuid = $10, publish = $11, override_ids = $12, tags = $13, rules = $14, settings = $15, headers = $16, updated_at = now() WHERE id = $1`,
+                event_uuid = $10, publish = $11, override_ids = $12, tags = $13, rules = $14, settings = $15, headers = $16, skip_warninglisted = $17, updated_at = now() WHERE id = $1`,
         [
           id, next.name, next.provider, next.url, next.sourceFormat, next.inputSource, next.enabled, next.distribution, next.fixedEvent,
-          next.eventUuid, next.publish, next.overrideIds, next.tags, json(next.rules), json(settings), json(next.headers),
+          next.eventUuid, next.publish, next.overrideIds, next.tags, json(next.rules), json(settings), json(next.headers), next.skipWarninglisted,
         ],
       );
     });

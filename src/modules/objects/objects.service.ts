@@ -15,7 +15,7 @@ import {
   type AttributeCreate,
   type AttributeRow,
 } from "../attributes/index.ts";
-import { insertAttributes, touchEvent, updateAttributeColumns } from "../attributes/index.ts";
+import { insertAttributes, touchEvent, updateAttributeColumns, withHits } from "../attributes/index.ts";
 import { attributeDeletedChange, writableEvent } from "../attributes/index.ts";
 import { checkDate, checkIntRange, checkText, checkUuidField, Issues, nowSeconds, type Loc } from "../attributes/index.ts";
 import { listObjects, loadObject, type ObjectView } from "./object-reader.ts";
@@ -220,6 +220,7 @@ export class ObjectsService {
     const refs = prepareReferences(issues, input.references ?? [], uuid, eventUuid);
     issues.throwIfAny();
 
+    const matcher = await this.ctx.warninglists.matcher();
     return withTransaction(this.ctx.db.pool, async (client) => {
       const e = await writableEvent(client, p, eventUuid);
       await checkAssignableSharingGroups(client, p, [
@@ -251,7 +252,7 @@ export class ObjectsService {
       );
       if (!inserted.rowCount) throw errors.conflict("An object with this uuid already exists");
       const objectId = inserted.rows[0].id;
-      await insertAttributes(client, e.id, rows.map((row) => ({ row, objectId })), now);
+      await insertAttributes(client, e.id, rows.map((row) => ({ row, objectId })), now, matcher);
       await insertReferences(client, e.id, objectId, refs, now);
       await touchEvent(client, e.id, now);
       await recordChanges(client, p, [
@@ -269,6 +270,7 @@ export class ObjectsService {
     const issues = new Issues();
     checkObjectFields(issues, patch);
     issues.throwIfAny();
+    const matcher = await this.ctx.warninglists.matcher();
     return this.mutate(p, uuid, async (client, o, e, now) => {
       const changes: Change[] = [];
       const fields: string[] = [];
@@ -326,10 +328,10 @@ export class ObjectsService {
         ...updatePlans.flatMap((u) => (typeof u.columns.sharing_group_id === "number" ? [{ id: u.columns.sharing_group_id, loc: ["updateAttributes", u.index, "sharingGroupId"] }] : [])),
       ]);
 
-      await insertAttributes(client, e.id, newRows.map((row) => ({ row, objectId: o.id })), now);
+      await insertAttributes(client, e.id, newRows.map((row) => ({ row, objectId: o.id })), now, matcher);
       changes.push(...newRows.map((r) => ({ kind: "attribute.created", entityType: "attribute" as const, entityUuid: r.uuid, eventUuid: e.uuid, payload: { object_uuid: o.uuid } })));
       for (const u of updatePlans) {
-        await updateAttributeColumns(client, u.a.id, u.columns, now);
+        await updateAttributeColumns(client, u.a.id, withHits(u.columns, u.a.type, matcher), now);
         changes.push(
           u.columns.deleted === true
             ? attributeDeletedChange(u.a, e, o.uuid)

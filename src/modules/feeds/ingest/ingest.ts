@@ -6,8 +6,9 @@ import type { Principal } from "../../../auth/principal.ts";
 import type { AppContext } from "../../../app-context.ts";
 import { AppError } from "../../../platform/errors.ts";
 import { StorageNotFoundError } from "../../../platform/storage/storage.ts";
-import type { EventsService } from "../../events/index.ts";
+import type { EventDraft, EventsService } from "../../events/index.ts";
 import { parseMispEvent } from "../../events/index.ts";
+import type { WarninglistMatcher } from "../../warninglists/index.ts";
 import type { Feed } from "../../../generated/prisma/client.ts";
 import { feedSettingsSchema, type FeedFormat } from "../feed-schema.ts";
 import { readRuntimeSetting } from "../../settings/index.ts";
@@ -35,6 +36,8 @@ export interface IngestCounts {
   attributes_unchanged: number;
   rows: number;
   rejected: number;
+  /** Values left out because they are on an enabled warninglist (feeds with skip_warninglisted). */
+  warninglisted: number;
   /** A network feed whose document had not changed since the last fetch (ETag / Last-Modified). */
   not_modified: boolean;
   /** The first rejections, with where and why. */
@@ -59,7 +62,7 @@ export interface IngestContext {
 /** Ingests a feed: MISP events by manifest, or the indicators of a csv, json or freetext file into the feed's event. */
 export async function ingestFeed(x: IngestContext, feed: Feed): Promise<{ counts: IngestCounts; validators: Validators | null }> {
   const counts: IngestCounts = {
-    events_created: 0, events_updated: 0, events_unchanged: 0, attributes_created: 0, attributes_updated: 0, attributes_unchanged: 0, rows: 0, rejected: 0, not_modified: false, rejections: [],
+    events_created: 0, events_updated: 0, events_unchanged: 0, attributes_created: 0, attributes_updated: 0, attributes_unchanged: 0, rows: 0, rejected: 0, warninglisted: 0, not_modified: false, rejections: [],
   };
   const source = feed.inputSource === "local" ? localSource(x, feed) : await networkSource(x, feed);
   try {
@@ -198,12 +201,30 @@ async function ingestMisp(
       if (draft.uuid !== uuid.toLowerCase()) throw new Error(`the file holds event ${draft.uuid}`);
       for (const s of skipped) reject(`${where} ${s.loc.join(".")}`, s.msg);
       for (const name of feed.tags) if (!draft.tags.some((t) => t.name === name)) draft.tags.push({ name, colour: null, exportable: true, local: false });
+      await dropWarninglisted(x, feed, draft, counts);
       tally(counts, await events.write(x.principal, draft));
     } catch (err) {
       reject(where, err instanceof AppError ? err.message : (err as Error).message);
     }
     if (counts.rows % 50 === 0) await x.progress(counts);
   }
+}
+
+/**
+ * A feed with skip_warninglisted leaves out the values on an enabled warninglist (an object keeps
+ * its other attributes); any other feed stores them with their hits, which keep them out of
+ * correlation and show in search.
+ */
+async function dropWarninglisted(x: IngestContext, feed: Feed, draft: EventDraft, counts: IngestCounts): Promise<void> {
+  if (!feed.skipWarninglisted) return;
+  const matcher: WarninglistMatcher = await x.app.warninglists.matcher();
+  const keep = (a: EventDraft["attributes"][number]) => {
+    if (matcher.match(a.type, a.value1, a.value2).length === 0) return true;
+    counts.warninglisted++;
+    return false;
+  };
+  draft.attributes = draft.attributes.filter(keep);
+  for (const o of draft.objects) o.attributes = o.attributes.filter(keep);
 }
 
 function tally(counts: IngestCounts, r: { created: boolean; changed: boolean; attributes: { created: number; updated: number; unchanged: number } }): void {
@@ -257,6 +278,8 @@ async function ingestIndicators(x: IngestContext, feed: Feed, stream: Readable, 
       const index = Number(s.loc[s.loc.indexOf("Attribute") + 1]);
       reject(fresh[index]?.where ?? s.loc.join("."), s.msg);
     }
+    await dropWarninglisted(x, feed, draft, counts);
+    if (draft.attributes.length === 0) return;
     tally(counts, await events.write(x.principal, draft));
     await x.progress(counts);
   };
