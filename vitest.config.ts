@@ -8,7 +8,7 @@ export default defineConfig({
   // one for our sources. Two copies of graphql break instanceof checks, so both get the same file.
   resolve: { alias: { graphql: require.resolve("graphql") } },
   test: {
-    include: ["test/**/*.test.ts"],
+    include: ["test/**/*.test.ts", "test/web/**/*.test.tsx"],
     // Integration tests each create their own database; files run in parallel on the two cores.
     fileParallelism: true,
     maxWorkers: 2,
