@@ -16,15 +16,16 @@ import { exportCases } from "./matrix/exports.cases.ts";
 import { reportCases } from "./matrix/reports.cases.ts";
 import { sharingGroupCases } from "./matrix/sharing-groups.cases.ts";
 import { taxonomyCases } from "./matrix/taxonomies.cases.ts";
+import { warninglistCases } from "./matrix/warninglists.cases.ts";
 
 /** Every area adds its cases here; the coverage test fails for any route without a row. */
-const cases: MatrixCase[] = [...identityCases, ...galaxyCases, ...eventCases, ...dataCoreCases, ...correlationCases, ...taskCases, ...feedCases, ...notificationCases, ...huntCases, ...mcpCases, ...exportCases, ...reportCases, ...sharingGroupCases, ...taxonomyCases];
+const cases: MatrixCase[] = [...identityCases, ...galaxyCases, ...eventCases, ...dataCoreCases, ...correlationCases, ...taskCases, ...feedCases, ...notificationCases, ...huntCases, ...mcpCases, ...exportCases, ...reportCases, ...sharingGroupCases, ...taxonomyCases, ...warninglistCases];
 
 let app: TestApp;
 let world: MatrixWorld;
 
 beforeAll(async () => {
-  app = await startTestApp("matrix", { GALAXY_SOURCE: sharedPath("misp-galaxy"), TAXONOMIES_SOURCE: sharedPath("misp-taxonomies") });
+  app = await startTestApp("matrix", { GALAXY_SOURCE: sharedPath("misp-galaxy"), TAXONOMIES_SOURCE: sharedPath("misp-taxonomies"), WARNINGLISTS_SOURCE: sharedPath("misp-warninglists") });
   world = await buildWorld(app);
 });
 afterAll(() => app?.close());

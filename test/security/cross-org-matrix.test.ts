@@ -31,14 +31,15 @@ import { readPathsGraphql, readPathsRest } from "./cross-org/read-paths.cases.ts
 import { reportsGraphql, reportsReadPaths, reportsRest } from "./cross-org/reports.cases.ts";
 import { sharingGroupsGraphql, sharingGroupsRest } from "./cross-org/sharing-groups.cases.ts";
 import { taxonomiesGraphql, taxonomiesRest } from "./cross-org/taxonomies.cases.ts";
+import { warninglistsGraphql, warninglistsRest } from "./cross-org/warninglists.cases.ts";
 import { uncoveredRoutes, type RestCase } from "./cross-org/rest.ts";
 import { changedTables, snapshotOrg, type Snapshot } from "./cross-org/snapshot.ts";
 import { afterTrigger, subscribeAll, subscriptionCases } from "./cross-org/subscriptions.ts";
 import { taskCases } from "./cross-org/tasks.cases.ts";
 import { B_ACTORS, buildWorld, finished as finishedRun, leaks, type CrossOrgWorld } from "./cross-org/world.ts";
 
-const restCases: RestCase[] = [...identityRest, ...eventsRest, ...operationsRest, ...exploreExportRest, ...exportsRest, ...reportsRest, ...mcpRest, ...sharingGroupsRest, ...taxonomiesRest];
-const graphqlCases: GraphqlCase[] = [...identityGraphql, ...eventsGraphql, ...operationsGraphql, ...exploreExportGraphql, ...exportsGraphql, ...reportsGraphql, ...mcpGraphql, ...sharingGroupsGraphql, ...taxonomiesGraphql];
+const restCases: RestCase[] = [...identityRest, ...eventsRest, ...operationsRest, ...exploreExportRest, ...exportsRest, ...reportsRest, ...mcpRest, ...sharingGroupsRest, ...taxonomiesRest, ...warninglistsRest];
+const graphqlCases: GraphqlCase[] = [...identityGraphql, ...eventsGraphql, ...operationsGraphql, ...exploreExportGraphql, ...exportsGraphql, ...reportsGraphql, ...mcpGraphql, ...sharingGroupsGraphql, ...taxonomiesGraphql, ...warninglistsGraphql];
 const matrixRows: Row[] = [...restCases.map((c) => restRow(c)), ...graphqlCases.map((c) => graphqlRow(c))];
 const furtherRows: Row[] = [...[...readPathsRest, ...exportsReadPaths, ...reportsReadPaths].map((c) => restRow(c, " (further path)")), ...readPathsGraphql.map((c) => graphqlRow(c, " (further path)"))];
 
@@ -47,7 +48,7 @@ let w: CrossOrgWorld;
 let before: Snapshot;
 
 beforeAll(async () => {
-  app = await startTestApp("cross-org", { ROLE: "all", GALAXY_SOURCE: sharedPath("misp-galaxy"), TAXONOMIES_SOURCE: sharedPath("misp-taxonomies") });
+  app = await startTestApp("cross-org", { ROLE: "all", GALAXY_SOURCE: sharedPath("misp-galaxy"), TAXONOMIES_SOURCE: sharedPath("misp-taxonomies"), WARNINGLISTS_SOURCE: sharedPath("misp-warninglists") });
   w = await buildWorld(app);
   before = await snapshotOrg(app.booted.ctx.db.pool, w.a.org.id);
 }, 180_000);
