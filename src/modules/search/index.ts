@@ -7,4 +7,4 @@ export { CONTENT_TYPES, csvHeader, csvRecord, encodeExport } from "./export-form
 export { SearchLimiter, searchLimiterOf } from "./search-limiter.ts";
 export { SEARCH_HIT_DOC, SEARCH_PAGE_DOC, SEARCH_TYPES_DOC } from "./search.docs.ts";
 export { MAX_SEARCH_PAGE_SIZE, MAX_SEARCH_WINDOW, SearchService, parseUserQuery, searchFailure } from "./search.service.ts";
-export type { SearchPage, SearchTarget } from "./search.service.ts";
+export type { SearchField, SearchPage, SearchTarget } from "./search.service.ts";

@@ -1,7 +1,7 @@
 import { builder, caller } from "../../graphql/builder.ts";
 import { cost } from "../../graphql/cost-limits.ts";
 import type { SearchHit } from "../../search/search-index.ts";
-import type { SearchPage, SearchTarget } from "./search.service.ts";
+import type { SearchField, SearchPage, SearchTarget } from "./search.service.ts";
 import { exportUrl } from "./explore-export.ts";
 import { PAGE_DOC } from "../../graphql/page.ts";
 import { enumValues } from "../../graphql/enums.ts";
@@ -103,5 +103,22 @@ builder.queryField("exploreExportUrl", (t) =>
     },
     resolve: (_root, a, ctx) =>
       exportUrl(caller(ctx), a.target, { query: a.query, format: a.format ?? "json", from: a.from ?? undefined, to: a.to ?? undefined }),
+  }),
+);
+
+const SearchFieldType = builder.objectRef<SearchField>("SearchField").implement({
+  description: "A field an Explore query may name, with its type (field-name completion)",
+  fields: (t) => ({
+    index: t.exposeString("index", { description: "The index holding it: events or attributes" }),
+    name: t.exposeString("name", { description: "The field name as written in a query (e.g. tags.name, @timestamp)" }),
+    type: t.exposeString("type", { description: "keyword, text, long, boolean, date, ip or ip_range (OpenSearch semantics)" }),
+  }),
+});
+
+builder.queryField("searchFields", (t) =>
+  t.field({
+    type: [SearchFieldType],
+    description: "The searchable fields of the events and attributes indices the caller may search (events:read, attributes:read)",
+    resolve: (_root, _a, ctx) => ctx.services.search.fields(caller(ctx)),
   }),
 );

@@ -1,9 +1,9 @@
 import type { AppContext } from "../../app-context.ts";
-import { authorize, type Principal } from "../../auth/principal.ts";
+import { authorize, hasScope, type Principal } from "../../auth/principal.ts";
 import { canReadInEvent, DISTRIBUTION, searchAccessOf, type EventAccessFields } from "../../auth/distribution.ts";
 import { ownerEventCounts } from "../../indexing/documents.ts";
 import { errors } from "../../platform/errors.ts";
-import { INDEX_FIELDS } from "../../search/fields.ts";
+import { AUDIENCE_FIELD, INDEX_FIELDS, type FieldType } from "../../search/fields.ts";
 import { LuceneSyntaxError } from "../../search/lucene/errors.ts";
 import { parseLucene } from "../../search/lucene/parse.ts";
 import type { LuceneAst } from "../../search/lucene/ast.ts";
@@ -32,6 +32,13 @@ export interface SearchInput {
   filters?: Record<string, string>;
   /** Count every match (hunts report the full count); otherwise exact up to 10 000. */
   exactTotal?: boolean;
+}
+
+/** A field a query may name (Explore's field-name completion). */
+export interface SearchField {
+  index: "events" | "attributes";
+  name: string;
+  type: FieldType;
 }
 
 export interface SearchPage {
@@ -134,6 +141,20 @@ export class SearchService {
       maxScore: byScore && scores.length ? Math.max(...scores) : null,
       hits: byScore ? result.hits : result.hits.map((h) => ({ ...h, score: null })),
     };
+  }
+
+  /**
+   * The fields of the Explore indices the caller may search (events:read, attributes:read); the
+   * audience field is the search layer's own access marker, not something to query.
+   */
+  fields(p: Principal | null): SearchField[] {
+    const targets = (["events", "attributes"] as const).filter((t) => p && hasScope(p, `${t}:read`));
+    if (targets.length === 0) authorize(p, "events:read");
+    return targets.flatMap((t) =>
+      Object.entries(INDEX_FIELDS[INDEX_OF[t]].fields)
+        .filter(([name]) => name !== AUDIENCE_FIELD)
+        .map(([name, type]) => ({ index: t, name, type })),
+    );
   }
 
   /**
