@@ -3898,7 +3898,17 @@ export interface components {
         UserSettings: {
             explore?: {
                 /** @default [] */
-                saved_searches: string[];
+                saved_searches: (string | {
+                    name: string;
+                    query: string;
+                    time_range: {
+                        /** @enum {string} */
+                        preset: "15m" | "1h" | "24h" | "7d" | "30d" | "90d" | "1y" | "all";
+                    } | {
+                        from: string | null;
+                        to: string | null;
+                    };
+                })[];
             };
             notifications?: {
                 /** @default true */

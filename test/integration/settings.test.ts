@@ -159,6 +159,31 @@ describe("user settings", () => {
     expect(rows.map((r) => r.namespace).every((n: string) => /^[a-z][a-z0-9_-]{0,63}$/.test(n))).toBe(true);
   });
 
+  it("keeps Explore's saved searches with name, query and time range, beside the peer's bare query strings; refuses malformed ones with 422", async () => {
+    const user = await createUser(app, admin, 3);
+    const saved = [
+      { name: "Emotet last day", query: "tags.name:emotet", time_range: { preset: "24h" } },
+      { name: "January", query: "type:ip-dst", time_range: { from: "2024-01-01T00:00:00.000Z", to: null } },
+      "value:8.8.8.8",
+    ];
+    expect((await app.http.post("/settings/user/explore", { token: user.token, json: { saved_searches: saved } })).status).toBe(200);
+    expect((await app.http.get("/settings/user/explore", { token: user.token })).body).toEqual({ explore: { saved_searches: saved } });
+    const bad = [
+      { name: "", query: "a", time_range: { preset: "24h" } },
+      { name: "x", query: "a", time_range: { preset: "2h" } },
+      { name: "x", query: "a", time_range: { from: "yesterday", to: null } },
+      { name: "x\u0000", query: "a", time_range: { preset: "all" } },
+      { name: "x", query: "a", time_range: { preset: "all" }, owner: 1 },
+      { name: "x", query: "a".repeat(10_001), time_range: { preset: "all" } },
+    ];
+    for (const entry of bad) {
+      const res = await app.http.post("/settings/user/explore", { token: user.token, json: { saved_searches: [entry] } });
+      expect(res.status, JSON.stringify(entry).slice(0, 80)).toBe(422);
+      expect(hasLoc(res.body, "body", "saved_searches", 0)).toBe(true);
+    }
+    expect((await app.http.get("/settings/user/explore", { token: user.token })).body.explore.saved_searches).toEqual(saved);
+  });
+
   it("refuses a 101-character namespace with a 4xx, never 500", async () => {
     // Fastify's router refuses params over 100 characters itself (414) before the route's 422.
     const res = await app.http.get(`/settings/user/${"a".repeat(101)}`, { token: alice.token });

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { storedText } from "../../platform/contract-fields.ts";
 
 /** Upper bound on each follow list; larger lists are refused with 422 (documented in the README). */
 export const MAX_FOLLOWS_PER_LIST = 10_000;
@@ -9,6 +10,24 @@ const uuidList = z
   .array(z.uuid().transform((u) => u.toLowerCase()))
   .max(MAX_FOLLOWS_PER_LIST)
   .transform((l) => [...new Set(l)]);
+
+/** Explore's relative time presets (spec 4.7: 15 minutes to 1 year), "all" for no time clause. */
+export const EXPLORE_TIME_PRESETS = ["15m", "1h", "24h", "7d", "30d", "90d", "1y", "all"] as const;
+
+/** A saved search's time range: a preset, or absolute bounds (ISO 8601 in UTC; null is an open side). */
+const savedTimeRange = z.union([
+  z.object({ preset: z.enum(EXPLORE_TIME_PRESETS) }).strict(),
+  z.object({ from: z.iso.datetime().nullable(), to: z.iso.datetime().nullable() }).strict(),
+]);
+
+/**
+ * A saved Explore search: the peer stores a query string alone (still accepted, read as a search
+ * named by its query); the UI saves a name, the query and its time range.
+ */
+const savedSearch = z.union([
+  storedText(10_000),
+  z.object({ name: storedText(200).min(1), query: storedText(10_000), time_range: savedTimeRange }).strict(),
+]);
 
 /** Known namespaces are validated; others (UI preferences) are free-form objects within the size cap. */
 export const USER_SETTINGS = {
@@ -28,7 +47,7 @@ export const USER_SETTINGS = {
     .strict(),
   explore: z
     .object({
-      saved_searches: z.array(z.string().max(10_000)).default([]),
+      saved_searches: z.array(savedSearch).default([]),
     })
     .strict(),
 } as const;
