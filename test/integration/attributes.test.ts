@@ -52,6 +52,8 @@ describe("POST /attributes/", () => {
       [
         "category", "comment", "correlations", "deleted", "disable_correlation", "distribution", "event_uuid", "expanded", "first_seen", "last_seen",
         "object_relation", "object_uuid", "sharing_group_id", "tags", "timestamp", "to_ids", "type", "uuid", "value",
+        // Ours beside the peer's: the value's warninglist hits (none here: no list is enabled).
+        "warnings",
       ].sort(),
     );
     expect(res.body).toMatchObject({
