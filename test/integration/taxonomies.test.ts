@@ -212,6 +212,56 @@ describe("exclusive taxonomies and predicates when tagging", () => {
   });
 });
 
+
+describe("required taxonomies (runtime setting taxonomies.enforce_required)", () => {
+  const enforce = (on: boolean) => app.http.post("/settings/runtime/taxonomies", { token: admin.token, json: { enforce_required: on } });
+  const publish = (uuid: string) => app.http.post(`/events/${uuid}/publish`, { token: admin.token });
+  const adminEvent = async (published = false) =>
+    app.http.post("/events/", { token: admin.token, json: { info: `req-${crypto.randomBytes(4).toString("hex")}`, distribution: 0, published } });
+
+  it("refuses to publish (409 naming the taxonomies) until the event carries a tag of each required one; off by default", async () => {
+    const tlp = await idOf("tlp");
+    const pap = await idOf("PAP");
+    const before = await sql<{ id: number; enabled: boolean; required: boolean }>("SELECT id, enabled, required FROM taxonomies WHERE id = ANY($1)", [[tlp, pap]]);
+    for (const id of [tlp, pap]) expect((await app.http.patch(`/taxonomies/${id}`, { token: admin.token, json: { enabled: true, required: true } })).status).toBe(200);
+    try {
+      // Off: required taxonomies are only marks.
+      const free = (await adminEvent()).body.uuid;
+      expect((await publish(free)).status).toBe(200);
+
+      expect((await enforce(true)).status).toBe(200);
+      const ev = (await adminEvent()).body.uuid;
+      const refused = await publish(ev);
+      expect(refused.status, refused.text).toBe(409);
+      expect(refused.body.detail).toBe("Publishing needs a tag of each required taxonomy; this event has none of: PAP, tlp");
+      // Through an update and at creation too, over REST and GraphQL; nothing changes.
+      expect((await app.http.patch(`/events/${ev}`, { token: admin.token, json: { published: true } })).status).toBe(409);
+      expect((await adminEvent(true)).status).toBe(409);
+      const g = await gql(admin, `mutation($u: String!) { setEventPublished(uuid: $u, published: true) { published } }`, { u: ev });
+      expect(g.body.errors?.[0].extensions?.code).toBe("conflict");
+      expect((await sql("SELECT published FROM events WHERE uuid = $1", [ev]))[0].published).toBe(false);
+
+      // A tag of the namespace satisfies it, whatever its case; a disabled taxonomy is not required.
+      expect((await app.http.post(`/events/${ev}/tag/TLP:amber`, { token: admin.token })).status).toBe(201);
+      expect((await publish(ev)).body.detail).toBe("Publishing needs a tag of each required taxonomy; this event has none of: PAP");
+      await app.http.patch(`/taxonomies/${pap}`, { token: admin.token, json: { enabled: false } });
+      expect((await publish(ev)).status).toBe(200);
+      // Unpublishing is always allowed.
+      expect((await app.http.post(`/events/${ev}/unpublish`, { token: admin.token })).status).toBe(200);
+    } finally {
+      await enforce(false);
+      for (const t of before) await app.http.patch(`/taxonomies/${t.id}`, { token: admin.token, json: { enabled: t.enabled, required: t.required } });
+    }
+  });
+
+  it("refuses a bad setting value (422), keeping the old one", async () => {
+    const bad = await app.http.post("/settings/runtime/taxonomies", { token: admin.token, json: { enforce_required: "yes" } });
+    expect(bad.status).toBe(422);
+    expect((await app.http.post("/settings/runtime/taxonomies", { token: admin.token, json: { enforce_required: true, extra: 1 } })).status).toBe(422);
+    expect((await app.http.get("/settings/runtime/taxonomies", { token: admin.token })).body).toEqual({ taxonomies: { enforce_required: false } });
+  });
+});
+
 describe("hostile inputs: 4xx, never 500", () => {
   it("bad ids, NUL bytes, unknown fields and bad types", async () => {
     const t = { token: admin.token };

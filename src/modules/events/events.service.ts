@@ -15,14 +15,17 @@ import { exportMispEvent } from "./misp-export.ts";
 import { parseMispEvent, type ParseOptions } from "./misp-parse.ts";
 import { containsPattern, likeLiteral } from "../../platform/db/like.ts";
 import { checkTagName } from "../tags/index.ts";
-import { checkExclusiveTags } from "../taxonomies/index.ts";
+import { checkExclusiveTags, checkRequiredTaxonomies } from "../taxonomies/index.ts";
 import { checkAssignableSharingGroups } from "../sharing-groups/index.ts";
 
 export interface EventFilter {
   info?: string;
   uuid?: string;
   published?: boolean;
-  orgcUuid?: string;
+  /** Only events carrying every one of these tags (exact names). */
+  tags?: string[];
+  /** Only events owned by this organisation (numeric id). */
+  orgId?: number;
   /** Omitted: soft-deleted events are listed too (the peer's list). */
   deleted?: boolean;
 }
@@ -52,6 +55,8 @@ function eventFilterWhere(filter: EventFilter): Prisma.EventWhereInput {
     ...(filter.uuid ? { uuid: filter.uuid } : {}),
     ...(filter.published !== undefined ? { published: filter.published } : {}),
     ...(filter.deleted !== undefined ? { deleted: filter.deleted } : {}),
+    ...(filter.orgId !== undefined ? { orgId: filter.orgId } : {}),
+    ...(filter.tags?.length ? { AND: filter.tags.map((name) => ({ tags: { some: { tag: { name } } } })) } : {}),
   };
 }
 
@@ -80,6 +85,14 @@ export class EventsService {
     if (filter.deleted !== undefined) {
       params.push(filter.deleted);
       where.push(`e.deleted = $${params.length}`);
+    }
+    if (filter.orgId !== undefined) {
+      params.push(filter.orgId);
+      where.push(`e.org_id = $${params.length}`);
+    }
+    for (const name of filter.tags ?? []) {
+      params.push(name);
+      where.push(`EXISTS (SELECT 1 FROM event_tags et JOIN tags t ON t.id = et.tag_id WHERE et.event_id = e.id AND t.name = $${params.length})`);
     }
     const { items, total } = await listEvents(this.ctx.db.pool, where.join(" AND "), params, req.size, offsetOf(req), p);
     return pageOf(await this.retention.withBadges(items), total, req);
@@ -154,6 +167,8 @@ export class EventsService {
       objects: [],
     };
     if (await loadEvent(this.ctx.db.pool, draft.uuid)) throw errors.conflict("An event with this uuid already exists");
+    // A new event carries no tag yet: with required taxonomies enforced it cannot start published.
+    if (draft.published) await checkRequiredTaxonomies(this.ctx.db.pool, null);
     if (draft.sharingGroupId !== null) await checkAssignableSharingGroups(this.ctx.db.pool, p, [{ id: draft.sharingGroupId, loc: ["sharingGroupId"] }]);
     await this.write(p, draft);
     return this.get(p, draft.uuid);
@@ -222,6 +237,7 @@ export class EventsService {
     if (publishing) {
       // Changing the published state is publishing or unpublishing, whatever the route.
       authorize(p, "events:publish");
+      if (fields.published) await checkRequiredTaxonomies(client, e.id);
       set("published", fields.published);
       if (fields.published) set("publish_timestamp", now());
     }
@@ -239,6 +255,7 @@ export class EventsService {
     authorize(p, "events:publish");
     await this.mutate(p, uuid, async (client, e) => {
       if (e.published === published) return [];
+      if (published) await checkRequiredTaxonomies(client, e.id);
       await client.query(
         `UPDATE events SET published = $1, publish_timestamp = CASE WHEN $1 THEN $2 ELSE publish_timestamp END, updated_at = now() WHERE id = $3`,
         [published, now(), e.id],

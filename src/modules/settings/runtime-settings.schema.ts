@@ -75,6 +75,12 @@ export const RUNTIME_SETTINGS = {
       login_known_address_days: z.number().int().min(0).max(365),
     })
     .strict(),
+  taxonomies: z
+    .object({
+      /** An event is published only with a tag of each enabled taxonomy marked required (MISP's required taxonomies). */
+      enforce_required: z.boolean(),
+    })
+    .strict(),
   mcp: z
     .object({
       /** Longest lifetime GET /mcp/config grants a token (the `expires_in` it accepts, and its default). */
@@ -96,6 +102,7 @@ export const RUNTIME_DEFAULTS: { [N in RuntimeNamespace]: RuntimeSettingValue<N>
   hunts: { request_timeout_seconds: 30, max_attempts: 3, max_response_bytes: 32 * 1024 ** 2, max_cpe_pages: 999, run_timeout_seconds: 900 },
   exports: { max_active_per_user: 1 },
   mcp: { max_token_lifetime_days: 30 },
+  taxonomies: { enforce_required: false },
   auth: {
     login_max_failures_per_account: 5,
     login_max_failures_per_address: 20,
