@@ -9,12 +9,13 @@ import { pageOf } from "../../platform/pagination.ts";
 import { InputError } from "../../platform/errors.ts";
 import { contractInput } from "../../graphql/inputs.ts";
 import type { Feed } from "../../generated/prisma/client.ts";
-import { TaskRunType } from "../tasks/tasks.graphql.ts";
+import { TaskRunPage, TaskRunType } from "../tasks/tasks.graphql.ts";
 import { taskRunRecord } from "../tasks/index.ts";
 import type { FeedFormat as FeedFormatName, FeedFormatInput } from "./feed-schema.ts";
 import { feedCreateContract, feedPatchContract } from "./feeds.contracts.ts";
 import type { PreviewRow } from "./feeds.service.ts";
 import { redactHeaders } from "./feeds.policy.ts";
+import { fetchFeedTask } from "./fetch-feed-task.ts";
 import type { StagedUpload, UploadResult } from "./feed-upload.ts";
 import { CREATED_FEED_DOC as C, FEED_DOC, FEED_MANIFEST_DOC as M, FEED_PREVIEW_ROW_DOC as PR, FEED_TYPES_DOC, FEED_UPLOAD_DOC as U } from "./feeds.docs.ts";
 
@@ -79,6 +80,14 @@ const FeedType = builder.prismaObject("Feed", {
     lastFetchedAt: t.expose("lastFetchedAt", { type: "DateTime", nullable: true, description: rest(FEED_DOC.lastFetchedAt, "last_fetched_at") }),
     createdAt: t.expose("createdAt", { type: "DateTime", description: DOC.createdAt }),
     updatedAt: t.expose("updatedAt", { type: "DateTime", description: DOC.updatedAt }),
+    runs: t.field({
+      extensions: cost.page("size", 20),
+      type: TaskRunPage,
+      description: "Its fetch runs you can see (yours; administrators: everyone's), newest first: status, progress and counts (the fetch_feed task runs of this feed)",
+      args: { page: t.arg.int({ description: PAGE_DOC.page }), size: t.arg.int({ description: PAGE_DOC.size(20) }) },
+      resolve: (f, a, ctx, info) =>
+        ctx.services.tasks.runPage(caller(ctx), { task: fetchFeedTask.name, kwarg: { name: "feed_id", value: f.id } }, checkPageSize(a, 20), queryFromInfo({ context: ctx, info, path: ["items"] })),
+    }),
   }),
 });
 

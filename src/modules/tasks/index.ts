@@ -13,4 +13,5 @@ export { CRON_DOC, REGISTERED_TASK_DOC, SCHEDULED_TASK_DOC, SCHEDULE_DOC, TASK_D
 export { scheduleTaskContract, scheduledTaskPatchContract } from "./tasks.contracts.ts";
 export type { ScheduleTaskInput, ScheduleTaskPatch } from "./tasks.contracts.ts";
 export { TasksService } from "./tasks.service.ts";
+export type { RunPageFilter } from "./tasks.service.ts";
 export { tickSchedules } from "./tick.ts";

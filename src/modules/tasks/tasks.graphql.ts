@@ -69,7 +69,7 @@ export const TaskRunType = builder.prismaObject("TaskRun", {
   }),
 });
 
-const TaskRunPage = pageType("TaskRunPage", TaskRunType, "task runs");
+export const TaskRunPage = pageType("TaskRunPage", TaskRunType, "task runs");
 
 /**
  * A scheduled task record (the services load the schedules the caller sees, with the selection's

@@ -28,6 +28,13 @@ import type { Prisma, ScheduledTask, TaskRun } from "../../generated/prisma/clie
 
 /** What a GraphQL selection asks to load with scheduled tasks or runs (@pothos/plugin-prisma's query; neither has relations). */
 export type ScheduledTaskSelection = Pick<Prisma.ScheduledTaskFindManyArgs, "select">;
+export interface RunPageFilter {
+  scheduledTaskId?: string;
+  statuses?: RunStatus[];
+  task?: string;
+  kwarg?: { name: string; value: number };
+}
+
 export type TaskRunSelection = Pick<Prisma.TaskRunFindManyArgs, "select">;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -190,8 +197,12 @@ export class TasksService {
     return row;
   }
 
-  /** The runs the caller sees, newest first, as a page (a scheduled task's: one the caller sees). */
-  async runPage(p: Principal | null, filter: { scheduledTaskId?: string; statuses?: RunStatus[] }, req: PageRequest, query: TaskRunSelection = {}): Promise<Page<TaskRun>> {
+  /**
+   * The runs the caller sees, newest first, as a page (a scheduled task's: one the caller sees).
+   * `task` with `kwarg` narrows to one target's runs (a feed's fetches: fetch_feed, feed_id); the
+   * area owning the target checks the caller may read it first.
+   */
+  async runPage(p: Principal | null, filter: RunPageFilter, req: PageRequest, query: TaskRunSelection = {}): Promise<Page<TaskRun>> {
     authorize(p, "tasks:read");
     if (filter.scheduledTaskId) await this.get(p, filter.scheduledTaskId);
     const where: Prisma.TaskRunWhereInput = {
@@ -199,6 +210,8 @@ export class TasksService {
         await this.visibleRuns(p),
         filter.scheduledTaskId ? { scheduledTaskId: filter.scheduledTaskId.toLowerCase() } : {},
         filter.statuses ? { status: { in: filter.statuses } } : {},
+        filter.task ? { task: filter.task } : {},
+        filter.kwarg ? { kwargs: { path: [filter.kwarg.name], equals: filter.kwarg.value } } : {},
       ],
     };
     const { prisma } = this.ctx.db;
