@@ -4,7 +4,7 @@ import { pageQueryFields, queryBool } from "../schemas.ts";
 import { ValidationIssueSchema, messageSchema, named, wireContract } from "../contract.ts";
 import { EventDetailSchema, EventPageSchema, EventSchema, eventOut, eventReadOut } from "../serializers/events.ts";
 import { errors } from "../../src/platform/errors.ts";
-import { calendarDate, eventCreateContract, eventUpdateContract } from "../../src/modules/events/index.ts";
+import { MAX_TAG_FILTERS, calendarDate, eventCreateContract, eventUpdateContract } from "../../src/modules/events/index.ts";
 import { tagName } from "../../src/modules/tags/index.ts";
 
 const uuidParam = z.object({ event_uuid: z.uuid().transform((u) => u.toLowerCase()) }).strict();
@@ -49,11 +49,14 @@ export const eventRoutes = [
         uuid: z.uuid().optional(),
         published: queryBool.optional(),
         deleted: queryBool.optional(),
+        tag: z.union([tagName, z.array(tagName).max(MAX_TAG_FILTERS)]).transform((v) => (Array.isArray(v) ? v : [v])).optional()
+          .describe(`Only events carrying every one of these tags (exact names, repeat the parameter, at most ${MAX_TAG_FILTERS})`),
+        org_id: z.coerce.number().int().min(1).max(2_147_483_647).optional().describe("Only events owned by this organisation"),
         include_attributes: queryBool.optional(),
       })
       .strict(),
     handler: async ({ principal, query, services }) => {
-      const filter = { info: query.info, uuid: query.uuid?.toLowerCase(), published: query.published, deleted: query.deleted };
+      const filter = { info: query.info, uuid: query.uuid?.toLowerCase(), published: query.published, deleted: query.deleted, tags: query.tag, orgId: query.org_id };
       const page = await services.events.list(principal, filter, query);
       return { ...page, items: page.items.map(eventOut) };
     },

@@ -3361,6 +3361,9 @@ export interface components {
             search: {
                 max_concurrent_per_user: number;
             };
+            taxonomies: {
+                enforce_required: boolean;
+            };
         };
         /** @description When a scheduled task runs: every N seconds (with period_every in the period it was given in), or a crontab */
         Schedule: {
@@ -4956,9 +4959,13 @@ export interface operations {
                 deleted?: "0" | "1" | "true" | "false";
                 include_attributes?: "0" | "1" | "true" | "false";
                 info?: string;
+                /** @description Only events owned by this organisation */
+                org_id?: number;
                 page?: string;
                 published?: "0" | "1" | "true" | "false";
                 size?: string;
+                /** @description Only events carrying every one of these tags (exact names, repeat the parameter, at most 10) */
+                tag?: string | string[];
                 uuid?: string;
             };
             header?: never;

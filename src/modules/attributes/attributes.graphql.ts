@@ -5,6 +5,7 @@ import { checkPage, checkUuid, EventTagType, EventType } from "../events/events.
 import { BatchLoader, loaderOf } from "../../graphql/request-batch.ts";
 import type { TagView } from "../events/index.ts";
 import { MAX_ATTRIBUTES_PER_EVENT } from "./attributes.service.ts";
+import type { AttributeTypeInfo } from "./catalogue/catalogue.ts";
 import { queryFromInfo } from "@pothos/plugin-prisma";
 import type { GraphQLResolveInfo } from "graphql";
 import type { GraphQLContext } from "../../graphql/builder.ts";
@@ -128,7 +129,42 @@ export function toAttributeCreate(i: AttributeInputShape, at: (string | number)[
 const asStored = (ctx: GraphQLContext, info: GraphQLResolveInfo, uuid: string) =>
   ctx.services.attributes.findOne(caller(ctx), uuid, queryFromInfo({ context: ctx, info }));
 
+const AttributeTypeInfoType = builder.objectRef<AttributeTypeInfo>("AttributeTypeInfo").implement({
+  description: "A MISP attribute type as the catalogue (describeTypes) defines it",
+  fields: (t) => ({
+    name: t.exposeString("name", { description: "The type (for example ip-dst, domain|ip)" }),
+    defaultCategory: t.exposeString("defaultCategory", { description: "The category an attribute of this type gets when none is given" }),
+    toIds: t.exposeBoolean("toIds", { description: "Whether an attribute of this type is an IDS signature by default (to_ids)" }),
+    categories: t.exposeStringList("categories", { description: "The categories it may be in" }),
+    composite: t.exposeBoolean("composite", { description: "Two values joined by | (for example filename|sha256)" }),
+  }),
+});
+
+const AttributeCategoryType = builder.objectRef<{ name: string; types: readonly string[] }>("AttributeCategory").implement({
+  description: "A MISP attribute category and the types it allows",
+  fields: (t) => ({
+    name: t.exposeString("name", { description: "The category (for example Network activity)" }),
+    types: t.exposeStringList("types", { description: "The types allowed in it, in catalogue order" }),
+  }),
+});
+
 builder.queryFields((t) => ({
+  attributeTypes: t.field({
+    type: [AttributeTypeInfoType],
+    description: "MISP's attribute types (describeTypes), in catalogue order: what attribute writes are checked against",
+    resolve: (_r, _a, ctx) => {
+      const c = ctx.services.attributes.catalogue(caller(ctx));
+      return c.typeNames.flatMap((name) => c.types.get(name) ?? []);
+    },
+  }),
+  attributeCategories: t.field({
+    type: [AttributeCategoryType],
+    description: "MISP's attribute categories with the types each allows (describeTypes), in catalogue order",
+    resolve: (_r, _a, ctx) => {
+      const c = ctx.services.attributes.catalogue(caller(ctx));
+      return c.categories.map((name) => ({ name, types: c.categoryTypes.get(name) ?? [] }));
+    },
+  }),
   attributes: t.field({
     extensions: cost.page("size", 50),
     type: AttributePage,

@@ -18,6 +18,7 @@ import { Issues, nowSeconds } from "./input-checks.ts";
 import { parseInput } from "../../platform/errors.ts";
 import { statisticsContract, type StatisticsInput } from "../../platform/statistics.ts";
 import { attributeStatistics, type AttributeStatistics } from "./attribute-statistics.ts";
+import { getAttributeCatalogue, type AttributeCatalogue } from "./catalogue/catalogue.ts";
 
 export interface AttributeFilter {
   eventUuid?: string;
@@ -72,6 +73,12 @@ function attributeFilterWhere(filter: AttributeFilter): Prisma.AttributeWhereInp
  */
 export class AttributesService {
   constructor(private readonly ctx: AppContext) {}
+
+  /** MISP's type and category catalogue (describeTypes), what attribute writes are checked against. */
+  catalogue(p: Principal | null): AttributeCatalogue {
+    authorize(p, "attributes:read");
+    return getAttributeCatalogue();
+  }
 
   async list(p: Principal | null, filter: AttributeFilter, req: PageRequest): Promise<Page<AttributeView>> {
     authorize(p, "attributes:read");

@@ -37,3 +37,6 @@ export const eventUpdateContract = z
 
 export type EventCreate = z.output<typeof eventCreateContract>;
 export type EventFields = z.output<typeof eventUpdateContract>;
+
+/** How many tags a list of events may be filtered by (each must be carried). */
+export const MAX_TAG_FILTERS = 10;

@@ -9,10 +9,11 @@ import type { GraphQLResolveInfo } from "graphql";
 import type { GraphQLContext } from "../../graphql/builder.ts";
 import type { Principal } from "../../auth/principal.ts";
 import { readableAttributeWhere, readableObjectWhere } from "../../auth/distribution.ts";
-import { eventCreateContract, eventUpdateContract } from "./events.contracts.ts";
+import { MAX_TAG_FILTERS, eventCreateContract, eventUpdateContract } from "./events.contracts.ts";
 import { contractInput } from "../../graphql/inputs.ts";
 import { DOC } from "../../graphql/docs.ts";
 import { PAGE_DOC, pageType } from "../../graphql/page.ts";
+import { tagName } from "../tags/index.ts";
 
 const EVENT_DOC = {
   info: "The event's title (MISP info), 1 to 65,535 characters",
@@ -30,6 +31,16 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export function checkUuid(value: string, field: string): string {
   if (!UUID.test(value)) throw errors.invalidField(["args", field], "Invalid UUID", value.slice(0, 100));
   return value.toLowerCase();
+}
+
+/** A list's tag filter: tag names as tags are named, at most MAX_TAG_FILTERS. */
+export function checkTagFilter(tags: readonly string[]): string[] {
+  if (tags.length > MAX_TAG_FILTERS) throw errors.invalidField(["args", "tags"], `at most ${MAX_TAG_FILTERS} tags`, tags.length);
+  return tags.map((t, i) => {
+    const parsed = tagName.safeParse(t);
+    if (!parsed.success) throw errors.invalidField(["args", "tags", String(i)], parsed.error.issues[0]?.message ?? "Invalid tag name", t.slice(0, 100));
+    return parsed.data;
+  });
 }
 
 export function checkPage(page: number | null | undefined, size: number | null | undefined): { page: number; size: number } {
@@ -185,11 +196,20 @@ builder.queryFields((t) => ({
       uuid: t.arg.string({ description: "Only the event with this UUID" }),
       published: t.arg.boolean({ description: "Only published (true) or unpublished (false) events" }),
       deleted: t.arg.boolean({ description: "Omitted: soft-deleted events are listed too" }),
+      tags: t.arg.stringList({ description: `Only events carrying every one of these tags (exact names, at most ${MAX_TAG_FILTERS})` }),
+      orgId: t.arg.int({ description: "Only events owned by this organisation (its numeric id)" }),
     },
     resolve: (_r, a, ctx, info) =>
       ctx.services.events.findPage(
         caller(ctx),
-        { info: a.info ?? undefined, uuid: a.uuid ? checkUuid(a.uuid, "uuid") : undefined, published: a.published ?? undefined, deleted: a.deleted ?? undefined },
+        {
+          info: a.info ?? undefined,
+          uuid: a.uuid ? checkUuid(a.uuid, "uuid") : undefined,
+          published: a.published ?? undefined,
+          deleted: a.deleted ?? undefined,
+          tags: a.tags ? checkTagFilter(a.tags) : undefined,
+          orgId: a.orgId ?? undefined,
+        },
         checkPage(a.page, a.size),
         queryFromInfo({ context: ctx, info, path: ["items"] }),
       ),

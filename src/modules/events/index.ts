@@ -3,7 +3,7 @@ export { loadEvent } from "./event-reader.ts";
 export type { EventView, TagView } from "./event-reader.ts";
 export type { EventDraft, OrgDraft, SharingGroupDraft } from "./event-draft.ts";
 export { ensureTags, tagColour } from "./event-writer.ts";
-export { calendarDate, eventCreateContract, eventUpdateContract } from "./events.contracts.ts";
+export { MAX_TAG_FILTERS, calendarDate, eventCreateContract, eventUpdateContract } from "./events.contracts.ts";
 export type { EventCreate, EventFields } from "./events.contracts.ts";
 export { EventsService } from "./events.service.ts";
 export type { EventStatistics } from "./event-statistics.ts";

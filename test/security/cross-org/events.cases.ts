@@ -233,6 +233,8 @@ export const eventsGraphql: GraphqlCase[] = [
     b: "filtered", validator: { status: 200 }, validatorFinds: (w) => [w.a.sharedPrivateAttribute.uuid],
   },
   { field: "Query.attribute", scopes: ["attributes:read"], query: `query($u: String!) { attribute(uuid: $u) { ${ATTRIBUTE} } }`, variables: (ctx) => ({ u: hiddenAttribute(ctx) }), b: "hidden", validator: { status: 200 } },
+  { field: "Query.attributeTypes", scopes: ["attributes:read"], query: "{ attributeTypes { name defaultCategory categories } }", b: "shared", validator: { status: 200 } },
+  { field: "Query.attributeCategories", scopes: ["attributes:read"], query: "{ attributeCategories { name types } }", b: "shared", validator: { status: 200 } },
   { field: "Query.searchAttributes", scopes: ["attributes:read"], query: "{ searchAttributes(query: \"*\", size: 100) { total hits { id source } } }", b: "filtered", validator: { status: 200 }, validatorFinds: privateAttributes },
   {
     field: "Mutation.createAttribute", scopes: ["attributes:create"],
