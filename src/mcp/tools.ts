@@ -7,6 +7,7 @@ import { detectIndicator, refang } from "../modules/feeds/index.ts";
 import { getAttributeCatalogue } from "../modules/attributes/index.ts";
 import { attributeOut } from "../../rest-shim/serializers/attributes.ts";
 import { tagRecordOut } from "../../rest-shim/serializers/tags.ts";
+import { parseMachineTag } from "../modules/tags/index.ts";
 import { EVENT_ATTRIBUTES, EVENT_OBJECTS, eventOf, getEventShape, OBJECT_ATTRIBUTES, RELATED_EVENTS } from "./event-of.ts";
 import { toolResult } from "./results.ts";
 import { timeRangeOf, timeRangeShape } from "./time-range.ts";
@@ -134,15 +135,31 @@ export function registerTools(server: McpServer, runtime: Runtime): void {
       title: "List tags",
       description:
         "Lists tag definitions (TLP markings, taxonomies, galaxy clusters such as ATT&CK techniques), by name, 1 to 100 per page. " +
-        "Use a tag's name in queries as tags.name:\"<name>\".",
+        "Use a tag's name in queries as tags.name:\"<name>\". With suggest_for, answers instead the tags whose name, predicate or value " +
+        "starts with that text, enabled taxonomies' tags with their meaning and numerical value (to pick a tag such as tlp:amber or admiralty-scale).",
       inputSchema: {
+        suggest_for: z.string().min(1).max(255).optional().describe('Suggest tags for this start of a name, predicate or value, e.g. "amber" or "admiralty".'),
         filter: z.string().max(255).optional().describe('Case-insensitive part of the name, e.g. "tlp" or "mitre-attack-pattern".'),
         page: z.number().int().min(1).max(10_000).default(1),
         size: z.number().int().min(1).max(100).default(50),
       },
       annotations: READ_ONLY,
     },
-    wrap(runtime, "get_tags", async (args: { filter?: string; page: number; size: number }, { services, principal }) => {
+    wrap(runtime, "get_tags", async (args: { suggest_for?: string; filter?: string; page: number; size: number }, { services, principal }) => {
+      if (args.suggest_for !== undefined) {
+        const suggestions = await services.tags.suggest(principal, { text: args.suggest_for, limit: args.size });
+        return toolResult(`${suggestions.length} suggested tags.`, {
+          suggestions: suggestions.map((s) => ({
+            name: s.name,
+            colour: s.colour,
+            taxonomy: s.taxonomy,
+            meaning: s.expanded,
+            description: s.description,
+            numerical_value: s.numericalValue,
+            machine_tag: parseMachineTag(s.name),
+          })),
+        });
+      }
       const page = await services.tags.list(principal, { filter: args.filter, page: args.page, size: args.size });
       return toolResult(`${page.total} tags; page ${page.page} holds ${page.items.length}.`, { total: page.total, page: page.page, size: page.size, tags: page.items.map(tagRecordOut) });
     }),

@@ -8,6 +8,8 @@ import { sharedPath } from "../support/shared-data.ts";
 import { startTestApp, type TestApp } from "../support/app.ts";
 import { createUser, loginAdmin, type TestUser } from "../support/fixtures.ts";
 import { countStatements } from "../support/statement-counter.ts";
+import { connectMcp, toolOk, toolRefused } from "../support/mcp-client.ts";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 
 /** The real misp-taxonomies files, read in place: never copied into the project. */
 const TAXONOMY_DATA = sharedPath("misp-taxonomies");
@@ -259,6 +261,71 @@ describe("required taxonomies (runtime setting taxonomies.enforce_required)", ()
     expect(bad.status).toBe(422);
     expect((await app.http.post("/settings/runtime/taxonomies", { token: admin.token, json: { enforce_required: true, extra: 1 } })).status).toBe(422);
     expect((await app.http.get("/settings/runtime/taxonomies", { token: admin.token })).body).toEqual({ taxonomies: { enforce_required: false } });
+  });
+});
+
+describe("machine tags and tag suggestions", () => {
+  const suggest = (u: TestUser, text: string, limit?: number) =>
+    gql(u, "query($t: String!, $l: Int) { tagSuggestions(text: $t, limit: $l) { tagId name colour taxonomy expanded numericalValue machineTag { namespace predicate value } } }", { t: text, l: limit ?? 20 });
+
+  it("suggests enabled taxonomies' tags by the start of the name, predicate or value, with their meaning", async () => {
+    const estimative = await idOf("estimative-language");
+    expect((await app.http.patch(`/taxonomies/${estimative}`, { token: admin.token, json: { enabled: true } })).status).toBe(200);
+    const byPredicate = (await suggest(user, "amb")).body.data.tagSuggestions;
+    const amber = byPredicate.find((s: any) => s.name === "tlp:amber");
+    expect(amber).toMatchObject({ taxonomy: "tlp", machineTag: { namespace: "tlp", predicate: "amber", value: null } });
+    expect(amber.expanded).toMatch(/amber/i);
+    const byName = (await suggest(user, "TLP:")).body.data.tagSuggestions.map((s: any) => s.name);
+    expect(byName).toEqual(expect.arrayContaining(["tlp:red", "tlp:amber", "tlp:green", "tlp:clear"]));
+    const byValue = (await suggest(user, "almost-cert")).body.data.tagSuggestions;
+    expect(byValue.map((s: any) => s.name)).toContain('estimative-language:likelihood-probability="almost-certain"');
+    const certain = byValue.find((s: any) => s.name === 'estimative-language:likelihood-probability="almost-certain"');
+    expect(certain).toMatchObject({ taxonomy: "estimative-language", numericalValue: 95, machineTag: { predicate: "likelihood-probability", value: "almost-certain" } });
+    // The limit holds; % and _ are literal.
+    expect((await suggest(user, "tlp:", 2)).body.data.tagSuggestions).toHaveLength(2);
+    expect((await suggest(user, "%")).body.data.tagSuggestions).toEqual([]);
+    // Disabled, a taxonomy's tags are hidden: no longer suggested.
+    await app.http.patch(`/taxonomies/${estimative}`, { token: admin.token, json: { enabled: false } });
+    expect((await suggest(user, "almost-cert")).body.data.tagSuggestions).toEqual([]);
+  });
+
+  it("leaves out hidden tags and tags restricted to another organisation or user; administrators see all", async () => {
+    const own = await app.http.post("/tags/", { token: admin.token, json: { name: "sugg-restricted:x", org_id: admin.orgId } });
+    expect(own.status, own.text).toBe(201);
+    await app.http.post("/tags/", { token: admin.token, json: { name: "sugg-hidden:x", hide_tag: true } });
+    const otherOrg = await app.http.post("/organisations/", { token: admin.token, json: { name: `sugg-${crypto.randomBytes(3).toString("hex")}` } });
+    const outsider = await createUser(app, admin, 3, otherOrg.body.id);
+    expect((await suggest(outsider, "sugg-")).body.data.tagSuggestions).toEqual([]);
+    expect((await suggest(admin, "sugg-")).body.data.tagSuggestions.map((s: any) => s.name)).toEqual(["sugg-restricted:x"]);
+  });
+
+  it("parses machine tags on Tag, and plain tags are null", async () => {
+    await app.http.post("/tags/", { token: admin.token, json: { name: "plain tag" } });
+    const res = await gql(user, '{ tags(filter: "plain tag") { items { name machineTag { namespace } } } }');
+    expect(res.body.data.tags.items).toEqual([{ name: "plain tag", machineTag: null }]);
+    const tlp = await gql(user, '{ tags(filter: "tlp:green") { items { name machineTag { namespace predicate value } } } }');
+    expect(tlp.body.data.tags.items[0]).toEqual({ name: "tlp:green", machineTag: { namespace: "tlp", predicate: "green", value: null } });
+  });
+
+  it("answers bad input with validation_error: empty, too long, NUL, limit out of range", async () => {
+    for (const [text, limit] of [["", 20], ["x".repeat(256), 20], ["a\u0000b", 20], ["tlp", 0], ["tlp", 101]] as const) {
+      const res = await suggest(user, text, limit);
+      expect(res.body.errors?.[0].extensions?.code, `${JSON.stringify(text).slice(0, 20)} ${limit}`).toBe("validation_error");
+    }
+  });
+
+  it("get_tags suggests over MCP (suggest_for), and refuses bad text as a tool error", async () => {
+    const clients: Client[] = [];
+    try {
+      const mcp = await connectMcp(app.url, admin.token, clients);
+      const out = await toolOk(mcp, "get_tags", { suggest_for: "amber" });
+      const amber = out.suggestions.find((s: any) => s.name === "tlp:amber");
+      expect(amber).toMatchObject({ taxonomy: "tlp", machine_tag: { namespace: "tlp", predicate: "amber", value: null } });
+      expect(amber.meaning).toMatch(/amber/i);
+      expect(await toolRefused(mcp, "get_tags", { suggest_for: "" })).toBeTruthy();
+    } finally {
+      await Promise.all(clients.map((c) => c.close()));
+    }
   });
 });
 

@@ -4,3 +4,7 @@ export { tagCreateContract, tagListContract, tagName, tagUpdateContract } from "
 export type { TagCreate, TagFields, TagListQuery } from "./tags.contracts.ts";
 export { TagsService } from "./tags.service.ts";
 export type { TagQuery, TagRecord } from "./tags.service.ts";
+export { parseMachineTag } from "./machine-tag.ts";
+export type { MachineTag } from "./machine-tag.ts";
+export { tagSuggestContract } from "./tag-suggestions.ts";
+export type { TagSuggestion } from "./tag-suggestions.ts";

@@ -4,6 +4,8 @@ import { cost } from "../../graphql/cost-limits.ts";
 import { contractInput } from "../../graphql/inputs.ts";
 import { P2_DEFAULT_SIZE } from "../galaxies/index.ts";
 import { tagCreateContract, tagListContract, tagUpdateContract } from "./tags.contracts.ts";
+import { parseMachineTag, type MachineTag } from "./machine-tag.ts";
+import { tagSuggestContract, type TagSuggestion } from "./tag-suggestions.ts";
 import { PAGE_DOC, pageType } from "../../graphql/page.ts";
 
 const TAG_DOC = {
@@ -19,6 +21,29 @@ const TAG_DOC = {
   userId: "Restricted to this user's use; null: anyone's (REST user_id)",
 } as const;
 
+const MachineTagType = builder.objectRef<MachineTag>("MachineTag").implement({
+  description: 'A MISP machine tag\'s parts: namespace:predicate="value" (tlp:amber has no value)',
+  fields: (t) => ({
+    namespace: t.exposeString("namespace", { description: "Before the first colon (tlp, misp-galaxy, admiralty-scale)" }),
+    predicate: t.exposeString("predicate", { description: "After the colon, before =\"...\" (amber, threat-actor, source-reliability)" }),
+    value: t.exposeString("value", { nullable: true, description: "Between the quotes after =; null for a two-part tag" }),
+  }),
+});
+
+const TagSuggestionType = builder.objectRef<TagSuggestion>("TagSuggestion").implement({
+  description: "A tag to offer while the user types one, with its taxonomy's meaning",
+  fields: (t) => ({
+    tagId: t.exposeInt("tagId", { description: "Numeric id of the tag" }),
+    name: t.exposeString("name", { description: TAG_DOC.name }),
+    colour: t.exposeString("colour", { description: TAG_DOC.colour }),
+    taxonomy: t.exposeString("taxonomy", { nullable: true, description: "The enabled taxonomy it belongs to (its namespace); null for other tags" }),
+    expanded: t.exposeString("expanded", { nullable: true, description: "The taxonomy's human-readable name of the tag" }),
+    description: t.exposeString("description", { nullable: true, description: "The taxonomy's description of the tag" }),
+    numericalValue: t.exposeInt("numericalValue", { nullable: true, description: "The taxonomy's numerical value (else the tag's own)" }),
+    machineTag: t.field({ type: MachineTagType, nullable: true, description: "The name's machine-tag parts; null for a plain tag", resolve: (s) => parseMachineTag(s.name) }),
+  }),
+});
+
 const TagType = builder.prismaObject("Tag", {
   description: "A tag that can be attached to events and attributes",
   fields: (t) => ({
@@ -33,6 +58,13 @@ const TagType = builder.prismaObject("Tag", {
     numericalValue: t.exposeInt("numericalValue", { nullable: true, description: TAG_DOC.numericalValue }),
     orgId: t.exposeInt("orgId", { nullable: true, description: TAG_DOC.orgId }),
     userId: t.exposeInt("userId", { nullable: true, description: TAG_DOC.userId }),
+    machineTag: t.field({
+      type: MachineTagType,
+      nullable: true,
+      description: "The name's machine-tag parts; null for a plain tag",
+      select: { name: true },
+      resolve: (tag) => parseMachineTag(tag.name),
+    }),
   }),
 });
 
@@ -69,6 +101,15 @@ builder.queryFields((t) => ({
     },
     resolve: (_r, a, ctx, info) =>
       ctx.services.tags.list(caller(ctx), contractInput(tagListContract, a), queryFromInfo({ context: ctx, info, path: ["items"] })),
+  }),
+  tagSuggestions: t.field({
+    type: [TagSuggestionType],
+    description: "Tags to offer while the user types one: name, predicate or value starting with the text; names first, then enabled taxonomies' tags",
+    args: {
+      text: t.arg.string({ required: true, description: "What the user typed (1 to 255 characters)" }),
+      limit: t.arg.int({ defaultValue: 20, description: "Suggestions at most, 1 to 100" }),
+    },
+    resolve: (_r, a, ctx) => ctx.services.tags.suggest(caller(ctx), contractInput(tagSuggestContract, a)),
   }),
   tag: t.prismaField({
     type: "Tag",

@@ -11,6 +11,7 @@ import { tagColour } from "../events/index.ts";
 import { Issues } from "../attributes/index.ts";
 import { likeLiteral } from "../../platform/db/like.ts";
 import { tagCreateContract, tagListContract, tagUpdateContract, type TagFields } from "./tags.contracts.ts";
+import { suggestTags, tagSuggestContract, type TagSuggestion } from "./tag-suggestions.ts";
 
 /** A tag as the service answers it: the Prisma model's row (with the columns a GraphQL query selected). */
 export type TagRecord = Tag;
@@ -53,6 +54,13 @@ export class TagsService {
       prisma.tag.count({ where }),
     ]);
     return pageOf(rows, total, q);
+  }
+
+  /** Tags to offer while the user types one (pickers in the UI, MCP's get_tags): see suggestTags. */
+  async suggest(p: Principal | null, given: z.input<typeof tagSuggestContract>): Promise<TagSuggestion[]> {
+    authorize(p, "tags:read");
+    const q = parseInput(tagSuggestContract, given);
+    return suggestTags(this.ctx.db.pool, q.text, q.limit, { orgId: p!.orgId ?? null, userId: p!.userId ?? null, anyTag: hasScope(p!, "tags:admin") });
   }
 
   async get(p: Principal | null, id: number, query: TagQuery = {}): Promise<TagRecord> {

@@ -287,6 +287,11 @@ export const eventsGraphql: GraphqlCase[] = [
   { field: "Query.tags", scopes: ["tags:read"], query: "query($f: String) { tags(filter: $f, size: 100) { items { id name orgId userId } } }", variables: ({ w }) => ({ f: w.tag }), b: "shared", validator: { status: 200 } },
   { field: "Query.tag", scopes: ["tags:read"], query: "query($id: Int!) { tag(id: $id) { id name } }", variables: ({ w }) => ({ id: w.a.tag.id }), b: "shared", validator: { status: 200 } },
   {
+    field: "Query.tagSuggestions", scopes: ["tags:read"],
+    query: "query($t: String!) { tagSuggestions(text: $t) { tagId name taxonomy machineTag { namespace predicate value } } }",
+    variables: ({ w }) => ({ t: w.tag }), b: "shared", validator: { status: 200 },
+  },
+  {
     field: "Mutation.createTag", scopes: ["tags:create"],
     query: "mutation($i: TagInput!) { createTag(input: $i) { id } }",
     variables: ({ w }) => ({ i: { name: w.unique("b-tag"), orgId: w.a.org.id, userId: w.users.aUser.id } }),
