@@ -17,15 +17,18 @@ export const pageRoutes: PageRoute[] = [
   { path: "/explore", page: lazy(() => import("../pages/explore/ExplorePage.tsx")) },
   { path: "/events", page: lazy(() => import("../pages/events/EventsPage.tsx")) },
   { path: "/events/new", page: lazy(() => import("../pages/events/EventEditPage.tsx")) },
+  { path: "/events/:uuid/edit", page: lazy(() => import("../pages/events/EventEditPage.tsx")) },
   { path: "/events/:uuid", page: lazy(() => import("../pages/events/EventPage.tsx")) },
   { path: "/hunts", page: lazy(() => import("../pages/hunts/HuntsPage.tsx")) },
   { path: "/hunts/new", page: lazy(() => import("../pages/hunts/HuntEditPage.tsx")) },
+  { path: "/hunts/:id/edit", page: lazy(() => import("../pages/hunts/HuntEditPage.tsx")) },
   { path: "/hunts/:id", page: lazy(() => import("../pages/hunts/HuntPage.tsx")) },
   { path: "/notifications", page: lazy(() => import("../pages/notifications/NotificationsPage.tsx")) },
   { path: "/feeds", page: lazy(() => import("../pages/feeds/FeedsPage.tsx")) },
   { path: "/feeds/:id", page: lazy(() => import("../pages/feeds/FeedPage.tsx")) },
   { path: "/settings/*?", page: lazy(() => import("../pages/settings/SettingsPage.tsx")) },
   { path: "/admin/*?", page: lazy(() => import("../pages/admin/AdminPage.tsx")) },
+  { path: "/assistants", page: lazy(() => import("../pages/assistants/AssistantsPage.tsx")) },
 ];
 
 export const navEntries: NavEntry[] = [
@@ -35,5 +38,6 @@ export const navEntries: NavEntry[] = [
   { to: "/notifications", label: "Notifications" },
   { to: "/feeds", label: "Feeds" },
   { to: "/settings", label: "Settings" },
+  { to: "/assistants", label: "AI assistants" },
   { to: "/admin", label: "Administration", admin: true },
 ];
