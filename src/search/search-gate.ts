@@ -1,4 +1,4 @@
-import { SearchQueryError, type ScanRequest, type SearchHit, type SearchIndex, type SearchRequest, type SearchResult } from "./search-index.ts";
+import { SearchQueryError, type HistogramRequest, type HistogramResult, type ScanRequest, type SearchHit, type SearchIndex, type SearchRequest, type SearchResult } from "./search-index.ts";
 
 interface Waiter {
   grant(): void;
@@ -55,13 +55,15 @@ export class SearchGate {
 }
 
 /**
- * `index` with its searches taking turns at `gate`, and each page of its scans one turn (an export
+ * `index` with its searches (and histograms) taking turns at `gate`, and each page of its scans one turn (an export
  * never holds a turn between pages); its other methods are left as they are.
  */
 export function gatedSearches<I extends SearchIndex>(index: I, gate: SearchGate): I {
   const search = index.search.bind(index);
   const scan = index.scan.bind(index);
+  const histogram = index.histogram.bind(index);
   return Object.assign(index, {
+    histogram: (req: HistogramRequest): Promise<HistogramResult> => gate.run(req.timeoutMs, (remainingMs) => histogram({ ...req, timeoutMs: remainingMs })),
     search: (req: SearchRequest): Promise<SearchResult> => gate.run(req.timeoutMs, (remainingMs) => search({ ...req, timeoutMs: remainingMs })),
     scan: (req: ScanRequest): AsyncIterable<SearchHit[]> => scan({ ...req, turn: (timeoutMs, fn) => gate.run(timeoutMs, fn) }),
   });

@@ -5,6 +5,7 @@
  * the same input) and must return the same hits; a conformance suite runs both over the same data.
  */
 import type { LuceneAst } from "./lucene/ast.ts";
+import type { HistogramInterval } from "./time-buckets.ts";
 
 /** Index names of the spec (the peer calls them misp-events, misp-attributes, misp-attribute-correlations). */
 export const INDEX_NAMES = ["svc-events", "svc-attributes", "svc-correlations"] as const;
@@ -95,6 +96,28 @@ export interface ScanRequest {
 /** Largest page a scan asks for (memory per page: this many sources). */
 export const MAX_SCAN_PAGE_SIZE = 1_000;
 
+/**
+ * The matches of a query counted per `@timestamp` bucket (`./time-buckets.ts`), UTC; documents
+ * without an `@timestamp` are not counted. Bound the time range in the query itself.
+ */
+export interface HistogramRequest {
+  index: IndexName;
+  query: LuceneAst;
+  defaultFields: string[];
+  access: SearchAccess;
+  filters?: Record<string, string | number | boolean>;
+  interval: HistogramInterval;
+  timeoutMs: number;
+}
+
+export interface HistogramResult {
+  /** The buckets holding matches, by start (epoch ms), ascending. */
+  buckets: { start: number; count: number }[];
+  /** The earliest and latest `@timestamp` (epoch ms) of the matches; null without any. */
+  min: number | null;
+  max: number | null;
+}
+
 export interface SearchIndex {
   readonly backend: "opensearch" | "postgres";
   /** Creates indices, templates or tables that are missing (idempotent; called at start). */
@@ -110,6 +133,8 @@ export interface SearchIndex {
    * early (`return()`, e.g. a client gone) releases what the walk holds.
    */
   scan(req: ScanRequest): AsyncIterable<SearchHit[]>;
+  /** Matches per time bucket (`HistogramRequest`), one request or statement. */
+  histogram(req: HistogramRequest): Promise<HistogramResult>;
   /** Makes writes visible to search at once (tests; OpenSearch otherwise refreshes every second). */
   refresh(index?: IndexName): Promise<void>;
   /** Drops every document of an index (rebuilds). */

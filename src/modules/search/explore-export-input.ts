@@ -48,7 +48,8 @@ function calendar(y: string, mo: string, d: string, h: string, mi: string, s: st
   return Number.isNaN(t) || new Date(t).toISOString() !== iso ? null : t;
 }
 
-const bound = (end: boolean) =>
+/** A `from` (end false) or `to` (end true) bound as text, parsed to its instant (422 otherwise). */
+export const timeBound = (end: boolean) =>
   z
     .string()
     .max(64)
@@ -65,8 +66,8 @@ export const exploreExportQuery = z
   .object({
     query: z.string(),
     format: z.enum(EXPORT_FORMATS).default("json"),
-    from: bound(false).optional(),
-    to: bound(true).optional(),
+    from: timeBound(false).optional(),
+    to: timeBound(true).optional(),
   })
   .strict()
   .refine((q) => !q.from || !q.to || q.from.getTime() <= q.to.getTime(), { message: "from must not be after to", path: ["from"] });

@@ -10,6 +10,12 @@ import type { LuceneAst } from "../../search/lucene/ast.ts";
 import { SearchQueryError, type IndexName, type SearchHit } from "../../search/search-index.ts";
 import { searchLimiterOf, type SearchLimiter } from "./search-limiter.ts";
 import { openExport, type ExportInput, type ExportPages, type ExportTarget } from "./explore-export.ts";
+import { detectIndicator, refang } from "../feeds/index.ts";
+import { parseInput } from "../../platform/errors.ts";
+import { findValues, type FoundValue } from "./lookup-store.ts";
+import { searchHistogram, type SearchHistogram } from "./search-histogram.ts";
+import { indicatorLookupContract, searchHistogramContract } from "./search.contracts.ts";
+import type { z } from "zod";
 
 /** The searchable indices, by the name of their routes. */
 export type SearchTarget = "events" | "attributes" | "correlations";
@@ -39,6 +45,18 @@ export interface SearchField {
   index: "events" | "attributes";
   name: string;
   type: FieldType;
+}
+
+/** One value of a bulk lookup: refanged as feeds refang, and where readable attributes hold it. */
+export interface IndicatorLookup {
+  /** The value as given. */
+  input: string;
+  /** Refanged, and normalised as feeds store it (a hash or domain in lower case). */
+  value: string;
+  /** The indicator type a feed would give it; null when it is none. */
+  detectedType: string | null;
+  /** Where it was found; null when no attribute the caller may read holds it. */
+  found: FoundValue | null;
 }
 
 export interface SearchPage {
@@ -155,6 +173,36 @@ export class SearchService {
         .filter(([name]) => name !== AUDIENCE_FIELD)
         .map(([name, type]) => ({ index: t, name, type })),
     );
+  }
+
+  /** Explore's histogram of a query's matches over `@timestamp` (`./search-histogram.ts`). */
+  async histogram(p: Principal | null, given: z.input<typeof searchHistogramContract>): Promise<SearchHistogram> {
+    authorize(p);
+    const input = parseInput(searchHistogramContract, given);
+    authorize(p, `${input.index}:read`);
+    return this.limited(p, async () => {
+      const query = parseUserQuery(input.query);
+      return searchHistogram(this.ctx, p, input, query).catch((err: unknown) => {
+        throw searchFailure(err);
+      });
+    });
+  }
+
+  /**
+   * Explore's bulk lookup: each value refanged as feeds do, then all looked up at once among the
+   * live attributes the caller may read (the distribution rule), answered in the order given.
+   */
+  async lookupIndicators(p: Principal | null, given: z.input<typeof indicatorLookupContract>): Promise<IndicatorLookup[]> {
+    authorize(p, "attributes:read", "events:read");
+    const { values } = parseInput(indicatorLookupContract, given);
+    const refanged = values.map((input) => {
+      const detected = detectIndicator(input);
+      return { input, value: detected?.value ?? refang(input), detectedType: detected?.type ?? null };
+    });
+    const found = await this.limited(p, () =>
+      findValues(this.ctx.db.searchPool, this.ctx.config.SEARCH_TIMEOUT_MS, p, [...new Set(refanged.map((r) => r.value).filter((v) => v !== ""))]),
+    );
+    return refanged.map((r) => ({ ...r, found: found.get(r.value) ?? null }));
   }
 
   /**

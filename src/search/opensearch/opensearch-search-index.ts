@@ -10,6 +10,7 @@
  * - Access and request filters are a bool `filter` next to the query (no effect on scores).
  * - Sort: `@timestamp` (missing last) then `_id`, or `_score` then `_id`: stable paging.
  * - Scans (every match, Explore export): a point in time walked with `search_after` (`./scan.ts`).
+ * - Histograms: a `date_histogram` on `@timestamp` (fixed or calendar interval, UTC) with min/max.
  * - Timeouts: the search `timeout` + `cancel_after_time_interval` + a client request timeout; a
  *   search that timed out (even with partial hits) raises `SearchQueryError(kind "timeout")`.
  * - The bare distribution has no `reindex` module, so `deleteByTerms` scrolls the matching ids
@@ -29,7 +30,10 @@ import {
   type SearchResult,
   type ScanRequest,
   DEFAULT_TRACK_TOTAL_HITS,
+  type HistogramRequest,
+  type HistogramResult,
 } from "../search-index.ts";
+import { FIXED_INTERVAL_MS } from "../time-buckets.ts";
 import { printLucene } from "./ast-to-query-string.ts";
 import { exactField, mappingsFor } from "./mappings.ts";
 import { scanWithPit } from "./scan.ts";
@@ -229,6 +233,45 @@ export class OpenSearchSearchIndex implements SearchIndex {
       totalRelation: typeof total === "object" && total.relation === "gte" ? "gte" : "eq",
       hits,
       tookMs: body.took as number,
+    };
+  }
+
+  async histogram(req: HistogramRequest): Promise<HistogramResult> {
+    const timeout = `${Math.max(1, Math.floor(req.timeoutMs))}ms`;
+    const interval = FIXED_INTERVAL_MS[req.interval] !== undefined ? { fixed_interval: req.interval } : { calendar_interval: req.interval };
+    let res;
+    try {
+      res = await this.client.search(
+        {
+          index: this.indexName(req.index),
+          cancel_after_time_interval: timeout,
+          body: {
+            size: 0,
+            track_total_hits: false,
+            query: queryOf(req),
+            timeout,
+            aggs: {
+              buckets: { date_histogram: { field: "@timestamp", ...interval, min_doc_count: 1, time_zone: "UTC" } },
+              min: { min: { field: "@timestamp" } },
+              max: { max: { field: "@timestamp" } },
+            } as never,
+          },
+        },
+        { requestTimeout: req.timeoutMs + 1_000, maxRetries: 1 },
+      );
+    } catch (err) {
+      throw searchError(err, req.timeoutMs);
+    }
+    if (res.body.timed_out) throw new SearchQueryError(`Search timed out after ${req.timeoutMs} ms`, "timeout");
+    const aggs = res.body.aggregations as unknown as {
+      buckets: { buckets: { key: number; doc_count: number }[] };
+      min: { value: number | null };
+      max: { value: number | null };
+    };
+    return {
+      buckets: aggs.buckets.buckets.map((b) => ({ start: b.key, count: b.doc_count })),
+      min: aggs.min.value,
+      max: aggs.max.value,
     };
   }
 

@@ -26,6 +26,7 @@
  * - `from + size` is capped at 10 000 as OpenSearch's `max_result_window`.
  * - Scans (every match, Explore export): a keyset walk along the ts index, one short statement
  *   per page (`./scan.ts`).
+ * - Histograms over `@timestamp`: one grouped statement on the JSONB path (`./histogram.ts`).
  * - Timeouts: each search is one transaction with `statement_timeout` set locally (bound
  *   parameter via set_config); a cancelled statement raises `SearchQueryError(kind "timeout")`.
  *   PostgreSQL's regex engine does not backtrack catastrophically, but the timeout bounds anything.
@@ -44,7 +45,10 @@ import {
   type SearchRequest,
   type SearchResult,
   type ScanRequest,
+  type HistogramRequest,
+  type HistogramResult,
 } from "../search-index.ts";
+import { histogramOf } from "./histogram.ts";
 import { buildRow } from "./documents.ts";
 import { pgCode } from "./failures.ts";
 import { withFuzzyExpanded } from "./fuzzy.ts";
@@ -202,6 +206,10 @@ export class PostgresSearchIndex implements SearchIndex {
 
   scan(req: ScanRequest): AsyncIterable<SearchHit[]> {
     return scanByKeyset(this.options.searchPool ?? this.pool, req);
+  }
+
+  histogram(req: HistogramRequest): Promise<HistogramResult> {
+    return histogramOf(this.options.searchPool ?? this.pool, req);
   }
 
   /**
