@@ -3,7 +3,7 @@ export { ENTRY_PAGE_DEFAULT, ENTRY_PAGE_MAX, WARNINGLIST_PAGE_DEFAULT, WARNINGLI
 export { WARNING_DOC, WARNINGLIST_DOC, WARNINGLIST_TYPES_DOC, WARNINGLIST_UPDATE_DOC } from "./warninglists.docs.ts";
 export { WarninglistsService } from "./warninglists.service.ts";
 export type { WarninglistPage, WarninglistUpdateResult, WarninglistWithEntries } from "./warninglists.service.ts";
-export { WARNINGLISTS_CHANNEL, WarninglistCache, compileEnabledLists } from "./warninglist-cache.ts";
+export { VERSION_CHECK_MS, WARNINGLISTS_CHANNEL, WarninglistCache, compileEnabledLists } from "./warninglist-cache.ts";
 export { WARNINGLIST_TYPES, WarninglistBuilder, WarninglistMatcher, hostOf, parseNet } from "./matchers.ts";
 export type { ListMeta, Warning, WarninglistType } from "./matchers.ts";
 export { compileWarninglistRegex, REGEX_MAX_INPUT } from "./safe-regex.ts";

@@ -54,6 +54,18 @@ export async function entryPage(sql: Sql, listId: number, offset: number, limit:
   return rows.map((r) => r[0]);
 }
 
+/**
+ * The enabled lists' version: their count and a digest of each one's id and updated_at, which every
+ * import, enabling and disabling sets (a change of any enabled list changes it, whatever the commit
+ * order). Cheap: one row per list, no entry read.
+ */
+export async function enabledListsVersion(sql: Sql): Promise<string> {
+  const { rows } = await sql.query<{ version: string }>(
+    "SELECT count(*) || ':' || coalesce(md5(string_agg(id || '@' || updated_at, ',' ORDER BY id)), '') AS version FROM warninglists WHERE enabled",
+  );
+  return rows[0].version;
+}
+
 export async function setEnabled(sql: Sql, id: number, enabled: boolean): Promise<{ name: string; before: boolean } | null> {
   const { rows } = await sql.query<{ name: string; before: boolean }>(
     `UPDATE warninglists w SET enabled = $2, updated_at = CASE WHEN w.enabled = $2 THEN w.updated_at ELSE now() END

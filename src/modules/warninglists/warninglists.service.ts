@@ -83,6 +83,8 @@ export class WarninglistsService {
       if (enabledChanged) await queueHitRecompute(client);
       return kind;
     });
+    // This process's next write must not wait for its own notification.
+    this.ctx.warninglists.invalidate();
     const { refused, took_ms: _, ...counts } = result;
     await this.audit.record(p, { action: "warninglist.updated", resourceType: "warninglist", metadata: { source: kind, ...counts, refused: refused.slice(0, 10) } });
     result.took_ms = Math.round(performance.now() - started);
@@ -147,7 +149,10 @@ export class WarninglistsService {
       await queueHitRecompute(client);
       return row;
     });
-    if (changed) await this.audit.record(p, { action: flags.enabled ? "warninglist.enabled" : "warninglist.disabled", resourceType: "warninglist", resourceId: id, metadata: { name: changed.name } });
+    if (changed) {
+      this.ctx.warninglists.invalidate();
+      await this.audit.record(p, { action: flags.enabled ? "warninglist.enabled" : "warninglist.disabled", resourceType: "warninglist", resourceId: id, metadata: { name: changed.name } });
+    }
     return this.get(p, id, { size: 0 });
   }
 }
