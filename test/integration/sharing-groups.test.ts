@@ -185,6 +185,7 @@ describe.each(SEARCH_BACKENDS)("sharing-group data in search on $name", ({ env }
   let searchApp: TestApp;
   const who = {} as Record<"a" | "b" | "c", TestUser>;
   const marker = crypto.randomBytes(5).toString("hex");
+  let groupId = 0;
 
   beforeAll(async () => {
     searchApp = await startTestApp("sharing_groups_search", { ROLE: "all", ...env() });
@@ -195,6 +196,7 @@ describe.each(SEARCH_BACKENDS)("sharing-group data in search on $name", ({ env }
       who[k] = await createUser(searchApp, site, 2, ids[k]);
     }
     const group = await searchApp.http.post("/sharing_groups/", { token: who.a.token, json: { name: `search ${marker}`, sharing_group_orgs: [{ org_id: ids.b }] } });
+    groupId = group.body.id;
     const event = await searchApp.http.post("/events/", { token: who.a.token, json: { info: `grouped ${marker}`, distribution: 4, sharing_group_id: group.body.id } });
     await searchApp.http.post("/attributes/", { token: who.a.token, json: { event_uuid: event.body.uuid, type: "domain", value: `grouped-${marker}.example` } });
     const open = await searchApp.http.post("/events/", { token: who.a.token, json: { info: `open ${marker}`, distribution: 1 } });
@@ -221,6 +223,19 @@ describe.each(SEARCH_BACKENDS)("sharing-group data in search on $name", ({ env }
     const about = async (user: TestUser) =>
       (await searchApp.http.get("/notifications", { token: user.token })).body.items.filter((n: { entity_uuid?: string; payload?: { event_uuid?: string } }) => n.payload?.event_uuid === uuid || n.entity_uuid === uuid);
     expect((await about(who.b)).length).toBeGreaterThan(0);
+    expect(await about(who.c)).toEqual([]);
+  });
+
+  it("a grouped event deleted for good is judged by the group its deletion recorded: the member hears of it, the outsider does not", async () => {
+    const doomed = await searchApp.http.post("/events/", { token: who.a.token, json: { info: `doomed ${marker}`, distribution: 4, sharing_group_id: groupId } });
+    const uuid = doomed.body.uuid;
+    for (const user of [who.b, who.c]) {
+      await searchApp.http.post("/settings/user/notifications", { token: user.token, json: { follow: { events: [uuid], attributes: [], objects: [], organisations: [] } } });
+    }
+    expect((await searchApp.http.delete(`/events/${uuid}?force=true`, { token: who.a.token })).status).toBe(204);
+    await settled(searchApp);
+    const about = async (user: TestUser) => (await searchApp.http.get("/notifications", { token: user.token })).body.items.filter((n: { entity_uuid?: string }) => n.entity_uuid === uuid);
+    expect((await about(who.b)).map((n: { type: string }) => n.type)).toContain("event.deleted");
     expect(await about(who.c)).toEqual([]);
   });
 

@@ -9,9 +9,9 @@ import { EVENT_RESTORED, EVENT_SOFT_DELETED, recordChanges, type Change } from "
 import { canReadEvent, canWriteEvent, readableEventWhere, readableEventsSql } from "../../auth/distribution.ts";
 import type { Prisma } from "../../platform/db/index.ts";
 import type { EventDraft } from "./event-draft.ts";
-import { listEvents, loadEvent, type EventView } from "./event-reader.ts";
+import { eventUuidById, listEvents, loadEvent, type EventView } from "./event-reader.ts";
 import { ensureTags, writeEventDraft, type WriteResult } from "./event-writer.ts";
-import { exportMispEvent } from "./misp-export.ts";
+import { exportMispEvent, type MispExportOptions } from "./misp-export.ts";
 import { parseMispEvent, type ParseOptions } from "./misp-parse.ts";
 import { containsPattern, likeLiteral } from "../../platform/db/like.ts";
 import { checkTagName } from "../tags/index.ts";
@@ -28,6 +28,15 @@ export interface EventFilter {
   orgId?: number;
   /** Omitted: soft-deleted events are listed too (the peer's list). */
   deleted?: boolean;
+  /** The list only (MISP's index): events carrying at least one of these tags (exact names, case-insensitive). */
+  anyTags?: string[];
+  /** The list only: events carrying none of these tags. */
+  noTags?: string[];
+  /** The list only: events created by this organisation (Orgc), named by numeric id, uuid or name. */
+  orgc?: string;
+  /** The list only: events dated on or after / on or before these days (YYYY-MM-DD). */
+  dateFrom?: string;
+  dateUntil?: string;
 }
 
 /** Fields of POST /events/ and PATCH /events/{uuid} (snake_case is the shim's business). */
@@ -93,6 +102,25 @@ export class EventsService {
     for (const name of filter.tags ?? []) {
       params.push(name);
       where.push(`EXISTS (SELECT 1 FROM event_tags et JOIN tags t ON t.id = et.tag_id WHERE et.event_id = e.id AND t.name = $${params.length})`);
+    }
+    const carriesAny = (names: string[]) => {
+      params.push(names.map((n) => n.toLowerCase()));
+      return `EXISTS (SELECT 1 FROM event_tags et JOIN tags t ON t.id = et.tag_id WHERE et.event_id = e.id AND lower(t.name) = ANY($${params.length}::text[]))`;
+    };
+    if (filter.anyTags?.length) where.push(carriesAny(filter.anyTags));
+    if (filter.noTags?.length) where.push(`NOT ${carriesAny(filter.noTags)}`);
+    if (filter.orgc !== undefined) {
+      params.push(filter.orgc);
+      const n = params.length;
+      where.push(`EXISTS (SELECT 1 FROM organisations og WHERE og.id = e.orgc_id AND (og.id::text = $${n} OR og.uuid::text = lower($${n}) OR lower(og.name) = lower($${n})))`);
+    }
+    if (filter.dateFrom !== undefined) {
+      params.push(filter.dateFrom);
+      where.push(`e.date >= $${params.length}::date`);
+    }
+    if (filter.dateUntil !== undefined) {
+      params.push(filter.dateUntil);
+      where.push(`e.date <= $${params.length}::date`);
     }
     const { items, total } = await listEvents(this.ctx.db.pool, where.join(" AND "), params, req.size, offsetOf(req), p);
     return pageOf(await this.retention.withBadges(items), total, req);
@@ -197,9 +225,18 @@ export class EventsService {
     );
   }
 
-  async exportMisp(p: Principal | null, uuid: string): Promise<{ Event: Record<string, unknown> }> {
+  async exportMisp(p: Principal | null, uuid: string, opts: MispExportOptions = {}): Promise<{ Event: Record<string, unknown> }> {
     const e = await this.get(p, uuid);
-    return exportMispEvent(this.ctx.db.pool, e, p!);
+    return exportMispEvent(this.ctx.db.pool, e, p!, opts);
+  }
+
+  /**
+   * The uuid of the event with MISP's numeric id, or null. It says nothing about who may read the
+   * event: the read or write the caller makes with the uuid checks that (and answers 404 alike).
+   */
+  async uuidOf(p: Principal | null, id: number): Promise<string | null> {
+    authorize(p);
+    return eventUuidById(this.ctx.db.pool, id);
   }
 
   async update(p: Principal | null, uuid: string, fields: EventFields): Promise<EventView> {
@@ -305,8 +342,18 @@ export class EventsService {
     authorize(p, "events:delete");
     if (!opts.force) return this.mutate(p, uuid, (client, e) => setDeleted(client, e, true));
     await this.mutate(p, uuid, async (client, e) => {
-      const attrs = await client.query<{ uuid: string; type: string; value: string; object_uuid: string | null; distribution: number; object_distribution: number | null }>(
-        `SELECT a.uuid::text, a.type, a.value, o.uuid::text AS object_uuid, a.distribution, o.distribution AS object_distribution
+      const attrs = await client.query<{
+        uuid: string;
+        type: string;
+        value: string;
+        object_uuid: string | null;
+        distribution: number;
+        sharing_group_id: number | null;
+        object_distribution: number | null;
+        object_sharing_group_id: number | null;
+      }>(
+        `SELECT a.uuid::text, a.type, a.value, o.uuid::text AS object_uuid, a.distribution, a.sharing_group_id,
+                o.distribution AS object_distribution, o.sharing_group_id AS object_sharing_group_id
            FROM attributes a LEFT JOIN objects o ON o.id = a.object_id WHERE a.event_id = $1`,
         [e.id],
       );
@@ -317,7 +364,15 @@ export class EventsService {
           entityUuid: e.uuid,
           eventUuid: e.uuid,
           // The access fields let consumers check, once the row is gone, who could read the event.
-          payload: { event_name: e.info, organisation_uuid: e.orgc.uuid, organisation_name: e.orgc.name, distribution: e.distribution, org_id: e.orgId, orgc_id: e.orgcId },
+          payload: {
+            event_name: e.info,
+            organisation_uuid: e.orgc.uuid,
+            organisation_name: e.orgc.name,
+            distribution: e.distribution,
+            sharing_group_id: e.sharingGroupId,
+            org_id: e.orgId,
+            orgc_id: e.orgcId,
+          },
         },
         ...attrs.rows.map((a) => ({
           kind: "attribute.deleted",
@@ -325,17 +380,30 @@ export class EventsService {
           entityUuid: a.uuid,
           eventUuid: e.uuid,
           // The levels let consumers apply the distribution rule once the rows are gone.
-          payload: { event_title: e.info, attribute_type: a.type, attribute_value: a.value, object_uuid: a.object_uuid, distribution: a.distribution, object_distribution: a.object_distribution, cascade: true },
+          payload: {
+            event_title: e.info,
+            attribute_type: a.type,
+            attribute_value: a.value,
+            object_uuid: a.object_uuid,
+            distribution: a.distribution,
+            sharing_group_id: a.sharing_group_id,
+            object_distribution: a.object_distribution,
+            object_sharing_group_id: a.object_sharing_group_id,
+            cascade: true,
+          },
         })),
       ];
-      const objects = await client.query<{ uuid: string; name: string; distribution: number }>("SELECT uuid::text, name, distribution FROM objects WHERE event_id = $1 ORDER BY id", [e.id]);
+      const objects = await client.query<{ uuid: string; name: string; distribution: number; sharing_group_id: number | null }>(
+        "SELECT uuid::text, name, distribution, sharing_group_id FROM objects WHERE event_id = $1 ORDER BY id",
+        [e.id],
+      );
       changes.push(
         ...objects.rows.map((o) => ({
           kind: "object.deleted",
           entityType: "object" as const,
           entityUuid: o.uuid,
           eventUuid: e.uuid,
-          payload: { event_title: e.info, object_name: o.name, distribution: o.distribution, cascade: true },
+          payload: { event_title: e.info, object_name: o.name, distribution: o.distribution, sharing_group_id: o.sharing_group_id, cascade: true },
         })),
       );
       await client.query("DELETE FROM events WHERE id = $1", [e.id]);

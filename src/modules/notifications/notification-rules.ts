@@ -19,7 +19,7 @@ export interface ChangeRecord {
 /** What the notifier knows of the entities a range touches (rows that are gone are absent). */
 export interface EventAccess {
   distribution: number;
-  /** Absent for a deleted event (its record keeps no group): level 4 then reads as the owners' only. */
+  /** A deleted event's group as its deletion recorded it (records older than that keep none: level 4 then reads as the owners' only). */
   sharingGroupId?: number | null;
   orgId: number;
   orgcId: number;
@@ -58,13 +58,20 @@ const num = (v: unknown): number | null => (typeof v === "number" ? v : null);
 /** A level nobody recorded (a row gone without it) reads as the owners' only. */
 const UNKNOWN_LEVEL = 0;
 
+/** A deleted row's level as its change record kept it, with its sharing group. */
+function recordedLevel(p: Record<string, unknown>, prefix: "" | "object_"): ItemLevel {
+  const distribution = num(p[`${prefix}distribution`]);
+  if (distribution === null) return UNKNOWN_LEVEL;
+  return { distribution, sharingGroupId: num(p[`${prefix}sharing_group_id`]) };
+}
+
 /** What reading an attribute takes: its event, its own level and its object's, from the row or the deletion's record. */
 function attributeReads(uuid: string, eventUuid: string | null, p: Record<string, unknown>, ctx: Context): ReadRequirement[] {
   if (!eventUuid) return [];
   const a = ctx.attributes.get(uuid);
   if (a) return [{ eventUuid, items: [a.level, a.objectLevel] }];
-  const objectLevel = p.object_uuid ? (num(p.object_distribution) ?? UNKNOWN_LEVEL) : null;
-  return [{ eventUuid, items: [num(p.distribution) ?? UNKNOWN_LEVEL, objectLevel] }];
+  const objectLevel = p.object_uuid ? recordedLevel(p, "object_") : null;
+  return [{ eventUuid, items: [recordedLevel(p, ""), objectLevel] }];
 }
 const VERB: Record<string, "created" | "updated" | "deleted"> = {
   created: "created",
@@ -141,7 +148,7 @@ export function candidatesOf(r: ChangeRecord, ctx: Context): Candidate[] {
     };
     // Spec 6.2 names created and updated only: a deletion is an update of the object and of its event.
     const v = verb === "created" ? "created" : "updated";
-    const level = o?.level ?? num(p.distribution) ?? UNKNOWN_LEVEL;
+    const level = o?.level ?? recordedLevel(p, "");
     const common = { ...base, entityType: "object" as const, entityUuid: r.entity_uuid, eventUuid, payload, reads: eventUuid ? [{ eventUuid, items: [level] }] : [] };
     const out: Candidate[] = [{ ...common, type: `object.${v}`, list: "objects", followed: r.entity_uuid }];
     if (eventUuid) out.push({ ...common, type: `event.object.${v}`, list: "events", followed: eventUuid });

@@ -5,7 +5,7 @@ import { hasScope } from "../../auth/principal.ts";
 import { userPrincipal } from "../../auth/run-as.ts";
 import { canReadInEvent } from "../../auth/distribution.ts";
 import { queueEmails, type NewNotification } from "./mail.ts";
-import { candidatesOf, type Candidate, type ChangeRecord, type Context, type FollowList } from "./notification-rules.ts";
+import { candidatesOf, type Candidate, type ChangeRecord, type Context, type EventAccess, type FollowList } from "./notification-rules.ts";
 import { sharingGroupIdsSql } from "../../auth/sharing-group-membership.ts";
 
 /** Topic on which a user's new notifications are announced (ids only; subscribers read the rows). */
@@ -135,11 +135,12 @@ async function loadContext(pool: pg.Pool, rows: ChangeRecord[]): Promise<Context
        FROM events e JOIN organisations o ON o.id = e.orgc_id WHERE e.uuid = ANY($1::uuid[])`,
     [[...eventUuids]],
   );
-  const deletedEvents = new Map<string, { distribution: number; orgId: number; orgcId: number }>();
+  const deletedEvents = new Map<string, EventAccess>();
   for (const r of rows) {
     const p = r.payload ?? {};
     if (r.kind === "event.deleted" && typeof p.distribution === "number" && typeof p.org_id === "number" && typeof p.orgc_id === "number") {
-      deletedEvents.set(r.entity_uuid, { distribution: p.distribution, orgId: p.org_id, orgcId: p.orgc_id });
+      const sharingGroupId = typeof p.sharing_group_id === "number" ? p.sharing_group_id : null;
+      deletedEvents.set(r.entity_uuid, { distribution: p.distribution, sharingGroupId, orgId: p.org_id, orgcId: p.orgc_id });
     }
   }
   return {

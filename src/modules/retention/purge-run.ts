@@ -69,6 +69,7 @@ function purgeChanges(events: PurgedEvent[], outcome: PurgeOutcome, reason: stri
       organisation_uuid: e.orgc_uuid,
       organisation_name: e.orgc_name,
       distribution: e.distribution,
+      sharing_group_id: e.sharing_group_id,
       org_id: e.org_id,
       orgc_id: e.orgc_id,
       reason,

@@ -22,6 +22,7 @@ export interface PurgedEvent {
   orgc_uuid: string;
   orgc_name: string;
   distribution: number;
+  sharing_group_id: number | null;
   org_id: number;
   orgc_id: number;
   attributes: number;
@@ -42,7 +43,7 @@ export async function lockCandidates(sql: Sql, cutoff: number, exemptTags: strin
   return rows;
 }
 
-const PURGED_EVENT_COLUMNS = `e.id, e.uuid::text, e.info, o.uuid::text AS orgc_uuid, o.name AS orgc_name, e.distribution, e.org_id, e.orgc_id,
+const PURGED_EVENT_COLUMNS = `e.id, e.uuid::text, e.info, o.uuid::text AS orgc_uuid, o.name AS orgc_name, e.distribution, e.sharing_group_id, e.org_id, e.orgc_id,
             (SELECT count(*)::int FROM attributes a WHERE a.event_id = e.id) AS attributes`;
 
 /** Locks up to `limit` events soft-deleted before `before` (ISO instant), skipping those being edited. */
