@@ -19,6 +19,7 @@ import { OPENSEARCH, SEARCH_BACKENDS } from "../support/search-backends.ts";
 import { sharedPath } from "../support/shared-data.ts";
 import { settled } from "../support/settled.ts";
 import { eventsGraphql, eventsRest } from "./cross-org/events.cases.ts";
+import { exploreGraphql } from "./cross-org/explore.cases.ts";
 import { exploreExportGraphql, exploreExportRest } from "./cross-org/explore-export.cases.ts";
 import { exportsGraphql, exportsReadPaths, exportsRest } from "./cross-org/exports.cases.ts";
 import { everyField, uncoveredFields, type GraphqlCase } from "./cross-org/graphql.ts";
@@ -39,7 +40,7 @@ import { taskCases } from "./cross-org/tasks.cases.ts";
 import { B_ACTORS, buildWorld, finished as finishedRun, leaks, type CrossOrgWorld } from "./cross-org/world.ts";
 
 const restCases: RestCase[] = [...identityRest, ...eventsRest, ...operationsRest, ...exploreExportRest, ...exportsRest, ...reportsRest, ...mcpRest, ...sharingGroupsRest, ...taxonomiesRest, ...warninglistsRest];
-const graphqlCases: GraphqlCase[] = [...identityGraphql, ...eventsGraphql, ...operationsGraphql, ...exploreExportGraphql, ...exportsGraphql, ...reportsGraphql, ...mcpGraphql, ...sharingGroupsGraphql, ...taxonomiesGraphql, ...warninglistsGraphql];
+const graphqlCases: GraphqlCase[] = [...identityGraphql, ...eventsGraphql, ...operationsGraphql, ...exploreExportGraphql, ...exploreGraphql, ...exportsGraphql, ...reportsGraphql, ...mcpGraphql, ...sharingGroupsGraphql, ...taxonomiesGraphql, ...warninglistsGraphql];
 const matrixRows: Row[] = [...restCases.map((c) => restRow(c)), ...graphqlCases.map((c) => graphqlRow(c))];
 const furtherRows: Row[] = [...[...readPathsRest, ...exportsReadPaths, ...reportsReadPaths].map((c) => restRow(c, " (further path)")), ...readPathsGraphql.map((c) => graphqlRow(c, " (further path)"))];
 
