@@ -32,7 +32,7 @@ export function NotificationBell() {
   useEffect(() => {
     const n = created?.notificationCreated;
     if (!n) return;
-    notifications.show({ id: `notification-${n.id}`, title: "New notification", message: describeNotificationType(n.type), autoClose: 8000 });
+    notifications.show({ id: `notification-${n.id}`, title: "New notification", message: describeNotificationType(n.type), autoClose: 8000, closeButtonProps: { "aria-label": "Dismiss notification" } });
   }, [created]);
 
   return (
