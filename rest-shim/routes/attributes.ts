@@ -13,12 +13,20 @@ export const attributeRoutes = [
     method: "GET", path: "/attributes/", operationId: "listAttributes", summary: "List attributes of readable events, newest change first (P1; without object_uuid only standalone attributes; soft-deleted ones too unless deleted=false)", tag: "attributes",
     scopes: ["attributes:read"], status: 200, response: AttributePageSchema,
     query: z
-      .object({ ...pageQueryFields, event_uuid: anyUuid.optional(), type: queryText().optional(), object_uuid: anyUuid.optional(), deleted: queryBool.optional() })
+      .object({
+        ...pageQueryFields,
+        event_uuid: anyUuid.optional(),
+        type: queryText().optional(),
+        category: queryText().optional(),
+        value: queryText().optional().describe("Part of the value, case-insensitive"),
+        object_uuid: anyUuid.optional(),
+        deleted: queryBool.optional(),
+      })
       .strict(),
     handler: async ({ principal, query, services }) => {
       const page = await services.attributes.list(
         principal,
-        { eventUuid: query.event_uuid, type: query.type, objectUuid: query.object_uuid, deleted: query.deleted },
+        { eventUuid: query.event_uuid, type: query.type, category: query.category, value: query.value, objectUuid: query.object_uuid, deleted: query.deleted },
         query,
       );
       const correlations = await services.correlations.ofAttributes(principal, page.items.map((a) => a.uuid));

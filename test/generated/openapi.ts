@@ -1026,6 +1026,348 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/misp/attributes/add/{event_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** MISP attributes/add: one attribute or a list (at most 1000), each created alone; the refused ones are listed in errors by position (attribute_0, ...); none created is MISP's 403 "Could not add Attribute" */
+        post: operations["mispAddAttribute"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/misp/attributes/delete/{attribute_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** MISP attributes/delete: soft-delete an attribute; hard (/1, /hard:1 or {"hard": 1}) deletes it for good */
+        post: operations["mispDeleteAttribute"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/misp/attributes/describeTypes.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** MISP attributes/describeTypes.json: the attribute types and categories accepted, from the attribute catalogue */
+        get: operations["mispDescribeTypes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/misp/attributes/edit/{attribute_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** MISP attributes/edit: change an attribute's type, value, category, to_ids, distribution, comment, correlation flag and seen times (other fields are ignored) */
+        post: operations["mispEditAttribute"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/misp/attributes/view/{attribute_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** MISP attributes/view: an attribute by numeric id or uuid (HEAD: 200 or 404) */
+        get: operations["mispViewAttribute"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/misp/events/add": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** MISP events/add: create an event from MISP JSON ({"Event": {...}}) through the MISP import (invalid attributes left out and listed in errors); /metadata:1 answers without attributes; an existing uuid is MISP's 404 with a Location */
+        post: operations["mispAddEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/misp/events/delete/{event_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** MISP events/delete: delete an event for good, with its attributes, objects and sightings */
+        post: operations["mispDeleteEvent"];
+        /** MISP events/delete: delete an event for good, with its attributes, objects and sightings */
+        delete: operations["mispDeleteEventByDelete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/misp/events/edit/{event_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** MISP events/edit: update an event from MISP JSON (its fields; the attributes and objects it carries are added or updated by uuid, none removed) */
+        post: operations["mispEditEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/misp/events/index": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** MISP events/index: events' metadata, newest change first, filtered as PyMISP's search_index sends (eventinfo, published, tags with ! for NOT, org, datefrom/dateuntil, eventid, limit, page; in the body or as /key:value) */
+        get: operations["mispEventIndex"];
+        put?: never;
+        /** MISP events/index: events' metadata, newest change first, filtered as PyMISP's search_index sends (eventinfo, published, tags with ! for NOT, org, datefrom/dateuntil, eventid, limit, page; in the body or as /key:value) */
+        post: operations["mispSearchEventIndex"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/misp/events/publish/{event_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** MISP events/publish: publish an event (no alert e-mails) */
+        post: operations["mispPublishEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/misp/events/unpublish/{event_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** MISP events/unpublish: unpublish an event */
+        post: operations["mispUnpublishEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/misp/events/view/{event_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** MISP events/view: an event by numeric id or uuid, in MISP JSON with its ids (HEAD: 200 or 404); /metadata:1 without attributes */
+        get: operations["mispViewEvent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/misp/servers/getVersion": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** MISP servers/getVersion: the MISP version spoken and the caller's sync, sighting and galaxy-editor permissions */
+        get: operations["mispGetVersion"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/misp/sightings/add": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** MISP sightings/add: a sighting of an attribute (by the path, or uuid / id in the body) or of every readable attribute holding value / values; type 0 sighting, 1 false positive, 2 expiration */
+        post: operations["mispAddSighting"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/misp/sightings/add/{attribute_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** MISP sightings/add: a sighting of an attribute (by the path, or uuid / id in the body) or of every readable attribute holding value / values; type 0 sighting, 1 false positive, 2 expiration */
+        post: operations["mispAddSightingOfAttribute"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/misp/tags/add": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** MISP tags/add: create a tag (name, colour, exportable, hide_tag, local_only, numerical_value) */
+        post: operations["mispAddTag"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/misp/tags/attachTagToObject": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** MISP tags/attachTagToObject: tag an event or attribute ({uuid, tag (name, id or list), local}); the tag is created when missing */
+        post: operations["mispAttachTag"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/misp/tags/index": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** MISP tags/index: every tag by name (/searchall:<text> keeps those whose name holds the text) */
+        get: operations["mispTagIndex"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/misp/tags/removeTagFromObject": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** MISP tags/removeTagFromObject: remove a tag ({uuid, tag: name or id}) from an event or attribute */
+        post: operations["mispRemoveTag"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/misp/users/view/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** MISP users/view/me: the caller (User), their role with MISP's perm_* flags derived from their scopes (Role), settings (UserSetting) and organisation */
+        get: operations["mispViewMe"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/notifications": {
         parameters: {
             query?: never;
@@ -2954,7 +3296,7 @@ export interface components {
             next_run_at: string | null;
             /** @description The question, by hunt type: a Lucene query, a CPE 2.3 name, a vulnerability id, or ATT&CK technique codes, cluster uuids or tag names (at most 65,536 characters) */
             query: string;
-            /** @description Its frequency: hourly, daily or weekly; custom when its scheduled task was changed through the task routes; null without a schedule */
+            /** @description Its frequency: hourly, daily or weekly; custom for a cron line (cron) or a scheduled task changed through the task routes; null without a schedule */
             schedule: ("hourly" | "daily" | "weekly" | "custom") | null;
             /** @description The scheduled task that runs it; null without a schedule */
             scheduled_task_id: string | null;
@@ -3106,11 +3448,93 @@ export interface components {
         Message: {
             message: string;
         };
+        /** @description An event as MISP answers it: its fields, Org, Orgc, Tag, Attribute, Object, EventReport; `errors` lists attributes left out */
+        MispApiEvent: {
+            errors?: unknown;
+            Event: {
+                id: string;
+                info: string;
+                org_id: string;
+                orgc_id: string;
+                /** Format: uuid */
+                uuid: string;
+            } & {
+                [key: string]: unknown;
+            };
+        };
+        /** @description An attribute as MISP writes it */
+        MispAttribute: {
+            category: string;
+            deleted: boolean;
+            distribution: string;
+            event_id: string;
+            id: string;
+            object_id: string;
+            Tag?: components["schemas"]["MispTag"][];
+            timestamp: string;
+            to_ids: boolean;
+            type: string;
+            /** Format: uuid */
+            uuid: string;
+            value: string;
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description The attributes created (one: an object; several: a list) and, by position (attribute_0, ...), why the others were refused */
+        MispAttributeAdd: {
+            Attribute: components["schemas"]["MispAttribute"] | components["schemas"]["MispAttribute"][];
+            errors?: {
+                [key: string]: unknown;
+            };
+        };
+        /** @description One attribute as MISP answers it */
+        MispAttributeBody: {
+            Attribute: components["schemas"]["MispAttribute"];
+        };
+        /** @description attributes/describeTypes.json: the attribute types and categories this instance accepts */
+        MispDescribeTypes: {
+            result: {
+                categories: string[];
+                category_type_mappings: {
+                    [key: string]: string[];
+                };
+                sane_defaults: {
+                    [key: string]: {
+                        default_category: string;
+                        to_ids: 0 | 1;
+                    };
+                };
+                types: string[];
+            };
+        };
+        /** @description An error as MISP answers it (PyMISP compares name and message) */
+        MispError: {
+            /** @description What was refused: field → messages, per attribute (attribute_0, ...), or a sentence */
+            errors?: unknown;
+            id?: string;
+            message: string;
+            name: string;
+            /** @constant */
+            saved?: false;
+            url: string;
+        };
         /** @description An event in MISP JSON form */
         MispEvent: {
             Event: {
                 [key: string]: unknown;
             };
+        };
+        /** @description Events' metadata, as MISP's event index */
+        MispEventIndex: ({
+            id: string;
+            info: string;
+            /** Format: uuid */
+            uuid: string;
+        } & {
+            [key: string]: unknown;
+        })[];
+        MispMessage: {
+            message: string;
         };
         /** @description A MISP object: attributes grouped by a template, with its references */
         MispObject: {
@@ -3142,6 +3566,88 @@ export interface components {
             pages: number;
             size: number;
             total: number;
+        };
+        /** @description MISP's saveSuccessResponse */
+        MispSaved: {
+            id?: string;
+            message: string;
+            name: string;
+            /** @constant */
+            saved: true;
+            /** @constant */
+            success: true;
+            url: string;
+        };
+        /** @description The first sighting stored, as MISP answers sightings/add */
+        MispSightingBody: {
+            Sighting: {
+                attribute_id: string;
+                event_id: string;
+                id: string;
+                org_id: string;
+                type: string;
+                /** Format: uuid */
+                uuid: string;
+            } & {
+                [key: string]: unknown;
+            };
+        };
+        /** @description A tag as MISP writes it (its numeric id as a string) */
+        MispTag: {
+            colour: string;
+            exportable: boolean;
+            id: string;
+            name: string;
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description One tag, as MISP answers tags/add */
+        MispTagBody: {
+            Tag: components["schemas"]["MispTag"];
+        };
+        /** @description Every tag, as MISP's tags/index */
+        MispTagIndex: {
+            Tag: components["schemas"]["MispTag"][];
+        };
+        /** @description users/view/me: the caller, their role with MISP's perm_* flags (from their scopes), settings and organisation */
+        MispUserView: {
+            Organisation: {
+                id: string;
+                name: string;
+                /** Format: uuid */
+                uuid: string;
+            } & {
+                [key: string]: unknown;
+            };
+            Role: {
+                id: string;
+                name: string;
+            } & {
+                [key: string]: boolean | string;
+            };
+            User: {
+                email: string;
+                id: string;
+                org_id: string;
+                role_id: string;
+            } & {
+                [key: string]: unknown;
+            };
+            UserSetting: {
+                [key: string]: unknown;
+            };
+        };
+        /** @description servers/getVersion: the MISP version this API speaks and the caller's sync, sighting and galaxy-editor permissions */
+        MispVersion: {
+            filter_sightings: boolean;
+            perm_analyst_data: boolean;
+            perm_galaxy_editor: boolean;
+            perm_sighting: boolean;
+            perm_sync: boolean;
+            pymisp_recommended_version: string;
+            request_encoding: string[];
+            uuid: string;
+            version: string;
         };
         /** @description A notification to its user: something followed changed, or a hunt's result changed (spec 2.5, 6) */
         Notification: {
@@ -4279,12 +4785,15 @@ export interface operations {
     listAttributes: {
         parameters: {
             query?: {
+                category?: string;
                 deleted?: "0" | "1" | "true" | "false";
                 event_uuid?: string;
                 object_uuid?: string;
                 page?: string;
                 size?: string;
                 type?: string;
+                /** @description Part of the value, case-insensitive */
+                value?: string;
             };
             header?: never;
             path?: never;
@@ -6619,6 +7128,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    cron?: string | null;
                     description?: string | null;
                     /** @enum {string} */
                     hunt_type?: "search" | "cpe" | "rules" | "fw-attack-pattern" | "opensearch" | "rulezet" | "mitre-attack-pattern";
@@ -6700,6 +7210,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    cron?: string | null;
                     description?: string | null;
                     /** @enum {string} */
                     hunt_type?: "search" | "cpe" | "rules" | "fw-attack-pattern" | "opensearch" | "rulezet" | "mitre-attack-pattern";
@@ -6837,6 +7348,731 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["McpConfig"];
+                };
+            };
+        };
+    };
+    mispAddAttribute: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The numeric id or the uuid */
+                event_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": unknown;
+            };
+        };
+        responses: {
+            /** @description Client error */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MispError"];
+                };
+            };
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MispAttributeAdd"];
+                };
+            };
+        };
+    };
+    mispDeleteAttribute: {
+        parameters: {
+            query?: {
+                hard?: boolean | 0 | 1 | ("0" | "1" | "true" | "false" | "True" | "False");
+            };
+            header?: never;
+            path: {
+                /** @description The numeric id or the uuid */
+                attribute_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": unknown;
+            };
+        };
+        responses: {
+            /** @description Client error */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MispError"];
+                };
+            };
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MispMessage"];
+                };
+            };
+        };
+    };
+    mispDescribeTypes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Client error */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MispError"];
+                };
+            };
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MispDescribeTypes"];
+                };
+            };
+        };
+    };
+    mispEditAttribute: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The numeric id or the uuid */
+                attribute_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": unknown;
+            };
+        };
+        responses: {
+            /** @description Client error */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MispError"];
+                };
+            };
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MispAttributeBody"];
+                };
+            };
+        };
+    };
+    mispViewAttribute: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The numeric id or the uuid */
+                attribute_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Client error */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MispError"];
+                };
+            };
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MispAttributeBody"];
+                };
+            };
+        };
+    };
+    mispAddEvent: {
+        parameters: {
+            query?: {
+                metadata?: boolean | 0 | 1 | ("0" | "1" | "true" | "false" | "True" | "False");
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": unknown;
+            };
+        };
+        responses: {
+            /** @description Client error */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MispError"];
+                };
+            };
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MispApiEvent"];
+                };
+            };
+        };
+    };
+    mispDeleteEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The numeric id or the uuid */
+                event_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Client error */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MispError"];
+                };
+            };
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MispSaved"];
+                };
+            };
+        };
+    };
+    mispDeleteEventByDelete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The numeric id or the uuid */
+                event_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Client error */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MispError"];
+                };
+            };
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MispSaved"];
+                };
+            };
+        };
+    };
+    mispEditEvent: {
+        parameters: {
+            query?: {
+                metadata?: boolean | 0 | 1 | ("0" | "1" | "true" | "false" | "True" | "False");
+            };
+            header?: never;
+            path: {
+                /** @description The numeric id or the uuid */
+                event_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": unknown;
+            };
+        };
+        responses: {
+            /** @description Client error */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MispError"];
+                };
+            };
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MispApiEvent"];
+                };
+            };
+        };
+    };
+    mispEventIndex: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Client error */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MispError"];
+                };
+            };
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MispEventIndex"];
+                };
+            };
+        };
+    };
+    mispSearchEventIndex: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": unknown;
+            };
+        };
+        responses: {
+            /** @description Client error */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MispError"];
+                };
+            };
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MispEventIndex"];
+                };
+            };
+        };
+    };
+    mispPublishEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The numeric id or the uuid */
+                event_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Client error */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MispError"];
+                };
+            };
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MispSaved"];
+                };
+            };
+        };
+    };
+    mispUnpublishEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The numeric id or the uuid */
+                event_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Client error */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MispError"];
+                };
+            };
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MispSaved"];
+                };
+            };
+        };
+    };
+    mispViewEvent: {
+        parameters: {
+            query?: {
+                metadata?: boolean | 0 | 1 | ("0" | "1" | "true" | "false" | "True" | "False");
+            };
+            header?: never;
+            path: {
+                /** @description The numeric id or the uuid */
+                event_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Client error */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MispError"];
+                };
+            };
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MispApiEvent"];
+                };
+            };
+        };
+    };
+    mispGetVersion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Client error */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MispError"];
+                };
+            };
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MispVersion"];
+                };
+            };
+        };
+    };
+    mispAddSighting: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": unknown;
+            };
+        };
+        responses: {
+            /** @description Client error */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MispError"];
+                };
+            };
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MispSightingBody"];
+                };
+            };
+        };
+    };
+    mispAddSightingOfAttribute: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The numeric id or the uuid */
+                attribute_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": unknown;
+            };
+        };
+        responses: {
+            /** @description Client error */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MispError"];
+                };
+            };
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MispSightingBody"];
+                };
+            };
+        };
+    };
+    mispAddTag: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": unknown;
+            };
+        };
+        responses: {
+            /** @description Client error */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MispError"];
+                };
+            };
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MispTagBody"];
+                };
+            };
+        };
+    };
+    mispAttachTag: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": unknown;
+            };
+        };
+        responses: {
+            /** @description Client error */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MispError"];
+                };
+            };
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MispSaved"];
+                };
+            };
+        };
+    };
+    mispTagIndex: {
+        parameters: {
+            query?: {
+                searchall?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Client error */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MispError"];
+                };
+            };
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MispTagIndex"];
+                };
+            };
+        };
+    };
+    mispRemoveTag: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": unknown;
+            };
+        };
+        responses: {
+            /** @description Client error */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MispError"];
+                };
+            };
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MispSaved"];
+                };
+            };
+        };
+    };
+    mispViewMe: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Client error */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MispError"];
+                };
+            };
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MispUserView"];
                 };
             };
         };

@@ -1,7 +1,8 @@
 /**
  * The events list's tag and organisation filters (GraphQL events and REST GET /events/, which the
- * web UI's list uses) on real MISP events, their hostile values, and the attribute type/category
- * catalogue GraphQL gives the UI's forms, checked against MISP's describeTypes.json.
+ * web UI's list uses) and the attributes list's category and value filters on real MISP events,
+ * their hostile values, and the attribute type/category catalogue GraphQL gives the UI's forms,
+ * checked against MISP's describeTypes.json.
  */
 import fs from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -87,6 +88,39 @@ describe("the events list's tag and organisation filters", () => {
     for (const org of ["0", "-1", "abc", "99999999999"]) expect((await app.http.get(`/events/?org_id=${org}`, { token: admin.token })).status, org).toBe(422);
     const badOrg = await app.http.graphql(LIST, { org: 2 ** 40 }, admin.token);
     expect(badOrg.body.errors).toBeDefined();
+  });
+});
+
+describe("the attributes list's category and value filters", () => {
+  const ATTRIBUTES = "query($e: String, $c: String, $v: String) { attributes(eventUuid: $e, category: $c, value: $v, size: 100) { total items { uuid } } }";
+  const file = () => JSON.parse(fs.readFileSync(sharedPath("misp-events", FILES[1]), "utf8")).Event as { uuid: string; Attribute: { uuid: string; category: string; value: string }[] };
+
+  it("keeps the attributes of the category and those whose value contains the text, case-insensitively", async () => {
+    const e = file();
+    const cases: [string | undefined, string | undefined][] = [["Network activity", undefined], [undefined, "HTTP"], ["Payload delivery", "A5FF"], [undefined, "no such value here"]];
+    for (const [category, value] of cases) {
+      const expected = e.Attribute.filter((a) => (!category || a.category === category) && (!value || a.value.toLowerCase().includes(value.toLowerCase()))).map((a) => a.uuid).sort();
+      if (value !== "no such value here") expect(expected.length, `${category} ${value}`).toBeGreaterThan(0);
+      const g = await gql(admin, ATTRIBUTES, { e: e.uuid, c: category, v: value });
+      expect(g.errors).toBeUndefined();
+      expect(g.data.attributes.items.map((a: { uuid: string }) => a.uuid).sort(), `${category} ${value}`).toEqual(expected);
+      const q = new URLSearchParams({ event_uuid: e.uuid, size: "100", ...(category ? { category } : {}), ...(value ? { value } : {}) });
+      const r = await app.http.get(`/attributes/?${q}`, { token: admin.token });
+      expect(r.status, r.text).toBe(200);
+      expect(r.body.items.map((a: { uuid: string }) => a.uuid).sort()).toEqual(expected);
+    }
+    // LIKE's wildcards are literal text.
+    expect((await gql(admin, ATTRIBUTES, { e: e.uuid, v: "%" })).data.attributes.total).toBe(e.Attribute.filter((a) => a.value.includes("%")).length);
+  });
+
+  it("refuses hostile filters with a 422 naming the argument", async () => {
+    const long = await app.http.graphql(ATTRIBUTES, { v: "x".repeat(256) }, admin.token);
+    expect(long.body.errors[0].extensions.status).toBe(422);
+    expect(long.body.errors[0].extensions.detail[0].loc).toEqual(["args", "value"]);
+    const cat = await app.http.graphql(ATTRIBUTES, { c: "y".repeat(256) }, admin.token);
+    expect(cat.body.errors[0].extensions.detail[0].loc).toEqual(["args", "category"]);
+    expect((await app.http.get(`/attributes/?value=${"x".repeat(256)}`, { token: admin.token })).status).toBe(422);
+    expect((await app.http.get("/attributes/?value=a%00b", { token: admin.token })).status).toBe(422);
   });
 });
 

@@ -174,16 +174,23 @@ builder.queryFields((t) => ({
       size: t.arg.int({ description: PAGE_DOC.size(50) }),
       eventUuid: t.arg.string({ description: "Only this event's attributes" }),
       type: t.arg.string({ description: "Only attributes of this MISP type" }),
+      category: t.arg.string({ description: "Only attributes of this MISP category" }),
+      value: t.arg.string({ description: "Part of the value, case-insensitive (at most 255 characters)" }),
       objectUuid: t.arg.string({ description: "Only this object's attributes" }),
       deleted: t.arg.boolean({ description: "true: only soft-deleted ones; false: only live ones; omitted: both" }),
     },
     resolve: (_r, a, ctx, info) => {
-      if (a.type != null && (a.type.length > 255 || a.type.includes("\0"))) throw errors.invalidField(["args", "type"], "must be at most 255 characters without NUL bytes");
+      for (const field of ["type", "category", "value"] as const) {
+        const v = a[field];
+        if (v != null && (v.length > 255 || v.includes("\0"))) throw errors.invalidField(["args", field], "must be at most 255 characters without NUL bytes");
+      }
       return ctx.services.attributes.findPage(
         caller(ctx),
         {
           eventUuid: a.eventUuid ? checkUuid(a.eventUuid, "eventUuid") : undefined,
           type: a.type ?? undefined,
+          category: a.category ?? undefined,
+          value: a.value ?? undefined,
           objectUuid: a.objectUuid ? checkUuid(a.objectUuid, "objectUuid") : undefined,
           deleted: a.deleted ?? undefined,
         },

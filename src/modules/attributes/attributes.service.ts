@@ -11,7 +11,7 @@ import { ensureTags, type TagView } from "../events/index.ts";
 import { checkTagName } from "../tags/index.ts";
 import { checkExclusiveTags } from "../taxonomies/index.ts";
 import { checkAssignableSharingGroups } from "../sharing-groups/index.ts";
-import { listAttributes, tagsOfAttributes, loadAttribute, lockEvent, type AttributeView, type EventRef } from "./attribute-reader.ts";
+import { attributeUuidById, listAttributes, tagsOfAttributes, loadAttribute, lockEvent, type AttributeView, type EventRef } from "./attribute-reader.ts";
 import { prepareAttributePatch, prepareNewAttribute, type AttributeCreate, type AttributePatch } from "./attribute-rules.ts";
 import { insertAttributes, touchEvent, touchObject, updateAttributeColumns, withHits } from "./attribute-writer.ts";
 import { Issues, nowSeconds } from "./input-checks.ts";
@@ -19,10 +19,14 @@ import { parseInput } from "../../platform/errors.ts";
 import { statisticsContract, type StatisticsInput } from "../../platform/statistics.ts";
 import { attributeStatistics, type AttributeStatistics } from "./attribute-statistics.ts";
 import { getAttributeCatalogue, type AttributeCatalogue } from "./catalogue/catalogue.ts";
+import { containsPattern, likeLiteral } from "../../platform/db/like.ts";
 
 export interface AttributeFilter {
   eventUuid?: string;
   type?: string;
+  category?: string;
+  /** Part of the value, case-insensitive. */
+  value?: string;
   /** Given: the attributes of that object; absent: standalone attributes only (as the peer). */
   objectUuid?: string;
   /** Omitted: soft-deleted attributes are listed too (the peer's list); false leaves them out. */
@@ -61,6 +65,8 @@ function attributeFilterWhere(filter: AttributeFilter): Prisma.AttributeWhereInp
   return {
     ...(filter.eventUuid ? { event: { uuid: filter.eventUuid } } : {}),
     ...(filter.type ? { type: filter.type } : {}),
+    ...(filter.category ? { category: filter.category } : {}),
+    ...(filter.value ? { value: { contains: likeLiteral(filter.value), mode: "insensitive" as const } } : {}),
     ...(filter.objectUuid ? { object: { uuid: filter.objectUuid } } : { objectId: null }),
     ...(filter.deleted !== undefined ? { deleted: filter.deleted } : {}),
   };
@@ -90,6 +96,8 @@ export class AttributesService {
     };
     if (filter.eventUuid) add("e.uuid = ?", filter.eventUuid);
     if (filter.type) add("a.type = ?", filter.type);
+    if (filter.category) add("a.category = ?", filter.category);
+    if (filter.value) add("a.value ILIKE ?", containsPattern(filter.value));
     if (filter.objectUuid) add("o.uuid = ?", filter.objectUuid);
     else where.push("a.object_id IS NULL");
     if (filter.deleted !== undefined) add("a.deleted = ?", filter.deleted);
@@ -154,6 +162,12 @@ export class AttributesService {
     const a = await loadAttribute(this.ctx.db.pool, uuid);
     if (!a || !canReadAttribute(p, a)) throw errors.notFound("Attribute");
     return a;
+  }
+
+  /** The uuid of the attribute with MISP's numeric id, or null; the read or write that follows checks access. */
+  async uuidOf(p: Principal | null, id: number): Promise<string | null> {
+    authorize(p);
+    return attributeUuidById(this.ctx.db.pool, id);
   }
 
   async create(p: Principal | null, input: AttributeCreate): Promise<AttributeView> {
