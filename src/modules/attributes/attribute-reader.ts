@@ -164,6 +164,12 @@ export async function attributesOfObjects(sql: Sql, objectIds: number[], reader:
   return byObject;
 }
 
+/** MISP's numeric id of an attribute as its uuid; null when no attribute has it. */
+export async function attributeUuidById(sql: Sql, id: number): Promise<string | null> {
+  const { rows } = await sql.query<{ uuid: string }>("SELECT uuid::text FROM attributes WHERE id = $1", [id]);
+  return rows[0]?.uuid ?? null;
+}
+
 /** Locks an event row (events first, then their children: one lock order for every writer). */
 export async function lockEvent(sql: Sql, by: { uuid: string } | { id: number }): Promise<EventRef | null> {
   const [column, value] = "uuid" in by ? ["uuid", by.uuid] : ["id", by.id];

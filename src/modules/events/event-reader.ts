@@ -158,6 +158,12 @@ export async function loadEvent(sql: Sql, uuid: string, reader?: Principal): Pro
   return rows[0] ? toEventView(rows[0]) : null;
 }
 
+/** MISP's numeric id of an event as its uuid; null when no event has it. */
+export async function eventUuidById(sql: Sql, id: number): Promise<string | null> {
+  const { rows } = await sql.query<{ uuid: string }>("SELECT uuid::text FROM events WHERE id = $1", [id]);
+  return rows[0]?.uuid ?? null;
+}
+
 export async function listEvents(sql: Sql, where: string, params: unknown[], limit: number, offset: number, reader?: Principal): Promise<{ items: EventView[]; total: number }> {
   const pageParams = [...params];
   const [page, count] = await Promise.all([

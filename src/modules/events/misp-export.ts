@@ -41,7 +41,18 @@ interface MispAttributeRow {
   disable_correlation: boolean;
 }
 
-export async function exportMispEvent(sql: Sql, e: EventView, reader: Principal): Promise<{ Event: Record<string, unknown> }> {
+export interface MispExportOptions {
+  /**
+   * MISP's numeric ids beside the uuids (`id`, `event_id`, `object_id`, `org_id`, ...), as a MISP
+   * server answers its API (PyMISP compares them); a file export leaves them out.
+   */
+  ids?: boolean;
+}
+
+export async function exportMispEvent(sql: Sql, e: EventView, reader: Principal, opts: MispExportOptions = {}): Promise<{ Event: Record<string, unknown> }> {
+  const ids = opts.ids === true;
+  /** `{id: "12"}` when ids are asked for, else nothing. */
+  const idOf = (key: string, id: number | string | null) => (ids ? { [key]: str(id === null ? null : Number(id)) } : {});
   const attributeParams: unknown[] = [e.id];
   const readableAttribute = readableSql(reader, "e", ["a.distribution", "o.distribution"], attributeParams);
   const objectParams: unknown[] = [e.id];
@@ -68,13 +79,13 @@ export async function exportMispEvent(sql: Sql, e: EventView, reader: Principal)
       objectParams,
     ),
     sql.query(
-      `SELECT at.attribute_id, t.name, t.colour, t.exportable, at.local
+      `SELECT at.attribute_id, t.id, t.name, t.colour, t.exportable, at.local
          FROM attribute_tags at JOIN attributes a ON a.id = at.attribute_id JOIN tags t ON t.id = at.tag_id
         WHERE a.event_id = $1 ORDER BY t.name`,
       [e.id],
     ),
     sql.query(
-      `SELECT s.attribute_id, s.uuid::text, s.type, s.source, s.date_sighting, o.uuid::text AS org_uuid, o.name AS org_name
+      `SELECT s.id, s.attribute_id, s.uuid::text, s.type, s.source, s.date_sighting, s.org_id, o.uuid::text AS org_uuid, o.name AS org_name
          FROM sightings s LEFT JOIN organisations o ON o.id = s.org_id WHERE s.event_id = $1 ORDER BY s.id`,
       [e.id],
     ),
@@ -100,7 +111,11 @@ export async function exportMispEvent(sql: Sql, e: EventView, reader: Principal)
   const sightingsByAttr = group(sightings.rows, "attribute_id");
   const refsByObject = group(references.rows, "object_id");
 
+  const tagOf = (t: { id: number; name: string; colour: string; exportable: boolean; local: boolean }) => ({ ...idOf("id", t.id), name: t.name, colour: t.colour, exportable: t.exportable, local: t.local });
   const attribute = (a: MispAttributeRow) => ({
+    ...idOf("id", a.id),
+    ...idOf("event_id", e.id),
+    ...idOf("object_id", a.object_id),
     uuid: a.uuid,
     type: a.type,
     category: a.category,
@@ -117,11 +132,15 @@ export async function exportMispEvent(sql: Sql, e: EventView, reader: Principal)
     last_seen: mispTime(a.last_seen),
     ...(a.object_relation !== null ? { object_relation: a.object_relation } : {}),
     ...(tagsByAttr.has(String(a.id))
-      ? { Tag: tagsByAttr.get(String(a.id))!.map((t) => ({ name: t.name, colour: t.colour, exportable: t.exportable, local: t.local })) }
+      ? { Tag: tagsByAttr.get(String(a.id))!.map(tagOf) }
       : {}),
     ...(sightingsByAttr.has(String(a.id))
       ? {
           Sighting: sightingsByAttr.get(String(a.id))!.map((s) => ({
+            ...idOf("id", s.id),
+            ...idOf("attribute_id", a.id),
+            ...idOf("event_id", e.id),
+            ...idOf("org_id", s.org_id),
             uuid: s.uuid,
             type: String(s.type),
             source: s.source,
@@ -144,6 +163,9 @@ export async function exportMispEvent(sql: Sql, e: EventView, reader: Principal)
   }
   return {
     Event: {
+      ...idOf("id", e.id),
+      ...idOf("org_id", e.orgId),
+      ...idOf("orgc_id", e.orgcId),
       uuid: e.uuid,
       info: e.info,
       date: e.date,
@@ -162,12 +184,14 @@ export async function exportMispEvent(sql: Sql, e: EventView, reader: Principal)
       disable_correlation: e.disableCorrelation,
       extends_uuid: e.extendsUuid ?? "",
       attribute_count: String(attributes.rows.length),
-      Org: { uuid: e.org.uuid, name: e.org.name },
-      Orgc: { uuid: e.orgc.uuid, name: e.orgc.name },
-      Tag: e.tags.map((t) => ({ name: t.name, colour: t.colour, exportable: t.exportable, local: t.local })),
+      Org: { ...idOf("id", e.org.id), uuid: e.org.uuid, name: e.org.name },
+      Orgc: { ...idOf("id", e.orgc.id), uuid: e.orgc.uuid, name: e.orgc.name },
+      Tag: e.tags.map(tagOf),
       Galaxy: e.galaxies,
       Attribute: standalone,
       Object: objects.rows.map((o) => ({
+        ...idOf("id", o.id),
+        ...idOf("event_id", e.id),
         ...mispObject(
           o,
           attrsByObject.get(o.id) ?? [],

@@ -3,4 +3,4 @@ export { MAX_SIGHTINGS_PER_REQUEST, SIGHTING_TYPES, sightingContract, sightingLi
 export type { Sighting, SightingInput, SightingListQuery, SightingTypeName } from "./sightings.contracts.ts";
 export { SIGHTINGS_CREATED_DOC, SIGHTING_DOC, SIGHTING_TYPES_DOC } from "./sightings.docs.ts";
 export { SightingsService, readableSightingWhere } from "./sightings.service.ts";
-export type { SightingHit, SightingSelection, SightingsCreated } from "./sightings.service.ts";
+export type { SightingHit, SightingSelection, SightingsCreated, StoredSighting } from "./sightings.service.ts";

@@ -30,6 +30,20 @@ export interface SightingsCreated {
   capped: boolean;
   /** Items skipped (array mode: empty value), as `{index, detail}`. */
   skipped: { index: number; detail: string }[];
+  /** The sightings stored, in item order (MISP's API answers the first with its ids). */
+  stored: StoredSighting[];
+}
+
+/** A stored sighting with the numeric ids MISP's API shows. */
+export interface StoredSighting {
+  id: number;
+  uuid: string;
+  attributeId: string;
+  eventId: number;
+  orgId: number | null;
+  type: number;
+  source: string;
+  dateSighting: number;
 }
 
 export interface SightingHit {
@@ -172,7 +186,7 @@ export class SightingsService {
       );
       const capped = matched.rows.length > MAX_SIGHTINGS_STORED;
       const hits = matched.rows.slice(0, MAX_SIGHTINGS_STORED);
-      if (hits.length === 0) return { created: 0, capped, skipped };
+      if (hits.length === 0) return { created: 0, capped, skipped, stored: [] };
       // 2. Lock the events (in id order, as every writer locks an event before its children), so
       //    that a concurrent event delete or attribute write cannot deadlock with this request.
       const eventIds = [...new Set(hits.map((h) => h.event_id))];
@@ -180,16 +194,16 @@ export class SightingsService {
       // 3. Store one sighting per hit, with the caller's organisation.
       const byIndex = new Map(prepared.map((s) => [s.index, s]));
       const uuids: string[] = hits.map(() => crypto.randomUUID());
-      const { rows } = await client.query<{ uuid: string; attribute_uuid: string; event_uuid: string; type: number; ts: string }>(
+      const { rows } = await client.query<{ id: number; uuid: string; attribute_id: string; event_id: number; source: string; attribute_uuid: string; event_uuid: string; type: number; ts: string }>(
         `WITH inserted AS (
            INSERT INTO sightings (uuid, attribute_id, event_id, type, source, org_id, date_sighting)
            SELECT x.u, a.id, a.event_id, x.type, x.source, $6, x.ts
              FROM unnest($1::uuid[], $2::bigint[], $3::smallint[], $4::text[], $5::bigint[]) WITH ORDINALITY AS x(u, attribute_id, type, source, ts, ord)
              JOIN attributes a ON a.id = x.attribute_id
             ORDER BY x.ord
-           RETURNING uuid, attribute_id, event_id, type, date_sighting)
-         SELECT s.uuid::text, a.uuid::text AS attribute_uuid, e.uuid::text AS event_uuid, s.type, s.date_sighting::text AS ts
-           FROM inserted s JOIN attributes a ON a.id = s.attribute_id JOIN events e ON e.id = s.event_id`,
+           RETURNING id, uuid, attribute_id, event_id, type, source, date_sighting)
+         SELECT s.id, s.uuid::text, s.attribute_id::text, s.event_id, s.source, a.uuid::text AS attribute_uuid, e.uuid::text AS event_uuid, s.type, s.date_sighting::text AS ts
+           FROM inserted s JOIN attributes a ON a.id = s.attribute_id JOIN events e ON e.id = s.event_id ORDER BY s.id`,
         [
           uuids,
           hits.map((h) => h.attribute_id),
@@ -214,7 +228,8 @@ export class SightingsService {
         payload: { attribute_uuid: r.attribute_uuid, sighting_type: SIGHTING_TYPES[r.type], value: valueOf.get(r.uuid), organisation: org, timestamp: Number(r.ts) },
       }));
       await recordChanges(client, p, changes);
-      return { created: rows.length, capped, skipped };
+      const stored = rows.map((r) => ({ id: Number(r.id), uuid: r.uuid, attributeId: r.attribute_id, eventId: r.event_id, orgId: p.orgId, type: r.type, source: r.source, dateSighting: Number(r.ts) }));
+      return { created: rows.length, capped, skipped, stored };
     });
   }
 
