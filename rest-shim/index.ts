@@ -26,6 +26,10 @@ import { settingsRoutes } from "./routes/settings.ts";
 import { sharingGroupRoutes } from "./routes/sharing-groups.ts";
 import { userRoutes } from "./routes/users.ts";
 import { mcpRoutes } from "../src/mcp/mcp-config.routes.ts";
+import { mispRoutes } from "./misp/index.ts";
 
-/** The whole REST surface. Order matters only for readability: paths are matched exactly. */
-export const routeTable: RouteDef[] = [...authRoutes, ...userRoutes, ...roleRoutes, ...organisationRoutes, ...sharingGroupRoutes, ...settingsRoutes, ...apiKeyRoutes, ...auditLogRoutes, ...galaxyRoutes, ...taxonomyRoutes, ...warninglistRoutes, ...searchRoutes, ...exploreExportRoutes, ...correlationRoutes, ...taskRoutes, ...huntRoutes, ...exportRoutes, ...feedRoutes, ...notificationRoutes, ...retentionRoutes, ...eventRoutes, ...attributeRoutes, ...objectRoutes, ...reportRoutes, ...tagRoutes, ...sightingRoutes, ...mcpRoutes];
+/** The REST surface the REST shim serves (rest-shim/register.ts). Order matters only for readability: paths are matched exactly. */
+export const restRouteTable: RouteDef[] = [...authRoutes, ...userRoutes, ...roleRoutes, ...organisationRoutes, ...sharingGroupRoutes, ...settingsRoutes, ...apiKeyRoutes, ...auditLogRoutes, ...galaxyRoutes, ...taxonomyRoutes, ...warninglistRoutes, ...searchRoutes, ...exploreExportRoutes, ...correlationRoutes, ...taskRoutes, ...huntRoutes, ...exportRoutes, ...feedRoutes, ...notificationRoutes, ...retentionRoutes, ...eventRoutes, ...attributeRoutes, ...objectRoutes, ...reportRoutes, ...tagRoutes, ...sightingRoutes, ...mcpRoutes];
+
+/** Every route: the REST shim's and the MISP-compatible API's (served by rest-shim/misp/), for /openapi.json and the matrices. */
+export const routeTable: RouteDef[] = [...restRouteTable, ...mispRoutes];

@@ -110,7 +110,9 @@ export function buildOpenApi(routes: RouteDef[], version: string, publicUrl?: st
     }
     const success = successResponse(r, convert);
     const responses: Record<string, unknown> = Object.fromEntries([r.status, ...(r.otherStatuses ?? [])].map((s) => [String(s), success]));
-    responses["4XX"] = { $ref: "#/components/responses/Error" };
+    responses["4XX"] = r.errorResponse
+      ? { description: "Client error", content: { "application/json": { schema: convert.convert(r.errorResponse, "output") } } }
+      : { $ref: "#/components/responses/Error" };
     const bodySchema = r.bodyType === "multipart" ? r.multipartBody : r.body;
     paths[r.path] ??= {};
     paths[r.path][r.method.toLowerCase()] = {

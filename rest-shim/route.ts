@@ -60,6 +60,8 @@ export interface RouteDef<P = unknown, Q = unknown, B = unknown> {
   emptyBody?: true;
   /** For routes that stream a file instead of JSON: its media types. */
   download?: { mediaTypes: string[] };
+  /** The body of its 4xx answers when it is not the Error shape (the MISP-compatible API answers MISP's). */
+  errorResponse?: z.ZodType;
   /** The parts of a `multipart` body, for the OpenAPI document (files as `binaryPart()`). */
   multipartBody?: z.ZodType;
   handler(ctx: RouteContext<P, Q, B>): unknown | Promise<unknown>;

@@ -10,7 +10,8 @@ import type { Runtime } from "./runtime.ts";
 import { createGraphQLServer, type ServerContext } from "./graphql/yoga.ts";
 import { executeMultipart } from "./graphql/multipart.ts";
 import { attachGraphQLWebSocket } from "./graphql/websocket.ts";
-import { routeTable } from "../rest-shim/index.ts";
+import { restRouteTable, routeTable } from "../rest-shim/index.ts";
+import { MISP_PREFIX, mispException, mispRoutes, registerMispApi } from "../rest-shim/misp/index.ts";
 import { methodsForPath, registerRoutes } from "../rest-shim/register.ts";
 import { buildOpenApi } from "../rest-shim/openapi.ts";
 import { originOf } from "../rest-shim/origin.ts";
@@ -48,9 +49,15 @@ export function buildServer(runtime: Runtime, log: Logger): HttpServer {
     return503OnClosing: false,
     clientErrorHandler: answerClientError,
     // Errors the router raises before any route runs answer in our body shape too.
-    frameworkErrors: (err, _request, reply) => {
-      const appError =
-        err.code === "FST_ERR_MAX_PARAM_LENGTH" ? errors.uriTooLong("A path parameter is longer than 4096 characters") : errors.badRequest("The request URL cannot be decoded");
+    frameworkErrors: (err, request, reply) => {
+      const tooLong = err.code === "FST_ERR_MAX_PARAM_LENGTH";
+      const path = request.url.split("?")[0];
+      if (path.startsWith(`${MISP_PREFIX}/`)) {
+        // The MISP API answers in MISP's shape: MISP finds nothing by such an id.
+        const misp = tooLong ? mispException(404, "Not Found") : mispException(400, "Bad Request");
+        return void (reply as FastifyReply).status(misp.status).send(misp.toBody(path));
+      }
+      const appError = tooLong ? errors.uriTooLong("A path parameter is longer than 4096 characters") : errors.badRequest("The request URL cannot be decoded");
       void (reply as FastifyReply).status(appError.status).send(appError.toBody());
     },
     genReqId: (req) => {
@@ -141,7 +148,8 @@ export function buildServer(runtime: Runtime, log: Logger): HttpServer {
     },
   });
 
-  registerRoutes(app, routeTable, runtime);
+  registerRoutes(app, restRouteTable, runtime);
+  registerMispApi(app, mispRoutes, runtime);
   registerMcpEndpoint(app, runtime);
   const ws = attachGraphQLWebSocket(app.server, runtime, yoga);
 

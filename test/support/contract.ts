@@ -49,7 +49,8 @@ export function checkRestContract(method: string, url: string, status: number, c
   if (!op || !contentType?.startsWith("application/json")) return;
   const declared = op.responses[String(status)] ?? (status >= 400 && status < 500 ? op.responses["4XX"] : undefined);
   let schema: object | undefined;
-  if (status >= 400) schema = { $ref: "#/components/schemas/Error" };
+  const ownError = op.responses["4XX"];
+  if (status >= 400) schema = (ownError && "content" in ownError ? ownError.content?.["application/json"]?.schema : undefined) ?? { $ref: "#/components/schemas/Error" };
   else if (declared && "content" in declared) schema = declared.content?.["application/json"]?.schema;
   if (!schema) throw new Error(`${method} ${path} answered ${status}, a status /openapi.json does not declare`);
   const validate = validatorFor(`${method} ${op.pattern.source} ${status >= 400 ? "error" : status}`, schema);

@@ -1,0 +1,141 @@
+import { z } from "zod";
+import { AppError, InputError, errors, parseInput } from "../../src/platform/errors.ts";
+import type { AttributeCreate, AttributePatch } from "../../src/modules/attributes/index.ts";
+import { named } from "../contract.ts";
+import { seenTime } from "../schemas.ts";
+import { mispFieldErrors, mispSaveFailed } from "./misp-errors.ts";
+import { attributeUuidOf, defineMispRoute, eventUuidOf, mispBool, mispRef, namedParams } from "./misp-route.ts";
+import { MispAttributeSchema, mispAttribute } from "./misp-shapes.ts";
+
+const MESSAGES = { notFound: "Invalid attribute", forbidden: "You do not have permission to do that." };
+/** Attributes one attributes/add request may carry. */
+export const MAX_ATTRIBUTES_PER_ADD = 1000;
+
+const level = z.union([z.number().int(), z.string().regex(/^\d{1,10}$/).transform(Number)]);
+const groupId = level.transform((n) => (n === 0 ? null : n)).nullable();
+
+/**
+ * An attribute as MISP clients send it: MISP's field names, numbers as strings, 0/1 booleans. The
+ * fields MISP's server sets (id, event_id, timestamp, value1, ...) and those this slice does not
+ * take (Sighting, Galaxy, ShadowAttribute) are ignored, as MISP ignores what it does not know.
+ */
+const mispAttributeFields = {
+  category: z.string().max(255).optional(),
+  to_ids: mispBool.optional(),
+  distribution: level.optional(),
+  sharing_group_id: groupId.optional(),
+  comment: z.string().max(65_535).optional(),
+  disable_correlation: mispBool.optional(),
+  first_seen: seenTime.optional(),
+  last_seen: seenTime.optional(),
+  object_relation: z.string().max(255).nullable().optional(),
+};
+const value = z.union([z.string(), z.number()]).transform(String);
+const mispAttributeInput = z
+  .object({
+    type: z.string().max(100),
+    value,
+    uuid: z.string().max(64).optional(),
+    ...mispAttributeFields,
+    Tag: z.array(z.object({ name: z.string() }).loose()).max(100).optional(),
+  })
+  .loose();
+const mispAttributeEdit = z.object({ type: z.string().max(100).optional(), value: value.optional(), ...mispAttributeFields }).loose();
+
+const common = (a: z.output<typeof mispAttributeEdit>): AttributePatch => ({
+  ...(a.type !== undefined ? { type: a.type } : {}),
+  ...(a.value !== undefined ? { value: a.value } : {}),
+  ...(a.category !== undefined ? { category: a.category } : {}),
+  ...(a.to_ids !== undefined ? { toIds: a.to_ids } : {}),
+  ...(a.distribution !== undefined ? { distribution: a.distribution } : {}),
+  ...(a.sharing_group_id !== undefined ? { sharingGroupId: a.sharing_group_id } : {}),
+  ...(a.comment !== undefined ? { comment: a.comment } : {}),
+  ...(a.disable_correlation !== undefined ? { disableCorrelation: a.disable_correlation } : {}),
+  ...(a.first_seen !== undefined ? { firstSeen: a.first_seen } : {}),
+  ...(a.last_seen !== undefined ? { lastSeen: a.last_seen } : {}),
+});
+
+/** `{"Attribute": x}` or x itself. */
+const unwrap = (body: unknown, key: string): unknown =>
+  body && typeof body === "object" && !Array.isArray(body) && key in body ? (body as Record<string, unknown>)[key] : body;
+
+const eventParam = z.object({ event_id: mispRef }).strict();
+const attributeParam = z.object({ attribute_id: mispRef }).strict();
+
+const MispAttributeAddSchema = named(
+  "MispAttributeAdd",
+  z.object({ Attribute: z.union([MispAttributeSchema, z.array(MispAttributeSchema)]), errors: z.record(z.string(), z.unknown()).optional() }),
+  "The attributes created (one: an object; several: a list) and, by position (attribute_0, ...), why the others were refused",
+);
+const MispAttributeBodySchema = named("MispAttributeBody", z.object({ Attribute: MispAttributeSchema }), "One attribute as MISP answers it");
+
+/** Only refusals of the input stay per attribute; any other error (access, the event) is the request's. */
+const isRefusal = (err: unknown) => err instanceof InputError || (err instanceof AppError && ["validation_error", "conflict", "bad_request"].includes(err.code));
+
+export const mispAttributeRoutes = [
+  defineMispRoute({
+    method: "POST", path: "/misp/attributes/add/{event_id}", operationId: "mispAddAttribute", summary: `MISP attributes/add: one attribute or a list (at most ${MAX_ATTRIBUTES_PER_ADD}), each created alone; the refused ones are listed in errors by position (attribute_0, ...); none created is MISP's 403 "Could not add Attribute"`,
+    scopes: ["attributes:create"], params: eventParam, status: 200, response: MispAttributeAddSchema, body: z.unknown(),
+    misp: { notFound: "Invalid event", forbidden: "You do not have permission to do that.", saveFailed: "add Attribute" },
+    handler: async ({ principal, params, body, services }) => {
+      const eventUuid = await eventUuidOf(services, principal, params.event_id);
+      await services.events.get(principal, eventUuid);
+      const given = unwrap(body, "Attribute");
+      const items = Array.isArray(given) ? given : [given];
+      if (items.length === 0 || items.length > MAX_ATTRIBUTES_PER_ADD) throw errors.invalidInput(["Attribute"], `must hold 1 to ${MAX_ATTRIBUTES_PER_ADD} attributes`);
+      const created = [];
+      const fails: Record<string, unknown> = {};
+      for (const [k, item] of items.entries()) {
+        try {
+          const a = parseInput(mispAttributeInput, item);
+          const input: AttributeCreate = { ...common(a), type: a.type, value: a.value, eventUuid, ...(a.uuid ? { uuid: a.uuid } : {}) };
+          let stored = await services.attributes.create(principal, input);
+          for (const t of a.Tag ?? []) await services.attributes.tag(principal, stored.uuid, t.name);
+          if (a.Tag?.length) stored = await services.attributes.get(principal, stored.uuid);
+          created.push(mispAttribute(stored));
+        } catch (err) {
+          if (!isRefusal(err)) throw err;
+          const e = err as AppError;
+          fails[`attribute_${k}`] = typeof e.detail === "string" ? { value: [e.detail] } : mispFieldErrors(e.detail);
+        }
+      }
+      if (created.length === 0) throw mispSaveFailed("add Attribute", items.length === 1 ? fails.attribute_0 : fails);
+      // MISP answers one created attribute as an object, several as a list.
+      return { Attribute: created.length === 1 ? created[0] : created, ...(Object.keys(fails).length ? { errors: fails } : {}) };
+    },
+  }),
+  defineMispRoute({
+    method: "GET", path: "/misp/attributes/view/{attribute_id}", operationId: "mispViewAttribute", summary: "MISP attributes/view: an attribute by numeric id or uuid (HEAD: 200 or 404)",
+    scopes: ["attributes:read"], params: attributeParam, status: 200, response: MispAttributeBodySchema, misp: MESSAGES,
+    handler: async ({ principal, params, services }) => {
+      const a = await services.attributes.get(principal, await attributeUuidOf(services, principal, params.attribute_id));
+      return { Attribute: mispAttribute(a) };
+    },
+  }),
+  defineMispRoute({
+    method: "POST", path: "/misp/attributes/edit/{attribute_id}", operationId: "mispEditAttribute", summary: "MISP attributes/edit: change an attribute's type, value, category, to_ids, distribution, comment, correlation flag and seen times (other fields are ignored)",
+    scopes: ["attributes:update"], params: attributeParam, status: 200, response: MispAttributeBodySchema, body: z.unknown(),
+    misp: { ...MESSAGES, saveFailed: "edit Attribute" },
+    handler: async ({ principal, params, body, services }) => {
+      const uuid = await attributeUuidOf(services, principal, params.attribute_id);
+      if ((await services.attributes.get(principal, uuid)).deleted) throw errors.notFound("Attribute");
+      const patch = common(parseInput(mispAttributeEdit, unwrap(body, "Attribute") ?? {}));
+      return { Attribute: mispAttribute(await services.attributes.update(principal, uuid, patch)) };
+    },
+  }),
+  defineMispRoute({
+    method: "POST", path: "/misp/attributes/delete/{attribute_id}", operationId: "mispDeleteAttribute", summary: "MISP attributes/delete: soft-delete an attribute; hard (/1, /hard:1 or {\"hard\": 1}) deletes it for good",
+    scopes: ["attributes:delete"], params: attributeParam, status: 200, response: named("MispMessage", z.object({ message: z.string() })),
+    query: namedParams({ hard: mispBool.optional() }), body: z.unknown(),
+    misp: { ...MESSAGES, positional: ["hard"] },
+    handler: async ({ principal, params, query, body, services }) => {
+      const uuid = await attributeUuidOf(services, principal, params.attribute_id);
+      const fromBody = parseInput(namedParams({ hard: mispBool.optional() }), body ?? {}).hard;
+      const hard = query.hard ?? fromBody ?? false;
+      // MISP soft-deletes live attributes only: a deleted one is not found.
+      if (!hard && (await services.attributes.get(principal, uuid)).deleted) throw errors.notFound("Attribute");
+      await services.attributes.delete(principal, uuid, { force: hard });
+      return { message: "Attribute deleted." };
+    },
+  }),
+];

@@ -1,0 +1,149 @@
+import crypto from "node:crypto";
+import { z } from "zod";
+import type { Principal } from "../../src/auth/principal.ts";
+import { errors, type ValidationIssue } from "../../src/platform/errors.ts";
+import type { Services } from "../../src/services.ts";
+import { IMPORT_BODY_LIMIT } from "../routes/events.ts";
+import { mispException, mispFieldErrors } from "./misp-errors.ts";
+import { MISP_PREFIX, defineMispRoute, eventUuidOf, mispBool, mispRef, namedParams } from "./misp-route.ts";
+import { MispEventIndexSchema, MispEventSchema, MispSavedSchema, mispEventIndexItem, mispSaved } from "./misp-shapes.ts";
+import { mispIndexFilter } from "./event-index-filter.ts";
+
+const eventParam = z.object({ event_id: mispRef }).strict();
+const MESSAGES = { notFound: "Invalid event", forbidden: "You are not authorised to do that." };
+const now = () => Math.floor(Date.now() / 1000);
+
+/** `/metadata:1`: the event without its attributes, objects and reports. */
+const metadataParam = namedParams({ metadata: mispBool.optional() });
+
+/** The event as MISP answers it: its MISP JSON with the numeric ids; `errors` names the attributes left out. */
+async function answer(services: Services, p: Principal | null, uuid: string, metadata: boolean | undefined, skipped: ValidationIssue[] = []) {
+  const out = await services.events.exportMisp(p, uuid, { ids: true });
+  if (metadata) {
+    const { Attribute: _a, Object: _o, EventReport: _r, ...meta } = out.Event;
+    out.Event = meta;
+  }
+  return skipped.length ? { ...out, errors: mispFieldErrors(skipped) } : out;
+}
+
+/** The `Event` object of a MISP JSON body (`{"Event": {...}}` or the event itself), or null. */
+function eventObject(body: unknown): Record<string, unknown> | null {
+  if (!body || typeof body !== "object" || Array.isArray(body)) return null;
+  const inner = (body as { Event?: unknown }).Event;
+  if (inner === undefined) return body as Record<string, unknown>;
+  return inner && typeof inner === "object" && !Array.isArray(inner) ? (inner as Record<string, unknown>) : null;
+}
+
+/** The uuids MISP gives what arrives without one: the event, its attributes and objects (and theirs). */
+function withUuids(event: Record<string, unknown>): Record<string, unknown> {
+  const give = (items: unknown, nested?: string): unknown =>
+    Array.isArray(items)
+      ? items.map((i) => {
+          if (!i || typeof i !== "object" || Array.isArray(i)) return i;
+          const item = i as Record<string, unknown>;
+          return { ...item, uuid: item.uuid ?? crypto.randomUUID(), ...(nested && nested in item ? { [nested]: give(item[nested]) } : {}) };
+        })
+      : items;
+  return { ...event, uuid: event.uuid ?? crypto.randomUUID(), Attribute: give(event.Attribute), Object: give(event.Object, "Attribute") };
+}
+
+/**
+ * An edit as an import of the event (MISP's edit also adds and updates the attributes and objects
+ * it carries, by uuid, and removes nothing): the route's event, stamped newer than what is stored so
+ * the import takes it, as are the attributes and objects the client left unstamped (PyMISP drops
+ * the timestamps of what it edited).
+ */
+function asEdit(event: Record<string, unknown>, uuid: string, stored: number): Record<string, unknown> {
+  const ts = String(Math.max(now(), stored + 1));
+  const stamp = (items: unknown) =>
+    Array.isArray(items) ? items.map((i) => (i && typeof i === "object" && !Array.isArray(i) && (i as { timestamp?: unknown }).timestamp == null ? { ...i, timestamp: ts } : i)) : items;
+  const objects = Array.isArray(event.Object)
+    ? event.Object.map((o) => (o && typeof o === "object" && !Array.isArray(o) ? { ...(stamp([o]) as object[])[0], Attribute: stamp((o as { Attribute?: unknown }).Attribute) } : o))
+    : event.Object;
+  return { Event: withUuids({ ...event, uuid, timestamp: ts, Attribute: stamp(event.Attribute), Object: objects }) };
+}
+
+export const mispEventRoutes = [
+  defineMispRoute({
+    method: "POST", path: "/misp/events/add", operationId: "mispAddEvent", summary: "MISP events/add: create an event from MISP JSON ({\"Event\": {...}}) through the MISP import (invalid attributes left out and listed in errors); /metadata:1 answers without attributes; an existing uuid is MISP's 404 with a Location",
+    scopes: ["events:create"], status: 200, response: MispEventSchema, bodyLimit: IMPORT_BODY_LIMIT,
+    query: metadataParam, body: z.unknown(),
+    misp: { ...MESSAGES, saveFailed: "add Event" },
+    handler: async ({ principal, query, body, services }) => {
+      const event = eventObject(body);
+      if (!event) throw errors.invalidField(["body", "Event"], "must be an event object");
+      const declared = event.uuid;
+      if (typeof declared === "string") {
+        const existing = await services.events.get(principal, declared.toLowerCase()).catch(() => null);
+        if (existing) {
+          throw mispException(404, "Event already exists, if you would like to edit it, use the url in the location header.", { Location: `${MISP_PREFIX}/events/view/${existing.id}` });
+        }
+      }
+      const imported = await services.events.importMisp(principal, { Event: withUuids(event) }, { skipInvalidAttributes: true });
+      return answer(services, principal, imported.event.uuid, query.metadata, imported.skipped);
+    },
+  }),
+  defineMispRoute({
+    method: "GET", path: "/misp/events/view/{event_id}", operationId: "mispViewEvent", summary: "MISP events/view: an event by numeric id or uuid, in MISP JSON with its ids (HEAD: 200 or 404); /metadata:1 without attributes",
+    scopes: ["events:read"], params: eventParam, query: metadataParam, status: 200, response: MispEventSchema, misp: MESSAGES,
+    handler: async ({ principal, params, query, services }) => {
+      const uuid = await eventUuidOf(services, principal, params.event_id);
+      // MISP has no soft-deleted events: one deleted through our own API is gone for MISP clients.
+      if ((await services.events.get(principal, uuid)).deleted) throw errors.notFound("Event");
+      return answer(services, principal, uuid, query.metadata);
+    },
+  }),
+  defineMispRoute({
+    method: "POST", path: "/misp/events/edit/{event_id}", operationId: "mispEditEvent", summary: "MISP events/edit: update an event from MISP JSON (its fields; the attributes and objects it carries are added or updated by uuid, none removed)",
+    scopes: ["events:update"], params: eventParam, query: metadataParam, status: 200, response: MispEventSchema, bodyLimit: IMPORT_BODY_LIMIT, body: z.unknown(),
+    misp: { ...MESSAGES, saveFailed: "edit Event" },
+    handler: async ({ principal, params, query, body, services }) => {
+      const uuid = await eventUuidOf(services, principal, params.event_id);
+      const stored = await services.events.get(principal, uuid);
+      if (stored.deleted) throw errors.notFound("Event");
+      const event = eventObject(body);
+      if (!event) throw errors.invalidField(["body", "Event"], "must be an event object");
+      const { skipped } = await services.events.importMisp(principal, asEdit(event, uuid, stored.timestamp), { skipInvalidAttributes: true });
+      return answer(services, principal, uuid, query.metadata, skipped);
+    },
+  }),
+  ...(["POST", "DELETE"] as const).map((method) =>
+    defineMispRoute({
+      method, path: "/misp/events/delete/{event_id}", operationId: method === "POST" ? "mispDeleteEvent" : "mispDeleteEventByDelete", summary: "MISP events/delete: delete an event for good, with its attributes, objects and sightings",
+      scopes: ["events:delete"], params: eventParam, status: 200, response: MispSavedSchema, misp: MESSAGES,
+      handler: async ({ principal, params, services, request }) => {
+        const uuid = await eventUuidOf(services, principal, params.event_id);
+        await services.events.delete(principal, uuid, { force: true });
+        const given = String((request.params as { event_id: string }).event_id);
+        return mispSaved("Event deleted.", `/events/delete/${given}`, given);
+      },
+    }),
+  ),
+  ...([true, false] as const).map((published) =>
+    defineMispRoute({
+      method: "POST", path: `/misp/events/${published ? "publish" : "unpublish"}/{event_id}`, operationId: published ? "mispPublishEvent" : "mispUnpublishEvent",
+      summary: published ? "MISP events/publish: publish an event (no alert e-mails)" : "MISP events/unpublish: unpublish an event",
+      scopes: ["events:publish"], params: eventParam, status: 200, response: MispSavedSchema,
+      misp: { ...MESSAGES, saveFailed: `${published ? "publish" : "unpublish"} Event` },
+      handler: async ({ principal, params, services }) => {
+        const uuid = await eventUuidOf(services, principal, params.event_id);
+        const e = await services.events.setPublished(principal, uuid, published);
+        const action = published ? "publish" : "unpublish";
+        return mispSaved(published ? "Event published without alerts" : "Event unpublished.", `/events/${action}/${e.id}`, String(e.id));
+      },
+    }),
+  ),
+  ...(["GET", "POST"] as const).map((method) =>
+    defineMispRoute({
+      method, path: "/misp/events/index", operationId: method === "GET" ? "mispEventIndex" : "mispSearchEventIndex",
+      summary: "MISP events/index: events' metadata, newest change first, filtered as PyMISP's search_index sends (eventinfo, published, tags with ! for NOT, org, datefrom/dateuntil, eventid, limit, page; in the body or as /key:value)",
+      scopes: ["events:read"], status: 200, response: MispEventIndexSchema, query: z.record(z.string(), z.unknown()), ...(method === "POST" ? { body: z.unknown() } : {}),
+      misp: { notFound: "Invalid event" },
+      handler: async ({ principal, query, body, services }) => {
+        const { filter, page } = await mispIndexFilter(services, principal, { ...query, ...(body && typeof body === "object" && !Array.isArray(body) ? body : {}) });
+        const list = await services.events.list(principal, filter, page);
+        return list.items.map(mispEventIndexItem);
+      },
+    }),
+  ),
+];

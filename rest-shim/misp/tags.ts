@@ -1,0 +1,177 @@
+import { z } from "zod";
+import type { Principal } from "../../src/auth/principal.ts";
+import type { AttributeView } from "../../src/modules/attributes/index.ts";
+import type { EventView, TagView } from "../../src/modules/events/index.ts";
+import { AppError, parseInput } from "../../src/platform/errors.ts";
+import type { Services } from "../../src/services.ts";
+import { named } from "../contract.ts";
+import { mispException, mispSaveFailed } from "./misp-errors.ts";
+import { defineMispRoute, mispBool, namedParams } from "./misp-route.ts";
+import { MispSavedSchema, MispTagSchema, mispSaved, mispTag } from "./misp-shapes.ts";
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** Tags MISP's index answers at most here (the catalogue's pages of 1000, read in turn). */
+const MAX_INDEX_TAGS = 100_000;
+const PAGE = 1000;
+const CANNOT_ALTER = "Cannot alter the tags of this data, only the organisation that has created the data (orgc) can modify global tags.";
+
+/** The event or attribute a uuid names (MISP looks for an event first), with its tags; MISP's 404 "Invalid Target." otherwise. */
+type Target = { kind: "Event"; id: string; uuid: string; tags: TagView[] } | { kind: "Attribute"; id: string; uuid: string; tags: TagView[] };
+
+async function findTarget(services: Services, p: Principal | null, uuid: string): Promise<Target> {
+  const notFound = (err: unknown) => {
+    if (err instanceof AppError && err.code === "not_found") return null;
+    throw err;
+  };
+  const e: EventView | null = await services.events.get(p, uuid).catch(notFound);
+  if (e && !e.deleted) return { kind: "Event", id: String(e.id), uuid, tags: e.tags };
+  const a: AttributeView | null = await services.attributes.get(p, uuid).catch(notFound);
+  if (a && !a.deleted) return { kind: "Attribute", id: a.id, uuid, tags: a.tags };
+  throw mispException(404, "Invalid Target.");
+}
+
+const tagRef = z.union([z.string().max(255), z.number().int().min(1).max(2_147_483_647)]);
+const tagObjectBody = z
+  .object({ uuid: z.string().max(64).optional(), tag: z.union([tagRef, z.array(tagRef).min(1).max(100)]).optional(), local: mispBool.optional(), relationship_type: z.string().max(255).nullable().optional() })
+  .loose();
+
+/** The object uuid and tags of a tagging request, with MISP's refusals for missing or malformed ones. */
+function tagRequest(body: unknown) {
+  const b = parseInput(tagObjectBody, body ?? {});
+  if (!b.uuid) throw mispException(405, "Invalid object uuid");
+  // MISP lets this one through as a 500 (InvalidArgumentException); a client error it is.
+  if (!UUID.test(b.uuid)) throw mispException(400, "Invalid UUID");
+  if (b.tag === undefined || b.tag === "") throw mispException(405, "Invalid tag");
+  return { uuid: b.uuid.toLowerCase(), tags: Array.isArray(b.tag) ? b.tag : [b.tag], local: b.local ?? false };
+}
+
+/** A tag named by MISP's numeric id or by name, as its name; null when no tag has that id. */
+async function tagNameOf(services: Services, p: Principal | null, ref: string | number): Promise<string | null> {
+  if (typeof ref === "string" && !/^\d+$/.test(ref)) return ref.trim();
+  return services.tags.get(p, Number(ref)).then(
+    (t) => t.name,
+    (err: unknown) => {
+      if (err instanceof AppError && err.code === "not_found") return null;
+      throw err;
+    },
+  );
+}
+
+const carried = (target: Target, name: string) => target.tags.find((t) => t.name.toLowerCase() === name.toLowerCase());
+
+async function tagTarget(services: Services, p: Principal | null, target: Target, name: string, local: boolean): Promise<void> {
+  await (target.kind === "Event" ? services.events.tag(p, target.uuid, name, local) : services.attributes.tag(p, target.uuid, name, local));
+}
+
+/** The target's tags as they are now (their ids, for MISP's messages). */
+const reload = (services: Services, p: Principal | null, target: Target) => findTarget(services, p, target.uuid);
+
+const MispTagIndexSchema = named("MispTagIndex", z.object({ Tag: z.array(MispTagSchema) }), "Every tag, as MISP's tags/index");
+const MispTagBodySchema = named("MispTagBody", z.object({ Tag: MispTagSchema }), "One tag, as MISP answers tags/add");
+
+export const mispTagRoutes = [
+  defineMispRoute({
+    method: "GET", path: "/misp/tags/index", operationId: "mispTagIndex", summary: "MISP tags/index: every tag by name (/searchall:<text> keeps those whose name holds the text)",
+    scopes: ["tags:read"], status: 200, response: MispTagIndexSchema, query: namedParams({ searchall: z.string().max(255).optional() }),
+    misp: { notFound: "Invalid tag" },
+    handler: async ({ principal, query, services }) => {
+      const filter = query.searchall?.replace(/^%+|%+$/g, "") || undefined;
+      const tags = [];
+      for (let page = 1; tags.length < MAX_INDEX_TAGS; page++) {
+        const batch = await services.tags.list(principal, { page, size: PAGE, ...(filter ? { filter } : {}) });
+        tags.push(...batch.items.map(mispTag));
+        if (page >= batch.pages) break;
+      }
+      return { Tag: tags };
+    },
+  }),
+  defineMispRoute({
+    method: "POST", path: "/misp/tags/add", operationId: "mispAddTag", summary: "MISP tags/add: create a tag (name, colour, exportable, hide_tag, local_only, numerical_value)",
+    scopes: ["tags:create"], status: 200, response: MispTagBodySchema, body: z.unknown(),
+    misp: { notFound: "Invalid tag", saveFailed: "add Tag" },
+    handler: async ({ principal, body, services }) => {
+      const given = body && typeof body === "object" && "Tag" in body ? (body as { Tag: unknown }).Tag : body;
+      const t = parseInput(
+        z
+          .object({
+            name: z.string(),
+            colour: z.string().optional(),
+            exportable: mispBool.optional(),
+            hide_tag: mispBool.optional(),
+            local_only: mispBool.optional(),
+            numerical_value: z.union([z.number().int(), z.string().regex(/^-?\d{1,10}$/).transform(Number)]).nullable().optional(),
+          })
+          .loose(),
+        given ?? {},
+      );
+      const created = await services.tags.create(principal, {
+        name: t.name,
+        ...(t.colour ? { colour: t.colour } : {}),
+        ...(t.exportable !== undefined ? { exportable: t.exportable } : {}),
+        ...(t.hide_tag !== undefined ? { hideTag: t.hide_tag } : {}),
+        ...(t.local_only !== undefined ? { localOnly: t.local_only } : {}),
+        ...(t.numerical_value !== undefined ? { numericalValue: t.numerical_value } : {}),
+      });
+      return { Tag: mispTag(created) };
+    },
+  }),
+  defineMispRoute({
+    method: "POST", path: "/misp/tags/attachTagToObject", operationId: "mispAttachTag", summary: "MISP tags/attachTagToObject: tag an event or attribute ({uuid, tag (name, id or list), local}); the tag is created when missing",
+    // The scope is the target's (events:tag or attributes:tag): the services check it.
+    scopes: [], status: 200, response: MispSavedSchema, body: z.unknown(),
+    misp: { notFound: "Invalid Target.", forbidden: CANNOT_ALTER, saveFailed: "attachTagToObject Tag" },
+    handler: async ({ principal, body, services }) => {
+      const req = tagRequest(body);
+      let target = await findTarget(services, principal, req.uuid);
+      const fails: string[] = [];
+      const messages: string[] = [];
+      let successes = 0;
+      for (const ref of req.tags) {
+        const name = await tagNameOf(services, principal, ref);
+        if (name === null) {
+          fails.push("Invalid Tag.");
+          continue;
+        }
+        if (carried(target, name)) {
+          messages.push(`${target.kind} already has the requested tag attached, no changes had to be made for tag ${name}.`);
+          successes++;
+          continue;
+        }
+        try {
+          await tagTarget(services, principal, target, name, req.local);
+        } catch (err) {
+          if (!(err instanceof AppError) || err.code !== "validation_error") throw err;
+          fails.push(typeof err.detail === "string" ? err.detail : err.detail.map((d) => d.msg).join("; "));
+          continue;
+        }
+        target = await reload(services, principal, target);
+        const tag = carried(target, name)!;
+        messages.push(`${req.local ? "Local" : "Global"} tag ${tag.name}(${tag.id}) successfully attached to ${target.kind}(${target.id}).`);
+        successes++;
+      }
+      const failed = fails.length ? `Failed to attach ${fails.length} tags. Reasons: ${JSON.stringify({ ...fails })}` : "";
+      if (successes === 0) throw mispSaveFailed("attachTagToObject Tag", failed);
+      const message = (successes > 1 ? `Successfully attached ${successes} tags to ${target.kind} (${target.id})` : messages[0]) + (failed ? `\n${failed}` : "");
+      return mispSaved(message, "/tags/attachTagToObject");
+    },
+  }),
+  defineMispRoute({
+    method: "POST", path: "/misp/tags/removeTagFromObject", operationId: "mispRemoveTag", summary: "MISP tags/removeTagFromObject: remove a tag ({uuid, tag: name or id}) from an event or attribute",
+    scopes: [], status: 200, response: MispSavedSchema, body: z.unknown(),
+    misp: { notFound: "Invalid Target.", forbidden: CANNOT_ALTER, saveFailed: "removeTagFromObject Tag" },
+    handler: async ({ principal, body, services }) => {
+      const req = tagRequest(body);
+      if (req.tags.length !== 1) throw mispException(405, "Invalid tag");
+      const name = await tagNameOf(services, principal, req.tags[0]);
+      const known = name === null ? [] : (await services.tags.list(principal, { page: 1, size: PAGE, filter: name })).items;
+      const tag = known.find((t) => t.name.toLowerCase() === name!.toLowerCase());
+      if (!tag) throw mispException(405, "Invalid Tag.");
+      const target = await findTarget(services, principal, req.uuid);
+      const link = carried(target, tag.name);
+      if (!link) throw mispException(404, `Could not remove tag as it is not attached to the target ${target.kind}`);
+      await (target.kind === "Event" ? services.events.untag(principal, target.uuid, tag.name) : services.attributes.untag(principal, target.uuid, tag.name));
+      return mispSaved(`${link.local ? "Local" : "Global"} tag ${tag.name} (${tag.id}) successfully removed from ${target.kind}(${target.id}).`, "/tags/removeTagFromObject");
+    },
+  }),
+];
+
