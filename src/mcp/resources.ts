@@ -7,6 +7,7 @@ import type { Runtime } from "../runtime.ts";
 import { ANALYSIS_LEVELS, THREAT_LEVELS } from "./levels.ts";
 import { registerGalaxyResources } from "./resources-galaxies.ts";
 import { registerTaxonomyResources } from "./resources-taxonomies.ts";
+import { registerWarninglistResources } from "./resources-warninglists.ts";
 
 const json = (uri: string, value: unknown) => ({ contents: [{ uri, mimeType: "application/json", text: JSON.stringify(value, null, 1) }] });
 
@@ -106,4 +107,5 @@ export function registerResources(server: McpServer, runtime: Runtime): void {
   );
   registerGalaxyResources(server, runtime);
   registerTaxonomyResources(server, runtime);
+  registerWarninglistResources(server, runtime);
 }

@@ -22,6 +22,7 @@ export const TOOL_SCOPES: Record<McpToolName, readonly string[]> = {
   get_statistics: ["events:read", "attributes:read"],
   get_sightings: ["sightings:read", "attributes:read", "events:read"],
   search_galaxy: ["galaxies:read"],
+  check_warninglists: ["warninglists:read"],
   get_hunt_history: ["hunts:read"],
   get_notifications: ["notifications:read"],
   run_hunt: ["hunts:run"],

@@ -15,6 +15,7 @@ export const MCP_TOOL_NAMES = [
   "get_statistics",
   "get_sightings",
   "search_galaxy",
+  "check_warninglists",
   "get_hunt_history",
   "get_notifications",
   "run_hunt",

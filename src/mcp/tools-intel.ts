@@ -5,6 +5,7 @@ import type { GalaxyCluster } from "../generated/prisma/client.ts";
 import type { SearchPage } from "../modules/search/index.ts";
 import { ATTACK_PATTERN_TYPE } from "../modules/galaxies/index.ts";
 import { SIGHTING_TYPES } from "../modules/sightings/index.ts";
+import { WARNINGLIST_CHECK_MAX, warninglistCheckContract } from "../modules/warninglists/index.ts";
 import { statisticsContract, type KeyCount, type TopKeys } from "../platform/statistics.ts";
 import { galaxyOfType } from "./resources-galaxies.ts";
 import { toolResult } from "./results.ts";
@@ -206,5 +207,31 @@ export function registerIntelTools(server: McpServer, runtime: Runtime): void {
       annotations: READ_ONLY,
     },
     wrap(runtime, "search_galaxy", searchGalaxy),
+  );
+
+  server.registerTool(
+    "check_warninglists",
+    {
+      title: "Check values against the warninglists",
+      description:
+        `Tells which enabled warninglists (known-good or noisy values: public DNS resolvers, cloud ranges, top domains, URL shorteners...) each of 1 to ${WARNINGLIST_CHECK_MAX} ` +
+        "values is on, with the matcher attribute writes use: a listed value is probably not malicious by itself and takes no part in correlation. " +
+        'Examples: {"values": ["8.8.8.8", "https://bit.ly/x"]}, {"values": ["1.1.1.1|53"], "type": "ip-dst|port"}. ' +
+        "Returns listed (how many values are on a list) and results: {value, warninglists: [{id, name}]} in the order given. " +
+        "The warninglists resource lists the enabled lists.",
+      inputSchema: {
+        values: warninglistCheckContract.shape.values,
+        type: warninglistCheckContract.shape.type,
+      },
+      annotations: READ_ONLY,
+    },
+    wrap(runtime, "check_warninglists", async (args: { values: string[]; type?: string }, { services, principal }) => {
+      const results = await services.warninglists.check(principal, args);
+      const listed = results.filter((r) => r.warnings.length > 0).length;
+      return toolResult(`${listed} of ${results.length} values on an enabled warninglist.`, {
+        listed,
+        results: results.map((r) => ({ value: r.value, warninglists: r.warnings.map((w) => ({ id: w.id, name: w.name })) })),
+      });
+    }),
   );
 }

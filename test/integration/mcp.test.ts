@@ -139,6 +139,7 @@ describe("/mcp", () => {
       "workbench://query-syntax",
       "workbench://taxonomies",
       "workbench://threat-levels",
+      "workbench://warninglists",
     ]);
     const types = JSON.parse(await resourceText(client, "workbench://attribute-types"));
     expect(types.find((t: { type: string }) => t.type === "ip-dst")).toMatchObject({ default_category: "Network activity" });

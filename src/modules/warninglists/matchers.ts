@@ -215,7 +215,7 @@ interface Applicable {
  * are compared in lower case, except by regexes (their own flags). Build with `WarninglistBuilder`.
  */
 export class WarninglistMatcher {
-  private readonly byType = new Map<string, Applicable>();
+  private readonly byType = new Map<string | null, Applicable>();
 
   constructor(
     private readonly lists: ListMeta[],
@@ -230,8 +230,11 @@ export class WarninglistMatcher {
     return this.lists.length;
   }
 
-  /** The hits of an attribute value (its stored parts: value1, and value2 of composite types), by list id. */
-  match(type: string, value1: string, value2: string | null): readonly Warning[] {
+  /**
+   * The hits of an attribute value (its stored parts: value1, and value2 of composite types), by
+   * list id. Without a type (a value checked on its own), every list applies, whatever its types.
+   */
+  match(type: string | null, value1: string, value2: string | null): readonly Warning[] {
     const app = this.applicable(type);
     if (app.types.size === 0) return NO_HITS;
     const found = new Set<number>();
@@ -269,12 +272,12 @@ export class WarninglistMatcher {
     }
   }
 
-  private applicable(type: string): Applicable {
+  private applicable(type: string | null): Applicable {
     let a = this.byType.get(type);
     if (a) return a;
     a = { lists: new Uint8Array(this.lists.length), types: new Set(), regex: [] };
     this.lists.forEach((l, i) => {
-      const all = l.matchingAttributes.length === 0 || l.matchingAttributes.includes("ALL");
+      const all = type === null || l.matchingAttributes.length === 0 || l.matchingAttributes.includes("ALL");
       if (!all && !l.matchingAttributes.includes(type)) return;
       if (l.type === "regex" && !this.regexes.has(i)) return;
       a!.lists[i] = 1;

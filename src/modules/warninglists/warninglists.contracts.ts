@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { containsFilter } from "../../platform/contract-fields.ts";
+import { containsFilter, storedText } from "../../platform/contract-fields.ts";
+import { isKnownType, MAX_VALUE_LENGTH } from "../attributes/index.ts";
 import { WARNINGLIST_TYPES } from "./matchers.ts";
 
 /**
@@ -36,6 +37,25 @@ export const warninglistFlagsContract = z
   })
   .strict();
 
+export const WARNINGLIST_CHECK_MAX = 1000;
+
+/** Which enabled lists values are on (MISP's /warninglists/checkValue). */
+export const warninglistCheckContract = z
+  .object({
+    values: z
+      .array(storedText(MAX_VALUE_LENGTH).min(1))
+      .min(1)
+      .max(WARNINGLIST_CHECK_MAX)
+      .describe(`1 to ${WARNINGLIST_CHECK_MAX} values, as attributes store them (a composite value with its type, e.g. "8.8.8.8|53" as ip-dst|port)`),
+    type: z
+      .string()
+      .refine(isKnownType, "not a known attribute type")
+      .optional()
+      .describe("Their attribute type: only lists that apply to it are checked, as on attribute writes, and a composite type's value is split at its |. Omitted: every enabled list, the value whole"),
+  })
+  .strict();
+
 export type WarninglistListQuery = z.output<typeof warninglistListContract>;
 export type WarninglistEntriesQuery = z.output<typeof warninglistEntriesContract>;
 export type WarninglistFlags = z.output<typeof warninglistFlagsContract>;
+export type WarninglistCheck = z.output<typeof warninglistCheckContract>;

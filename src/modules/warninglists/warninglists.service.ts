@@ -8,11 +8,12 @@ import { withTransaction } from "../../platform/db/transaction.ts";
 import { errors, parseInput } from "../../platform/errors.ts";
 import { offsetOf, pageOf, type Page } from "../../platform/pagination.ts";
 import type { AuditService } from "../audit/index.ts";
-import { entryProblem } from "./matchers.ts";
+import { isCompositeType, splitComposite } from "../attributes/index.ts";
+import { entryProblem, type Warning } from "./matchers.ts";
 import { queueHitRecompute } from "./recompute-hits.ts";
 import { entryPage, replaceEntries, setEnabled, upsertList } from "./warninglist-store.ts";
 import { readWarninglistSource } from "./warninglist-source.ts";
-import { warninglistEntriesContract, warninglistFlagsContract, warninglistListContract } from "./warninglists.contracts.ts";
+import { warninglistCheckContract, warninglistEntriesContract, warninglistFlagsContract, warninglistListContract } from "./warninglists.contracts.ts";
 
 /** Serialises imports and enable/disable, across processes. */
 const WARNINGLIST_LOCK = 727012;
@@ -22,6 +23,11 @@ const REFUSED_SHOWN = 50;
 export type WarninglistQuery = { select?: Prisma.WarninglistSelect };
 export type WarninglistPage = Page<Warninglist> & { query: { enabled: boolean | null; type: string | null; name: string | null } };
 export type WarninglistWithEntries = Warninglist & { entries: string[]; entriesPage: { page: number; size: number } };
+
+export interface WarninglistCheckResult {
+  value: string;
+  warnings: readonly Warning[];
+}
 
 export interface WarninglistUpdateResult {
   lists: number;
@@ -132,6 +138,23 @@ export class WarninglistsService {
     authorize(p, "warninglists:read");
     const q = parseInput(warninglistEntriesContract, given);
     return entryPage(this.ctx.db.pool, id, (q.page - 1) * q.size, q.size);
+  }
+
+  /**
+   * Which enabled lists each value is on, with the matcher attribute writes use (MISP's
+   * checkValue). With a type, only the lists applying to it, and a composite value is split as
+   * its attribute would be; without, every enabled list and the value whole.
+   */
+  async check(p: Principal | null, given: z.input<typeof warninglistCheckContract>): Promise<WarninglistCheckResult[]> {
+    authorize(p, "warninglists:read");
+    const q = parseInput(warninglistCheckContract, given);
+    const matcher = await this.ctx.warninglists.matcher();
+    const composite = q.type !== undefined && isCompositeType(q.type);
+    return q.values.map((value) => {
+      const parts = composite ? splitComposite(q.type!, value) : null;
+      const warnings = parts ? matcher.match(q.type!, parts[0].value, parts[1].value) : matcher.match(q.type ?? null, value, null);
+      return { value, warnings };
+    });
   }
 
   /**

@@ -46,6 +46,8 @@ export const mcpTools: McpToolRow[] = [
   { tool: "get_correlations", args: ({ w }) => ({ event_uuid: w.a.privateEvent.uuid, size: 100 }), b: "hidden", validator: { status: 200 }, validatorFinds: (w) => [w.a.privateAttribute.uuid] },
   { tool: "get_sightings", args: ({ w }) => ({ attribute_uuid: w.a.privateAttribute.uuid }), b: "hidden", validator: { status: 200 }, validatorFinds: (w) => [w.a.sightingSource] },
   { tool: "search_galaxy", args: () => ({ galaxy: "cross-org", query: "X0001" }), b: "shared", validator: { status: 200 } },
+  // The warninglists are every organisation's: B checks values against the same lists as A.
+  { tool: "check_warninglists", args: () => ({ values: ["8.8.8.8"], type: "ip-dst" }), b: "shared", validator: { status: 200 } },
   // A's tag is on A's private event and attribute only: B's counts never name it, the site administrator's do.
   {
     tool: "get_statistics",

@@ -78,6 +78,7 @@ export const mcpToolCases: McpToolCase[] = [
   { tool: "get_sightings", args: async (w) => ({ attribute_uuid: (await owners(w)).attributeUuid }), expect: adminOnly },
   { tool: "get_statistics", args: () => ({ from: "2000-01-01", top: 5 }), expect: adminOnly },
   { tool: "search_galaxy", args: async (w) => (await attack(w), { query: "T1059" }), expect: adminOnly },
+  { tool: "check_warninglists", args: () => ({ values: ["8.8.8.8", "https://bit.ly/x"] }), expect: adminOnly },
   { tool: "get_hunt_history", args: async (w) => ({ hunt_id: (await owners(w)).huntId }), expect: adminOnly },
   { tool: "get_notifications", args: () => ({ read: false }), expect: adminOnly },
   { tool: "run_hunt", args: async (w) => ({ hunt_id: (await owners(w)).huntId }), expect: adminOnly },
