@@ -38,6 +38,11 @@ export interface SearchInput {
   filters?: Record<string, string>;
   /** Count every match (hunts report the full count); otherwise exact up to 10 000. */
   exactTotal?: boolean;
+  /**
+   * Attributes only: leave out those on an enabled warninglist, as the query
+   * `NOT _exists_:warnings.name` would (MISP's `enforceWarninglist`).
+   */
+  excludeWarninglisted?: boolean;
 }
 
 /** A field a query may name (Explore's field-name completion). */
@@ -129,11 +134,14 @@ export class SearchService {
     if (from + input.size > MAX_SEARCH_WINDOW) {
       throw errors.invalidInput(["page"], `page × size must not exceed ${MAX_SEARCH_WINDOW}; narrow the query instead`, input.page);
     }
+    if (input.excludeWarninglisted && target !== "attributes") {
+      throw errors.invalidInput(["excludeWarninglisted"], "applies to attribute searches only (other documents carry no warninglist hits)", true);
+    }
     const index = INDEX_OF[target];
     const result = await this.limited(p, () =>
       this.ctx.search.search({
         index,
-        query,
+        query: input.excludeWarninglisted ? withoutWarninglisted(query) : query,
         defaultFields: INDEX_FIELDS[index].defaultFields,
         access: searchAccessOf(p),
         filters: { ...(input.includeDeleted || target === "correlations" ? {} : { deleted: false }), ...input.filters },
@@ -226,6 +234,9 @@ export class SearchService {
     for (const h of owned) Object.assign(h.source, counts.get(h.id) ?? {});
   }
 }
+
+/** The query without the attributes that carry a warninglist hit. */
+const withoutWarninglisted = (query: LuceneAst): LuceneAst => ({ kind: "bool", must: [query], should: [], mustNot: [{ kind: "exists", field: "warnings.name" }] });
 
 /** The access fields an event document copies from its event. */
 function eventAccessOf(source: Record<string, unknown>): EventAccessFields {
