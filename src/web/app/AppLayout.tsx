@@ -4,7 +4,7 @@ import { Suspense } from "react";
 import { Link, Redirect, Route, Switch, useLocation } from "wouter";
 import { Busy } from "../components/Busy.tsx";
 import { session } from "../lib/session.ts";
-import { useIdentity } from "../lib/identity.ts";
+import { grants, useIdentity } from "../lib/identity.ts";
 import { NotificationBell } from "./NotificationBell.tsx";
 import { NotFoundPage } from "./NotFoundPage.tsx";
 import { navEntries, pageRoutes } from "./routes.tsx";
@@ -13,7 +13,8 @@ export function AppLayout() {
   const [opened, { toggle, close }] = useDisclosure();
   const [location] = useLocation();
   const identity = useIdentity();
-  const isAdmin = identity?.scopes.some((s) => s === "*" || s.startsWith("users:")) ?? false;
+  // users:me alone (every role has it) is no administrator: users:* (or *) is.
+  const isAdmin = identity ? grants(identity.scopes, "users:*") : false;
 
   return (
     <AppShell header={{ height: 56 }} navbar={{ width: 220, breakpoint: "sm", collapsed: { mobile: !opened } }} padding="md">
