@@ -6,9 +6,12 @@ const EXAMPLES: [string, string][] = [
   ["value:evil.example", "A field equals a value"],
   ['info:"spear phishing"', "A phrase"],
   ["type:ip-dst AND to_ids:true", "Both must hold (AND, OR, NOT in capitals)"],
+  ["type:domain OR type:hostname", "Either may hold; group with ( )"],
   ["value:*.example.com", "Wildcards: * any characters, ? one"],
   ["tags.name:tlp\\:amber", "Escape : and other special characters with \\"],
   ["@timestamp:[now-7d TO now]", "A range, inclusive [ ] or exclusive { }"],
+  ["value:evl~", "Fuzzy: close spellings (~1 or ~2 edits)"],
+  ["_exists_:comment", "The field has a value"],
   ["NOT deleted:true", "Leave matches out"],
 ];
 
