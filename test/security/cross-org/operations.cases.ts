@@ -254,7 +254,7 @@ export const operationsGraphql: GraphqlCase[] = [
   },
 
   { field: "Query.feeds", scopes: ["feeds:read"], query: "{ feeds(size: 100) { items { id name url provider headers eventUuid } } }", b: "filtered", validator: { status: 200 }, validatorFinds: (w) => [w.a.networkFeed.name, w.a.localFeed.name] },
-  { field: "Query.feed", scopes: ["feeds:read", "tasks:read"], query: "query($id: Int!) { feed(id: $id) { id name url runs { total items { id result } } } }", variables: ({ w }) => ({ id: w.a.networkFeed.id }), b: "hidden", validator: { status: 200 } },
+  { field: "Query.feed", scopes: ["feeds:read"], query: "query($id: Int!) { feed(id: $id) { id name url runs { total items { id result } } } }", variables: ({ w }) => ({ id: w.a.networkFeed.id }), b: "hidden", validator: { status: 200 } },
   { field: "Query.feedExplore", scopes: ["feeds:read"], query: "query($id: Int!) { feedExplore(id: $id) { total items { uuid entry } } }", variables: ({ w }) => ({ id: w.a.networkFeed.id }), b: "hidden", validator: { status: 200 } },
   {
     field: "Query.feedPreview", scopes: ["feeds:preview"],
