@@ -140,12 +140,55 @@ describe("feeds in the browser", () => {
     }
   });
 
+  it("creates a network feed, schedules it, replaces the uploaded feed's file, and deletes the network feed", async () => {
+    const { context, page, problems } = await openPage(browser, "desktop");
+    page.setDefaultTimeout(10_000);
+    try {
+      await signIn(page, app.url, "/feeds");
+      await page.getByRole("textbox", { name: "Feed name" }).fill("Abuse list (browser)");
+      await page.getByRole("textbox", { name: "Provider" }).fill("abuse.example");
+      await page.getByRole("combobox", { name: "Format" }).selectOption("FREETEXT");
+      await page.getByRole("textbox", { name: "Feed URL" }).fill("https://feeds.example.org/abuse.txt");
+      await page.getByRole("combobox", { name: "Tags for its events" }).fill("feed:abuse");
+      await page.keyboard.press("Enter");
+      await page.getByRole("button", { name: "Create feed" }).click();
+      await page.getByRole("heading", { name: "Abuse list (browser)", level: 1 }).waitFor();
+      const id = Number(new URL(page.url()).pathname.split("/").pop());
+      const created = await app.http.get(`/feeds/${id}`, { token: admin.token });
+      expect(created.body).toMatchObject({ input_source: "network", source_format: "freetext", url: "https://feeds.example.org/abuse.txt", enabled: false, tags: ["feed:abuse"] });
+
+      await page.getByRole("switch", { name: "Fetch on its schedule" }).click({ force: true });
+      await expect.poll(async () => (await app.http.get(`/feeds/${id}`, { token: admin.token })).body.enabled).toBe(true);
+      await page.getByRole("button", { name: "Delete feed" }).click();
+      await page.getByRole("button", { name: "Delete for good: feed Abuse list (browser)" }).click();
+      await page.waitForURL(/\/feeds$/);
+      expect((await app.http.get(`/feeds/${id}`, { token: admin.token })).status).toBe(404);
+
+      // The uploaded feed's file replaced: a new upload key, read by the next fetch.
+      const before = (await app.http.get(`/feeds/${feedId}`, { token: admin.token })).body.url as string;
+      await page.goto(`${app.url}/feeds/${feedId}`);
+      await page.locator('input[type="file"]').setInputFiles(archivePath);
+      await page.getByRole("button", { name: "Replace the file" }).click();
+      await page.getByText("The file was replaced: the next fetch reads it.").waitFor();
+      const after = (await app.http.get(`/feeds/${feedId}`, { token: admin.token })).body.url as string;
+      expect(after).toMatch(/^feed-uploads\/[0-9a-f-]{36}$/);
+      expect(after).not.toBe(before);
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
   for (const width of Object.keys(WIDTHS) as Width[]) {
     it(`has no serious accessibility violation on the feed pages at ${WIDTHS[width].width} px`, async () => {
       const { context, page, problems } = await openPage(browser, width);
       try {
         await signIn(page, app.url, "/feeds");
         await page.getByRole("link", { name: "Infoblox sample (browser)" }).waitFor();
+        expect(await accessibilityViolations(page)).toEqual([]);
+        // The upload form's own controls too.
+        await page.getByRole("radio", { name: "Upload a file" }).check();
+        await page.getByText("Accepted: .csv,.txt").waitFor();
         expect(await accessibilityViolations(page)).toEqual([]);
         await screenshot(page, "feeds", width);
         await page.getByRole("link", { name: "Infoblox sample (browser)" }).click();

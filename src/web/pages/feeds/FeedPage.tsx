@@ -12,6 +12,7 @@ import { graphql } from "../../gql/index.ts";
 import type { FeedQuery } from "../../gql/graphql.ts";
 import { grants, useIdentity } from "../../lib/identity.ts";
 import { DISTRIBUTIONS, FORMAT_LABEL } from "./feed-labels.ts";
+import { FeedActions } from "./FeedActions.tsx";
 import { FeedPreview } from "./FeedPreview.tsx";
 import { RunProgress, runSummary } from "./RunProgress.tsx";
 
@@ -84,7 +85,8 @@ export default function FeedPage() {
   if (error && !data) return <ErrorAlert error={error} title="The feed could not be loaded" />;
   if (!data) return <Busy label="Loading the feed" />;
   const feed = data.feed;
-  const mayFetch = identity ? grants(identity.scopes, "feeds:fetch") : false;
+  const may = (scope: string) => (identity ? grants(identity.scopes, scope) : false);
+  const mayFetch = may("feeds:fetch");
   const runs = feed.runs;
 
   return (
@@ -135,6 +137,8 @@ export default function FeedPage() {
           {previewing ? <FeedPreview feed={feed} /> : <Text c="dimmed">What ingestion would read, without writing anything.</Text>}
         </Stack>
       </Card>
+
+      <FeedActions feed={feed} mayUpdate={may("feeds:update")} mayDelete={may("feeds:delete")} onChanged={refresh} />
 
       <Stack gap="sm" component="section" aria-labelledby="runs-heading">
         <Title order={2} size="h3" id="runs-heading">

@@ -111,7 +111,7 @@ export function NewFeedForm() {
           {source === "NETWORK" ? (
             <TextInput label="Feed URL" required type="url" placeholder="https://…" value={url} onChange={(e) => setUrl(e.currentTarget.value)} maxLength={2048} />
           ) : (
-            <FileInput label="Feed file" description={`Accepted: ${accept}`} accept={accept} value={file} onChange={setFile} clearable placeholder="Choose a file" />
+            <FileInput label="Feed file" description={`Accepted: ${accept}`} accept={accept} value={file} onChange={setFile} clearable />
           )}
           {format === "CSV" && (
             <Group gap="lg" align="end">
