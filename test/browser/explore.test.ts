@@ -4,8 +4,9 @@
  * document drawer (a document holding HTML shown as text), field-name completion and the syntax
  * help, the time range and its @timestamp clause, a rejected query with the parser's message and
  * position, recent searches across a reload, saved searches (save, rename, run, delete, across a
- * reload), the export of each section (the file's documents equal the totals), "save as hunt";
- * axe and screenshots at both widths.
+ * reload; a name that looks like markup stays text), the export of each section (the file's
+ * documents equal the totals), the search kept in the address across a reload, "save as hunt", a
+ * search refused by the per-user limit retried; axe and screenshots at both widths.
  */
 import fs from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -15,6 +16,8 @@ import { accessibilityViolations, launchBrowser, openPage, screenshot, signIn, W
 import { createUser, loginAdmin, type TestUser } from "../support/fixtures.ts";
 import { settled } from "../support/settled.ts";
 import { sharedPath } from "../support/shared-data.ts";
+import type { Principal } from "../../src/auth/principal.ts";
+import { searchLimiterOf } from "../../src/modules/search/index.ts";
 
 /** Real events: Xorist (9 attributes, 2016-08-30), Cerber (13, one an HTML page), Ursnif (5, 2018), SunOrcal (75, 2017). */
 const FILES = ["57c4445b-c548-4654-af0b-4be3950d210f.json", "pymisp-reportlab-HTML_event.json", "pymisp-reportlab-sighting_1.json", "pymisp-reportlab-to_delete1.json"];
@@ -127,7 +130,7 @@ describe("Explore in the browser", () => {
     }
   });
 
-  it("adds the @timestamp clause of a preset or an absolute range, and shows the effective query", async () => {
+  it("adds the @timestamp clause of a preset or an absolute range, shows the effective query, keeps it across a reload and saves it as a hunt", async () => {
     const { context, page, problems } = await open();
     try {
       await signIn(page, app.url, "/explore");
@@ -154,8 +157,20 @@ describe("Explore in the browser", () => {
       expect(attributes).toBeLessThan(await apiTotal("attributes", "type:filename OR type:md5"));
       await waitTotals(page, 0, attributes);
 
-      await range.selectOption("all");
-      expect(await effective(page)).toBe("type:filename OR type:md5");
+      // The search is in the address: a reload shows it again.
+      await page.reload();
+      await expect(queryBox(page).inputValue()).resolves.toBe("type:filename OR type:md5");
+      await expect(range.inputValue()).resolves.toBe("absolute");
+      await expect(page.getByLabel("From").inputValue()).resolves.toBe("2016-08-01T00:00");
+      await waitTotals(page, 0, attributes);
+
+      // Save as hunt: the hunt form opens with the query and its time clause (type=lucene&query=…).
+      await page.getByRole("button", { name: "Save as hunt" }).click();
+      await page.waitForURL((u) => u.pathname === "/hunts/new");
+      const url = new URL(page.url());
+      expect(url.searchParams.get("type")).toBe("lucene");
+      expect(url.searchParams.get("query")).toBe(query);
+      await expect(page.getByRole("textbox", { name: "Lucene query" }).inputValue()).resolves.toBe(query);
       expect(problems).toEqual([]);
     } finally {
       await context.close();
@@ -244,6 +259,16 @@ describe("Explore in the browser", () => {
       await waitTotals(page, 0, 0);
       expect((await setting()).saved_searches).toEqual([{ name: "Files, last quarter", query: "type:filename", time_range: { preset: "90d" } }]);
 
+      // A name is text, never markup.
+      const hostile = '<img src=x onerror="document.title=1">';
+      await page.getByRole("button", { name: "Save search" }).click();
+      await dialog.getByRole("textbox", { name: "Name" }).fill(hostile);
+      await dialog.getByRole("button", { name: "Save" }).click();
+      await page.getByText(hostile, { exact: true }).waitFor();
+      expect(await page.locator("main img[src=x]").count()).toBe(0);
+      await page.getByRole("button", { name: `Delete saved search ${hostile}` }).click();
+      await page.getByRole("button", { name: `Delete saved search ${hostile}` }).waitFor({ state: "detached" });
+
       await page.reload();
       await page.getByRole("button", { name: "Delete saved search Files, last quarter" }).click();
       await page.getByText("No saved searches yet.").waitFor();
@@ -280,20 +305,24 @@ describe("Explore in the browser", () => {
     }
   });
 
-  it("saves the query with its time clause as a hunt: the hunt form opens filled in", async () => {
+  it("retries a search refused by the per-user search limit (429) and shows its results once a slot is free", async () => {
     const { context, page, problems } = await open();
+    const limiter = searchLimiterOf(app.booted.ctx);
+    const held: (() => void)[] = [];
     try {
-      await signIn(page, app.url, "/explore");
-      await queryBox(page).fill("type:sha256");
-      await page.getByRole("combobox", { name: "Time range" }).selectOption("1y");
-      await page.getByRole("button", { name: "Save as hunt" }).click();
-      await page.waitForURL((u) => u.pathname === "/hunts/new");
-      const url = new URL(page.url());
-      expect(url.searchParams.get("type")).toBe("lucene");
-      expect(url.searchParams.get("query")).toBe("(type:sha256) AND @timestamp:[now-1y TO now]");
-      await expect(page.getByRole("textbox", { name: "Lucene query" }).inputValue()).resolves.toBe("(type:sha256) AND @timestamp:[now-1y TO now]");
+      await signIn(page, app.url, "/events");
+      // Every slot of the user is taken (their other searches, an export streaming elsewhere).
+      for (let i = 0; i < 2; i++) held.push(await limiter.acquire({ userId: admin.id } as Principal));
+      await page.getByRole("link", { name: "Explore" }).first().click();
+      await page.getByRole("status", { name: "Searching attributes" }).waitFor();
+      await page.waitForTimeout(1_500);
+      expect(await page.getByRole("alert").count()).toBe(0);
+      held.splice(0).forEach((release) => release());
+      await waitTotals(page, 4, 102);
+      expect(await page.getByRole("alert").count()).toBe(0);
       expect(problems).toEqual([]);
     } finally {
+      held.forEach((release) => release());
       await context.close();
     }
   });
