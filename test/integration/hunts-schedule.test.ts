@@ -78,6 +78,44 @@ describe("the schedule control on a hunt", () => {
     expect(bad.status).toBe(422);
   });
 
+  it("takes a custom cron line (UTC) from its owner without task scopes, over REST and GraphQL; refuses a bad line or a line with a frequency", async () => {
+    const hunt = await createHunt(analyst, { name: "weekday mornings", cron: " 30 6 * * 1-5 " });
+    expect(hunt).toMatchObject({ schedule: "custom", scheduled_task_id: expect.any(String) });
+    const task = (await q("SELECT owner_id, schedule_type, cron_minute, cron_hour, cron_day_of_month, cron_month_of_year, cron_day_of_week, timezone FROM scheduled_tasks WHERE id = $1", [hunt.scheduled_task_id])).rows[0];
+    expect(task).toEqual({ owner_id: analyst.id, schedule_type: "crontab", cron_minute: "30", cron_hour: "6", cron_day_of_month: "*", cron_month_of_year: "*", cron_day_of_week: "1-5", timezone: null });
+    const next = new Date(hunt.next_run_at);
+    expect([next.getUTCHours(), next.getUTCMinutes()]).toEqual([6, 30]);
+    expect([1, 2, 3, 4, 5]).toContain(next.getUTCDay());
+
+    const gql = async (query: string, variables: Record<string, unknown>) => (await app.http.post("/graphql", { token: analyst.token, json: { query, variables } })).body;
+    const set = "mutation($id: Int!, $input: UpdateHuntInput!) { updateHunt(id: $id, input: $input) { schedule cron scheduledTaskId nextRunAt } }";
+    const hourly = await gql(set, { id: hunt.id, input: { cron: "0 */4 * * *" } });
+    expect(hourly.data.updateHunt).toMatchObject({ schedule: "custom", cron: "0 */4 * * *", scheduledTaskId: hunt.scheduled_task_id });
+    expect(new Date(hourly.data.updateHunt.nextRunAt).getUTCHours() % 4).toBe(0);
+    // Back to a frequency, then to none.
+    expect((await gql(set, { id: hunt.id, input: { schedule: "DAILY" } })).data.updateHunt).toMatchObject({ schedule: "daily", cron: null });
+    expect((await gql(set, { id: hunt.id, input: { cron: null } })).data.updateHunt).toMatchObject({ schedule: null, cron: null, scheduledTaskId: null });
+
+    for (const [cron, message] of [
+      ["30 6 * *", /five cron fields/],
+      ["30 25 * * *", /hour/],
+      ["0 6 31 2 *", /never/],
+      ["0 6 * * 1; rm -rf /", /five cron fields/],
+      ["0 6 * * 1;rm", /day_of_week/],
+      ["\u0000 * * * *", /NUL/],
+    ] as const) {
+      const res = await app.http.patch(`/hunts/${hunt.id}`, { token: analyst.token, json: { cron } });
+      expect(res.status, cron).toBe(422);
+      expect(JSON.stringify(res.body.detail), cron).toMatch(message);
+    }
+    const both = await app.http.patch(`/hunts/${hunt.id}`, { token: analyst.token, json: { cron: "0 6 * * *", schedule: "daily" } });
+    expect(both.status).toBe(422);
+    expect(both.body.detail[0]).toMatchObject({ loc: ["body", "cron"], msg: expect.stringMatching(/not both/) });
+    const viaGraphql = await gql(set, { id: hunt.id, input: { cron: "61 * * * *" } });
+    expect(viaGraphql.errors[0].extensions.code).toBe("validation_error");
+    expect((await getHunt(analyst, hunt.id)).scheduled_task_id).toBeNull();
+  });
+
   it("runs when due, as the owner, recorded in the hunt's history as a scheduled run", async () => {
     const hunt = await createHunt(analyst, { name: "daily pan-os", schedule: "daily" });
     await fireNow(hunt.scheduled_task_id);

@@ -1,5 +1,5 @@
 import type { Sql } from "../../platform/db/transaction.ts";
-import { nextRun, type Schedule } from "../tasks/index.ts";
+import { nextRun, type CronField, type Schedule } from "../tasks/index.ts";
 import { wakeTicker } from "../tasks/index.ts";
 import { deleteScheduledTask, insertScheduledTask, updateScheduledTask } from "../tasks/index.ts";
 import { setHuntSchedule, type HuntRow } from "./hunt-store.ts";
@@ -27,15 +27,18 @@ export function frequencyOf(h: Pick<HuntRow, "scheduledTaskId" | "scheduleSecond
 
 export const RUN_HUNT_TASK = "run_hunt";
 
-/** Sets (or with null removes) the hunt's schedule in the caller's transaction. */
-export async function setHuntFrequency(sql: Sql, hunt: Pick<HuntRow, "id" | "userId" | "name" | "scheduledTaskId" | "scheduleSeconds">, frequency: HuntFrequency | null, grantScopes: string[]): Promise<void> {
+/** A custom schedule of the hunt's own control: cron fields read in UTC (it reads as `custom`). */
+export type HuntCron = Record<CronField, string>;
+
+/** Sets (or with null removes) the hunt's schedule, a frequency or cron fields, in the caller's transaction. */
+export async function setHuntFrequency(sql: Sql, hunt: Pick<HuntRow, "id" | "userId" | "name" | "scheduledTaskId" | "scheduleSeconds">, frequency: HuntFrequency | HuntCron | null, grantScopes: string[]): Promise<void> {
   if (frequency === null) {
     if (hunt.scheduledTaskId) await deleteScheduledTask(sql, hunt.scheduledTaskId);
     await setHuntSchedule(sql, hunt.id, null);
     return;
   }
-  if (frequencyOf(hunt) === frequency) return;
-  const schedule: Schedule = { ...HUNT_FREQUENCIES[frequency] };
+  if (typeof frequency === "string" && frequencyOf(hunt) === frequency) return;
+  const schedule: Schedule = typeof frequency === "string" ? { ...HUNT_FREQUENCIES[frequency] } : { type: "crontab", ...frequency, timezone: null };
   const fields = { name: `Hunt ${hunt.id}: ${hunt.name}`.slice(0, 255), args: [], kwargs: { hunt_id: hunt.id }, schedule, enabled: true, nextRunAt: nextRun(schedule, new Date()) };
   if (hunt.scheduledTaskId) {
     await updateScheduledTask(sql, hunt.scheduledTaskId, fields);

@@ -61,6 +61,13 @@ const HuntObject = builder.prismaObject("Hunt", {
       select: FREQUENCY_SELECT,
       resolve: (h) => frequencyOf({ scheduledTaskId: h.scheduledTaskId, scheduleSeconds: h.scheduledTask ? scheduleSecondsOf(h.scheduledTask) : null }),
     }),
+    cron: t.string({
+      nullable: true,
+      description: HUNT_DOC.cron,
+      select: { scheduledTask: { select: { scheduleType: true, cronMinute: true, cronHour: true, cronDayOfMonth: true, cronMonthOfYear: true, cronDayOfWeek: true } } },
+      resolve: ({ scheduledTask: t }) =>
+        t?.scheduleType === "crontab" ? [t.cronMinute, t.cronHour, t.cronDayOfMonth, t.cronMonthOfYear, t.cronDayOfWeek].map((f) => f ?? "*").join(" ") : null,
+    }),
     scheduledTaskId: t.exposeString("scheduledTaskId", { nullable: true, description: `${HUNT_DOC.scheduledTaskId} (REST scheduled_task_id)` }),
     nextRunAt: t.field({
       type: "DateTime",
@@ -179,6 +186,7 @@ const HuntInputFields = (required: boolean) =>
       indexTarget: t.field({ type: IndexTargetEnum, description: "The index it reads (search: ATTRIBUTES, EVENTS or CORRELATIONS; fw-attack-pattern: EVENTS, ATTRIBUTES or ATTRIBUTES_AND_EVENTS)" }),
       status: t.field({ type: StatusEnum, description: `${HUNT_DOC.status} (default ACTIVE)` }),
       schedule: t.field({ type: FrequencyEnum, description: HUNT_DOC.scheduleInput }),
+      cron: t.string({ description: HUNT_DOC.cronInput }),
     }),
   });
 const CreateHuntInput = HuntInputFields(true);

@@ -2,13 +2,13 @@ import type { AppContext } from "../../app-context.ts";
 import { authorize, requireUser, scopesOf, type Principal } from "../../auth/principal.ts";
 import { runAsPrincipal } from "../../auth/run-as.ts";
 import { withTransaction } from "../../platform/db/transaction.ts";
-import { AppError, errors, parseInput } from "../../platform/errors.ts";
+import { AppError, errors, InputError, parseInput } from "../../platform/errors.ts";
 import { offsetOf, pageOf, type Page, type PageRequest } from "../../platform/pagination.ts";
 import type { AuditService } from "../audit/index.ts";
 import { searchLimiterOf } from "../search/index.ts";
 import type { HuntEngine } from "./hunt-engine.ts";
 import { indexTargetFor, normaliseHuntType, validateQuery } from "./hunt-definition.ts";
-import { setHuntFrequency } from "./hunt-schedule.ts";
+import { setHuntFrequency, type HuntCron, type HuntFrequency } from "./hunt-schedule.ts";
 import { executeHunt, type RunOutcome } from "./hunt-runs.ts";
 import type { Hit } from "./hit-keys.ts";
 import {
@@ -29,7 +29,7 @@ import {
 import { canListOthersHunts, canManageHunt, managedHuntWhere } from "./hunts.policy.ts";
 import { likeLiteral } from "../../platform/db/like.ts";
 import type { Hunt, Prisma, ScheduledTask } from "../../generated/prisma/client.ts";
-import { huntCreateContract, huntListContract, huntPatchContract, type HuntInput, type HuntListQuery, type HuntPatch } from "./hunts.contracts.ts";
+import { cronFieldsOf, huntCreateContract, huntListContract, huntPatchContract, type HuntInput, type HuntListQuery, type HuntPatch } from "./hunts.contracts.ts";
 
 export type { HuntInput, HuntPatch } from "./hunts.contracts.ts";
 
@@ -66,12 +66,13 @@ export class HuntsService {
     authorize(p, "hunts:create");
     requireUser(p);
     const input = parseInput(huntCreateContract, given);
-    if (input.schedule) authorize(p, "hunts:run");
+    const schedule = scheduleOf(input);
+    if (schedule) authorize(p, "hunts:run");
     const fields = definition(input, null);
     const id = await withTransaction(this.ctx.db.pool, async (client) => {
       const huntId = await insertHunt(client, p.userId, fields);
-      if (input.schedule) {
-        await setHuntFrequency(client, { id: huntId, userId: p.userId, name: fields.name, scheduledTaskId: null, scheduleSeconds: null }, input.schedule, scopesOf(p));
+      if (schedule) {
+        await setHuntFrequency(client, { id: huntId, userId: p.userId, name: fields.name, scheduledTaskId: null, scheduleSeconds: null }, schedule, scopesOf(p));
       }
       return huntId;
     });
@@ -83,14 +84,15 @@ export class HuntsService {
   async update(p: Principal | null, id: number, given: HuntPatch): Promise<HuntRow> {
     authorize(p, "hunts:update");
     const patch = parseInput(huntPatchContract, given);
-    if (patch.schedule) authorize(p, "hunts:run");
+    const schedule = scheduleOf(patch);
+    if (schedule) authorize(p, "hunts:run");
     await withTransaction(this.ctx.db.pool, async (client) => {
       const current = this.visible(p, await findHunt(client, id, true));
       const fields = definition(patch, current);
       const newQuestion = fields.query !== current.query || fields.huntType !== current.huntType || fields.indexTarget !== current.indexTarget;
       await updateHunt(client, id, fields, newQuestion);
-      if (patch.schedule !== undefined) {
-        await setHuntFrequency(client, { ...current, name: fields.name }, patch.schedule, current.userId === p.userId ? scopesOf(p) : ["*"]);
+      if (schedule !== undefined) {
+        await setHuntFrequency(client, { ...current, name: fields.name }, schedule, current.userId === p.userId ? scopesOf(p) : ["*"]);
       }
     });
     await this.audit.record(p, { action: "hunt.updated", resourceType: "hunt", resourceId: id, metadata: { fields: Object.keys(patch) } });
@@ -195,6 +197,19 @@ export class HuntsService {
 }
 
 /** The stored definition from a checked input over the current hunt (null when creating). */
+/**
+ * The schedule a write asks for: a frequency or cron fields, null to remove it, undefined to leave it.
+ * A frequency and a cron line together are refused: which one was meant is not known.
+ */
+function scheduleOf(input: Pick<HuntPatch, "schedule" | "cron">): HuntFrequency | HuntCron | null | undefined {
+  if (input.schedule && input.cron) {
+    throw new InputError([{ loc: ["cron"], msg: "Give a schedule (hourly, daily, weekly) or a cron line, not both", type: "value_error", input: input.cron }]);
+  }
+  if (input.cron) return cronFieldsOf(input.cron)!;
+  if (input.schedule !== undefined) return input.schedule;
+  return input.cron === null ? null : undefined;
+}
+
 function definition(input: HuntPatch, current: HuntRow | null): HuntFields {
   const huntType = input.huntType === undefined ? (current?.huntType ?? "search") : normaliseHuntType(input.huntType);
   if (!huntType) throw errors.invalidInput(["huntType"], "must be search, cpe, rules or fw-attack-pattern", input.huntType);
