@@ -46,7 +46,7 @@ export function QueryBox({ value, onChange, onSubmit, fields, error }: QueryBoxP
   };
 
   return (
-    <Box style={{ flex: 1, minWidth: 0 }}>
+    <Box style={{ flex: "1 1 18rem", minWidth: 0 }}>
       <Combobox store={combobox} onOptionSubmit={pick} withinPortal>
         <Combobox.Target withExpandedAttribute>
           <TextInput
