@@ -79,7 +79,9 @@ export const mispEventRoutes = [
           throw mispException(404, "Event already exists, if you would like to edit it, use the url in the location header.", { Location: `${MISP_PREFIX}/events/view/${existing.id}` });
         }
       }
-      const imported = await services.events.importMisp(principal, { Event: withUuids(event) }, { skipInvalidAttributes: true });
+      // Beside the event, the body is the import's to judge, as on POST /events/import.
+      const wrapped = body && typeof body === "object" && "Event" in body ? { ...body, Event: withUuids(event) } : withUuids(event);
+      const imported = await services.events.importMisp(principal, wrapped, { skipInvalidAttributes: true });
       return answer(services, principal, imported.event.uuid, query.metadata, imported.skipped);
     },
   }),

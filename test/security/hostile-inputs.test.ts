@@ -107,6 +107,10 @@ const NO_DECLARED_INPUT: Record<string, string> = {
   "GET /tasks/active": "no input",
   "GET /events/retention/status": "no input",
   "POST /feeds/upload": "multipart body (described, but streamed): its text fields are tested below (multipart)",
+  "GET /misp/servers/getVersion": "no input",
+  "GET /misp/users/view/me": "no input",
+  "GET /misp/attributes/describeTypes.json": "no input",
+  "GET /misp/events/index": "PyMISP's /key:value filters, undeclared: POST /misp/events/index takes the same in its body",
 };
 
 /**
@@ -345,6 +349,9 @@ const PATH_BASE: Record<string, () => string> = {
   attribute_uuid: () => fx.attribute,
   object_uuid: () => fx.object,
   tag_id: () => fx.tag,
+  // The MISP API's: its own event and attribute, so that its deletions leave the others' fixtures.
+  event_id: () => fx.mispEvent,
+  attribute_id: () => fx.mispAttribute,
 };
 const NAMESPACE_BASE: Record<string, string> = { "/settings/user/{namespace}": "hostile-test", "/settings/runtime/{namespace}": "retention" };
 
@@ -371,6 +378,17 @@ function bodyBase(op: Operation): Json {
     "POST /sightings/": () => ({ value: "198.51.100.9", source: "hostile" }),
     "POST /settings/user/{namespace}": () => ({ theme: "dark" }),
     "POST /settings/runtime/{namespace}": () => ({}),
+    "POST /misp/events/add": event,
+    "POST /misp/events/edit/{event_id}": () => ({ Event: { info: "hostile edit" } }),
+    "POST /misp/events/index": () => ({ eventinfo: "hostile", limit: 5 }),
+    "POST /misp/attributes/add/{event_id}": () => ({ type: "ip-dst", value: "198.51.100.11" }),
+    "POST /misp/attributes/edit/{attribute_id}": () => ({ Attribute: { comment: "hostile" } }),
+    "POST /misp/attributes/delete/{attribute_id}": () => ({ hard: 0 }),
+    "POST /misp/tags/add": () => ({ name: "hostile:misp" }),
+    "POST /misp/tags/attachTagToObject": () => ({ uuid: fx.mispEvent, tag: fx.tagName }),
+    "POST /misp/tags/removeTagFromObject": () => ({ uuid: fx.mispEvent, tag: fx.tagName }),
+    "POST /misp/sightings/add": () => ({ value: "198.51.100.9", source: "hostile" }),
+    "POST /misp/sightings/add/{attribute_id}": () => ({ source: "hostile" }),
   };
   return bases[op.key]?.() ?? (op.body ? sample(op.body.schema, "body") : undefined);
 }
@@ -423,9 +441,11 @@ function variants(op: Operation): Variant[] {
     return out;
   }
 
-  for (const whole of WHOLE_BODIES) out.push({ label: `body ${(whole ?? "").slice(0, 20)}`, path, query: requiredQuery, body: whole ?? undefined });
+  // The MISP API takes no body as none at all (PyMISP posts deletions and publishing without one): there "" and null are edges.
+  for (const whole of WHOLE_BODIES) out.push({ label: `body ${(whole ?? "").slice(0, 20)}`, edge: isMisp(op) && (whole === "" || whole === "null"), path, query: requiredQuery, body: whole ?? undefined });
   out.push({ label: "body field name with NUL", path, query: requiredQuery, body: encode({ ...(base ?? {}), "a\u0000b": 1 }) });
-  out.push({ label: "body unknown field, overlong", path, query: requiredQuery, body: encode({ ...(base ?? {}), zz_unknown: LONG }) });
+  // MISP ignores fields it does not know (PyMISP sends back the server's own fields): there it is an edge.
+  out.push({ label: "body unknown field, overlong", edge: isMisp(op), path, query: requiredQuery, body: encode({ ...(base ?? {}), zz_unknown: LONG }) });
   if (schemaLess(op)) {
     for (const leaf of valueLeaves(base)) {
       for (const v of UNSTORABLE) out.push({ label: `body ${leaf.join(".")}=${JSON.stringify(v).slice(0, 20)}`, path, query: requiredQuery, body: encode(setAt(base, leaf, v)) });
@@ -464,9 +484,16 @@ async function send(op: Operation, v: Variant): Promise<{ status: number; text: 
   return { status: res.status, text, body };
 }
 
-/** What is wrong with an answer to hostile input, or null. */
-function problem(res: { status: number; text: string; body: Json }): string | null {
+const isMisp = (op: Operation) => op.path.startsWith("/misp/");
+
+/** What is wrong with an answer to hostile input, or null: the MISP API answers in MISP's error shape. */
+function problem(op: Operation, res: { status: number; text: string; body: Json }): string | null {
   if (res.status >= 500) return `${res.status} ${res.text.slice(0, 200)}`;
+  if (res.status >= 400 && isMisp(op)) {
+    const b = res.body;
+    const shaped = b && typeof b === "object" && typeof b.name === "string" && typeof b.message === "string" && typeof b.url === "string";
+    return shaped ? null : `${res.status} not in MISP's error shape: ${res.text.slice(0, 200)}`;
+  }
   if (res.status >= 400) {
     const b = res.body;
     const shaped = b && typeof b === "object" && typeof b.code === "string" && b.code in ERROR_CODES && (typeof b.detail === "string" || Array.isArray(b.detail));
@@ -514,6 +541,8 @@ beforeAll(async () => {
   fx.task = (await post("/tasks/schedule", { name: "fixture", task: "generate_correlations", schedule_type: "interval", interval: { every: 1, period: "hours" } })).id;
   fx.exclusion = String((await post("/correlations/exclusions", { value: "198.51.100.250" })).id);
   await post("/settings/user/hostile-test", { theme: "light" });
+  fx.mispEvent = (await post("/events/", { info: "hostile MISP fixture" })).uuid;
+  fx.mispAttribute = (await post("/attributes/", { event_uuid: fx.mispEvent, type: "ip-dst", value: "198.51.100.12" })).uuid;
 }, 120_000);
 afterAll(async () => {
   await app?.close();
@@ -536,7 +565,7 @@ describe.each(OPERATIONS.map((op) => [op.key, op] as const))("%s", (key, op) => 
     const run = async (batch: Variant[]) => {
       for (const v of batch) {
         const res = await send(op, v);
-        const p = problem(res);
+        const p = problem(op, res);
         if (p) failures.push(`${v.label}: ${p}`);
         if (res.status < 300) accepted.push(`${v.label} (${res.status})`);
       }
