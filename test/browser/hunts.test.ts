@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
 import { startTestApp, type TestApp } from "../support/app.ts";
 import { accessibilityViolations, launchBrowser, openPage, screenshot, signIn, WIDTHS, type Width } from "../support/browser.ts";
-import { loginAdmin, type TestUser } from "../support/fixtures.ts";
+import { createUser, loginAdmin, type TestUser } from "../support/fixtures.ts";
 import { settled } from "../support/settled.ts";
 import { sharedPath } from "../support/shared-data.ts";
 
@@ -27,6 +27,8 @@ describe("hunts in the browser", () => {
   let admin: TestUser;
   let browser: Browser;
   let seededHunt: number;
+  let analyst: TestUser; // the built-in user role: hunts:*, no task scopes
+  let analystHunt: number;
 
   const api = {
     importEvent: async (...file: string[]) => {
@@ -54,6 +56,9 @@ describe("hunts in the browser", () => {
     const seeded = await app.http.post("/hunts/", { token: admin.token, json: { name: "Seeded domains", query: `event_uuid:${VOLTA} AND type:domain`, schedule: "daily" } });
     seededHunt = seeded.body.id;
     for (let i = 0; i < 2; i++) expect((await app.http.post(`/hunts/${seededHunt}/run`, { token: admin.token })).status).toBe(200);
+    analyst = await createUser(app, admin, 3);
+    analystHunt = (await app.http.post("/hunts/", { token: analyst.token, json: { name: "Analyst domains", query: `event_uuid:${VOLTA} AND type:domain`, schedule: "daily" } })).body.id;
+    for (let i = 0; i < 2; i++) expect((await app.http.post(`/hunts/${analystHunt}/run`, { token: analyst.token })).status).toBe(200);
     // Its first-run notification is read: the header starts at 0.
     expect((await app.http.patch("/notifications/all/read", { token: admin.token })).status).toBeLessThan(300);
     browser = await launchBrowser();
@@ -120,18 +125,18 @@ describe("hunts in the browser", () => {
     }
   });
 
-  it("schedules (weekly, a custom cron, none), pauses and resumes, and clears the history", async () => {
+  it("schedules (weekly, a custom cron, none) for a user without task scopes, pauses and resumes, and clears the history", async () => {
     const { context, page, problems } = await openPage(browser);
     page.setDefaultTimeout(10_000);
     try {
-      await signIn(page, app.url, `/hunts/${seededHunt}`);
+      await signIn(page, app.url, `/hunts/${analystHunt}`, analyst.email, analyst.password);
       const schedule = page.getByRole("combobox", { name: "Schedule" });
       await expect(schedule.inputValue()).resolves.toBe("daily");
       await schedule.selectOption("weekly");
       const save = page.getByRole("button", { name: "Save schedule" });
       await save.click();
       await page.getByText(/^Weekly, next /).waitFor();
-      expect((await api.hunt(seededHunt)).schedule).toBe("weekly");
+      expect((await api.hunt(analystHunt)).schedule).toBe("weekly");
 
       await schedule.selectOption("custom");
       const cron = page.getByRole("textbox", { name: "Cron expression" });
@@ -141,8 +146,8 @@ describe("hunts in the browser", () => {
       await cron.fill("30 6 * * 1-5");
       await save.click();
       await page.getByText(/^Custom \(cron\), next .*\(.+\)\.$/).waitFor();
-      expect((await api.hunt(seededHunt)).schedule).toBe("custom");
-      const taskId = (await api.hunt(seededHunt)).scheduled_task_id;
+      expect((await api.hunt(analystHunt)).schedule).toBe("custom");
+      const taskId = (await api.hunt(analystHunt)).scheduled_task_id;
       const task = (await app.http.get(`/tasks/scheduled/${taskId}`, { token: admin.token })).body;
       expect(task.schedule).toMatchObject({ minute: "30", hour: "6", day_of_month: "*", month_of_year: "*", day_of_week: "1-5" });
       // Read back from the task after the page reloads its hunt.
@@ -151,24 +156,24 @@ describe("hunts in the browser", () => {
 
       await page.getByRole("button", { name: "Pause hunt" }).click();
       await page.getByRole("button", { name: "Resume hunt" }).waitFor();
-      expect(await api.hunt(seededHunt)).toMatchObject({ status: "paused" });
+      expect(await api.hunt(analystHunt)).toMatchObject({ status: "paused" });
       await page.getByText("Paused: the schedule skips it until it is resumed.").waitFor();
       await page.getByRole("button", { name: "Resume hunt" }).click();
       await page.getByRole("button", { name: "Pause hunt" }).waitFor();
-      expect(await api.hunt(seededHunt)).toMatchObject({ status: "active" });
+      expect(await api.hunt(analystHunt)).toMatchObject({ status: "active" });
 
       await page.getByRole("combobox", { name: "Schedule" }).selectOption("none");
       await save.click();
       await page.getByText("Not scheduled: the hunt runs only when you run it.").waitFor();
-      expect(await api.hunt(seededHunt)).toMatchObject({ schedule: null, scheduled_task_id: null });
+      expect(await api.hunt(analystHunt)).toMatchObject({ schedule: null, scheduled_task_id: null });
 
       await page.getByRole("img", { name: /^Match counts of 2 runs/ }).waitFor();
       await page.getByRole("button", { name: "Clear history" }).click();
       await page.getByRole("group", { name: "Confirm clearing the history" }).getByRole("button", { name: "Clear for good" }).click();
       await page.getByText("No runs yet: run the hunt to start its history.").waitFor();
       await page.getByText("No results yet: run the hunt.").waitFor();
-      expect((await app.http.get(`/hunts/${seededHunt}/history`, { token: admin.token })).body).toEqual([]);
-      expect((await app.http.get(`/hunts/${seededHunt}/results`, { token: admin.token })).status).toBe(404);
+      expect((await app.http.get(`/hunts/${analystHunt}/history`, { token: admin.token })).body).toEqual([]);
+      expect((await app.http.get(`/hunts/${analystHunt}/results`, { token: admin.token })).status).toBe(404);
       // It runs again from scratch.
       await page.getByRole("button", { name: "Run hunt" }).click();
       await page.getByRole("img", { name: /^Match counts of 1 run; latest 20/ }).waitFor();

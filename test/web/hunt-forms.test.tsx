@@ -5,7 +5,7 @@ import { useState } from "react";
 import { afterEach, describe, expect, it } from "vitest";
 import { CpeBuilder } from "../../src/web/pages/hunts/CpeBuilder.tsx";
 import { composeCpe, cpeProblem, EMPTY_CPE, escapeCpeComponent, parseCpe, type CpeFields } from "../../src/web/pages/hunts/cpe.ts";
-import { choiceOf, formatCron, parseCron, planSchedule } from "../../src/web/pages/hunts/schedule.ts";
+import { choiceOf, formatCron, parseCron, scheduleWrite } from "../../src/web/pages/hunts/schedule.ts";
 import { prefillFrom } from "../../src/web/pages/hunts/hunt-types.ts";
 import { chartData } from "../../src/web/pages/hunts/history-chart.ts";
 import { validateCpe } from "../../src/modules/hunts/cpe.ts";
@@ -75,21 +75,20 @@ describe("the schedule control's logic", () => {
     expect(parseCron("0 24 * * *")).toEqual({ error: "The hour field takes 0 to 23." });
     expect(parseCron("0 6 * * MON")).toEqual({ error: expect.stringMatching(/day of week field "MON"/) });
     expect(parseCron("0 6 * * 1; rm -rf /")).toMatchObject({ error: expect.any(String) });
-    expect(formatCron({ minute: "30", hour: "6", dayOfMonth: null, monthOfYear: "*", dayOfWeek: "1-5" })).toBe("30 6 * * 1-5");
+    expect(formatCron({ minute: "30", hour: "6", dayOfMonth: "*", monthOfYear: "*", dayOfWeek: "1-5" })).toBe("30 6 * * 1-5");
   });
 
-  it("plans the writes: a frequency through the hunt, a cron through its task (made first when missing)", () => {
+  it("writes a frequency or a cron line through the hunt, and nothing when the choice is what it is", () => {
     const cron = { minute: "0", hour: "6", dayOfMonth: "*", monthOfYear: "*", dayOfWeek: "1" };
-    expect(planSchedule({ choice: "none", taskId: null }, "daily")).toEqual([{ kind: "frequency", schedule: "DAILY" }]);
-    expect(planSchedule({ choice: "daily", taskId: "t" }, "daily")).toEqual([]);
-    expect(planSchedule({ choice: "custom", taskId: "t" }, "hourly")).toEqual([{ kind: "frequency", schedule: "HOURLY" }]);
-    expect(planSchedule({ choice: "weekly", taskId: "t" }, "none")).toEqual([{ kind: "frequency", schedule: null }]);
-    expect(planSchedule({ choice: "none", taskId: null }, "custom", cron)).toEqual([
-      { kind: "frequency", schedule: "DAILY" },
-      { kind: "crontab", cron },
-    ]);
-    expect(planSchedule({ choice: "daily", taskId: "t" }, "custom", cron)).toEqual([{ kind: "crontab", cron }]);
-    expect(() => planSchedule({ choice: "daily", taskId: "t" }, "custom")).toThrow();
+    expect(scheduleWrite({ choice: "none", cron: null }, "daily")).toEqual({ schedule: "DAILY" });
+    expect(scheduleWrite({ choice: "daily", cron: null }, "daily")).toBeNull();
+    expect(scheduleWrite({ choice: "custom", cron: "0 6 * * 1" }, "hourly")).toEqual({ schedule: "HOURLY" });
+    expect(scheduleWrite({ choice: "weekly", cron: null }, "none")).toEqual({ schedule: null });
+    expect(scheduleWrite({ choice: "none", cron: null }, "none")).toBeNull();
+    expect(scheduleWrite({ choice: "daily", cron: null }, "custom", cron)).toEqual({ cron: "0 6 * * 1" });
+    expect(scheduleWrite({ choice: "custom", cron: "0 6 * * 1" }, "custom", cron)).toBeNull();
+    expect(scheduleWrite({ choice: "custom", cron: "0 6 * * 1" }, "custom", { ...cron, hour: "7" })).toEqual({ cron: "0 7 * * 1" });
+    expect(() => scheduleWrite({ choice: "daily", cron: null }, "custom")).toThrow();
   });
 });
 

@@ -52,7 +52,7 @@ const HuntQuery = graphql(`
       query
       status
       schedule
-      scheduledTaskId
+      cron
       nextRunAt
       lastRunAt
       lastRunStatus
@@ -239,7 +239,7 @@ function Hunt({ id }: { id: number }) {
         <Title order={2} size="h3" id="hunt-schedule" mb="xs">
           Schedule
         </Title>
-        <ScheduleControl key={`${hunt.schedule}-${hunt.scheduledTaskId}`} hunt={hunt} onChanged={reload} />
+        <ScheduleControl key={`${hunt.schedule}-${hunt.cron}`} hunt={hunt} onChanged={reload} />
       </section>
 
       <section aria-labelledby="hunt-history">

@@ -1,9 +1,8 @@
 import type { HuntFrequency } from "../../gql/graphql.ts";
 
 /**
- * The schedule control's logic. Hourly, daily and weekly are the hunt's own schedule (updateHunt);
- * a custom cron changes the hunt's scheduled task (updateScheduledTask), which first has to exist:
- * without one the hunt gets a daily schedule, then its task the crontab.
+ * The schedule control's logic: hourly, daily, weekly, a custom cron line (minute hour day-of-month
+ * month day-of-week, UTC) or none, all written through the hunt (updateHunt's schedule or cron).
  */
 export type ScheduleChoice = "none" | "hourly" | "daily" | "weekly" | "custom";
 
@@ -25,7 +24,8 @@ export interface CronFields {
   dayOfWeek: string;
 }
 
-export type ScheduleStep = { kind: "frequency"; schedule: HuntFrequency | null } | { kind: "crontab"; cron: CronFields };
+/** What updateHunt is given for a change of schedule. */
+export type ScheduleWrite = { schedule: HuntFrequency | null } | { cron: string };
 
 /** The hunt's `schedule` field (hourly, daily, weekly, custom or null) as a choice. */
 export function choiceOf(schedule: string | null | undefined): ScheduleChoice {
@@ -57,17 +57,17 @@ export function parseCron(text: string): CronFields | { error: string } {
   return { minute, hour, dayOfMonth, monthOfYear, dayOfWeek };
 }
 
-export function formatCron(c: { [K in keyof CronFields]?: string | null } | null | undefined): string {
-  if (!c) return "";
-  return [c.minute, c.hour, c.dayOfMonth, c.monthOfYear, c.dayOfWeek].map((f) => f ?? "*").join(" ");
+export function formatCron(c: CronFields): string {
+  return [c.minute, c.hour, c.dayOfMonth, c.monthOfYear, c.dayOfWeek].join(" ");
 }
 
-/** The writes that take a hunt from its current schedule to the chosen one, in order. */
-export function planSchedule(current: { choice: ScheduleChoice; taskId: string | null }, next: ScheduleChoice, cron?: CronFields): ScheduleStep[] {
+/** The write that takes a hunt from its current schedule to the chosen one; null when nothing changes. */
+export function scheduleWrite(current: { choice: ScheduleChoice; cron: string | null }, next: ScheduleChoice, cron?: CronFields): ScheduleWrite | null {
   if (next === "custom") {
     if (!cron) throw new Error("a custom schedule needs its cron fields");
-    return current.taskId ? [{ kind: "crontab", cron }] : [{ kind: "frequency", schedule: "DAILY" }, { kind: "crontab", cron }];
+    const line = formatCron(cron);
+    return current.choice === "custom" && current.cron === line ? null : { cron: line };
   }
-  if (next === current.choice) return [];
-  return [{ kind: "frequency", schedule: next === "none" ? null : FREQUENCIES[next] }];
+  if (next === current.choice) return null;
+  return { schedule: next === "none" ? null : FREQUENCIES[next] };
 }
