@@ -243,6 +243,7 @@ describe("Explore in the browser", () => {
       await page.getByRole("button", { name: "Save search" }).click();
       const dialog = page.getByRole("dialog", { name: "Save this search" });
       await dialog.getByRole("textbox", { name: "Name" }).fill("Dropped files");
+      expect(await accessibilityViolations(page)).toEqual([]);
       await dialog.getByRole("button", { name: "Save" }).click();
       await page.getByRole("button", { name: "Run saved search Dropped files" }).waitFor();
       expect(await setting()).toEqual({ saved_searches: [{ name: "Dropped files", query: "type:filename", time_range: { preset: "90d" } }] });

@@ -87,7 +87,7 @@ export function SavedSearches({ current, onRun }: { current: SearchEntry; onRun(
           ))}
         </Stack>
       )}
-      <Modal opened={dialog !== null} onClose={() => setDialog(null)} title={dialog?.kind === "rename" ? "Rename the saved search" : "Save this search"}>
+      <Modal opened={dialog !== null} onClose={() => setDialog(null)} closeButtonProps={{ "aria-label": "Close without saving" }} title={dialog?.kind === "rename" ? "Rename the saved search" : "Save this search"}>
         <form onSubmit={(e) => void submit(e)}>
           <Stack gap="sm">
             <TextInput label="Name" value={name} onChange={(e) => setName(e.currentTarget.value)} required maxLength={200} data-autofocus />
