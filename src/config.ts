@@ -42,7 +42,7 @@ const schema = z
      * Searches one process runs at once, whoever asks (the PostgreSQL backend's own pool of that many
      * connections, concurrent OpenSearch requests); more wait for a turn within their timeout.
      */
-    SEARCH_CONCURRENCY: z.preprocess(emptyAsUndefined, positiveInt.max(64).default(4)),
+    SEARCH_CONCURRENCY: z.preprocess(emptyAsUndefined, positiveInt.max(64).default(8)),
     STORAGE_ENGINE: z.preprocess(emptyAsUndefined, z.enum(["local", "s3"]).optional()),
     S3_ENDPOINT: z.preprocess(emptyAsUndefined, httpUrl.optional()),
     S3_BUCKET: optionalString,

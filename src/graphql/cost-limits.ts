@@ -36,9 +36,8 @@ export interface FieldCost {
 }
 
 /**
- * Runs a search (or several), or an aggregate over every correlation: the budget holds two, as many
- * as one user may run at once by default (search.max_concurrent_per_user); a third in the same
- * operation would be answered 429 anyway.
+ * Runs a search (or several), or an aggregate over every correlation: the budget holds two in one
+ * operation (Explore's two indices); its histograms come in an operation of their own.
  */
 export const SEARCH_WEIGHT = 20_000;
 /** Calls an external service (a feed's server, the vulnerability database, the rules service). */

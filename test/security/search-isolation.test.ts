@@ -71,9 +71,9 @@ describe("search isolation (PostgreSQL backend)", () => {
 
   it("answers the (N+1)-th concurrent search of one user 429 with Retry-After, while another user's search and GET /events/ succeed", async () => {
     await lockSearchTables();
-    // The default limit is 2 per user.
-    const held = Array.from({ length: 2 }, () => search(searcher));
-    await eventually(async () => (await waitingOnLock()) >= 2 || null, "2 searches waiting on the lock", 15_000);
+    // The default limit is 4 per user (one Explore page: both indices and their histograms).
+    const held = Array.from({ length: 4 }, () => search(searcher));
+    await eventually(async () => (await waitingOnLock()) >= 4 || null, "4 searches waiting on the lock", 15_000);
 
     const refused = await search(searcher, "value:example.org", 5_000);
     expect(refused.status).toBe(429);
@@ -88,7 +88,7 @@ describe("search isolation (PostgreSQL backend)", () => {
     // Another user is not refused: their search takes one of the turns the first user cannot take
     // (it waits for the test's lock like any); nor is anyone's non-search read slowed.
     const colleagues = search(colleague);
-    await eventually(async () => (await waitingOnLock()) >= 3 || null, "the colleague's search running", 15_000);
+    await eventually(async () => (await waitingOnLock()) >= 5 || null, "the colleague's search running", 15_000);
     const events = await timed(() => app.http.get("/events/", { token: other.token }));
     expect(events.value.status).toBe(200);
     expect(events.value.body.items.map((e: { info: string }) => e.info)).toContain("other organisation's event");

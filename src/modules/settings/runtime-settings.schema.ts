@@ -97,8 +97,9 @@ export const RUNTIME_DEFAULTS: { [N in RuntimeNamespace]: RuntimeSettingValue<N>
   notifications: { email_max_per_hour: 10 },
   feeds: { allowed_private_networks: [], fetch_timeout_seconds: 60, max_download_bytes: 512 * 1024 ** 2 },
   correlations: { max_correlations_per_value: 20, match_types: ["term", "cidr", "composite"] },
-  // Half of SEARCH_CONCURRENCY's default (4): one user never holds every search turn of a process.
-  search: { max_concurrent_per_user: 2 },
+  // Explore runs four at once (both indices and their histograms); half of SEARCH_CONCURRENCY's
+  // default (8), so one user never holds every search turn of a process.
+  search: { max_concurrent_per_user: 4 },
   hunts: { request_timeout_seconds: 30, max_attempts: 3, max_response_bytes: 32 * 1024 ** 2, max_cpe_pages: 999, run_timeout_seconds: 900 },
   exports: { max_active_per_user: 1 },
   mcp: { max_token_lifetime_days: 30 },
