@@ -144,7 +144,7 @@ describe("settings in the browser", () => {
       await signIn(page, app.url, "/settings/tasks");
       await page.getByRole("cell", { name: "Nightly retention", exact: true }).waitFor();
       await page.getByRole("button", { name: "Run now: Nightly retention" }).click();
-      await page.getByRole("button", { name: /^Runs \(\d+\) of Nightly retention$/ }).click();
+      await page.getByRole("button", { name: "Runs of Nightly retention" }).click();
       await page.getByRole("heading", { name: "Runs of Nightly retention" }).waitFor();
       await page.getByRole("region", { name: "Table of runs of Nightly retention", exact: true }).getByRole("cell", { name: "manual" }).waitFor();
       await page.getByRole("switch", { name: "Enable task Nightly retention" }).click({ force: true });
@@ -193,6 +193,31 @@ describe("settings in the browser", () => {
     }
   });
 
+  it("locks another user's API key from the admin page (the owner's key stops working) and unlocks it", async () => {
+    const minted = await app.http.post("/api-keys/", { token: analyst.token, json: { name: "analyst key", scopes: ["events:read"] } });
+    expect(minted.status, minted.text).toBe(201);
+    const token = minted.body.token as string;
+    expect(await status(token, "/events/")).toBe(200);
+    const { context, page, problems } = await openPage(browser, "desktop");
+    page.setDefaultTimeout(10_000);
+    try {
+      await signIn(page, app.url, "/admin/api-keys");
+      await page.getByRole("textbox", { name: "Owner's user id" }).fill(String(analyst.id));
+      await page.getByRole("button", { name: "Show keys" }).click();
+      const lock = page.getByRole("switch", { name: `Lock key analyst key of user ${analyst.id}` });
+      await lock.click({ force: true });
+      await eventually(async () => ((await status(token, "/events/")) === 401 ? true : undefined), "the locked key refused", 10_000, 100);
+      // The owner cannot clear the administrator's lock.
+      const own = await app.http.patch(`/api-keys/${minted.body.id}`, { token: analyst.token, json: { disabled: false } });
+      expect(own.status).toBeGreaterThanOrEqual(400);
+      await lock.click({ force: true });
+      await eventually(async () => ((await status(token, "/events/")) === 200 ? true : undefined), "the unlocked key accepted", 10_000, 100);
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
   it("hides Administration from a non-administrator, who gets the API's refusal at /admin", async () => {
     const refusal = await app.http.graphql("{ users(page: 1, size: 20) { total } }", {}, analyst.token);
     const message = refusal.body.errors?.[0]?.message as string;
@@ -227,6 +252,7 @@ describe("settings in the browser", () => {
           ["/admin/users", "admin-users", () => page.getByRole("cell", { name: ADMIN_EMAIL, exact: true }).waitFor()],
           ["/admin/roles", "admin-roles", () => page.getByRole("cell", { name: "read_only", exact: true }).waitFor()],
           ["/admin/organisations", "admin-organisations", () => page.getByRole("cell", { name: "Browser CERT", exact: true }).waitFor()],
+          ["/admin/api-keys", "admin-api-keys", () => page.getByRole("cell", { name: "analyst key", exact: true }).waitFor()],
           ["/admin/audit", "admin-audit", () => page.getByRole("cell", { name: "organisation.created", exact: true }).first().waitFor()],
         ];
         for (const [at, name, ready] of pages) {

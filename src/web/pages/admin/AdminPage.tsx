@@ -1,5 +1,6 @@
 import { Stack, Title } from "@mantine/core";
 import { SectionTabs, type Section } from "../../components/SectionTabs.tsx";
+import { ApiKeysAdminPanel } from "./ApiKeysAdminPanel.tsx";
 import { AuditPanel } from "./AuditPanel.tsx";
 import { OrganisationsPanel } from "./OrganisationsPanel.tsx";
 import { RolesPanel } from "./RolesPanel.tsx";
@@ -9,6 +10,7 @@ const SECTIONS: Section[] = [
   { slug: "users", label: "Users", render: () => <UsersPanel /> },
   { slug: "roles", label: "Roles", render: () => <RolesPanel /> },
   { slug: "organisations", label: "Organisations", render: () => <OrganisationsPanel /> },
+  { slug: "api-keys", label: "API keys", render: () => <ApiKeysAdminPanel /> },
   { slug: "audit", label: "Audit log", render: () => <AuditPanel /> },
 ];
 

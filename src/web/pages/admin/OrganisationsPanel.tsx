@@ -114,7 +114,7 @@ export function OrganisationsPanel() {
                         Edit
                       </Button>
                       {confirming === o.id ? (
-                        <Button size="xs" color="red" aria-label={`Delete for good: organisation ${o.name}`} onClick={() => void remove({ id: o.id }).then(() => (setConfirming(null), changed()))}>
+                        <Button size="xs" color="red.9" aria-label={`Delete for good: organisation ${o.name}`} onClick={() => void remove({ id: o.id }).then(() => (setConfirming(null), changed()))}>
                           Delete for good
                         </Button>
                       ) : (

@@ -117,7 +117,7 @@ export function RolesPanel() {
                         Edit
                       </Button>
                       {confirming === r.id ? (
-                        <Button size="xs" color="red" aria-label={`Delete for good: role ${r.name}`} onClick={() => void remove({ id: r.id }).then(() => (setConfirming(null), changed()))}>
+                        <Button size="xs" color="red.9" aria-label={`Delete for good: role ${r.name}`} onClick={() => void remove({ id: r.id }).then(() => (setConfirming(null), changed()))}>
                           Delete for good
                         </Button>
                       ) : (

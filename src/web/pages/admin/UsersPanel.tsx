@@ -133,7 +133,7 @@ export function UsersPanel() {
                         Edit
                       </Button>
                       {confirming === u.id ? (
-                        <Button size="xs" color="red" aria-label={`Delete for good: user ${u.email}`} onClick={() => void remove({ id: u.id }).then(() => (setConfirming(null), changed()))}>
+                        <Button size="xs" color="red.9" aria-label={`Delete for good: user ${u.email}`} onClick={() => void remove({ id: u.id }).then(() => (setConfirming(null), changed()))}>
                           Delete for good
                         </Button>
                       ) : (

@@ -192,7 +192,7 @@ function KeyTable({ keys, mayUpdate, mayDelete, onChange }: { keys: Key[]; mayUp
                 <Table.Td>
                   {confirming === k.id ? (
                     <Group gap={4} wrap="nowrap">
-                      <Button size="xs" color="red" onClick={() => void remove({ id: k.id }).then(() => (setConfirming(null), onChange()))} aria-label={`Delete for good: key ${k.name}`}>
+                      <Button size="xs" color="red.9" onClick={() => void remove({ id: k.id }).then(() => (setConfirming(null), onChange()))} aria-label={`Delete for good: key ${k.name}`}>
                         Delete for good
                       </Button>
                       <Button size="xs" variant="default" onClick={() => setConfirming(null)}>

@@ -27,7 +27,6 @@ const ScheduledTasks = graphql(`
         dueAt
         lastRunAt
         lastRunStatus
-        totalRunCount
         schedule {
           description
         }
@@ -89,7 +88,12 @@ export function TasksPanel() {
   const [toggle, setEnabled] = useMutation(SetEnabled);
   const [run, runNow] = useMutation(RunNow);
   const tasks = data?.scheduledTasks;
-  const changed = () => refetch({ requestPolicy: "network-only" });
+  // Bumped by every change, so the run lists shown read their runs again.
+  const [version, setVersion] = useState(0);
+  const changed = () => {
+    setVersion((v) => v + 1);
+    refetch({ requestPolicy: "network-only" });
+  };
 
   return (
     <Stack gap="lg">
@@ -140,8 +144,8 @@ export function TasksPanel() {
                             Run now
                           </Button>
                         )}
-                        <Button size="xs" variant="default" aria-label={`Runs (${t.totalRunCount}) of ${t.name}`} onClick={() => setSelected(t)}>
-                          Runs ({t.totalRunCount})
+                        <Button size="xs" variant="default" aria-label={`Runs of ${t.name}`} onClick={() => setSelected(t)}>
+                          Runs
                         </Button>
                       </Group>
                     </Table.Td>
@@ -163,14 +167,14 @@ export function TasksPanel() {
               Close runs of {selected.name}
             </Button>
           </Group>
-          <RunList key={selected.id} scheduledTaskId={selected.id} noun={`runs of ${selected.name}`} />
+          <RunList key={`${selected.id}-${version}`} scheduledTaskId={selected.id} noun={`runs of ${selected.name}`} />
         </Card>
       )}
       <Stack gap="sm" component="section" aria-labelledby="runs-heading">
         <Title order={2} size="h3" id="runs-heading">
           Task runs
         </Title>
-        <RunList noun="task runs" withFilter />
+        <RunList key={version} noun="task runs" withFilter />
       </Stack>
     </Stack>
   );
