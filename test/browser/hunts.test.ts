@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
 import { startTestApp, type TestApp } from "../support/app.ts";
 import { accessibilityViolations, launchBrowser, openPage, screenshot, signIn, WIDTHS, type Width } from "../support/browser.ts";
+import { realCveRecords, ruleFor, startStandIn, type StandIn } from "../support/external-services.ts";
 import { createUser, loginAdmin, type TestUser } from "../support/fixtures.ts";
 import { settled } from "../support/settled.ts";
 import { sharedPath } from "../support/shared-data.ts";
@@ -26,6 +27,8 @@ describe("hunts in the browser", () => {
   let app: TestApp;
   let admin: TestUser;
   let browser: Browser;
+  /** The vulnerability database and the rules service, on loopback with real CVE records. */
+  let external: StandIn;
   let seededHunt: number;
   let analyst: TestUser; // the built-in user role: hunts:*, no task scopes
   let analystHunt: number;
@@ -39,7 +42,8 @@ describe("hunts in the browser", () => {
   };
 
   beforeAll(async () => {
-    app = await startTestApp("web-hunts", { ROLE: "all", GALAXY_SOURCE: sharedPath("misp-galaxy") });
+    external = await startStandIn();
+    app = await startTestApp("web-hunts", { ROLE: "all", GALAXY_SOURCE: sharedPath("misp-galaxy"), VULN_DB_URL: external.url, RULES_URL: external.url });
     admin = await loginAdmin(app);
     for (const file of [
       ["misp-feed-sample", `${VOLTA}.json`],
@@ -66,6 +70,7 @@ describe("hunts in the browser", () => {
   afterAll(async () => {
     await browser?.close();
     await app?.close();
+    await external?.close();
   });
 
   const sha256Count = async () => (await app.http.get(`/attributes/search?query=${encodeURIComponent(QUERY)}&size=1`, { token: admin.token })).body.total as number;
@@ -183,7 +188,7 @@ describe("hunts in the browser", () => {
     }
   });
 
-  it("builds a CPE hunt field by field, picks ATT&CK techniques from the galaxy, and shows each hit shape", async () => {
+  it("builds a CPE hunt field by field, picks ATT&CK techniques from the galaxy, takes a rules id, and shows each hit shape", async () => {
     const { context, page, problems } = await openPage(browser);
     page.setDefaultTimeout(10_000);
     try {
@@ -199,10 +204,18 @@ describe("hunts in the browser", () => {
       await page.getByRole("button", { name: "Create hunt" }).click();
       await page.getByRole("heading", { name: "PAN-OS CVEs", level: 1 }).waitFor();
       await page.getByText("cpe:2.3:o:paloaltonetworks:pan-os", { exact: true }).waitFor();
-      // No vulnerability database is configured: the run fails with the API's reason, recorded in the history.
+      // The vulnerability database fails: the run fails with the API's reason, recorded in the history.
+      external.fail("status", { status: 503 });
       await page.getByRole("button", { name: "Run hunt" }).click();
       await page.getByRole("alert").filter({ hasText: "The run failed" }).waitFor();
       await page.getByRole("img", { name: /^Match counts of 1 run; 0 runs with new hits; 1 failed/ }).waitFor();
+      // Back: the CVE hit with its severity.
+      external.clear();
+      external.records = [realCveRecords().pan];
+      await page.getByRole("button", { name: "Run hunt" }).click();
+      const cve = page.getByRole("list", { name: "Hits" }).getByRole("listitem");
+      await cve.getByText("CVE-2024-3400", { exact: true }).waitFor();
+      await cve.getByText("CRITICAL", { exact: true }).waitFor();
       // Editing reads the CPE back into its fields.
       await page.getByRole("link", { name: "Edit hunt" }).click();
       await expect(page.getByRole("textbox", { name: "Vendor" }).inputValue()).resolves.toBe("paloaltonetworks");
@@ -235,6 +248,14 @@ describe("hunts in the browser", () => {
       await page.getByRole("textbox", { name: "CVE or advisory id" }).fill("CVE-2024-3400'; --");
       await page.getByRole("button", { name: "Create hunt" }).click();
       await page.getByRole("alert").filter({ hasText: "one vulnerability id" }).waitFor();
+      external.rules.set("cve-2024-3400", [ruleFor("cve-2024-3400", 1), ruleFor("cve-2024-3400", 2)]);
+      await page.getByRole("textbox", { name: "CVE or advisory id" }).fill("CVE-2024-3400");
+      await page.getByRole("button", { name: "Create hunt" }).click();
+      await page.getByRole("heading", { name: "Rules", level: 1 }).waitFor();
+      await page.getByRole("button", { name: "Run hunt" }).click();
+      const rule = page.getByRole("link", { name: "Detect exploitation of CVE-2024-3400 (1)" });
+      expect(await rule.getAttribute("href")).toBe("https://rulezet.org/rule/detail_rule/1001");
+      await page.getByRole("list", { name: "Hits" }).getByText("sigma", { exact: true }).waitFor();
       expect(problems).toEqual([]);
     } finally {
       await context.close();
