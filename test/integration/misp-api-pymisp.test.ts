@@ -7,6 +7,7 @@
  * hostile input, with MISP's error bodies in answer and never a 500.
  */
 import { spawn } from "node:child_process";
+import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "../support/app.ts";
@@ -147,6 +148,12 @@ describe("authentication and authorization", () => {
       expect(res.body, p).toEqual({ name: "You do not have permission to use this functionality.", message: "You do not have permission to use this functionality.", url: `/misp/${p}` });
     }
     expect((await misp("GET", `events/view/${id}`, { key: readOnlyKey })).status).toBe(200);
+  });
+
+  it("answers describeTypes.json with the attribute catalogue MISP's describeTypes.json is, unchanged", async () => {
+    const res = await misp("GET", "attributes/describeTypes.json", { key: readOnlyKey });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual(JSON.parse(fs.readFileSync(path.join(import.meta.dirname, "../../src/modules/attributes/catalogue/describeTypes.json"), "utf8")));
   });
 
   it("answers getVersion and users/view/me with the caller's MISP permissions", async () => {
