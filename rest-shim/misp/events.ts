@@ -105,7 +105,7 @@ export const mispEventRoutes = [
       if (stored.deleted) throw errors.notFound("Event");
       const event = eventObject(body);
       if (!event) throw errors.invalidField(["body", "Event"], "must be an event object");
-      const { skipped } = await services.events.importMisp(principal, asEdit(event, uuid, stored.timestamp), { skipInvalidAttributes: true });
+      const { skipped } = await services.events.importMisp(principal, asEdit(event, uuid, stored.timestamp), { skipInvalidAttributes: true, edit: true });
       return answer(services, principal, uuid, query.metadata, skipped);
     },
   }),

@@ -150,6 +150,21 @@ describe("authentication and authorization", () => {
     expect((await misp("GET", `events/view/${id}`, { key: readOnlyKey })).status).toBe(200);
   });
 
+  it("edits with events:update alone (an edit is no creation), and an edit never creates", async () => {
+    const editor = await createUser(app, admin, ["events:read", "events:update", "users:me", "api_keys:create"], orgAdmin.orgId);
+    const editorKey = await apiKey(editor, ["events:read", "events:update", "users:me"]);
+    const made = await misp("POST", "events/add", { key, json: { Event: { info: "to be edited" } } });
+    const edited = await misp("POST", `events/edit/${made.body.Event.id}`, { key: editorKey, json: { Event: { info: "edited with events:update" } } });
+    expect(edited.status, edited.text).toBe(200);
+    expect(edited.body.Event).toMatchObject({ id: made.body.Event.id, uuid: made.body.Event.uuid, info: "edited with events:update" });
+    const added = await misp("POST", "events/add", { key: editorKey, json: { Event: { info: "no" } } });
+    expect(added.status).toBe(403);
+    expect(added.body.message).toBe("You do not have permission to use this functionality.");
+    const nowhere = await misp("POST", "events/edit/12345678-1234-4234-8234-1234567890ab", { key, json: { Event: { info: "not created" } } });
+    expect(nowhere.status).toBe(404);
+    expect((await app.booted.ctx.db.pool.query("SELECT 1 FROM events WHERE uuid = '12345678-1234-4234-8234-1234567890ab'")).rowCount).toBe(0);
+  });
+
   it("answers describeTypes.json with the attribute catalogue MISP's describeTypes.json is, unchanged", async () => {
     const res = await misp("GET", "attributes/describeTypes.json", { key: readOnlyKey });
     expect(res.status).toBe(200);

@@ -203,9 +203,11 @@ export class EventsService {
   }
 
   /** MISP JSON import: 201 when created, 200 when an existing event was updated or was already as new. */
-  async importMisp(p: Principal | null, body: unknown, opts: ParseOptions = {}): Promise<{ result: WriteResult; skipped: ValidationIssue[]; event: EventView }> {
-    authorize(p, "events:create");
+  async importMisp(p: Principal | null, body: unknown, opts: ParseOptions & { edit?: boolean } = {}): Promise<{ result: WriteResult; skipped: ValidationIssue[]; event: EventView }> {
+    // `edit`: MISP's events/edit, an update of an event the caller reads (404 otherwise), never a creation.
+    authorize(p, opts.edit ? "events:update" : "events:create");
     const { draft, skipped } = parseMispEvent(body, opts);
+    if (opts.edit) await this.get(p, draft.uuid);
     const result = await this.write(p, draft);
     return { result, skipped, event: await this.get(p, draft.uuid) };
   }
