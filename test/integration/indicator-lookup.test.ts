@@ -117,6 +117,23 @@ describe("bulk indicator lookup", () => {
     expect(took).toBeLessThan(5_000);
   });
 
+  it("lists at most 5 events per value, the most recently changed first, and counts them all", async () => {
+    const uuids: string[] = [];
+    for (let i = 0; i < 7; i++) {
+      const e = await app.http.post("/events/", { token: admin.token, json: { info: `lookup: spread ${i}`, distribution: 0 } });
+      expect(e.status, e.text).toBe(201);
+      uuids.push(e.body.uuid);
+      await addAttribute(admin, e.body.uuid, { type: "domain", value: "spread.example" });
+    }
+    // Their last changes, spread out (written in the same second through the API): the 5th, 3rd, 1st, 7th and 6th are the newest.
+    const order = [5, 1, 6, 2, 7, 3, 4];
+    for (const [i, uuid] of uuids.entries()) await app.booted.ctx.db.pool.query("UPDATE events SET timestamp = $1 WHERE uuid = $2", [1_700_000_000 + order[i]! * 1000, uuid]);
+    const [spread] = await ok(analyst, ["spread.example"]);
+    expect(spread).toMatchObject({ found: true, count: 7, eventCount: 7 });
+    expect(spread!.events).toHaveLength(5);
+    expect(spread!.events.map((e) => uuids.indexOf(e.uuid))).toEqual([4, 2, 0, 6, 5]);
+  });
+
   it("reports another organisation's private values as absent (the distribution rule), its shared ones as found", async () => {
     const [own, orgOnly, shared, ip, mineOnly] = await ok(outsider, ["outsider-private.example", "lookup-org-only.example", "lookup-shared.example", "1.2.3.4", "hxxp://evil[.]com"]);
     expect(own).toMatchObject({ found: true, events: [{ uuid: theirs, info: "outsider private", organisation: "Other Org" }] });

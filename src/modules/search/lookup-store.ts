@@ -4,6 +4,9 @@
  * (`src/modules/correlations/correlation-store.ts`): on `value1`, or `value2` of a composite whose
  * second part is not a port, both through their hash indexes; a composite written whole
  * (`evil.exe|<sha256>`) matches both parts. Read on the search pool under the search timeout.
+ * The groupings are materialized: the planner cannot estimate the readable matches (the
+ * distribution rule's OR), guesses one row, and would otherwise list a value's events once per
+ * value (734 ms instead of 40 for 1,000 values over 1,000,000 attributes, bench/explore-lookup.ts).
  */
 import type pg from "pg";
 import { readableSql } from "../../auth/distribution.ts";
@@ -43,7 +46,7 @@ export async function findValues(pool: pg.Pool, timeoutMs: number, p: Principal,
     `WITH wanted AS (SELECT DISTINCT v, split_part(v, '|', 1) AS left_part, substr(v, strpos(v, '|') + 1) AS right_part, strpos(v, '|') > 0 AS composite
                        FROM unnest($1::text[]) AS v),
      hits AS MATERIALIZED (
-       SELECT w.v, a.type, a.event_id, COALESCE(a.first_seen, to_timestamp(a.timestamp)) AS seen_from,
+       SELECT w.v, a.type, a.event_id, e.timestamp AS event_ts, COALESCE(a.first_seen, to_timestamp(a.timestamp)) AS seen_from,
               COALESCE(a.last_seen, a.first_seen, to_timestamp(a.timestamp)) AS seen_to
          FROM wanted w
          JOIN attributes a ON a.value1 = w.v OR (a.value2 = w.v AND a.type NOT LIKE '%|port')
@@ -51,18 +54,20 @@ export async function findValues(pool: pg.Pool, timeoutMs: number, p: Principal,
          JOIN events e ON e.id = a.event_id
          LEFT JOIN objects o ON o.id = a.object_id
         WHERE NOT a.deleted AND NOT e.deleted AND o.deleted IS NOT TRUE AND ${readable}),
-     per_value AS (
+     per_value AS MATERIALIZED (
        SELECT h.v, count(*)::int AS count, count(DISTINCT h.event_id)::int AS event_count, array_agg(DISTINCT h.type ORDER BY h.type) AS types,
               min(h.seen_from) AS first_seen, max(h.seen_to) AS last_seen
-         FROM hits h GROUP BY h.v)
+         FROM hits h GROUP BY h.v),
+     ranked AS (
+       SELECT d.v, d.event_id, row_number() OVER (PARTITION BY d.v ORDER BY d.event_ts DESC, d.event_id DESC) AS r
+         FROM (SELECT DISTINCT h.v, h.event_id, h.event_ts FROM hits h) d),
+     listed AS MATERIALIZED (
+       SELECT k.v, json_agg(json_build_object('uuid', e.uuid::text, 'info', e.info, 'organisation', og.name) ORDER BY k.r) AS events
+         FROM ranked k JOIN events e ON e.id = k.event_id JOIN organisations og ON og.id = e.orgc_id
+        WHERE k.r <= $2 GROUP BY k.v)
      SELECT COALESCE(json_agg(json_build_object('value', g.v, 'count', g.count, 'event_count', g.event_count, 'types', g.types,
-              'first_seen', g.first_seen, 'last_seen', g.last_seen,
-              'events', (SELECT COALESCE(json_agg(json_build_object('uuid', x.uuid, 'info', x.info, 'organisation', x.organisation)), '[]')
-                           FROM (SELECT e.uuid::text AS uuid, e.info, og.name AS organisation
-                                   FROM events e JOIN organisations og ON og.id = e.orgc_id
-                                  WHERE e.id IN (SELECT h.event_id FROM hits h WHERE h.v = g.v)
-                                  ORDER BY e.timestamp DESC, e.id DESC LIMIT $2) x))), '[]') AS found
-       FROM per_value g`,
+              'first_seen', g.first_seen, 'last_seen', g.last_seen, 'events', COALESCE(l.events, '[]'))), '[]') AS found
+       FROM per_value g LEFT JOIN listed l ON l.v = g.v`,
     params,
   );
   return new Map(
