@@ -375,3 +375,32 @@ describe("auditLogs and GET /admin/audit-logs/", () => {
     }
   });
 });
+
+describe("apiKeyPage and adminApiKeyPage", () => {
+  const ids = (body: { data?: Record<string, { items: { id: number }[] }> | null }, field: string) => body.data?.[field]?.items.map((k) => k.id);
+
+  it("page the same keys in the same order as the whole lists, with the total; the owner's only; refused as the lists are", async () => {
+    const pageUser = await createUser(app, admin, 3);
+    for (let i = 0; i < 5; i++) await mintKey(pageUser);
+    const all = (await gql(JWT(pageUser), "{ apiKeys { id } }")).body.data.apiKeys.map((k: { id: number }) => k.id);
+    expect(all).toHaveLength(5);
+    const first = await gql(JWT(pageUser), "{ apiKeyPage(page: 1, size: 2) { total pages items { id } } }");
+    const third = await gql(JWT(pageUser), "{ apiKeyPage(page: 3, size: 2) { total pages items { id } } }");
+    expect(first.body.data.apiKeyPage).toMatchObject({ total: 5, pages: 3 });
+    expect([...ids(first.body, "apiKeyPage")!, ...ids(third.body, "apiKeyPage")!]).toEqual([...all.slice(0, 2), all[4]]);
+
+    const q = "query($u: Int, $p: Int) { adminApiKeyPage(userId: $u, page: $p, size: 2) { total items { id userId } } }";
+    const adminFirst = await gql(JWT(admin), q, { u: pageUser.id, p: 1 });
+    expect(adminFirst.body.data.adminApiKeyPage.total).toBe(5);
+    expect(ids(adminFirst.body, "adminApiKeyPage")).toEqual(all.slice(0, 2));
+    const everyone = (await gql(JWT(admin), "{ adminApiKeyPage(size: 100) { total } }")).body.data.adminApiKeyPage.total;
+    expect(everyone).toBe((await gql(JWT(admin), "{ adminApiKeys { id } }")).body.data.adminApiKeys.length);
+
+    const refused = await gql(JWT(pageUser), q, { u: pageUser.id, p: 1 });
+    expect(refused.body.errors?.[0]?.extensions?.status).toBe(403);
+    for (const bad of [{ u: 0, p: 1 }, { u: pageUser.id, p: 0 }]) {
+      const res = await gql(JWT(admin), q, bad);
+      expect(res.body.errors?.[0]?.extensions?.code, JSON.stringify(bad)).toBe("validation_error");
+    }
+  });
+});

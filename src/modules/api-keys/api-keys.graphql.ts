@@ -5,6 +5,9 @@ import { queryFromInfo } from "@pothos/plugin-prisma";
 import type { ApiKey } from "../../generated/prisma/client.ts";
 import type { ApiKeyRecord } from "./api-keys.service.ts";
 import { DOC } from "../../graphql/docs.ts";
+import { cost } from "../../graphql/cost-limits.ts";
+import { PAGE_DOC, pageType } from "../../graphql/page.ts";
+import { checkPageSize } from "../../platform/paging.ts";
 import { API_KEY_DOC, API_KEY_TYPES_DOC } from "./api-keys.docs.ts";
 
 const KEY_DOC = API_KEY_DOC;
@@ -32,6 +35,8 @@ const ApiKeyType = builder.prismaObject("ApiKey", {
   }),
 });
 
+const ApiKeyPage = pageType("ApiKeyPage", ApiKeyType, "API keys");
+
 const CreatedApiKey = builder.objectRef<{ key: ApiKeyRecord; token: string }>("CreatedApiKey").implement({
   description: API_KEY_TYPES_DOC.CreatedApiKey,
   fields: (t) => ({
@@ -52,6 +57,26 @@ const CreateApiKeyInput = builder.inputType("CreateApiKeyInput", {
 
 builder.queryFields((t) => ({
   apiKeys: t.prismaField({ type: [ApiKeyType], description: "The caller's own keys", resolve: async (query, _r, _a, ctx) => asModel(await ctx.services.apiKeys.listOwn(caller(ctx), query)) }),
+  apiKeyPage: t.field({
+    extensions: cost.page("size", 20),
+    type: ApiKeyPage,
+    description: "The caller's own keys, newest first, page by page (apiKeys answers them all)",
+    args: { page: t.arg.int({ description: PAGE_DOC.page }), size: t.arg.int({ description: PAGE_DOC.size(20) }) },
+    resolve: async (_r, a, ctx, info) => {
+      const page = await ctx.services.apiKeys.ownPage(caller(ctx), checkPageSize(a, 20), queryFromInfo({ context: ctx, info, path: ["items"] }));
+      return { ...page, items: asModel(page.items) };
+    },
+  }),
+  adminApiKeyPage: t.field({
+    extensions: cost.page("size", 20),
+    type: ApiKeyPage,
+    description: "Every user's API keys, optionally of one user, newest first, page by page (adminApiKeys answers them all)",
+    args: { userId: t.arg.int({ description: "Only this user's keys (REST user_id)" }), page: t.arg.int({ description: PAGE_DOC.page }), size: t.arg.int({ description: PAGE_DOC.size(20) }) },
+    resolve: async (_r, a, ctx, info) => {
+      const page = await ctx.services.apiKeys.adminPage(caller(ctx), contractInput(adminApiKeyListContract, { userId: a.userId }), checkPageSize(a, 20), queryFromInfo({ context: ctx, info, path: ["items"] }));
+      return { ...page, items: asModel(page.items) };
+    },
+  }),
   adminApiKeys: t.prismaField({
     type: [ApiKeyType],
     description: "List every user's API keys, optionally of one user (GET /admin/api-keys/)",

@@ -3,6 +3,7 @@ import type { AppContext } from "../../app-context.ts";
 import { authorize, hasScope, requireUser, type Principal } from "../../auth/principal.ts";
 import { isKnownScope } from "../../auth/scopes.ts";
 import { errors, parseInput } from "../../platform/errors.ts";
+import { offsetOf, pageOf, type Page, type PageRequest } from "../../platform/pagination.ts";
 import type { AuditService } from "../audit/index.ts";
 import type { ApiKey, Prisma } from "../../generated/prisma/client.ts";
 import { sha256Hex } from "./api-key-auth.ts";
@@ -51,6 +52,29 @@ export class ApiKeysService {
     authorize(p, "api_keys:read");
     requireUser(p);
     return this.ctx.db.prisma.apiKey.findMany({ where: { userId: p.userId }, select: columnsFor(query), orderBy: [{ createdAt: "desc" }, { id: "desc" }] });
+  }
+
+  /** The caller's own keys, newest first, one page of them with the total. */
+  async ownPage(p: Principal | null, req: PageRequest, query?: ApiKeyQuery): Promise<Page<ApiKeyRecord>> {
+    authorize(p, "api_keys:read");
+    requireUser(p);
+    return this.page({ userId: p.userId }, req, query);
+  }
+
+  /** Every user's keys (one user's with userId), newest first, one page of them with the total. */
+  async adminPage(p: Principal | null, filter: AdminApiKeyList, req: PageRequest, query?: ApiKeyQuery): Promise<Page<ApiKeyRecord>> {
+    authorize(p, "api_keys:admin");
+    const { userId } = parseInput(adminApiKeyListContract, filter);
+    return this.page(userId === undefined ? {} : { userId }, req, query);
+  }
+
+  private async page(where: Prisma.ApiKeyWhereInput, req: PageRequest, query?: ApiKeyQuery): Promise<Page<ApiKeyRecord>> {
+    const { prisma } = this.ctx.db;
+    const [items, total] = await Promise.all([
+      prisma.apiKey.findMany({ where, select: columnsFor(query), orderBy: [{ createdAt: "desc" }, { id: "desc" }], skip: offsetOf(req), take: req.size }),
+      prisma.apiKey.count({ where }),
+    ]);
+    return pageOf(items, total, req);
   }
 
   /**

@@ -226,6 +226,7 @@ export const identityGraphql: GraphqlCase[] = [
   { field: "Mutation.resetRuntimeSetting", scopes: ["settings:delete"], query: "mutation { resetRuntimeSetting(namespace: \"notifications\") }", b: "denied", validator: { status: 200 } },
 
   { field: "Query.apiKeys", scopes: ["api_keys:read"], query: "{ apiKeys { id name userId } }", b: "own", validator: { as: "aUser", status: 200 }, validatorFinds: (w) => [w.a.apiKey.name] },
+  { field: "Query.apiKeyPage", scopes: ["api_keys:read"], query: "{ apiKeyPage(size: 100) { total items { id name userId } } }", b: "own", validator: { as: "aUser", status: 200 }, validatorFinds: (w) => [w.a.apiKey.name] },
   { field: "Mutation.createApiKey", scopes: ["api_keys:create"], query: "mutation($n: String!) { createApiKey(input: { name: $n, scopes: [\"events:read\"] }) { apiKey { id } } }", variables: ({ w }) => ({ n: w.unique("key") }), b: "own", validator: { as: "aUser", status: 200 } },
   {
     field: "Mutation.setApiKeyDisabled", scopes: ["api_keys:update"],
@@ -240,6 +241,7 @@ export const identityGraphql: GraphqlCase[] = [
     b: "hidden", validator: { as: "aUser", status: 200 },
   },
   { field: "Query.adminApiKeys", scopes: ["api_keys:admin"], query: "query($u: Int) { adminApiKeys(userId: $u) { id name } }", variables: ({ w }) => ({ u: w.users.aUser.id }), b: "hidden", validator: { status: 200 }, validatorFinds: (w) => [w.a.apiKey.name] },
+  { field: "Query.adminApiKeyPage", scopes: ["api_keys:admin"], query: "query($u: Int) { adminApiKeyPage(userId: $u, size: 100) { total items { id name } } }", variables: ({ w }) => ({ u: w.users.aUser.id }), b: "hidden", validator: { status: 200 }, validatorFinds: (w) => [w.a.apiKey.name] },
   {
     field: "Mutation.adminSetApiKeyLocked", scopes: ["api_keys:admin"],
     query: "mutation($id: Int!) { adminSetApiKeyLocked(id: $id, locked: true) { id } }",
