@@ -3,23 +3,29 @@ import { useState, type FormEvent } from "react";
 import { useMutation, useQuery } from "urql";
 import { Busy } from "../../components/Busy.tsx";
 import { ErrorAlert } from "../../components/ErrorAlert.tsx";
+import { Pager } from "../../components/Pager.tsx";
 import { StateBadge } from "../../components/StateBadge.tsx";
 import { TableScroll } from "../../components/TableScroll.tsx";
 import { Timestamp } from "../../components/Timestamp.tsx";
 import { graphql } from "../../gql/index.ts";
 
 const Keys = graphql(`
-  query AdminApiKeys($userId: Int) {
-    adminApiKeys(userId: $userId) {
-      id
-      userId
-      name
-      scopes
-      disabled
-      adminDisabled
-      expiresAt
-      lastUsedAt
-      createdAt
+  query AdminApiKeys($userId: Int, $page: Int!, $size: Int!) {
+    adminApiKeyPage(userId: $userId, page: $page, size: $size) {
+      total
+      page
+      pages
+      items {
+        id
+        userId
+        name
+        scopes
+        disabled
+        adminDisabled
+        expiresAt
+        lastUsedAt
+        createdAt
+      }
     }
   }
 `);
@@ -41,12 +47,13 @@ const DeleteKey = graphql(`
 
 /**
  * Every user's API keys (api_keys:admin): the administrator's lock, which the owner cannot clear,
- * and deletion. The API answers the whole list (one user's with the filter), so it is not paged.
+ * and deletion; server-paged, one user's with the filter.
  */
 export function ApiKeysAdminPanel() {
   const [draft, setDraft] = useState("");
   const [userId, setUserId] = useState<number | null>(null);
-  const [{ data, fetching, error }, refetch] = useQuery({ query: Keys, variables: { userId } });
+  const [page, setPage] = useState(1);
+  const [{ data, fetching, error }, refetch] = useQuery({ query: Keys, variables: { userId, page, size: 20 } });
   const [lock, setLocked] = useMutation(SetLocked);
   const [removal, remove] = useMutation(DeleteKey);
   const [confirming, setConfirming] = useState<number | null>(null);
@@ -56,6 +63,7 @@ export function ApiKeysAdminPanel() {
     e.preventDefault();
     const n = Number(draft);
     setUserId(draft.trim() && Number.isInteger(n) ? n : null);
+    setPage(1);
   }
 
   return (
@@ -74,8 +82,8 @@ export function ApiKeysAdminPanel() {
       {error && <ErrorAlert error={error} title="The API keys could not be loaded" />}
       {(lock.error ?? removal.error) && <ErrorAlert error={(lock.error ?? removal.error)!} title="The key was not changed" />}
       {!data && fetching && <Busy label="Loading the API keys" />}
-      {data && data.adminApiKeys.length === 0 && <Text c="dimmed">No API keys.</Text>}
-      {data && data.adminApiKeys.length > 0 && (
+      {data && data.adminApiKeyPage.total === 0 && <Text c="dimmed">No API keys.</Text>}
+      {data && data.adminApiKeyPage.items.length > 0 && (
         <TableScroll minWidth={820} label="API keys of every user table">
           <Table striped aria-busy={fetching}>
             <Table.Thead>
@@ -90,7 +98,7 @@ export function ApiKeysAdminPanel() {
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
-              {data.adminApiKeys.map((k) => (
+              {data.adminApiKeyPage.items.map((k) => (
                 <Table.Tr key={k.id}>
                   <Table.Td>{k.name}</Table.Td>
                   <Table.Td>user {k.userId}</Table.Td>
@@ -123,6 +131,7 @@ export function ApiKeysAdminPanel() {
           </Table>
         </TableScroll>
       )}
+      {data && data.adminApiKeyPage.total > 0 && <Pager page={page} pages={data.adminApiKeyPage.pages} total={data.adminApiKeyPage.total} onChange={setPage} noun="API keys" nameButtons />}
     </Stack>
   );
 }

@@ -3,6 +3,7 @@ import { useMemo, useState, type FormEvent } from "react";
 import { useMutation, useQuery } from "urql";
 import { Busy } from "../../components/Busy.tsx";
 import { ErrorAlert, apiMessage } from "../../components/ErrorAlert.tsx";
+import { Pager } from "../../components/Pager.tsx";
 import { Timestamp } from "../../components/Timestamp.tsx";
 import { StateBadge } from "../../components/StateBadge.tsx";
 import { TableScroll } from "../../components/TableScroll.tsx";
@@ -11,17 +12,22 @@ import type { ApiKeysQuery } from "../../gql/graphql.ts";
 import { grants, useIdentity } from "../../lib/identity.ts";
 
 const ApiKeys = graphql(`
-  query ApiKeys {
-    apiKeys {
-      id
-      name
-      comment
-      scopes
-      disabled
-      adminDisabled
-      expiresAt
-      lastUsedAt
-      createdAt
+  query ApiKeys($page: Int!, $size: Int!) {
+    apiKeyPage(page: $page, size: $size) {
+      total
+      page
+      pages
+      items {
+        id
+        name
+        comment
+        scopes
+        disabled
+        adminDisabled
+        expiresAt
+        lastUsedAt
+        createdAt
+      }
     }
     scopes {
       name
@@ -57,11 +63,14 @@ const DeleteApiKey = graphql(`
   }
 `);
 
-type Key = ApiKeysQuery["apiKeys"][number];
+type Key = ApiKeysQuery["apiKeyPage"]["items"][number];
+
+const PAGE_SIZE = 20;
 
 /** The caller's API keys: a new key's token is shown once, here, and kept nowhere else. */
 export function ApiKeysPanel() {
-  const [{ data, fetching, error }, refetch] = useQuery({ query: ApiKeys });
+  const [page, setPage] = useState(1);
+  const [{ data, fetching, error }, refetch] = useQuery({ query: ApiKeys, variables: { page, size: PAGE_SIZE } });
   const [created, setCreated] = useState<{ name: string; token: string } | null>(null);
   const identity = useIdentity();
   const may = (s: string) => (identity ? grants(identity.scopes, s) : false);
@@ -84,8 +93,9 @@ export function ApiKeysPanel() {
         </Title>
         {error && <ErrorAlert error={error} title="Your API keys could not be loaded" />}
         {!data && fetching && <Busy label="Loading your API keys" />}
-        {data && data.apiKeys.length === 0 && <Text c="dimmed">You have no API keys.</Text>}
-        {data && data.apiKeys.length > 0 && <KeyTable keys={data.apiKeys} mayUpdate={may("api_keys:update")} mayDelete={may("api_keys:delete")} onChange={() => refetch({ requestPolicy: "network-only" })} />}
+        {data && data.apiKeyPage.total === 0 && <Text c="dimmed">You have no API keys.</Text>}
+        {data && data.apiKeyPage.items.length > 0 && <KeyTable keys={data.apiKeyPage.items} mayUpdate={may("api_keys:update")} mayDelete={may("api_keys:delete")} onChange={() => refetch({ requestPolicy: "network-only" })} />}
+        {data && data.apiKeyPage.total > 0 && <Pager page={page} pages={data.apiKeyPage.pages} total={data.apiKeyPage.total} onChange={setPage} noun="API keys" nameButtons />}
       </Stack>
       {may("api_keys:create") && (
         <NewKeyForm
