@@ -75,8 +75,8 @@ function RetentionForm({ stored }: { stored: RetentionValue }) {
           </Title>
           <Switch label="Delete events older than the retention period" checked={value.enabled} onChange={(e) => set({ enabled: e.currentTarget.checked })} />
           <Group gap="md" align="start">
-            <NumberInput label="Retention period (days)" min={1} max={36500} required value={value.period_days} onChange={(v) => set({ period_days: typeof v === "number" ? v : 0 })} w={220} />
-            <NumberInput label="Warning before expiry (days)" min={0} max={36500} required value={value.warning_days} onChange={(v) => set({ warning_days: typeof v === "number" ? v : 0 })} w={220} />
+            <NumberInput label="Retention period (days)" min={1} max={36500} required value={value.period_days} onChange={(v) => set({ period_days: typeof v === "number" ? v : 0 })} w={260} />
+            <NumberInput label="Warning before expiry (days)" min={0} max={36500} required value={value.warning_days} onChange={(v) => set({ warning_days: typeof v === "number" ? v : 0 })} w={260} />
           </Group>
           <TagsInput label="Exempt tags" description="Events carrying any of these tags (exact names) are never deleted" value={value.exempt_tags} onChange={(tags) => set({ exempt_tags: tags })} />
           <Stack gap={2} aria-live="polite">
