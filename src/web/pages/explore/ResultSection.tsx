@@ -1,4 +1,4 @@
-import { Alert, Anchor, Button, Drawer, Group, Paper, Stack, Table, Text, Title } from "@mantine/core";
+import { Alert, Anchor, Button, Drawer, Group, NativeSelect, Paper, Stack, Table, Text, Title } from "@mantine/core";
 import { useEffect, useState } from "react";
 import { useClient, useQuery, type CombinedError } from "urql";
 import { Link } from "wouter";
@@ -13,6 +13,13 @@ import { ExportUrlQuery, SearchAttributesQuery, SearchEventsQuery } from "./docu
 export type Target = "events" | "attributes";
 
 export const PAGE_SIZE = 20;
+const PAGE_SIZES = ["10", "20", "50", "100"];
+/** The analyst's rows per page, per section, kept in the browser across searches and reloads. */
+const pageSizeKey = (target: Target) => `explore.page_size.${target}`;
+function storedPageSize(target: Target): number {
+  const stored = window.localStorage.getItem(pageSizeKey(target));
+  return stored && PAGE_SIZES.includes(stored) ? Number(stored) : PAGE_SIZE;
+}
 /** The API pages no deeper than 10 000 documents (OpenSearch's result window). */
 const WINDOW = 10_000;
 
@@ -39,9 +46,15 @@ const tagNames = (source: unknown): string[] => {
 /** The documents of one index matching the effective query, a page at a time, with a drawer per document and the export. */
 export function ResultSection({ target, query }: { target: Target; query: string }) {
   const [page, setPage] = useState(1);
+  const [size, setSize] = useState(() => storedPageSize(target));
   const [open, setOpen] = useState<Hit | null>(null);
   const noun = NOUN[target];
-  const variables = { query, page, size: PAGE_SIZE };
+  const variables = { query, page, size };
+  const changeSize = (value: string) => {
+    window.localStorage.setItem(pageSizeKey(target), value);
+    setSize(Number(value));
+    setPage(1);
+  };
   const [events, searchEventsAgain] = useQuery({ query: SearchEventsQuery, variables, pause: target !== "events" });
   const [attributes, searchAttributesAgain] = useQuery({ query: SearchAttributesQuery, variables, pause: target !== "attributes" });
   const result = target === "events" ? events : attributes;
@@ -51,7 +64,7 @@ export function ResultSection({ target, query }: { target: Target; query: string
   const rejected = result.error?.graphQLErrors.some((e) => e.extensions?.code === "invalid_query") ?? false;
   const total = data?.total ?? 0;
   const totalText = data ? `${total.toLocaleString("en")}${data.totalRelation === "gte" ? "+" : ""}` : "…";
-  const pages = Math.ceil(Math.min(total, WINDOW) / PAGE_SIZE);
+  const pages = Math.ceil(Math.min(total, WINDOW) / size);
 
   return (
     <Paper withBorder p="sm" component="section" aria-labelledby={`explore-${target}`}>
@@ -64,7 +77,16 @@ export function ResultSection({ target, query }: { target: Target; query: string
             {data ? `${totalText} ${total === 1 ? "match" : "matches"}` : ""}
           </Text>
         </Group>
-        <ExportButton target={target} query={query} disabled={!data || total === 0} />
+        <Group gap="xs">
+          <NativeSelect
+            size="xs"
+            aria-label={`${noun.title} per page`}
+            data={PAGE_SIZES}
+            value={String(size)}
+            onChange={(e) => changeSize(e.currentTarget.value)}
+          />
+          <ExportButton target={target} query={query} disabled={!data || total === 0} />
+        </Group>
       </Group>
       {(result.fetching && !data) || waiting ? (
         <Busy label={`Searching ${noun.many}`} minHeight={120} />
