@@ -239,6 +239,20 @@ export async function countRuns(sql: Sql, huntId: number): Promise<number> {
   return rows[0].n;
 }
 
+/**
+ * One page of the cached hits (offset and limit in the stored order), with how many hits are kept in
+ * all: a cpe hunt's result has no cap, so a page must not carry the whole set.
+ */
+export async function cachedResultPage(sql: Sql, huntId: number, offset: number, limit: number): Promise<(CachedResult & { hitCount: number }) | null> {
+  const { rows } = await sql.query<CachedResult & { hitCount: number }>(
+    `SELECT run_id::text AS "runId", run_at AS "runAt", total, jsonb_array_length(hits) AS "hitCount",
+            COALESCE((SELECT jsonb_agg(x.hit ORDER BY x.n) FROM jsonb_array_elements(r.hits) WITH ORDINALITY AS x(hit, n) WHERE x.n > $2 AND x.n <= $2 + $3), '[]'::jsonb) AS hits
+       FROM hunt_results r WHERE hunt_id = $1`,
+    [huntId, offset, limit],
+  );
+  return rows[0] ?? null;
+}
+
 export async function cachedResult(sql: Sql, huntId: number): Promise<CachedResult | null> {
   const { rows } = await sql.query<CachedResult>(`SELECT run_id::text AS "runId", run_at AS "runAt", total, hits FROM hunt_results WHERE hunt_id = $1`, [huntId]);
   return rows[0] ?? null;

@@ -43,6 +43,7 @@ export const HUNT_RESULT_DOC = {
   hunt: "The hunt, with its counters after the run",
   total: `Number of hits (rules: the number of rules found); a search hunt's hits hold the newest ${SEARCH_HUNT_MAX_HITS}`,
   hits: "The hits, each marked new or not",
+  hitCount: "Number of hits kept (the pages of hits count these; total may be more for a search hunt)",
   runAt: "When the run was made",
 } as const;
 

@@ -146,12 +146,13 @@ const HuntHit = builder.unionType("HuntHit", {
 });
 
 /** A result set: its hunt is re-read through the service with the selection's query when asked for. */
-const HuntResultObject = builder.objectRef<{ hunt: { id: number; huntType: HuntType }; total: number; hits: Hit[]; runAt: Date }>("HuntResult").implement({
+const HuntResultObject = builder.objectRef<{ hunt: { id: number; huntType: HuntType }; total: number; hits: Hit[]; hitCount: number; runAt: Date }>("HuntResult").implement({
   description: HUNT_TYPES_DOC.HuntResult,
   fields: (t) => ({
     hunt: t.prismaField({ type: "Hunt", description: HUNT_RESULT_DOC.hunt, resolve: (query, r, _a, ctx) => ctx.services.hunts.record(caller(ctx), r.hunt.id, query) }),
     total: t.exposeInt("total", { description: HUNT_RESULT_DOC.total }),
     hits: t.field({ type: [HuntHit], description: HUNT_RESULT_DOC.hits, resolve: (r) => r.hits.map((hit) => ({ huntType: r.hunt.huntType, hit })) }),
+    hitCount: t.exposeInt("hitCount", { description: HUNT_RESULT_DOC.hitCount }),
     runAt: t.field({ type: "DateTime", description: `${HUNT_RESULT_DOC.runAt} (REST run_at)`, resolve: (r) => r.runAt }),
   }),
 });
@@ -216,11 +217,19 @@ builder.queryFields((t) => ({
   }),
   huntResults: t.field({
     type: HuntResultObject,
-    description: "The result set of the last successful run; not found before the first (GET /hunts/{id}/results)",
-    args: { id: t.arg.int({ required: true, description: HUNT_ID }) },
+    description: "The result set of the last successful run; not found before the first (GET /hunts/{id}/results). With page or size, one page of its hits (hitCount says how many there are)",
+    args: {
+      id: t.arg.int({ required: true, description: HUNT_ID }),
+      page: t.arg.int({ description: `${PAGE_DOC.page}; with size, one page of the hits` }),
+      size: t.arg.int({ description: "Hits per page, 1 to 100; without page or size, every hit" }),
+    },
     resolve: async (_r, a, ctx) => {
-      const { hunt, result } = await ctx.services.hunts.results(caller(ctx), a.id);
-      return { hunt, total: result.total, hits: result.hits, runAt: result.runAt };
+      if (a.page == null && a.size == null) {
+        const { hunt, result } = await ctx.services.hunts.results(caller(ctx), a.id);
+        return { hunt, total: result.total, hits: result.hits, hitCount: result.hits.length, runAt: result.runAt };
+      }
+      const { hunt, result } = await ctx.services.hunts.resultPage(caller(ctx), a.id, checkPageSize(a, 100));
+      return { hunt, total: result.total, hits: result.hits, hitCount: result.hitCount, runAt: result.runAt };
     },
   }),
   huntHistory: t.field({
@@ -264,7 +273,7 @@ builder.mutationFields((t) => ({
     args: { id: t.arg.int({ required: true, description: HUNT_ID }) },
     resolve: async (_r, a, ctx) => {
       const r = await ctx.services.hunts.run(caller(ctx), a.id);
-      return { hunt: r.hunt, total: r.total, hits: r.hits, runAt: r.run.runAt };
+      return { hunt: r.hunt, total: r.total, hits: r.hits, hitCount: r.hits.length, runAt: r.run.runAt };
     },
   }),
   clearHuntHistory: t.boolean({

@@ -13,6 +13,7 @@ import { executeHunt, type RunOutcome } from "./hunt-runs.ts";
 import type { Hit } from "./hit-keys.ts";
 import {
   cachedResult,
+  cachedResultPage,
   clearHistory,
   countRuns,
   deleteHunt,
@@ -127,6 +128,15 @@ export class HuntsService {
     authorize(p, "hunts:read");
     const hunt = this.visible(p, await findHunt(this.ctx.db.pool, id));
     const result = await cachedResult(this.ctx.db.pool, id);
+    if (!result) throw new AppError("not_found", "No results available yet: run the hunt first");
+    return { hunt, result };
+  }
+
+  /** The cached result with one page of its hits and the number kept (GraphQL's paged huntResults). */
+  async resultPage(p: Principal | null, id: number, req: PageRequest): Promise<{ hunt: HuntRow; result: CachedResult & { hitCount: number } }> {
+    authorize(p, "hunts:read");
+    const hunt = this.visible(p, await findHunt(this.ctx.db.pool, id));
+    const result = await cachedResultPage(this.ctx.db.pool, id, offsetOf(req), req.size);
     if (!result) throw new AppError("not_found", "No results available yet: run the hunt first");
     return { hunt, result };
   }
