@@ -152,7 +152,7 @@ function Plot({ series, counted, label }: { series: Series; counted: { events: b
     let gone = false;
     void import("uplot").then(({ default: UPlot }) => {
       if (gone) return;
-      const bars = (align: -1 | 1) => UPlot.paths.bars!({ size: [counted.events && counted.attributes ? 0.45 : 0.9, 48], align });
+      const bars = (align: -1 | 1) => UPlot.paths.bars!({ size: [counted.events && counted.attributes ? 0.45 : 0.9, 48, 2], align });
       const bar = (name: string, colour: string, align: -1 | 1, show: boolean): uPlot.Series => ({ label: name, show, stroke: colour, fill: `${colour}cc`, width: 0, paths: bars(align), points: { show: false } });
       plot = new UPlot(
         {
