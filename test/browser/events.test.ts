@@ -176,8 +176,14 @@ describe("the Events pages", { timeout: 90_000 }, () => {
       const technique = BABYSHARK.Event.Tag.find((t: { name: string }) => t.name.startsWith("misp-galaxy:mitre-attack-pattern=")).name.split('="')[1].slice(0, -1);
       await page.getByRole("region", { name: "ATT&CK techniques" }).getByText(technique).waitFor();
       const objects = page.getByRole("region", { name: "Objects" });
-      await objects.getByText(`Page 1 of 2 · ${BABYSHARK.Event.Object.length} objects`).waitFor();
-      expect(await objects.getByRole("article").count()).toBe(10);
+      await objects.getByText(`Page 1 of ${Math.ceil(BABYSHARK.Event.Object.length / 5)} · ${BABYSHARK.Event.Object.length} objects`).waitFor();
+      expect(await objects.getByRole("article").count()).toBe(5);
+      await objects.getByRole("button", { name: "Next page of objects" }).click();
+      await objects.getByText(`Page 2 of ${Math.ceil(BABYSHARK.Event.Object.length / 5)}`).waitFor();
+      // The second page's objects, in the API's order, with their attributes.
+      const second = await gql(`query($e: String!) { objects(eventUuid: $e, page: 2, size: 5, deleted: false) { items { name attributes { uuid } } } }`, { e: BABYSHARK.Event.uuid });
+      expect(await objects.getByRole("article").evaluateAll((els) => els.map((e) => e.getAttribute("aria-label")))).toEqual(second.objects.items.map((o: { name: string }) => `Object ${o.name}`));
+      expect(await objects.locator("li").count()).toBe(second.objects.items.reduce((n: number, o: { attributes: unknown[] }) => n + o.attributes.length, 0));
       await page.getByRole("region", { name: "Attributes" }).getByText(`· ${BABYSHARK.Event.Attribute.length} attributes`).waitFor();
       for (const width of ["desktop", "phone"] as Width[]) {
         await page.setViewportSize(WIDTHS[width]);
@@ -190,6 +196,15 @@ describe("the Events pages", { timeout: 90_000 }, () => {
       await page.getByRole("heading", { name: URSNIF.Event.info, level: 1 }).waitFor();
       await page.getByRole("region", { name: "Attributes" }).getByText(`· ${URSNIF.Event.Attribute.length} attributes`).waitFor();
       expect(await page.getByText(/^(expired|expires in -?\d+d)$/).count()).toBe(0);
+
+      // A report's markdown is shown as its text: HTML in it is never interpreted.
+      const markdown = '# Ursnif\n\n<img src="x" alt="injected"> **bold** [link](https://example.org)';
+      await gql(`mutation($e: String!, $c: String!) { createEventReport(eventUuid: $e, input: { name: "Analyst notes", content: $c }) { uuid } }`, { e: URSNIF.Event.uuid, c: markdown });
+      await page.reload();
+      const reports = page.getByRole("region", { name: "Reports" });
+      await reports.getByText("Analyst notes").waitFor();
+      expect(await reports.locator("[data-report-content]").textContent()).toBe(markdown);
+      expect(await reports.locator("img").count()).toBe(0);
 
       // Follow and unfollow: the notifications setting's follow.events.
       await page.goto(`${app.url}/events/${BABYSHARK.Event.uuid}`);
@@ -298,7 +313,7 @@ describe("the Events pages", { timeout: 90_000 }, () => {
       const valueError = await value.getAttribute("aria-describedby");
       const message = await page.locator(`[id="${valueError!.split(" ").find((id) => id.includes("error"))}"]`).textContent();
       const api = await app.http.graphql(`mutation($e: String!) { createAttribute(eventUuid: $e, input: { type: "sha256", category: "Payload delivery", value: "not-a-hash" }) { uuid } }`, { e: uuid }, admin.token);
-      expect(message).toBe(api.body.errors[0].extensions.detail[0].msg);
+      expect(message).toBe((api.body.errors as unknown as { extensions: { detail: { msg: string }[] } }[])[0].extensions.detail[0].msg);
       await checkPage(page, problems, "attribute-form", "desktop");
 
       const hash = BABYSHARK.Event.Attribute.find((a: { type: string }) => a.type === "sha256").value;
@@ -306,6 +321,13 @@ describe("the Events pages", { timeout: 90_000 }, () => {
       await form.getByRole("button", { name: "Add attribute" }).click();
       await form.waitFor({ state: "detached" });
       await page.getByRole("table", { name: "Attributes" }).getByText(hash).waitFor();
+      // The attribute form edits it too.
+      await page.getByRole("button", { name: `Edit attribute ${hash}` }).click();
+      const edit = page.getByRole("dialog", { name: "Edit attribute" });
+      await edit.getByRole("textbox", { name: "Comment" }).fill("seen in BabyShark");
+      await edit.getByRole("button", { name: "Save attribute" }).click();
+      await edit.waitFor({ state: "detached" });
+      await page.getByRole("table", { name: "Attributes" }).getByText("seen in BabyShark").waitFor();
 
       // Correlated with BabyShark's attribute of that value: related, once the worker has run.
       await settled(app);

@@ -333,7 +333,7 @@ export default function EventPage() {
           {e.reports.map((r) => (
             <Alert key={r.uuid} color="gray" title={r.name} variant="outline">
               {/* Markdown shown as its text: never interpreted as HTML. */}
-              <Text size="sm" style={{ whiteSpace: "pre-wrap", overflowWrap: "anywhere" }} ff="monospace">
+              <Text size="sm" style={{ whiteSpace: "pre-wrap", overflowWrap: "anywhere" }} ff="monospace" data-report-content>
                 {r.content}
               </Text>
             </Alert>

@@ -8,7 +8,7 @@ import { graphql } from "../../gql/index.ts";
 
 const ObjectsQuery = graphql(`
   query EventObjects($eventUuid: String!, $page: Int) {
-    objects(eventUuid: $eventUuid, page: $page, size: 10, deleted: false) {
+    objects(eventUuid: $eventUuid, page: $page, size: 5, deleted: false) {
       total
       page
       pages
@@ -30,7 +30,7 @@ const ObjectsQuery = graphql(`
   }
 `);
 
-/** The event's MISP objects with their attributes, ten a page. */
+/** The event's MISP objects with their attributes, five a page (each holds several). */
 export function ObjectsSection({ eventUuid }: { eventUuid: string }) {
   const [page, setPage] = useState(1);
   const [{ data, fetching, error }] = useQuery({ query: ObjectsQuery, variables: { eventUuid, page } });
