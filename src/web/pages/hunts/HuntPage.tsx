@@ -6,40 +6,11 @@ import { Busy } from "../../components/Busy.tsx";
 import { ErrorAlert } from "../../components/ErrorAlert.tsx";
 import { Pager } from "../../components/Pager.tsx";
 import { graphql } from "../../gql/index.ts";
-import type { HuntResultFieldsFragment } from "../../gql/graphql.ts";
 import { formatDateTime } from "./format.ts";
 import { HuntHistoryChart } from "./HuntHistoryChart.tsx";
 import { HuntResults } from "./HuntResults.tsx";
 import { HUNT_TYPE_LABELS, INDEX_LABELS } from "./hunt-types.ts";
 import { ScheduleControl } from "./ScheduleControl.tsx";
-
-graphql(`
-  fragment HuntResultFields on HuntResult {
-    total
-    runAt
-    hits {
-      __typename
-      ... on HuntDocumentHit {
-        uuid
-        docKind
-        isNew
-        document
-      }
-      ... on HuntCveHit {
-        cveId
-        severity
-        description
-        isNew
-      }
-      ... on HuntRuleHit {
-        title
-        detailUrl
-        isNew
-        rule
-      }
-    }
-  }
-`);
 
 const HuntQuery = graphql(`
   query Hunt($id: Int!) {
@@ -59,14 +30,6 @@ const HuntQuery = graphql(`
       lastRunError
       lastSuccessAt
       lastMatchCount
-    }
-  }
-`);
-
-const HuntResultsQuery = graphql(`
-  query HuntResults($id: Int!) {
-    huntResults(id: $id) {
-      ...HuntResultFields
     }
   }
 `);
@@ -94,7 +57,8 @@ const HuntHistory = graphql(`
 const RunHunt = graphql(`
   mutation RunHunt($id: Int!) {
     runHunt(id: $id) {
-      ...HuntResultFields
+      total
+      runAt
     }
   }
 `);
@@ -135,11 +99,9 @@ function Hunt({ id }: { id: number }) {
   const [, navigate] = useLocation();
   const [{ data, fetching, error }, refetchHunt] = useQuery({ query: HuntQuery, variables: { id } });
   const hunt = data?.hunt;
-  const [{ data: cached, error: resultsError }] = useQuery({ query: HuntResultsQuery, variables: { id }, pause: !hunt?.lastSuccessAt });
   const [historyPage, setHistoryPage] = useState(1);
   const [{ data: history, error: historyError }, refetchHistory] = useQuery({ query: HuntHistory, variables: { id, page: historyPage, size: HISTORY_PAGE } });
   const [ran, run] = useMutation(RunHunt);
-  const [fresh, setFresh] = useState<HuntResultFieldsFragment | null>(null);
   const [statusChange, setStatus] = useMutation(SetStatus);
   const [cleared, clear] = useMutation(ClearHistory);
   const [deleted, remove] = useMutation(DeleteHunt);
@@ -151,17 +113,15 @@ function Hunt({ id }: { id: number }) {
   };
 
   async function runNow() {
-    const res = await run({ id });
-    // A failed run is in the history too, with its reason.
+    // Its result (a new lastSuccessAt) or, failed, its reason are read back with the history.
+    await run({ id });
     reload();
-    if (res.data) setFresh(res.data.runHunt);
   }
 
   async function clearHistory() {
     setConfirm(null);
     const res = await clear({ id });
     if (res.data) {
-      setFresh(null);
       setHistoryPage(1);
       reload();
     }
@@ -174,7 +134,7 @@ function Hunt({ id }: { id: number }) {
 
   if (error) return <ErrorAlert error={error} title="The hunt could not be loaded" />;
   if (!hunt) return fetching ? <Busy label="Loading the hunt" /> : null;
-  const result = fresh ?? (hunt.lastSuccessAt ? cached?.huntResults : null);
+  const latest = historyPage === 1 ? history?.huntHistory.items.find((r) => r.status === "succeeded") : undefined;
   const paused = hunt.status === "PAUSED";
 
   return (
@@ -319,8 +279,11 @@ function Hunt({ id }: { id: number }) {
           )}
           {ran.error && <ErrorAlert error={ran.error} title="The run failed" />}
           {ran.fetching && <Busy label="Running the hunt" minHeight={80} />}
-          {resultsError && !fresh && <ErrorAlert error={resultsError} title="The results could not be loaded" />}
-          {result ? <HuntResults key={result.runAt} result={result} /> : !ran.fetching && !hunt.lastSuccessAt && <Text c="dimmed">No results yet: run the hunt.</Text>}
+          {hunt.lastSuccessAt ? (
+            <HuntResults key={hunt.lastSuccessAt} huntId={id} newHitCount={latest?.newHitCount} />
+          ) : (
+            !ran.fetching && <Text c="dimmed">No results yet: run the hunt.</Text>
+          )}
         </Stack>
       </section>
 

@@ -1,12 +1,47 @@
 import { Anchor, Badge, Card, Group, Stack, Text } from "@mantine/core";
 import { useState } from "react";
+import { useQuery } from "urql";
 import { Link } from "wouter";
+import { Busy } from "../../components/Busy.tsx";
+import { ErrorAlert } from "../../components/ErrorAlert.tsx";
 import { Pager } from "../../components/Pager.tsx";
-import type { HuntResultFieldsFragment } from "../../gql/graphql.ts";
+import { graphql } from "../../gql/index.ts";
+import type { HuntResultsPageQuery } from "../../gql/graphql.ts";
 import { formatDateTime } from "./format.ts";
 import { describeDocument } from "./hunt-hits.ts";
 
-type Hit = HuntResultFieldsFragment["hits"][number];
+const HuntResultsPage = graphql(`
+  query HuntResultsPage($id: Int!, $page: Int!, $size: Int!) {
+    huntResults(id: $id, page: $page, size: $size) {
+      total
+      hitCount
+      runAt
+      hits {
+        __typename
+        ... on HuntDocumentHit {
+          uuid
+          docKind
+          isNew
+          document
+        }
+        ... on HuntCveHit {
+          cveId
+          severity
+          description
+          isNew
+        }
+        ... on HuntRuleHit {
+          title
+          detailUrl
+          isNew
+          rule
+        }
+      }
+    }
+  }
+`);
+
+type Hit = HuntResultsPageQuery["huntResults"]["hits"][number];
 const PAGE = 20;
 
 /** Background and text pairs that keep 4.5:1. */
@@ -18,34 +53,35 @@ const SEVERITY_COLORS: Record<string, { bg: string; c: string }> = {
 };
 
 /**
- * The result set of a run, each hit in its shape: search documents (events, attributes,
- * correlations), CVEs of a CPE, detection rules of a vulnerability. The API answers the whole set
- * (a search hunt keeps its newest 100), so it is paged here.
+ * The cached result set of the hunt's last successful run, a page at a time from the server, each
+ * hit in its shape: search documents (events, attributes, correlations), CVEs of a CPE, detection
+ * rules of a vulnerability. `newHitCount` is the last run's, when the page knows it.
  */
-export function HuntResults({ result }: { result: HuntResultFieldsFragment }) {
+export function HuntResults({ huntId, newHitCount }: { huntId: number; newHitCount?: number | null }) {
   const [page, setPage] = useState(1);
-  const pages = Math.ceil(result.hits.length / PAGE);
-  const shown = result.hits.slice((page - 1) * PAGE, page * PAGE);
-  const newCount = result.hits.filter((h) => h.isNew).length;
+  const [{ data, error }] = useQuery({ query: HuntResultsPage, variables: { id: huntId, page, size: PAGE }, requestPolicy: "network-only" });
+  if (error) return <ErrorAlert error={error} title="The results could not be loaded" />;
+  if (!data) return <Busy label="Loading the results" minHeight={80} />;
+  const result = data.huntResults;
   return (
     <Stack gap="sm">
       <Text size="sm" aria-live="polite" data-testid="hunt-result-summary">
         {result.total} match{result.total === 1 ? "" : "es"} at {formatDateTime(result.runAt)}
-        {newCount ? `, ${newCount} new` : ""}
-        {result.hits.length < result.total ? ` (the newest ${result.hits.length} are kept)` : ""}
+        {newHitCount ? `, ${newHitCount} new` : ""}
+        {result.hitCount < result.total ? ` (the newest ${result.hitCount} are kept)` : ""}
       </Text>
-      {result.hits.length === 0 ? (
+      {result.hitCount === 0 ? (
         <Text c="dimmed">The last run found nothing.</Text>
       ) : (
         <Stack gap="xs" component="ul" style={{ listStyle: "none", padding: 0, margin: 0 }} aria-label="Hits">
-          {shown.map((hit, i) => (
+          {result.hits.map((hit, i) => (
             <Card key={`${page}-${i}`} component="li" withBorder padding="xs">
               <HitView hit={hit} />
             </Card>
           ))}
         </Stack>
       )}
-      {pages > 1 && <Pager page={page} pages={pages} total={result.hits.length} noun="hits" nameButtons onChange={setPage} />}
+      {result.hitCount > PAGE && <Pager page={page} pages={Math.ceil(result.hitCount / PAGE)} total={result.hitCount} noun="hits" nameButtons onChange={setPage} />}
     </Stack>
   );
 }
