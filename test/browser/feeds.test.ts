@@ -46,11 +46,12 @@ async function searchTotal(query: string): Promise<number> {
   return res.body.total;
 }
 
-/** Values of the upload's progress bar while the form is on screen (the page leaves it once the feed exists). */
+/** Values of the upload's progress bar until the upload's preview shows. */
 async function watchProgress(page: Page): Promise<number[]> {
   const seen: number[] = [];
   const bar = page.getByRole("progressbar", { name: "Upload progress" });
-  while (new URL(page.url()).pathname === "/feeds") {
+  const preview = page.getByRole("region", { name: "Preview of the upload" });
+  while ((await preview.count()) === 0) {
     const value = await bar.getAttribute("aria-valuenow", { timeout: 50 }).catch(() => null);
     if (value !== null && seen.at(-1) !== Number(value)) seen.push(Number(value));
     await page.waitForTimeout(20);
@@ -86,12 +87,16 @@ describe("feeds in the browser", () => {
       const cdp = await context.newCDPSession(page);
       const size = fs.statSync(archivePath).size;
       await cdp.send("Network.emulateNetworkConditions", { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: Math.ceil(size / 2) });
-      await page.getByRole("button", { name: "Upload and create feed" }).click();
+      await page.getByRole("button", { name: "Upload and preview" }).click();
       const progress = await watchProgress(page);
       await cdp.send("Network.emulateNetworkConditions", { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
       expect(progress.length, `progress seen: ${progress.join(", ")}`).toBeGreaterThan(1);
       expect(progress.some((v) => v > 0 && v < 100), `progress seen: ${progress.join(", ")}`).toBe(true);
       expect(progress).toEqual([...progress].sort((a, b) => a - b));
+      expect(progress.at(-1)).toBe(100);
+      // Previewed before anything is ingested: the archive's events, counted by the upload.
+      await page.getByText(`The archive holds ${events.length} events.`).waitFor();
+      await page.getByRole("button", { name: "Create feed" }).click();
 
       // The feed page follows the ingestion run the creation started, to its counts.
       await page.waitForURL(/\/feeds\/\d+\?run=/);
@@ -163,6 +168,23 @@ describe("feeds in the browser", () => {
       await page.getByRole("button", { name: "Delete for good: feed Abuse list (browser)" }).click();
       await page.waitForURL(/\/feeds$/);
       expect((await app.http.get(`/feeds/${id}`, { token: admin.token })).status).toBe(404);
+
+      // A CSV upload is previewed row by row before a feed exists: value and detected type.
+      const csvPath = path.join(path.dirname(archivePath), "indicators.csv");
+      fs.writeFileSync(csvPath, "ip,comment\n198.51.100.23,c2\nmalware-c2.net,beacon\nnot an indicator,x\n");
+      await page.getByRole("radio", { name: "Upload a file" }).check();
+      await page.getByRole("combobox", { name: "Format" }).selectOption("CSV");
+      await page.locator('input[type="file"]').setInputFiles(csvPath);
+      await page.getByRole("switch", { name: "First row is a header" }).click({ force: true });
+      await page.getByRole("button", { name: "Upload and preview" }).click();
+      const rows = page.getByRole("region", { name: "Preview of the upload" });
+      await rows.getByRole("cell", { name: "198.51.100.23", exact: true }).waitFor();
+      await rows.getByText("ip-dst").first().waitFor();
+      await rows.getByRole("cell", { name: "malware-c2.net", exact: true }).waitFor();
+      await rows.getByText("domain", { exact: true }).waitFor();
+      // The header row is not read as data; the row that is no indicator is shown as rejected.
+      expect(await rows.getByRole("cell", { name: "ip", exact: true }).count()).toBe(0);
+      await rows.getByRole("cell", { name: "rejected", exact: true }).waitFor();
 
       // The uploaded feed's file replaced: a new upload key, read by the next fetch.
       const before = (await app.http.get(`/feeds/${feedId}`, { token: admin.token })).body.url as string;

@@ -47,7 +47,8 @@ export function FeedPreview({ feed }: { feed: PreviewedFeed }) {
   return feed.sourceFormat === "SHARING" || feed.sourceFormat === "MISP" ? <ManifestPreview id={feed.id} /> : <RowPreview feed={feed} />;
 }
 
-function RowPreview({ feed }: { feed: PreviewedFeed }) {
+/** The first rows of a csv, json or freetext source (a URL, or an upload's key before any feed exists). */
+export function RowPreview({ feed }: { feed: Omit<PreviewedFeed, "id"> }) {
   const format = feed.sourceFormat as "CSV" | "JSON" | "FREETEXT";
   const [{ data, fetching, error }] = useQuery({ query: Preview, variables: { format, inputSource: feed.inputSource, url: feed.url, settings: feed.settings ?? null }, requestPolicy: "network-only" });
   if (error) return <ErrorAlert error={error} title="The preview could not be read" />;

@@ -6,7 +6,8 @@ import { apiMessage } from "../../components/ErrorAlert.tsx";
 import { graphql } from "../../gql/index.ts";
 import type { FeedFields, FeedFormat } from "../../gql/graphql.ts";
 import { DISTRIBUTIONS, FORMATS } from "./feed-labels.ts";
-import { uploadFeedFile } from "./upload.ts";
+import { RowPreview } from "./FeedPreview.tsx";
+import { uploadFeedFile, type FeedUploadAnswer } from "./upload.ts";
 
 const CreateFeed = graphql(`
   mutation CreateFeed($feed: FeedFields!) {
@@ -42,26 +43,45 @@ export function NewFeedForm() {
   const [csvHeader, setCsvHeader] = useState(false);
   const [valueColumn, setValueColumn] = useState<number>(0);
   const [progress, setProgress] = useState<number | null>(null);
+  // A local feed's file is uploaded and previewed first; creating the feed ingests it.
+  const [uploaded, setUploaded] = useState<FeedUploadAnswer | null>(null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [, createFeed] = useMutation(CreateFeed);
   const accept = FORMATS.find((f) => f.value === format)?.accept;
 
-  async function submit(e: FormEvent) {
-    e.preventDefault();
-    setError(null);
-    if (source === "LOCAL" && !file) {
+  const settings = format === "CSV" ? { csvConfig: { header: csvHeader, attribute: { value_column: valueColumn } } } : null;
+  const changeSource = (next: () => void) => {
+    setUploaded(null);
+    setProgress(null);
+    next();
+  };
+
+  async function upload() {
+    if (!file) {
       setError("Choose a file to upload.");
       return;
     }
+    setError(null);
     setBusy(true);
     try {
-      let target = url.trim();
-      if (source === "LOCAL" && file) {
-        setProgress(0);
-        const uploaded = await uploadFeedFile(file, format.toLowerCase(), setProgress);
-        target = uploaded.key;
-      }
+      setProgress(0);
+      setUploaded(await uploadFeedFile(file, format.toLowerCase(), setProgress));
+    } catch (err) {
+      setError(apiMessage(err as Error));
+      setProgress(null);
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  async function submit(e: FormEvent) {
+    e.preventDefault();
+    setError(null);
+    if (source === "LOCAL" && !uploaded) return;
+    setBusy(true);
+    try {
+      const target = source === "LOCAL" && uploaded ? uploaded.key : url.trim();
       const feed: FeedFields = {
         name,
         provider,
@@ -75,7 +95,7 @@ export function NewFeedForm() {
         skipWarninglisted,
         tags,
         ...(source === "NETWORK" ? { enabled } : {}),
-        ...(format === "CSV" ? { settings: { csvConfig: { header: csvHeader, attribute: { value_column: valueColumn } } } } : {}),
+        ...(settings ? { settings } : {}),
       };
       const res = await createFeed({ feed });
       if (res.error || !res.data) throw res.error ?? new Error("The feed was not created");
@@ -83,7 +103,6 @@ export function NewFeedForm() {
       navigate(ingestion ? `/feeds/${created.id}?run=${ingestion.id}` : `/feeds/${created.id}`);
     } catch (err) {
       setError(apiMessage(err as Error));
-      setProgress(null);
     } finally {
       setBusy(false);
     }
@@ -96,7 +115,7 @@ export function NewFeedForm() {
           <Title order={2} size="h3" id="new-feed">
             Add a feed
           </Title>
-          <Radio.Group label="Source" value={source} onChange={(v) => setSource(v as Source)}>
+          <Radio.Group label="Source" value={source} onChange={(v) => changeSource(() => setSource(v as Source))}>
             <Group gap="lg" mt={4}>
               <Radio value="NETWORK" label="Fetch from a URL" />
               <Radio value="LOCAL" label="Upload a file" />
@@ -105,13 +124,21 @@ export function NewFeedForm() {
           <SimpleGrid cols={{ base: 1, sm: 2 }}>
             <TextInput label="Feed name" required value={name} onChange={(e) => setName(e.currentTarget.value)} maxLength={255} />
             <TextInput label="Provider" required value={provider} onChange={(e) => setProvider(e.currentTarget.value)} maxLength={255} />
-            <NativeSelect label="Format" data={FORMATS.map((f) => ({ value: f.value, label: f.label }))} value={format} onChange={(e) => setFormat(e.currentTarget.value as typeof format)} />
+            <NativeSelect
+              label="Format"
+              data={FORMATS.map((f) => ({ value: f.value, label: f.label }))}
+              value={format}
+              onChange={(e) => {
+                const next = e.currentTarget.value as typeof format;
+                changeSource(() => setFormat(next));
+              }}
+            />
             <NativeSelect label="Distribution of its events" data={DISTRIBUTIONS} value={distribution} onChange={(e) => setDistribution(e.currentTarget.value)} />
           </SimpleGrid>
           {source === "NETWORK" ? (
             <TextInput label="Feed URL" required type="url" placeholder="https://…" value={url} onChange={(e) => setUrl(e.currentTarget.value)} maxLength={2048} />
           ) : (
-            <FileInput label="Feed file" description={`Accepted: ${accept}`} accept={accept} value={file} onChange={setFile} clearable />
+            <FileInput label="Feed file" description={`Accepted: ${accept}`} accept={accept} value={file} onChange={(f) => changeSource(() => setFile(f))} clearable />
           )}
           {format === "CSV" && (
             <Group gap="lg" align="end">
@@ -133,7 +160,25 @@ export function NewFeedForm() {
                 <Progress.Section value={Math.round(progress * 100)} aria-label="Upload progress" animated={progress < 1} />
               </Progress.Root>
               <Text size="sm" aria-live="polite">
-                {progress < 1 ? `Uploading: ${Math.round(progress * 100)}%` : "Uploaded; creating the feed"}
+                {progress < 1 ? `Uploading: ${Math.round(progress * 100)}%` : "Uploaded"}
+              </Text>
+            </Stack>
+          )}
+          {uploaded && (
+            <Stack gap="xs" component="section" aria-label="Preview of the upload">
+              <Text fw={600}>
+                Preview of {uploaded.filename} ({uploaded.size.toLocaleString()} bytes)
+              </Text>
+              {format === "SHARING" ? (
+                <Text>
+                  The archive holds {uploaded.members?.events ?? 0} {uploaded.members?.events === 1 ? "event" : "events"}
+                  {uploaded.members?.unsafe_entries.length ? `; ${uploaded.members.unsafe_entries.length} unsafe entries were dropped` : ""}.
+                </Text>
+              ) : (
+                <RowPreview feed={{ sourceFormat: format, inputSource: "LOCAL", url: uploaded.key, settings }} />
+              )}
+              <Text size="sm" c="dimmed">
+                Creating the feed ingests the file once.
               </Text>
             </Stack>
           )}
@@ -143,9 +188,16 @@ export function NewFeedForm() {
             </Alert>
           )}
           <Group>
-            <Button type="submit" loading={busy}>
-              {source === "LOCAL" ? "Upload and create feed" : "Create feed"}
-            </Button>
+            {source === "LOCAL" && !uploaded ? (
+              // Uploading needs no name yet: the form's required fields are for the feed.
+              <Button type="button" loading={busy} onClick={() => void upload()}>
+                Upload and preview
+              </Button>
+            ) : (
+              <Button type="submit" loading={busy}>
+                Create feed
+              </Button>
+            )}
           </Group>
         </Stack>
       </form>
