@@ -106,6 +106,10 @@ describe("the Events pages", { timeout: 90_000 }, () => {
       expect(await eventRows(page).count()).toBe(20);
       await checkPage(page, problems, "events-list", "desktop");
       await page.setViewportSize(WIDTHS.phone);
+      // At phone width the same page as cards.
+      await page.getByRole("list", { name: "Events" }).waitFor();
+      expect(await page.getByRole("list", { name: "Events" }).getByRole("listitem").count()).toBe(20);
+      expect(await page.getByRole("table", { name: "Events" }).isVisible()).toBe(false);
       await checkPage(page, problems, "events-list", "phone");
       await page.setViewportSize(WIDTHS.desktop);
       await page.getByRole("button", { name: "Next page" }).click();

@@ -1,4 +1,4 @@
-import { Anchor, Badge, Button, Group, Select, SimpleGrid, Stack, Table, TagsInput, Text, TextInput, Title } from "@mantine/core";
+import { Anchor, Badge, Box, Button, Card, Group, Select, SimpleGrid, Stack, Table, TagsInput, Text, TextInput, Title } from "@mantine/core";
 import { useDebouncedValue } from "@mantine/hooks";
 import { useState } from "react";
 import { useQuery } from "urql";
@@ -144,51 +144,75 @@ export default function EventsPage() {
       {events && events.total === 0 && <Text c="dimmed">No event matches these filters.</Text>}
       {events && events.total > 0 && (
         <>
-          <Table.ScrollContainer minWidth={900}>
-            <Table striped highlightOnHover aria-label="Events" verticalSpacing="xs">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>Info</Table.Th>
-                  <Table.Th>Date</Table.Th>
-                  <Table.Th>Organisation</Table.Th>
-                  <Table.Th>Threat level</Table.Th>
-                  <Table.Th>Attributes</Table.Th>
-                  <Table.Th>Tags</Table.Th>
-                  <Table.Th>State</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {events.items.map((e) => (
-                  <Table.Tr key={e.uuid}>
-                    <Table.Td maw={360}>
-                      <Anchor component={Link} href={`/events/${e.uuid}`}>
-                        {e.info}
-                      </Anchor>
-                    </Table.Td>
-                    <Table.Td>{e.date}</Table.Td>
-                    <Table.Td>{e.org.name}</Table.Td>
-                    <Table.Td>{THREAT_LEVELS[e.threatLevel] ?? e.threatLevel}</Table.Td>
-                    <Table.Td>{e.attributeCount}</Table.Td>
-                    <Table.Td maw={320}>
-                      <Group gap={4}>
-                        {e.tags.slice(0, 4).map((t) => (
-                          <TagBadge key={t.id} name={t.name} colour={t.colour} />
-                        ))}
-                        {e.tags.length > 4 && <Text size="xs">+{e.tags.length - 4} more</Text>}
-                      </Group>
-                    </Table.Td>
-                    <Table.Td>
-                      <Group gap={4} wrap="nowrap">
-                        {e.published ? <Badge color="teal.9">published</Badge> : <Badge color="gray.7">unpublished</Badge>}
-                        {e.deleted && <Badge color="red.9">deleted</Badge>}
-                        <RetentionBadge retention={e.retention} />
-                      </Group>
-                    </Table.Td>
+          <Box visibleFrom="sm">
+            <Table.ScrollContainer minWidth={900}>
+              <Table striped highlightOnHover aria-label="Events" verticalSpacing="xs">
+                <Table.Thead>
+                  <Table.Tr>
+                    <Table.Th>Info</Table.Th>
+                    <Table.Th>Date</Table.Th>
+                    <Table.Th>Organisation</Table.Th>
+                    <Table.Th>Threat level</Table.Th>
+                    <Table.Th>Attributes</Table.Th>
+                    <Table.Th>Tags</Table.Th>
+                    <Table.Th>State</Table.Th>
                   </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
+                </Table.Thead>
+                <Table.Tbody>
+                  {events.items.map((e) => (
+                    <Table.Tr key={e.uuid}>
+                      <Table.Td maw={360}>
+                        <Anchor component={Link} href={`/events/${e.uuid}`}>
+                          {e.info}
+                        </Anchor>
+                      </Table.Td>
+                      <Table.Td>{e.date}</Table.Td>
+                      <Table.Td>{e.org.name}</Table.Td>
+                      <Table.Td>{THREAT_LEVELS[e.threatLevel] ?? e.threatLevel}</Table.Td>
+                      <Table.Td>{e.attributeCount}</Table.Td>
+                      <Table.Td maw={320}>
+                        <Group gap={4}>
+                          {e.tags.slice(0, 4).map((t) => (
+                            <TagBadge key={t.id} name={t.name} colour={t.colour} />
+                          ))}
+                          {e.tags.length > 4 && <Text size="xs">+{e.tags.length - 4} more</Text>}
+                        </Group>
+                      </Table.Td>
+                      <Table.Td>
+                        <Group gap={4} wrap="nowrap">
+                          {e.published ? <Badge color="teal.9">published</Badge> : <Badge color="gray.7">unpublished</Badge>}
+                          {e.deleted && <Badge color="red.9">deleted</Badge>}
+                          <RetentionBadge retention={e.retention} />
+                        </Group>
+                      </Table.Td>
+                    </Table.Tr>
+                  ))}
+                </Table.Tbody>
+              </Table>
+            </Table.ScrollContainer>
+          </Box>
+          {/* At phone width the same events as cards: every field readable without scrolling sideways. */}
+          <Stack gap="xs" hiddenFrom="sm" component="ul" aria-label="Events" style={{ listStyle: "none", padding: 0, margin: 0 }}>
+            {events.items.map((e) => (
+              <Card key={e.uuid} withBorder padding="sm" component="li">
+                <Anchor component={Link} href={`/events/${e.uuid}`} fw={600} style={{ overflowWrap: "anywhere" }}>
+                  {e.info}
+                </Anchor>
+                <Text size="sm" c="dimmed">
+                  {`${e.date} · ${e.org.name} · ${THREAT_LEVELS[e.threatLevel] ?? e.threatLevel} · ${e.attributeCount} attributes`}
+                </Text>
+                <Group gap={4} mt={4}>
+                  {e.published ? <Badge color="teal.9">published</Badge> : <Badge color="gray.7">unpublished</Badge>}
+                  {e.deleted && <Badge color="red.9">deleted</Badge>}
+                  <RetentionBadge retention={e.retention} />
+                  {e.tags.slice(0, 3).map((t) => (
+                    <TagBadge key={t.id} name={t.name} colour={t.colour} />
+                  ))}
+                  {e.tags.length > 3 && <Text size="xs">+{e.tags.length - 3} more</Text>}
+                </Group>
+              </Card>
+            ))}
+          </Stack>
           <Pager page={events.page} pages={events.pages} total={events.total} onChange={setPage} noun="events" />
         </>
       )}
