@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { validateCpe } from "../../src/modules/hunts/cpe.ts";
+import { validateCpe } from "../../src/platform/cpe.ts";
 import { isVulnerabilityId } from "../../src/modules/hunts/vulnerability-ids.ts";
 import { alertFor, hitKey, markNewHits } from "../../src/modules/hunts/hit-keys.ts";
 import { hitOf } from "../../src/integrations/vulnerability-lookup.ts";

@@ -8,7 +8,7 @@ import { composeCpe, cpeProblem, EMPTY_CPE, escapeCpeComponent, parseCpe, type C
 import { choiceOf, formatCron, parseCron, scheduleWrite } from "../../src/web/pages/hunts/schedule.ts";
 import { prefillFrom } from "../../src/web/pages/hunts/hunt-types.ts";
 import { chartData } from "../../src/web/pages/hunts/history-chart.ts";
-import { validateCpe } from "../../src/modules/hunts/cpe.ts";
+import { validateCpe } from "../../src/platform/cpe.ts";
 
 afterEach(cleanup);
 

@@ -1,7 +1,7 @@
 import { errors } from "../../platform/errors.ts";
 import { MAX_RESOLVE_TOKENS, splitAttackPatternQuery } from "../galaxies/index.ts";
 import { parseUserQuery } from "../search/index.ts";
-import { validateCpe } from "./cpe.ts";
+import { validateCpe } from "../../platform/cpe.ts";
 import { isVulnerabilityId } from "./vulnerability-ids.ts";
 
 /** The hunt types and index targets of spec 2.2, and the peer's names that requests may use. */

@@ -3,6 +3,8 @@
  * composed into `cpe:2.3:part:vendor:product:version`, and back when a hunt is edited. Components
  * after the version (update, edition...) are kept as written.
  */
+import { splitCpeComponents } from "../../../platform/cpe.ts";
+
 export type CpePart = "a" | "o" | "h";
 
 export interface CpeFields {
@@ -51,7 +53,7 @@ export function composeCpe(f: CpeFields): string {
 /** The fields of a stored cpe:2.3 string; null when it is not one (the builder then starts empty). */
 export function parseCpe(cpe: string): CpeFields | null {
   if (!cpe.startsWith("cpe:2.3:")) return null;
-  const parts = splitUnescaped(cpe.slice("cpe:2.3:".length));
+  const parts = splitCpeComponents(cpe.slice("cpe:2.3:".length));
   const [part = "", vendor = "", product = "", version = "", ...rest] = parts;
   if (!/^[aho*-]?$/.test(part)) return null;
   const any = (c: string) => (c === "*" ? "" : unescapeCpeComponent(c));
@@ -63,22 +65,4 @@ export function cpeProblem(f: CpeFields): string | null {
   if (!f.part) return "Choose the part: application, operating system or hardware.";
   if (!f.vendor.trim()) return "Give the vendor (for example paloaltonetworks).";
   return null;
-}
-
-function splitUnescaped(s: string): string[] {
-  const out: string[] = [];
-  let current = "";
-  for (let i = 0; i < s.length; i++) {
-    if (s[i] === "\\" && i + 1 < s.length) {
-      current += s[i] + s[i + 1];
-      i++;
-    } else if (s[i] === ":") {
-      out.push(current);
-      current = "";
-    } else {
-      current += s[i];
-    }
-  }
-  out.push(current);
-  return out;
 }

@@ -15,7 +15,7 @@ export function validateCpe(cpe: string): string | null {
   if (cpe.length > MAX_LENGTH) return `longer than ${MAX_LENGTH} characters`;
   if (/^cpe:\/[aho]?:/i.test(cpe)) return "this is a CPE 2.2 URI; write it as cpe:2.3:part:vendor:product…";
   if (!cpe.startsWith("cpe:2.3:")) return "it must start with cpe:2.3:";
-  const parts = splitComponents(cpe.slice("cpe:2.3:".length));
+  const parts = splitCpeComponents(cpe.slice("cpe:2.3:".length));
   if (parts.length < 2) return "give at least the part and the vendor";
   if (parts.length > NAMES.length) return `at most ${NAMES.length} components after cpe:2.3`;
   if (!/^[aho*-]$/.test(parts[0])) return "the part must be a (application), o (operating system), h (hardware), * or -";
@@ -26,8 +26,8 @@ export function validateCpe(cpe: string): string | null {
   return null;
 }
 
-/** Splits on colons that are not escaped with a backslash. */
-function splitComponents(s: string): string[] {
+/** Splits on colons that are not escaped with a backslash (escapes kept). Shared with the web UI's CPE builder. */
+export function splitCpeComponents(s: string): string[] {
   const out: string[] = [];
   let current = "";
   for (let i = 0; i < s.length; i++) {
