@@ -152,6 +152,28 @@ describe.each(SEARCH_BACKENDS)("Explore histogram on $name", ({ name, env }) => 
     expect((await ok(admin, { index: "attributes", query: `event_uuid:${outsiderEvent}` })).total).toBe(2);
   });
 
+  it("lists the searchable fields of the indices the caller may search, for field-name completion", async () => {
+    const fields = async (user: TestUser | null) => (await app.http.graphql<{ searchFields: { index: string; name: string; type: string }[] }>("{ searchFields { index name type } }", {}, user?.token)).body;
+    const all = (await fields(analyst)).data!.searchFields;
+    const of = (index: string) => new Map(all.filter((f) => f.index === index).map((f) => [f.name, f.type]));
+    expect(of("attributes").get("value")).toBe("text");
+    expect(of("attributes").get("value.keyword")).toBe("keyword");
+    expect(of("attributes").get("expanded.ip")).toBe("ip");
+    expect(of("events").get("info")).toBe("text");
+    expect(of("events").get("@timestamp")).toBe("date");
+    expect(all.some((f) => f.name === "visible_to")).toBe(false);
+    // Every field listed is one the query parser and the backend take.
+    for (const f of all.filter((x) => x.type === "keyword" || x.type === "text")) {
+      const res = await histogram(analyst, { index: f.index as "events" | "attributes", query: `${f.name}:x*` });
+      expect(res.errors, `${f.index} ${f.name}`).toBeUndefined();
+    }
+    const eventsOnly = await createUser(app, admin, ["events:read"]);
+    expect(new Set((await fields(eventsOnly)).data!.searchFields.map((f) => f.index))).toEqual(new Set(["events"]));
+    expect((await fields(null)).errors?.[0]?.extensions).toMatchObject({ status: 401 });
+    const nothing = await createUser(app, admin, ["hunts:read"]);
+    expect((await fields(nothing)).errors?.[0]?.extensions).toMatchObject({ code: "insufficient_scope", status: 403 });
+  });
+
   it("refuses hostile input with the searches' errors: 400 for bad Lucene, 422 for bad ranges, 401/403", async () => {
     const bad = await histogram(analyst, { index: "attributes", query: "value:(open" });
     expect(bad.errors?.[0]?.extensions).toMatchObject({ code: "invalid_query", status: 400, position: { offset: 11 } });

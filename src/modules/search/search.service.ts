@@ -170,16 +170,21 @@ export class SearchService {
   }
 
   /**
-   * The fields of the Explore indices the caller may search (events:read, attributes:read); the
-   * audience field is the search layer's own access marker, not something to query.
+   * The fields of the Explore indices the caller may search (events:read, attributes:read), text
+   * fields with their `.keyword` sub-fields; the audience field is the search layer's own access
+   * marker, not something to query.
    */
   fields(p: Principal | null): SearchField[] {
     const targets = (["events", "attributes"] as const).filter((t) => p && hasScope(p, `${t}:read`));
     if (targets.length === 0) authorize(p, "events:read");
+    // A text field's exact value is its `.keyword` sub-field (type.keyword:sha256), on both backends.
     return targets.flatMap((t) =>
       Object.entries(INDEX_FIELDS[INDEX_OF[t]].fields)
         .filter(([name]) => name !== AUDIENCE_FIELD)
-        .map(([name, type]) => ({ index: t, name, type })),
+        .flatMap(([name, type]): SearchField[] => [
+          { index: t, name, type },
+          ...(type === "text" ? [{ index: t, name: `${name}.keyword`, type: "keyword" as const }] : []),
+        ]),
     );
   }
 
