@@ -115,7 +115,7 @@ const SearchFieldType = builder.objectRef<SearchField>("SearchField").implement(
   fields: (t) => ({
     index: t.exposeString("index", { description: "The index holding it: events or attributes" }),
     name: t.exposeString("name", { description: "The field name as written in a query (e.g. tags.name, @timestamp)" }),
-    type: t.exposeString("type", { description: "keyword, text, long, boolean, date, ip or ip_range (OpenSearch semantics)" }),
+    type: t.exposeString("type", { description: "The field type, OpenSearch semantics: keyword, text, long, boolean, date, ip or ip_range" }),
   }),
 });
 
@@ -143,7 +143,7 @@ const HistogramBucketType = builder.objectRef<HistogramBucket>("SearchHistogramB
 const SearchHistogramType = builder.objectRef<SearchHistogram>("SearchHistogram").implement({
   description: "A query's matches over time on one index, counted by @timestamp, empty intervals included",
   fields: (t) => ({
-    index: t.exposeString("index", { description: "events or attributes" }),
+    index: t.exposeString("index", { description: "The index counted: events or attributes" }),
     interval: t.exposeString("interval", {
       description: "The bucket length chosen for the range (at most 100 buckets): 1m, 5m, 15m, 30m, 1h, 3h, 6h, 12h, 1d, 1w (from Monday), 1M, 1q or 1y",
     }),
