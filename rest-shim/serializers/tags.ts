@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { TagRecord } from "../../src/modules/tags/index.ts";
+import { parseMachineTag, type TagRecord } from "../../src/modules/tags/index.ts";
 import { named, pageSchema } from "../contract.ts";
 
 export const TagRecordSchema = named(
@@ -16,9 +16,26 @@ export const TagRecordSchema = named(
     is_galaxy: z.boolean().describe("A galaxy cluster's tag (misp-galaxy:...)"),
     is_custom_galaxy: z.boolean(),
     local_only: z.boolean().describe("Never shared beyond this instance"),
+    machine_tag: z
+      .object({ namespace: z.string(), predicate: z.string(), value: z.string().nullable() })
+      .nullable()
+      .describe('The name\'s MISP machine-tag parts (namespace:predicate="value"); null for a plain tag. Beside the peer\'s fields'),
   }),
   "A tag (the peer's Tag fields)",
-  { id: 12, name: "tlp:amber", colour: "#ffc000", exportable: true, org_id: null, user_id: null, hide_tag: false, numerical_value: null, is_galaxy: false, is_custom_galaxy: false, local_only: false },
+  {
+    id: 12,
+    name: "tlp:amber",
+    colour: "#ffc000",
+    exportable: true,
+    org_id: null,
+    user_id: null,
+    hide_tag: false,
+    numerical_value: null,
+    is_galaxy: false,
+    is_custom_galaxy: false,
+    local_only: false,
+    machine_tag: { namespace: "tlp", predicate: "amber", value: null },
+  },
 );
 
 export const TagPageSchema = pageSchema("TagPage", TagRecordSchema);
@@ -37,5 +54,6 @@ export function tagRecordOut(t: TagRecord): z.output<typeof TagRecordSchema> {
     is_galaxy: t.isGalaxy,
     is_custom_galaxy: t.isCustomGalaxy,
     local_only: t.localOnly,
+    machine_tag: parseMachineTag(t.name),
   };
 }

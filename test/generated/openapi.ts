@@ -4151,7 +4151,12 @@ export interface components {
          *       "numerical_value": null,
          *       "is_galaxy": false,
          *       "is_custom_galaxy": false,
-         *       "local_only": false
+         *       "local_only": false,
+         *       "machine_tag": {
+         *         "namespace": "tlp",
+         *         "predicate": "amber",
+         *         "value": null
+         *       }
          *     }
          */
         Tag: {
@@ -4165,6 +4170,12 @@ export interface components {
             is_galaxy: boolean;
             /** @description Never shared beyond this instance */
             local_only: boolean;
+            /** @description The name's MISP machine-tag parts (namespace:predicate="value"); null for a plain tag. Beside the peer's fields */
+            machine_tag: {
+                namespace: string;
+                predicate: string;
+                value: string | null;
+            } | null;
             name: string;
             numerical_value: number | null;
             org_id: number | null;

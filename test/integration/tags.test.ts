@@ -27,8 +27,11 @@ describe("POST /tags/", () => {
   it("creates a tag in the peer's shape, with a colour derived from the name by default", async () => {
     const t = await newTag();
     expect(Object.keys(t).sort()).toEqual(
-      ["colour", "exportable", "hide_tag", "id", "is_custom_galaxy", "is_galaxy", "local_only", "name", "numerical_value", "org_id", "user_id"].sort(),
+      ["colour", "exportable", "hide_tag", "id", "is_custom_galaxy", "is_galaxy", "local_only", "machine_tag", "name", "numerical_value", "org_id", "user_id"].sort(),
     );
+    // Beside the peer's fields, the name's machine-tag parts (null for a plain tag).
+    const machine = await app.http.post("/tags/", { token: user.token, json: { name: `ns-${crypto.randomBytes(3).toString("hex")}:pred="a value"` } });
+    expect(machine.body.machine_tag).toEqual({ namespace: machine.body.name.split(":")[0], predicate: "pred", value: "a value" });
     expect(t).toMatchObject({ colour: expect.stringMatching(/^#[0-9a-f]{6}$/), exportable: true, hide_tag: false, is_galaxy: false, user_id: user.id, org_id: null });
     const full = await newTag({ colour: "#FF0000", exportable: false, hide_tag: true, is_galaxy: false, is_custom_galaxy: false, local_only: true, numerical_value: 5, org_id: user.orgId });
     expect(full).toMatchObject({ colour: "#FF0000", exportable: false, hide_tag: true, local_only: true, numerical_value: 5, org_id: user.orgId });
