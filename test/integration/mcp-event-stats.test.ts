@@ -199,14 +199,19 @@ describe("caller limits over MCP", () => {
     let released = false;
     try {
       await locker.query(`BEGIN; LOCK TABLE ${SEARCH_TABLES} IN ACCESS EXCLUSIVE MODE`);
-      // The default limit is 2 searches per user at once.
-      const held = [call(analystMcp, "search_attributes", { query: "type:domain" }), call(analystMcp, "search_events", { query: "*" })];
+      // The default limit is 4 searches per user at once.
+      const held = [
+        call(analystMcp, "search_attributes", { query: "type:domain" }),
+        call(analystMcp, "search_events", { query: "*" }),
+        call(analystMcp, "search_attributes", { query: "type:url" }),
+        call(analystMcp, "search_events", { query: "info:*" }),
+      ];
       const watcher = new pg.Client({ connectionString: app.databaseUrl });
       await watcher.connect();
       try {
         // Asked outside the locking transaction: activity statistics are a snapshot per transaction.
         const waiting = async () => (await watcher.query<{ n: number }>("SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'")).rows[0].n;
-        await eventually(async () => (await waiting()) >= 2 || null, "2 searches waiting on the lock", 15_000);
+        await eventually(async () => (await waiting()) >= 4 || null, "4 searches waiting on the lock", 15_000);
       } finally {
         await watcher.end();
       }
