@@ -179,14 +179,24 @@ describe("settings in the browser", () => {
       await page.getByRole("cell", { name: "Browser CERT", exact: true }).waitFor();
       const orgs = await app.http.get("/organisations/", { token: admin.token });
       expect(orgs.body.map((o: { name: string }) => o.name)).toContain("Browser CERT");
+      // A second one, deleted: Delete asks first; the second press deletes it for good.
+      await page.getByRole("button", { name: "New organisation" }).click();
+      await page.getByRole("textbox", { name: "Organisation name" }).fill("Short-lived CERT");
+      await page.getByRole("button", { name: "Create organisation" }).click();
+      await page.getByRole("button", { name: "Delete organisation Short-lived CERT" }).click();
+      await page.getByRole("button", { name: "Delete for good: organisation Short-lived CERT" }).click();
+      await page.getByRole("cell", { name: "Short-lived CERT", exact: true }).waitFor({ state: "detached" });
+      const left = (await app.http.get("/organisations/", { token: admin.token })).body.map((o: { name: string }) => o.name);
+      expect(left).toContain("Browser CERT");
+      expect(left).not.toContain("Short-lived CERT");
 
       await page.getByRole("tab", { name: "Audit log" }).click();
       expect(new URL(page.url()).pathname).toBe("/admin/audit");
       await page.getByRole("textbox", { name: "Action" }).fill("organisation.created");
       await page.getByRole("button", { name: "Apply filters" }).click();
-      // The one organisation created here (the filter applies on the server).
-      await page.getByText("Page 1 of 1 · 1 audit entries").waitFor();
-      await page.getByRole("cell", { name: "organisation.created", exact: true }).waitFor();
+      // The two organisations created here (the filter applies on the server).
+      await page.getByText("Page 1 of 1 · 2 audit entries").waitFor();
+      expect(await page.getByRole("cell", { name: "organisation.created", exact: true }).count()).toBe(2);
       expect(problems).toEqual([]);
     } finally {
       await context.close();

@@ -2,6 +2,7 @@ import { Alert, Button, Card, Group, SimpleGrid, Stack, Switch, Table, TagsInput
 import { useState, type FormEvent } from "react";
 import { useMutation, useQuery } from "urql";
 import { Busy } from "../../components/Busy.tsx";
+import { EditDeleteActions } from "../../components/EditDeleteActions.tsx";
 import { ErrorAlert, apiMessage } from "../../components/ErrorAlert.tsx";
 import { Pager } from "../../components/Pager.tsx";
 import { StateBadge } from "../../components/StateBadge.tsx";
@@ -109,20 +110,14 @@ export function OrganisationsPanel() {
                   <Table.Td>{o.sector ?? "—"}</Table.Td>
                   <Table.Td>{o.userCount}</Table.Td>
                   <Table.Td>
-                    <Group gap={4} wrap="nowrap">
-                      <Button size="xs" variant="default" aria-label={`Edit organisation ${o.name}`} onClick={() => setEditing(o)}>
-                        Edit
-                      </Button>
-                      {confirming === o.id ? (
-                        <Button size="xs" color="red.9" aria-label={`Delete for good: organisation ${o.name}`} onClick={() => void remove({ id: o.id }).then(() => (setConfirming(null), changed()))}>
-                          Delete for good
-                        </Button>
-                      ) : (
-                        <Button size="xs" variant="default" aria-label={`Delete organisation ${o.name}`} onClick={() => setConfirming(o.id)}>
-                          Delete
-                        </Button>
-                      )}
-                    </Group>
+                    <EditDeleteActions
+                      what="organisation"
+                      name={o.name}
+                      confirming={confirming === o.id}
+                      onEdit={() => setEditing(o)}
+                      onConfirm={() => setConfirming(o.id)}
+                      onDelete={() => void remove({ id: o.id }).then(() => (setConfirming(null), changed()))}
+                    />
                   </Table.Td>
                 </Table.Tr>
               ))}

@@ -2,6 +2,7 @@ import { Alert, Button, Card, Group, MultiSelect, Stack, Switch, Table, Text, Te
 import { useState, type FormEvent } from "react";
 import { useMutation, useQuery } from "urql";
 import { Busy } from "../../components/Busy.tsx";
+import { EditDeleteActions } from "../../components/EditDeleteActions.tsx";
 import { ErrorAlert, apiMessage } from "../../components/ErrorAlert.tsx";
 import { Pager } from "../../components/Pager.tsx";
 import { StateBadge } from "../../components/StateBadge.tsx";
@@ -112,20 +113,14 @@ export function RolesPanel() {
                   </Table.Td>
                   <Table.Td>{r.userCount}</Table.Td>
                   <Table.Td>
-                    <Group gap={4} wrap="nowrap">
-                      <Button size="xs" variant="default" aria-label={`Edit role ${r.name}`} onClick={() => setEditing(r)}>
-                        Edit
-                      </Button>
-                      {confirming === r.id ? (
-                        <Button size="xs" color="red.9" aria-label={`Delete for good: role ${r.name}`} onClick={() => void remove({ id: r.id }).then(() => (setConfirming(null), changed()))}>
-                          Delete for good
-                        </Button>
-                      ) : (
-                        <Button size="xs" variant="default" aria-label={`Delete role ${r.name}`} onClick={() => setConfirming(r.id)}>
-                          Delete
-                        </Button>
-                      )}
-                    </Group>
+                    <EditDeleteActions
+                      what="role"
+                      name={r.name}
+                      confirming={confirming === r.id}
+                      onEdit={() => setEditing(r)}
+                      onConfirm={() => setConfirming(r.id)}
+                      onDelete={() => void remove({ id: r.id }).then(() => (setConfirming(null), changed()))}
+                    />
                   </Table.Td>
                 </Table.Tr>
               ))}

@@ -2,6 +2,7 @@ import { Alert, Button, Card, Group, NativeSelect, PasswordInput, Stack, Switch,
 import { useState, type FormEvent } from "react";
 import { useMutation, useQuery } from "urql";
 import { Busy } from "../../components/Busy.tsx";
+import { EditDeleteActions } from "../../components/EditDeleteActions.tsx";
 import { ErrorAlert, apiMessage } from "../../components/ErrorAlert.tsx";
 import { Pager } from "../../components/Pager.tsx";
 import { Timestamp } from "../../components/Timestamp.tsx";
@@ -128,20 +129,14 @@ export function UsersPanel() {
                   </Table.Td>
                   <Table.Td>{u.disabled ? <StateBadge tone="bad">disabled</StateBadge> : <StateBadge tone="good">active</StateBadge>}</Table.Td>
                   <Table.Td>
-                    <Group gap={4} wrap="nowrap">
-                      <Button size="xs" variant="default" aria-label={`Edit user ${u.email}`} onClick={() => setEditing(u)}>
-                        Edit
-                      </Button>
-                      {confirming === u.id ? (
-                        <Button size="xs" color="red.9" aria-label={`Delete for good: user ${u.email}`} onClick={() => void remove({ id: u.id }).then(() => (setConfirming(null), changed()))}>
-                          Delete for good
-                        </Button>
-                      ) : (
-                        <Button size="xs" variant="default" aria-label={`Delete user ${u.email}`} onClick={() => setConfirming(u.id)}>
-                          Delete
-                        </Button>
-                      )}
-                    </Group>
+                    <EditDeleteActions
+                      what="user"
+                      name={u.email}
+                      confirming={confirming === u.id}
+                      onEdit={() => setEditing(u)}
+                      onConfirm={() => setConfirming(u.id)}
+                      onDelete={() => void remove({ id: u.id }).then(() => (setConfirming(null), changed()))}
+                    />
                   </Table.Td>
                 </Table.Tr>
               ))}
