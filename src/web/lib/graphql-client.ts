@@ -52,18 +52,13 @@ export function createGraphqlClient(): { client: Client; dispose(): void } {
         }),
       }),
     ],
-    fetch: async (input, init) => {
-      const token = await session.token();
-      const headers = new Headers(init?.headers);
-      if (token) headers.set("authorization", `Bearer ${token}`);
-      return fetch(input, { ...init, headers });
-    },
+    fetch: authorizedFetch,
   });
   return { client, dispose: () => void ws.dispose() };
 }
 
-/** A REST call with the session's token: the UI uses REST only where a file moves. */
-export async function authorizedFetch(input: string, init: RequestInit = {}): Promise<Response> {
+/** A call with the session's token (GraphQL over HTTP, and REST where a file moves); a 401 ends the session. */
+export async function authorizedFetch(input: RequestInfo | URL, init: RequestInit = {}): Promise<Response> {
   const token = await session.token();
   const headers = new Headers(init.headers);
   if (token) headers.set("authorization", `Bearer ${token}`);
