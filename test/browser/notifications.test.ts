@@ -127,7 +127,8 @@ describe("notifications in the browser", () => {
       await email.click();
       await expect.poll(async () => (await settings()).email_notifications).toBe(false);
       expect((await settings()).follow.events.sort()).toEqual([OLYMPICS, C2_BEACON].sort());
-      await expect(email.isChecked()).resolves.toBe(false);
+      // The switch follows the setting once it is read back after the save.
+      await expect.poll(() => email.isChecked()).toBe(false);
 
       await page.getByRole("button", { name: "Mark all read" }).click();
       await waitUnread(page, 0);

@@ -48,7 +48,8 @@ describe("a feed run followed live", () => {
     expect(screen.queryByRole("progressbar")).toBeNull();
     const created = screen.getByText("Attributes created").nextElementSibling;
     expect(created?.textContent).toBe("66");
-    expect(finished).toBe(1);
+    // onFinished runs in an effect after the render that shows "succeeded".
+    await waitFor(() => expect(finished).toBe(1));
 
     // Finished: no more reads.
     const after = seen.requests;
