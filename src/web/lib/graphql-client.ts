@@ -52,9 +52,54 @@ export function createGraphqlClient(): { client: Client; dispose(): void } {
         }),
       }),
     ],
-    fetch: authorizedFetch,
+    fetch: fetchRetryingBusyQueries,
   });
   return { client, dispose: () => void ws.dispose() };
+}
+
+/** Tries of a query refused because the user runs as many searches as the API allows at once. */
+const BUSY_TRIES = 6;
+
+/**
+ * GraphQL over HTTP for urql: the API runs a few searches per user at once and refuses more with
+ * `rate_limited` and the seconds to wait (`retry_after`). Explore's sections, its histogram and an
+ * export can meet that limit together, so a refused query is sent again after that wait, here for
+ * every page. Mutations are not repeated: the user sees their refusal.
+ */
+async function fetchRetryingBusyQueries(input: RequestInfo | URL, init: RequestInit = {}): Promise<Response> {
+  for (let tries = 1; ; tries++) {
+    const res = await authorizedFetch(input, init);
+    if (tries === BUSY_TRIES || !isQuery(init)) return res;
+    const wait = await busyWaitSeconds(res);
+    if (wait === null) return res;
+    await new Promise((resolve) => setTimeout(resolve, wait * 1000 + Math.random() * 250));
+  }
+}
+
+/** urql sends queries as GET when they fit in a URL, else as POST with the document in the body. */
+function isQuery(init: RequestInit): boolean {
+  const method = (init.method ?? "GET").toUpperCase();
+  if (method === "GET") return true;
+  if (typeof init.body !== "string") return false;
+  try {
+    return /^\s*(query\b|\{)/.test(String((JSON.parse(init.body) as { query?: unknown }).query ?? ""));
+  } catch {
+    return false;
+  }
+}
+
+/** The wait a `rate_limited` answer names, or null for any other answer (read from a copy, so urql still gets the body). */
+async function busyWaitSeconds(res: Response): Promise<number | null> {
+  if (!res.ok || !/json/.test(res.headers.get("content-type") ?? "")) return null;
+  try {
+    const body = (await res.clone().json()) as { errors?: { extensions?: { code?: unknown; retry_after?: unknown } }[] };
+    const busy = body.errors?.find((e) => e.extensions?.code === "rate_limited");
+    if (!busy) return null;
+    const wait = Number(busy.extensions?.retry_after ?? 1);
+    return Number.isFinite(wait) && wait >= 0 ? Math.min(wait, 30) : 1;
+  } catch {
+    return null;
+  }
 }
 
 /** A call with the session's token (GraphQL over HTTP, and REST where a file moves); a 401 ends the session. */

@@ -12,18 +12,16 @@ import { combine, describeSeries, intervalWords, type Histogram, type Series } f
 
 const COLOURS = { events: "#1864ab", attributes: "#c2255c" } as const;
 const HEIGHT = 180;
-/** Tries of a histogram refused because the user runs as many searches as allowed (429). */
-const MAX_TRIES = 6;
 
 type State = { status: "loading" } | { status: "error"; error: CombinedError } | { status: "done"; events: Histogram | null; attributes: Histogram | null };
 
 /**
  * Matches of the user's query over time in both indices, as one chart (uPlot, loaded with the
  * chart) with a text alternative: a summary as the image's name and a table of the non-empty
- * intervals for screen readers. The two histograms are asked one after the other (the user's
- * concurrent searches are limited, and the result tables search at the same time), each retried
- * when the API answers that too many run. Without a start, each index counts from its own earliest
- * match; they are then counted again over the common range so their intervals line up.
+ * intervals for screen readers. The two histograms are asked one after the other: the user's
+ * concurrent searches are limited, and the result tables search at the same time (a query refused
+ * while too many run is sent again by the client, `lib/graphql-client.ts`). Without a start, each
+ * index counts from its own earliest match; they are then counted again over the common range so their intervals line up.
  */
 export function MatchHistogram({ query, from, to }: { query: string; from: string | null; to: string | null }) {
   const client = useClient();
@@ -38,16 +36,9 @@ export function MatchHistogram({ query, from, to }: { query: string; from: strin
     let cancelled = false;
     setState({ status: "loading" });
     const count = async (index: ExploreIndex, lo: string | null, hi: string | null): Promise<Histogram> => {
-      for (let tries = 1; ; tries++) {
-        const r = await client.query(SearchHistogramQuery, { index, query, from: lo, to: hi }, { requestPolicy: "network-only" }).toPromise();
-        const busy = r.error?.graphQLErrors.find((e) => e.extensions?.code === "rate_limited");
-        if (busy && tries < MAX_TRIES && !cancelled) {
-          await new Promise((resolve) => setTimeout(resolve, Number(busy.extensions?.retry_after ?? 1) * 1000 + Math.random() * 250));
-          continue;
-        }
-        if (r.error || !r.data) throw r.error ?? new Error("No histogram");
-        return r.data.searchHistogram;
-      }
+      const r = await client.query(SearchHistogramQuery, { index, query, from: lo, to: hi }, { requestPolicy: "network-only" }).toPromise();
+      if (r.error || !r.data) throw r.error ?? new Error("No histogram");
+      return r.data.searchHistogram;
     };
     const run = async () => {
       let events = readsEvents ? await count("EVENTS", from, to) : null;

@@ -1,6 +1,6 @@
 import { Alert, Anchor, Button, Drawer, Group, NativeSelect, Paper, Stack, Table, Text, Title } from "@mantine/core";
-import { useEffect, useState } from "react";
-import { useClient, useQuery, type CombinedError } from "urql";
+import { useState } from "react";
+import { useClient, useQuery } from "urql";
 import { Link } from "wouter";
 import { Busy } from "../../components/Busy.tsx";
 import { apiMessage, ErrorAlert } from "../../components/ErrorAlert.tsx";
@@ -55,10 +55,9 @@ export function ResultSection({ target, query }: { target: Target; query: string
     setSize(Number(value));
     setPage(1);
   };
-  const [events, searchEventsAgain] = useQuery({ query: SearchEventsQuery, variables, pause: target !== "events" });
-  const [attributes, searchAttributesAgain] = useQuery({ query: SearchAttributesQuery, variables, pause: target !== "attributes" });
+  const [events] = useQuery({ query: SearchEventsQuery, variables, pause: target !== "events" });
+  const [attributes] = useQuery({ query: SearchAttributesQuery, variables, pause: target !== "attributes" });
   const result = target === "events" ? events : attributes;
-  const waiting = useRetryWhenBusy(result.error, target === "events" ? searchEventsAgain : searchAttributesAgain);
   const data = (target === "events" ? events.data?.searchEvents : attributes.data?.searchAttributes) ?? null;
   // A query the parser rejects is shown once, at the query box (the page's parse check).
   const rejected = result.error?.graphQLErrors.some((e) => e.extensions?.code === "invalid_query") ?? false;
@@ -88,7 +87,7 @@ export function ResultSection({ target, query }: { target: Target; query: string
           <ExportButton target={target} query={query} disabled={!data || total === 0} />
         </Group>
       </Group>
-      {(result.fetching && !data) || waiting ? (
+      {result.fetching && !data ? (
         <Busy label={`Searching ${noun.many}`} minHeight={120} />
       ) : result.error && !rejected ? (
         <ErrorAlert error={result.error} title={`The ${noun.many} search failed`} />
@@ -119,33 +118,6 @@ export function ResultSection({ target, query }: { target: Target; query: string
       </Drawer>
     </Paper>
   );
-}
-
-/** Tries before a search refused for the user's concurrent-search limit is shown as an error. */
-const MAX_RETRIES = 5;
-
-/**
- * The API runs a few searches per user at once (429 `rate_limited` with `retry_after` beyond):
- * Explore's own sections, the histogram and an export can meet that limit, so a refused search is
- * repeated after the wait the API names. Answers whether a retry is pending.
- */
-function useRetryWhenBusy(error: CombinedError | undefined, again: (opts: { requestPolicy: "network-only" }) => void): boolean {
-  const [tries, setTries] = useState(0);
-  const limited = error?.graphQLErrors.find((e) => e.extensions?.code === "rate_limited");
-  const wait = limited ? Number(limited.extensions?.retry_after ?? 1) : null;
-  const pending = wait !== null && tries < MAX_RETRIES;
-  useEffect(() => {
-    if (!pending) return;
-    const timer = setTimeout(
-      () => {
-        setTries((n) => n + 1);
-        again({ requestPolicy: "network-only" });
-      },
-      wait * 1000 + Math.random() * 250,
-    );
-    return () => clearTimeout(timer);
-  }, [error, pending, wait, again]);
-  return pending;
 }
 
 function DocumentView({ target, hit }: { target: Target; hit: Hit }) {
