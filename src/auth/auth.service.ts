@@ -189,9 +189,7 @@ export class AuthService {
       });
       await this.audit.record(null, { action: "user.created", resourceType: "user", resourceId: admin.id, metadata: { email: admin.email, role_id: 1, bootstrap: true } }, tx);
       log.info({ userId: admin.id, email: admin.email }, "created the first administrator");
-      // Prisma's 5 s default is too short for a start on a busy machine, or one waiting for the
-      // lock while another process creates the administrator (a password hash inside).
-    }, { maxWait: 30_000, timeout: 60_000 });
+    });
   }
 
   private async issue(userId: number, generation: number, scope: string[] | null, familyId: string): Promise<Omit<TokenResponse, "scope">> {

@@ -46,7 +46,9 @@ export function connectDatabase(url: string, log: Logger, opts: DatabaseOptions 
     log,
   );
   const probePool = watched(new pg.Pool({ connectionString: url, max: 1, application_name: "workbench-health" }), log);
-  const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
+  // Prisma's defaults (2 s to get a connection, 5 s per interactive transaction) fail writes on a
+  // busy 2-core machine where the same statements merely run slowly; a stuck transaction still ends.
+  const prisma = new PrismaClient({ adapter: new PrismaPg(pool), transactionOptions: { maxWait: 10_000, timeout: 30_000 } });
   return {
     url,
     prisma,
