@@ -6,3 +6,4 @@ export { EXPORT_DOC, EXPORT_TYPES_DOC } from "./exports.docs.ts";
 export { ExportsService } from "./exports.service.ts";
 export type { ExportView } from "./exports.service.ts";
 export { runExportTask } from "./run-export-task.ts";
+export { stixBundle } from "./stix/index.ts";

@@ -1,0 +1,164 @@
+import type { Principal } from "../../src/auth/principal.ts";
+import type { AttributeView } from "../../src/modules/attributes/index.ts";
+import type { EventView } from "../../src/modules/events/index.ts";
+import { AppError } from "../../src/platform/errors.ts";
+import type { SearchHit } from "../../src/search/search-index.ts";
+import type { Services } from "../../src/services.ts";
+import { mispAttribute, mispEventIndexItem, mispTagOfView } from "./misp-shapes.ts";
+import type { RestSearchFilters } from "./rest-search-contract.ts";
+import { searchWindow } from "./rest-search-query.ts";
+
+/**
+ * What restSearch answers for a page of hits: the events and attributes loaded again through their
+ * services (authorization included) in MISP's shapes, and MISP's csv and text exports of them.
+ */
+type Json = Record<string, unknown>;
+const SIGHTING_TYPES: Record<string, string> = { sighting: "0", "false-positive": "1", expiration: "2" };
+
+/** A hit gone or hidden since the search (deleted, access changed) is left out; any other failure is the request's. */
+const unlessGone = (err: unknown): null => {
+  if (err instanceof AppError && (err.code === "not_found" || err.code === "forbidden")) return null;
+  throw err;
+};
+
+/** Reads done a batch at a time: a page of thousands must not queue thousands of queries on the pool at once. */
+const BATCH = 32;
+async function inBatches<T, R>(items: T[], fn: (item: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = [];
+  for (let i = 0; i < items.length; i += BATCH) out.push(...(await Promise.all(items.slice(i, i + BATCH).map(fn))));
+  return out;
+}
+
+/** Loads per request: an event or object read once however many attributes name it. */
+class Cache<T> {
+  private readonly items = new Map<string, Promise<T | null>>();
+  constructor(private readonly load: (key: string) => Promise<T>) {}
+  get(key: string): Promise<T | null> {
+    let item = this.items.get(key);
+    if (!item) this.items.set(key, (item = this.load(key).catch(unlessGone)));
+    return item;
+  }
+}
+
+/** The csv columns MISP adds for an attribute's object and, with includeContext, its event. */
+export type CsvExtra = Record<string, unknown>;
+export interface LoadedAttribute {
+  json: Json;
+  csv: CsvExtra;
+}
+
+const keepDeleted = (f: RestSearchFilters) => (deleted: boolean) => (f.deleted === "both" ? true : f.deleted === "deleted" ? deleted : !deleted);
+
+/** attributes/restSearch: each hit as MISP's Attribute, with what the include* options add. */
+export async function loadAttributes(services: Services, p: Principal, hits: SearchHit[], f: RestSearchFilters): Promise<LoadedAttribute[]> {
+  const events = new Cache<EventView>((uuid) => services.events.get(p, uuid));
+  const objects = new Cache((uuid) => services.objects.get(p, uuid));
+  const views = (await inBatches(hits, (h) => services.attributes.get(p, h.id).catch(unlessGone))).filter((a): a is AttributeView => a !== null);
+  const correlations = f.includeCorrelations ? await services.correlations.ofAttributes(p, views.map((a) => a.uuid)) : null;
+  return inBatches(views, async (a) => {
+      const json: Json = mispAttribute(a);
+      const event = await events.get(a.eventUuid);
+      const object = a.objectUuid ? await objects.get(a.objectUuid) : null;
+      if (f.includeEventUuid) json.event_uuid = a.eventUuid;
+      if (f.includeEventTags && event) json.Tag = [...(json.Tag as Json[]), ...event.tags.map((t) => ({ ...mispTagOfView(t), inherited: 1 }))];
+      if (f.includeContext && event) json.Event = mispEventIndexItem(event);
+      if (correlations) {
+        json.RelatedAttribute = (correlations.get(a.uuid) ?? []).map(({ _source: s }) => ({
+          uuid: s.target_attribute_uuid, type: s.target_attribute_type, value: s.target_attribute_value, event_uuid: s.target_event_uuid,
+        }));
+      }
+      if (f.includeSightings) {
+        const found = await services.sightings.list(p, { attributeUuid: a.uuid, size: 100 });
+        json.Sighting = found.results.map(({ _source: s }) => ({
+          uuid: s.uuid, attribute_id: a.id, event_id: String(a.eventId), attribute_uuid: a.uuid, type: SIGHTING_TYPES[s.type] ?? "0", source: s.observer.source,
+          date_sighting: String(s.timestamp), ...(s.observer.organisation ? { Organisation: { name: s.observer.organisation } } : {}),
+        }));
+      }
+      const csv: CsvExtra = {
+        ...(object ? { object_uuid: object.uuid, object_name: object.name, "object_meta-category": object.metaCategory } : {}),
+        ...(event ? eventContext(event) : {}),
+      };
+      return { json, csv };
+  });
+}
+
+function eventContext(e: EventView): CsvExtra {
+  return {
+    event_info: e.info, event_member_org: e.org.name, event_source_org: e.orgc.name, event_distribution: String(e.distribution), event_threat_level_id: String(e.threatLevel),
+    event_analysis: String(e.analysis), event_date: e.date, event_tag: e.tags.map((t) => t.name).join(","), event_timestamp: String(e.timestamp),
+  };
+}
+
+/** events/restSearch: each hit as MISP's Event (metadata only, or without what enforceWarninglist and deleted leave out). */
+export async function loadEvents(services: Services, p: Principal, hits: SearchHit[], f: RestSearchFilters): Promise<Json[]> {
+  const warned = f.enforceWarninglist && !f.metadata ? await warninglisted(services, p, hits.map((h) => h.id)) : new Set<string>();
+  const keep = keepDeleted(f);
+  const wanted = (a: unknown) => keep(Boolean((a as Json).deleted)) && !warned.has(String((a as Json).uuid));
+  const events = await inBatches(hits, (h) => services.events.exportMisp(p, h.id, { ids: true }).catch(unlessGone));
+  return events
+    .filter((e): e is { Event: Json } => e !== null)
+    .map(({ Event: e }) => {
+      if (f.metadata) {
+        const { Attribute: _a, Object: _o, EventReport: _r, ...meta } = e;
+        return { Event: meta };
+      }
+      const objects = (e.Object as Json[] | undefined)?.map((o) => ({ ...o, Attribute: (o.Attribute as unknown[] | undefined)?.filter(wanted) ?? [] }));
+      return { Event: { ...e, Attribute: (e.Attribute as unknown[] | undefined)?.filter(wanted) ?? [], Object: objects ?? [] } };
+    });
+}
+
+/** The attributes of these events on an enabled warninglist (the search layer's excludeWarninglisted, inverted). */
+async function warninglisted(services: Services, p: Principal, eventUuids: string[]): Promise<Set<string>> {
+  if (!eventUuids.length) return new Set();
+  const query = {
+    kind: "bool" as const,
+    must: [{ kind: "bool" as const, must: [], should: eventUuids.map((u) => ({ kind: "term" as const, field: "event_uuid", value: u, wildcard: false as const })), mustNot: [] }, { kind: "exists" as const, field: "warnings.name" }],
+    should: [],
+    mustNot: [],
+  };
+  const hits = await searchWindow(services, p, { target: "attributes", query, includeDeleted: true, excludeWarninglisted: false, sortOrder: "desc" }, 0, 10_000);
+  return new Set(hits.map((h) => h.id));
+}
+
+/** The attributes of MISP Events as csv records: their own, then their objects' (with the object's columns). */
+export function eventAttributes(events: Json[]): LoadedAttribute[] {
+  return events.flatMap(({ Event: e }) => {
+    const ev = e as Json;
+    const own = ((ev.Attribute as Json[] | undefined) ?? []).map((json) => ({ json, csv: {} }));
+    const inObjects = ((ev.Object as Json[] | undefined) ?? []).flatMap((o) =>
+      ((o.Attribute as Json[] | undefined) ?? []).map((json) => ({ json, csv: { object_uuid: o.uuid, object_name: o.name, "object_meta-category": o["meta-category"] } })),
+    );
+    return [...own, ...inObjects];
+  });
+}
+
+export const CSV_FIELDS = ["uuid", "event_id", "category", "type", "value", "comment", "to_ids", "timestamp", "object_relation", "attribute_tag"];
+export const CSV_OBJECT_FIELDS = ["object_uuid", "object_name", "object_meta-category"];
+export const CSV_CONTEXT_FIELDS = ["event_info", "event_member_org", "event_source_org", "event_distribution", "event_threat_level_id", "event_analysis", "event_date", "event_tag", "event_timestamp"];
+
+/** PHP's is_numeric, which decides whether MISP quotes a csv field. */
+const NUMERIC = /^\s*[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
+
+function csvField(v: unknown): string {
+  if (v === null || v === undefined) return '""';
+  if (typeof v === "boolean") return v ? "1" : "0";
+  const s = String(v);
+  return NUMERIC.test(s) ? s : `"${s.replace(/"/g, '""')}"`;
+}
+
+/** MISP's CsvExport: the requested columns (default, object's, event context), a header unless headerless, a line per attribute. */
+export function toCsv(records: LoadedAttribute[], f: RestSearchFilters): string {
+  const fields = [...(f.requested_attributes ?? CSV_FIELDS), ...(f.requested_attributes ? [] : CSV_OBJECT_FIELDS), ...(f.includeContext ? CSV_CONTEXT_FIELDS : [])];
+  const header = fields.map((h) => (h === "timestamp" ? "date" : h.replace(/-/g, "_"))).join(",");
+  const lines = records.map(({ json, csv }) => {
+    const tags = (json.Tag as { name: string; inherited?: number }[] | undefined)?.filter((t) => !t.inherited).map((t) => t.name) ?? [];
+    const row: Json = { ...json, ...(tags.length ? { attribute_tag: tags.join(",") } : {}), ...csv };
+    return fields.map((name) => csvField(row[name])).join(",");
+  });
+  return `${f.headerless ? "" : `${header}\n`}${lines.map((l) => `${l}\n`).join("")}\n`;
+}
+
+/** MISP's TextExport: each value once, one per line. */
+export function toText(records: LoadedAttribute[]): string {
+  return `${[...new Set(records.map(({ json }) => String(json.value)))].join("\n")}\n`;
+}

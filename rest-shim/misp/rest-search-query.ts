@@ -1,0 +1,195 @@
+import type { Principal } from "../../src/auth/principal.ts";
+import { MAX_SEARCH_PAGE_SIZE, MAX_SEARCH_WINDOW, type SearchTarget } from "../../src/modules/search/index.ts";
+import type { LuceneNode } from "../../src/search/lucene/ast.ts";
+import type { SearchHit } from "../../src/search/search-index.ts";
+import type { Services } from "../../src/services.ts";
+import { mispException } from "./misp-errors.ts";
+import type { RestSearchFilters, TimeRange, ValueList } from "./rest-search-contract.ts";
+
+/**
+ * MISP's restSearch filters compiled to Lucene ASTs for the search layer the native search routes
+ * use (services.search: the svc-events and svc-attributes indices, OpenSearch or PostgreSQL, with
+ * their access filter). An attribute document does not carry its event's tags, title, date or
+ * publication, nor an event document its attributes: a filter on the other kind is first run on
+ * the other index and enters the query as the set of event uuids it found (at most
+ * `MAX_EVENT_SET`, a query's clause budget; beyond, MISP's 400 asks to narrow it).
+ */
+export const MAX_EVENT_SET = 1_000;
+const NIL_UUID = "00000000-0000-0000-0000-000000000000";
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+type Node = LuceneNode;
+const term = (field: string, value: string): Node => ({ kind: "term", field, value, wildcard: false });
+const all = (must: Node[]): Node => (must.length === 1 ? must[0]! : must.length ? { kind: "bool", must, should: [], mustNot: [] } : { kind: "matchAll" });
+const any = (should: Node[]): Node => (should.length === 1 ? should[0]! : { kind: "bool", must: [], should, mustNot: [] });
+const range = (field: string, r: TimeRange | { from?: string; to?: string }): Node => ({
+  kind: "range", field, lower: r.from === undefined ? null : String(r.from), upper: r.to === undefined ? null : String(r.to), includeLower: r.from !== undefined, includeUpper: r.to !== undefined,
+});
+
+/** MISP's LIKE: `%` any text (here a wildcard on the exact value), anything else literal. */
+export function like(field: string, value: string): Node {
+  if (!value.includes("%")) return term(field, value);
+  if (/^%+$/.test(value)) return { kind: "exists", field };
+  const pattern = value.replace(/[\\*?]/g, (c) => `\\${c}`).replace(/%+/g, "*");
+  return { kind: "term", field, value, wildcard: true, pattern };
+}
+
+/** A value list as MISP's generic_add_filter: every AND, one of the ORs, none of the NOTs. */
+function listNode(list: ValueList | undefined, leaf: (v: string) => Node): Node | null {
+  if (!list) return null;
+  const must = list.AND.map(leaf);
+  if (list.OR.length) must.push(any(list.OR.map(leaf)));
+  const mustNot = list.NOT.map(leaf);
+  return must.length || mustNot.length ? { kind: "bool", must, should: [], mustNot } : null;
+}
+
+const uuidIn = (field: string, uuids: Iterable<string>): Node => {
+  const list = [...uuids];
+  return list.length ? any(list.map((u) => term(field, u))) : term(field, NIL_UUID);
+};
+
+const bool = (v: boolean) => (v ? "true" : "false");
+const tooMany = (what: string) => mispException(400, `${what} matches more than ${MAX_EVENT_SET} events: narrow it (tags, dates, eventid) or search the other controller`);
+
+export interface SearchRun {
+  target: SearchTarget;
+  query: Node;
+  includeDeleted: boolean;
+  excludeWarninglisted: boolean;
+  sortOrder: "asc" | "desc";
+}
+
+/** Pages of hits of a query through services.search, from `offset`, at most `count` of them (with one more when there are). */
+export async function searchWindow(services: Services, p: Principal, run: SearchRun, offset: number, count: number): Promise<SearchHit[]> {
+  if (offset + count > MAX_SEARCH_WINDOW) throw mispException(400, `page × limit must not exceed ${MAX_SEARCH_WINDOW}; narrow the filters instead`);
+  const size = MAX_SEARCH_PAGE_SIZE;
+  const hits: SearchHit[] = [];
+  for (let page = Math.floor(offset / size) + 1; (page - 1) * size < offset + count; page++) {
+    const result = await services.search.searchParsed(p, run.target, run.query, {
+      page, size, sortBy: "@timestamp", sortOrder: run.sortOrder, includeDeleted: run.includeDeleted, excludeWarninglisted: run.excludeWarninglisted,
+    });
+    hits.push(...result.hits);
+    if (result.hits.length < size) break;
+  }
+  const start = offset - (Math.floor(offset / size)) * size;
+  return hits.slice(start, start + count);
+}
+
+/** The uuids of the events a query's hits belong to, at most MAX_EVENT_SET. */
+async function eventSet(services: Services, p: Principal, run: SearchRun, what: string): Promise<Set<string>> {
+  const pick = (h: SearchHit) => String(run.target === "events" ? h.id : h.source.event_uuid);
+  const found = new Set<string>();
+  for (let page = 1; page * MAX_SEARCH_PAGE_SIZE <= MAX_SEARCH_WINDOW; page++) {
+    const hits = await searchWindow(services, p, run, (page - 1) * MAX_SEARCH_PAGE_SIZE, MAX_SEARCH_PAGE_SIZE);
+    for (const h of hits) found.add(pick(h));
+    if (found.size > MAX_EVENT_SET) throw tooMany(what);
+    if (hits.length < MAX_SEARCH_PAGE_SIZE) return found;
+  }
+  throw tooMany(what);
+}
+
+const eventRun = (query: Node): SearchRun => ({ target: "events", query, includeDeleted: false, excludeWarninglisted: false, sortOrder: "desc" });
+
+/** Filters on what attribute documents hold (their own fields, event uuid and creator id). */
+function attributeLevel(f: RestSearchFilters): Node[] {
+  return [
+    listNode(f.value, (v) => like("value.keyword", v)),
+    listNode(f.type, (v) => like("type.keyword", v)),
+    listNode(f.category, (v) => like("category.keyword", v)),
+    f.to_ids === undefined ? null : term("to_ids", bool(f.to_ids)),
+    f.deleted === "deleted" ? term("deleted", "true") : null,
+  ].filter((n): n is Node => n !== null);
+}
+
+/** Filters on what event documents hold. */
+function eventLevel(f: RestSearchFilters): Node[] {
+  return [
+    f.eventinfo === undefined ? null : like("info.keyword", f.eventinfo),
+    f.from === undefined && f.to === undefined ? null : range("date", { from: f.from, to: f.to }),
+    f.last ? range("publish_timestamp", f.last) : null,
+    f.publish_timestamp ? range("publish_timestamp", f.publish_timestamp) : null,
+    f.event_timestamp ? range("timestamp", f.event_timestamp) : null,
+    f.published === undefined ? null : term("published", bool(f.published)),
+    listNode(f.event_tags, (t) => like("tags.name.keyword", t)),
+  ].filter((n): n is Node => n !== null);
+}
+
+const hasEventLevel = (f: RestSearchFilters) =>
+  [f.eventinfo, f.from, f.to, f.last, f.publish_timestamp, f.event_timestamp, f.published, f.event_tags].some((v) => v !== undefined);
+
+/** eventid: numeric ids to uuids (an id the caller cannot see names no event). */
+async function eventIds(services: Services, p: Principal, list: ValueList | undefined): Promise<ValueList | undefined> {
+  if (!list) return undefined;
+  const resolve = (refs: string[]) =>
+    Promise.all(refs.map(async (r) => (UUID.test(r) ? r.toLowerCase() : /^\d{1,10}$/.test(r) ? ((await services.events.uuidOf(p, Number(r)).catch(() => null)) ?? NIL_UUID) : NIL_UUID)));
+  return { OR: await resolve(list.OR), AND: await resolve(list.AND), NOT: await resolve(list.NOT) };
+}
+
+/** An organisation named by id, uuid or name, as its numeric id; a name or uuid no readable event has is -1, as MISP. */
+async function orgIds(services: Services, p: Principal, list: ValueList | undefined): Promise<ValueList | undefined> {
+  if (!list) return undefined;
+  const resolve = (refs: string[]) =>
+    Promise.all(
+      refs.map(async (r) => {
+        if (/^\d{1,10}$/.test(r)) return r;
+        const hit = await searchWindow(services, p, eventRun(UUID.test(r) ? term("orgc.uuid", r.toLowerCase()) : term("orgc.name.keyword", r)), 0, 1);
+        return hit.length ? String(hit[0]!.source.orgc_id) : "-1";
+      }),
+    );
+  return { OR: await resolve(list.OR), AND: await resolve(list.AND), NOT: await resolve(list.NOT) };
+}
+
+const sortOrder = (order: string | undefined): "asc" | "desc" => (order && /\basc\b/i.test(order) ? "asc" : "desc");
+
+/** events/restSearch: the events query. */
+export async function eventsQuery(services: Services, p: Principal, f: RestSearchFilters): Promise<SearchRun> {
+  const must = eventLevel(f);
+  const ids = listNode(await eventIds(services, p, f.eventid), (u) => term("uuid", u));
+  const uuids = listNode(f.uuid, (u) => term("uuid", u.toLowerCase()));
+  const orgs = listNode(await orgIds(services, p, f.org), (id) => term("orgc_id", id));
+  must.push(...[ids, uuids, orgs].filter((n): n is Node => n !== null));
+  if (f.timestamp) must.push(range("timestamp", f.timestamp));
+  const attributeRun = (query: Node): SearchRun => ({ target: "attributes", query, includeDeleted: f.deleted === "deleted" || f.deleted === "both", excludeWarninglisted: f.enforceWarninglist === true, sortOrder: "desc" });
+  const attributes = attributeLevel(f);
+  if (attributes.length) must.push(uuidIn("uuid", await eventSet(services, p, attributeRun(all(attributes)), "The attribute filter")));
+  if (f.tags) {
+    // An event's tag, or one of its attributes'.
+    const tagged = async (t: string) => any([like("tags.name.keyword", t), uuidIn("uuid", await eventSet(services, p, attributeRun(like("tags.name.keyword", t)), `The tag ${t}`))]);
+    must.push(await asyncList(f.tags, tagged));
+  }
+  if (f.searchall !== undefined) {
+    const contains = `%${f.searchall.replace(/^%+|%+$/g, "")}%`;
+    const inAttributes = await eventSet(services, p, attributeRun(any([like("value.keyword", contains), like("comment.keyword", contains)])), "searchall");
+    must.push(any([like("info.keyword", contains), uuidIn("uuid", inAttributes)]));
+  }
+  return { target: "events", query: all(must), includeDeleted: false, excludeWarninglisted: false, sortOrder: sortOrder(f.order) };
+}
+
+/** attributes/restSearch: the attributes query. */
+export async function attributesQuery(services: Services, p: Principal, f: RestSearchFilters): Promise<SearchRun> {
+  const must = attributeLevel(f);
+  const ids = listNode(await eventIds(services, p, f.eventid), (u) => term("event_uuid", u));
+  const uuids = listNode(f.uuid, (u) => any([term("uuid", u.toLowerCase()), term("event_uuid", u.toLowerCase())]));
+  const orgs = listNode(await orgIds(services, p, f.org), (id) => term("event_orgc_id", id));
+  must.push(...[ids, uuids, orgs].filter((n): n is Node => n !== null));
+  if (f.timestamp) must.push(range("timestamp", f.timestamp));
+  if (hasEventLevel(f)) must.push(uuidIn("event_uuid", await eventSet(services, p, eventRun(all(eventLevel(f))), "The event filter")));
+  if (f.tags) {
+    // Its own tag, or its event's.
+    const tagged = async (t: string) => any([like("tags.name.keyword", t), uuidIn("event_uuid", await eventSet(services, p, eventRun(like("tags.name.keyword", t)), `The tag ${t}`))]);
+    must.push(await asyncList(f.tags, tagged));
+  }
+  if (f.searchall !== undefined) {
+    const contains = `%${f.searchall.replace(/^%+|%+$/g, "")}%`;
+    must.push(any([like("value.keyword", contains), like("comment.keyword", contains)]));
+  }
+  return { target: "attributes", query: all(must), includeDeleted: f.deleted === "deleted" || f.deleted === "both", excludeWarninglisted: f.enforceWarninglist === true, sortOrder: sortOrder(f.order) };
+}
+
+/** listNode with leaves that need a search of their own (one per distinct term). */
+async function asyncList(list: ValueList, leaf: (v: string) => Promise<Node>): Promise<Node> {
+  const nodes = new Map<string, Node>();
+  for (const v of new Set([...list.OR, ...list.AND, ...list.NOT])) nodes.set(v, await leaf(v));
+  return listNode(list, (v) => nodes.get(v)!) ?? { kind: "matchAll" };
+}
+

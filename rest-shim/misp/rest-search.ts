@@ -1,0 +1,91 @@
+import { z } from "zod";
+import type { Principal } from "../../src/auth/principal.ts";
+import { stixBundle } from "../../src/modules/exports/index.ts";
+import { errors, fromZodError } from "../../src/platform/errors.ts";
+import type { SearchHit } from "../../src/search/search-index.ts";
+import type { Services } from "../../src/services.ts";
+import { mispException } from "./misp-errors.ts";
+import { defineMispRoute } from "./misp-route.ts";
+import { MAX_REST_SEARCH_RESULTS, RETURN_FORMATS, restSearchContract, withoutNulls, type RestSearchFilters, type ReturnFormat } from "./rest-search-contract.ts";
+import { eventAttributes, loadAttributes, loadEvents, toCsv, toText } from "./rest-search-output.ts";
+import { attributesQuery, eventsQuery, searchWindow, type SearchRun } from "./rest-search-query.ts";
+
+type Controller = "events" | "attributes";
+const MEDIA: Record<ReturnFormat, string> = { json: "application/json", csv: "text/csv", text: "text/plain", stix2: "application/json" };
+
+/** The filters from the body and PyMISP's `/key:value` segments (the body wins), checked by the one contract. */
+function filtersOf(query: Record<string, unknown>, body: unknown): RestSearchFilters & { returnFormat: ReturnFormat } {
+  if (body !== undefined && (body === null || typeof body !== "object" || Array.isArray(body))) throw errors.invalidField(["body"], "must be a JSON object of filters");
+  const parsed = restSearchContract.safeParse({ ...withoutNulls(query), ...withoutNulls(body) });
+  if (!parsed.success) throw fromZodError(parsed.error, "body");
+  // MISP's `download` is json as a file.
+  const format = parsed.data.returnFormat === undefined || parsed.data.returnFormat === "download" ? "json" : parsed.data.returnFormat;
+  if (!(RETURN_FORMATS as readonly string[]).includes(format)) throw mispException(404, "Invalid output format.");
+  return { ...parsed.data, returnFormat: format as ReturnFormat };
+}
+
+/** The page asked for (limit, page), or every hit up to the controller's cap (MISP's unlimited answer). */
+async function hitsOf(services: Services, p: Principal, run: SearchRun, f: RestSearchFilters, controller: Controller): Promise<SearchHit[]> {
+  const cap = MAX_REST_SEARCH_RESULTS[controller];
+  if (f.limit) {
+    if (f.limit > cap) throw mispException(400, `limit must not exceed ${cap} for ${controller}/restSearch`);
+    return searchWindow(services, p, run, ((f.page ?? 1) - 1) * f.limit, f.limit);
+  }
+  const hits = await searchWindow(services, p, run, 0, cap + 1);
+  if (hits.length > cap) throw mispException(400, `More than ${cap} ${controller} match: ask for them page by page with limit and page`);
+  return hits;
+}
+
+/** STIX 2.1 from the search documents themselves (the exports area's bundle writer): events with their attributes, or attributes. */
+async function stix(services: Services, p: Principal, controller: Controller, hits: SearchHit[]): Promise<string> {
+  let inputs = hits;
+  if (controller === "events" && hits.length) {
+    const query = { kind: "bool" as const, must: [], should: hits.map((h) => ({ kind: "term" as const, field: "event_uuid", value: h.id, wildcard: false as const })), mustNot: [] };
+    inputs = [...hits, ...(await searchWindow(services, p, { target: "attributes", query, includeDeleted: false, excludeWarninglisted: false, sortOrder: "desc" }, 0, MAX_REST_SEARCH_RESULTS.attributes))];
+  }
+  const loadEvent = async (uuid: string) => {
+    const [hit] = await searchWindow(services, p, { target: "events", query: { kind: "term", field: "uuid", value: uuid, wildcard: false }, includeDeleted: false, excludeWarninglisted: false, sortOrder: "desc" }, 0, 1);
+    return hit?.source ?? null;
+  };
+  let out = "";
+  for await (const chunk of stixBundle(inputs, { loadEvent })) out += chunk;
+  return out;
+}
+
+async function restSearch(services: Services, p: Principal, controller: Controller, f: RestSearchFilters & { returnFormat: ReturnFormat }): Promise<{ body: unknown; count: number }> {
+  return services.search.limited(p, async () => {
+    const run = controller === "events" ? await eventsQuery(services, p, f) : await attributesQuery(services, p, f);
+    const hits = await hitsOf(services, p, run, f, controller);
+    if (f.returnFormat === "stix2") return { body: await stix(services, p, controller, hits), count: hits.length };
+    if (controller === "events") {
+      const events = await loadEvents(services, p, hits, f);
+      if (f.returnFormat === "json") return { body: { response: events }, count: events.length };
+      const records = eventAttributes(events);
+      return { body: f.returnFormat === "csv" ? toCsv(records, f) : toText(records), count: records.length };
+    }
+    const records = await loadAttributes(services, p, hits, f);
+    if (f.returnFormat === "json") return { body: { response: { Attribute: records.map((r) => r.json) } }, count: records.length };
+    return { body: f.returnFormat === "csv" ? toCsv(records, f) : toText(records), count: records.length };
+  });
+}
+
+const FILTERS_DOC = "value, type, category, org, tags and event_tags (OR/AND/NOT, !x, a&&b, % wildcards), eventid, uuid, eventinfo, searchall, from, to, last, timestamp, event_timestamp, publish_timestamp, published, to_ids, deleted, enforceWarninglist, includeEventUuid, includeEventTags, includeContext, includeCorrelations, includeSightings, metadata, headerless, requested_attributes, limit, page, order";
+
+export const mispRestSearchRoutes = (["events", "attributes"] as const).flatMap((controller) =>
+  (["POST", "GET"] as const).map((method) =>
+    defineMispRoute({
+      method, path: `/misp/${controller}/restSearch`, operationId: `misp${controller === "events" ? "Events" : "Attributes"}RestSearch${method === "GET" ? "ByPath" : ""}`,
+      summary: `MISP ${controller}/restSearch: ${controller === "events" ? "events ({\"response\": [{\"Event\": ...}]})" : "attributes ({\"response\": {\"Attribute\": [...]}})"} matching MISP's filters (${FILTERS_DOC}), run on the same search indices and access rules as the native search; returnFormat json, csv, text or stix2; without limit at most ${MAX_REST_SEARCH_RESULTS[controller]} results (more: MISP's 400, ask page by page)`,
+      scopes: controller === "events" ? ["events:read"] : ["attributes:read", "events:read"], status: 200, query: z.record(z.string(), z.unknown()), ...(method === "POST" ? { body: restSearchContract.optional() } : {}),
+      download: { mediaTypes: [...new Set(Object.values(MEDIA))] },
+      misp: { notFound: "Invalid input" },
+      handler: async ({ principal, query, request, reply, services }) => {
+        // The raw body: the contract runs once, on the body and the path's filters together.
+        const f = filtersOf(query, request.body);
+        const { body, count } = await restSearch(services, principal!, controller, f);
+        void reply.header("X-Result-Count", String(count)).type(MEDIA[f.returnFormat]);
+        return body;
+      },
+    }),
+  ),
+);

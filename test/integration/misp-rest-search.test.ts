@@ -1,0 +1,337 @@
+/**
+ * MISP's events/restSearch and attributes/restSearch driven by the real PyMISP (test/misp/
+ * pymisp_rest_search.py) on both search backends: each filter's hit set, paging, tags OR/AND/NOT in
+ * MISP's three forms, last, enforceWarninglist (the real DNS resolvers list), csv and text, other
+ * organisations' events invisible and distribution honoured; then what PyMISP never sends: hostile
+ * input, answered with MISP's error body and a 4xx, never a 500.
+ */
+import { spawn } from "node:child_process";
+import crypto from "node:crypto";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestApp, type TestApp } from "../support/app.ts";
+import { createOrganisation, createUser, loginAdmin } from "../support/fixtures.ts";
+import { SEARCH_BACKENDS } from "../support/search-backends.ts";
+import { settled } from "../support/settled.ts";
+import { SHARED_DATA, sharedPath } from "../support/shared-data.ts";
+
+const CLIENTS = path.join(path.dirname(SHARED_DATA), "clients");
+const SCRIPT = path.join(import.meta.dirname, "../misp/pymisp_rest_search.py");
+const DNS_V4 = "List of known IPv4 public DNS resolvers";
+const SCOPES = [
+  ...["read", "create", "update", "delete", "publish", "tag"].map((a) => `events:${a}`),
+  ...["read", "create", "update", "delete", "tag"].map((a) => `attributes:${a}`),
+  "objects:read", "objects:create", "tags:read", "tags:create", "sightings:read", "sightings:create", "correlations:read", "users:me", "user_settings:read",
+];
+
+type Call = { name: string; method?: "search" | "search_index"; kwargs: Record<string, unknown> };
+interface EventResult { uuid: string; id: string; attributes: string[]; keys: string[]; published: boolean }
+type Result = { events?: EventResult[]; attributes?: Record<string, unknown>[]; text?: string; errors?: [number, Record<string, unknown>] };
+
+function pymisp(url: string, key: string, calls: Call[]): Promise<Record<string, Result>> {
+  return new Promise((resolve, reject) => {
+    const child = spawn("python3", [SCRIPT], { env: { ...process.env, PYTHONPATH: CLIENTS }, stdio: ["pipe", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+    child.on("error", reject);
+    child.on("close", (code) => (code === 0 ? resolve(JSON.parse(stdout.trim().split("\n").at(-1)!)) : reject(new Error(`pymisp exited ${code}: ${stderr.slice(-3000)}`))));
+    child.stdin.end(JSON.stringify({ url, key, calls: calls.map((c) => ({ method: "search", ...c })) }));
+  });
+}
+
+const sorted = (xs: string[]) => [...xs].sort();
+
+describe.each(SEARCH_BACKENDS)("MISP restSearch through PyMISP on $name", ({ env }) => {
+  const run = crypto.randomBytes(4).toString("hex");
+  const tag = (n: number) => `rs-${run}:t${n}`;
+  const orgName = `rs-org-${run}`;
+  let app: TestApp;
+  let key: string;
+  let otherKey: string;
+  let otherOrgId: number;
+  const ev: Record<string, { uuid: string; id: string }> = {};
+  const at: Record<string, string> = {};
+
+  const misp = (method: string, p: string, k: string, json?: unknown) =>
+    app.http.request(method, `/misp/${p}`, { authorization: k, headers: { accept: "application/json" }, ...(json === undefined ? {} : { json }) });
+  const search = (calls: Call[], k = key) => pymisp(`${app.url}/misp/`, k, calls);
+  const addEvent = async (name: string, k: string, event: Record<string, unknown>) => {
+    const res = await misp("POST", "events/add", k, { Event: event });
+    expect(res.status, res.text).toBe(200);
+    ev[name] = { uuid: res.body.Event.uuid, id: res.body.Event.id };
+    const all = [...res.body.Event.Attribute, ...res.body.Event.Object.flatMap((o: { Attribute: unknown[] }) => o.Attribute)] as { uuid: string; value: string }[];
+    for (const a of all) at[a.value] = a.uuid;
+  };
+
+  beforeAll(async () => {
+    app = await startTestApp("misp-rest-search", { ROLE: "all", WARNINGLISTS_SOURCE: sharedPath("misp-warninglists"), ...env() });
+    const admin = await loginAdmin(app);
+    const orgId = await createOrganisation(app, admin, orgName);
+    const user = await createUser(app, admin, [...SCOPES, "api_keys:create"], orgId);
+    otherOrgId = await createOrganisation(app, admin);
+    const other = await createUser(app, admin, [...SCOPES, "api_keys:create"], otherOrgId);
+    const keyOf = async (u: typeof user) => (await app.http.post("/api-keys/", { token: u.token, json: { name: "misp", scopes: SCOPES } })).body.token as string;
+    key = await keyOf(user);
+    otherKey = await keyOf(other);
+    expect((await app.http.post("/warninglists/update", { token: admin.token })).status).toBe(200);
+    const [{ id }] = (await app.booted.ctx.db.pool.query<{ id: number }>("SELECT id FROM warninglists WHERE name = $1", [DNS_V4])).rows;
+    expect((await app.http.patch(`/warninglists/${id}`, { token: admin.token, json: { enabled: true } })).status).toBe(200);
+
+    await addEvent("alpha", key, {
+      info: `rs alpha ${run}`, date: "2024-01-10", distribution: "1", Tag: [{ name: tag(1) }, { name: tag(2) }],
+      Attribute: [
+        { type: "ip-dst", value: "8.8.8.8", to_ids: true },
+        { type: "ip-dst", value: "10.1.2.3", to_ids: true, comment: `needle-${run} here` },
+        { type: "domain", value: `alpha-${run}.example`, to_ids: false, Tag: [{ name: tag(3) }] },
+        { type: "domain", value: `shared-${run}.example`, to_ids: false },
+      ],
+    });
+    await addEvent("beta", key, {
+      info: `rs beta ${run}`, date: "2024-03-05", distribution: "0", Tag: [{ name: tag(1) }],
+      Attribute: [{ type: "md5", category: "Payload delivery", value: crypto.createHash("md5").update(run).digest("hex"), to_ids: true }],
+      Object: [{ name: "domain-ip", "meta-category": "network", Attribute: [{ type: "domain", object_relation: "domain", value: `beta-${run}.example`, comment: 'say "hi", twice' }] }],
+    });
+    await addEvent("gamma", key, {
+      info: `rs gamma ${run}`, date: "2024-06-01", distribution: "1", Tag: [{ name: tag(2) }],
+      Attribute: [{ type: "url", value: `https://gamma-${run}.example/x`, to_ids: false }, { type: "domain", value: `gone-${run}.example` }],
+    });
+    await addEvent("theirsPrivate", otherKey, { info: `rs theirs private ${run}`, distribution: "0", Tag: [{ name: tag(1) }], Attribute: [{ type: "domain", value: `shared-${run}.example` }, { type: "domain", value: `private-${run}.example` }] });
+    await addEvent("theirsPublic", otherKey, { info: `rs theirs public ${run}`, distribution: "3", Tag: [{ name: tag(1) }], Attribute: [{ type: "domain", value: `public-${run}.example` }] });
+    // The two events with an attribute of that value: whose uuid `at` holds is the last one added; ours is looked up again.
+    at[`shared-${run}.example`] = (await misp("GET", `events/view/${ev.alpha!.uuid}`, key)).body.Event.Attribute.find((a: { value: string }) => a.value === `shared-${run}.example`).uuid;
+    expect((await misp("POST", `events/publish/${ev.alpha!.id}`, key)).status).toBe(200);
+    expect((await misp("POST", `attributes/delete/${at[`gone-${run}.example`]}`, key)).status).toBe(200);
+    await settled(app, 60_000);
+  }, 180_000);
+  afterAll(() => app?.close());
+
+  const uuids = (r: Result) => sorted((r.events ?? []).map((e) => e.uuid));
+  const attrs = (r: Result) => sorted((r.attributes ?? []).map((a) => String(a.uuid)));
+  const evs = (...names: string[]) => sorted(names.map((n) => ev[n]!.uuid));
+  const ats = (...values: string[]) => sorted(values.map((v) => at[v]!));
+
+  it("filters events by value (exact and % wildcards), type, category, eventid, uuid, org, eventinfo and searchall", async () => {
+    const r = await search([
+      { name: "value", kwargs: { value: `alpha-${run}.example` } },
+      { name: "wildcard", kwargs: { value: `%-${run}.example` } },
+      { name: "valueList", kwargs: { value: [`alpha-${run}.example`, `beta-${run}.example`] } },
+      { name: "type", kwargs: { type_attribute: "md5", eventinfo: `%${run}%` } },
+      { name: "category", kwargs: { category: "Payload delivery", eventinfo: `%${run}%` } },
+      { name: "eventid", kwargs: { eventid: ev.beta!.id } },
+      { name: "uuid", kwargs: { uuid: ev.gamma!.uuid } },
+      { name: "orgName", kwargs: { org: orgName } },
+      { name: "orgId", kwargs: { org: String(otherOrgId) } },
+      { name: "eventinfo", kwargs: { eventinfo: `rs beta ${run}` } },
+      { name: "searchall", kwargs: { searchall: `needle-${run}` } },
+      { name: "nothing", kwargs: { value: `nowhere-${run}.example` } },
+    ]);
+    expect(uuids(r.value!)).toEqual(evs("alpha"));
+    // Their private event holds matching values: it stays invisible; gamma's only match is soft-deleted.
+    expect(uuids(r.wildcard!)).toEqual(evs("alpha", "beta", "theirsPublic"));
+    expect(uuids(r.valueList!)).toEqual(evs("alpha", "beta"));
+    expect(uuids(r.type!)).toEqual(evs("beta"));
+    expect(uuids(r.category!)).toEqual(evs("beta"));
+    expect(uuids(r.eventid!)).toEqual(evs("beta"));
+    expect(uuids(r.uuid!)).toEqual(evs("gamma"));
+    expect(uuids(r.orgName!)).toEqual(evs("alpha", "beta", "gamma"));
+    expect(uuids(r.orgId!)).toEqual(evs("theirsPublic"));
+    expect(uuids(r.eventinfo!)).toEqual(evs("beta"));
+    expect(uuids(r.searchall!)).toEqual(evs("alpha"));
+    expect(r.nothing!.events).toEqual([]);
+    // MISP's shape: string ids, booleans, the event's attributes and its objects' (the soft-deleted one left out).
+    const alpha = r.value!.events![0]!;
+    expect(alpha.id).toBe(ev.alpha!.id);
+    expect(alpha.published).toBe(true);
+    expect(alpha.attributes).toEqual(ats("8.8.8.8", "10.1.2.3", `alpha-${run}.example`, `shared-${run}.example`));
+    const gamma = r.uuid!.events![0]!;
+    expect(gamma.attributes).toEqual(ats(`https://gamma-${run}.example/x`));
+  }, 120_000);
+
+  it("filters by tags in MISP's forms: a list, !tag, a&&b, and PyMISP's build_complex_query OR/AND/NOT", async () => {
+    const r = await search([
+      { name: "or", kwargs: { tags: [tag(1)] } },
+      { name: "andDict", kwargs: { tags: { AND: [tag(1), tag(2)] } } },
+      { name: "notDict", kwargs: { tags: { OR: [tag(1), tag(2)], NOT: [tag(2)] } } },
+      { name: "bang", kwargs: { tags: [tag(2), `!${tag(1)}`] } },
+      { name: "ampersands", kwargs: { tags: `${tag(2)}&&!${tag(1)}` } },
+      { name: "wildcard", kwargs: { tags: `rs-${run}:%` } },
+      { name: "attributeTag", kwargs: { tags: tag(3) } },
+      { name: "attrOwn", kwargs: { controller: "attributes", tags: tag(3) } },
+      { name: "attrInherited", kwargs: { controller: "attributes", tags: tag(2), to_ids: 1 } },
+      { name: "attrNot", kwargs: { controller: "attributes", tags: { OR: [tag(1)], NOT: [tag(3)] }, org: orgName } },
+    ]);
+    expect(uuids(r.or!)).toEqual(evs("alpha", "beta", "theirsPublic"));
+    expect(uuids(r.andDict!)).toEqual(evs("alpha"));
+    expect(uuids(r.notDict!)).toEqual(evs("beta", "theirsPublic"));
+    expect(uuids(r.bang!)).toEqual(evs("gamma"));
+    expect(uuids(r.ampersands!)).toEqual(evs("gamma"));
+    expect(uuids(r.wildcard!)).toEqual(evs("alpha", "beta", "gamma", "theirsPublic"));
+    // An event whose attribute carries the tag.
+    expect(uuids(r.attributeTag!)).toEqual(evs("alpha"));
+    expect(attrs(r.attrOwn!)).toEqual(ats(`alpha-${run}.example`));
+    // An attribute matches its event's tags too.
+    expect(attrs(r.attrInherited!)).toEqual(ats("8.8.8.8", "10.1.2.3"));
+    expect(attrs(r.attrNot!)).toEqual(ats("8.8.8.8", "10.1.2.3", `shared-${run}.example`, crypto.createHash("md5").update(run).digest("hex"), `beta-${run}.example`));
+  }, 120_000);
+
+  it("filters by time: last, publish_timestamp, published, from/to (event date), timestamp", async () => {
+    const now = Math.floor(Date.now() / 1000);
+    const r = await search([
+      { name: "last", kwargs: { last: "1d", org: orgName } },
+      { name: "last30m", kwargs: { last: "30m", org: orgName, controller: "attributes" } },
+      { name: "publishRange", kwargs: { publish_timestamp: [now - 3600, now + 3600], org: orgName } },
+      { name: "published", kwargs: { published: true, org: orgName } },
+      { name: "unpublished", kwargs: { published: false, org: orgName } },
+      { name: "from", kwargs: { date_from: "2024-03-01", org: orgName } },
+      { name: "fromTo", kwargs: { date_from: "2024-03-01", date_to: "2024-03-31", org: orgName } },
+      { name: "timestampFuture", kwargs: { timestamp: now + 86_400, org: orgName } },
+      { name: "timestampRecent", kwargs: { timestamp: "1h", org: orgName, controller: "attributes", type_attribute: "md5" } },
+    ]);
+    expect(uuids(r.last!)).toEqual(evs("alpha"));
+    expect(attrs(r.last30m!)).toEqual(ats("8.8.8.8", "10.1.2.3", `alpha-${run}.example`, `shared-${run}.example`));
+    expect(uuids(r.publishRange!)).toEqual(evs("alpha"));
+    expect(uuids(r.published!)).toEqual(evs("alpha"));
+    expect(uuids(r.unpublished!)).toEqual(evs("beta", "gamma"));
+    expect(uuids(r.from!)).toEqual(evs("beta", "gamma"));
+    expect(uuids(r.fromTo!)).toEqual(evs("beta"));
+    expect(r.timestampFuture!.events).toEqual([]);
+    expect(attrs(r.timestampRecent!)).toEqual(ats(crypto.createHash("md5").update(run).digest("hex")));
+  }, 120_000);
+
+  it("attributes: to_ids, deleted, enforceWarninglist, the include* options, metadata, and limit/page as MISP pages", async () => {
+    const r = await search([
+      { name: "toIds", kwargs: { controller: "attributes", eventid: ev.alpha!.id, to_ids: 1 } },
+      { name: "live", kwargs: { controller: "attributes", eventid: ev.gamma!.id } },
+      { name: "deleted", kwargs: { controller: "attributes", eventid: ev.gamma!.id, deleted: 1 } },
+      { name: "both", kwargs: { controller: "attributes", eventid: ev.gamma!.id, deleted: [0, 1] } },
+      { name: "warned", kwargs: { controller: "attributes", eventid: ev.alpha!.id, type_attribute: "ip-dst" } },
+      { name: "enforced", kwargs: { controller: "attributes", eventid: ev.alpha!.id, type_attribute: "ip-dst", enforceWarninglist: true } },
+      { name: "enforcedEvent", kwargs: { eventid: ev.alpha!.id, enforceWarninglist: true } },
+      { name: "includes", kwargs: { controller: "attributes", value: `alpha-${run}.example`, includeEventUuid: true, includeEventTags: true, includeContext: true, includeSightings: true, includeCorrelations: true } },
+      { name: "metadata", kwargs: { eventid: ev.alpha!.id, metadata: true } },
+      ...[1, 2, 3, 4].map((page) => ({ name: `page${page}`, kwargs: { controller: "attributes", org: orgName, limit: 2, page } })),
+      { name: "index", method: "search_index" as const, kwargs: { tags: [tag(1)] } },
+    ]);
+    expect(attrs(r.toIds!)).toEqual(ats("8.8.8.8", "10.1.2.3"));
+    expect(attrs(r.live!)).toEqual(ats(`https://gamma-${run}.example/x`));
+    expect(attrs(r.deleted!)).toEqual(ats(`gone-${run}.example`));
+    expect(attrs(r.both!)).toEqual(ats(`https://gamma-${run}.example/x`, `gone-${run}.example`));
+    expect(attrs(r.warned!)).toEqual(ats("8.8.8.8", "10.1.2.3"));
+    expect(attrs(r.enforced!)).toEqual(ats("10.1.2.3"));
+    expect(r.enforcedEvent!.events![0]!.attributes).toEqual(ats("10.1.2.3", `alpha-${run}.example`, `shared-${run}.example`));
+    const a = r.includes!.attributes![0]! as Record<string, unknown> & { Tag: { name: string }[]; Event: { uuid: string; info: string } };
+    expect(a).toMatchObject({ uuid: at[`alpha-${run}.example`], event_id: ev.alpha!.id, event_uuid: ev.alpha!.uuid, to_ids: false, type: "domain", Sighting: [], RelatedAttribute: [] });
+    expect(typeof a.id).toBe("string");
+    expect(sorted(a.Tag.map((t) => t.name))).toEqual([tag(1), tag(2), tag(3)]);
+    expect(a.Event).toMatchObject({ uuid: ev.alpha!.uuid, info: `rs alpha ${run}` });
+    expect(r.metadata!.events![0]!.keys).not.toContain("Attribute");
+    expect(r.metadata!.events![0]!.keys).toContain("Tag");
+    // Seven live attributes of ours, newest change first, two per page, each once.
+    const pages = [1, 2, 3, 4].map((n) => attrs(r[`page${n}`]!));
+    expect(pages.map((p) => p.length)).toEqual([2, 2, 2, 1]);
+    expect(sorted(pages.flat())).toEqual(sorted([...new Set(pages.flat())]));
+    expect(pages.flat()).toHaveLength(7);
+    expect(uuids(r.index!)).toEqual(evs("alpha", "beta", "theirsPublic"));
+  }, 120_000);
+
+  it("answers MISP's csv (its columns, quoting, requested_attributes, headerless) and text", async () => {
+    const md5 = crypto.createHash("md5").update(run).digest("hex");
+    const r = await search([
+      { name: "csv", kwargs: { controller: "attributes", eventid: ev.beta!.id, return_format: "csv", order: "timestamp asc" } },
+      { name: "requested", kwargs: { controller: "attributes", eventid: ev.beta!.id, type_attribute: "md5", return_format: "csv", requested_attributes: ["value", "to_ids", "event_id"], headerless: true } },
+      { name: "events", kwargs: { controller: "events", eventid: ev.beta!.id, return_format: "csv" } },
+      { name: "text", kwargs: { controller: "attributes", org: orgName, type_attribute: "domain", return_format: "text" } },
+    ]);
+    const lines = r.csv!.text!.split("\n");
+    expect(lines[0]).toBe("uuid,event_id,category,type,value,comment,to_ids,date,object_relation,attribute_tag,object_uuid,object_name,object_meta_category");
+    const beta = lines.find((l) => l.includes(`beta-${run}.example`))!;
+    expect(beta).toMatch(new RegExp(`^"${at[`beta-${run}.example`]}",${ev.beta!.id},"Network activity","domain","beta-${run}.example","say ""hi"", twice",1,\\d+,"domain","","[0-9a-f-]{36}","domain-ip","network"$`));
+    const hash = lines.find((l) => l.includes(md5))!;
+    expect(hash).toMatch(new RegExp(`^"${at[md5]}",${ev.beta!.id},"Payload delivery","md5","${md5}","",1,\\d+,"","","","",""$`));
+    expect(lines.filter((l) => l !== "")).toHaveLength(3);
+    expect(r.csv!.text!.endsWith("\n\n")).toBe(true);
+    expect(r.requested!.text).toBe(`"${md5}",1,${ev.beta!.id}\n\n`);
+    expect(r.events!.text!.split("\n").filter((l) => l !== "")).toHaveLength(3);
+    expect(sorted(r.text!.text!.trim().split("\n"))).toEqual(sorted([`alpha-${run}.example`, `shared-${run}.example`, `beta-${run}.example`]));
+  }, 120_000);
+
+  it("keeps other organisations' events invisible and distribution honoured, whoever searches", async () => {
+    const r = await search(
+      [
+        { name: "mine", kwargs: { value: `shared-${run}.example` } },
+        { name: "attrs", kwargs: { controller: "attributes", value: `%-${run}.example` } },
+        { name: "tag", kwargs: { tags: tag(1) } },
+        { name: "byId", kwargs: { eventid: ev.beta!.id } },
+        { name: "byUuid", kwargs: { controller: "attributes", uuid: ev.beta!.uuid } },
+      ],
+      otherKey,
+    );
+    // They see their own two and our community-level event; never our organisation-only beta.
+    expect(uuids(r.mine!)).toEqual(evs("alpha", "theirsPrivate"));
+    const visible = attrs(r.attrs!);
+    expect(visible).toContain(at[`alpha-${run}.example`]);
+    expect(visible).toContain(at[`private-${run}.example`]);
+    expect(visible).not.toContain(at[`beta-${run}.example`]);
+    expect(uuids(r.tag!)).toEqual(evs("alpha", "theirsPrivate", "theirsPublic"));
+    expect(r.byId!.events).toEqual([]);
+    expect(r.byUuid!.attributes).toEqual([]);
+    const mine = await search([{ name: "private", kwargs: { controller: "attributes", value: `private-${run}.example` } }]);
+    expect(mine.private!.attributes).toEqual([]);
+  }, 120_000);
+
+  it("answers stix2 from the exports area's STIX 2.1 writer, and refuses formats it does not have with MISP's 404", async () => {
+    const res = await misp("POST", "attributes/restSearch", key, { returnFormat: "stix2", eventid: ev.alpha!.id });
+    expect(res.status, res.text).toBe(200);
+    const bundle = JSON.parse(res.text) as { type: string; objects: { type: string; pattern?: string }[] };
+    expect(bundle.type).toBe("bundle");
+    expect(bundle.objects.some((o) => o.type === "indicator" && o.pattern?.includes("10.1.2.3"))).toBe(true);
+    const events = await misp("POST", "events/restSearch", key, { returnFormat: "stix2", eventid: ev.alpha!.id });
+    expect(events.status).toBe(200);
+    expect((JSON.parse(events.text) as { objects: { type: string }[] }).objects.some((o) => o.type === "report")).toBe(true);
+    const xml = await misp("POST", "events/restSearch", key, { returnFormat: "xml" });
+    expect(xml.status).toBe(404);
+    expect(xml.body).toEqual({ name: "Invalid output format.", message: "Invalid output format.", url: "/misp/events/restSearch" });
+  }, 60_000);
+
+  it("answers hostile input with MISP's error body and a 4xx, never a 500", async () => {
+    const bad: unknown[] = [
+      { value: "a\u0000b" },
+      { limit: -1 },
+      { limit: "ten" },
+      { limit: 1_000_000 },
+      { limit: 100, page: 1_000_000 },
+      { page: 0, limit: 5 },
+      { from: "2024-13-45" },
+      { last: "yesterday-ish" },
+      { timestamp: [1, 2, 3] },
+      { tags: { OR: { x: 1 } } },
+      { tags: { XOR: ["a"] } },
+      { value: "x".repeat(5000) },
+      { value: Array.from({ length: 500 }, (_, i) => String(i)) },
+      { published: "maybe" },
+      { requested_attributes: "value" },
+      { eventid: { OR: [[1]] } },
+    ];
+    for (const body of bad) {
+      for (const controller of ["events", "attributes"]) {
+        const res = await misp("POST", `${controller}/restSearch`, key, body);
+        expect(res.status, `${controller} ${JSON.stringify(body).slice(0, 80)}: ${res.text.slice(0, 200)}`).toBeGreaterThanOrEqual(400);
+        expect(res.status).toBeLessThan(500);
+        expect(res.body).toMatchObject({ name: expect.any(String), message: expect.any(String), url: `/misp/${controller}/restSearch` });
+      }
+    }
+    for (const raw of ["[1, 2]", "\"value\"", "{\"value\": "]) {
+      const res = await app.http.request("POST", "/misp/events/restSearch", { authorization: key, body: raw, contentType: "application/json" });
+      expect(res.status, raw).toBeGreaterThanOrEqual(400);
+      expect(res.status, raw).toBeLessThan(500);
+    }
+    // Unknown filters are ignored, as MISP does; a key without attributes:read is refused.
+    const ignored = await misp("POST", "attributes/restSearch", key, { value: `alpha-${run}.example`, quickFilter: "x", sharinggroup: [1], withAttachments: 1 });
+    expect(ignored.status).toBe(200);
+    expect(ignored.body.response.Attribute).toHaveLength(1);
+    const anonymous = await app.http.request("POST", "/misp/events/restSearch", { json: {} });
+    expect(anonymous.status).toBe(403);
+  }, 60_000);
+});
