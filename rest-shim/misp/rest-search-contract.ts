@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { parseBound } from "../../src/modules/search/index.ts";
+import { named } from "../contract.ts";
 import { mispBool } from "./misp-route.ts";
 
 /**
@@ -35,16 +36,18 @@ const split = (items: string[]): ValueList => ({
   NOT: items.filter((s) => s.startsWith("!")).map((s) => s.slice(1)),
 });
 
-export const valueList = z
-  .union([
+export const valueList = named(
+  "MispValueList",
+  z.union([
     scalar.transform((s) => split(s.split("&&").filter((x) => x !== ""))),
     z.array(scalar).max(MAX_LIST_TERMS).transform(split),
     z
       .object({ OR: terms.optional(), AND: terms.optional(), NOT: terms.optional() })
       .strict()
       .transform((v): ValueList => ({ OR: v.OR ?? [], AND: v.AND ?? [], NOT: v.NOT ?? [] })),
-  ])
-  .describe("One value, a list (!x: NOT x), \"a&&!b\", or {\"OR\": [...], \"AND\": [...], \"NOT\": [...]}");
+  ]),
+  "One value, a list (!x: NOT x), \"a&&!b\", or {\"OR\": [...], \"AND\": [...], \"NOT\": [...]}",
+);
 
 /** MISP's resolveTimeDelta: epoch seconds as they are, `<n>d|h|m|s` back from now, else a date or ISO time. */
 export function resolveTime(given: string, end = false, now = Date.now()): number | null {
@@ -72,9 +75,11 @@ export interface TimeRange {
 }
 
 /** One time (from it on) or [from, to], as MISP's setTimestampConditions. */
-const timeRange = z
-  .union([instant(false).transform((from): TimeRange => ({ from })), z.tuple([instant(false), instant(true)]).transform(([from, to]): TimeRange => ({ from, to }))])
-  .describe("Epoch seconds, a date or a delta (1d, 12h, 30m): from then on; or [from, to]");
+const timeRange = named(
+  "MispTimeRange",
+  z.union([instant(false).transform((from): TimeRange => ({ from })), z.tuple([instant(false), instant(true)]).transform(([from, to]): TimeRange => ({ from, to }))]),
+  "Epoch seconds, a date or a delta (1d, 12h, 30m): from then on; or [from, to]",
+);
 
 /** An event date bound (`from`, `to`): MISP compares Event.date with the day. */
 const day = (end: boolean) => instant(end).transform((t) => new Date(t * 1000).toISOString().slice(0, 10));
@@ -86,47 +91,50 @@ const tristate = z
 
 const count = (max: number) => z.union([z.number().int(), z.string().regex(/^-?\d{1,12}$/).transform(Number)]).pipe(z.number().int().min(0).max(max));
 
-export const restSearchContract = z
-  .object({
-    returnFormat: z.string().max(40).optional().describe(`${RETURN_FORMATS.join(", ")} (default json)`),
-    value: valueList.optional().describe("Attribute values; % is MISP's wildcard"),
-    type: valueList.optional().describe("Attribute types"),
-    category: valueList.optional().describe("Attribute categories"),
-    org: valueList.optional().describe("The creator organisation: numeric id, uuid or name"),
-    tags: valueList.optional().describe("Tag names (% wildcards): on events, the event's tags or its attributes'; on attributes, theirs or their event's"),
-    event_tags: valueList.optional().describe("Tag names of the event only"),
-    eventid: valueList.optional().describe("Events by numeric id or uuid"),
-    uuid: valueList.optional().describe("Uuids: the event's (events) or the attribute's or its event's (attributes)"),
-    eventinfo: text.optional().describe("The event's title (% wildcards)"),
-    searchall: text.optional().describe("A value, comment or event title containing this text"),
-    from: day(false).optional().describe("Event date from (YYYY-MM-DD or epoch seconds)"),
-    to: day(true).optional().describe("Event date until"),
-    last: timeRange.optional().describe("Events published since (1d, 12h, 30m, or epoch seconds)"),
-    timestamp: timeRange.optional().describe("The event's (events) or attribute's (attributes) last change"),
-    event_timestamp: timeRange.optional().describe("The event's last change"),
-    publish_timestamp: timeRange.optional().describe("The event's publication"),
-    published: tristate.optional(),
-    to_ids: tristate.optional(),
-    deleted: z
-      .union([mispBool, z.array(mispBool).min(1).max(2)])
-      .transform((v) => (Array.isArray(v) ? (v.includes(true) && v.includes(false) ? "both" : v[0] ? "deleted" : "live") : v ? "deleted" : "live"))
-      .optional()
-      .describe("Attributes: 0 live (default), 1 soft-deleted, [0, 1] both"),
-    enforceWarninglist: mispBool.optional().describe("Leave out attributes on an enabled warninglist"),
-    includeEventUuid: mispBool.optional(),
-    includeEventTags: mispBool.optional(),
-    includeContext: mispBool.optional(),
-    includeCorrelations: mispBool.optional(),
-    includeSightings: mispBool.optional(),
-    metadata: mispBool.optional().describe("Events without their attributes, objects and reports"),
-    headerless: mispBool.optional().describe("csv without its header line"),
-    requested_attributes: z.array(z.string().max(100)).max(50).optional().describe("csv columns, in order"),
-    limit: count(MAX_REST_SEARCH_RESULTS.attributes).optional().describe("Results per page (0: all)"),
-    page: count(1_000_000).pipe(z.number().min(1)).optional(),
-    order: text.optional().describe("\"timestamp asc\" or \"timestamp desc\" (default: newest first)"),
-  })
-  .loose()
-  .describe("MISP restSearch filters (unknown ones are ignored; null means not given)");
+export const restSearchContract = named(
+  "MispRestSearchFilters",
+  z
+    .object({
+      returnFormat: z.string().max(40).optional().describe(`${RETURN_FORMATS.join(", ")} (default json)`),
+      value: valueList.optional().describe("Attribute values; % is MISP's wildcard"),
+      type: valueList.optional().describe("Attribute types"),
+      category: valueList.optional().describe("Attribute categories"),
+      org: valueList.optional().describe("The creator organisation: numeric id, uuid or name"),
+      tags: valueList.optional().describe("Tag names (% wildcards): on events, the event's tags or its attributes'; on attributes, theirs or their event's"),
+      event_tags: valueList.optional().describe("Tag names of the event only"),
+      eventid: valueList.optional().describe("Events by numeric id or uuid"),
+      uuid: valueList.optional().describe("Uuids: the event's (events) or the attribute's or its event's (attributes)"),
+      eventinfo: text.optional().describe("The event's title (% wildcards)"),
+      searchall: text.optional().describe("A value, comment or event title containing this text"),
+      from: day(false).optional().describe("Event date from (YYYY-MM-DD or epoch seconds)"),
+      to: day(true).optional().describe("Event date until"),
+      last: timeRange.optional().describe("Events published since (1d, 12h, 30m, or epoch seconds)"),
+      timestamp: timeRange.optional().describe("The event's (events) or attribute's (attributes) last change"),
+      event_timestamp: timeRange.optional().describe("The event's last change"),
+      publish_timestamp: timeRange.optional().describe("The event's publication"),
+      published: tristate.optional(),
+      to_ids: tristate.optional(),
+      deleted: z
+        .union([mispBool, z.array(mispBool).min(1).max(2)])
+        .transform((v) => (Array.isArray(v) ? (v.includes(true) && v.includes(false) ? "both" : v[0] ? "deleted" : "live") : v ? "deleted" : "live"))
+        .optional()
+        .describe("Attributes: 0 live (default), 1 soft-deleted, [0, 1] both"),
+      enforceWarninglist: mispBool.optional().describe("Leave out attributes on an enabled warninglist"),
+      includeEventUuid: mispBool.optional(),
+      includeEventTags: mispBool.optional(),
+      includeContext: mispBool.optional(),
+      includeCorrelations: mispBool.optional(),
+      includeSightings: mispBool.optional(),
+      metadata: mispBool.optional().describe("Events without their attributes, objects and reports"),
+      headerless: mispBool.optional().describe("csv without its header line"),
+      requested_attributes: z.array(z.string().max(100)).max(50).optional().describe("csv columns, in order"),
+      limit: count(MAX_REST_SEARCH_RESULTS.attributes).optional().describe("Results per page (0: all)"),
+      page: count(1_000_000).pipe(z.number().min(1)).optional(),
+      order: text.optional().describe("\"timestamp asc\" or \"timestamp desc\" (default: newest first)"),
+    })
+    .loose(),
+  "MISP restSearch filters (unknown ones are ignored; null means not given)",
+);
 
 export type RestSearchFilters = z.output<typeof restSearchContract>;
 

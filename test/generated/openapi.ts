@@ -1094,6 +1094,24 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/misp/attributes/restSearch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** MISP attributes/restSearch: attributes ({"response": {"Attribute": [...]}}) matching MISP's filters (value, type, category, org, tags and event_tags (OR/AND/NOT, !x, a&&b, % wildcards), eventid, uuid, eventinfo, searchall, from, to, last, timestamp, event_timestamp, publish_timestamp, published, to_ids, deleted, enforceWarninglist, includeEventUuid, includeEventTags, includeContext, includeCorrelations, includeSightings, metadata, headerless, requested_attributes, limit, page, order), run on the same search indices and access rules as the native search; returnFormat json, csv, text or stix2; without limit at most 5000 results (more: MISP's 400, ask page by page) */
+        get: operations["mispAttributesRestSearchByPath"];
+        put?: never;
+        /** MISP attributes/restSearch: attributes ({"response": {"Attribute": [...]}}) matching MISP's filters (value, type, category, org, tags and event_tags (OR/AND/NOT, !x, a&&b, % wildcards), eventid, uuid, eventinfo, searchall, from, to, last, timestamp, event_timestamp, publish_timestamp, published, to_ids, deleted, enforceWarninglist, includeEventUuid, includeEventTags, includeContext, includeCorrelations, includeSightings, metadata, headerless, requested_attributes, limit, page, order), run on the same search indices and access rules as the native search; returnFormat json, csv, text or stix2; without limit at most 5000 results (more: MISP's 400, ask page by page) */
+        post: operations["mispAttributesRestSearch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/misp/attributes/view/{attribute_id}": {
         parameters: {
             query?: never;
@@ -1192,6 +1210,24 @@ export interface paths {
         put?: never;
         /** MISP events/publish: publish an event (no alert e-mails) */
         post: operations["mispPublishEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/misp/events/restSearch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** MISP events/restSearch: events ({"response": [{"Event": ...}]}) matching MISP's filters (value, type, category, org, tags and event_tags (OR/AND/NOT, !x, a&&b, % wildcards), eventid, uuid, eventinfo, searchall, from, to, last, timestamp, event_timestamp, publish_timestamp, published, to_ids, deleted, enforceWarninglist, includeEventUuid, includeEventTags, includeContext, includeCorrelations, includeSightings, metadata, headerless, requested_attributes, limit, page, order), run on the same search indices and access rules as the native search; returnFormat json, csv, text or stix2; without limit at most 1000 results (more: MISP's 400, ask page by page) */
+        get: operations["mispEventsRestSearchByPath"];
+        put?: never;
+        /** MISP events/restSearch: events ({"response": [{"Event": ...}]}) matching MISP's filters (value, type, category, org, tags and event_tags (OR/AND/NOT, !x, a&&b, % wildcards), eventid, uuid, eventinfo, searchall, from, to, last, timestamp, event_timestamp, publish_timestamp, published, to_ids, deleted, enforceWarninglist, includeEventUuid, includeEventTags, includeContext, includeCorrelations, includeSightings, metadata, headerless, requested_attributes, limit, page, order), run on the same search indices and access rules as the native search; returnFormat json, csv, text or stix2; without limit at most 1000 results (more: MISP's 400, ask page by page) */
+        post: operations["mispEventsRestSearch"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3567,6 +3603,67 @@ export interface components {
             size: number;
             total: number;
         };
+        /** @description MISP restSearch filters (unknown ones are ignored; null means not given) */
+        MispRestSearchFilters: {
+            /** @description Attribute categories */
+            category?: components["schemas"]["MispValueList"];
+            /** @description Attributes: 0 live (default), 1 soft-deleted, [0, 1] both */
+            deleted?: (boolean | 0 | 1 | ("0" | "1" | "true" | "false" | "True" | "False")) | (boolean | 0 | 1 | ("0" | "1" | "true" | "false" | "True" | "False"))[];
+            /** @description Leave out attributes on an enabled warninglist */
+            enforceWarninglist?: boolean | 0 | 1 | ("0" | "1" | "true" | "false" | "True" | "False");
+            /** @description Tag names of the event only */
+            event_tags?: components["schemas"]["MispValueList"];
+            /** @description The event's last change */
+            event_timestamp?: components["schemas"]["MispTimeRange"];
+            /** @description Events by numeric id or uuid */
+            eventid?: components["schemas"]["MispValueList"];
+            /** @description The event's title (% wildcards) */
+            eventinfo?: string;
+            /** @description Event date from (YYYY-MM-DD or epoch seconds) */
+            from?: string | number;
+            /** @description csv without its header line */
+            headerless?: boolean | 0 | 1 | ("0" | "1" | "true" | "false" | "True" | "False");
+            includeContext?: boolean | 0 | 1 | ("0" | "1" | "true" | "false" | "True" | "False");
+            includeCorrelations?: boolean | 0 | 1 | ("0" | "1" | "true" | "false" | "True" | "False");
+            includeEventTags?: boolean | 0 | 1 | ("0" | "1" | "true" | "false" | "True" | "False");
+            includeEventUuid?: boolean | 0 | 1 | ("0" | "1" | "true" | "false" | "True" | "False");
+            includeSightings?: boolean | 0 | 1 | ("0" | "1" | "true" | "false" | "True" | "False");
+            /** @description Events published since (1d, 12h, 30m, or epoch seconds) */
+            last?: components["schemas"]["MispTimeRange"];
+            /** @description Results per page (0: all) */
+            limit?: number | string;
+            /** @description Events without their attributes, objects and reports */
+            metadata?: boolean | 0 | 1 | ("0" | "1" | "true" | "false" | "True" | "False");
+            /** @description "timestamp asc" or "timestamp desc" (default: newest first) */
+            order?: string;
+            /** @description The creator organisation: numeric id, uuid or name */
+            org?: components["schemas"]["MispValueList"];
+            page?: number | string;
+            /** @description The event's publication */
+            publish_timestamp?: components["schemas"]["MispTimeRange"];
+            published?: (boolean | 0 | 1 | ("0" | "1" | "true" | "false" | "True" | "False")) | (boolean | 0 | 1 | ("0" | "1" | "true" | "false" | "True" | "False"))[];
+            /** @description csv columns, in order */
+            requested_attributes?: string[];
+            /** @description json, csv, text, stix2 (default json) */
+            returnFormat?: string;
+            /** @description A value, comment or event title containing this text */
+            searchall?: string;
+            /** @description Tag names (% wildcards): on events, the event's tags or its attributes'; on attributes, theirs or their event's */
+            tags?: components["schemas"]["MispValueList"];
+            /** @description The event's (events) or attribute's (attributes) last change */
+            timestamp?: components["schemas"]["MispTimeRange"];
+            /** @description Event date until */
+            to?: string | number;
+            to_ids?: (boolean | 0 | 1 | ("0" | "1" | "true" | "false" | "True" | "False")) | (boolean | 0 | 1 | ("0" | "1" | "true" | "false" | "True" | "False"))[];
+            /** @description Attribute types */
+            type?: components["schemas"]["MispValueList"];
+            /** @description Uuids: the event's (events) or the attribute's or its event's (attributes) */
+            uuid?: components["schemas"]["MispValueList"];
+            /** @description Attribute values; % is MISP's wildcard */
+            value?: components["schemas"]["MispValueList"];
+        } & {
+            [key: string]: unknown;
+        };
         /** @description MISP's saveSuccessResponse */
         MispSaved: {
             id?: string;
@@ -3609,6 +3706,11 @@ export interface components {
         MispTagIndex: {
             Tag: components["schemas"]["MispTag"][];
         };
+        /** @description Epoch seconds, a date or a delta (1d, 12h, 30m): from then on; or [from, to] */
+        MispTimeRange: (string | number) | [
+            string | number,
+            string | number
+        ];
         /** @description users/view/me: the caller, their role with MISP's perm_* flags (from their scopes), settings and organisation */
         MispUserView: {
             Organisation: {
@@ -3636,6 +3738,12 @@ export interface components {
             UserSetting: {
                 [key: string]: unknown;
             };
+        };
+        /** @description One value, a list (!x: NOT x), "a&&!b", or {"OR": [...], "AND": [...], "NOT": [...]} */
+        MispValueList: (string | number | boolean) | (string | number | boolean)[] | {
+            AND?: (string | number | boolean) | (string | number | boolean)[];
+            NOT?: (string | number | boolean) | (string | number | boolean)[];
+            OR?: (string | number | boolean) | (string | number | boolean)[];
         };
         /** @description servers/getVersion: the MISP version this API speaks and the caller's sync, sighting and galaxy-editor permissions */
         MispVersion: {
@@ -7502,6 +7610,72 @@ export interface operations {
             };
         };
     };
+    mispAttributesRestSearchByPath: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Client error */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MispError"];
+                };
+            };
+            /** @description The file, streamed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                    "text/csv": string;
+                    "text/plain": string;
+                };
+            };
+        };
+    };
+    mispAttributesRestSearch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MispRestSearchFilters"];
+            };
+        };
+        responses: {
+            /** @description Client error */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MispError"];
+                };
+            };
+            /** @description The file, streamed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                    "text/csv": string;
+                    "text/plain": string;
+                };
+            };
+        };
+    };
     mispViewAttribute: {
         parameters: {
             query?: never;
@@ -7761,6 +7935,72 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["MispSaved"];
+                };
+            };
+        };
+    };
+    mispEventsRestSearchByPath: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Client error */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MispError"];
+                };
+            };
+            /** @description The file, streamed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                    "text/csv": string;
+                    "text/plain": string;
+                };
+            };
+        };
+    };
+    mispEventsRestSearch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MispRestSearchFilters"];
+            };
+        };
+        responses: {
+            /** @description Client error */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MispError"];
+                };
+            };
+            /** @description The file, streamed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                    "text/csv": string;
+                    "text/plain": string;
                 };
             };
         };
