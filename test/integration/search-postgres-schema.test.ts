@@ -11,6 +11,8 @@ import { parseLucene } from "../../src/search/lucene/parse.ts";
 import { buildRow } from "../../src/search/postgres/documents.ts";
 import { PostgresSearchIndex } from "../../src/search/postgres/index.ts";
 import { planPostings, type PostingSource } from "../../src/search/postgres/postings-plan.ts";
+import { allKey, bookkeepingKeyRanges, longTerm, termKey } from "../../src/search/postgres/postings.ts";
+import { ensureSearchSchema } from "../../src/search/postgres/schema.ts";
 import { patternTermsSql } from "../../src/search/postgres/terms.ts";
 import type { IndexName, SearchAccess, SearchDocument } from "../../src/search/search-index.ts";
 import { createTestDatabase } from "../support/databases.ts";
@@ -34,7 +36,8 @@ async function insertVersion1(index: IndexName, docs: SearchDocument[]): Promise
       rows.map((r) => JSON.stringify(r.source)),
       rows.map((r) => JSON.stringify(r.fields)),
       rows.map((r) => JSON.stringify(r.phrases)),
-      rows.map((r) => r.searchText),
+      // Version 1's column, dropped by version 9.
+      rows.map(() => ""),
       rows.map((r) => r.ts),
     ],
   );
@@ -82,7 +85,6 @@ describe("search_documents schema", () => {
       "search_documents_fields_path_idx",
       "search_documents_keys_idx",
       "search_documents_pkey",
-      "search_documents_search_text_trgm_idx",
       "search_documents_ts_idx",
     ]);
     const unfilled = await pool.query("SELECT 1 FROM search_documents WHERE visible_to IS NULL OR posting_keys IS NULL OR doc IS NULL");
@@ -224,6 +226,69 @@ describe("search_documents schema", () => {
     }
     expect(await total(new PostgresSearchIndex(pool), "svc-events", "_exists_:tags.name", { admin: true, orgId: null })).toBe(await total(jsonbPath, "svc-events", "_exists_:tags.name", { admin: true, orgId: null }));
   }, 120_000);
+
+  it("upgrades a version-8 table in committed steps, with progress: a kill between steps resumes at the next start", async () => {
+    const count = async (sql: string) => Number((await pool.query<{ n: string }>(sql)).rows[0]!.n);
+    const bookkeeping = `SELECT count(*) AS n FROM search_postings WHERE ${bookkeepingKeyRanges().map(([lo, hi]) => `(key >= '${lo}' AND key < '${hi}')`).join(" OR ")}`;
+    const queries = ["type:ip-dst AND deleted:false", "event_org_id:1 OR distribution:0", "value:*.cn AND NOT disable_correlation:true", "category:/net.*/"];
+    const totals = async () => Promise.all(queries.map((q) => total(new PostgresSearchIndex(pool), "svc-attributes", q, { admin: false, orgId: 1 })));
+    const before = { postings: await count("SELECT count(*) AS n FROM search_postings"), totals: await totals() };
+    expect(await count(bookkeeping)).toBe(0);
+
+    // Version 8's layout: search_text with its trigram index, postings (and stored keys) of the bookkeeping fields.
+    await pool.query(`ALTER TABLE search_documents ADD COLUMN search_text TEXT NOT NULL DEFAULT '';
+      CREATE INDEX search_documents_search_text_trgm_idx ON search_documents USING GIN (search_text gin_trgm_ops)`);
+    const { rows } = await pool.query<{ doc: string; index_name: IndexName; fields: Record<string, unknown[]> }>("SELECT doc, index_name, fields FROM search_documents");
+    const added = rows.flatMap((r) =>
+      Object.entries(r.fields)
+        .filter(([field]) => bookkeepingKeyRanges().some(([lo]) => lo === `${allKey(r.index_name).slice(0, 1)}${field}\u0001`))
+        .flatMap(([field, values]) => values.map((v) => ({ doc: r.doc, all: allKey(r.index_name), key: termKey(r.index_name, field, typeof v === "boolean" ? String(v) : longTerm(BigInt(v as number))) }))),
+    );
+    expect(added.length).toBeGreaterThan(attributes.length * 5);
+    await pool.query(
+      `INSERT INTO search_postings (key, ts, doc, live, vis, facet)
+       SELECT x.key, p.ts, p.doc, p.live, p.vis, p.facet FROM unnest($1::text[], $2::bigint[], $3::text[]) AS x(key, doc, all_key)
+       JOIN search_postings p ON p.key = x.all_key AND p.doc = x.doc`,
+      [added.map((a) => a.key), added.map((a) => a.doc), added.map((a) => a.all)],
+    );
+    await pool.query(
+      `UPDATE search_documents d SET posting_keys = d.posting_keys || x.keys
+       FROM (SELECT doc, array_agg(key) AS keys FROM unnest($1::text[], $2::bigint[]) AS u(key, doc) GROUP BY doc) x WHERE d.doc = x.doc`,
+      [added.map((a) => a.key), added.map((a) => a.doc)],
+    );
+    await pool.query("COMMENT ON TABLE search_documents IS 'search_documents v8'");
+    expect(await postingsOutOfStep(pool)).toBe(0);
+    expect(await count(bookkeeping)).toBe(added.length);
+
+    // Killed after its third committed step.
+    const messages: string[] = [];
+    const kill = (m: string) => {
+      messages.push(m);
+      if (messages.length === 3) throw new Error("killed");
+    };
+    await expect(ensureSearchSchema(pool, { batch: 500, progress: kill })).rejects.toThrow("killed");
+    expect(messages[0]).toBe("search schema: search_text and its trigram index dropped");
+    expect((await pool.query("SELECT obj_description('search_documents'::regclass, 'pg_class') AS v")).rows[0].v).toBe("search_documents v8");
+    const left = await count(bookkeeping);
+    expect(left).toBeLessThan(added.length);
+    expect(left).toBeGreaterThan(0);
+
+    // The next start (two processes at once) takes it up where it stopped.
+    const resumed: string[] = [];
+    await Promise.all([0, 1].map(() => ensureSearchSchema(pool, { batch: 500, progress: (m) => resumed.push(m) })));
+    expect(resumed.at(-1)).toBe("search schema: search_documents v9");
+    expect(resumed.filter((m) => m.startsWith("search schema: stored keys")).length).toBeGreaterThan(1);
+    expect(await count(bookkeeping)).toBe(0);
+    expect(await count("SELECT count(*) AS n FROM search_postings")).toBe(before.postings);
+    expect(await postingsOutOfStep(pool)).toBe(0);
+    expect(await checkDictionary(pool)).toMatchObject({ missing: [], wrong: [] });
+    expect(await indexes()).not.toContain("search_documents_search_text_trgm_idx");
+    expect((await pool.query("SELECT 1 FROM pg_attribute WHERE attrelid = 'search_documents'::regclass AND attname = 'search_text' AND NOT attisdropped")).rowCount).toBe(0);
+    expect(await totals()).toEqual(before.totals);
+    const jsonbPath = new PostgresSearchIndex(pool, { postings: false });
+    for (const q of queries) expect(await total(jsonbPath, "svc-attributes", q, { admin: false, orgId: 1 }), q).toBe(before.totals[queries.indexOf(q)]);
+    expect(before.totals.every((n) => n > 0)).toBe(true);
+  }, 180_000);
 
   it("the stored access value is the document's audience: -1 for everyone, else its organisations; without a usable one, administrators only", async () => {
     const search = new PostgresSearchIndex(pool);

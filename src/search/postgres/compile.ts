@@ -46,7 +46,8 @@ import { parseDateMath } from "./dates.ts";
 import { parseCidr, parseIp } from "./ip.ts";
 import { visibleToParam } from "./access.ts";
 import { SLOPPY_PHRASE_FUNCTION } from "./phrase-slop.ts";
-import { lit, luceneRegexToPostgres, RegexUnsupported } from "./regex.ts";
+import { dictionaryField, hasPostings, MAX_TERM } from "./postings.ts";
+import { luceneRegexToPostgres, RegexUnsupported } from "./regex.ts";
 
 /** The query cannot run on a field of this type (OpenSearch fails the query too: route -> 400). */
 export class FieldTypeError extends Error {}
@@ -97,26 +98,6 @@ export function wildcardToLike(pattern: string): string {
  */
 export function regexAsNormalised(pattern: string, type: FieldType): string {
   return type === "text" ? lowerCase(pattern) : pattern;
-}
-
-/**
- * A wildcard pattern that starts with a literal character, as an ARE that finds it at the start of
- * a line of `search_text` (where every value and token starts); null otherwise. pg_trgm then uses
- * the word-start trigrams (`  u`, ` uk`): `ukraine*` no longer selects `forukraine` (a third of
- * the candidates of `%ukraine%` at 1 000 000 documents).
- */
-export function wildcardLineStart(pattern: string): string | null {
-  const cps = [...pattern];
-  if (cps.length === 0 || cps[0] === "*" || cps[0] === "?") return null;
-  let out = "(?:^|\\n)";
-  for (let i = 0; i < cps.length; i++) {
-    const ch = cps[i]!;
-    if (ch === "\\" && i + 1 < cps.length) out += lit(cps[++i]!);
-    else if (ch === "*") out += ".*";
-    else if (ch === "?") out += ".";
-    else out += lit(ch);
-  }
-  return out;
 }
 
 /** A long range's inclusive integer bounds (null: open), as OpenSearch rounds fractional bounds. */
@@ -185,6 +166,22 @@ export class SqlCompiler {
     const k = this.p(key);
     const has = type === "ip" || type === "ip_range" ? this.hasAnyKey([k]) : `d.fields ? ${k}`;
     return `(${has} AND EXISTS (SELECT 1 FROM ${fn}(d.fields -> ${k}) AS x(v) WHERE ${predicate("x.v")}))`;
+  }
+
+  /**
+   * Some value (a keyword field) or token (a text field) satisfies `test`, a wildcard or regex. The
+   * candidates are the documents with a posting of a dictionary term that satisfies it (the term
+   * dictionary's trigram index, `./terms.ts`): the terms are the values and tokens, so the set is
+   * exact but for capped terms (over MAX_TERM, their ends unknown: always candidates), which the
+   * per-value test then settles. Fields without postings (identifiers) are tested row by row.
+   * `COLLATE "default"`: the dictionary's `C` collation would give regex classes another meaning.
+   */
+  private matchingTerm(f: ResolvedField, test: (x: string) => string): string {
+    const exact = this.anyValue(f.key, f.type, test);
+    if (!hasPostings(f.key, f.type)) return exact;
+    const terms = `SELECT t.field || chr(1) || t.term FROM search_terms t
+      WHERE t.field = ${this.p(dictionaryField(this.index, f.key))} AND (t.length > ${MAX_TERM} OR ${test('t.term COLLATE "default"')})`;
+    return `d.doc IN (SELECT p.doc FROM search_postings p WHERE p.key = ANY (ARRAY(${terms}))) AND ${exact}`;
   }
 
   /** The document has one of these fields: the expression of the keys index (`./schema.ts`). */
@@ -376,10 +373,7 @@ export class SqlCompiler {
     }
     const normalised = f.type === "text" ? lowerCase(pattern) : pattern;
     const like = wildcardToLike(normalised);
-    // Trigram-indexed superset test on search_text first, then the exact per-value test.
-    const lineStart = wildcardLineStart(normalised);
-    const pre = lineStart === null ? `d.search_text LIKE ${this.p(`%${like}%`)}` : `d.search_text ~ ${this.p(lineStart)}`;
-    return `${pre} AND ${this.anyValue(f.key, f.type, (x) => `${x} LIKE ${this.p(like)}`)}`;
+    return this.matchingTerm(f, (x) => `${x} LIKE ${this.p(like)}`);
   }
 
   private regex(pattern: string, f: ResolvedField): Cond {
@@ -393,8 +387,7 @@ export class SqlCompiler {
       if (err instanceof RegexUnsupported) throw new FieldTypeError(`Unsupported regular expression: ${err.message}`);
       throw err;
     }
-    const pre = `d.search_text ~ ${this.p(re.unanchored)}`;
-    return `${pre} AND ${this.anyValue(f.key, f.type, (x) => `${x} ~ ${this.p(re.anchored)}`)}`;
+    return this.matchingTerm(f, (x) => `${x} ~ ${this.p(re.anchored)}`);
   }
 
   private range(node: RangeNode, f: ResolvedField): Cond {

@@ -18,9 +18,6 @@
  * - `phrases` (JSONB): per text field, one string per value: ` tok1 tok2 ... ` (tokens in order,
  *   space-separated and space-framed), for phrase queries (`strpos`), after the GIN candidate test.
  *   Values are kept apart, like OpenSearch's position_increment_gap, so phrases never span values.
- * - `search_text` (pg_trgm GIN): every token and keyword/exact string, one per line, for the
- *   superset pre-filters of wildcard and regex queries (`LIKE '%pat%'`, `~ re`; a pattern that
- *   starts with a literal is sought at a line start).
  * - `ts`: `@timestamp` (btree; sort and ranges on `@timestamp`).
  * - `visible_to`: computed by PostgreSQL from `fields` (generated column, `./access.ts`).
  */
@@ -38,7 +35,6 @@ export interface DocumentRow {
   source: Record<string, unknown>;
   fields: Record<string, unknown[]>;
   phrases: Record<string, string[]>;
-  searchText: string;
   ts: string | null;
   /** Its terms in `search_postings` (`./postings.ts`). */
   postingKeys: string[];
@@ -135,7 +131,6 @@ export function buildRow(index: IndexName, doc: SearchDocument): DocumentRow {
   const fields: Record<string, unknown[]> = {};
   const phrases: Record<string, string[]> = {};
   const tokenLists: Record<string, string[][]> = {};
-  const lines = new Set<string>();
   for (const [name, type] of Object.entries(INDEX_FIELDS[index].fields)) {
     const raw = valuesAt(doc.source, name.split("."));
     if (raw.length === 0) continue;
@@ -150,14 +145,11 @@ export function buildRow(index: IndexName, doc: SearchDocument): DocumentRow {
       fields[name] = [...tokens];
       const exact = [...new Set(strings.filter((s) => [...s].length <= KEYWORD_IGNORE_ABOVE))];
       if (exact.length) fields[`${name}.keyword`] = exact;
-      for (const t of tokens) lines.add(t);
-      for (const s of exact) lines.add(s);
       continue;
     }
     const values = typedValues(type, raw);
     if (values.length === 0) continue;
     fields[name] = values;
-    if (type === "keyword") for (const s of values) lines.add(s as string);
   }
   const ts = fields["@timestamp"]?.[0];
   return {
@@ -165,9 +157,6 @@ export function buildRow(index: IndexName, doc: SearchDocument): DocumentRow {
     source: doc.source,
     fields,
     phrases,
-    // Each value is a substring of search_text, so "some value matches" implies "search_text
-    // matches the unanchored pattern": the trigram pre-filters are supersets, never lose hits.
-    searchText: [...lines].join("\n"),
     ts: typeof ts === "number" ? new Date(ts).toISOString() : null,
     postingKeys: postingKeys(index, fields, tokenLists),
   };

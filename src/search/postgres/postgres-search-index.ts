@@ -86,15 +86,15 @@ export class PostgresSearchIndex implements SearchIndex {
   /**
    * `pool` writes and maintains the tables; searches run on `searchPool` (default: `pool`), the
    * service's small pool of search connections. `postings: false` answers every search on the
-   * JSONB path (tests compare the two).
+   * JSONB path (tests compare the two). `progress` is told the steps of a table upgrade at start.
    */
   constructor(
     private readonly pool: pg.Pool,
-    private readonly options: { postings?: boolean; searchPool?: pg.Pool } = {},
+    private readonly options: { postings?: boolean; searchPool?: pg.Pool; progress?: (message: string) => void } = {},
   ) {}
 
   async ensureIndices(): Promise<void> {
-    await ensureSearchSchema(this.pool);
+    await ensureSearchSchema(this.pool, { progress: this.options.progress });
   }
 
   async bulkIndex(index: IndexName, docs: SearchDocument[]): Promise<void> {

@@ -57,12 +57,31 @@ const INDEX_CODES: Record<IndexName, string> = { "svc-events": "e", "svc-attribu
 const INDEX_BY_CODE = new Map(Object.entries(INDEX_CODES).map(([index, code]) => [code, index as IndexName]));
 
 /**
- * Fields with postings: not ip_range fields, and not the identifiers (`uuid`, `event_uuid`, ...):
- * one document (or one event's) per value, which the JSONB index already finds with a few rows, so
- * their postings would cost writes and space for nothing (a query on one takes the JSONB path).
+ * Fields of one of few values in every document that searches read from each posting instead
+ * (table version 9): the audience (`vis`), `deleted` (`live`, Explore's filter), the event's access
+ * fields copied into its documents, and `disable_correlation`. Each cost a posting per document
+ * (6 of ~23 per attribute, a quarter of the postings, bench/README.md "Search"); a query that names
+ * one takes the JSONB path (`fields @>`, GIN).
+ */
+const BOOKKEEPING = /^(visible_to|deleted|disable_correlation|(event_|source_event_|target_event_)(distribution|org_id|orgc_id))$/;
+
+/**
+ * Fields with postings: not ip_range fields, not the bookkeeping fields (`BOOKKEEPING`), and not the
+ * identifiers (`uuid`, `event_uuid`, ...): one document (or one event's) per value, which the JSONB
+ * index already finds with a few rows, so their postings would cost writes and space for nothing (a
+ * query on one takes the JSONB path).
  */
 export function hasPostings(field: string, type: FieldType): boolean {
-  return type !== "ip_range" && field !== "uuid" && !field.endsWith("_uuid");
+  return type !== "ip_range" && field !== "uuid" && !field.endsWith("_uuid") && !BOOKKEEPING.test(field);
+}
+
+/** The key ranges [lo, hi) of the postings of fields that no longer have any (table version 9). */
+export function bookkeepingKeyRanges(): [string, string][] {
+  return (Object.keys(INDEX_CODES) as IndexName[]).flatMap((index) =>
+    Object.keys(INDEX_FIELDS[index].fields)
+      .filter((f) => BOOKKEEPING.test(f))
+      .map((f): [string, string] => [`${INDEX_CODES[index]}${f}${FIELD_END}`, `${INDEX_CODES[index]}${f}${PAIR_END}`]),
+  );
 }
 
 /** Every key of an index lies within this range (inclusive). */

@@ -101,13 +101,13 @@ export async function upsertDocuments(client: pg.PoolClient, index: IndexName, r
     (await client.query<StoredDocument>(`SELECT ${storedColumns("search_documents")} FROM search_documents WHERE index_name = $1 AND id = ANY($2::text[])`, [index, ids])).rows.map((d) => [d.id, d]),
   );
   const { rows: written } = await client.query<StoredDocument>(
-    `INSERT INTO search_documents (index_name, id, source, fields, phrases, search_text, ts, posting_keys)
-     SELECT $1, r.id, r.source, r.fields, r.phrases, r.search_text, r.ts, pk.posting_keys
-     FROM unnest($2::text[], $3::jsonb[], $4::jsonb[], $5::jsonb[], $6::text[], $7::timestamptz[], $8::text[])
-       AS r(id, source, fields, phrases, search_text, ts, posting_keys_json)
+    `INSERT INTO search_documents (index_name, id, source, fields, phrases, ts, posting_keys)
+     SELECT $1, r.id, r.source, r.fields, r.phrases, r.ts, pk.posting_keys
+     FROM unnest($2::text[], $3::jsonb[], $4::jsonb[], $5::jsonb[], $6::timestamptz[], $7::text[])
+       AS r(id, source, fields, phrases, ts, posting_keys_json)
      CROSS JOIN LATERAL (SELECT array(SELECT jsonb_array_elements_text(r.posting_keys_json::jsonb)) AS posting_keys) pk
      ON CONFLICT (index_name, id) DO UPDATE SET source = EXCLUDED.source, fields = EXCLUDED.fields,
-       phrases = EXCLUDED.phrases, search_text = EXCLUDED.search_text, ts = EXCLUDED.ts, posting_keys = EXCLUDED.posting_keys
+       phrases = EXCLUDED.phrases, ts = EXCLUDED.ts, posting_keys = EXCLUDED.posting_keys
      RETURNING ${storedColumns("search_documents")}`,
     [
       index,
@@ -115,7 +115,6 @@ export async function upsertDocuments(client: pg.PoolClient, index: IndexName, r
       rows.map((r) => JSON.stringify(r.source)),
       rows.map((r) => JSON.stringify(r.fields)),
       rows.map((r) => JSON.stringify(r.phrases)),
-      rows.map((r) => r.searchText),
       rows.map((r) => r.ts),
       rows.map((r) => JSON.stringify(r.postingKeys)),
     ],
