@@ -59,10 +59,11 @@ export interface SearchRun {
   sortOrder: "asc" | "desc";
 }
 
-/** Pages of hits of a query through services.search, from `offset`, at most `count` of them (with one more when there are). */
+/** Pages of hits of a query through services.search, from `offset`, at most `count` of them. */
 export async function searchWindow(services: Services, p: Principal, run: SearchRun, offset: number, count: number): Promise<SearchHit[]> {
   if (offset + count > MAX_SEARCH_WINDOW) throw mispException(400, `page × limit must not exceed ${MAX_SEARCH_WINDOW}; narrow the filters instead`);
-  const size = MAX_SEARCH_PAGE_SIZE;
+  // MISP's pages (offset a multiple of the limit) of up to 100 are one search; others walk pages of 100.
+  const size = count <= MAX_SEARCH_PAGE_SIZE && offset % count === 0 ? count : MAX_SEARCH_PAGE_SIZE;
   const hits: SearchHit[] = [];
   for (let page = Math.floor(offset / size) + 1; (page - 1) * size < offset + count; page++) {
     const result = await services.search.searchParsed(p, run.target, run.query, {
@@ -71,19 +72,33 @@ export async function searchWindow(services: Services, p: Principal, run: Search
     hits.push(...result.hits);
     if (result.hits.length < size) break;
   }
-  const start = offset - (Math.floor(offset / size)) * size;
+  const start = offset - Math.floor(offset / size) * size;
   return hits.slice(start, start + count);
 }
 
-/** The uuids of the events a query's hits belong to, at most MAX_EVENT_SET. */
+/** Searches one event set may take (pages, then rounds that leave out the events already found). */
+const MAX_SET_ROUNDS = 200;
+
+/**
+ * The uuids of the events a query's hits belong to, at most MAX_EVENT_SET. Attribute hits repeat
+ * their events: when a page brings no new one, the walk starts over without the events found.
+ */
 async function eventSet(services: Services, p: Principal, run: SearchRun, what: string): Promise<Set<string>> {
+  const field = run.target === "events" ? "uuid" : "event_uuid";
   const pick = (h: SearchHit) => String(run.target === "events" ? h.id : h.source.event_uuid);
   const found = new Set<string>();
-  for (let page = 1; page * MAX_SEARCH_PAGE_SIZE <= MAX_SEARCH_WINDOW; page++) {
-    const hits = await searchWindow(services, p, run, (page - 1) * MAX_SEARCH_PAGE_SIZE, MAX_SEARCH_PAGE_SIZE);
+  let query = run.query;
+  let page = 1;
+  for (let round = 0; round < MAX_SET_ROUNDS; round++) {
+    const hits = await searchWindow(services, p, { ...run, query }, (page - 1) * MAX_SEARCH_PAGE_SIZE, MAX_SEARCH_PAGE_SIZE);
+    const before = found.size;
     for (const h of hits) found.add(pick(h));
     if (found.size > MAX_EVENT_SET) throw tooMany(what);
     if (hits.length < MAX_SEARCH_PAGE_SIZE) return found;
+    if (found.size === before || page * MAX_SEARCH_PAGE_SIZE >= MAX_SEARCH_WINDOW) {
+      query = all([run.query, { kind: "bool", must: [], should: [], mustNot: [uuidIn(field, found)] }]);
+      page = 1;
+    } else page++;
   }
   throw tooMany(what);
 }

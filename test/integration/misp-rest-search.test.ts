@@ -50,6 +50,7 @@ describe.each(SEARCH_BACKENDS)("MISP restSearch through PyMISP on $name", ({ env
   let app: TestApp;
   let key: string;
   let otherKey: string;
+  let bulkKey: string;
   let otherOrgId: number;
   const ev: Record<string, { uuid: string; id: string }> = {};
   const at: Record<string, string> = {};
@@ -75,6 +76,7 @@ describe.each(SEARCH_BACKENDS)("MISP restSearch through PyMISP on $name", ({ env
     const keyOf = async (u: typeof user) => (await app.http.post("/api-keys/", { token: u.token, json: { name: "misp", scopes: SCOPES } })).body.token as string;
     key = await keyOf(user);
     otherKey = await keyOf(other);
+    bulkKey = await keyOf(await createUser(app, admin, [...SCOPES, "api_keys:create"], await createOrganisation(app, admin)));
     expect((await app.http.post("/warninglists/update", { token: admin.token })).status).toBe(200);
     const [{ id }] = (await app.booted.ctx.db.pool.query<{ id: number }>("SELECT id FROM warninglists WHERE name = $1", [DNS_V4])).rows;
     expect((await app.http.patch(`/warninglists/${id}`, { token: admin.token, json: { enabled: true } })).status).toBe(200);
@@ -97,6 +99,9 @@ describe.each(SEARCH_BACKENDS)("MISP restSearch through PyMISP on $name", ({ env
       info: `rs gamma ${run}`, date: "2024-06-01", distribution: "1", Tag: [{ name: tag(2) }],
       Attribute: [{ type: "url", value: `https://gamma-${run}.example/x`, to_ids: false }, { type: "domain", value: `gone-${run}.example` }],
     });
+    // A third organisation's: 250 matches in one event and one in another, so that finding both events walks past pages of repeats.
+    await addEvent("bulk", bulkKey, { info: `rs bulk ${run}`, distribution: "0", Attribute: Array.from({ length: 250 }, (_, i) => ({ type: "ip-src", value: `10.9.${Math.floor(i / 200)}.${i % 200}`, comment: `bulk-${run}` })) });
+    await addEvent("bulk2", bulkKey, { info: `rs bulk2 ${run}`, distribution: "0", Attribute: [{ type: "ip-src", value: "10.9.9.9", comment: `bulk-${run}` }] });
     await addEvent("theirsPrivate", otherKey, { info: `rs theirs private ${run}`, distribution: "0", Tag: [{ name: tag(1) }], Attribute: [{ type: "domain", value: `shared-${run}.example` }, { type: "domain", value: `private-${run}.example` }] });
     await addEvent("theirsPublic", otherKey, { info: `rs theirs public ${run}`, distribution: "3", Tag: [{ name: tag(1) }], Attribute: [{ type: "domain", value: `public-${run}.example` }] });
     // The two events with an attribute of that value: whose uuid `at` holds is the last one added; ours is looked up again.
@@ -234,6 +239,20 @@ describe.each(SEARCH_BACKENDS)("MISP restSearch through PyMISP on $name", ({ env
     expect(sorted(pages.flat())).toEqual(sorted([...new Set(pages.flat())]));
     expect(pages.flat()).toHaveLength(7);
     expect(uuids(r.index!)).toEqual(evs("alpha", "beta", "theirsPublic"));
+  }, 120_000);
+
+  it("finds every event of an attribute filter whose matches crowd into one event, and pages through them", async () => {
+    const r = await search([
+      { name: "events", kwargs: { value: "10.9.%", type_attribute: "ip-src" } },
+      ...[1, 2, 3, 4].map((page) => ({ name: `page${page}`, kwargs: { controller: "attributes", value: "10.9.%", limit: 100, page } })),
+      { name: "odd", kwargs: { controller: "attributes", value: "10.9.%", limit: 60, page: 4 } },
+    ], bulkKey);
+    expect(uuids(r.events!)).toEqual(evs("bulk", "bulk2"));
+    const pages = [1, 2, 3, 4].map((n) => attrs(r[`page${n}`]!));
+    expect(pages.map((p) => p.length)).toEqual([100, 100, 51, 0]);
+    expect(new Set(pages.flat()).size).toBe(251);
+    // Offset 180: the second half of page 2 and the first of page 3, as pages of 100 hold them.
+    expect(attrs(r.odd!)).toHaveLength(60);
   }, 120_000);
 
   it("answers MISP's csv (its columns, quoting, requested_attributes, headerless) and text", async () => {
