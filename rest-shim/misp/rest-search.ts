@@ -80,6 +80,9 @@ export const mispRestSearchRoutes = (["events", "attributes"] as const).flatMap(
       download: { mediaTypes: [...new Set(Object.values(MEDIA))] },
       misp: { notFound: "Invalid input" },
       handler: async ({ principal, query, request, reply, services }) => {
+        if (method === "GET" && Object.keys(withoutNulls(query)).length === 0) {
+          throw mispException(400, "Restsearch queries using GET and no parameters are not allowed. If you have passed parameters via a JSON body, make sure you use POST requests.");
+        }
         // The raw body: the contract runs once, on the body and the path's filters together.
         const f = filtersOf(query, request.body);
         const { body, count } = await restSearch(services, principal!, controller, f);

@@ -226,7 +226,7 @@ describe("hostile input on the MISP routes: MISP's error bodies, never a 500", (
   });
 
   it("unknown paths and methods answer in MISP's shape", async () => {
-    for (const [method, p] of [["GET", "events/restSearch"], ["GET", "nothing/here"], ["GET", "events/add"], ["PUT", "events/view/1"], ["GET", ""]]) {
+    for (const [method, p] of [["PUT", "events/restSearch"], ["GET", "nothing/here"], ["GET", "events/add"], ["PUT", "events/view/1"], ["GET", ""]]) {
       const res = await misp(method, p, { key });
       expect(res.status, `${method} ${p}`).toBe(404);
       expect(res.body).toEqual({ name: "Not Found", message: "Not Found", url: `/misp/${p}` });

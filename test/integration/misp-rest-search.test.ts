@@ -350,6 +350,12 @@ describe.each(SEARCH_BACKENDS)("MISP restSearch through PyMISP on $name", ({ env
     const ignored = await misp("POST", "attributes/restSearch", key, { value: `alpha-${run}.example`, quickFilter: "x", sharinggroup: [1], withAttachments: 1 });
     expect(ignored.status).toBe(200);
     expect(ignored.body.response.Attribute).toHaveLength(1);
+    const bare = await misp("GET", "events/restSearch", key);
+    expect(bare.status).toBe(400);
+    expect(bare.body.message).toMatch(/^Restsearch queries using GET and no parameters are not allowed/);
+    const byPath = await misp("GET", `attributes/restSearch/value:alpha-${run}.example/returnFormat:text`, key);
+    expect(byPath.status).toBe(200);
+    expect(byPath.text).toBe(`alpha-${run}.example\n`);
     const anonymous = await app.http.request("POST", "/misp/events/restSearch", { json: {} });
     expect(anonymous.status).toBe(403);
   }, 60_000);
