@@ -24,12 +24,13 @@ import { feedRoutes } from "./routes/feeds.ts";
 import { notificationRoutes } from "./routes/notifications.ts";
 import { settingsRoutes } from "./routes/settings.ts";
 import { sharingGroupRoutes } from "./routes/sharing-groups.ts";
+import { serverRoutes } from "./routes/servers.ts";
 import { userRoutes } from "./routes/users.ts";
 import { mcpRoutes } from "../src/mcp/mcp-config.routes.ts";
 import { mispRoutes } from "./misp/index.ts";
 
 /** The REST surface the REST shim serves (rest-shim/register.ts). Order matters only for readability: paths are matched exactly. */
-export const restRouteTable: RouteDef[] = [...authRoutes, ...userRoutes, ...roleRoutes, ...organisationRoutes, ...sharingGroupRoutes, ...settingsRoutes, ...apiKeyRoutes, ...auditLogRoutes, ...galaxyRoutes, ...taxonomyRoutes, ...warninglistRoutes, ...searchRoutes, ...exploreExportRoutes, ...correlationRoutes, ...taskRoutes, ...huntRoutes, ...exportRoutes, ...feedRoutes, ...notificationRoutes, ...retentionRoutes, ...eventRoutes, ...attributeRoutes, ...objectRoutes, ...reportRoutes, ...tagRoutes, ...sightingRoutes, ...mcpRoutes];
+export const restRouteTable: RouteDef[] = [...authRoutes, ...userRoutes, ...roleRoutes, ...organisationRoutes, ...sharingGroupRoutes, ...settingsRoutes, ...apiKeyRoutes, ...auditLogRoutes, ...galaxyRoutes, ...taxonomyRoutes, ...warninglistRoutes, ...searchRoutes, ...exploreExportRoutes, ...correlationRoutes, ...taskRoutes, ...huntRoutes, ...exportRoutes, ...feedRoutes, ...serverRoutes, ...notificationRoutes, ...retentionRoutes, ...eventRoutes, ...attributeRoutes, ...objectRoutes, ...reportRoutes, ...tagRoutes, ...sightingRoutes, ...mcpRoutes];
 
 /** Every route: the REST shim's and the MISP-compatible API's (served by rest-shim/misp/), for /openapi.json and the matrices. */
 export const routeTable: RouteDef[] = [...restRouteTable, ...mispRoutes];

@@ -70,6 +70,11 @@ const schema = z
       z.string().default("https://raw.githubusercontent.com/MISP/misp-warninglists/main"),
     ),
     JWT_SECRET: z.preprocess(emptyAsUndefined, z.string().min(32, "must be at least 32 characters").optional()),
+    /**
+     * Encrypts stored credentials (sync servers' API keys, AES-256-GCM): 32 bytes as 64 hex characters.
+     * Unset: generated at first start and kept in DATA_DIR/secrets-key (mode 0600), like JWT_SECRET.
+     */
+    SECRETS_KEY: z.preprocess(emptyAsUndefined, z.string().regex(/^[0-9a-fA-F]{64}$/, "must be 64 hex characters (32 bytes)").optional()),
     ACCESS_TOKEN_TTL_SECONDS: z.preprocess(emptyAsUndefined, positiveInt.max(86_400).default(900)),
     REFRESH_TOKEN_TTL_DAYS: z.preprocess(emptyAsUndefined, positiveInt.max(365).default(7)),
     ADMIN_EMAIL: z.preprocess(emptyAsUndefined, z.email().optional()),

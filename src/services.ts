@@ -23,6 +23,7 @@ import { UsersService } from "./modules/users/index.ts";
 import { RetentionService } from "./modules/retention/index.ts";
 import { TasksService } from "./modules/tasks/index.ts";
 import { FeedsService } from "./modules/feeds/index.ts";
+import { ServersService } from "./modules/servers/index.ts";
 import { NotificationsService } from "./modules/notifications/index.ts";
 import { HuntsService } from "./modules/hunts/index.ts";
 import { HuntEngine } from "./modules/hunts/index.ts";
@@ -37,6 +38,7 @@ export function createServices(ctx: AppContext) {
   const retention = new RetentionService(ctx);
   const galaxies = new GalaxiesService(ctx, audit);
   const huntEngine = new HuntEngine(ctx, search, galaxies);
+  const events = new EventsService(ctx, retention);
   return {
     authenticator,
     audit,
@@ -50,7 +52,7 @@ export function createServices(ctx: AppContext) {
     galaxies,
     taxonomies: new TaxonomiesService(ctx, audit),
     warninglists: new WarninglistsService(ctx, audit),
-    events: new EventsService(ctx, retention),
+    events,
     retention,
     attributes: new AttributesService(ctx),
     objects: new ObjectsService(ctx),
@@ -61,6 +63,7 @@ export function createServices(ctx: AppContext) {
     correlations: new CorrelationsService(ctx, audit, search),
     tasks: new TasksService(ctx, audit),
     feeds: new FeedsService(ctx, audit),
+    servers: new ServersService(ctx, audit, events),
     notifications: new NotificationsService(ctx),
     hunts: new HuntsService(ctx, audit, huntEngine),
     huntEngine,

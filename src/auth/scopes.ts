@@ -74,6 +74,18 @@ const RESOURCES: Record<string, { label: string; actions: Record<string, string>
       test: "Test feed connections.",
     },
   },
+  servers: {
+    label: "MISP servers (sync)",
+    actions: {
+      read: "Read your organisation's sync servers (never their API keys) and preview what a pull would take.",
+      create: "Add sync servers for your organisation.",
+      update: "Change your organisation's sync servers and their rules.",
+      delete: "Delete your organisation's sync servers.",
+      test: "Test the connection to a sync server.",
+      pull: "Pull events from a sync server (with events:create and events:sync).",
+      push: "Push your organisation's events to a sync server (with events:read).",
+    },
+  },
   hunts: {
     label: "hunts",
     actions: { ...crud("hunts"), run: "Run hunts now." },

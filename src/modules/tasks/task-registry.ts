@@ -4,6 +4,7 @@ import { generateCorrelationsTask } from "../correlations/index.ts";
 import { enforceRetentionTask } from "../retention/index.ts";
 import { purgeDeletedTask } from "../retention/index.ts";
 import { fetchFeedTask } from "../feeds/index.ts";
+import { serverPullTask, serverPushTask } from "../servers/index.ts";
 import { runHuntTask } from "../hunts/index.ts";
 import { runExportTask } from "../exports/index.ts";
 import { instanceWide } from "./params.ts";
@@ -16,7 +17,7 @@ let registry: ReadonlyMap<string, RegisteredTask> | null = null;
  * area's front door too, so at load time some of them may not be evaluated yet.
  */
 function tasks(): ReadonlyMap<string, RegisteredTask> {
-  registry ??= new Map([enforceRetentionTask, purgeDeletedTask, generateCorrelationsTask, fetchFeedTask, runHuntTask, runExportTask].map((t) => [t.name, checked(t)]));
+  registry ??= new Map([enforceRetentionTask, purgeDeletedTask, generateCorrelationsTask, fetchFeedTask, serverPullTask, serverPushTask, runHuntTask, runExportTask].map((t) => [t.name, checked(t)]));
   return registry;
 }
 

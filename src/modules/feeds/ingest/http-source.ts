@@ -36,7 +36,7 @@ const special = new net.BlockList();
 for (const c of SPECIAL_V4) special.addSubnet(c.split("/")[0], Number(c.split("/")[1]), "ipv4");
 for (const c of SPECIAL_V6) special.addSubnet(c.split("/")[0], Number(c.split("/")[1]), "ipv6");
 
-function allowList(cidrs: string[]): net.BlockList {
+export function allowList(cidrs: string[]): net.BlockList {
   const list = new net.BlockList();
   for (const c of cidrs) {
     const [addr, bits] = c.split("/");

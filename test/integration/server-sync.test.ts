@@ -1,0 +1,358 @@
+/**
+ * Sync with MISP servers (issue 26) between two real instances of this service, each with its own
+ * database, each the other's remote MISP through /misp/. A pulls from B (rules, cursor, Orgc and
+ * distribution kept, incremental, resumed after a remote failure without fetching anything twice),
+ * B pulls from A, A pushes to B (distribution 0, a sharing group B's organisation is not in and
+ * distribution-0 attributes stay home; distributions capped; an update goes as events/edit). The API
+ * key never appears in any answer, error or stored column; hostile inputs are 4xx.
+ */
+import crypto from "node:crypto";
+import http from "node:http";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestApp, type TestApp } from "../support/app.ts";
+import { createOrganisation, createUser, loginAdmin, type TestUser } from "../support/fixtures.ts";
+import { eventually } from "../support/process.ts";
+
+const SYNC_SCOPES = ["events:read", "events:create", "events:update", "events:sync", "events:publish", "attributes:read", "tags:read", "tags:create", "sightings:read", "users:me"];
+
+interface Side {
+  app: TestApp;
+  admin: TestUser;
+  /** The raw API key, valid here, of the sync user standing for the other side. */
+  syncKey: string;
+  /** The organisation that sync user belongs to here. */
+  syncOrgName: string;
+}
+
+let a: Side;
+let b: Side;
+/** Every answer body the tests read, to look for the keys in. */
+const answers: string[] = [];
+
+const uuid = () => crypto.randomUUID();
+const now = () => Math.floor(Date.now() / 1000);
+/** The same attribute uuid for the same value of an event, so a re-import updates instead of adding. */
+const valueUuid = (event: string, value: string) => {
+  const h = crypto.createHash("sha256").update(`${event}:${value}`).digest("hex");
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-8${h.slice(17, 20)}-${h.slice(20, 32)}`;
+};
+
+async function call(app: TestApp, method: string, path: string, token: string, json?: unknown) {
+  const res = await app.http.request(method, path, { authorization: `Bearer ${token}`, ...(json === undefined ? {} : { json }) });
+  answers.push(res.text);
+  return res;
+}
+
+async function side(label: string, org: string, peerOrg: string): Promise<Side> {
+  const app = await startTestApp(label, { ROLE: "all", ORG_NAME: org });
+  const admin = await loginAdmin(app);
+  const allow = await app.http.post("/settings/runtime/feeds", { token: admin.token, json: { allowed_private_networks: ["127.0.0.1/32"], fetch_timeout_seconds: 10, max_download_bytes: 16 << 20 } });
+  expect(allow.status, allow.text).toBe(200);
+  // The peer's sync user here belongs to an organisation standing for the peer, as in MISP.
+  const orgId = await createOrganisation(app, admin, `${peerOrg} (sync)`);
+  const user = await createUser(app, admin, [...SYNC_SCOPES, "api_keys:create"], orgId);
+  const key = await app.http.post("/api-keys/", { token: user.token, json: { name: "sync", scopes: SYNC_SCOPES } });
+  expect(key.status, key.text).toBe(201);
+  return { app, admin, syncKey: key.body.token, syncOrgName: `${peerOrg} (sync)` };
+}
+
+/** An event in MISP JSON, imported as the side's administrator (their organisation's). */
+async function importEvent(s: Side, e: { uuid: string; info: string; distribution: number; published?: boolean; timestamp?: number; attributes?: { value: string; distribution?: number }[]; extra?: Record<string, unknown> }) {
+  const Event = {
+    uuid: e.uuid,
+    info: e.info,
+    date: "2026-11-20",
+    threat_level_id: "2",
+    analysis: "1",
+    distribution: String(e.distribution),
+    published: e.published ?? true,
+    timestamp: String(e.timestamp ?? now()),
+    Tag: [{ name: "tlp:green" }],
+    Attribute: (e.attributes ?? [{ value: `${e.uuid.slice(0, 8)}.example.org` }]).map((x, i) => ({
+      uuid: valueUuid(e.uuid, x.value), type: "domain", category: "Network activity", value: x.value, to_ids: true, distribution: String(x.distribution ?? 5), timestamp: String(e.timestamp ?? now() - i),
+    })),
+    ...e.extra,
+  };
+  const res = await call(s.app, "POST", "/events/import", s.admin.token, { Event });
+  expect([200, 201], res.text).toContain(res.status);
+  return res.body;
+}
+
+async function addServer(on: Side, remote: Side, body: Record<string, unknown> = {}, url = `${remote.app.url}/misp/`) {
+  const res = await call(on.app, "POST", "/servers/", on.admin.token, { name: `to-${remote.syncOrgName}`, url, authkey: remote.syncKey, ...body });
+  expect(res.status, res.text).toBe(201);
+  return res.body as { id: number; pull_cursor: number };
+}
+
+async function finished(s: Side, runId: string) {
+  return eventually(async () => {
+    const res = await call(s.app, "GET", `/tasks/${runId}`, s.admin.token);
+    return ["succeeded", "failed", "cancelled"].includes(res.body.status) ? res.body : undefined;
+  }, `run ${runId}`, 90_000, 200);
+}
+
+async function run(s: Side, path: string) {
+  const res = await call(s.app, "POST", path, s.admin.token);
+  expect(res.status, res.text).toBe(202);
+  return finished(s, res.body.task.id);
+}
+
+const getEvent = async (s: Side, id: string) => call(s.app, "GET", `/events/${id}`, s.admin.token);
+
+/** A plain HTTP proxy to `target` that records each events/view path, and can answer 500 instead. */
+function proxy(target: string) {
+  const views: string[] = [];
+  const state = { failViews: null as null | ((n: number) => boolean) };
+  const server = http.createServer((req, res) => {
+    const view = /\/events\/view\/([0-9a-f-]{36})/.exec(req.url ?? "");
+    if (view) {
+      views.push(view[1]);
+      if (state.failViews?.(views.length)) {
+        res.writeHead(500, { "content-type": "application/json" }).end('{"name":"boom","message":"remote broke"}');
+        return;
+      }
+    }
+    const up = http.request(new URL(req.url ?? "/", target), { method: req.method, headers: { ...req.headers, host: new URL(target).host } }, (r) => {
+      res.writeHead(r.statusCode ?? 502, r.headers);
+      r.pipe(res);
+    });
+    req.pipe(up);
+  });
+  return {
+    views,
+    state,
+    listen: () => new Promise<string>((resolve) => server.listen(0, "127.0.0.1", () => resolve(`http://127.0.0.1:${(server.address() as { port: number }).port}/misp/`))),
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+beforeAll(async () => {
+  [a, b] = await Promise.all([side("sync-a", "Alpha Org", "Bravo Org"), side("sync-b", "Bravo Org", "Alpha Org")]);
+}, 120_000);
+afterAll(async () => {
+  await Promise.all([a?.app.close(), b?.app.close()]);
+});
+
+describe("pull", { timeout: 120_000 }, () => {
+  const e1 = uuid();
+  const e2 = uuid();
+  const e3 = uuid();
+  const e4 = uuid();
+  let pullOrg: number;
+  let serverId: number;
+
+  it("tests the connection: version, sync permission and the remote user's organisation", async () => {
+    pullOrg = await createOrganisation(a.app, a.admin, "Alpha pulls");
+    const server = await addServer(a, b, { org_id: pullOrg }, `${b.app.url}/misp/`);
+    serverId = server.id;
+    const res = await call(a.app, "POST", `/servers/${serverId}/test-connection`, a.admin.token);
+    expect(res.status, res.text).toBe(200);
+    expect(res.body).toMatchObject({ ok: true, perm_sync: true, organisation: { name: "Alpha Org (sync)" }, problems: [] });
+    expect(res.body.version).toMatch(/^\d+\.\d+/);
+  });
+
+  it("previews and pulls what the rules take, keeping uuid, Orgc and distribution", async () => {
+    const ts = now() - 100;
+    await importEvent(b, { uuid: e1, info: "community event", distribution: 3, timestamp: ts, attributes: [{ value: "one.example.org" }, { value: "two.example.org" }] });
+    await importEvent(b, { uuid: e2, info: "this community", distribution: 1, timestamp: ts + 1 });
+    await importEvent(b, { uuid: e3, info: "Bravo only", distribution: 0, timestamp: ts + 2 });
+    await importEvent(b, { uuid: e4, info: "not published", distribution: 3, published: false, timestamp: ts + 3 });
+
+    const preview = await call(a.app, "POST", `/servers/${serverId}/preview-pull`, a.admin.token, {});
+    expect(preview.status, preview.text).toBe(200);
+    expect(preview.body.events.map((e: { uuid: string }) => e.uuid)).toEqual([e1, e2]);
+    expect(preview.body.events[0]).toMatchObject({ orgc: "Bravo Org", stored_timestamp: null, tags: ["tlp:green"] });
+    expect((await getEvent(a, e1)).status).toBe(404);
+
+    const done = await run(a, `/servers/${serverId}/pull`);
+    expect(done.status, JSON.stringify(done)).toBe("succeeded");
+    expect(done.result).toMatchObject({ taken: 2, events_created: 2, attributes_created: 3, rejected: 0, cursor: ts + 1 });
+
+    const pulled = await getEvent(a, e1);
+    expect(pulled.status).toBe(200);
+    expect(pulled.body).toMatchObject({ uuid: e1, distribution: 3, org_id: pullOrg, orgc: { name: "Bravo Org" }, attribute_count: 2, published: true });
+    expect((await getEvent(a, e2)).body).toMatchObject({ distribution: 1, orgc: { name: "Bravo Org" } });
+    expect((await getEvent(a, e3)).status).toBe(404);
+    expect((await getEvent(a, e4)).status).toBe(404);
+    expect((await call(a.app, "GET", `/servers/${serverId}`, a.admin.token)).body.pull_cursor).toBe(ts + 1);
+  });
+
+  it("pulls incrementally: only what changed since the cursor is fetched again", async () => {
+    const p = proxy(b.app.url);
+    const url = await p.listen();
+    try {
+      await call(a.app, "PATCH", `/servers/${serverId}`, a.admin.token, { url });
+      // A new URL starts from the beginning; the events stored here as new as the remote's are not fetched.
+      await importEvent(b, { uuid: e1, info: "community event, edited", distribution: 3, timestamp: now(), attributes: [{ value: "one.example.org" }, { value: "two.example.org" }, { value: "three.example.org" }] });
+      const done = await run(a, `/servers/${serverId}/pull`);
+      expect(done.status).toBe("succeeded");
+      expect(done.result).toMatchObject({ taken: 2, events_updated: 1, events_unchanged: 1 });
+      expect(p.views).toEqual([e1]);
+      expect((await getEvent(a, e1)).body).toMatchObject({ info: "community event, edited", attribute_count: 3 });
+
+      const again = await run(a, `/servers/${serverId}/pull`);
+      expect(again.result).toMatchObject({ events_created: 0, events_updated: 0 });
+      expect(p.views).toEqual([e1]);
+    } finally {
+      await call(a.app, "PATCH", `/servers/${serverId}`, a.admin.token, { url: `${b.app.url}/misp/` });
+      await p.close();
+    }
+  });
+
+  it("resumes an interrupted pull from its cursor without fetching a committed event twice", async () => {
+    const base = now() + 10;
+    const fresh = [uuid(), uuid(), uuid()];
+    for (const [i, id] of fresh.entries()) await importEvent(b, { uuid: id, info: `batch ${i}`, distribution: 3, timestamp: base + i });
+    const p = proxy(b.app.url);
+    const url = await p.listen();
+    try {
+      const server = await addServer(a, b, { org_id: pullOrg, pull_rules: { since: base } }, url);
+      // The second event's fetch fails once: the attempt fails, the run's next attempt resumes.
+      p.state.failViews = (n) => n === 2;
+      const done = await run(a, `/servers/${server.id}/pull`);
+      expect(done.status, JSON.stringify(done)).toBe("succeeded");
+      expect(done.attempts).toBe(2);
+      expect(p.views).toEqual([fresh[0], fresh[1], fresh[1], fresh[2]]);
+      for (const id of fresh) expect((await getEvent(a, id)).body).toMatchObject({ uuid: id, attribute_count: 1 });
+      expect((await call(a.app, "GET", `/servers/${server.id}`, a.admin.token)).body.pull_cursor).toBe(base + 2);
+    } finally {
+      await p.close();
+    }
+  });
+
+  it("pulls one event by uuid; an unknown one is 404", async () => {
+    const id = uuid();
+    await importEvent(b, { uuid: id, info: "unpublished, pulled by hand", distribution: 3, published: false });
+    const res = await call(a.app, "POST", `/servers/${serverId}/events/${id}/pull`, a.admin.token);
+    expect(res.status, res.text).toBe(200);
+    expect(res.body).toMatchObject({ events_created: 1 });
+    expect((await getEvent(a, id)).body).toMatchObject({ published: false, orgc: { name: "Bravo Org" } });
+    expect((await call(a.app, "POST", `/servers/${serverId}/events/${uuid()}/pull`, a.admin.token)).status).toBe(404);
+  });
+
+  it("pulls the other way: B from A", async () => {
+    const id = uuid();
+    await importEvent(a, { uuid: id, info: "from Alpha", distribution: 2 });
+    const server = await addServer(b, a);
+    const done = await run(b, `/servers/${server.id}/pull`);
+    expect(done.status, JSON.stringify(done)).toBe("succeeded");
+    expect((await getEvent(b, id)).body).toMatchObject({ uuid: id, distribution: 2, orgc: { name: "Alpha Org" } });
+  });
+});
+
+describe("push", { timeout: 120_000 }, () => {
+  it("sends only what the remote organisation may receive, capped, and updates with events/edit", async () => {
+    const sg = await call(a.app, "POST", "/sharing_groups/", a.admin.token, { name: `alpha-only-${uuid().slice(0, 8)}` });
+    expect(sg.status, sg.text).toBe(201);
+    const shared = uuid();
+    const orgOnly = uuid();
+    const grouped = uuid();
+    const connected = uuid();
+    await importEvent(a, { uuid: shared, info: "push me", distribution: 3, attributes: [{ value: "pushed.example.org" }, { value: "stays-home.example.org", distribution: 0 }] });
+    await importEvent(a, { uuid: orgOnly, info: "organisation only", distribution: 0 });
+    await importEvent(a, { uuid: grouped, info: "sharing group", distribution: 4, extra: { SharingGroup: { uuid: sg.body.uuid, name: sg.body.name } } });
+    await importEvent(a, { uuid: connected, info: "connected communities", distribution: 2 });
+    expect((await getEvent(a, grouped)).body.distribution).toBe(4);
+
+    const server = await addServer(a, b, { push_rules: { max_distribution: 1 }, push_enabled: true });
+    const done = await run(a, `/servers/${server.id}/push`);
+    expect(done.status, JSON.stringify(done)).toBe("succeeded");
+    expect(done.result.refused).toBeGreaterThanOrEqual(1);
+
+    const there = await getEvent(b, shared);
+    expect(there.body).toMatchObject({ uuid: shared, orgc: { name: "Alpha Org" }, distribution: 1, attribute_count: 1 });
+    const attrs = await call(b.app, "GET", `/events/${shared}/export`, b.admin.token);
+    expect(attrs.text).toContain("pushed.example.org");
+    expect(attrs.text).not.toContain("stays-home.example.org");
+    expect((await getEvent(b, orgOnly)).status).toBe(404);
+    expect((await getEvent(b, grouped)).status).toBe(404);
+    expect((await getEvent(b, connected)).body.distribution).toBe(1);
+
+    // A later second, so the edit is newer here (the remote's events/edit stamps its own time on what it stores).
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    await importEvent(a, { uuid: shared, info: "push me, edited", distribution: 3, timestamp: now(), attributes: [{ value: "pushed.example.org" }, { value: "pushed-later.example.org" }] });
+    const one = await call(a.app, "POST", `/servers/${server.id}/events/${shared}/push`, a.admin.token);
+    expect(one.status, one.text).toBe(200);
+    expect(one.body).toMatchObject({ events_updated: 1 });
+    expect((await getEvent(b, shared)).body).toMatchObject({ info: "push me, edited", attribute_count: 2 });
+    const unchanged = await call(a.app, "POST", `/servers/${server.id}/events/${shared}/push`, a.admin.token);
+    expect(unchanged.body).toMatchObject({ events_unchanged: 1, events_updated: 0 });
+    const refused = await call(a.app, "POST", `/servers/${server.id}/events/${orgOnly}/push`, a.admin.token);
+    expect(refused.body).toMatchObject({ refused: 1, events_created: 0 });
+    expect((await getEvent(b, orgOnly)).status).toBe(404);
+    // An event of another organisation here is not the server organisation's to push.
+    const foreign = await call(a.app, "POST", `/servers/${server.id}/events/${connected}/push`, a.admin.token);
+    expect(foreign.status).toBe(200);
+    const notOurs = (await call(a.app, "GET", "/events/?deleted=false&size=100", a.admin.token)).body.items.find((e: { org_id: number }) => e.org_id !== a.admin.orgId);
+    expect((await call(a.app, "POST", `/servers/${server.id}/events/${notOurs.uuid}/push`, a.admin.token)).status).toBe(404);
+  });
+});
+
+describe("the API key", () => {
+  it("is in no answer, error or stored column, and a refused key is reported as such", async () => {
+    const wrong = `wrong-${crypto.randomBytes(16).toString("hex")}`;
+    const res = await call(a.app, "POST", "/servers/", a.admin.token, { name: "wrong key", url: `${b.app.url}/misp/`, authkey: wrong });
+    expect(res.status).toBe(201);
+    expect(res.body.authkey_set).toBe(true);
+    const test = await call(a.app, "POST", `/servers/${res.body.id}/test-connection`, a.admin.token);
+    expect(test.body.ok).toBe(false);
+    expect(test.body.problems.join(" ")).toMatch(/refused the API key/);
+    const dead = await call(a.app, "POST", "/servers/", a.admin.token, { name: "nobody there", url: "http://127.0.0.1:9/misp/", authkey: wrong });
+    const unreachable = await call(a.app, "POST", `/servers/${dead.body.id}/test-connection`, a.admin.token);
+    expect(unreachable.body.problems.join(" ")).toMatch(/cannot reach/);
+    const preview = await call(a.app, "POST", `/servers/${dead.body.id}/preview-pull`, a.admin.token, {});
+    expect(preview.status).toBe(503);
+    const internal = await call(a.app, "POST", "/servers/", a.admin.token, { name: "internal", url: "http://10.255.255.1/misp/", authkey: wrong });
+    const refused = await call(a.app, "POST", `/servers/${internal.body.id}/test-connection`, a.admin.token);
+    expect(refused.body.problems.join(" ")).toMatch(/private or reserved/);
+
+    const client = new pg.Client({ connectionString: a.app.databaseUrl });
+    await client.connect();
+    try {
+      const { rows } = await client.query<{ authkey_cipher: string }>("SELECT authkey_cipher FROM servers");
+      expect(rows.length).toBeGreaterThan(3);
+      for (const r of rows) {
+        expect(r.authkey_cipher).toMatch(/^v1:/);
+        for (const k of [a.syncKey, b.syncKey, wrong]) expect(r.authkey_cipher).not.toContain(k);
+      }
+    } finally {
+      await client.end();
+    }
+    const all = answers.join("\n");
+    for (const k of [a.syncKey, b.syncKey, wrong]) expect(all).not.toContain(k);
+    const listed = await call(a.app, "GET", "/servers/", a.admin.token);
+    expect(listed.text).not.toMatch(/"authkey"\s*:/);
+  });
+});
+
+describe("hostile inputs", () => {
+  const cases: [string, Record<string, unknown>][] = [
+    ["a file URL", { url: "file:///etc/passwd" }],
+    ["a gopher URL", { url: "gopher://127.0.0.1:25/" }],
+    ["credentials in the URL", { url: "http://user:secret@misp.example.org/" }],
+    ["a URL that is no URL", { url: "not a url" }],
+    ["a number for a name", { name: 42 }],
+    ["a short key", { authkey: "x" }],
+    ["rules of the wrong type", { pull_rules: "all" }],
+    ["an unknown rule", { pull_rules: { everything: true } }],
+    ["a distribution cap out of range", { push_rules: { max_distribution: 0 } }],
+    ["an unknown field", { authkey_cipher: "v1:AAAA" }],
+  ];
+  it.each(cases)("refuses %s with 422 and the JSON error shape", async (_what, change) => {
+    const res = await call(a.app, "POST", "/servers/", a.admin.token, { name: "hostile", url: "https://misp.example.org/", authkey: "k".repeat(40), ...change });
+    expect(res.status, res.text).toBe(422);
+    expect(res.body.code).toBe("validation_error");
+  });
+
+  it("refuses a huge body, a bad id and a bad event uuid with 4xx JSON", async () => {
+    const huge = await call(a.app, "POST", "/servers/", a.admin.token, { name: "x".repeat(3 << 20), url: "https://misp.example.org/", authkey: "k".repeat(40) });
+    expect(huge.status).toBe(413);
+    expect(huge.body.code).toBeTypeOf("string");
+    expect((await call(a.app, "GET", "/servers/abc", a.admin.token)).status).toBe(422);
+    const server = await addServer(a, b);
+    const bad = await call(a.app, "POST", `/servers/${server.id}/events/not-a-uuid/pull`, a.admin.token);
+    expect(bad.status, bad.text).toBe(422);
+    expect((await call(a.app, "GET", "/servers/999999", a.admin.token)).status).toBe(404);
+  });
+});
