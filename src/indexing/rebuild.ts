@@ -1,3 +1,4 @@
+import type pg from "pg";
 import type { Sql } from "../platform/db/transaction.ts";
 import type { SearchDocument, SearchIndex } from "../search/search-index.ts";
 import { attributeDocumentPage, eventDocumentPage } from "./documents.ts";
@@ -8,30 +9,64 @@ export type RebuildableIndex = (typeof REBUILDABLE)[number];
 
 const PAGE = 5000;
 
+/** Where a rebuild is: every row with an id up to `after` is written (`written` documents so far). */
+export interface RebuildCursor {
+  after: number;
+  written: number;
+}
+
+/** A cursor with the number of rows the index will hold (counted when the rebuild starts or resumes). */
+export interface RebuildProgress extends RebuildCursor {
+  total: number;
+}
+
+export interface RebuildOptions {
+  /** Continue after this cursor instead of emptying the index first (a rebuild that was stopped). */
+  from?: RebuildCursor | null;
+  pageSize?: number;
+  /** Called after each page is written, before the next is read: a cursor saved here resumes the rebuild. */
+  onPage?: (progress: RebuildProgress) => Promise<void> | void;
+}
+
 /**
  * Rebuilds an index from PostgreSQL: empties it, then writes every document in id order, in pages.
  * Documents of rows gone from PostgreSQL disappear. Changes committed meanwhile are indexed by the
- * indexer as usual (both write the rows' current state, so the order does not matter).
+ * indexer as usual (both write the rows' current state, so the order does not matter), which is
+ * also why a rebuild resumed from its cursor ends with the index a rebuild from scratch would leave.
  */
-export async function rebuildIndex(
-  sql: Sql,
-  search: SearchIndex,
-  index: RebuildableIndex,
-  onProgress: (written: number) => void = () => {},
-): Promise<number> {
+export async function rebuildIndex(sql: Sql, search: SearchIndex, index: RebuildableIndex, opts: RebuildOptions = {}): Promise<number> {
   await ensureSearchIndices(search);
-  await search.clear(index);
+  const table = index === "svc-events" ? "events" : "attributes";
+  let { after, written } = opts.from ?? { after: 0, written: 0 };
+  if (!opts.from) await search.clear(index);
+  const { rows } = await sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table} WHERE id > $1`, [after]);
+  const total = written + rows[0].n;
   const page = index === "svc-events" ? eventDocumentPage : attributeDocumentPage;
-  let after = 0;
-  let written = 0;
   for (;;) {
-    const { docs, last }: { docs: SearchDocument[]; last: number | null } = await page(sql, after, PAGE);
+    const { docs, last }: { docs: SearchDocument[]; last: number | null } = await page(sql, after, opts.pageSize ?? PAGE);
     if (last === null) break;
     await search.bulkIndex(index, docs);
     written += docs.length;
     after = last;
-    onProgress(written);
+    await opts.onPage?.({ after, written, total: Math.max(total, written) });
   }
   await search.refresh(index);
   return written;
+}
+
+/**
+ * A session lock per index for the length of a rebuild: a second rebuild of the same index is
+ * refused (null) rather than interleaved, and a killed process's lock goes with its connection.
+ */
+export async function lockRebuild(pool: pg.Pool, index: RebuildableIndex): Promise<(() => Promise<void>) | null> {
+  const client = await pool.connect();
+  const { rows } = await client.query<{ locked: boolean }>("SELECT pg_try_advisory_lock(hashtext('rebuild:' || $1)) AS locked", [index]);
+  if (!rows[0].locked) {
+    client.release();
+    return null;
+  }
+  return async () => {
+    await client.query("SELECT pg_advisory_unlock(hashtext('rebuild:' || $1))", [index]);
+    client.release();
+  };
 }

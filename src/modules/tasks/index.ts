@@ -7,7 +7,7 @@ export type { CronField, Schedule } from "./schedule.ts";
 export { queueRun, wakeTicker } from "./task-queue.ts";
 export { taskFullName, taskNamed } from "./task-registry.ts";
 export { scheduleOfRecord, taskRunRecord } from "./task-store.ts";
-export { deleteScheduledTask, findScheduledTask, finishRun, insertScheduledTask, requeueRun, saveRunProgress, startRunAttempt, updateScheduledTask } from "./task-store.ts";
+export { deleteScheduledTask, findScheduledTask, finishRun, insertScheduledTask, requeueRun, resumeCommandRun, saveRunProgress, startCommandRun, startRunAttempt, updateScheduledTask } from "./task-store.ts";
 export type { ScheduledTaskRow, TaskRunRow } from "./task-store.ts";
 export { CRON_DOC, REGISTERED_TASK_DOC, SCHEDULED_TASK_DOC, SCHEDULE_DOC, TASK_DOC, TASK_RUN_DOC, TASK_RUN_STATUS_DOC, TASK_TYPES_DOC } from "./tasks.docs.ts";
 export { scheduleTaskContract, scheduledTaskPatchContract } from "./tasks.contracts.ts";

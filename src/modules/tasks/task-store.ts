@@ -304,3 +304,31 @@ export async function finishRun(sql: Sql, id: string, status: "succeeded" | "fai
 export async function requeueRun(sql: Sql, id: string, error: string): Promise<void> {
   await sql.query("UPDATE task_runs SET status = 'queued', last_error = $2 WHERE id = $1", [id, error]);
 }
+
+/**
+ * A run that a command executes itself, not the worker (`npm run reindex`): recorded as running,
+ * with no job, so operators follow its progress like any other run (GET /tasks/{run_id}).
+ */
+export async function startCommandRun(sql: Sql, task: string, kwargs: Record<string, unknown>): Promise<TaskRunRow> {
+  const { rows } = await sql.query(
+    `INSERT INTO task_runs (task, kwargs, trigger, status, attempts, max_attempts, grant_scopes, started_at)
+     VALUES ($1, $2, 'manual', 'running', 1, 1, '{}', now()) RETURNING ${RUN_COLUMNS}`,
+    [task, JSON.stringify(kwargs)],
+  );
+  return toRun(rows[0]);
+}
+
+/**
+ * The latest command run of `task` with these kwargs when it did not succeed: still `running` (its
+ * process was killed) or `failed`. Its progress says where to resume; it is running again once returned.
+ */
+export async function resumeCommandRun(sql: Sql, task: string, kwargs: Record<string, unknown>): Promise<TaskRunRow | null> {
+  const { rows } = await sql.query(
+    `UPDATE task_runs SET status = 'running', attempts = attempts + 1, max_attempts = attempts + 1, finished_at = NULL
+      WHERE id = (SELECT id FROM task_runs WHERE task = $1 AND kwargs = $2::jsonb AND job_id IS NULL ORDER BY queued_at DESC LIMIT 1)
+        AND status IN ('running', 'failed')
+      RETURNING ${RUN_COLUMNS}`,
+    [task, JSON.stringify(kwargs)],
+  );
+  return rows[0] ? toRun(rows[0]) : null;
+}
