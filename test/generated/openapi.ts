@@ -1620,6 +1620,145 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/servers/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Your organisation's MISP servers (administrators: every one), skip/limit, plain array; API keys are never answered */
+        get: operations["listServers"];
+        put?: never;
+        /** Add a MISP server for your organisation: url, authkey (stored encrypted, write-only), pull and push rules */
+        post: operations["createServer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/servers/{server_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One MISP server of your organisation (another's: 404) */
+        get: operations["getServer"];
+        put?: never;
+        post?: never;
+        /** Delete a MISP server and the schedules that pull from or push to it (pulled events stay) */
+        delete: operations["deleteServer"];
+        options?: never;
+        head?: never;
+        /** Change a MISP server; a new authkey replaces the stored one; changed pull rules, url or organisation start the next pull from the beginning */
+        patch: operations["updateServer"];
+        trace?: never;
+    };
+    "/servers/{server_id}/events/{event_uuid}/pull": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Pull one remote event by uuid now (whatever the rules say; stored only when newer than the copy here); 404 when the remote does not show it */
+        post: operations["pullServerEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/servers/{server_id}/events/{event_uuid}/push": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Push one of the organisation's events now, as the push rules and its distribution allow (events/add, or events/edit when the remote holds an older version) */
+        post: operations["pushServerEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/servers/{server_id}/preview-pull": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The remote events the next pull would take (its events/index with the pull rules applied, from the cursor on), without writing anything; 503 when the remote fails */
+        post: operations["previewServerPull"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/servers/{server_id}/pull": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Pull now, as you (servers:pull with events:create and events:sync): a task run (server_pull) taking every remote event the rules take that is newer than the cursor, resumable; GET /tasks/{task_id} shows its progress and counts */
+        post: operations["pullServer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/servers/{server_id}/push": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Push now, as you (servers:push with events:read): a task run (server_push) sending the organisation's events the push rules take, never distribution 0 nor a sharing group the remote organisation is not in, distributions capped */
+        post: operations["pushServer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/servers/{server_id}/test-connection": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Ask the remote its version (servers/getVersion) and who the key is (users/view/me): ok, version, perm_sync, user, organisation and the problems found; a failure is in the answer, not an error */
+        post: operations["testServerConnection"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/settings/runtime": {
         parameters: {
             query?: never;
@@ -4110,6 +4249,167 @@ export interface components {
             name: string;
         } & {
             [key: string]: unknown;
+        };
+        /** @description A MISP server to pull from and push to; its API key is write-only (authkey_set says one is stored) */
+        Server: {
+            /**
+             * @description True: an API key is stored (its value is never answered)
+             * @constant
+             */
+            authkey_set: true;
+            /**
+             * Format: date-time
+             * @description When the server was added
+             */
+            created_at: string;
+            created_by: number | null;
+            /** @description The server's numeric id */
+            id: number;
+            /** @description When the last pull finished */
+            last_pulled_at: string | null;
+            /** @description When the last push finished */
+            last_pushed_at: string | null;
+            /** @description A name for the server */
+            name: string;
+            /** @description The organisation that owns the server: pulled events are its events (administrators may set another) */
+            org_id: number;
+            /** @description Epoch seconds: every remote event changed up to then was committed by a pull; the next pull starts there */
+            pull_cursor: number;
+            /** @description Scheduled pulls run only when true (a pull by hand always may) */
+            pull_enabled: boolean;
+            /** @description Which remote events a pull takes: tags and organisations (Orgc names or uuids) to include or exclude, only events changed since a timestamp, published only */
+            pull_rules: {
+                /** @description Organisations by name or uuid (the event's creator, Orgc): include and exclude as for tags */
+                orgs?: {
+                    /** @description None of these */
+                    exclude?: string[];
+                    /** @description At least one of these */
+                    include?: string[];
+                };
+                /** @description Only published events (default true, as MISP) */
+                published_only?: boolean;
+                /** @description Pull only: only events whose timestamp is at least this (epoch seconds) */
+                since?: number | null;
+                /** @description Tag names: with include, an event needs at least one of them; with exclude, none of them */
+                tags?: {
+                    /** @description None of these */
+                    exclude?: string[];
+                    /** @description At least one of these */
+                    include?: string[];
+                };
+            };
+            /** @description Pushes run only when true */
+            push_enabled: boolean;
+            /** @description Which of the organisation's events a push sends: tags and organisations to include or exclude, published only, and the highest distribution the remote receives */
+            push_rules: {
+                /** @description Push only: events and their attributes of a higher distribution (1 this community, 2 connected, 3 all) are sent with this one; default 3 */
+                max_distribution?: number;
+                /** @description Organisations by name or uuid (the event's creator, Orgc): include and exclude as for tags */
+                orgs?: {
+                    /** @description None of these */
+                    exclude?: string[];
+                    /** @description At least one of these */
+                    include?: string[];
+                };
+                /** @description Only published events (default true, as MISP) */
+                published_only?: boolean;
+                /** @description Tag names: with include, an event needs at least one of them; with exclude, none of them */
+                tags?: {
+                    /** @description None of these */
+                    exclude?: string[];
+                    /** @description At least one of these */
+                    include?: string[];
+                };
+            };
+            /**
+             * Format: date-time
+             * @description When the server was last changed
+             */
+            updated_at: string;
+            /** @description The remote MISP's base URL (http or https), e.g. https://misp.example.org/ or this service's http://host/misp/ */
+            url: string;
+        };
+        /** @description What test-connection found */
+        ServerConnection: {
+            /** @description True: the remote answered as a MISP and named the sync user's organisation */
+            ok: boolean;
+            /** @description The remote user's organisation */
+            organisation: {
+                name: string;
+                uuid: string;
+            } | null;
+            /** @description Whether the remote user holds MISP's sync permission */
+            perm_sync: boolean | null;
+            /** @description Why the connection is not usable for sync, in words; empty when it is */
+            problems: string[];
+            /** @description The remote user's e-mail (users/view/me) */
+            user: string | null;
+            /** @description The remote's MISP version (servers/getVersion) */
+            version: string | null;
+        };
+        /** @description The remote events a pull would take now (rules applied, from the cursor on, oldest change first), nothing written */
+        ServerPullPreview: {
+            events: {
+                distribution: number;
+                info: string;
+                /** @description The creator organisation's name */
+                orgc: string;
+                published: boolean;
+                /** @description The timestamp of the copy stored here, or null */
+                stored_timestamp: number | null;
+                tags: string[];
+                timestamp: number;
+                uuid: string;
+            }[];
+            /** @description How many remote events the next pull would consider */
+            total: number;
+        };
+        /** @description What a pull of one event did */
+        ServerPullResult: {
+            attributes_created: number;
+            attributes_updated: number;
+            cursor: number;
+            events_created: number;
+            events_unchanged: number;
+            events_updated: number;
+            listed: number;
+            rejected: number;
+            rejections: {
+                reason: string;
+                uuid: string;
+            }[];
+            taken: number;
+        };
+        /** @description What a push of one event did */
+        ServerPushResult: {
+            considered: number;
+            events_created: number;
+            events_unchanged: number;
+            events_updated: number;
+            /** @description Not allowed to the remote organisation by its distribution */
+            refused: number;
+            rejected: number;
+            rejections: {
+                reason: string;
+                uuid: string;
+            }[];
+            /** @description Left out by the push rules */
+            skipped: number;
+        };
+        /** @description A pull or push queued now: its run, whose progress and counts GET /tasks/{task_id} shows */
+        ServerSyncStarted: {
+            run: components["schemas"]["TaskRun"];
+            /** @description The run, in the peer's shape */
+            task: {
+                /** Format: uuid */
+                id: string;
+                name: string;
+                /**
+                 * @description Its state: queued, running, succeeded, failed or cancelled
+                 * @enum {string}
+                 */
+                status: "queued" | "running" | "succeeded" | "failed" | "cancelled";
+            };
         };
         /** @description A confirmation, with the namespace's new value under its name (`{message, <namespace>: <value>}`) */
         SettingChanged: {
@@ -9185,6 +9485,379 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ScopeCatalogue"];
+                };
+            };
+        };
+    };
+    listServers: {
+        parameters: {
+            query?: {
+                limit?: string;
+                skip?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            "4XX": components["responses"]["Error"];
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Server"][];
+                };
+            };
+        };
+    };
+    createServer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The API key of the remote sync user: write-only, stored encrypted, never answered */
+                    authkey: string;
+                    /** @description A name for the server */
+                    name: string;
+                    /** @description The organisation that owns the server: pulled events are its events (administrators may set another) */
+                    org_id?: number;
+                    /** @description Scheduled pulls run only when true (a pull by hand always may) (default false) */
+                    pull_enabled?: boolean;
+                    pull_rules?: {
+                        /** @description Organisations by name or uuid (the event's creator, Orgc): include and exclude as for tags */
+                        orgs?: {
+                            /** @description None of these */
+                            exclude?: string[];
+                            /** @description At least one of these */
+                            include?: string[];
+                        };
+                        /** @description Only published events (default true, as MISP) */
+                        published_only?: boolean;
+                        /** @description Pull only: only events whose timestamp is at least this (epoch seconds) */
+                        since?: number | null;
+                        /** @description Tag names: with include, an event needs at least one of them; with exclude, none of them */
+                        tags?: {
+                            /** @description None of these */
+                            exclude?: string[];
+                            /** @description At least one of these */
+                            include?: string[];
+                        };
+                    };
+                    /** @description Pushes run only when true (default false) */
+                    push_enabled?: boolean;
+                    push_rules?: {
+                        /** @description Push only: events and their attributes of a higher distribution (1 this community, 2 connected, 3 all) are sent with this one; default 3 */
+                        max_distribution?: number;
+                        /** @description Organisations by name or uuid (the event's creator, Orgc): include and exclude as for tags */
+                        orgs?: {
+                            /** @description None of these */
+                            exclude?: string[];
+                            /** @description At least one of these */
+                            include?: string[];
+                        };
+                        /** @description Only published events (default true, as MISP) */
+                        published_only?: boolean;
+                        /** @description Tag names: with include, an event needs at least one of them; with exclude, none of them */
+                        tags?: {
+                            /** @description None of these */
+                            exclude?: string[];
+                            /** @description At least one of these */
+                            include?: string[];
+                        };
+                    };
+                    /** @description The remote MISP's base URL (http or https), e.g. https://misp.example.org/ or this service's http://host/misp/, at most 2048 characters */
+                    url: string;
+                };
+            };
+        };
+        responses: {
+            "4XX": components["responses"]["Error"];
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Server"];
+                };
+            };
+        };
+    };
+    getServer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                server_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            "4XX": components["responses"]["Error"];
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Server"];
+                };
+            };
+        };
+    };
+    deleteServer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                server_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            "4XX": components["responses"]["Error"];
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    updateServer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                server_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The API key of the remote sync user: write-only, stored encrypted, never answered */
+                    authkey?: string;
+                    /** @description A name for the server */
+                    name?: string;
+                    /** @description The organisation that owns the server: pulled events are its events (administrators may set another) */
+                    org_id?: number;
+                    /** @description Scheduled pulls run only when true (a pull by hand always may) (default false) */
+                    pull_enabled?: boolean;
+                    pull_rules?: {
+                        /** @description Organisations by name or uuid (the event's creator, Orgc): include and exclude as for tags */
+                        orgs?: {
+                            /** @description None of these */
+                            exclude?: string[];
+                            /** @description At least one of these */
+                            include?: string[];
+                        };
+                        /** @description Only published events (default true, as MISP) */
+                        published_only?: boolean;
+                        /** @description Pull only: only events whose timestamp is at least this (epoch seconds) */
+                        since?: number | null;
+                        /** @description Tag names: with include, an event needs at least one of them; with exclude, none of them */
+                        tags?: {
+                            /** @description None of these */
+                            exclude?: string[];
+                            /** @description At least one of these */
+                            include?: string[];
+                        };
+                    };
+                    /** @description Pushes run only when true (default false) */
+                    push_enabled?: boolean;
+                    push_rules?: {
+                        /** @description Push only: events and their attributes of a higher distribution (1 this community, 2 connected, 3 all) are sent with this one; default 3 */
+                        max_distribution?: number;
+                        /** @description Organisations by name or uuid (the event's creator, Orgc): include and exclude as for tags */
+                        orgs?: {
+                            /** @description None of these */
+                            exclude?: string[];
+                            /** @description At least one of these */
+                            include?: string[];
+                        };
+                        /** @description Only published events (default true, as MISP) */
+                        published_only?: boolean;
+                        /** @description Tag names: with include, an event needs at least one of them; with exclude, none of them */
+                        tags?: {
+                            /** @description None of these */
+                            exclude?: string[];
+                            /** @description At least one of these */
+                            include?: string[];
+                        };
+                    };
+                    /** @description The remote MISP's base URL (http or https), e.g. https://misp.example.org/ or this service's http://host/misp/, at most 2048 characters */
+                    url?: string;
+                };
+            };
+        };
+        responses: {
+            "4XX": components["responses"]["Error"];
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Server"];
+                };
+            };
+        };
+    };
+    pullServerEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                event_uuid: string;
+                server_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            "4XX": components["responses"]["Error"];
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServerPullResult"];
+                };
+            };
+        };
+    };
+    pushServerEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                event_uuid: string;
+                server_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            "4XX": components["responses"]["Error"];
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServerPushResult"];
+                };
+            };
+        };
+    };
+    previewServerPull: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                server_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Events to list, 1 to 1000 (default 100) */
+                    limit?: number;
+                };
+            };
+        };
+        responses: {
+            "4XX": components["responses"]["Error"];
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServerPullPreview"];
+                };
+            };
+        };
+    };
+    pullServer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                server_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            "4XX": components["responses"]["Error"];
+            /** @description Success */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServerSyncStarted"];
+                };
+            };
+        };
+    };
+    pushServer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                server_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            "4XX": components["responses"]["Error"];
+            /** @description Success */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServerSyncStarted"];
+                };
+            };
+        };
+    };
+    testServerConnection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                server_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            "4XX": components["responses"]["Error"];
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServerConnection"];
                 };
             };
         };
