@@ -40,6 +40,27 @@ const mispAttributeInput = z
     Tag: z.array(z.object({ name: z.string() }).loose()).max(100).optional(),
   })
   .loose();
+/** A MISP attribute (attributes/add, an object's Attribute[]) in the service's vocabulary, with the tag names it carries. */
+export function parseMispAttribute(item: unknown): { input: AttributeCreate; tags: string[] } {
+  const a = parseInput(mispAttributeInput, item);
+  return {
+    input: { ...common(a), type: a.type, value: a.value, ...(a.uuid ? { uuid: a.uuid } : {}), ...(a.object_relation != null ? { objectRelation: a.object_relation } : {}) },
+    tags: (a.Tag ?? []).map((t) => String(t.name)),
+  };
+}
+
+/**
+ * MISP's multi-value form: `{"type": "ip-dst", "value": ["a", "b"]}` is one attribute per value,
+ * the other fields shared (each gets its own uuid).
+ */
+function expandValues(items: unknown[]): unknown[] {
+  return items.flatMap((item) => {
+    if (!item || typeof item !== "object" || Array.isArray(item)) return [item];
+    const { value, uuid: _uuid, ...rest } = item as Record<string, unknown>;
+    return Array.isArray(value) ? value.map((v) => ({ ...rest, value: v })) : [item];
+  });
+}
+
 const mispAttributeEdit = z.object({ type: z.string().max(100).optional(), value: value.optional(), ...mispAttributeFields }).loose();
 
 const common = (a: z.output<typeof mispAttributeEdit>): AttributePatch => ({
@@ -74,24 +95,24 @@ const isRefusal = (err: unknown) => err instanceof InputError || (err instanceof
 
 export const mispAttributeRoutes = [
   defineMispRoute({
-    method: "POST", path: "/misp/attributes/add/{event_id}", operationId: "mispAddAttribute", summary: `MISP attributes/add: one attribute or a list (at most ${MAX_ATTRIBUTES_PER_ADD}), each created alone; the refused ones are listed in errors by position (attribute_0, ...); none created is MISP's 403 "Could not add Attribute"`,
+    method: "POST", path: "/misp/attributes/add/{event_id}", operationId: "mispAddAttribute", summary: `MISP attributes/add: one attribute, a list, or one with a list of values (one attribute each) (at most ${MAX_ATTRIBUTES_PER_ADD}), each created alone; the refused ones are listed in errors by position (attribute_0, ...); none created is MISP's 403 "Could not add Attribute"`,
     scopes: ["attributes:create"], params: eventParam, status: 200, response: MispAttributeAddSchema, body: z.unknown(),
     misp: { notFound: "Invalid event", forbidden: "You do not have permission to do that.", saveFailed: "add Attribute" },
     handler: async ({ principal, params, body, services }) => {
       const eventUuid = await eventUuidOf(services, principal, params.event_id);
       await services.events.get(principal, eventUuid);
       const given = unwrap(body, "Attribute");
-      const items = Array.isArray(given) ? given : [given];
+      const items = expandValues(Array.isArray(given) ? given : [given]);
       if (items.length === 0 || items.length > MAX_ATTRIBUTES_PER_ADD) throw errors.invalidInput(["Attribute"], `must hold 1 to ${MAX_ATTRIBUTES_PER_ADD} attributes`);
       const created = [];
       const fails: Record<string, unknown> = {};
       for (const [k, item] of items.entries()) {
         try {
-          const a = parseInput(mispAttributeInput, item);
-          const input: AttributeCreate = { ...common(a), type: a.type, value: a.value, eventUuid, ...(a.uuid ? { uuid: a.uuid } : {}) };
-          let stored = await services.attributes.create(principal, input);
-          for (const t of a.Tag ?? []) await services.attributes.tag(principal, stored.uuid, t.name);
-          if (a.Tag?.length) stored = await services.attributes.get(principal, stored.uuid);
+          // A standalone attribute has no object relation, whatever the client sent.
+          const { input: { objectRelation: _relation, ...input }, tags } = parseMispAttribute(item);
+          let stored = await services.attributes.create(principal, { ...input, eventUuid });
+          for (const name of tags) await services.attributes.tag(principal, stored.uuid, name);
+          if (tags.length) stored = await services.attributes.get(principal, stored.uuid);
           created.push(mispAttribute(stored));
         } catch (err) {
           if (!isRefusal(err)) throw err;

@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
 import { z } from "zod";
 import type { Principal } from "../../src/auth/principal.ts";
-import { errors, type ValidationIssue } from "../../src/platform/errors.ts";
+import { errors, parseInput, type ValidationIssue } from "../../src/platform/errors.ts";
 import type { Services } from "../../src/services.ts";
 import { IMPORT_BODY_LIMIT } from "../routes/events.ts";
 import { mispException, mispFieldErrors } from "./misp-errors.ts";
@@ -15,6 +15,8 @@ const now = () => Math.floor(Date.now() / 1000);
 
 /** `/metadata:1`: the event without its attributes, objects and reports. */
 const metadataParam = namedParams({ metadata: mispBool.optional() });
+/** What PyMISP's get_event posts to events/view. */
+const viewBody = namedParams({ metadata: mispBool.optional(), deleted: z.union([mispBool, z.array(z.union([z.literal(0), z.literal(1)]))]).optional(), extended: mispBool.optional() });
 
 /** The event as MISP answers it: its MISP JSON with the numeric ids; `errors` names the attributes left out. */
 async function answer(services: Services, p: Principal | null, uuid: string, metadata: boolean | undefined, skipped: ValidationIssue[] = []) {
@@ -34,13 +36,17 @@ function eventObject(body: unknown): Record<string, unknown> | null {
   return inner && typeof inner === "object" && !Array.isArray(inner) ? (inner as Record<string, unknown>) : null;
 }
 
-/** The uuids MISP gives what arrives without one: the event, its attributes and objects (and theirs). */
+/**
+ * The uuids MISP gives what arrives without one: the event, its attributes and objects (and theirs).
+ * PyMISP's `malware_filename` (the file name part of a malware-sample's value, which it adds when
+ * loading one) goes: MISP derives it, the import knows no such field.
+ */
 function withUuids(event: Record<string, unknown>): Record<string, unknown> {
   const give = (items: unknown, nested?: string): unknown =>
     Array.isArray(items)
       ? items.map((i) => {
           if (!i || typeof i !== "object" || Array.isArray(i)) return i;
-          const item = i as Record<string, unknown>;
+          const { malware_filename: _derived, ...item } = i as Record<string, unknown>;
           return { ...item, uuid: item.uuid ?? crypto.randomUUID(), ...(nested && nested in item ? { [nested]: give(item[nested]) } : {}) };
         })
       : items;
@@ -85,16 +91,24 @@ export const mispEventRoutes = [
       return answer(services, principal, imported.event.uuid, query.metadata, imported.skipped);
     },
   }),
-  defineMispRoute({
-    method: "GET", path: "/misp/events/view/{event_id}", operationId: "mispViewEvent", summary: "MISP events/view: an event by numeric id or uuid, in MISP JSON with its ids (HEAD: 200 or 404); /metadata:1 without attributes",
-    scopes: ["events:read"], params: eventParam, query: metadataParam, status: 200, response: MispEventSchema, misp: MESSAGES,
-    handler: async ({ principal, params, query, services }) => {
-      const uuid = await eventUuidOf(services, principal, params.event_id);
-      // MISP has no soft-deleted events: one deleted through our own API is gone for MISP clients.
-      if ((await services.events.get(principal, uuid)).deleted) throw errors.notFound("Event");
-      return answer(services, principal, uuid, query.metadata);
-    },
-  }),
+  ...(["GET", "POST"] as const).map((method) =>
+    defineMispRoute({
+      method, path: "/misp/events/view/{event_id}", operationId: method === "GET" ? "mispViewEvent" : "mispViewEventByPost",
+      summary: method === "GET"
+        ? "MISP events/view: an event by numeric id or uuid, in MISP JSON with its ids (HEAD: 200 or 404); /metadata:1 without attributes"
+        : "MISP events/view by POST, as PyMISP's get_event sends it with deleted or extended in the body: the same event (deleted attributes are in the answer with deleted true; extended events are not kept)",
+      scopes: ["events:read"], params: eventParam, query: metadataParam, status: 200, response: MispEventSchema, misp: MESSAGES,
+      ...(method === "POST" ? { body: z.unknown() } : {}),
+      handler: async ({ principal, params, query, body, services }) => {
+        // The body's deleted and extended are checked and change nothing (see the summary).
+        const fromBody = method === "POST" ? parseInput(viewBody, body ?? {}).metadata : undefined;
+        const uuid = await eventUuidOf(services, principal, params.event_id);
+        // MISP has no soft-deleted events: one deleted through our own API is gone for MISP clients.
+        if ((await services.events.get(principal, uuid)).deleted) throw errors.notFound("Event");
+        return answer(services, principal, uuid, query.metadata ?? fromBody);
+      },
+    }),
+  ),
   defineMispRoute({
     method: "POST", path: "/misp/events/edit/{event_id}", operationId: "mispEditEvent", summary: "MISP events/edit: update an event from MISP JSON (its fields; the attributes and objects it carries are added or updated by uuid, none removed)",
     scopes: ["events:update"], params: eventParam, query: metadataParam, status: 200, response: MispEventSchema, bodyLimit: IMPORT_BODY_LIMIT, body: z.unknown(),

@@ -1,9 +1,10 @@
 import { z } from "zod";
-import type { Principal } from "../../src/auth/principal.ts";
+import { hasScope, type Principal } from "../../src/auth/principal.ts";
 import type { AttributeView } from "../../src/modules/attributes/index.ts";
 import type { EventView, TagView } from "../../src/modules/events/index.ts";
 import { AppError, parseInput } from "../../src/platform/errors.ts";
 import type { Services } from "../../src/services.ts";
+import { parseMachineTag, type TagRecord } from "../../src/modules/tags/index.ts";
 import { named } from "../contract.ts";
 import { mispException, mispSaveFailed } from "./misp-errors.ts";
 import { defineMispRoute, mispBool, namedParams } from "./misp-route.ts";
@@ -66,6 +67,58 @@ async function tagTarget(services: Services, p: Principal | null, target: Target
 /** The target's tags as they are now (their ids, for MISP's messages). */
 const reload = (services: Services, p: Principal | null, target: Target) => findTarget(services, p, target.uuid);
 
+/** Tags one tags/search answers at most. */
+const MAX_SEARCH_TAGS = 1000;
+const tagId = z.object({ tag_id: z.string().regex(/^\d{1,10}$/).transform(Number).refine((n) => n >= 1 && n <= 2_147_483_647) }).strict();
+const tagEditFields = z
+  .object({
+    name: z.string().optional(),
+    colour: z.string().optional(),
+    exportable: mispBool.optional(),
+    hide_tag: mispBool.optional(),
+    local_only: mispBool.optional(),
+    numerical_value: z.union([z.number().int(), z.string().regex(/^-?\d{1,10}$/).transform(Number)]).nullable().optional(),
+  })
+  .loose();
+
+/** MISP's tag fields in the service's vocabulary (only those given). */
+const tagFields = (t: z.output<typeof tagEditFields>) => ({
+  ...(t.name !== undefined ? { name: t.name } : {}),
+  ...(t.colour ? { colour: t.colour } : {}),
+  ...(t.exportable !== undefined ? { exportable: t.exportable } : {}),
+  ...(t.hide_tag !== undefined ? { hideTag: t.hide_tag } : {}),
+  ...(t.local_only !== undefined ? { localOnly: t.local_only } : {}),
+  ...(t.numerical_value !== undefined ? { numericalValue: t.numerical_value } : {}),
+});
+
+/** A SQL LIKE pattern (MISP's `%` and `_`) as a case-insensitive whole-name test, and its longest literal run to narrow the catalogue with. */
+function likePattern(pattern: string): { test: (name: string) => boolean; literal: string } {
+  const re = new RegExp(`^${pattern.split("").map((c) => (c === "%" ? ".*" : c === "_" ? "." : c.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))).join("")}$`, "is");
+  const literal = pattern.split(/[%_]/).reduce((a, b) => (b.length > a.length ? b : a), "");
+  return { test: (name) => re.test(name), literal };
+}
+
+/** The taxonomy a machine tag belongs to and its predicate (with the tag's entry), as MISP's tags/search adds them; null when none is known. */
+async function taxonomyOf(services: Services, p: Principal | null, name: string) {
+  const machine = parseMachineTag(name);
+  if (!machine) return null;
+  const found = (await services.taxonomies.list(p, { filter: machine.namespace, size: 100 })).items.find((t) => t.namespace === machine.namespace);
+  if (!found) return null;
+  const taxonomy = await services.taxonomies.get(p, found.id);
+  const predicate = taxonomy.predicates.find((pr) => pr.value === machine.predicate);
+  if (!predicate) return null;
+  const entries = machine.value === null ? [] : predicate.entries.filter((e) => e.value === machine.value);
+  if (machine.value !== null && entries.length === 0) return null;
+  const num = (n: number | null) => (n === null ? null : String(n));
+  return {
+    Taxonomy: { id: String(taxonomy.id), namespace: taxonomy.namespace, description: taxonomy.description, version: String(taxonomy.version), enabled: taxonomy.enabled, exclusive: taxonomy.exclusive, required: taxonomy.required, highlighted: taxonomy.highlighted },
+    TaxonomyPredicate: {
+      id: String(predicate.id), taxonomy_id: String(taxonomy.id), value: predicate.value, expanded: predicate.expanded, colour: predicate.colour ?? "", description: predicate.description ?? "", exclusive: predicate.exclusive, numerical_value: num(predicate.numericalValue),
+      TaxonomyEntry: entries.map((e) => ({ id: String(e.id), taxonomy_predicate_id: String(predicate.id), value: e.value, expanded: e.expanded, colour: e.colour ?? "", description: e.description ?? "", numerical_value: num(e.numericalValue) })),
+    },
+  };
+}
+
 const MispTagIndexSchema = named("MispTagIndex", z.object({ Tag: z.array(MispTagSchema) }), "Every tag, as MISP's tags/index");
 const MispTagBodySchema = named("MispTagBody", z.object({ Tag: MispTagSchema }), "One tag, as MISP answers tags/add");
 
@@ -83,6 +136,75 @@ export const mispTagRoutes = [
         if (page >= batch.pages) break;
       }
       return { Tag: tags };
+    },
+  }),
+  defineMispRoute({
+    method: "POST", path: "/misp/tags/search", operationId: "mispSearchTags",
+    summary: `MISP tags/search: tags whose name matches (tag or tagname: a name or a list, % and _ as in SQL LIKE, case-insensitive; strict_tagname: exact names or ids), each as {Tag, Taxonomy, TaxonomyPredicate} with its taxonomy where one is known; at most ${MAX_SEARCH_TAGS}`,
+    scopes: ["tags:read"], status: 200, body: z.unknown(),
+    response: named("MispTagSearch", z.array(z.object({ Tag: MispTagSchema, Taxonomy: z.record(z.string(), z.unknown()).optional(), TaxonomyPredicate: z.record(z.string(), z.unknown()).optional() })), "Tags found, each with its taxonomy and predicate where known"),
+    misp: { notFound: "Invalid tag" },
+    handler: async ({ principal, body, services }) => {
+      const given = body && typeof body === "object" && !Array.isArray(body) && "Tag" in body ? (body as { Tag: unknown }).Tag : body;
+      const names = z.union([z.string().max(255), z.array(z.string().max(255)).max(100)]);
+      const q = parseInput(z.object({ tag: names.optional(), tagname: names.optional(), strict_tagname: mispBool.optional() }).loose(), given ?? {});
+      const wanted = [q.tag ?? q.tagname ?? []].flat().filter((t) => t !== "");
+      if (wanted.length === 0) throw mispException(405, "Invalid tag");
+      const found = new Map<number, TagRecord>();
+      for (const w of wanted) {
+        if (q.strict_tagname && /^\d+$/.test(w)) {
+          const byId = await services.tags.get(principal, Number(w)).catch((err: unknown) => (err instanceof AppError && err.code === "not_found" ? null : Promise.reject(err)));
+          if (byId) found.set(byId.id, byId);
+          continue;
+        }
+        const { test, literal } = q.strict_tagname ? { test: (n: string) => n === w, literal: w } : likePattern(w);
+        for (let page = 1; found.size < MAX_SEARCH_TAGS; page++) {
+          const batch = await services.tags.list(principal, { page, size: PAGE, ...(literal ? { filter: literal } : {}) });
+          for (const t of batch.items) if (test(t.name) && found.size < MAX_SEARCH_TAGS) found.set(t.id, t);
+          if (page >= batch.pages) break;
+        }
+      }
+      const out = [];
+      for (const t of found.values()) out.push({ Tag: mispTag(t), ...((await taxonomyOf(services, principal, t.name)) ?? {}) });
+      return out;
+    },
+  }),
+  defineMispRoute({
+    method: "GET", path: "/misp/tags/view/{tag_id}", operationId: "mispViewTag", summary: "MISP tags/view: one tag by its numeric id, with the number of events carrying it the caller may read (count, for a caller with events:read)",
+    scopes: ["tags:read"], params: tagId, status: 200, response: MispTagSchema,
+    misp: { notFound: "Invalid Tag" },
+    handler: async ({ principal, params, services }) => {
+      // MISP answers an unknown tag here with 405, not 404.
+      const t = await services.tags.get(principal, params.tag_id).catch((err: unknown) => {
+        throw err instanceof AppError && err.code === "not_found" ? mispException(405, "Invalid Tag") : err;
+      });
+      // The count is of events the caller may read, for a caller who may read events.
+      if (!hasScope(principal!, "events:read")) return mispTag(t);
+      const events = await services.events.list(principal, { tags: [t.name] }, { page: 1, size: 1 });
+      return { ...mispTag(t), count: events.total };
+    },
+  }),
+  defineMispRoute({
+    method: "POST", path: "/misp/tags/edit/{tag_id}", operationId: "mispEditTag", summary: "MISP tags/edit: change a tag's name, colour, exportable, hide_tag, local_only or numerical_value (the tag catalogue is shared: tags:admin)",
+    scopes: ["tags:update"], params: tagId, status: 200, response: MispTagBodySchema, body: z.unknown(),
+    misp: { notFound: "Invalid tag", saveFailed: "edit Tag" },
+    handler: async ({ principal, params, body, services }) => {
+      const given = body && typeof body === "object" && "Tag" in body ? (body as { Tag: unknown }).Tag : body;
+      // PyMISP sends the whole tag back: the fields that are the stored ones are no change.
+      const fields = tagFields(parseInput(tagEditFields, given ?? {}));
+      const current = await services.tags.get(principal, params.tag_id);
+      const changed = Object.fromEntries(Object.entries(fields).filter(([k, v]) => current[k as keyof typeof fields] !== v));
+      const t = Object.keys(changed).length ? await services.tags.update(principal, params.tag_id, changed) : current;
+      return { Tag: mispTag(t) };
+    },
+  }),
+  defineMispRoute({
+    method: "POST", path: "/misp/tags/delete/{tag_id}", operationId: "mispDeleteTag", summary: "MISP tags/delete: delete a tag and its links to events and attributes (tags:admin)",
+    scopes: ["tags:delete"], params: tagId, status: 200, response: named("MispTagDeleted", z.object({ name: z.string(), message: z.string(), url: z.string() })),
+    misp: { notFound: "Invalid tag" },
+    handler: async ({ principal, params, services }) => {
+      await services.tags.delete(principal, params.tag_id);
+      return { name: "Tag deleted.", message: "Tag deleted.", url: `/tags/delete/${params.tag_id}` };
     },
   }),
   defineMispRoute({

@@ -200,6 +200,16 @@ export class ObjectsService {
     return { where: LIVE_UNLESS_OBJECT_DELETED, orderBy: { id: "asc" as const } };
   }
 
+  /**
+   * The uuid of the object with MISP's numeric id, or null. It says nothing about who may read the
+   * object: the read or write the caller makes with the uuid checks that (and answers 404 alike).
+   */
+  async uuidOf(p: Principal | null, id: number): Promise<string | null> {
+    authorize(p);
+    const { rows } = await this.ctx.db.pool.query<{ uuid: string }>("SELECT uuid::text FROM objects WHERE id = $1", [id]);
+    return rows[0]?.uuid ?? null;
+  }
+
   async get(p: Principal | null, uuid: string): Promise<ObjectView> {
     authorize(p, "objects:read");
     const o = await loadObject(this.ctx.db.pool, uuid, p);
