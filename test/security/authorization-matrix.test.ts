@@ -19,10 +19,11 @@ import { taxonomyCases } from "./matrix/taxonomies.cases.ts";
 import { warninglistCases } from "./matrix/warninglists.cases.ts";
 import { mispCases } from "./matrix/misp.cases.ts";
 import { mispSearchCases } from "./matrix/misp-search.cases.ts";
+import { mispMoreCases } from "./matrix/misp-more.cases.ts";
 import { serverCases } from "./matrix/servers.cases.ts";
 
 /** Every area adds its cases here; the coverage test fails for any route without a row. */
-const cases: MatrixCase[] = [...identityCases, ...galaxyCases, ...eventCases, ...dataCoreCases, ...correlationCases, ...taskCases, ...feedCases, ...notificationCases, ...huntCases, ...mcpCases, ...exportCases, ...reportCases, ...sharingGroupCases, ...taxonomyCases, ...warninglistCases, ...mispCases, ...mispSearchCases, ...serverCases];
+const cases: MatrixCase[] = [...identityCases, ...galaxyCases, ...eventCases, ...dataCoreCases, ...correlationCases, ...taskCases, ...feedCases, ...notificationCases, ...huntCases, ...mcpCases, ...exportCases, ...reportCases, ...sharingGroupCases, ...taxonomyCases, ...warninglistCases, ...mispCases, ...mispSearchCases, ...mispMoreCases, ...serverCases];
 
 let app: TestApp;
 let world: MatrixWorld;
