@@ -1035,7 +1035,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** MISP attributes/add: one attribute or a list (at most 1000), each created alone; the refused ones are listed in errors by position (attribute_0, ...); none created is MISP's 403 "Could not add Attribute" */
+        /** MISP attributes/add: one attribute, a list, or one with a list of values (one attribute each) (at most 1000), each created alone; the refused ones are listed in errors by position (attribute_0, ...); none created is MISP's 403 "Could not add Attribute" */
         post: operations["mispAddAttribute"];
         delete?: never;
         options?: never;
@@ -1181,6 +1181,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/misp/events/freeTextImport/{event_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** MISP events/freeTextImport: the indicators of a text (refanged and typed as feeds do; at most 1000) added to the event as attributes, each alone (a refused one, such as a duplicate, is left out); adhereToWarninglists true leaves out values on an enabled warninglist, soft keeps them with to_ids off; returnMetaAttributes answers what was found and creates nothing */
+        post: operations["mispFreeTextImport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/misp/events/index": {
         parameters: {
             query?: never;
@@ -1261,6 +1278,195 @@ export interface paths {
         /** MISP events/view: an event by numeric id or uuid, in MISP JSON with its ids (HEAD: 200 or 404); /metadata:1 without attributes */
         get: operations["mispViewEvent"];
         put?: never;
+        /** MISP events/view by POST, as PyMISP's get_event sends it with deleted or extended in the body: the same event (deleted attributes are in the answer with deleted true; extended events are not kept) */
+        post: operations["mispViewEventByPost"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/misp/feeds/add": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** MISP feeds/add: a feed from MISP's fields (name, provider, url, source_format misp/freetext/csv/json, input_source network, enabled, distribution, publish, override_ids, rules, settings, headers as Name: value lines); input_source local needs an upload of the REST API */
+        post: operations["mispAddFeed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/misp/feeds/disable/{feed_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** MISP feeds/disable: disable a feed */
+        post: operations["mispDisableFeed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/misp/feeds/edit/{feed_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** MISP feeds/edit: change the fields given (PyMISP's enable_feed and disable_feed send {"Feed": {"enabled": ...}}) */
+        post: operations["mispEditFeed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/misp/feeds/enable/{feed_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** MISP feeds/enable: enable a feed */
+        post: operations["mispEnableFeed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/misp/feeds/fetchFromFeed/{feed_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** MISP feeds/fetchFromFeed: queue a fetch of an enabled feed as a task run (MISP's "Pull queued for background execution."); a disabled feed is MISP's answer saying so */
+        get: operations["mispFetchFromFeed"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/misp/feeds/index": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** MISP feeds/index: the feeds of the caller's organisation, each as {"Feed": {...}} (headers redacted); at most 10000 */
+        get: operations["mispFeedIndex"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/misp/feeds/view/{feed_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** MISP feeds/view: one feed of the caller's organisation (headers redacted) */
+        get: operations["mispViewFeed"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/misp/galaxies/index": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** MISP galaxies/index: every galaxy, each as {"Galaxy": {...}} */
+        get: operations["mispGalaxyIndex"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/misp/objects/add/{event_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** MISP objects/add: an object with its attributes (tags included) and ObjectReference, in one transaction (an invalid attribute: MISP's 403 "Could not add Object", nothing written) */
+        post: operations["mispAddObject"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/misp/objects/delete/{object_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** MISP objects/delete: soft-delete an object with its attributes and references; hard (/1, /hard:1 or {"hard": 1}) deletes it for good */
+        post: operations["mispDeleteObject"];
+        /** MISP objects/delete: soft-delete an object with its attributes and references; hard (/1, /hard:1 or {"hard": 1}) deletes it for good */
+        delete: operations["mispDeleteObjectByDelete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/misp/objects/view/{object_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** MISP objects/view: an object by numeric id or uuid with its attributes and references (HEAD: 200 or 404) */
+        get: operations["mispViewObject"];
+        put?: never;
         post?: never;
         delete?: never;
         options?: never;
@@ -1319,6 +1525,41 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/misp/sightings/index": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** MISP sightings/index: the sightings of every readable attribute (/<event id or uuid>: of one event's), newest first; at most 10000 */
+        get: operations["mispSightingIndex"];
+        put?: never;
+        /** MISP sightings/index: the sightings of every readable attribute (/<event id or uuid>: of one event's), newest first; at most 10000 */
+        post: operations["mispSearchSightingIndex"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/misp/sightings/listSightings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** MISP sightings/listSightings: the sightings of an attribute (context attribute, the default) or of an event's readable attributes (context event), by numeric id or uuid; org_id keeps one organisation's; at most 10000 */
+        post: operations["mispListSightings"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/misp/tags/add": {
         parameters: {
             query?: never;
@@ -1347,6 +1588,40 @@ export interface paths {
         put?: never;
         /** MISP tags/attachTagToObject: tag an event or attribute ({uuid, tag (name, id or list), local}); the tag is created when missing */
         post: operations["mispAttachTag"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/misp/tags/delete/{tag_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** MISP tags/delete: delete a tag and its links to events and attributes (tags:admin) */
+        post: operations["mispDeleteTag"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/misp/tags/edit/{tag_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** MISP tags/edit: change a tag's name, colour, exportable, hide_tag, local_only or numerical_value (the tag catalogue is shared: tags:admin) */
+        post: operations["mispEditTag"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1387,6 +1662,57 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/misp/tags/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** MISP tags/search: tags whose name matches (tag or tagname: a name or a list, % and _ as in SQL LIKE, case-insensitive; strict_tagname: exact names or ids), each as {Tag, Taxonomy, TaxonomyPredicate} with its taxonomy where one is known; at most 1000 */
+        post: operations["mispSearchTags"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/misp/tags/view/{tag_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** MISP tags/view: one tag by its numeric id, with the number of events carrying it the caller may read (count, for a caller with events:read) */
+        get: operations["mispViewTag"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/misp/taxonomies/index": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** MISP taxonomies/index: every taxonomy, each as {"Taxonomy": {...}, "total_count": its entries (a predicate without entries counts one)} */
+        get: operations["mispTaxonomyIndex"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/misp/users/view/me": {
         parameters: {
             query?: never;
@@ -1396,6 +1722,23 @@ export interface paths {
         };
         /** MISP users/view/me: the caller (User), their role with MISP's perm_* flags derived from their scopes (Role), settings (UserSetting) and organisation */
         get: operations["mispViewMe"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/misp/warninglists/index": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** MISP warninglists/index: every warninglist, as {"Warninglists": [{"Warninglist": {...}}]} */
+        get: operations["mispWarninglistIndex"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3708,6 +4051,58 @@ export interface components {
         } & {
             [key: string]: unknown;
         })[];
+        /** @description A feed as MISP answers it */
+        MispFeed: {
+            Feed: {
+                enabled: boolean;
+                id: string;
+                name: string;
+                settings: string;
+                source_format: string;
+                url: string;
+            } & {
+                [key: string]: unknown;
+            };
+        };
+        /** @description Feeds as MISP lists them */
+        MispFeedIndex: components["schemas"]["MispFeed"][];
+        /** @description What MISP says of a fetch it was asked for */
+        MispFeedResult: {
+            result: string;
+        };
+        /** @description MISP's answer to feeds/enable and feeds/disable */
+        MispFeedToggled: {
+            message: string;
+            name: string;
+            url: string;
+        };
+        /** @description The attributes created, each as {"Attribute": {...}}; with returnMetaAttributes, what was found (value, default_type, category, to_ids) and nothing created */
+        MispFreeText: {
+            Attribute: components["schemas"]["MispAttribute"];
+        }[] | {
+            category: string;
+            default_type: string;
+            to_ids: boolean;
+            types: {
+                [key: string]: string;
+            };
+            value: string;
+        }[];
+        /** @description Galaxies as MISP lists them */
+        MispGalaxyIndex: ({
+            Galaxy: {
+                enabled: boolean;
+                id: string;
+                name: string;
+                type: string;
+                /** Format: uuid */
+                uuid: string;
+            } & {
+                [key: string]: unknown;
+            };
+        } & {
+            [key: string]: unknown;
+        })[];
         MispMessage: {
             message: string;
         };
@@ -3734,6 +4129,20 @@ export interface components {
             timestamp: number;
             /** Format: uuid */
             uuid: string;
+        };
+        /** @description An object as MISP answers it: its fields, numeric ids, Attribute and ObjectReference */
+        MispObjectBody: {
+            Object: {
+                Attribute: unknown[];
+                event_id: string;
+                id: string;
+                name: string;
+                ObjectReference: unknown[];
+                /** Format: uuid */
+                uuid: string;
+            } & {
+                [key: string]: unknown;
+            };
         };
         MispObjectPage: {
             items: components["schemas"]["MispObject"][];
@@ -3828,6 +4237,12 @@ export interface components {
                 [key: string]: unknown;
             };
         };
+        /** @description Sightings as MISP lists them, each under Sighting */
+        MispSightingList: {
+            Sighting: {
+                [key: string]: unknown;
+            };
+        }[];
         /** @description A tag as MISP writes it (its numeric id as a string) */
         MispTag: {
             colour: string;
@@ -3841,10 +4256,37 @@ export interface components {
         MispTagBody: {
             Tag: components["schemas"]["MispTag"];
         };
+        MispTagDeleted: {
+            message: string;
+            name: string;
+            url: string;
+        };
         /** @description Every tag, as MISP's tags/index */
         MispTagIndex: {
             Tag: components["schemas"]["MispTag"][];
         };
+        /** @description Tags found, each with its taxonomy and predicate where known */
+        MispTagSearch: {
+            Tag: components["schemas"]["MispTag"];
+            Taxonomy?: {
+                [key: string]: unknown;
+            };
+            TaxonomyPredicate?: {
+                [key: string]: unknown;
+            };
+        }[];
+        /** @description Taxonomies as MISP lists them */
+        MispTaxonomyIndex: ({
+            Taxonomy: {
+                enabled: boolean;
+                id: string;
+                namespace: string;
+            } & {
+                [key: string]: unknown;
+            };
+        } & {
+            [key: string]: unknown;
+        })[];
         /** @description Epoch seconds, a date or a delta (1d, 12h, 30m): from then on; or [from, to] */
         MispTimeRange: (string | number) | [
             string | number,
@@ -3895,6 +4337,21 @@ export interface components {
             request_encoding: string[];
             uuid: string;
             version: string;
+        };
+        /** @description Warninglists as MISP lists them */
+        MispWarninglistIndex: {
+            Warninglists: ({
+                Warninglist: {
+                    enabled: boolean;
+                    id: string;
+                    name: string;
+                    type: string;
+                } & {
+                    [key: string]: unknown;
+                };
+            } & {
+                [key: string]: unknown;
+            })[];
         };
         /** @description A notification to its user: something followed changed, or a hunt's result changed (spec 2.5, 6) */
         Notification: {
@@ -8145,6 +8602,45 @@ export interface operations {
             };
         };
     };
+    mispFreeTextImport: {
+        parameters: {
+            query?: {
+                adhereToWarninglists?: (boolean | 0 | 1 | ("0" | "1" | "true" | "false" | "True" | "False")) | "soft";
+                returnMetaAttributes?: boolean | 0 | 1 | ("0" | "1" | "true" | "false" | "True" | "False");
+            };
+            header?: never;
+            path: {
+                /** @description The numeric id or the uuid */
+                event_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": unknown;
+            };
+        };
+        responses: {
+            /** @description Client error */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MispError"];
+                };
+            };
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MispFreeText"];
+                };
+            };
+        };
+    };
     mispEventIndex: {
         parameters: {
             query?: never;
@@ -8371,6 +8867,448 @@ export interface operations {
             };
         };
     };
+    mispViewEventByPost: {
+        parameters: {
+            query?: {
+                metadata?: boolean | 0 | 1 | ("0" | "1" | "true" | "false" | "True" | "False");
+            };
+            header?: never;
+            path: {
+                /** @description The numeric id or the uuid */
+                event_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": unknown;
+            };
+        };
+        responses: {
+            /** @description Client error */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MispError"];
+                };
+            };
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MispApiEvent"];
+                };
+            };
+        };
+    };
+    mispAddFeed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": unknown;
+            };
+        };
+        responses: {
+            /** @description Client error */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MispError"];
+                };
+            };
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MispFeed"];
+                };
+            };
+        };
+    };
+    mispDisableFeed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                feed_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": unknown;
+            };
+        };
+        responses: {
+            /** @description Client error */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MispError"];
+                };
+            };
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MispFeedToggled"];
+                };
+            };
+        };
+    };
+    mispEditFeed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                feed_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": unknown;
+            };
+        };
+        responses: {
+            /** @description Client error */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MispError"];
+                };
+            };
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MispFeed"];
+                };
+            };
+        };
+    };
+    mispEnableFeed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                feed_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": unknown;
+            };
+        };
+        responses: {
+            /** @description Client error */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MispError"];
+                };
+            };
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MispFeedToggled"];
+                };
+            };
+        };
+    };
+    mispFetchFromFeed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                feed_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Client error */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MispError"];
+                };
+            };
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MispFeedResult"];
+                };
+            };
+        };
+    };
+    mispFeedIndex: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Client error */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MispError"];
+                };
+            };
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MispFeedIndex"];
+                };
+            };
+        };
+    };
+    mispViewFeed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                feed_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Client error */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MispError"];
+                };
+            };
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MispFeed"];
+                };
+            };
+        };
+    };
+    mispGalaxyIndex: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Client error */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MispError"];
+                };
+            };
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MispGalaxyIndex"];
+                };
+            };
+        };
+    };
+    mispAddObject: {
+        parameters: {
+            query?: {
+                breakOnDuplicate?: boolean | 0 | 1 | ("0" | "1" | "true" | "false" | "True" | "False");
+            };
+            header?: never;
+            path: {
+                /** @description The numeric id or the uuid */
+                event_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": unknown;
+            };
+        };
+        responses: {
+            /** @description Client error */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MispError"];
+                };
+            };
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MispObjectBody"];
+                };
+            };
+        };
+    };
+    mispDeleteObject: {
+        parameters: {
+            query?: {
+                hard?: boolean | 0 | 1 | ("0" | "1" | "true" | "false" | "True" | "False");
+            };
+            header?: never;
+            path: {
+                /** @description The numeric id or the uuid */
+                object_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": unknown;
+            };
+        };
+        responses: {
+            /** @description Client error */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MispError"];
+                };
+            };
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MispSaved"];
+                };
+            };
+        };
+    };
+    mispDeleteObjectByDelete: {
+        parameters: {
+            query?: {
+                hard?: boolean | 0 | 1 | ("0" | "1" | "true" | "false" | "True" | "False");
+            };
+            header?: never;
+            path: {
+                /** @description The numeric id or the uuid */
+                object_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": unknown;
+            };
+        };
+        responses: {
+            /** @description Client error */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MispError"];
+                };
+            };
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MispSaved"];
+                };
+            };
+        };
+    };
+    mispViewObject: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The numeric id or the uuid */
+                object_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Client error */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MispError"];
+                };
+            };
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MispObjectBody"];
+                };
+            };
+        };
+    };
     mispGetVersion: {
         parameters: {
             query?: never;
@@ -8469,6 +9407,111 @@ export interface operations {
             };
         };
     };
+    mispSightingIndex: {
+        parameters: {
+            query?: {
+                /** @description The numeric id or the uuid */
+                event_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Client error */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MispError"];
+                };
+            };
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MispSightingList"];
+                };
+            };
+        };
+    };
+    mispSearchSightingIndex: {
+        parameters: {
+            query?: {
+                /** @description The numeric id or the uuid */
+                event_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": unknown;
+            };
+        };
+        responses: {
+            /** @description Client error */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MispError"];
+                };
+            };
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MispSightingList"];
+                };
+            };
+        };
+    };
+    mispListSightings: {
+        parameters: {
+            query?: {
+                context?: "attribute" | "event";
+                id?: string | number;
+                org_id?: string | number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": unknown;
+            };
+        };
+        responses: {
+            /** @description Client error */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MispError"];
+                };
+            };
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MispSightingList"];
+                };
+            };
+        };
+    };
     mispAddTag: {
         parameters: {
             query?: never;
@@ -8531,6 +9574,72 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["MispSaved"];
+                };
+            };
+        };
+    };
+    mispDeleteTag: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tag_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Client error */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MispError"];
+                };
+            };
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MispTagDeleted"];
+                };
+            };
+        };
+    };
+    mispEditTag: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tag_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": unknown;
+            };
+        };
+        responses: {
+            /** @description Client error */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MispError"];
+                };
+            };
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MispTagBody"];
                 };
             };
         };
@@ -8599,6 +9708,99 @@ export interface operations {
             };
         };
     };
+    mispSearchTags: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": unknown;
+            };
+        };
+        responses: {
+            /** @description Client error */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MispError"];
+                };
+            };
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MispTagSearch"];
+                };
+            };
+        };
+    };
+    mispViewTag: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tag_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Client error */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MispError"];
+                };
+            };
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MispTag"];
+                };
+            };
+        };
+    };
+    mispTaxonomyIndex: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Client error */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MispError"];
+                };
+            };
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MispTaxonomyIndex"];
+                };
+            };
+        };
+    };
     mispViewMe: {
         parameters: {
             query?: never;
@@ -8624,6 +9826,35 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["MispUserView"];
+                };
+            };
+        };
+    };
+    mispWarninglistIndex: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Client error */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MispError"];
+                };
+            };
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MispWarninglistIndex"];
                 };
             };
         };
