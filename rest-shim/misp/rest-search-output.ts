@@ -1,4 +1,4 @@
-import type { Principal } from "../../src/auth/principal.ts";
+import { hasScope, type Principal } from "../../src/auth/principal.ts";
 import type { AttributeView } from "../../src/modules/attributes/index.ts";
 import type { EventView } from "../../src/modules/events/index.ts";
 import { AppError } from "../../src/platform/errors.ts";
@@ -49,36 +49,44 @@ export interface LoadedAttribute {
 
 const keepDeleted = (f: RestSearchFilters) => (deleted: boolean) => (f.deleted === "both" ? true : f.deleted === "deleted" ? deleted : !deleted);
 
-/** attributes/restSearch: each hit as MISP's Attribute, with what the include* options add. */
-export async function loadAttributes(services: Services, p: Principal, hits: SearchHit[], f: RestSearchFilters): Promise<LoadedAttribute[]> {
+/**
+ * attributes/restSearch: each hit as MISP's Attribute, with what the include* options add; for csv
+ * (`csv`) also its object's and event's columns. What the caller's scopes do not cover (objects,
+ * sightings, correlations) is left out rather than refusing the search.
+ */
+export async function loadAttributes(services: Services, p: Principal, hits: SearchHit[], f: RestSearchFilters, csv: boolean): Promise<LoadedAttribute[]> {
+  const needEvent = Boolean(f.includeEventTags || f.includeContext);
+  const needObject = csv && hasScope(p, "objects:read");
+  const withSightings = f.includeSightings && hasScope(p, "sightings:read");
   const events = new Cache<EventView>((uuid) => services.events.get(p, uuid));
   const objects = new Cache((uuid) => services.objects.get(p, uuid));
   const views = (await inBatches(hits, (h) => services.attributes.get(p, h.id).catch(unlessGone))).filter((a): a is AttributeView => a !== null);
   const correlations = f.includeCorrelations ? await services.correlations.ofAttributes(p, views.map((a) => a.uuid)) : null;
   return inBatches(views, async (a) => {
-      const json: Json = mispAttribute(a);
-      const event = await events.get(a.eventUuid);
-      const object = a.objectUuid ? await objects.get(a.objectUuid) : null;
-      if (f.includeEventUuid) json.event_uuid = a.eventUuid;
-      if (f.includeEventTags && event) json.Tag = [...(json.Tag as Json[]), ...event.tags.map((t) => ({ ...mispTagOfView(t), inherited: 1 }))];
-      if (f.includeContext && event) json.Event = mispEventIndexItem(event);
-      if (correlations) {
-        json.RelatedAttribute = (correlations.get(a.uuid) ?? []).map(({ _source: s }) => ({
-          uuid: s.target_attribute_uuid, type: s.target_attribute_type, value: s.target_attribute_value, event_uuid: s.target_event_uuid,
-        }));
-      }
-      if (f.includeSightings) {
-        const found = await services.sightings.list(p, { attributeUuid: a.uuid, size: 100 });
-        json.Sighting = found.results.map(({ _source: s }) => ({
-          uuid: s.uuid, attribute_id: a.id, event_id: String(a.eventId), attribute_uuid: a.uuid, type: SIGHTING_TYPES[s.type] ?? "0", source: s.observer.source,
-          date_sighting: String(s.timestamp), ...(s.observer.organisation ? { Organisation: { name: s.observer.organisation } } : {}),
-        }));
-      }
-      const csv: CsvExtra = {
-        ...(object ? { object_uuid: object.uuid, object_name: object.name, "object_meta-category": object.metaCategory } : {}),
-        ...(event ? eventContext(event) : {}),
-      };
-      return { json, csv };
+    const json: Json = mispAttribute(a);
+    const event = needEvent ? await events.get(a.eventUuid) : null;
+    const object = needObject && a.objectUuid ? await objects.get(a.objectUuid) : null;
+    if (f.includeEventUuid) json.event_uuid = a.eventUuid;
+    if (f.includeEventTags && event) json.Tag = [...(json.Tag as Json[]), ...event.tags.map((t) => ({ ...mispTagOfView(t), inherited: 1 }))];
+    if (f.includeContext && event) json.Event = mispEventIndexItem(event);
+    if (correlations) {
+      json.RelatedAttribute = (correlations.get(a.uuid) ?? []).map(({ _source: s }) => ({
+        uuid: s.target_attribute_uuid, type: s.target_attribute_type, value: s.target_attribute_value, event_uuid: s.target_event_uuid,
+      }));
+    }
+    if (withSightings) {
+      const found = await services.sightings.list(p, { attributeUuid: a.uuid, size: 100 });
+      json.Sighting = found.results.map(({ _source: s }) => ({
+        uuid: s.uuid, attribute_id: a.id, event_id: String(a.eventId), attribute_uuid: a.uuid, type: SIGHTING_TYPES[s.type] ?? "0", source: s.observer.source,
+        date_sighting: String(s.timestamp), ...(s.observer.organisation ? { Organisation: { name: s.observer.organisation } } : {}),
+      }));
+    }
+    const columns: CsvExtra = {
+      ...(a.objectUuid ? { object_uuid: a.objectUuid } : {}),
+      ...(object ? { object_name: object.name, "object_meta-category": object.metaCategory } : {}),
+      ...(event && f.includeContext ? eventContext(event) : {}),
+    };
+    return { json, csv: columns };
   });
 }
 

@@ -63,7 +63,7 @@ async function restSearch(services: Services, p: Principal, controller: Controll
       const records = eventAttributes(events);
       return { body: f.returnFormat === "csv" ? toCsv(records, f) : toText(records), count: records.length };
     }
-    const records = await loadAttributes(services, p, hits, f);
+    const records = await loadAttributes(services, p, hits, f, f.returnFormat === "csv");
     if (f.returnFormat === "json") return { body: { response: { Attribute: records.map((r) => r.json) } }, count: records.length };
     return { body: f.returnFormat === "csv" ? toCsv(records, f) : toText(records), count: records.length };
   });

@@ -51,6 +51,7 @@ describe.each(SEARCH_BACKENDS)("MISP restSearch through PyMISP on $name", ({ env
   let key: string;
   let otherKey: string;
   let bulkKey: string;
+  let readerKey: string;
   let otherOrgId: number;
   const ev: Record<string, { uuid: string; id: string }> = {};
   const at: Record<string, string> = {};
@@ -73,8 +74,9 @@ describe.each(SEARCH_BACKENDS)("MISP restSearch through PyMISP on $name", ({ env
     const user = await createUser(app, admin, [...SCOPES, "api_keys:create"], orgId);
     otherOrgId = await createOrganisation(app, admin);
     const other = await createUser(app, admin, [...SCOPES, "api_keys:create"], otherOrgId);
-    const keyOf = async (u: typeof user) => (await app.http.post("/api-keys/", { token: u.token, json: { name: "misp", scopes: SCOPES } })).body.token as string;
+    const keyOf = async (u: typeof user, scopes = SCOPES) => (await app.http.post("/api-keys/", { token: u.token, json: { name: "misp", scopes } })).body.token as string;
     key = await keyOf(user);
+    readerKey = await keyOf(user, ["events:read", "attributes:read"]);
     otherKey = await keyOf(other);
     bulkKey = await keyOf(await createUser(app, admin, [...SCOPES, "api_keys:create"], await createOrganisation(app, admin)));
     expect((await app.http.post("/warninglists/update", { token: admin.token })).status).toBe(200);
@@ -299,6 +301,17 @@ describe.each(SEARCH_BACKENDS)("MISP restSearch through PyMISP on $name", ({ env
     const mine = await search([{ name: "private", kwargs: { controller: "attributes", value: `private-${run}.example` } }]);
     expect(mine.private!.attributes).toEqual([]);
   }, 120_000);
+
+  it("leaves out what a key's scopes do not cover (objects, sightings, correlations) instead of refusing the search", async () => {
+    const res = await misp("POST", "attributes/restSearch", readerKey, { eventid: ev.beta!.uuid, type: "domain", returnFormat: "csv", includeSightings: 1, includeCorrelations: 1 });
+    expect(res.status, res.text).toBe(200);
+    expect(res.headers.get("x-result-count")).toBe("1");
+    expect(res.text.split("\n")[1]).toMatch(/,"[0-9a-f-]{36}","",""$/);
+    const json = await misp("POST", "attributes/restSearch", readerKey, { eventid: ev.beta!.uuid, type: "domain", includeSightings: 1, includeCorrelations: 1 });
+    expect(json.body.response.Attribute).toHaveLength(1);
+    expect(json.body.response.Attribute[0]).toMatchObject({ uuid: at[`beta-${run}.example`], RelatedAttribute: [] });
+    expect(json.body.response.Attribute[0].Sighting).toBeUndefined();
+  }, 60_000);
 
   it("answers stix2 from the exports area's STIX 2.1 writer, and refuses formats it does not have with MISP's 404", async () => {
     const res = await misp("POST", "attributes/restSearch", key, { returnFormat: "stix2", eventid: ev.alpha!.id });
