@@ -22,6 +22,7 @@ import "../modules/correlations/correlations.graphql.ts";
 import "../modules/tasks/tasks.graphql.ts";
 import "../modules/retention/retention.graphql.ts";
 import "../modules/feeds/feeds.graphql.ts";
+import "../modules/servers/servers.graphql.ts";
 import "../modules/notifications/notifications.graphql.ts";
 import "../modules/hunts/hunts.graphql.ts";
 import "../modules/exports/exports.graphql.ts";

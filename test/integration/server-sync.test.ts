@@ -356,3 +356,53 @@ describe("hostile inputs", () => {
     expect((await call(a.app, "GET", "/servers/999999", a.admin.token)).status).toBe(404);
   });
 });
+
+describe("another organisation, schedules and GraphQL", { timeout: 120_000 }, () => {
+  it("keeps a server to its organisation (404 elsewhere) and answers GraphQL as REST, without the key", async () => {
+    const server = await addServer(a, b);
+    const otherOrg = await createOrganisation(a.app, a.admin);
+    const stranger = await createUser(a.app, a.admin, ["servers:read", "servers:update", "servers:delete", "servers:test", "servers:pull", "servers:push", "events:read", "events:create", "events:sync", "tasks:create"], otherOrg);
+    for (const [method, path] of [["GET", `/servers/${server.id}`], ["PATCH", `/servers/${server.id}`], ["DELETE", `/servers/${server.id}`], ["POST", `/servers/${server.id}/test-connection`], ["POST", `/servers/${server.id}/pull`], ["POST", `/servers/${server.id}/push`]] as const) {
+      const res = await call(a.app, method, path, stranger.token, method === "PATCH" ? { name: "taken" } : undefined);
+      expect(res.status, `${method} ${path}: ${res.text}`).toBe(404);
+    }
+    expect((await call(a.app, "GET", "/servers/", stranger.token)).body).toEqual([]);
+    const scheduled = await call(a.app, "POST", "/tasks/schedule", stranger.token, { name: "pull hourly", task: "server_pull", kwargs: { server_id: server.id }, schedule_type: "interval", interval: { every: 1, period: "hours" } });
+    expect(scheduled.status, scheduled.text).toBe(422);
+    expect(scheduled.text).toContain("server_id");
+
+    // The owner's schedule pulls (run now here: a schedule's first turn is an hour away).
+    const mine = await call(a.app, "POST", "/tasks/schedule", a.admin.token, { name: "pull hourly", task: "server_pull", kwargs: { server_id: server.id }, schedule_type: "interval", interval: { every: 1, period: "hours" } });
+    expect(mine.status, mine.text).toBe(201);
+    const runNow = await call(a.app, "POST", `/tasks/scheduled/${mine.body.id}/run`, a.admin.token);
+    expect(runNow.status, runNow.text).toBeLessThan(300);
+    const ran = await finished(a, runNow.body.task_id ?? runNow.body.id);
+    expect(ran.status, JSON.stringify(ran)).toBe("succeeded");
+    expect(ran.result).toMatchObject({ server_id: server.id });
+
+    const gql = async (query: string, variables: Record<string, unknown> = {}) => {
+      const res = await a.app.http.graphql(query, variables, a.admin.token);
+      answers.push(JSON.stringify(res.body));
+      return res.body;
+    };
+    const created = await gql(
+      `mutation($input: ServerFields!) { createServer(input: $input) { id name authkeySet pullRules { publishedOnly tags { include } } pushRules { maxDistribution } } }`,
+      { input: { name: "over GraphQL", url: `${b.app.url}/misp/`, authkey: b.syncKey, pullRules: { tags: { include: ["tlp:green"] } }, pushRules: { maxDistribution: 2 } } },
+    );
+    expect(created.errors).toBeUndefined();
+    expect(created.data.createServer).toMatchObject({ authkeySet: true, pullRules: { publishedOnly: true, tags: { include: ["tlp:green"] } }, pushRules: { maxDistribution: 2 } });
+    const id = created.data.createServer.id;
+    const tested = await gql(`mutation($id: Int!) { testServerConnection(id: $id) { ok permSync organisationName problems } }`, { id });
+    expect(tested.data.testServerConnection).toMatchObject({ ok: true, permSync: true, organisationName: "Alpha Org (sync)", problems: [] });
+    await importEvent(b, { uuid: uuid(), info: "for the GraphQL preview", distribution: 3 });
+    const preview = await gql(`query($id: Int!) { previewServerPull(id: $id, limit: 5) { total events { uuid orgc tags storedTimestamp } } }`, { id });
+    expect(preview.errors).toBeUndefined();
+    expect(preview.data.previewServerPull.total).toBeGreaterThan(0);
+    expect(preview.data.previewServerPull.events.every((e: { tags: string[] }) => e.tags.includes("tlp:green"))).toBe(true);
+    const bad = await gql(`mutation($input: ServerFields!) { createServer(input: $input) { id } }`, { input: { name: "bad", url: "file:///etc/passwd", authkey: "k".repeat(20) } });
+    expect(bad.errors?.[0]?.extensions?.code).toBe("validation_error");
+    const run = await gql(`mutation($id: Int!) { pullServer(id: $id) { id task status } }`, { id });
+    expect(run.data.pullServer).toMatchObject({ task: "server_pull" });
+    expect(JSON.stringify(await gql(`{ servers { total items { id url authkeySet } } }`))).not.toContain(b.syncKey);
+  });
+});
