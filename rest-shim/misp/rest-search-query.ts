@@ -34,6 +34,19 @@ export function like(field: string, value: string): Node {
   return { kind: "term", field, value, wildcard: true, pattern };
 }
 
+/**
+ * MISP matches a value against value1 and value2: an exact value, or one half of a composite
+ * (`evil.example|192.0.2.1` is found by either). The halves are found as a phrase of the analysed
+ * value among attributes of a composite type (their names hold `|`), not by a leading wildcard on
+ * every value.
+ */
+function valueMatch(v: string): Node {
+  const exact = like("value.keyword", v);
+  if (v.includes("%") || v.includes("|") || !/[\p{L}\p{N}]/u.test(v)) return exact;
+  const half: Node = { kind: "bool", must: [{ kind: "phrase", field: "value", value: v, slop: 0 }, { kind: "term", field: "type.keyword", value: "*|*", wildcard: true, pattern: "*|*" }], should: [], mustNot: [] };
+  return any([exact, half]);
+}
+
 /** A value list as MISP's generic_add_filter: every AND, one of the ORs, none of the NOTs. */
 function listNode(list: ValueList | undefined, leaf: (v: string) => Node): Node | null {
   if (!list) return null;
@@ -108,7 +121,7 @@ const eventRun = (query: Node): SearchRun => ({ target: "events", query, include
 /** Filters on what attribute documents hold (their own fields, event uuid and creator id). */
 function attributeLevel(f: RestSearchFilters): Node[] {
   return [
-    listNode(f.value, (v) => like("value.keyword", v)),
+    listNode(f.value, valueMatch),
     listNode(f.type, (v) => like("type.keyword", v)),
     listNode(f.category, (v) => like("category.keyword", v)),
     f.to_ids === undefined ? null : term("to_ids", bool(f.to_ids)),

@@ -105,7 +105,7 @@ describe.each(SEARCH_BACKENDS)("MISP restSearch through PyMISP on $name", ({ env
     await addEvent("bulk", bulkKey, { info: `rs bulk ${run}`, distribution: "0", Attribute: Array.from({ length: 250 }, (_, i) => ({ type: "ip-src", value: `10.9.${Math.floor(i / 200)}.${i % 200}`, comment: `bulk-${run}` })) });
     await addEvent("bulk2", bulkKey, { info: `rs bulk2 ${run}`, distribution: "0", Attribute: [{ type: "ip-src", value: "10.9.9.9", comment: `bulk-${run}` }] });
     await addEvent("theirsPrivate", otherKey, { info: `rs theirs private ${run}`, distribution: "0", Tag: [{ name: tag(1) }], Attribute: [{ type: "domain", value: `shared-${run}.example` }, { type: "domain", value: `private-${run}.example` }] });
-    await addEvent("theirsPublic", otherKey, { info: `rs theirs public ${run}`, distribution: "3", Tag: [{ name: tag(1) }], Attribute: [{ type: "domain", value: `public-${run}.example` }] });
+    await addEvent("theirsPublic", otherKey, { info: `rs theirs public ${run}`, distribution: "3", Tag: [{ name: tag(1) }], Attribute: [{ type: "domain", value: `public-${run}.example` }, { type: "domain|ip", value: `composite-${run}.example|10.7.7.7` }] });
     // The two events with an attribute of that value: whose uuid `at` holds is the last one added; ours is looked up again.
     at[`shared-${run}.example`] = (await misp("GET", `events/view/${ev.alpha!.uuid}`, key)).body.Event.Attribute.find((a: { value: string }) => a.value === `shared-${run}.example`).uuid;
     expect((await misp("POST", `events/publish/${ev.alpha!.id}`, key)).status).toBe(200);
@@ -133,6 +133,9 @@ describe.each(SEARCH_BACKENDS)("MISP restSearch through PyMISP on $name", ({ env
       { name: "eventinfo", kwargs: { eventinfo: `rs beta ${run}` } },
       { name: "searchall", kwargs: { searchall: `needle-${run}` } },
       { name: "nothing", kwargs: { value: `nowhere-${run}.example` } },
+      { name: "halfIp", kwargs: { value: "10.7.7.7" } },
+      { name: "halfDomain", kwargs: { controller: "attributes", value: `composite-${run}.example` } },
+      { name: "notInUrl", kwargs: { value: `gamma-${run}.example` } },
     ]);
     expect(uuids(r.value!)).toEqual(evs("alpha"));
     // Their private event holds matching values: it stays invisible; gamma's only match is soft-deleted.
@@ -147,6 +150,10 @@ describe.each(SEARCH_BACKENDS)("MISP restSearch through PyMISP on $name", ({ env
     expect(uuids(r.eventinfo!)).toEqual(evs("beta"));
     expect(uuids(r.searchall!)).toEqual(evs("alpha"));
     expect(r.nothing!.events).toEqual([]);
+    // A half of a composite value, as MISP's value1/value2; not a word inside another type's value.
+    expect(uuids(r.halfIp!)).toEqual(evs("theirsPublic"));
+    expect(attrs(r.halfDomain!)).toEqual(ats(`composite-${run}.example|10.7.7.7`));
+    expect(r.notInUrl!.events).toEqual([]);
     // MISP's shape: string ids, booleans, the event's attributes and its objects' (the soft-deleted one left out).
     const alpha = r.value!.events![0]!;
     expect(alpha.id).toBe(ev.alpha!.id);
