@@ -111,6 +111,10 @@ const NO_DECLARED_INPUT: Record<string, string> = {
   "GET /misp/users/view/me": "no input",
   "GET /misp/attributes/describeTypes.json": "no input",
   "GET /misp/events/index": "PyMISP's /key:value filters, undeclared: POST /misp/events/index takes the same in its body",
+  "GET /misp/feeds/index": "no input",
+  "GET /misp/galaxies/index": "no input",
+  "GET /misp/taxonomies/index": "no input",
+  "GET /misp/warninglists/index": "no input",
 };
 
 /**
@@ -352,6 +356,7 @@ const PATH_BASE: Record<string, () => string> = {
   // The MISP API's: its own event and attribute, so that its deletions leave the others' fixtures.
   event_id: () => fx.mispEvent,
   attribute_id: () => fx.mispAttribute,
+  object_id: () => fx.mispObject,
 };
 const NAMESPACE_BASE: Record<string, string> = { "/settings/user/{namespace}": "hostile-test", "/settings/runtime/{namespace}": "retention" };
 
@@ -389,6 +394,19 @@ function bodyBase(op: Operation): Json {
     "POST /misp/tags/removeTagFromObject": () => ({ uuid: fx.mispEvent, tag: fx.tagName }),
     "POST /misp/sightings/add": () => ({ value: "198.51.100.9", source: "hostile" }),
     "POST /misp/sightings/add/{attribute_id}": () => ({ source: "hostile" }),
+    "POST /misp/events/view/{event_id}": () => ({ deleted: 1 }),
+    "POST /misp/events/freeTextImport/{event_id}": () => ({ value: "198.51.100.13 hostile-free.example.com" }),
+    "POST /misp/objects/add/{event_id}": () => ({ name: "domain-ip", Attribute: [{ type: "domain", value: "hostile-object.example.com", object_relation: "domain" }] }),
+    "POST /misp/objects/delete/{object_id}": () => ({ hard: 0 }),
+    "DELETE /misp/objects/delete/{object_id}": () => ({ hard: 0 }),
+    "POST /misp/tags/search": () => ({ tagname: "hostile%" }),
+    "POST /misp/tags/edit/{tag_id}": () => ({ Tag: { colour: "#0a0a0a" } }),
+    "POST /misp/sightings/listSightings": () => ({ context: "attribute", id: fx.mispAttribute }),
+    "POST /misp/sightings/index": () => ({}),
+    "POST /misp/feeds/add": () => ({ Feed: { name: "hostile", provider: "p", url: "http://127.0.0.1:1/feed.txt", source_format: "freetext" } }),
+    "POST /misp/feeds/edit/{feed_id}": () => ({ Feed: { name: "hostile edit" } }),
+    "POST /misp/feeds/enable/{feed_id}": () => ({}),
+    "POST /misp/feeds/disable/{feed_id}": () => ({}),
   };
   return bases[op.key]?.() ?? (op.body ? sample(op.body.schema, "body") : undefined);
 }
@@ -543,6 +561,7 @@ beforeAll(async () => {
   await post("/settings/user/hostile-test", { theme: "light" });
   fx.mispEvent = (await post("/events/", { info: "hostile MISP fixture" })).uuid;
   fx.mispAttribute = (await post("/attributes/", { event_uuid: fx.mispEvent, type: "ip-dst", value: "198.51.100.12" })).uuid;
+  fx.mispObject = (await post("/objects/", { event_uuid: fx.mispEvent, name: "domain-ip", attributes: [{ type: "domain", value: "hostile-fixture.example.com", object_relation: "domain" }] })).uuid;
 }, 120_000);
 afterAll(async () => {
   await app?.close();
