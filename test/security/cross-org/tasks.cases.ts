@@ -1,3 +1,4 @@
+import { serverTaskCases } from "./servers.cases.ts";
 import type { CrossOrgWorld } from "./world.ts";
 
 /**
@@ -34,4 +35,5 @@ export const taskCases: TaskCase[] = [
       return async () => void (await w.call("site", "DELETE", "/settings/runtime/retention"));
     },
   },
+  ...serverTaskCases,
 ];
