@@ -12,9 +12,10 @@ import type { RestSearchFilters, TimeRange, ValueList } from "./rest-search-cont
  * their access filter). An attribute document does not carry its event's tags, title, date or
  * publication, nor an event document its attributes: a filter on the other kind is first run on
  * the other index and enters the query as the set of event uuids it found (at most
- * `MAX_EVENT_SET`, a query's clause budget; beyond, MISP's 400 asks to narrow it).
+ * `MAX_EVENT_SET` uuids for all such sets of a request together: OpenSearch refuses a query of more
+ * than 1,024 clauses; beyond, MISP's 400 asks to narrow the filters).
  */
-export const MAX_EVENT_SET = 1_000;
+export const MAX_EVENT_SET = 500;
 const NIL_UUID = "00000000-0000-0000-0000-000000000000";
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -62,7 +63,12 @@ const uuidIn = (field: string, uuids: Iterable<string>): Node => {
 };
 
 const bool = (v: boolean) => (v ? "true" : "false");
-const tooMany = (what: string) => mispException(400, `${what} matches more than ${MAX_EVENT_SET} events: narrow it (tags, dates, eventid) or search the other controller`);
+const tooMany = (what: string) => mispException(400, `${what} matches too many events (${MAX_EVENT_SET} for all such filters of a request): narrow it (tags, dates, eventid) or search the other controller`);
+
+/** The event uuids a request's sets may still hold. */
+interface Budget {
+  left: number;
+}
 
 export interface SearchRun {
   target: SearchTarget;
@@ -93,10 +99,10 @@ export async function searchWindow(services: Services, p: Principal, run: Search
 const MAX_SET_ROUNDS = 200;
 
 /**
- * The uuids of the events a query's hits belong to, at most MAX_EVENT_SET. Attribute hits repeat
+ * The uuids of the events a query's hits belong to, within the request's budget. Attribute hits repeat
  * their events: when a page brings no new one, the walk starts over without the events found.
  */
-async function eventSet(services: Services, p: Principal, run: SearchRun, what: string): Promise<Set<string>> {
+async function eventSet(services: Services, p: Principal, budget: Budget, run: SearchRun, what: string): Promise<Set<string>> {
   const field = run.target === "events" ? "uuid" : "event_uuid";
   const pick = (h: SearchHit) => String(run.target === "events" ? h.id : h.source.event_uuid);
   const found = new Set<string>();
@@ -106,8 +112,11 @@ async function eventSet(services: Services, p: Principal, run: SearchRun, what: 
     const hits = await searchWindow(services, p, { ...run, query }, (page - 1) * MAX_SEARCH_PAGE_SIZE, MAX_SEARCH_PAGE_SIZE);
     const before = found.size;
     for (const h of hits) found.add(pick(h));
-    if (found.size > MAX_EVENT_SET) throw tooMany(what);
-    if (hits.length < MAX_SEARCH_PAGE_SIZE) return found;
+    if (found.size > budget.left) throw tooMany(what);
+    if (hits.length < MAX_SEARCH_PAGE_SIZE) {
+      budget.left -= found.size;
+      return found;
+    }
     if (found.size === before || page * MAX_SEARCH_PAGE_SIZE >= MAX_SEARCH_WINDOW) {
       query = all([run.query, { kind: "bool", must: [], should: [], mustNot: [uuidIn(field, found)] }]);
       page = 1;
@@ -171,6 +180,7 @@ const sortOrder = (order: string | undefined): "asc" | "desc" => (order && /\bas
 
 /** events/restSearch: the events query. */
 export async function eventsQuery(services: Services, p: Principal, f: RestSearchFilters): Promise<SearchRun> {
+  const budget: Budget = { left: MAX_EVENT_SET };
   const must = eventLevel(f);
   const ids = listNode(await eventIds(services, p, f.eventid), (u) => term("uuid", u));
   const uuids = listNode(f.uuid, (u) => term("uuid", u.toLowerCase()));
@@ -179,15 +189,15 @@ export async function eventsQuery(services: Services, p: Principal, f: RestSearc
   if (f.timestamp) must.push(range("timestamp", f.timestamp));
   const attributeRun = (query: Node): SearchRun => ({ target: "attributes", query, includeDeleted: f.deleted === "deleted" || f.deleted === "both", excludeWarninglisted: f.enforceWarninglist === true, sortOrder: "desc" });
   const attributes = attributeLevel(f);
-  if (attributes.length) must.push(uuidIn("uuid", await eventSet(services, p, attributeRun(all(attributes)), "The attribute filter")));
+  if (attributes.length) must.push(uuidIn("uuid", await eventSet(services, p, budget, attributeRun(all(attributes)), "The attribute filter")));
   if (f.tags) {
     // An event's tag, or one of its attributes'.
-    const tagged = async (t: string) => any([like("tags.name.keyword", t), uuidIn("uuid", await eventSet(services, p, attributeRun(like("tags.name.keyword", t)), `The tag ${t}`))]);
+    const tagged = async (t: string) => any([like("tags.name.keyword", t), uuidIn("uuid", await eventSet(services, p, budget, attributeRun(like("tags.name.keyword", t)), `The tag ${t}`))]);
     must.push(await asyncList(f.tags, tagged));
   }
   if (f.searchall !== undefined) {
     const contains = `%${f.searchall.replace(/^%+|%+$/g, "")}%`;
-    const inAttributes = await eventSet(services, p, attributeRun(any([like("value.keyword", contains), like("comment.keyword", contains)])), "searchall");
+    const inAttributes = await eventSet(services, p, budget, attributeRun(any([like("value.keyword", contains), like("comment.keyword", contains)])), "searchall");
     must.push(any([like("info.keyword", contains), uuidIn("uuid", inAttributes)]));
   }
   return { target: "events", query: all(must), includeDeleted: false, excludeWarninglisted: false, sortOrder: sortOrder(f.order) };
@@ -195,16 +205,17 @@ export async function eventsQuery(services: Services, p: Principal, f: RestSearc
 
 /** attributes/restSearch: the attributes query. */
 export async function attributesQuery(services: Services, p: Principal, f: RestSearchFilters): Promise<SearchRun> {
+  const budget: Budget = { left: MAX_EVENT_SET };
   const must = attributeLevel(f);
   const ids = listNode(await eventIds(services, p, f.eventid), (u) => term("event_uuid", u));
   const uuids = listNode(f.uuid, (u) => any([term("uuid", u.toLowerCase()), term("event_uuid", u.toLowerCase())]));
   const orgs = listNode(await orgIds(services, p, f.org), (id) => term("event_orgc_id", id));
   must.push(...[ids, uuids, orgs].filter((n): n is Node => n !== null));
   if (f.timestamp) must.push(range("timestamp", f.timestamp));
-  if (hasEventLevel(f)) must.push(uuidIn("event_uuid", await eventSet(services, p, eventRun(all(eventLevel(f))), "The event filter")));
+  if (hasEventLevel(f)) must.push(uuidIn("event_uuid", await eventSet(services, p, budget, eventRun(all(eventLevel(f))), "The event filter")));
   if (f.tags) {
     // Its own tag, or its event's.
-    const tagged = async (t: string) => any([like("tags.name.keyword", t), uuidIn("event_uuid", await eventSet(services, p, eventRun(like("tags.name.keyword", t)), `The tag ${t}`))]);
+    const tagged = async (t: string) => any([like("tags.name.keyword", t), uuidIn("event_uuid", await eventSet(services, p, budget, eventRun(like("tags.name.keyword", t)), `The tag ${t}`))]);
     must.push(await asyncList(f.tags, tagged));
   }
   if (f.searchall !== undefined) {
