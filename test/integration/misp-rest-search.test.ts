@@ -227,6 +227,8 @@ describe.each(SEARCH_BACKENDS)("MISP restSearch through PyMISP on $name", ({ env
       { name: "metadata", kwargs: { eventid: ev.alpha!.id, metadata: true } },
       ...[1, 2, 3, 4].map((page) => ({ name: `page${page}`, kwargs: { controller: "attributes", org: orgName, limit: 2, page } })),
       { name: "index", method: "search_index" as const, kwargs: { tags: [tag(1)] } },
+      { name: "pyEvents", kwargs: { tags: [tag(1)], pythonify: true } },
+      { name: "pyAttributes", kwargs: { controller: "attributes", eventid: ev.alpha!.id, includeContext: true, includeCorrelations: true, includeEventTags: true, pythonify: true } },
     ]);
     expect(attrs(r.toIds!)).toEqual(ats("8.8.8.8", "10.1.2.3"));
     expect(attrs(r.live!)).toEqual(ats(`https://gamma-${run}.example/x`));
@@ -248,6 +250,13 @@ describe.each(SEARCH_BACKENDS)("MISP restSearch through PyMISP on $name", ({ env
     expect(sorted(pages.flat())).toEqual(sorted([...new Set(pages.flat())]));
     expect(pages.flat()).toHaveLength(7);
     expect(uuids(r.index!)).toEqual(evs("alpha", "beta", "theirsPublic"));
+    // PyMISP loads what it gets into its own objects (pythonify), as scripts use them.
+    expect(uuids(r.pyEvents!)).toEqual(evs("alpha", "beta", "theirsPublic"));
+    expect(r.pyEvents!.events!.find((e) => e.uuid === ev.alpha!.uuid)!.attributes).toEqual(ats("8.8.8.8", "10.1.2.3", `alpha-${run}.example`, `shared-${run}.example`));
+    expect(attrs(r.pyAttributes!)).toEqual(ats("8.8.8.8", "10.1.2.3", `alpha-${run}.example`, `shared-${run}.example`));
+    const shared = r.pyAttributes!.attributes!.find((x) => x.uuid === at[`shared-${run}.example`])!;
+    expect(shared.event_uuid).toBe(ev.alpha!.uuid);
+    expect(shared.tags).toEqual(sorted([tag(1), tag(2)]));
   }, 120_000);
 
   it("finds every event of an attribute filter whose matches crowd into one event, and pages through them", async () => {

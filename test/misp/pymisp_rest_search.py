@@ -19,6 +19,11 @@ def reduce(method, kwargs, answer):
         return {"errors": list(answer["errors"]) if isinstance(answer["errors"], (list, tuple)) else answer["errors"]}
     if isinstance(answer, str):
         return {"text": answer}
+    if kwargs.get("pythonify"):
+        # PyMISP's own objects, loaded from the answer as scripts use them.
+        if kwargs.get("controller", "events") == "events":
+            return {"events": [{"uuid": e.uuid, "id": str(e.id), "attributes": sorted(a.uuid for a in e.attributes), "keys": [], "published": e.published} for e in answer]}
+        return {"attributes": [{"uuid": a.uuid, "event_uuid": a.Event.uuid if "Event" in a else None, "related": [r.uuid for r in getattr(a, "RelatedAttribute", [])], "tags": sorted(t.name for t in a.tags)} for a in answer]}
     if method == "search_index":
         return {"events": [{"uuid": e["uuid"]} for e in answer]}
     if kwargs.get("controller", "events") == "events":
