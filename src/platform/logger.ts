@@ -17,6 +17,7 @@ export function createLogger(level: string, destination?: DestinationStream): Lo
         "*.token",
         "*.refresh_token",
         "*.access_token",
+        "*.authkey",
         "password",
         "token",
       ],

@@ -326,6 +326,46 @@ describe("the API key", () => {
   });
 });
 
+describe("a hostile remote", () => {
+  it("gets no key through a redirect, and a huge or non-JSON answer is a clear 503", async () => {
+    const elsewhere: string[] = [];
+    const thief = http.createServer((req, res) => {
+      elsewhere.push(String(req.headers.authorization ?? ""));
+      res.writeHead(200, { "content-type": "application/json" }).end("{}");
+    });
+    await new Promise<void>((resolve) => thief.listen(0, "127.0.0.1", resolve));
+    const thiefUrl = `http://127.0.0.1:${(thief.address() as { port: number }).port}`;
+    const hostileMode = { huge: true };
+    const hostile = http.createServer((req, res) => {
+      if (req.url?.includes("getVersion")) res.writeHead(302, { location: `${thiefUrl}/misp/servers/getVersion` }).end();
+      else if (req.url?.includes("events/index") && hostileMode.huge) {
+        res.writeHead(200, { "content-type": "application/json" });
+        res.end(`[${'"x",'.repeat(5 << 20)}"x"]`);
+      } else res.writeHead(200, { "content-type": "text/html" }).end("<html>not MISP</html>");
+    });
+    await new Promise<void>((resolve) => hostile.listen(0, "127.0.0.1", resolve));
+    try {
+      const key = `hostile-${crypto.randomBytes(12).toString("hex")}`;
+      const created = await call(a.app, "POST", "/servers/", a.admin.token, { name: "hostile", url: `http://127.0.0.1:${(hostile.address() as { port: number }).port}/misp/`, authkey: key });
+      const test = await call(a.app, "POST", `/servers/${created.body.id}/test-connection`, a.admin.token);
+      expect(test.body.ok).toBe(false);
+      expect(test.body.problems.join(" ")).toMatch(/redirect/);
+      expect(elsewhere).toEqual([]);
+      const huge = await call(a.app, "POST", `/servers/${created.body.id}/preview-pull`, a.admin.token, {});
+      expect(huge.status, huge.text).toBe(503);
+      expect(huge.body.detail).toMatch(/more than the \d+ bytes allowed/);
+      hostileMode.huge = false;
+      const html = await call(a.app, "POST", `/servers/${created.body.id}/preview-pull`, a.admin.token, {});
+      expect(html.status).toBe(503);
+      expect(html.body.detail).toMatch(/not JSON/);
+      expect(answers.join("\n")).not.toContain(key);
+    } finally {
+      await new Promise((resolve) => hostile.close(resolve));
+      await new Promise((resolve) => thief.close(resolve));
+    }
+  });
+});
+
 describe("hostile inputs", () => {
   const cases: [string, Record<string, unknown>][] = [
     ["a file URL", { url: "file:///etc/passwd" }],

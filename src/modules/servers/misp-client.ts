@@ -114,8 +114,9 @@ export class MispClient {
       res.on("data", (c: Buffer) => {
         bytes += c.length;
         if (bytes > max) {
-          res.destroy();
+          // Settled before the destroy, whose own events would otherwise say the answer broke off.
           reject(new RemoteError(`${where}: the answer is more than the ${max} bytes allowed`));
+          res.destroy();
         } else chunks.push(c);
       });
       res.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
