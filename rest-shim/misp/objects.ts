@@ -8,7 +8,7 @@ import type { Services } from "../../src/services.ts";
 import { named } from "../contract.ts";
 import { seenTime } from "../schemas.ts";
 import { parseMispAttribute } from "./attributes.ts";
-import { mispFieldErrors, mispSaveFailed } from "./misp-errors.ts";
+import { mispException, mispFieldErrors, mispSaveFailed } from "./misp-errors.ts";
 import { defineMispRoute, eventUuidOf, mispBool, mispRef, namedParams, uuidOfRef, type MispRef } from "./misp-route.ts";
 import { MispSavedSchema, mispAttribute, mispSaved } from "./misp-shapes.ts";
 
@@ -143,7 +143,42 @@ const MispObjectBodySchema = named(
 const objectUuidOf = (services: Services, p: Principal | null, ref: MispRef) => uuidOfRef(ref, (id) => services.objects.uuidOf(p, id), "Object");
 const objectParam = z.object({ object_id: mispRef }).strict();
 
+const MispObjectReferenceSchema = named(
+  "MispObjectReferenceBody",
+  z.object({ ObjectReference: z.object({ uuid: z.uuid(), object_id: z.string(), event_id: z.string(), object_uuid: z.uuid(), referenced_uuid: z.string(), relationship_type: z.string() }).loose() }),
+  "A reference as MISP answers objectReferences/add",
+);
+
+/** objectReferences/add: the object by the path, or by `object_uuid` in the body (MISP's two forms). */
+const referenceRoute = (params: z.ZodObject | undefined) =>
+  defineMispRoute({
+    method: "POST", path: params ? "/misp/objectReferences/add/{object_id}" : "/misp/objectReferences/add", operationId: params ? "mispAddObjectReferenceTo" : "mispAddObjectReference",
+    summary: "MISP objectReferences/add: a reference from a live object (by the path, or object_uuid in the body) to an attribute or object (referenced_uuid, relationship_type, comment), as PyMISP's add_object_reference sends it",
+    scopes: ["objects:update"], params, status: 200, response: MispObjectReferenceSchema, body: z.unknown(),
+    misp: { notFound: "Invalid object.", forbidden: "You do not have permission to do that.", saveFailed: "add ObjectReference" },
+    handler: async ({ principal, params: p, body, services }) => {
+      const given = body && typeof body === "object" && !Array.isArray(body) && "ObjectReference" in body ? (body as { ObjectReference: unknown }).ObjectReference : body;
+      const r = parseInput(mispReferenceInput, given ?? {});
+      const fromPath = (p as { object_id?: MispRef } | undefined)?.object_id;
+      const ref = fromPath ?? (r.object_uuid ? mispRef.safeParse(r.object_uuid).data : undefined);
+      if (!ref) throw mispException(404, fromPath === undefined && !r.object_uuid ? "No object defined." : "Invalid object.");
+      const uuid = await objectUuidOf(services, principal, ref);
+      // The path names the object; the body's object_uuid does only without one.
+      const added = await services.objects.addReference(principal, uuid, { ...reference(r), objectUuid: undefined, sourceUuid: undefined });
+      const o = await services.objects.get(principal, uuid);
+      return {
+        ObjectReference: {
+          uuid: added.uuid, object_id: String(o.id), event_id: String(o.eventId), object_uuid: o.uuid, source_uuid: o.uuid, referenced_uuid: added.referencedUuid,
+          ...(added.referencedType !== null ? { referenced_type: String(added.referencedType) } : {}),
+          relationship_type: added.relationshipType, comment: added.comment, timestamp: String(added.timestamp), deleted: added.deleted,
+        },
+      };
+    },
+  });
+
 export const mispObjectRoutes = [
+  referenceRoute(undefined),
+  referenceRoute(z.object({ object_id: mispRef }).strict()),
   defineMispRoute({
     method: "POST", path: "/misp/objects/add/{event_id}", operationId: "mispAddObject",
     summary: "MISP objects/add: an object with its attributes (tags included) and ObjectReference, in one transaction (an invalid attribute: MISP's 403 \"Could not add Object\", nothing written)",

@@ -1422,6 +1422,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/misp/objectReferences/add": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** MISP objectReferences/add: a reference from a live object (by the path, or object_uuid in the body) to an attribute or object (referenced_uuid, relationship_type, comment), as PyMISP's add_object_reference sends it */
+        post: operations["mispAddObjectReference"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/misp/objectReferences/add/{object_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** MISP objectReferences/add: a reference from a live object (by the path, or object_uuid in the body) to an attribute or object (referenced_uuid, relationship_type, comment), as PyMISP's add_object_reference sends it */
+        post: operations["mispAddObjectReferenceTo"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/misp/objects/add/{event_id}": {
         parameters: {
             query?: never;
@@ -4150,6 +4184,21 @@ export interface components {
             pages: number;
             size: number;
             total: number;
+        };
+        /** @description A reference as MISP answers objectReferences/add */
+        MispObjectReferenceBody: {
+            ObjectReference: {
+                event_id: string;
+                object_id: string;
+                /** Format: uuid */
+                object_uuid: string;
+                referenced_uuid: string;
+                relationship_type: string;
+                /** Format: uuid */
+                uuid: string;
+            } & {
+                [key: string]: unknown;
+            };
         };
         /** @description MISP restSearch filters (unknown ones are ignored; null means not given) */
         MispRestSearchFilters: {
@@ -9159,6 +9208,75 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["MispGalaxyIndex"];
+                };
+            };
+        };
+    };
+    mispAddObjectReference: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": unknown;
+            };
+        };
+        responses: {
+            /** @description Client error */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MispError"];
+                };
+            };
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MispObjectReferenceBody"];
+                };
+            };
+        };
+    };
+    mispAddObjectReferenceTo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The numeric id or the uuid */
+                object_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": unknown;
+            };
+        };
+        responses: {
+            /** @description Client error */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MispError"];
+                };
+            };
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MispObjectReferenceBody"];
                 };
             };
         };

@@ -32,7 +32,7 @@ const WRITER_SCOPES = [
   "tags:read", "tags:create", "sightings:read", "sightings:create", "users:me", "user_settings:read", "galaxies:read", "taxonomies:read", "warninglists:read",
 ];
 const READER_SCOPES = ["events:read", "attributes:read", "objects:read", "tags:read", "feeds:read", "sightings:read", "users:me"];
-const OTHER_SCOPES = ["events:read", "attributes:read", "attributes:create", "objects:read", "objects:create", "sightings:read", "feeds:read", "tags:read", "users:me"];
+const OTHER_SCOPES = ["events:read", "attributes:read", "attributes:create", "objects:read", "objects:create", "objects:update", "sightings:read", "feeds:read", "tags:read", "users:me"];
 
 let app: TestApp;
 let admin: TestUser;
@@ -270,6 +270,9 @@ describe("hostile input on the new routes: MISP's error bodies, nothing written,
       ["POST", `objects/add/${made.id}`, { name: "x", Attribute: [{ type: "domain", value: "z.example.com" }], ObjectReference: [{ referenced_uuid: "nope", relationship_type: "x" }] }],
       ["POST", `objects/add/${made.id}`, { name: "x", Attribute: [{ type: "no-such-type", value: "z" }] }],
       ["POST", `objects/add/${made.id}`, { name: "x", uuid: "not-a-uuid", Attribute: [{ type: "domain", value: "z.example.com" }] }],
+      ["POST", "objectReferences/add", { referenced_uuid: made.uuid, relationship_type: "x" }],
+      ["POST", "objectReferences/add", { object_uuid: "nope", referenced_uuid: made.uuid, relationship_type: "x" }],
+      ["POST", "objectReferences/add/abc", { referenced_uuid: made.uuid, relationship_type: "x" }],
       ["GET", "objects/view/99999999999", undefined],
       ["POST", "objects/delete/abc", undefined],
       ["POST", "tags/search", {}],

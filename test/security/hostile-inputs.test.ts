@@ -399,6 +399,8 @@ function bodyBase(op: Operation): Json {
     "POST /misp/objects/add/{event_id}": () => ({ name: "domain-ip", Attribute: [{ type: "domain", value: "hostile-object.example.com", object_relation: "domain" }] }),
     "POST /misp/objects/delete/{object_id}": () => ({ hard: 0 }),
     "DELETE /misp/objects/delete/{object_id}": () => ({ hard: 0 }),
+    "POST /misp/objectReferences/add": () => ({ object_uuid: fx.mispObject, referenced_uuid: fx.mispAttribute, relationship_type: "related-to" }),
+    "POST /misp/objectReferences/add/{object_id}": () => ({ referenced_uuid: fx.mispAttribute, relationship_type: "related-to" }),
     "POST /misp/tags/search": () => ({ tagname: "hostile%" }),
     "POST /misp/tags/edit/{tag_id}": () => ({ Tag: { colour: "#0a0a0a" } }),
     "POST /misp/sightings/listSightings": () => ({ context: "attribute", id: fx.mispAttribute }),

@@ -18,7 +18,7 @@ import {
 import { insertAttributes, touchEvent, updateAttributeColumns, withHits } from "../attributes/index.ts";
 import { attributeDeletedChange, writableEvent } from "../attributes/index.ts";
 import { checkDate, checkIntRange, checkText, checkUuidField, Issues, nowSeconds, type Loc } from "../attributes/index.ts";
-import { listObjects, loadObject, type ObjectView } from "./object-reader.ts";
+import { listObjects, loadObject, type ObjectView, type ReferenceView } from "./object-reader.ts";
 import { checkAssignableSharingGroups, type SharingGroupRef } from "../sharing-groups/index.ts";
 
 /** The sharing groups a list of new attributes names, each at its place in the request. */
@@ -371,6 +371,23 @@ export class ObjectsService {
       changes.unshift(objectChange(kind, { uuid: o.uuid, name }, e, kind === "object.updated" ? { fields } : {}));
       return changes;
     });
+  }
+
+  /** One more reference of a live object (MISP's objectReferences/add); the object and its event are touched. */
+  async addReference(p: Principal | null, uuid: string, ref: ReferenceCreate): Promise<ReferenceView> {
+    authorize(p, "objects:update");
+    let added: ReferenceRow | null = null;
+    const o = await this.mutate(p, uuid, async (client, o, e, now) => {
+      if (o.deleted) throw errors.notFound("Object");
+      const issues = new Issues();
+      [added] = prepareReferences(issues, [ref], o.uuid, e.uuid);
+      issues.throwIfAny();
+      await insertReferences(client, e.id, o.id, [added], now);
+      await client.query("UPDATE objects SET timestamp = GREATEST(timestamp + 1, $2) WHERE id = $1", [o.id, now]);
+      await touchEvent(client, e.id, now);
+      return [referenceChange("object_reference.created", added, o.uuid, e)];
+    });
+    return o.references.find((r) => r.uuid === added!.uuid)!;
   }
 
   /**

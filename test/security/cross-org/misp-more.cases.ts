@@ -40,6 +40,16 @@ export const mispMoreRest: RestCase[] = [
     request: async (ctx: CaseContext) => ({ path: `/misp/objects/delete/${ctx.validating ? await ctx.w.throwaway.object() : await hiddenObject(ctx)}` }),
     b: "hidden" as const, validator: { status: 200 },
   })),
+  {
+    route: "POST /misp/objectReferences/add",
+    request: async (ctx) => ({ path: "/misp/objectReferences/add", json: { object_uuid: await hiddenObject(ctx), referenced_uuid: ctx.w.a.privateAttribute.uuid, relationship_type: "related-to" } }),
+    b: "hidden", validator: { status: 200 },
+  },
+  {
+    route: "POST /misp/objectReferences/add/{object_id}",
+    request: async (ctx) => ({ path: `/misp/objectReferences/add/${await hiddenObject(ctx)}`, json: { referenced_uuid: ctx.w.a.privateAttribute.uuid, relationship_type: "related-to" } }),
+    b: "hidden", validator: { status: 200 },
+  },
   { route: "POST /misp/tags/search", request: ({ w }) => ({ path: "/misp/tags/search", json: { tagname: `${w.tag}%` } }), b: "shared", validator: { status: 200 } },
   { route: "GET /misp/tags/view/{tag_id}", request: ({ w }) => ({ path: `/misp/tags/view/${w.a.tag.id}` }), b: "shared", validator: { status: 200 } },
   // Tag definitions are instance-wide: changing one is the administrator's (tags:admin).

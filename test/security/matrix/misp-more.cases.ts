@@ -70,6 +70,22 @@ export const mispMoreCases: MatrixCase[] = [
   ...(["POST", "DELETE"] as const).map(
     (method): MatrixCase => ({ route: `${method} /misp/objects/delete/{object_id}`, request: async (a, w) => ({ path: `/misp/objects/delete/${(await fixture(a, w)).object}` }), expect: perEvent(200) }),
   ),
+  {
+    route: "POST /misp/objectReferences/add",
+    request: async (a, w) => {
+      const f = await fixture(a, w);
+      return { path: "/misp/objectReferences/add", json: { object_uuid: f.object, referenced_uuid: f.attribute, relationship_type: "related-to" } };
+    },
+    expect: perEvent(200),
+  },
+  {
+    route: "POST /misp/objectReferences/add/{object_id}",
+    request: async (a, w) => {
+      const f = await fixture(a, w);
+      return { path: `/misp/objectReferences/add/${f.object}`, json: { referenced_uuid: f.attribute, relationship_type: "related-to" } };
+    },
+    expect: perEvent(200),
+  },
   { route: "POST /misp/tags/search", request: () => ({ path: "/misp/tags/search", json: { tagname: "matrix%" } }), expect: everyCaller(200) },
   { route: "GET /misp/tags/view/{tag_id}", request: async (_a, w) => ({ path: `/misp/tags/view/${await tagId(w)}` }), expect: everyCaller(200) },
   { route: "POST /misp/tags/edit/{tag_id}", request: async (_a, w) => ({ path: `/misp/tags/edit/${await tagId(w)}`, json: { Tag: { colour: "#010203" } } }), expect: adminOnly(200) },
