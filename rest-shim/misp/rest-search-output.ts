@@ -102,14 +102,18 @@ export async function loadEvents(services: Services, p: Principal, hits: SearchH
   const warned = f.enforceWarninglist && !f.metadata ? await warninglisted(services, p, hits.map((h) => h.id)) : new Set<string>();
   const keep = keepDeleted(f);
   const wanted = (a: unknown) => keep(Boolean((a as Json).deleted)) && !warned.has(String((a as Json).uuid));
+  if (f.metadata) {
+    // The event's own fields: what MISP's metadata answer holds, without reading what the event holds.
+    const views = await inBatches(hits, (h) => services.events.get(p, h.id).catch(unlessGone));
+    return views.filter((e): e is EventView => e !== null).map((e) => {
+      const { EventTag: _t, ...fields } = mispEventIndexItem(e);
+      return { Event: { ...fields, Tag: e.tags.map(mispTagOfView) } };
+    });
+  }
   const events = await inBatches(hits, (h) => services.events.exportMisp(p, h.id, { ids: true }).catch(unlessGone));
   return events
     .filter((e): e is { Event: Json } => e !== null)
     .map(({ Event: e }) => {
-      if (f.metadata) {
-        const { Attribute: _a, Object: _o, EventReport: _r, ...meta } = e;
-        return { Event: meta };
-      }
       const objects = (e.Object as Json[] | undefined)?.map((o) => ({ ...o, Attribute: (o.Attribute as unknown[] | undefined)?.filter(wanted) ?? [] }));
       return { Event: { ...e, Attribute: (e.Attribute as unknown[] | undefined)?.filter(wanted) ?? [], Object: objects ?? [] } };
     });
