@@ -433,8 +433,9 @@ async function main() {
       log(`compaction (the weekly job's REINDEX CONCURRENTLY, forced): ${compaction.seconds} s`);
     }
     const pgSize = (
-      await pool.query<{ table: string; total: string }>(
-        "SELECT pg_table_size('search_documents') AS table, pg_total_relation_size('search_documents') + pg_total_relation_size('search_postings') + pg_total_relation_size('search_terms') AS total",
+      await pool.query<{ table: string; total: string; toast: string }>(
+        `SELECT pg_table_size('search_documents') AS table, pg_total_relation_size('search_documents') + pg_total_relation_size('search_postings') + pg_total_relation_size('search_terms') AS total,
+           (SELECT sum(pg_total_relation_size(reltoastrelid)) FROM pg_class WHERE oid IN ('search_documents'::regclass, 'search_postings'::regclass, 'search_terms'::regclass)) AS toast`,
       )
     ).rows[0]!;
     const indexSizes = (
@@ -454,11 +455,21 @@ async function main() {
       await new Promise((res) => setTimeout(res, 2_000));
     }
     const mergeWaitSeconds = round((performance.now() - t0) / 1000, 1);
-    const osIndices = (await opensearch.client.cat.indices({ index: `${prefix}*`, format: "json", bytes: "b" })).body as unknown as {
-      index: string;
-      "docs.count": string;
-      "store.size": string;
-    }[];
+    const osIndex = opensearch;
+    const osStore = async () =>
+      (await osIndex.client.cat.indices({ index: `${prefix}*`, format: "json", bytes: "b" })).body as unknown as {
+        index: string;
+        "docs.count": string;
+        "store.size": string;
+      }[];
+    const osIndicesAsLoaded = await osStore();
+    // The issue's size comparison: OpenSearch's store after a flush and a merge to one segment.
+    t0 = performance.now();
+    await opensearch.client.indices.flush({ index: `${prefix}*` });
+    await opensearch.client.indices.forcemerge({ index: `${prefix}*`, max_num_segments: 1 });
+    const forceMergeSeconds = round((performance.now() - t0) / 1000, 1);
+    const osIndices = await osStore();
+    const mib = (rows: { "store.size": string }[]) => round(rows.reduce((n, i) => n + Number(i["store.size"]), 0) / 2 ** 20, 1);
 
     // Both backends hold every document.
     const counts = (await pool.query<{ index_name: string; n: string }>("SELECT index_name, count(*) AS n FROM search_documents GROUP BY 1")).rows;
@@ -505,12 +516,20 @@ async function main() {
           compaction,
           table_mib: round(Number(pgSize.table) / 2 ** 20),
           total_with_indexes_mib: round(Number(pgSize.total) / 2 ** 20),
+          toast_mib: round(Number(pgSize.toast) / 2 ** 20, 1),
           indexes_mib: Object.fromEntries(indexSizes.map((i) => [i.name, round(Number(i.bytes) / 2 ** 20)])),
         },
         opensearch: {
           ...osLoad,
           merge_wait_seconds: mergeWaitSeconds,
+          force_merge_seconds: forceMergeSeconds,
+          store_as_loaded_mib: mib(osIndicesAsLoaded),
           store_mib: Object.fromEntries(osIndices.map((i) => [i.index.slice(prefix.length), round(Number(i["store.size"]) / 2 ** 20, 1)])),
+          store_total_mib: mib(osIndices),
+        },
+        postgres_to_opensearch: {
+          docs_per_second: round(pgLoad.docs_per_second / osLoad.docs_per_second, 3),
+          bytes: round(Number(pgSize.total) / 2 ** 20 / mib(osIndices), 2),
         },
       },
       goal: {
@@ -528,7 +547,8 @@ async function main() {
     process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
     process.stderr.write(`\n${table(results)}\n\n`);
     process.stderr.write(
-      `indexing docs/s: postgres ${pgLoad.docs_per_second} (${pgLoad.seconds} s; VACUUM ANALYZE ${vacuumSeconds} s), opensearch ${osLoad.docs_per_second} (${osLoad.seconds} s)\n`,
+      `indexing docs/s: postgres ${pgLoad.docs_per_second} (${pgLoad.seconds} s; VACUUM ANALYZE ${vacuumSeconds} s), opensearch ${osLoad.docs_per_second} (${osLoad.seconds} s): ${round(pgLoad.docs_per_second / osLoad.docs_per_second, 3)}x\n` +
+        `on disk: postgres ${round(Number(pgSize.total) / 2 ** 20)} MiB (tables, indexes, TOAST), opensearch ${mib(osIndices)} MiB (flushed, merged to one segment; ${mib(osIndicesAsLoaded)} MiB as loaded): ${round(Number(pgSize.total) / 2 ** 20 / mib(osIndices), 1)}x\n`,
     );
   } finally {
     await cleanup();

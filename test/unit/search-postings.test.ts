@@ -41,10 +41,10 @@ describe("posting terms", () => {
     expect(Buffer.byteLength(termKey("svc-attributes", "value.keyword", "\u{1F600}".repeat(10_000)))).toBeLessThan(1_100);
   });
 
-  it("a document's keys: every field's terms, adjacent token pairs of text values (not across values), match-all", () => {
+  it("a document's keys: every field's terms but the bookkeeping fields', adjacent token pairs of text values (not across values), match-all", () => {
     const keys = postingKeys(
       "svc-attributes",
-      { type: ["ip", "dst"], "type.keyword": ["ip-dst"], deleted: [false], timestamp: [1700000000], "@timestamp": [1700000000000], "expanded.ip": ["10.0.0.1"], "expanded.ip_range": ["10.0.0.0/24"] },
+      { type: ["ip", "dst"], "type.keyword": ["ip-dst"], deleted: [false], to_ids: [true], visible_to: [-1], event_org_id: [1], timestamp: [1700000000], "@timestamp": [1700000000000], "expanded.ip": ["10.0.0.1"], "expanded.ip_range": ["10.0.0.0/24"] },
       { type: [["ip", "dst"]], "tags.name": [["a"], ["b"]] },
     );
     expect(keys.sort()).toEqual(
@@ -54,7 +54,7 @@ describe("posting terms", () => {
         "atype\u0001dst",
         "atype\u0002ip dst",
         "atype.keyword\u0001ip-dst",
-        "adeleted\u0001false",
+        "ato_ids\u0001true",
         `atimestamp\u0001${longTerm(1700000000n)}`,
         `aexpanded.ip\u0001${ipTerm("10.0.0.1")}`,
       ].sort(),

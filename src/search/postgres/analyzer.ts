@@ -20,11 +20,14 @@ const segmenter = new Intl.Segmenter("en", { granularity: "word" });
 const SINGLE_CHAR_SCRIPTS = /[\p{Script=Han}\p{Script=Hiragana}]/u;
 const EMOJI = /\p{Extended_Pictographic}/u;
 const MAX_TOKEN_LENGTH = 255;
+const ASCII = /^[\x00-\x7f]*$/;
 /** Hangul syllables and jamo (all in the BMP, so masking keeps UTF-16 offsets). */
 const HANGUL = /[\u1100-\u11FF\u3130-\u318F\uA960-\uA97F\uAC00-\uD7FF\uFFA0-\uFFDC]/g;
 
 /** Java-like per-code-point lower-casing. */
 export function lowerCase(s: string): string {
+  // ASCII (most indicators): String#toLowerCase is per character already.
+  if (ASCII.test(s)) return s.toLowerCase();
   let out = "";
   for (const ch of s) {
     const l = ch.toLowerCase();
@@ -34,6 +37,11 @@ export function lowerCase(s: string): string {
 }
 
 function pushToken(out: string[], token: string): void {
+  // UTF-16 units are never fewer than code points.
+  if (token.length <= MAX_TOKEN_LENGTH) {
+    out.push(token);
+    return;
+  }
   const cps = [...token];
   if (cps.length <= MAX_TOKEN_LENGTH) {
     out.push(token);

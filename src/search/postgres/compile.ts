@@ -181,7 +181,9 @@ export class SqlCompiler {
     if (!hasPostings(f.key, f.type)) return exact;
     const terms = `SELECT t.field || chr(1) || t.term FROM search_terms t
       WHERE t.field = ${this.p(dictionaryField(this.index, f.key))} AND (t.length > ${MAX_TERM} OR ${test('t.term COLLATE "default"')})`;
-    return `d.doc IN (SELECT p.doc FROM search_postings p WHERE p.key = ANY (ARRAY(${terms}))) AND ${exact}`;
+    // Both lists computed once (InitPlans): as a semi-join the planner may probe the postings once
+    // per document, reading every matching term's postings each time (22 s for 10,000 unanalysed rows).
+    return `d.doc = ANY (ARRAY(SELECT p.doc FROM search_postings p WHERE p.key = ANY (ARRAY(${terms})))) AND ${exact}`;
   }
 
   /** The document has one of these fields: the expression of the keys index (`./schema.ts`). */

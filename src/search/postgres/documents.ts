@@ -57,6 +57,9 @@ export function valuesAt(obj: unknown, path: string[]): unknown[] {
   return out;
 }
 
+/** At most KEYWORD_IGNORE_ABOVE code points (UTF-16 units are never fewer: most strings need no count). */
+const withinIgnoreAbove = (s: string) => s.length <= KEYWORD_IGNORE_ABOVE || [...s].length <= KEYWORD_IGNORE_ABOVE;
+
 function asString(v: unknown): string | null {
   if (typeof v === "string") return v;
   if (typeof v === "number" || typeof v === "boolean" || typeof v === "bigint") return String(v);
@@ -90,7 +93,7 @@ function typedValues(type: FieldType, raw: unknown[]): unknown[] {
     switch (type) {
       case "keyword": {
         const s = asString(v);
-        if (s !== null && [...s].length <= KEYWORD_IGNORE_ABOVE) out.push(s);
+        if (s !== null && withinIgnoreAbove(s)) out.push(s);
         break;
       }
       case "long": {
@@ -143,7 +146,7 @@ export function buildRow(index: IndexName, doc: SearchDocument): DocumentRow {
       phrases[name] = lists.map((toks) => ` ${toks.join(" ")} `);
       tokenLists[name] = lists;
       fields[name] = [...tokens];
-      const exact = [...new Set(strings.filter((s) => [...s].length <= KEYWORD_IGNORE_ABOVE))];
+      const exact = [...new Set(strings.filter(withinIgnoreAbove))];
       if (exact.length) fields[`${name}.keyword`] = exact;
       continue;
     }

@@ -182,6 +182,7 @@ export function dictionaryEntry(key: string): DictionaryEntry | null {
 }
 
 function capTerm(term: string): string {
+  if (term.length <= MAX_TERM) return term;
   const cps = [...term];
   return cps.length <= MAX_TERM ? term : `${cps.slice(0, MAX_TERM).join("")}${FIELD_END}`;
 }
