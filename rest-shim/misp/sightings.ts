@@ -5,7 +5,7 @@ import { named } from "../contract.ts";
 import type { Principal } from "../../src/auth/principal.ts";
 import type { Services } from "../../src/services.ts";
 import { attributeUuidOf, defineMispRoute, eventUuidOf, mispRef, namedParams, type MispRef } from "./misp-route.ts";
-import { mispSighting } from "./misp-shapes.ts";
+import { MispSavedSchema, mispSaved, mispSighting } from "./misp-shapes.ts";
 
 const MAX_VALUES = 1000;
 const text = z.union([z.string(), z.number()]).transform(String);
@@ -73,6 +73,17 @@ const MispSightingListSchema = named("MispSightingList", z.array(z.object({ Sigh
 const listBody = namedParams({ id: z.union([z.string(), z.number()]).transform(String).optional(), context: z.enum(["attribute", "event"]).optional(), org_id: z.union([z.string().regex(/^\d{1,10}$/), z.number().int()]).transform(String).optional() });
 
 const mispSightingListRoutes = [
+  defineMispRoute({
+    method: "POST", path: "/misp/sightings/delete/{sighting_id}", operationId: "mispDeleteSighting",
+    summary: "MISP sightings/delete: delete a sighting by numeric id or uuid (the administrator any, others their organisation's; any other is MISP's 404 \"Invalid sighting.\")",
+    scopes: ["sightings:delete"], params: z.object({ sighting_id: mispRef }).strict(), status: 200, response: MispSavedSchema,
+    misp: { notFound: "Invalid sighting." },
+    handler: async ({ principal, params, services, request }) => {
+      await services.sightings.delete(principal, params.sighting_id);
+      const given = String((request.params as { sighting_id: string }).sighting_id);
+      return mispSaved("Sighting successfully deleted.", `/sightings/delete/${given}`, given);
+    },
+  }),
   defineMispRoute({
     method: "POST", path: "/misp/sightings/listSightings", operationId: "mispListSightings",
     summary: `MISP sightings/listSightings: the sightings of an attribute (context attribute, the default) or of an event's readable attributes (context event), by numeric id or uuid; org_id keeps one organisation's; at most ${MAX_LISTED}`,

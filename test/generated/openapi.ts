@@ -1559,6 +1559,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/misp/sightings/delete/{sighting_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** MISP sightings/delete: delete a sighting by numeric id or uuid (the administrator any, others their organisation's; any other is MISP's 404 "Invalid sighting.") */
+        post: operations["mispDeleteSighting"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/misp/sightings/index": {
         parameters: {
             query?: never;
@@ -9521,6 +9538,38 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["MispSightingBody"];
+                };
+            };
+        };
+    };
+    mispDeleteSighting: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The numeric id or the uuid */
+                sighting_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Client error */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MispError"];
+                };
+            };
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MispSaved"];
                 };
             };
         };

@@ -29,10 +29,10 @@ const WRITER_SCOPES = [
   ...["read", "create", "update", "delete", "tag"].map((a) => `attributes:${a}`),
   ...["read", "create", "update", "delete"].map((a) => `objects:${a}`),
   ...["read", "create", "update", "fetch"].map((a) => `feeds:${a}`),
-  "tags:read", "tags:create", "sightings:read", "sightings:create", "users:me", "user_settings:read", "galaxies:read", "taxonomies:read", "warninglists:read",
+  "tags:read", "tags:create", "sightings:read", "sightings:create", "sightings:delete", "users:me", "user_settings:read", "galaxies:read", "taxonomies:read", "warninglists:read",
 ];
 const READER_SCOPES = ["events:read", "attributes:read", "objects:read", "tags:read", "feeds:read", "sightings:read", "users:me"];
-const OTHER_SCOPES = ["events:read", "attributes:read", "attributes:create", "objects:read", "objects:create", "objects:update", "sightings:read", "feeds:read", "tags:read", "users:me"];
+const OTHER_SCOPES = ["events:read", "attributes:read", "attributes:create", "objects:read", "objects:create", "objects:update", "sightings:read", "sightings:delete", "feeds:read", "tags:read", "users:me"];
 
 let app: TestApp;
 let admin: TestUser;
@@ -283,6 +283,8 @@ describe("hostile input on the new routes: MISP's error bodies, nothing written,
       ["POST", `attributes/add/${made.id}`, { type: "ip-dst", value: [] }],
       ["POST", `attributes/add/${made.id}`, { type: "ip-dst", value: Array.from({ length: 1001 }, (_, i) => `192.0.2.${i % 250}`) }],
       ["POST", `attributes/add/${made.id}`, { type: "ip-dst", value: [{ nested: 1 }] }],
+      ["POST", "sightings/delete/abc", undefined],
+      ["POST", "sightings/delete/2147483647", undefined],
       ["POST", "sightings/listSightings", { context: "object", id: 1 }],
       ["POST", "sightings/listSightings", { id: "../../x" }],
       ["POST", "feeds/add", { Feed: { name: "x", url: "file:///etc/passwd", source_format: "freetext" } }],

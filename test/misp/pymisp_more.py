@@ -189,6 +189,15 @@ def flow():
     check("sightings index", seen.uuid in [x.uuid for x in everything])
     status, body = error_of(other.sightings(target))
     check("other org: sightings", status == 404 and body["message"] == "Invalid attribute", body)
+    status, body = error_of(other.delete_sighting(seen.id))
+    check("other org: delete_sighting", status == 404 and body["message"] == "Invalid sighting.", body)
+    status, body = error_of(readonly.delete_sighting(seen.uuid))
+    check("read-only: delete_sighting", status == 403 and body["message"] == denied, body)
+    unsighted = misp.delete_sighting(seen.id)
+    check("delete_sighting", unsighted["saved"] is True and unsighted["message"] == "Sighting successfully deleted.", unsighted)
+    check("sighting gone", misp.sightings(target) == [])
+    status, body = error_of(misp.delete_sighting(seen.uuid))
+    check("delete_sighting twice", status == 404 and body["message"] == "Invalid sighting.", body)
 
     # Feeds.
     feed = MISPFeed()

@@ -357,6 +357,7 @@ const PATH_BASE: Record<string, () => string> = {
   event_id: () => fx.mispEvent,
   attribute_id: () => fx.mispAttribute,
   object_id: () => fx.mispObject,
+  sighting_id: () => "999999",
 };
 const NAMESPACE_BASE: Record<string, string> = { "/settings/user/{namespace}": "hostile-test", "/settings/runtime/{namespace}": "retention" };
 

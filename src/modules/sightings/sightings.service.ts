@@ -264,6 +264,22 @@ export class SightingsService {
   }
 
   /**
+   * Deletes one sighting (MISP's sightings/delete): the administrator any they may read, anyone else
+   * their own organisation's; any other is not found, as one that does not exist.
+   */
+  async delete(p: Principal | null, ref: { id: number } | { uuid: string }): Promise<void> {
+    authorize(p, "sightings:delete");
+    const where: Prisma.SightingWhereInput = { AND: [readableSightingWhere(p), "id" in ref ? { id: BigInt(ref.id) } : { uuid: ref.uuid }] };
+    const s = await this.ctx.db.prisma.sighting.findFirst({ where, select: { id: true, uuid: true, orgId: true, attribute: { select: { uuid: true, event: { select: { uuid: true } } } } } });
+    if (!s || (!isAdmin(p) && (p.orgId === null || s.orgId !== p.orgId))) throw errors.notFound("Sighting");
+    await withTransaction(this.ctx.db.pool, async (client) => {
+      const { rowCount } = await client.query("DELETE FROM sightings WHERE id = $1", [s.id]);
+      if (!rowCount) throw errors.notFound("Sighting");
+      await recordChanges(client, p, [{ kind: "sighting.deleted", entityType: "sighting", entityUuid: s.uuid, eventUuid: s.attribute.event.uuid, payload: { attribute_uuid: s.attribute.uuid } }]);
+    });
+  }
+
+  /**
    * The sightings of attributes the caller may read (readableSightingWhere), newest first, as a
    * page of records loaded with `query` (GraphQL's selection; the envelope's select for `list`).
    */

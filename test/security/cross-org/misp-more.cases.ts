@@ -64,6 +64,19 @@ export const mispMoreRest: RestCase[] = [
     request: async (ctx) => ({ path: "/misp/sightings/listSightings", json: { context: "attribute", id: await hiddenAttribute(ctx) } }),
     b: "hidden", validator: { status: 200 },
   },
+  {
+    route: "POST /misp/sightings/delete/{sighting_id}",
+    request: async ({ w, validating }) => {
+      // The validator deletes a fresh sighting of its own; B aims at A's sighting of the private event.
+      const attribute = validating ? await w.throwaway.attribute() : null;
+      if (attribute) await w.call("aUser", "POST", "/sightings/", { attribute_uuid: attribute, source: "validator" });
+      const [s] = attribute
+        ? await w.q<{ uuid: string }>("SELECT s.uuid::text FROM sightings s JOIN attributes a ON a.id = s.attribute_id WHERE a.uuid = $1", [attribute])
+        : await w.q<{ uuid: string }>("SELECT s.uuid::text FROM sightings s JOIN events e ON e.id = s.event_id WHERE e.uuid = $1 ORDER BY s.id LIMIT 1", [w.a.privateEvent.uuid]);
+      return { path: `/misp/sightings/delete/${s.uuid}` };
+    },
+    b: "hidden", validator: { status: 200 },
+  },
   ...(["GET", "POST"] as const).map((method) => ({
     route: `${method} /misp/sightings/index`,
     request: () => ({ path: "/misp/sightings/index" }),

@@ -34,13 +34,14 @@ async function post(w: MatrixWorld, token: string, path: string, json: unknown) 
 }
 
 /** A fresh org-only event with an attribute (sighted) and an object: another organisation's for `otherUser`, the owner's for everyone else. */
-async function fixture(actor: Actor, w: MatrixWorld): Promise<{ event: string; attribute: string; object: string }> {
+async function fixture(actor: Actor, w: MatrixWorld): Promise<{ event: string; attribute: string; object: string; sighting: string }> {
   const user = actor === "otherUser" ? await foreignUser(w) : w.owner;
   const event = await post(w, user.token, "/events/", { info: w.unique("matrix-misp-more"), distribution: 0 });
   const attribute = await post(w, user.token, "/attributes/", { event_uuid: event.uuid, type: "ip-dst", value: "192.0.2.45" });
   await post(w, user.token, "/sightings/", { attribute_uuid: attribute.uuid, source: "matrix" });
   const object = await post(w, user.token, "/objects/", { event_uuid: event.uuid, name: "domain-ip", attributes: [{ type: "domain", value: "matrix.example.com", object_relation: "domain" }] });
-  return { event: event.uuid, attribute: attribute.uuid, object: object.uuid };
+  const sighting = await w.app.booted.ctx.db.pool.query<{ uuid: string }>("SELECT s.uuid::text FROM sightings s JOIN attributes a ON a.id = s.attribute_id WHERE a.uuid = $1", [attribute.uuid]);
+  return { event: event.uuid, attribute: attribute.uuid, object: object.uuid, sighting: sighting.rows[0].uuid };
 }
 
 /** A fresh tag (made by the administrator), by its numeric id. */
@@ -95,6 +96,8 @@ export const mispMoreCases: MatrixCase[] = [
     request: async (a, w) => ({ path: "/misp/sightings/listSightings", json: { context: "attribute", id: (await fixture(a, w)).attribute } }),
     expect: perEvent(200),
   },
+  // Role 3 holds no sightings:delete; the administrator deletes any sighting.
+  { route: "POST /misp/sightings/delete/{sighting_id}", request: async (a, w) => ({ path: `/misp/sightings/delete/${(await fixture(a, w)).sighting}` }), expect: adminOnly(200) },
   ...(["GET", "POST"] as const).map((method): MatrixCase => ({ route: `${method} /misp/sightings/index`, request: () => ({ path: "/misp/sightings/index" }), expect: anyUser(200) })),
   { route: "GET /misp/feeds/index", request: () => ({ path: "/misp/feeds/index" }), expect: anyUser(200) },
   { route: "GET /misp/feeds/view/{feed_id}", request: async (_a, w) => ({ path: `/misp/feeds/view/${await feedId(w)}` }), expect: anyUser(200) },
