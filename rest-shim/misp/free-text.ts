@@ -7,7 +7,7 @@ import { defineMispRoute, eventUuidOf, mispBool, mispRef, namedParams } from "./
 import { MispAttributeSchema, mispAttribute } from "./misp-shapes.ts";
 
 /** Indicators one free-text import reads at most (the rest of the text is left unread). */
-export const MAX_FREE_TEXT_INDICATORS = 1000;
+const MAX_FREE_TEXT_INDICATORS = 1000;
 const MAX_TEXT = 1_000_000;
 
 /** MISP's adhereToWarninglists: false, true (drop what a list holds) or "soft" (keep it, to_ids off). */
@@ -24,7 +24,7 @@ const freeTextInput = z
   .loose();
 
 /** The indicators of a text as MISP's free-text parser finds them (feeds' refang and detection, each token alone), once each. */
-export function freeTextIndicators(text: string): { type: string; value: string }[] {
+function freeTextIndicators(text: string): { type: string; value: string }[] {
   const seen = new Map<string, { type: string; value: string }>();
   for (const token of text.split(/[\s,;]+/)) {
     if (seen.size >= MAX_FREE_TEXT_INDICATORS) break;

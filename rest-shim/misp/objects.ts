@@ -181,7 +181,7 @@ export const mispObjectRoutes = [
   referenceRoute(z.object({ object_id: mispRef }).strict()),
   defineMispRoute({
     method: "POST", path: "/misp/objects/add/{event_id}", operationId: "mispAddObject",
-    summary: "MISP objects/add: an object with its attributes (tags included) and ObjectReference, in one transaction (an invalid attribute: MISP's 403 \"Could not add Object\", nothing written)",
+    summary: "MISP objects/add: an object with its attributes (tags included) and ObjectReference, in one transaction (an invalid attribute: MISP's 403 \"Could not add Object\", nothing written); /breakOnDuplicate:1 is accepted and not applied",
     scopes: ["objects:create"], params: z.object({ event_id: mispRef }).strict(), status: 200, response: MispObjectBodySchema, body: z.unknown(),
     query: namedParams({ breakOnDuplicate: mispBool.optional() }),
     misp: { notFound: "Invalid event.", forbidden: "You do not have permission to do that.", saveFailed: "add Object" },

@@ -1465,7 +1465,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** MISP objects/add: an object with its attributes (tags included) and ObjectReference, in one transaction (an invalid attribute: MISP's 403 "Could not add Object", nothing written) */
+        /** MISP objects/add: an object with its attributes (tags included) and ObjectReference, in one transaction (an invalid attribute: MISP's 403 "Could not add Object", nothing written); /breakOnDuplicate:1 is accepted and not applied */
         post: operations["mispAddObject"];
         delete?: never;
         options?: never;
