@@ -1,20 +1,30 @@
 /**
- * Feeds: three figures from one service process (`ROLE=all`, local storage), against baselines
+ * Feeds: three figures from service processes (`ROLE=all`, local storage), against baselines
  * measured in the same run.
  *
  * 1. Upload: a 1.5 GB csv streamed by curl to POST /feeds/upload; the service's peak RSS growth
- *    (VmRSS sampled every 50 ms) must stay under 150 MB. Baseline: the same bytes through curl to
- *    GET /healthz-sized work is meaningless, so the figure is absolute, with the throughput.
- * 2. Ingest: the whole Infoblox MISP feed sample (../shared/data/misp-feed-sample) as a zip upload,
- *    a local feed, its fetch_feed run, then indexing and correlation settled: attributes per second
- *    end to end. Baseline: the same events imported one by one through POST /events/import (settled too).
+ *    (VmRSS sampled every 50 ms) must stay under 150 MB. The figure is absolute, with the throughput.
+ * 2. Ingest, per search backend (PostgreSQL, and OpenSearch when --opensearch or OPENSEARCH_URL is
+ *    given), each on a fresh database and service: a MISP feed as a zip upload, a local feed (its
+ *    creation queues the fetch), then the fetch run, indexing, correlation and notification settled
+ *    and every event's attributes found by GET /attributes/search. Attributes per second end to end
+ *    from the upload (and from the fetch request), for the Infoblox sample (16 events, 8,842
+ *    attributes) and a synthetic feed (--feed 20x5000: 20 events of 5,000 distinct values, one in
+ *    twenty shared by two events, so correlation finds pairs). Per-stage breakdown: the fetch run's
+ *    own read/parse/store timings (its debug line "feed ingested"), then for each job kind
+ *    (dispatch_changes, index_changes, correlate_changes, notify_changes) its busy seconds (the sum
+ *    of its jobs' durations, from graphile-worker's success lines) and when its first job started and
+ *    its last ended, counted from the fetch request. Baseline: the sample's events through
+ *    POST /events/import one by one (settled too).
  * 3. Freetext parsing: lines per second of `freetextRows` (refang + type detection) over 500 000
  *    lines built from the sample's values; baseline: splitting the same text into lines only.
  *
- *   npx tsx bench/feeds.ts                 # all three (about 3 minutes)
- *   npx tsx bench/feeds.ts --upload-mb 200 # a smaller upload
+ *   npx tsx bench/feeds.ts                                   # everything (about 10 minutes)
+ *   npx tsx bench/feeds.ts --only ingest --rounds 3 --backends postgres,opensearch --opensearch http://127.0.0.1:9200
+ *   npx tsx bench/feeds.ts --only upload --upload-mb 200     # a smaller upload
  */
 import { execFile } from "node:child_process";
+import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -22,7 +32,7 @@ import { Readable } from "node:stream";
 import pg from "pg";
 import setupTemplate from "../test/support/global-setup.ts";
 import { createTestDatabase } from "../test/support/databases.ts";
-import { freePort, killAllServices, startService, type ServiceProcess } from "../test/support/process.ts";
+import { freePort, killAllServices, startService, type LogLine, type ServiceProcess } from "../test/support/process.ts";
 import { SHARED_DATA } from "../test/support/shared-data.ts";
 import { zip } from "../test/support/archives.ts";
 import { freetextRows } from "../src/modules/feeds/ingest/indicators.ts";
@@ -40,7 +50,7 @@ async function settled(pool: pg.Pool): Promise<void> {
   for (;;) {
     const { rows } = await pool.query<{ n: number }>(
       `SELECT count(*)::int AS n FROM graphile_worker._private_jobs j JOIN graphile_worker._private_tasks t ON t.id = j.task_id
-        WHERE t.identifier IN ('dispatch_changes', 'index_changes', 'correlate_changes', 'run_task')`,
+        WHERE t.identifier IN ('dispatch_changes', 'index_changes', 'correlate_changes', 'notify_changes', 'run_task')`,
     );
     if (rows[0].n === 0) return;
     await new Promise((r) => setTimeout(r, 50));
@@ -63,54 +73,198 @@ async function uploadFigure(service: ServiceProcess, token: string, megabytes: n
   return { megabytes, seconds: round(seconds, 1), mb_per_second: round(megabytes / seconds, 1), peak_rss_growth_mb: round(peak / 1024 / 1024, 1), goal_mb: 150 };
 }
 
-async function ingestFigure(service: ServiceProcess, token: string, pool: pg.Pool) {
-  const call = async (method: string, route: string, body?: unknown) => {
-    const res = await fetch(`${service.url}${route}`, { method, headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { "content-type": "application/json" }) }, body: body === undefined ? undefined : JSON.stringify(body) });
-    if (res.status >= 300) throw new Error(`${method} ${route}: ${res.status} ${await res.text()}`);
-    return res.json() as Promise<Record<string, unknown>>;
-  };
-  const files = fs.readdirSync(FEED_DIR).filter((f) => /^[0-9a-f-]{36}\.json$/.test(f));
-  const docs = files.map((f) => JSON.parse(fs.readFileSync(path.join(FEED_DIR, f), "utf8")) as { Event: Record<string, unknown> & { uuid: string; timestamp: string } });
-  const manifest = Object.fromEntries(docs.map((d) => [d.Event.uuid, { timestamp: Number(d.Event.timestamp), info: d.Event.info }]));
-  const wipe = async () => {
-    await pool.query("DELETE FROM events WHERE uuid = ANY($1::uuid[])", [docs.map((d) => d.Event.uuid)]);
-    await settled(pool);
-  };
-  const counted = async () => (await pool.query<{ n: number }>("SELECT count(*)::int AS n FROM attributes a JOIN events e ON e.id = a.event_id WHERE e.uuid = ANY($1::uuid[])", [docs.map((d) => d.Event.uuid)])).rows[0].n;
+type Json = Record<string, unknown>;
+type MispDoc = { Event: Json & { uuid: string; timestamp: string; info: string } };
 
-  const feedRuns: number[] = [];
+/**
+ * A synthetic MISP feed: `events` events of `perEvent` distinct real-looking values each (ip-dst,
+ * domain, url, md5, sha256, filename, hostname), one in twenty shared with another event (a pool of
+ * events × perEvent / 40 values, each in two events) so that correlation has pairs to find.
+ */
+function syntheticFeed(events: number, perEvent: number): MispDoc[] {
+  const salt = crypto.randomBytes(4).toString("hex");
+  const hex = (len: number, i: number) => crypto.createHash("sha512").update(`${salt}${i}`).digest("hex").slice(0, len);
+  const shared = (k: number) => [`shared-${k}.example-${salt}.com`, `198.${51 + (k >> 16)}.${(k >> 8) % 256}.${k % 256}`][k % 2];
+  const pool = Math.max(1, Math.floor((events * perEvent) / 40));
+  const ts = String(Math.floor(Date.now() / 1000) - 3600);
+  const types: [string, string, (i: number) => string][] = [
+    ["ip-dst", "Network activity", (i) => `${11 + (i % 200)}.${(i >> 8) & 255}.${(i >> 16) & 255}.${(i * 7) % 250}`],
+    ["domain", "Network activity", (i) => `c2-${i}.example-${salt}.net`],
+    ["url", "Network activity", (i) => `https://login-${i}.example-${salt}.org/${hex(10, i)}/index.php`],
+    ["md5", "Payload delivery", (i) => hex(32, i)],
+    ["sha256", "Payload delivery", (i) => hex(64, i + 1e8)],
+    ["filename", "Payload delivery", (i) => `invoice_${hex(6, i + 2e8)}.exe`],
+    ["hostname", "Network activity", (i) => `srv-${i}.cdn-${salt}.io`],
+  ];
+  return Array.from({ length: events }, (_, e) => ({
+    Event: {
+      uuid: crypto.randomUUID(),
+      info: `bench feed event ${e}`,
+      date: "2026-11-01",
+      timestamp: ts,
+      threat_level_id: "2",
+      analysis: "2",
+      distribution: "3",
+      Tag: [{ name: "tlp:white" }],
+      Attribute: Array.from({ length: perEvent }, (_, j) => {
+        const i = e * perEvent + j;
+        const [type, category, value] = types[i % types.length];
+        const sharedValue = j % 20 === 0 ? shared(Math.floor(i / 20) % pool) : null;
+        return { uuid: crypto.randomUUID(), type: sharedValue ? (sharedValue.includes("shared-") ? "domain" : "ip-dst") : type, category, value: sharedValue ?? value(i), to_ids: true, timestamp: ts, comment: "" };
+      }),
+    },
+  }));
+}
+
+function sampleFeed(): MispDoc[] {
+  return fs.readdirSync(FEED_DIR).filter((f) => /^[0-9a-f-]{36}\.json$/.test(f)).map((f) => JSON.parse(fs.readFileSync(path.join(FEED_DIR, f), "utf8")) as MispDoc);
+}
+
+function feedArchive(docs: MispDoc[]): Buffer {
+  const manifest = Object.fromEntries(docs.map((d) => [d.Event.uuid, { timestamp: Number(d.Event.timestamp), info: d.Event.info }]));
+  return zip([{ name: "manifest.json", data: JSON.stringify(manifest) }, ...docs.map((d) => ({ name: `${d.Event.uuid}.json`, data: JSON.stringify(d), deflate: true }))]);
+}
+
+/** A job's span from graphile-worker's success line (its end is the line's time). */
+interface JobSpan {
+  task: string;
+  start: number;
+  end: number;
+}
+
+function jobSpans(logs: LogLine[], from: number): JobSpan[] {
+  const spans: JobSpan[] = [];
+  for (const l of logs) {
+    const job = l.job as { task_identifier?: string } | undefined;
+    if (l.success !== true || typeof job?.task_identifier !== "string" || typeof l.duration !== "number" || typeof l.time !== "number") continue;
+    if (l.time < from) continue;
+    spans.push({ task: job.task_identifier, start: l.time - l.duration, end: l.time });
+  }
+  return spans;
+}
+
+/**
+ * Per stage: busy seconds (the sum of its jobs' durations) and its span from the fetch request
+ * (when its first job started and its last one ended). parse/store come from the fetch run's own
+ * timings (its debug line), upload from the bench.
+ */
+function stageBreakdown(spans: JobSpan[], t0: number, run: LogLine | undefined) {
+  const stage = (task: string) => {
+    const mine = spans.filter((s) => s.task === task);
+    if (mine.length === 0) return { jobs: 0, busy_s: 0, from_s: null, to_s: null };
+    return {
+      jobs: mine.length,
+      busy_s: round(mine.reduce((n, s) => n + (s.end - s.start), 0) / 1000, 2),
+      from_s: round((Math.min(...mine.map((s) => s.start)) - t0) / 1000, 2),
+      to_s: round((Math.max(...mine.map((s) => s.end)) - t0) / 1000, 2),
+    };
+  };
+  const ms = (k: string) => (typeof run?.[k] === "number" ? round((run[k] as number) / 1000, 2) : null);
+  return {
+    fetch_run: stage("run_task"),
+    read_s: ms("read_ms"),
+    parse_s: ms("parse_ms"),
+    store_s: ms("store_ms"),
+    dispatch: stage("dispatch_changes"),
+    index: stage("index_changes"),
+    correlate: stage("correlate_changes"),
+    notify: stage("notify_changes"),
+  };
+}
+
+interface IngestSetup {
+  service: ServiceProcess;
+  token: string;
+  pool: pg.Pool;
+}
+
+async function api(s: IngestSetup, method: string, route: string, body?: unknown): Promise<Record<string, unknown>> {
+  const res = await fetch(`${s.service.url}${route}`, { method, headers: { authorization: `Bearer ${s.token}`, ...(body === undefined ? {} : { "content-type": "application/json" }) }, body: body === undefined ? undefined : JSON.stringify(body) });
+  if (res.status >= 300) throw new Error(`${method} ${route}: ${res.status} ${await res.text()}`);
+  return res.json() as Promise<Record<string, unknown>>;
+}
+
+/** Every event's attributes found by the search API (totals are exact up to 10,000 per query). */
+async function searchable(s: IngestSetup, docs: MispDoc[], expected: Map<string, number>): Promise<boolean> {
+  for (const d of docs) {
+    const r = await api(s, "GET", `/attributes/search?query=${encodeURIComponent(`event_uuid:"${d.Event.uuid}"`)}&size=1`);
+    if (Number(r.total) !== expected.get(d.Event.uuid)) return false;
+  }
+  return true;
+}
+
+/**
+ * One feed run end to end: upload, create the local feed (which queues its fetch), wait for the
+ * run, indexing, correlation and notification to settle and every attribute to be found by search.
+ */
+async function feedRun(s: IngestSetup, docs: MispDoc[], label: string) {
+  const uuids = docs.map((d) => d.Event.uuid);
+  await s.pool.query("DELETE FROM events WHERE uuid = ANY($1::uuid[])", [uuids]);
+  await settled(s.pool);
+  const archive = feedArchive(docs);
+  const t0 = Date.now();
+  const form = new FormData();
+  form.append("source_format", "sharing");
+  form.append("file", new Blob([new Uint8Array(archive)]), "feed.zip");
+  const up = (await (await fetch(`${s.service.url}/feeds/upload`, { method: "POST", headers: { authorization: `Bearer ${s.token}` }, body: form })).json()) as { key: string };
+  const tFetch = Date.now();
+  await api(s, "POST", "/feeds/", { name: label, provider: "bench", url: up.key, source_format: "misp", input_source: "local" });
+  await settled(s.pool);
+  const tSettled = Date.now();
+  const { rows } = await s.pool.query<{ uuid: string; n: number }>(
+    "SELECT e.uuid::text, count(a.id)::int AS n FROM events e LEFT JOIN attributes a ON a.event_id = e.id AND NOT a.deleted WHERE e.uuid = ANY($1::uuid[]) GROUP BY e.uuid",
+    [uuids],
+  );
+  const expected = new Map(rows.map((r) => [r.uuid, r.n]));
+  while (!(await searchable(s, docs, expected))) await new Promise((r) => setTimeout(r, 50));
+  const tEnd = Date.now();
+  const attributes = rows.reduce((n, r) => n + r.n, 0);
+  const run = s.service.logs.find((l) => l.msg === "feed ingested" && typeof l.time === "number" && l.time >= tFetch);
+  return {
+    attributes,
+    seconds: (tEnd - t0) / 1000,
+    seconds_from_fetch: (tEnd - tFetch) / 1000,
+    upload_s: round((tFetch - t0) / 1000, 2),
+    settled_s: round((tSettled - tFetch) / 1000, 2),
+    stages: stageBreakdown(jobSpans(s.service.logs, tFetch), tFetch, run),
+  };
+}
+
+async function ingestFigure(s: IngestSetup, opts: { rounds: number; events: number; perEvent: number }) {
+  const feeds: [string, () => MispDoc[]][] = [
+    ["sample", sampleFeed],
+    [`synthetic_${opts.events * opts.perEvent}`, () => syntheticFeed(opts.events, opts.perEvent)],
+  ];
+  const out: Record<string, unknown> = {};
+  for (const [name, make] of feeds) {
+    const runs: Awaited<ReturnType<typeof feedRun>>[] = [];
+    for (let i = 0; i < opts.rounds; i++) {
+      runs.push(await feedRun(s, make(), `bench ${name} ${i}`));
+      process.stderr.write(`  ${name} run ${i}: ${JSON.stringify(runs[i])}\n`);
+    }
+    const mid = [...runs].sort((a, b) => a.seconds - b.seconds)[Math.floor(runs.length / 2)];
+    out[name] = {
+      events: make === sampleFeed ? 16 : opts.events,
+      attributes: mid.attributes,
+      seconds: runs.map((r) => round(r.seconds, 2)),
+      attributes_per_second: round(mid.attributes / median(runs.map((r) => r.seconds))),
+      attributes_per_second_from_fetch: round(mid.attributes / median(runs.map((r) => r.seconds_from_fetch))),
+      median_run: mid,
+    };
+  }
+  // The baseline: the sample's events through POST /events/import, settled too.
+  const docs = sampleFeed();
   const importRuns: number[] = [];
-  let attributes = 0;
-  for (let round_ = 0; round_ < 3; round_++) {
-    // The feed path: upload the archive, create the feed, wait for ingestion, indexing and correlation.
-    await wipe();
-    let started = Date.now();
-    const form = new FormData();
-    form.append("source_format", "sharing");
-    form.append("file", new Blob([new Uint8Array(zip([{ name: "manifest.json", data: JSON.stringify(manifest) }, ...docs.map((d) => ({ name: `${d.Event.uuid}.json`, data: JSON.stringify(d), deflate: true }))]))]), "sample.zip");
-    const up = (await (await fetch(`${service.url}/feeds/upload`, { method: "POST", headers: { authorization: `Bearer ${token}` }, body: form })).json()) as { key: string };
-    await call("POST", "/feeds/", { name: `bench ${round_}`, provider: "bench", url: up.key, source_format: "misp", input_source: "local" });
-    await settled(pool);
-    feedRuns.push((Date.now() - started) / 1000);
-    attributes = await counted();
-    // The baseline: the same events through POST /events/import.
-    await wipe();
-    started = Date.now();
-    for (const d of docs) await call("POST", "/events/import?on_invalid=skip", d);
-    await settled(pool);
+  for (let i = 0; i < opts.rounds; i++) {
+    await s.pool.query("DELETE FROM events WHERE uuid = ANY($1::uuid[])", [docs.map((d) => d.Event.uuid)]);
+    await settled(s.pool);
+    const started = Date.now();
+    for (const d of docs) await api(s, "POST", "/events/import?on_invalid=skip", d);
+    await settled(s.pool);
     importRuns.push((Date.now() - started) / 1000);
   }
-  const feedSeconds = median(feedRuns);
-  const importSeconds = median(importRuns);
-  return {
-    events: docs.length,
-    attributes,
-    feed_seconds: feedRuns.map((s) => round(s, 2)),
-    import_seconds: importRuns.map((s) => round(s, 2)),
-    feed_attributes_per_second: round(attributes / feedSeconds),
-    import_attributes_per_second: round(attributes / importSeconds),
-    feed_vs_import: round(importSeconds / feedSeconds, 2),
-  };
+  out.sample_import_baseline = { seconds: importRuns.map((r) => round(r, 2)), attributes_per_second: round((out.sample as { attributes: number }).attributes / median(importRuns)) };
+  return out;
 }
 
 async function freetextFigure() {
@@ -141,43 +295,79 @@ async function freetextFigure() {
   };
 }
 
-async function main() {
-  const mbArg = process.argv.indexOf("--upload-mb");
-  const megabytes = mbArg > 0 ? Number(process.argv[mbArg + 1]) : 1536;
-  await setupTemplate();
-  const db = await createTestDatabase("bench_feeds");
+function option(name: string, fallback: string): string {
+  const i = process.argv.indexOf(name);
+  return i > 0 ? process.argv[i + 1] : fallback;
+}
+
+/** A service on a fresh database; OpenSearch under its own index prefix when given. */
+async function startBenchService(label: string, opensearch: string | null, logLevel: string) {
+  const db = await createTestDatabase(`bench_feeds_${label}`);
   const pool = new pg.Pool({ connectionString: db.url, max: 2 });
+  const prefix = `bench-feeds-${process.pid}-${crypto.randomBytes(3).toString("hex")}-`;
   const service = startService(
     {
       ROLE: "all",
       PORT: String(await freePort()),
       DATABASE_URL: db.url,
       DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), "wb-bench-")),
-      LOG_LEVEL: "info",
+      LOG_LEVEL: logLevel,
       JWT_SECRET: "bench-secret-bench-secret-bench-secret-0",
       ADMIN_EMAIL: "bench@example.test",
       ADMIN_PASSWORD: "bench-password-1",
+      ...(opensearch ? { OPENSEARCH_URL: opensearch, OPENSEARCH_INDEX_PREFIX: prefix } : {}),
     },
-    { name: "service" },
+    { name: `service-${label}` },
   );
+  await service.waitForHealthy(60_000);
+  const login = await fetch(`${service.url}/auth/token`, { method: "POST", body: new URLSearchParams({ username: "bench@example.test", password: "bench-password-1" }) });
+  const { access_token: token } = (await login.json()) as { access_token: string };
+  return {
+    setup: { service, token, pool } as IngestSetup,
+    async stop() {
+      await service.stop();
+      await pool.end();
+      await db.drop();
+      if (opensearch) await fetch(`${opensearch}/${prefix}*`, { method: "DELETE" }).catch(() => undefined);
+    },
+  };
+}
+
+async function main() {
+  const megabytes = Number(option("--upload-mb", "1536"));
+  const only = option("--only", "all");
+  const rounds = Number(option("--rounds", "3"));
+  const [events, perEvent] = option("--feed", "20x5000").split("x").map(Number);
+  const opensearch = option("--opensearch", process.env.OPENSEARCH_URL ?? "");
+  const wanted = option("--backends", "postgres,opensearch").split(",");
+  await setupTemplate();
+  const result: Record<string, unknown> = {};
   try {
-    await service.waitForHealthy(60_000);
-    const login = await fetch(`${service.url}/auth/token`, { method: "POST", body: new URLSearchParams({ username: "bench@example.test", password: "bench-password-1" }) });
-    const { access_token: token } = (await login.json()) as { access_token: string };
-    const upload = await uploadFigure(service, token, megabytes);
-    process.stderr.write(`upload ${JSON.stringify(upload)}\n`);
-    const ingest = await ingestFigure(service, token, pool);
-    process.stderr.write(`ingest ${JSON.stringify(ingest)}\n`);
-    const freetext = await freetextFigure();
-    process.stderr.write(`freetext ${JSON.stringify(freetext)}\n`);
-    process.stdout.write(
-      `${JSON.stringify({ date: new Date().toISOString(), machine: { cpus: os.cpus().length, node: process.version, loadavg: os.loadavg().map((l) => round(l, 1)) }, upload, ingest, freetext }, null, 2)}\n`,
-    );
-    await service.stop();
+    if (only === "all" || only === "upload") {
+      const svc = await startBenchService("upload", null, "info");
+      result.upload = await uploadFigure(svc.setup.service, svc.setup.token, megabytes);
+      process.stderr.write(`upload ${JSON.stringify(result.upload)}\n`);
+      await svc.stop();
+    }
+    if (only === "all" || only === "ingest") {
+      const backends = ([["postgres", null], ["opensearch", opensearch || null]] as [string, string | null][]).filter(([b, url]) => wanted.includes(b) && (b === "postgres" || url));
+      const ingest: Record<string, unknown> = {};
+      for (const [backend, url] of backends) {
+        process.stderr.write(`ingest on ${backend}\n`);
+        const svc = await startBenchService(backend, url, "debug");
+        ingest[backend] = await ingestFigure(svc.setup, { rounds, events, perEvent });
+        process.stderr.write(`ingest ${backend} ${JSON.stringify(ingest[backend])}\n`);
+        await svc.stop();
+      }
+      result.ingest = ingest;
+    }
+    if (only === "all" || only === "freetext") {
+      result.freetext = await freetextFigure();
+      process.stderr.write(`freetext ${JSON.stringify(result.freetext)}\n`);
+    }
+    process.stdout.write(`${JSON.stringify({ date: new Date().toISOString(), machine: { cpus: os.cpus().length, node: process.version, loadavg: os.loadavg().map((l) => round(l, 1)) }, ...result }, null, 2)}\n`);
   } finally {
     killAllServices();
-    await pool.end();
-    await db.drop();
   }
 }
 

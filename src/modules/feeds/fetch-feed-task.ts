@@ -26,16 +26,17 @@ export const fetchFeedTask: RegisteredTask = {
     const feed = await app.db.prisma.feed.findUnique({ where: { id: kwargs.feed_id as number } });
     if (!feed || !canFetchFeed(p, feed)) throw errors.invalidField([...where, "kwargs", "feed_id"], "no such feed of your organisation", kwargs.feed_id);
   },
-  async execute({ app, services, principal, run, saveProgress }) {
+  async execute({ app, services, principal, run, log, saveProgress }) {
     const feedId = run.kwargs.feed_id as number;
     const feed = await app.db.prisma.feed.findUnique({ where: { id: feedId } });
     if (!feed || !canFetchFeed(principal, feed)) throw errors.notFound("Feed");
     try {
-      const { counts, validators } = await ingestFeed({ app, events: services.events, principal: ingestingPrincipal(principal, feed), progress: (c) => saveProgress({ ...c }) }, feed);
+      const { counts, validators, timings } = await ingestFeed({ app, events: services.events, principal: ingestingPrincipal(principal, feed), progress: (c) => saveProgress({ ...c }) }, feed);
       await app.db.pool.query(
         "UPDATE feeds SET last_fetched_at = now(), etag = COALESCE($2, etag), last_modified = COALESCE($3, last_modified) WHERE id = $1",
         [feed.id, validators?.etag ?? null, validators?.lastModified ?? null],
       );
+      log.debug({ feed_id: feed.id, attributes_created: counts.attributes_created, ...timings }, "feed ingested");
       return { feed_id: feed.id, ...counts };
     } catch (err) {
       if (err instanceof FeedContentError || err instanceof SyntaxError) throw errors.badRequest(err.message);
