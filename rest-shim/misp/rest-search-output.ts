@@ -1,5 +1,4 @@
 import { hasScope, type Principal } from "../../src/auth/principal.ts";
-import type { AttributeView } from "../../src/modules/attributes/index.ts";
 import type { EventView } from "../../src/modules/events/index.ts";
 import { AppError } from "../../src/platform/errors.ts";
 import type { SearchHit } from "../../src/search/search-index.ts";
@@ -58,13 +57,13 @@ export async function loadAttributes(services: Services, p: Principal, hits: Sea
   const needEvent = Boolean(f.includeEventTags || f.includeContext);
   const needObject = csv && hasScope(p, "objects:read");
   const withSightings = f.includeSightings && hasScope(p, "sightings:read");
-  const events = new Cache<EventView>((uuid) => services.events.get(p, uuid));
   const objects = new Cache((uuid) => services.objects.get(p, uuid));
-  const views = (await inBatches(hits, (h) => services.attributes.get(p, h.id).catch(unlessGone))).filter((a): a is AttributeView => a !== null);
+  const views = await services.attributes.getMany(p, hits.map((h) => h.id));
+  const events = needEvent ? new Map((await services.events.getMany(p, [...new Set(views.map((a) => a.eventUuid))])).map((e) => [e.uuid, e])) : null;
   const correlations = f.includeCorrelations ? await services.correlations.ofAttributes(p, views.map((a) => a.uuid)) : null;
   return inBatches(views, async (a) => {
     const json: Json = mispAttribute(a);
-    const event = needEvent ? await events.get(a.eventUuid) : null;
+    const event = events?.get(a.eventUuid) ?? null;
     const object = needObject && a.objectUuid ? await objects.get(a.objectUuid) : null;
     if (f.includeEventUuid) json.event_uuid = a.eventUuid;
     if (f.includeEventTags && event) json.Tag = [...(json.Tag as Json[]), ...event.tags.map((t) => ({ ...mispTagOfView(t), inherited: 1 }))];
@@ -104,8 +103,7 @@ export async function loadEvents(services: Services, p: Principal, hits: SearchH
   const wanted = (a: unknown) => keep(Boolean((a as Json).deleted)) && !warned.has(String((a as Json).uuid));
   if (f.metadata) {
     // The event's own fields: what MISP's metadata answer holds, without reading what the event holds.
-    const views = await inBatches(hits, (h) => services.events.get(p, h.id).catch(unlessGone));
-    return views.filter((e): e is EventView => e !== null).map((e) => {
+    return (await services.events.getMany(p, hits.map((h) => h.id))).map((e) => {
       const { EventTag: _t, ...fields } = mispEventIndexItem(e);
       return { Event: { ...fields, Tag: e.tags.map(mispTagOfView) } };
     });

@@ -140,6 +140,13 @@ export async function loadAttribute(sql: Sql, uuid: string): Promise<AttributeVi
   return rows[0] ? toAttributeView(rows[0]) : null;
 }
 
+/** The attributes with these uuids that exist, in no particular order (one statement for a page of them). */
+export async function loadAttributesByUuid(sql: Sql, uuids: readonly string[]): Promise<AttributeView[]> {
+  if (uuids.length === 0) return [];
+  const { rows } = await sql.query<AttributeRow>(`${ATTRIBUTE_SELECT} WHERE a.uuid = ANY($1::uuid[])`, [uuids]);
+  return rows.map(toAttributeView);
+}
+
 export async function listAttributes(sql: Sql, where: string, params: unknown[], limit: number, offset: number): Promise<{ items: AttributeView[]; total: number }> {
   const page = await sql.query<AttributeRow>(`${ATTRIBUTE_SELECT} WHERE ${where} ORDER BY a.timestamp DESC, a.id DESC LIMIT ${limit} OFFSET ${offset}`, params);
   const count = await sql.query<{ n: number }>(`SELECT count(*)::int AS n ${ATTRIBUTE_FROM} WHERE ${where}`, params);

@@ -158,6 +158,14 @@ export async function loadEvent(sql: Sql, uuid: string, reader?: Principal): Pro
   return rows[0] ? toEventView(rows[0]) : null;
 }
 
+/** The events with these uuids that exist, in no particular order (one statement for a page of them). */
+export async function loadEventsByUuid(sql: Sql, uuids: readonly string[], reader?: Principal): Promise<EventView[]> {
+  if (uuids.length === 0) return [];
+  const params: unknown[] = [uuids];
+  const { rows } = await sql.query<EventRow>(`${eventSelect(reader, params)} WHERE e.uuid = ANY($1::uuid[])`, params);
+  return rows.map(toEventView);
+}
+
 /** MISP's numeric id of an event as its uuid; null when no event has it. */
 export async function eventUuidById(sql: Sql, id: number): Promise<string | null> {
   const { rows } = await sql.query<{ uuid: string }>("SELECT uuid::text FROM events WHERE id = $1", [id]);
