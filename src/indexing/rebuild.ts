@@ -42,9 +42,18 @@ export async function rebuildIndex(sql: Sql, search: SearchIndex, index: Rebuild
   const { rows } = await sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table} WHERE id > $1`, [after]);
   const total = written + rows[0].n;
   const page = index === "svc-events" ? eventDocumentPage : attributeDocumentPage;
+  const read = (from: number) => {
+    const p = page(sql, from, opts.pageSize ?? PAGE);
+    // Awaited on the next turn; a failed write meanwhile must not leave it an unhandled rejection.
+    p.catch(() => undefined);
+    return p;
+  };
+  // The next page is read from PostgreSQL while this one is written to the search backend.
+  let next = read(after);
   for (;;) {
-    const { docs, last }: { docs: SearchDocument[]; last: number | null } = await page(sql, after, opts.pageSize ?? PAGE);
+    const { docs, last }: { docs: SearchDocument[]; last: number | null } = await next;
     if (last === null) break;
+    next = read(last);
     await search.bulkIndex(index, docs);
     written += docs.length;
     after = last;
