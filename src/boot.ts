@@ -65,7 +65,7 @@ export async function boot(config: Readonly<Config>, log: Logger, runtime: Runti
 
     const tokens = new AccessTokens(resolveJwtSecret(config.JWT_SECRET, config.dataDir), config.ACCESS_TOKEN_TTL_SECONDS);
     runtime.stage = "preparing the search indices";
-    const search = createSearchIndex(config, db);
+    const search = createSearchIndex(config, db, (message) => log.info(message));
     cleanups.push(() => search.close());
     await prepareSearchIndices(search, log);
     const ctx: AppContext = { config, db, log, pubsub, tokens, authCache, search, storage: createStorage(config), warninglists };

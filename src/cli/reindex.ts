@@ -68,7 +68,7 @@ async function main(): Promise<number> {
     const db = connectDatabase(url, log, { poolSize: 4 });
     cleanups.unshift(() => db.close());
     await migrateDatabase(db.pool, log);
-    const search = createSearchIndex(config, db);
+    const search = createSearchIndex(config, db, (message) => log.info(message));
     cleanups.unshift(() => search.close());
     if (compact) {
       if (search.backend !== "postgres") {
