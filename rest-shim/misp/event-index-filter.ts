@@ -5,6 +5,7 @@ import { errors } from "../../src/platform/errors.ts";
 import type { PageRequest } from "../../src/platform/pagination.ts";
 import type { Services } from "../../src/services.ts";
 import { eventUuidOf, mispBool, mispRef } from "./misp-route.ts";
+import { timeRange } from "./rest-search-contract.ts";
 
 /** MISP's index has no page size limit; ours answers at most this many events per request. */
 export const MAX_INDEX_LIMIT = 1000;
@@ -41,6 +42,10 @@ const filterSchema = z
     org: valueList.optional(),
     datefrom: day.optional(),
     dateuntil: day.optional(),
+    // MISP's resolveTimeDelta forms, as restSearch takes them: from then on, or [from, to].
+    timestamp: timeRange.optional(),
+    publish_timestamp: timeRange.optional(),
+    publishtimestamp: timeRange.optional(),
     eventid: z.union([z.string(), z.number()]).transform(String).pipe(mispRef).optional(),
     limit: z.coerce.number().int().min(1).max(MAX_INDEX_LIMIT).optional(),
     page: z.coerce.number().int().min(1).max(1_000_000).optional(),
@@ -56,7 +61,7 @@ const negated = (v: string) => v.startsWith("!");
 
 /**
  * PyMISP's search_index filters as the events list's filter. A filter MISP knows that is not
- * supported here (attribute, threatlevel, timestamp, ...) is a 400 naming it: ignoring it would
+ * supported here (attribute, threatlevel, ...) is a 400 naming it: ignoring it would
  * answer events it was meant to leave out.
  */
 export async function mispIndexFilter(services: Services, p: Principal | null, input: Record<string, unknown>): Promise<{ filter: EventFilter; page: PageRequest }> {
@@ -84,6 +89,9 @@ export async function mispIndexFilter(services: Services, p: Principal | null, i
   }
   if (f.datefrom) filter.dateFrom = f.datefrom;
   if (f.dateuntil) filter.dateUntil = f.dateuntil;
+  if (f.timestamp) filter.timestamp = f.timestamp;
+  const published = f.publish_timestamp ?? f.publishtimestamp;
+  if (published) filter.publishTimestamp = published;
   // An id no event has matches nothing (the nil uuid is no event's).
   if (f.eventid) filter.uuid = await eventUuidOf(services, p, f.eventid).catch(() => NIL_UUID);
   filter.deleted = false;

@@ -4,7 +4,7 @@ import type { Principal } from "../../src/auth/principal.ts";
 import { errors, parseInput, type ValidationIssue } from "../../src/platform/errors.ts";
 import type { Services } from "../../src/services.ts";
 import { IMPORT_BODY_LIMIT } from "../routes/events.ts";
-import { mispException, mispFieldErrors } from "./misp-errors.ts";
+import { mispException, mispFieldErrors, mispSaveFailed } from "./misp-errors.ts";
 import { MISP_PREFIX, defineMispRoute, eventUuidOf, mispBool, mispRef, namedParams } from "./misp-route.ts";
 import { MispEventIndexSchema, MispEventSchema, MispSavedSchema, mispEventIndexItem, mispSaved } from "./misp-shapes.ts";
 import { mispIndexFilter } from "./event-index-filter.ts";
@@ -53,20 +53,37 @@ function withUuids(event: Record<string, unknown>): Record<string, unknown> {
   return { ...event, uuid: event.uuid ?? crypto.randomUUID(), Attribute: give(event.Attribute), Object: give(event.Object, "Attribute") };
 }
 
+/** MISP's answer to an edit whose event timestamp is not newer than the stored one (Event::_edit). */
+export const NOT_NEWER = "Event could not be saved: Event in the request not newer than the local copy.";
+
+/** The timestamp the client gave (null when it gave none); a malformed one is the parser's 4xx. */
+function givenTimestamp(event: Record<string, unknown>): number | null {
+  const v = event.timestamp;
+  if (v === undefined || v === null || v === "") return null;
+  const n = typeof v === "number" ? v : typeof v === "string" && /^\d{1,12}$/.test(v.trim()) ? Number(v) : NaN;
+  if (!Number.isSafeInteger(n) || n < 0) throw errors.invalidField(["body", "Event", "timestamp"], "Must be a UNIX timestamp in seconds");
+  return n;
+}
+
 /**
  * An edit as an import of the event (MISP's edit also adds and updates the attributes and objects
- * it carries, by uuid, and removes nothing): the route's event, stamped newer than what is stored so
- * the import takes it, as are the attributes and objects the client left unstamped (PyMISP drops
- * the timestamps of what it edited).
+ * it carries, by uuid, and removes nothing). As in MISP's Event::_edit, a given event timestamp is
+ * kept (a pushing server sends its own) and must be newer than the stored one, else the edit is
+ * refused rather than dropped; without one the event is stamped now, newer than what is stored so
+ * the import takes it, and so are the attributes and objects the client left unstamped (PyMISP
+ * drops the timestamps of what it edited). Given attribute and object timestamps are kept: the
+ * import takes those newer than what it stores, as MISP's editAttribute does.
  */
-function asEdit(event: Record<string, unknown>, uuid: string, stored: number): Record<string, unknown> {
-  const ts = String(Math.max(now(), stored + 1));
+function asEdit(event: Record<string, unknown>, uuid: string, stored: { id: number; timestamp: number }): Record<string, unknown> {
+  const given = givenTimestamp(event);
+  if (given !== null && given <= stored.timestamp) throw mispSaveFailed("edit Event", NOT_NEWER, String(stored.id));
+  const ts = String(Math.max(now(), stored.timestamp + 1));
   const stamp = (items: unknown) =>
     Array.isArray(items) ? items.map((i) => (i && typeof i === "object" && !Array.isArray(i) && (i as { timestamp?: unknown }).timestamp == null ? { ...i, timestamp: ts } : i)) : items;
   const objects = Array.isArray(event.Object)
     ? event.Object.map((o) => (o && typeof o === "object" && !Array.isArray(o) ? { ...(stamp([o]) as object[])[0], Attribute: stamp((o as { Attribute?: unknown }).Attribute) } : o))
     : event.Object;
-  return { Event: withUuids({ ...event, uuid, timestamp: ts, Attribute: stamp(event.Attribute), Object: objects }) };
+  return { Event: withUuids({ ...event, uuid, timestamp: given === null ? ts : String(given), Attribute: stamp(event.Attribute), Object: objects }) };
 }
 
 export const mispEventRoutes = [
@@ -110,7 +127,7 @@ export const mispEventRoutes = [
     }),
   ),
   defineMispRoute({
-    method: "POST", path: "/misp/events/edit/{event_id}", operationId: "mispEditEvent", summary: "MISP events/edit: update an event from MISP JSON (its fields; the attributes and objects it carries are added or updated by uuid, none removed)",
+    method: "POST", path: "/misp/events/edit/{event_id}", operationId: "mispEditEvent", summary: "MISP events/edit: update an event from MISP JSON (its fields; the attributes and objects it carries are added or updated by uuid, none removed); a given event timestamp is kept and must be newer than the stored one (else MISP's 403 \"Event in the request not newer than the local copy.\"), none given stamps it now",
     scopes: ["events:update"], params: eventParam, query: metadataParam, status: 200, response: MispEventSchema, bodyLimit: IMPORT_BODY_LIMIT, body: z.unknown(),
     misp: { ...MESSAGES, saveFailed: "edit Event" },
     handler: async ({ principal, params, query, body, services }) => {
@@ -119,7 +136,7 @@ export const mispEventRoutes = [
       if (stored.deleted) throw errors.notFound("Event");
       const event = eventObject(body);
       if (!event) throw errors.invalidField(["body", "Event"], "must be an event object");
-      const { skipped } = await services.events.importMisp(principal, asEdit(event, uuid, stored.timestamp), { skipInvalidAttributes: true, edit: true });
+      const { skipped } = await services.events.importMisp(principal, asEdit(event, uuid, stored), { skipInvalidAttributes: true, edit: true });
       return answer(services, principal, uuid, query.metadata, skipped);
     },
   }),
@@ -152,7 +169,7 @@ export const mispEventRoutes = [
   ...(["GET", "POST"] as const).map((method) =>
     defineMispRoute({
       method, path: "/misp/events/index", operationId: method === "GET" ? "mispEventIndex" : "mispSearchEventIndex",
-      summary: "MISP events/index: events' metadata, newest change first, filtered as PyMISP's search_index sends (eventinfo, published, tags with ! for NOT, org, datefrom/dateuntil, eventid, limit, page; in the body or as /key:value)",
+      summary: "MISP events/index: events' metadata, newest change first, filtered as PyMISP's search_index sends (eventinfo, published, tags with ! for NOT, org, datefrom/dateuntil, timestamp and publish_timestamp (epoch seconds, a date or a 1d/12h delta: from then on; or [from, to]), eventid, limit, page; in the body or as /key:value)",
       scopes: ["events:read"], status: 200, response: MispEventIndexSchema, query: z.record(z.string(), z.unknown()), ...(method === "POST" ? { body: z.unknown() } : {}),
       misp: { notFound: "Invalid event" },
       handler: async ({ principal, query, body, services }) => {

@@ -60,7 +60,8 @@ export function resolveTime(given: string, end = false, now = Date.now()): numbe
 }
 
 const instant = (end: boolean) =>
-  z.union([text, z.number().int().min(0)]).transform((v, ctx) => {
+  // PyMISP sends a datetime as float seconds; MISP's resolveTimeDelta casts them to int.
+  z.union([text, z.number().finite().min(0).transform(Math.floor)]).transform((v, ctx) => {
     const t = resolveTime(String(v), end);
     if (t === null) {
       ctx.addIssue({ code: "custom", message: "must be epoch seconds, a date (YYYY-MM-DD), an ISO 8601 time or a delta such as 1d, 12h, 30m" });
@@ -75,7 +76,7 @@ export interface TimeRange {
 }
 
 /** One time (from it on) or [from, to], as MISP's setTimestampConditions. */
-const timeRange = named(
+export const timeRange = named(
   "MispTimeRange",
   z.union([instant(false).transform((from): TimeRange => ({ from })), z.tuple([instant(false), instant(true)]).transform(([from, to]): TimeRange => ({ from, to }))]),
   "Epoch seconds, a date or a delta (1d, 12h, 30m): from then on; or [from, to]",

@@ -1173,7 +1173,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** MISP events/edit: update an event from MISP JSON (its fields; the attributes and objects it carries are added or updated by uuid, none removed) */
+        /** MISP events/edit: update an event from MISP JSON (its fields; the attributes and objects it carries are added or updated by uuid, none removed); a given event timestamp is kept and must be newer than the stored one (else MISP's 403 "Event in the request not newer than the local copy."), none given stamps it now */
         post: operations["mispEditEvent"];
         delete?: never;
         options?: never;
@@ -1205,10 +1205,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** MISP events/index: events' metadata, newest change first, filtered as PyMISP's search_index sends (eventinfo, published, tags with ! for NOT, org, datefrom/dateuntil, eventid, limit, page; in the body or as /key:value) */
+        /** MISP events/index: events' metadata, newest change first, filtered as PyMISP's search_index sends (eventinfo, published, tags with ! for NOT, org, datefrom/dateuntil, timestamp and publish_timestamp (epoch seconds, a date or a 1d/12h delta: from then on; or [from, to]), eventid, limit, page; in the body or as /key:value) */
         get: operations["mispEventIndex"];
         put?: never;
-        /** MISP events/index: events' metadata, newest change first, filtered as PyMISP's search_index sends (eventinfo, published, tags with ! for NOT, org, datefrom/dateuntil, eventid, limit, page; in the body or as /key:value) */
+        /** MISP events/index: events' metadata, newest change first, filtered as PyMISP's search_index sends (eventinfo, published, tags with ! for NOT, org, datefrom/dateuntil, timestamp and publish_timestamp (epoch seconds, a date or a 1d/12h delta: from then on; or [from, to]), eventid, limit, page; in the body or as /key:value) */
         post: operations["mispSearchEventIndex"];
         delete?: never;
         options?: never;

@@ -100,9 +100,10 @@ async function run(s: Side, path: string) {
 
 const getEvent = async (s: Side, id: string) => call(s.app, "GET", `/events/${id}`, s.admin.token);
 
-/** A plain HTTP proxy to `target` that records each events/view path, and can answer 500 instead. */
+/** A plain HTTP proxy to `target` that records each events/view path and events/index body, and can answer 500 instead. */
 function proxy(target: string) {
   const views: string[] = [];
+  const indexBodies: string[] = [];
   const state = { failViews: null as null | ((n: number) => boolean) };
   const server = http.createServer((req, res) => {
     const view = /\/events\/view\/([0-9a-f-]{36})/.exec(req.url ?? "");
@@ -113,6 +114,11 @@ function proxy(target: string) {
         return;
       }
     }
+    if (req.url?.includes("events/index")) {
+      let text = "";
+      req.on("data", (chunk: Buffer) => (text += chunk.toString()));
+      req.on("end", () => indexBodies.push(text));
+    }
     const up = http.request(new URL(req.url ?? "/", target), { method: req.method, headers: { ...req.headers, host: new URL(target).host } }, (r) => {
       res.writeHead(r.statusCode ?? 502, r.headers);
       r.pipe(res);
@@ -121,6 +127,7 @@ function proxy(target: string) {
   });
   return {
     views,
+    indexBodies,
     state,
     listen: () => new Promise<string>((resolve) => server.listen(0, "127.0.0.1", () => resolve(`http://127.0.0.1:${(server.address() as { port: number }).port}/misp/`))),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
@@ -194,6 +201,9 @@ describe("pull", { timeout: 120_000 }, () => {
       const again = await run(a, `/servers/${serverId}/pull`);
       expect(again.result).toMatchObject({ events_created: 0, events_updated: 0 });
       expect(p.views).toEqual([e1]);
+      // The remote is asked for what changed since the cursor, not for its whole index.
+      expect(JSON.parse(p.indexBodies[0])).not.toHaveProperty("timestamp");
+      expect(JSON.parse(p.indexBodies.at(-1)!)).toMatchObject({ timestamp: done.result.cursor });
     } finally {
       await call(a.app, "PATCH", `/servers/${serverId}`, a.admin.token, { url: `${b.app.url}/misp/` });
       await p.close();
@@ -249,7 +259,7 @@ describe("push", { timeout: 120_000 }, () => {
     const orgOnly = uuid();
     const grouped = uuid();
     const connected = uuid();
-    await importEvent(a, { uuid: shared, info: "push me", distribution: 3, attributes: [{ value: "pushed.example.org" }, { value: "stays-home.example.org", distribution: 0 }] });
+    await importEvent(a, { uuid: shared, info: "push me", distribution: 3, timestamp: now() - 60, attributes: [{ value: "pushed.example.org" }, { value: "stays-home.example.org", distribution: 0 }] });
     await importEvent(a, { uuid: orgOnly, info: "organisation only", distribution: 0 });
     await importEvent(a, { uuid: grouped, info: "sharing group", distribution: 4, extra: { SharingGroup: { uuid: sg.body.uuid, name: sg.body.name } } });
     await importEvent(a, { uuid: connected, info: "connected communities", distribution: 2 });
@@ -269,13 +279,13 @@ describe("push", { timeout: 120_000 }, () => {
     expect((await getEvent(b, grouped)).status).toBe(404);
     expect((await getEvent(b, connected)).body.distribution).toBe(1);
 
-    // A later second, so the edit is newer here (the remote's events/edit stamps its own time on what it stores).
-    await new Promise((resolve) => setTimeout(resolve, 1100));
-    await importEvent(a, { uuid: shared, info: "push me, edited", distribution: 3, timestamp: now(), attributes: [{ value: "pushed.example.org" }, { value: "pushed-later.example.org" }] });
+    // The remote's events/edit keeps the pushed event's timestamp, as MISP does.
+    const edited = now();
+    await importEvent(a, { uuid: shared, info: "push me, edited", distribution: 3, timestamp: edited, attributes: [{ value: "pushed.example.org" }, { value: "pushed-later.example.org" }] });
     const one = await call(a.app, "POST", `/servers/${server.id}/events/${shared}/push`, a.admin.token);
     expect(one.status, one.text).toBe(200);
     expect(one.body).toMatchObject({ events_updated: 1 });
-    expect((await getEvent(b, shared)).body).toMatchObject({ info: "push me, edited", attribute_count: 2 });
+    expect((await getEvent(b, shared)).body).toMatchObject({ info: "push me, edited", attribute_count: 2, timestamp: edited });
     const unchanged = await call(a.app, "POST", `/servers/${server.id}/events/${shared}/push`, a.admin.token);
     expect(unchanged.body).toMatchObject({ events_unchanged: 1, events_updated: 0 });
     const refused = await call(a.app, "POST", `/servers/${server.id}/events/${orgOnly}/push`, a.admin.token);

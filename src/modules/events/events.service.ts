@@ -37,6 +37,14 @@ export interface EventFilter {
   /** The list only: events dated on or after / on or before these days (YYYY-MM-DD). */
   dateFrom?: string;
   dateUntil?: string;
+  /** The list only: events whose last change / publication lies in this range (epoch seconds, both ends included). */
+  timestamp?: EpochRange;
+  publishTimestamp?: EpochRange;
+}
+
+export interface EpochRange {
+  from?: number;
+  to?: number;
 }
 
 /** Fields of POST /events/ and PATCH /events/{uuid} (snake_case is the shim's business). */
@@ -122,6 +130,15 @@ export class EventsService {
       params.push(filter.dateUntil);
       where.push(`e.date <= $${params.length}::date`);
     }
+    const within = (column: string, range: EpochRange | undefined) => {
+      for (const [bound, op] of [[range?.from, ">="], [range?.to, "<="]] as const) {
+        if (bound === undefined) continue;
+        params.push(bound);
+        where.push(`e.${column} ${op} $${params.length}::bigint`);
+      }
+    };
+    within("timestamp", filter.timestamp);
+    within("publish_timestamp", filter.publishTimestamp);
     const { items, total } = await listEvents(this.ctx.db.pool, where.join(" AND "), params, req.size, offsetOf(req), p);
     return pageOf(await this.retention.withBadges(items), total, req);
   }

@@ -7,7 +7,7 @@ import type { ServerRow, ServersRepository } from "./servers.repository.ts";
 import { forRemote, indexEntry, pullTakes, pushTakes, type IndexEntry } from "./sync-rules.ts";
 
 /**
- * Pull and push with one remote MISP. A pull reads the remote's events/index, takes what the rules
+ * Pull and push with one remote MISP. A pull reads the remote's events/index from the cursor on, takes what the rules
  * take and is newer than the cursor, oldest change first, fetches each event (events/view) and
  * writes it through the events import (the MISP JSON import's path: indexing, correlation and
  * notifications follow as for any import; sharing groups matched or created as it does), then moves
@@ -46,11 +46,15 @@ export interface PullCounts {
 
 export type PreviewEntry = Omit<IndexEntry, "tags"> & { tags: string[]; stored_timestamp: number | null };
 
-/** Every index entry of the remote, as PyMISP's search_index pages it. */
-async function remoteIndex(client: MispClient, rules: PullRules): Promise<(IndexEntry & { raw: Record<string, unknown> })[]> {
+/**
+ * The remote's index entries changed at or after the cursor, as PyMISP's search_index pages them
+ * (MISP's index takes `timestamp`: the events whose timestamp is at least that). Cursor 0 asks for all.
+ */
+async function remoteIndex(client: MispClient, rules: PullRules, cursor: number): Promise<(IndexEntry & { raw: Record<string, unknown> })[]> {
   const out: (IndexEntry & { raw: Record<string, unknown> })[] = [];
+  const filters = { ...((rules.publishedOnly ?? true) ? { published: true } : {}), ...(cursor > 0 ? { timestamp: cursor } : {}) };
   for (let page = 1; page <= MAX_INDEX_PAGES; page++) {
-    const body = await client.post("events/index", { limit: INDEX_PAGE, page, ...((rules.publishedOnly ?? true) ? { published: true } : {}) });
+    const body = await client.post("events/index", { limit: INDEX_PAGE, page, ...filters });
     if (!Array.isArray(body)) throw new RemoteError("POST events/index: the answer is not a list of events");
     for (const raw of body) {
       const e = indexEntry(raw);
@@ -73,8 +77,9 @@ export async function previewPull(x: Pick<SyncContext, "client" | "server" | "re
 
 async function pullList(x: Pick<SyncContext, "client" | "server">, rules: PullRules) {
   const cursor = Number(x.server.pullCursor);
-  const index = await remoteIndex(x.client, rules);
-  // At the cursor itself too: another event of that second may not have been committed yet.
+  const index = await remoteIndex(x.client, rules, cursor);
+  // At the cursor itself too: another event of that second may not have been committed yet. The
+  // remote filtered by the cursor already; filtering again guards against one that ignores it.
   return index.filter((e) => e.timestamp >= cursor && pullTakes(rules, e)).sort((a, b) => a.timestamp - b.timestamp || a.uuid.localeCompare(b.uuid));
 }
 
