@@ -10,30 +10,16 @@ of that organisation's private event), MISP_AUTH_HEADER (Authorization or X-MISP
 """
 import json
 import os
-import sys
 import uuid
 
 from pymisp import MISPAttribute, MISPEvent, MISPSighting, MISPTag, PyMISP
 from pymisp.exceptions import PyMISPError
 
+from checks import check, checks, error_of
+
 URL = os.environ["MISP_URL"]
 KEY = os.environ["MISP_KEY"]
 HEADER = os.environ.get("MISP_AUTH_HEADER", "Authorization")
-checks = []
-
-
-def check(name, condition, detail=None):
-    if not condition:
-        print(json.dumps({"failed": name, "detail": detail}, default=str), file=sys.stderr)
-        sys.exit(1)
-    checks.append(name)
-
-
-def error_of(answer):
-    """PyMISP turns a 4xx into {'errors': (status, body)}."""
-    assert isinstance(answer, dict) and "errors" in answer, answer
-    status, body = answer["errors"]
-    return status, body
 
 
 misp = PyMISP(URL, KEY, ssl=False, http_auth_header_name=HEADER)

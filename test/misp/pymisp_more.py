@@ -20,22 +20,9 @@ import uuid
 
 from pymisp import MISPAttribute, MISPEvent, MISPFeed, MISPObject, MISPSighting, MISPTag, PyMISP
 
+from checks import check, checks, error_of
+
 URL = os.environ["MISP_URL"]
-checks = []
-
-
-def check(name, condition, detail=None):
-    if not condition:
-        print(json.dumps({"failed": name, "detail": detail}, default=str), file=sys.stderr)
-        sys.exit(1)
-    checks.append(name)
-
-
-def error_of(answer):
-    """PyMISP turns a 4xx into {'errors': (status, body)}."""
-    assert isinstance(answer, dict) and "errors" in answer, answer
-    status, body = answer["errors"]
-    return status, body
 
 
 def roundtrip(out_dir, files):
