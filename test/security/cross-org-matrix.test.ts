@@ -35,6 +35,7 @@ import { taxonomiesGraphql, taxonomiesRest } from "./cross-org/taxonomies.cases.
 import { warninglistsGraphql, warninglistsRest } from "./cross-org/warninglists.cases.ts";
 import { mispRest } from "./cross-org/misp.cases.ts";
 import { mispMoreRest } from "./cross-org/misp-more.cases.ts";
+import { mispRestSearchRest } from "./cross-org/misp-rest-search.cases.ts";
 import { serversGraphql, serversRest } from "./cross-org/servers.cases.ts";
 import { uncoveredRoutes, type RestCase } from "./cross-org/rest.ts";
 import { changedTables, snapshotOrg, type Snapshot } from "./cross-org/snapshot.ts";
@@ -42,7 +43,7 @@ import { afterTrigger, subscribeAll, subscriptionCases } from "./cross-org/subsc
 import { taskCases } from "./cross-org/tasks.cases.ts";
 import { B_ACTORS, buildWorld, finished as finishedRun, leaks, type CrossOrgWorld } from "./cross-org/world.ts";
 
-const restCases: RestCase[] = [...identityRest, ...eventsRest, ...operationsRest, ...exploreExportRest, ...exportsRest, ...reportsRest, ...mcpRest, ...sharingGroupsRest, ...taxonomiesRest, ...warninglistsRest, ...mispRest, ...mispMoreRest, ...serversRest];
+const restCases: RestCase[] = [...identityRest, ...eventsRest, ...operationsRest, ...exploreExportRest, ...exportsRest, ...reportsRest, ...mcpRest, ...sharingGroupsRest, ...taxonomiesRest, ...warninglistsRest, ...mispRest, ...mispMoreRest, ...mispRestSearchRest, ...serversRest];
 const graphqlCases: GraphqlCase[] = [...identityGraphql, ...eventsGraphql, ...operationsGraphql, ...exploreExportGraphql, ...exploreGraphql, ...exportsGraphql, ...reportsGraphql, ...mcpGraphql, ...sharingGroupsGraphql, ...taxonomiesGraphql, ...warninglistsGraphql, ...serversGraphql];
 const matrixRows: Row[] = [...restCases.map((c) => restRow(c)), ...graphqlCases.map((c) => graphqlRow(c))];
 const furtherRows: Row[] = [...[...readPathsRest, ...exportsReadPaths, ...reportsReadPaths].map((c) => restRow(c, " (further path)")), ...readPathsGraphql.map((c) => graphqlRow(c, " (further path)"))];

@@ -66,6 +66,13 @@ interface Operation {
 
 /** The document the running service serves (checked equal to it in beforeAll), read at collection time to name the tests. */
 const DOCUMENT = buildOpenApi(routeTable, VERSION);
+/** A schema with the document's named components (`$ref`) put in place, so that their fields are varied too. */
+function resolved(s: Json): Json {
+  if (Array.isArray(s)) return s.map(resolved);
+  if (!s || typeof s !== "object") return s;
+  if (typeof s.$ref === "string") return resolved(DOCUMENT.components.schemas[s.$ref.replace("#/components/schemas/", "")]);
+  return Object.fromEntries(Object.entries(s).map(([k, v]) => [k, k === "properties" ? Object.fromEntries(Object.entries(v as object).map(([n, x]) => [n, resolved(x)])) : resolved(v)]));
+}
 const OPERATIONS: Operation[] = Object.entries(DOCUMENT.paths).flatMap(([path, ops]) =>
   Object.entries(ops as Record<string, Json>).map(([method, op]) => {
     const content = op.requestBody?.content as Record<string, { schema: Schema }> | undefined;
@@ -76,7 +83,7 @@ const OPERATIONS: Operation[] = Object.entries(DOCUMENT.paths).flatMap(([path, o
       path,
       parameters: (op.parameters ?? []) as Parameter[],
       // Multipart bodies stream and are varied by their own test below.
-      body: media && type !== "multipart/form-data" ? { form: type === "application/x-www-form-urlencoded", schema: media.schema } : null,
+      body: media && type !== "multipart/form-data" ? { form: type === "application/x-www-form-urlencoded", schema: resolved(media.schema) } : null,
     };
   }),
 );
@@ -111,6 +118,8 @@ const NO_DECLARED_INPUT: Record<string, string> = {
   "GET /misp/users/view/me": "no input",
   "GET /misp/attributes/describeTypes.json": "no input",
   "GET /misp/events/index": "PyMISP's /key:value filters, undeclared: POST /misp/events/index takes the same in its body",
+  "GET /misp/events/restSearch": "PyMISP's /key:value filters, undeclared: POST /misp/events/restSearch takes the same in its body, through the same contract",
+  "GET /misp/attributes/restSearch": "PyMISP's /key:value filters, undeclared: POST /misp/attributes/restSearch takes the same in its body, through the same contract",
   "GET /misp/feeds/index": "no input",
   "GET /misp/galaxies/index": "no input",
   "GET /misp/taxonomies/index": "no input",
@@ -387,6 +396,8 @@ function bodyBase(op: Operation): Json {
     "POST /misp/events/add": event,
     "POST /misp/events/edit/{event_id}": () => ({ Event: { info: "hostile edit" } }),
     "POST /misp/events/index": () => ({ eventinfo: "hostile", limit: 5 }),
+    "POST /misp/events/restSearch": () => ({ value: "198.51.100.12", eventid: fx.mispEvent, last: "30d", published: [0, 1], limit: 5, page: 1 }),
+    "POST /misp/attributes/restSearch": () => ({ value: "198.51.100.12", type: "ip-dst", timestamp: ["30d", "0d"], to_ids: 0, limit: 5, returnFormat: "csv" }),
     "POST /misp/attributes/add/{event_id}": () => ({ type: "ip-dst", value: "198.51.100.11" }),
     "POST /misp/attributes/edit/{attribute_id}": () => ({ Attribute: { comment: "hostile" } }),
     "POST /misp/attributes/delete/{attribute_id}": () => ({ hard: 0 }),

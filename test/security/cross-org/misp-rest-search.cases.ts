@@ -1,0 +1,47 @@
+import type { CaseContext } from "./expectations.ts";
+import type { RestCase } from "./rest.ts";
+
+/**
+ * MISP's events/restSearch and attributes/restSearch, by body (POST) and by PyMISP's `/key:value`
+ * path segments (GET): B's callers aim each at A's private event in a different way (its
+ * attribute's value, its numeric id, its uuid; json and csv), and must find none of it. The site
+ * administrator's request (the first way) finds it: the empty answer to B is filtering.
+ */
+type Filters = Record<string, string>;
+
+async function eventId({ w }: CaseContext): Promise<string> {
+  const [row] = await w.q<{ id: string }>("SELECT id::text FROM events WHERE uuid = $1", [w.a.privateEvent.uuid]);
+  return row.id;
+}
+
+/** One way to aim at A's private event per caller; the validator (site) uses the first. */
+async function filtersFor(ctx: CaseContext): Promise<Filters> {
+  const { w } = ctx;
+  switch (ctx.actor) {
+    case "bUser":
+      return { eventid: await eventId(ctx), returnFormat: "json" };
+    case "bRead":
+      return { uuid: w.a.privateEvent.uuid, returnFormat: "csv" };
+    case "bKey":
+      return { eventid: w.a.privateEvent.uuid, returnFormat: "csv" };
+    default:
+      return { value: w.a.privateAttribute.value, returnFormat: "json" };
+  }
+}
+
+const asPath = (f: Filters) => Object.entries(f).map(([k, v]) => `/${k}:${encodeURIComponent(v)}`).join("");
+
+export const mispRestSearchRest: RestCase[] = (["events", "attributes"] as const).flatMap((controller) => [
+  {
+    route: `POST /misp/${controller}/restSearch`,
+    request: async (ctx: CaseContext) => ({ path: `/misp/${controller}/restSearch`, json: await filtersFor(ctx) }),
+    b: "filtered" as const, validator: { status: 200 },
+    validatorFinds: (w) => [controller === "events" ? w.a.privateEvent.uuid : w.a.privateAttribute.uuid],
+  } satisfies RestCase,
+  {
+    route: `GET /misp/${controller}/restSearch`,
+    request: async (ctx: CaseContext) => ({ path: `/misp/${controller}/restSearch${asPath(await filtersFor(ctx))}` }),
+    b: "filtered" as const, validator: { status: 200 },
+    validatorFinds: (w) => [controller === "events" ? w.a.privateEvent.uuid : w.a.privateAttribute.uuid],
+  } satisfies RestCase,
+]);
