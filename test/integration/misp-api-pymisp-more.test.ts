@@ -6,7 +6,6 @@
  * MISP events pushed through PyMISP's add_event and read back with get_event, compared with their
  * files; and what PyMISP never sends: hostile input on the new routes.
  */
-import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -14,12 +13,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { validateAttributeValue } from "../../src/modules/attributes/catalogue/index.ts";
 import { startTestApp, type TestApp } from "../support/app.ts";
 import { createOrganisation, createUser, loginAdmin, type TestUser } from "../support/fixtures.ts";
-import { SHARED_DATA, sharedPath } from "../support/shared-data.ts";
+import { pymispScript, runPython } from "../support/pymisp.ts";
+import { sharedPath } from "../support/shared-data.ts";
 
 type Json = Record<string, any>;
 
-const CLIENTS = path.join(path.dirname(SHARED_DATA), "clients");
-const SCRIPT = path.join(import.meta.dirname, "../misp/pymisp_more.py");
+const SCRIPT = pymispScript("pymisp_more.py");
 const SHORTENERS = "List of known URL Shorteners domains";
 const LISTED_URL = "https://tinyurl.com/288tobvb";
 const DENIED = "You do not have permission to use this functionality.";
@@ -48,17 +47,7 @@ async function apiKey(user: TestUser, scopes: string[]): Promise<string> {
   return res.body.token;
 }
 
-function runPyMisp(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn("python3", [SCRIPT, ...args], { env: { ...process.env, PYTHONPATH: CLIENTS, ...env }, stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const runPyMisp = (args: string[], env: Record<string, string>) => runPython([SCRIPT, ...args], { env });
 
 const misp = (method: string, p: string, opts: { key?: string; json?: unknown; body?: string } = {}) =>
   app.http.request(method, `/misp/${p}`, {

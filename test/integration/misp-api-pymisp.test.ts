@@ -6,17 +6,15 @@
  * its callers, compares what it reports with the database, and sends what PyMISP never would:
  * hostile input, with MISP's error bodies in answer and never a 500.
  */
-import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "../support/app.ts";
 import { createOrganisation, createUser, loginAdmin, type TestUser } from "../support/fixtures.ts";
-import { SHARED_DATA } from "../support/shared-data.ts";
+import { pymispScript, runPython } from "../support/pymisp.ts";
 
 /** The real clients beside the shared data (`../shared/clients`), read in place. */
-const CLIENTS = path.join(path.dirname(SHARED_DATA), "clients");
-const SCRIPT = path.join(import.meta.dirname, "../misp/pymisp_flow.py");
+const SCRIPT = pymispScript("pymisp_flow.py");
 const AUTH_FAILED = "Authentication failed. Please make sure you pass the API key of an API enabled user along in the Authorization header.";
 
 /** What the PyMISP flow needs: MISP's perm_add, perm_modify, perm_publish, perm_tagger, perm_tag_editor and perm_sighting. */
@@ -43,17 +41,7 @@ async function apiKey(user: TestUser, scopes: string[]): Promise<string> {
   return res.body.token;
 }
 
-function runPyMisp(env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn("python3", [SCRIPT], { env: { ...process.env, PYTHONPATH: CLIENTS, ...env }, stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const runPyMisp = (env: Record<string, string>) => runPython([SCRIPT], { env });
 
 /** A request to the MISP API with a raw key, as PyMISP sends it. */
 const misp = (method: string, p: string, opts: { key?: string; json?: unknown; body?: string; headers?: Record<string, string> } = {}) =>

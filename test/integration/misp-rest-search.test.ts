@@ -5,18 +5,16 @@
  * organisations' events invisible and distribution honoured; then what PyMISP never sends: hostile
  * input, answered with MISP's error body and a 4xx, never a 500.
  */
-import { spawn } from "node:child_process";
 import crypto from "node:crypto";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "../support/app.ts";
 import { createOrganisation, createUser, loginAdmin } from "../support/fixtures.ts";
 import { SEARCH_BACKENDS } from "../support/search-backends.ts";
 import { settled } from "../support/settled.ts";
-import { SHARED_DATA, sharedPath } from "../support/shared-data.ts";
+import { pymispScript, runPythonJson } from "../support/pymisp.ts";
+import { sharedPath } from "../support/shared-data.ts";
 
-const CLIENTS = path.join(path.dirname(SHARED_DATA), "clients");
-const SCRIPT = path.join(import.meta.dirname, "../misp/pymisp_rest_search.py");
+const SCRIPT = pymispScript("pymisp_rest_search.py");
 const DNS_V4 = "List of known IPv4 public DNS resolvers";
 const SCOPES = [
   ...["read", "create", "update", "delete", "publish", "tag"].map((a) => `events:${a}`),
@@ -28,18 +26,8 @@ type Call = { name: string; method?: "search" | "search_index"; kwargs: Record<s
 interface EventResult { uuid: string; id: string; attributes: string[]; keys: string[]; published: boolean }
 type Result = { events?: EventResult[]; attributes?: Record<string, unknown>[]; text?: string; errors?: [number, Record<string, unknown>] };
 
-function pymisp(url: string, key: string, calls: Call[]): Promise<Record<string, Result>> {
-  return new Promise((resolve, reject) => {
-    const child = spawn("python3", [SCRIPT], { env: { ...process.env, PYTHONPATH: CLIENTS }, stdio: ["pipe", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
-    child.on("error", reject);
-    child.on("close", (code) => (code === 0 ? resolve(JSON.parse(stdout.trim().split("\n").at(-1)!)) : reject(new Error(`pymisp exited ${code}: ${stderr.slice(-3000)}`))));
-    child.stdin.end(JSON.stringify({ url, key, calls: calls.map((c) => ({ method: "search", ...c })) }));
-  });
-}
+const pymisp = (url: string, key: string, calls: Call[]) =>
+  runPythonJson<Record<string, Result>>([SCRIPT], { stdin: JSON.stringify({ url, key, calls: calls.map((c) => ({ method: "search", ...c })) }) });
 
 const sorted = (xs: string[]) => [...xs].sort();
 

@@ -4,16 +4,13 @@
  * event timestamp it is given when newer than the stored one, refusing with MISP's "not newer"
  * save failure otherwise (nothing written), stamping now when none is given. Then hostile values.
  */
-import { spawn } from "node:child_process";
 import crypto from "node:crypto";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "../support/app.ts";
 import { createOrganisation, createUser, loginAdmin } from "../support/fixtures.ts";
-import { SHARED_DATA } from "../support/shared-data.ts";
+import { pymispScript, runPythonJson } from "../support/pymisp.ts";
 
-const CLIENTS = path.join(path.dirname(SHARED_DATA), "clients");
-const SCRIPT = path.join(import.meta.dirname, "../misp/pymisp_rest_search.py");
+const SCRIPT = pymispScript("pymisp_rest_search.py");
 const SCOPES = ["events:read", "events:create", "events:update", "events:publish", "attributes:read", "attributes:create", "attributes:update", "users:me"];
 const NOT_NEWER = "Event could not be saved: Event in the request not newer than the local copy.";
 const HOUR = 3600;
@@ -21,18 +18,8 @@ const DAY = 86_400;
 
 type Call = { name: string; method: "search_index"; kwargs: Record<string, unknown> };
 
-function searchIndex(url: string, key: string, calls: Call[]): Promise<Record<string, { events?: { uuid: string }[]; errors?: unknown }>> {
-  return new Promise((resolve, reject) => {
-    const child = spawn("python3", [SCRIPT], { env: { ...process.env, PYTHONPATH: CLIENTS }, stdio: ["pipe", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
-    child.on("error", reject);
-    child.on("close", (code) => (code === 0 ? resolve(JSON.parse(stdout.trim().split("\n").at(-1)!)) : reject(new Error(`pymisp exited ${code}: ${stderr.slice(-3000)}`))));
-    child.stdin.end(JSON.stringify({ url, key, calls }));
-  });
-}
+const searchIndex = (url: string, key: string, calls: Call[]) =>
+  runPythonJson<Record<string, { events?: { uuid: string }[]; errors?: unknown }>>([SCRIPT], { stdin: JSON.stringify({ url, key, calls }) });
 
 const run = crypto.randomBytes(4).toString("hex");
 const now = Math.floor(Date.now() / 1000);
