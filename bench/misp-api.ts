@@ -33,15 +33,13 @@
  * serialisation, the HTTP request, the service's write). Prints one JSON document on stdout,
  * progress on stderr.
  */
-import { spawn } from "node:child_process";
 import crypto from "node:crypto";
 import os from "node:os";
-import path from "node:path";
 import { parseArgs } from "node:util";
 import setupTemplate from "../test/support/global-setup.ts";
 import { startTestApp } from "../test/support/app.ts";
 import { createUser, loginAdmin } from "../test/support/fixtures.ts";
-import { ROOT } from "../test/support/process.ts";
+import { runPythonJson } from "../test/support/pymisp.ts";
 import { settled } from "../test/support/settled.ts";
 import { median, round } from "./lib.ts";
 
@@ -120,17 +118,8 @@ if not isinstance(answer, dict) or "Event" not in answer:
 print(json.dumps({"seconds": elapsed, "attributes": len(answer["Event"].get("Attribute", []))}))
 `;
 
-function pymispAdd(url: string, key: string, tag: string): Promise<{ seconds: number; attributes: number }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn("python3", ["-c", PYMISP_ADD], { env: { ...process.env, PYTHONPATH: path.join(ROOT, "../shared/clients") }, stdio: ["pipe", "pipe", "pipe"] });
-    let out = "";
-    let err = "";
-    child.stdout.on("data", (d) => (out += d));
-    child.stderr.on("data", (d) => (err += d));
-    child.on("close", (code) => (code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`pymisp add_event exited ${code}: ${out} ${err.slice(-2000)}`))));
-    child.stdin.end(JSON.stringify({ url, key, attributes: ADD_ATTRIBUTES, tag }));
-  });
-}
+const pymispAdd = (url: string, key: string, tag: string) =>
+  runPythonJson<{ seconds: number; attributes: number }>(["-c", PYMISP_ADD], { stdin: JSON.stringify({ url, key, attributes: ADD_ATTRIBUTES, tag }) });
 
 await setupTemplate();
 const env: Record<string, string> = { ROLE: "all", LOG_LEVEL: "warn" };
