@@ -101,7 +101,8 @@ function likePattern(pattern: string): { test: (name: string) => boolean; litera
 /** The taxonomy a machine tag belongs to and its predicate (with the tag's entry), as MISP's tags/search adds them; null when none is known. */
 async function taxonomyOf(services: Services, p: Principal | null, name: string) {
   const machine = parseMachineTag(name);
-  if (!machine) return null;
+  // The taxonomy is extra context: a caller who may read tags but not taxonomies still gets the tags.
+  if (!machine || !p || !hasScope(p, "taxonomies:read")) return null;
   const found = (await services.taxonomies.list(p, { filter: machine.namespace, size: 100 })).items.find((t) => t.namespace === machine.namespace);
   if (!found) return null;
   const taxonomy = await services.taxonomies.get(p, found.id);

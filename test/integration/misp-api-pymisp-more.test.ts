@@ -198,6 +198,19 @@ describe("authorization on the new routes", () => {
     feedId = feed.body.Feed.id;
   });
 
+  it("searches taxonomy tags for a key that may read tags but not taxonomies, without the taxonomy", async () => {
+    const name = 'admiralty-scale:source-reliability="b"';
+    const tagsOnly = await apiKey(admin, ["tags:read", "tags:create"]);
+    const search = (k: string) => misp("POST", "tags/search", { key: k, json: { tagname: name, strict_tagname: true } });
+    expect((await misp("POST", "tags/add", { key: tagsOnly, json: { name } })).status).toBe(200);
+    const withoutTaxonomies = await search(tagsOnly);
+    expect(withoutTaxonomies.status).toBe(200);
+    expect(withoutTaxonomies.body).toEqual([expect.objectContaining({ Tag: expect.objectContaining({ name }) })]);
+    expect(withoutTaxonomies.body[0]).not.toHaveProperty("Taxonomy");
+    const withTaxonomies = await search(await apiKey(admin, ["tags:read", "taxonomies:read"]));
+    expect(withTaxonomies.body[0].Taxonomy).toMatchObject({ namespace: "admiralty-scale" });
+  });
+
   it("another organisation sees none of it and changes none of it", async () => {
     for (const [method, p, json] of [
       ["POST", `events/freeTextImport/${event.id}`, { value: "198.51.100.1" }],
