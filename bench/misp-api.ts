@@ -1,8 +1,7 @@
 /**
  * Issue 26's MISP API benchmark: restSearch (rest-shim/misp/rest-search.ts) over a large data set
  * against the native search route in the same run, and events/add of one 10,000-attribute event
- * through the real PyMISP. (Sync pull is bench/server-sync.ts; a small-scale restSearch comparison
- * with more query shapes is bench/misp-rest-search.ts.)
+ * through the real PyMISP. (Sync pull is bench/server-sync.ts.)
  *
  *   npx tsx bench/misp-api.ts --attributes 100000 --backend postgres
  *   OPENSEARCH_URL=http://127.0.0.1:9200 npx tsx bench/misp-api.ts --backend opensearch   # 1,000,000 attributes
