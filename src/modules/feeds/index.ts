@@ -9,5 +9,5 @@ export { FeedsService } from "./feeds.service.ts";
 export type { PreviewRow } from "./feeds.service.ts";
 export { fetchFeedTask } from "./fetch-feed-task.ts";
 export { detectIndicator, refang } from "./ingest/detect-type.ts";
-export { allowList, refusedAddress } from "./ingest/http-source.ts";
+export { allowList, guardedLookup, refusedAddress } from "./ingest/http-source.ts";
 export { pruneFeedUploadsTask } from "./prune-feed-uploads.ts";

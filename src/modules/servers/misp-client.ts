@@ -1,8 +1,7 @@
-import dns from "node:dns";
 import http from "node:http";
 import https from "node:https";
 import net from "node:net";
-import { allowList, refusedAddress } from "../feeds/index.ts";
+import { allowList, guardedLookup, refusedAddress } from "../feeds/index.ts";
 
 /**
  * Requests to a remote MISP's API (`Authorization: <key>`, JSON both ways). The same address policy
@@ -80,18 +79,7 @@ export class MispClient {
   }
 
   private send(url: URL, method: string, headers: Record<string, string>, payload: Buffer | undefined, where: string): Promise<http.IncomingMessage> {
-    const allowed = this.allowed;
-    const lookup: net.LookupFunction = (hostname, options, callback) => {
-      dns.lookup(hostname, { all: true }, (err, addresses) => {
-        if (err) return callback(err, "", 4);
-        for (const a of addresses) {
-          const why = refusedAddress(a.address, allowed);
-          if (why) return callback(new RemoteError(`${where}: ${why}`), "", 4);
-        }
-        if ((options as { all?: boolean }).all) return (callback as unknown as (e: null, a: dns.LookupAddress[]) => void)(null, addresses);
-        callback(null, addresses[0].address, addresses[0].family);
-      });
-    };
+    const lookup = guardedLookup(this.allowed, (why) => new RemoteError(`${where}: ${why}`));
     const timeoutMs = this.opts.timeoutMs;
     return new Promise((resolve, reject) => {
       const req = (url.protocol === "https:" ? https : http).request(url, { method, headers, lookup, timeout: timeoutMs }, resolve);

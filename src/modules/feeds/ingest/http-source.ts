@@ -55,6 +55,24 @@ export function refusedAddress(address: string, allowed: net.BlockList): string 
   return `${addr} is a loopback, private or reserved address (allow it in the runtime setting feeds.allowed_private_networks)`;
 }
 
+/**
+ * A DNS lookup for http(s).request that refuses, when the connection is made, a name resolving to any
+ * address the policy refuses (so a name cannot be re-pointed between a check and the connection).
+ */
+export function guardedLookup(allowed: net.BlockList, refusal: (why: string) => Error): net.LookupFunction {
+  return (hostname, options, callback) => {
+    dns.lookup(hostname, { all: true }, (err, addresses) => {
+      if (err) return callback(err, "", 4);
+      for (const a of addresses) {
+        const why = refusedAddress(a.address, allowed);
+        if (why) return callback(refusal(why), "", 4);
+      }
+      if ((options as { all?: boolean }).all) return (callback as unknown as (e: null, a: dns.LookupAddress[]) => void)(null, addresses);
+      callback(null, addresses[0].address, addresses[0].family);
+    });
+  };
+}
+
 export async function download(url: string, opts: DownloadOptions): Promise<Download> {
   const allowed = allowList(opts.allowedPrivateNetworks);
   const deadline = AbortSignal.timeout(opts.timeoutMs);
@@ -118,17 +136,7 @@ function request(url: URL, opts: DownloadOptions, allowed: net.BlockList, signal
   const headers: Record<string, string> = { "user-agent": "workbench-feeds/1", accept: "*/*", ...(opts.headers ?? {}) };
   if (conditional && opts.etag) headers["if-none-match"] = opts.etag;
   if (conditional && opts.lastModified) headers["if-modified-since"] = opts.lastModified;
-  const lookup: net.LookupFunction = (hostname, options, callback) => {
-    dns.lookup(hostname, { all: true }, (err, addresses) => {
-      if (err) return callback(err, "", 4);
-      for (const a of addresses) {
-        const why = refusedAddress(a.address, allowed);
-        if (why) return callback(new DownloadError(why), "", 4);
-      }
-      if ((options as { all?: boolean }).all) return (callback as unknown as (e: null, a: dns.LookupAddress[]) => void)(null, addresses);
-      callback(null, addresses[0].address, addresses[0].family);
-    });
-  };
+  const lookup = guardedLookup(allowed, (why) => new DownloadError(why));
   return new Promise((resolve, reject) => {
     const req = (url.protocol === "https:" ? https : http).request(url, { method: "GET", headers, lookup, signal, timeout: opts.timeoutMs }, resolve);
     req.on("timeout", () => req.destroy(new DownloadError(`no answer within ${opts.timeoutMs} ms`)));
