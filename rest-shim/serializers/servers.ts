@@ -16,6 +16,7 @@ export const ServerSchema = named(
     org_id: z.int().describe(D.orgId),
     pull_enabled: z.boolean().describe(D.pullEnabled),
     push_enabled: z.boolean().describe(D.pushEnabled),
+    internal: z.boolean().describe(D.internal),
     pull_rules: z
       .object({ tags: filter.optional().describe(R.tags), orgs: filter.optional().describe(R.orgs), since: z.int().nullable().optional().describe(R.since), published_only: z.boolean().optional().describe(R.publishedOnly) })
       .describe(D.pullRules),
@@ -46,6 +47,7 @@ export function serverOut(s: ServerView): z.output<typeof ServerSchema> {
     org_id: s.orgId,
     pull_enabled: s.pullEnabled,
     push_enabled: s.pushEnabled,
+    internal: s.internal,
     pull_rules: rulesOut(s.pullRules),
     push_rules: rulesOut(s.pushRules),
     pull_cursor: s.pullCursor,

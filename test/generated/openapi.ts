@@ -4788,6 +4788,8 @@ export interface components {
             created_by: number | null;
             /** @description The server's numeric id */
             id: number;
+            /** @description True: the remote is another instance of the same community (MISP's internal server; administrators only). Pulls then keep the remote's distribution and pushes send community-only data; otherwise, as MISP, a pull downgrades community only to your organisation only and connected communities to community only, and a push sends nothing below connected communities and connected communities as community only */
+            internal: boolean;
             /** @description When the last pull finished */
             last_pulled_at: string | null;
             /** @description When the last push finished */
@@ -10923,6 +10925,8 @@ export interface operations {
                 "application/json": {
                     /** @description The API key of the remote sync user: write-only, stored encrypted, never answered */
                     authkey: string;
+                    /** @description True: the remote is another instance of the same community (MISP's internal server; administrators only). Pulls then keep the remote's distribution and pushes send community-only data; otherwise, as MISP, a pull downgrades community only to your organisation only and connected communities to community only, and a push sends nothing below connected communities and connected communities as community only (default false) */
+                    internal?: boolean;
                     /** @description A name for the server */
                     name: string;
                     /** @description The organisation that owns the server: pulled events are its events (administrators may set another) */
@@ -11047,6 +11051,8 @@ export interface operations {
                 "application/json": {
                     /** @description The API key of the remote sync user: write-only, stored encrypted, never answered */
                     authkey?: string;
+                    /** @description True: the remote is another instance of the same community (MISP's internal server; administrators only). Pulls then keep the remote's distribution and pushes send community-only data; otherwise, as MISP, a pull downgrades community only to your organisation only and connected communities to community only, and a push sends nothing below connected communities and connected communities as community only (default false) */
+                    internal?: boolean;
                     /** @description A name for the server */
                     name?: string;
                     /** @description The organisation that owns the server: pulled events are its events (administrators may set another) */

@@ -1,9 +1,10 @@
 /**
  * Sync with MISP servers (issue 26) between two real instances of this service, each with its own
- * database, each the other's remote MISP through /misp/. A pulls from B (rules, cursor, Orgc and
- * distribution kept, incremental, resumed after a remote failure without fetching anything twice),
- * B pulls from A, A pushes to B (distribution 0, a sharing group B's organisation is not in and
- * distribution-0 attributes stay home; distributions capped; an update goes as events/edit). The API
+ * database, each the other's remote MISP through /misp/. A pulls from B (rules, cursor, Orgc kept,
+ * distributions downgraded as MISP does unless the server is internal, incremental, resumed after a
+ * remote failure without fetching anything twice), B pulls from A, A pushes to B (distributions 0 and
+ * 1, a sharing group B's organisation is not in, and such attributes and objects stay home; connected
+ * communities go as community only; distributions capped; an update goes as events/edit). The API
  * key never appears in any answer, error or stored column; hostile inputs are 4xx.
  */
 import crypto from "node:crypto";
@@ -159,9 +160,17 @@ describe("pull", { timeout: 120_000 }, () => {
     expect(res.body.version).toMatch(/^\d+\.\d+/);
   });
 
-  it("previews and pulls what the rules take, keeping uuid, Orgc and distribution", async () => {
+  it("previews and pulls what the rules take, keeping uuid and Orgc, downgrading distributions as MISP does", async () => {
     const ts = now() - 100;
-    await importEvent(b, { uuid: e1, info: "community event", distribution: 3, timestamp: ts, attributes: [{ value: "one.example.org" }, { value: "two.example.org" }] });
+    const object = {
+      name: "domain-ip", "meta-category": "network", uuid: uuid(), distribution: "2", timestamp: String(ts),
+      Attribute: [{ uuid: uuid(), type: "domain", category: "Network activity", object_relation: "domain", value: "object.example.org", distribution: "1", timestamp: String(ts) }],
+    };
+    await importEvent(b, {
+      uuid: e1, info: "community event", distribution: 3, timestamp: ts,
+      attributes: [{ value: "one.example.org" }, { value: "two.example.org", distribution: 2 }, { value: "three.example.org", distribution: 1 }],
+      extra: { Object: [object] },
+    });
     await importEvent(b, { uuid: e2, info: "this community", distribution: 1, timestamp: ts + 1 });
     await importEvent(b, { uuid: e3, info: "Bravo only", distribution: 0, timestamp: ts + 2 });
     await importEvent(b, { uuid: e4, info: "not published", distribution: 3, published: false, timestamp: ts + 3 });
@@ -174,12 +183,19 @@ describe("pull", { timeout: 120_000 }, () => {
 
     const done = await run(a, `/servers/${serverId}/pull`);
     expect(done.status, JSON.stringify(done)).toBe("succeeded");
-    expect(done.result).toMatchObject({ taken: 2, events_created: 2, attributes_created: 3, rejected: 0, cursor: ts + 1 });
+    expect(done.result).toMatchObject({ taken: 2, events_created: 2, attributes_created: 5, rejected: 0, cursor: ts + 1 });
 
     const pulled = await getEvent(a, e1);
     expect(pulled.status).toBe(200);
-    expect(pulled.body).toMatchObject({ uuid: e1, distribution: 3, org_id: pullOrg, orgc: { name: "Bravo Org" }, attribute_count: 2, published: true });
-    expect((await getEvent(a, e2)).body).toMatchObject({ distribution: 1, orgc: { name: "Bravo Org" } });
+    expect(pulled.body).toMatchObject({ uuid: e1, distribution: 3, org_id: pullOrg, orgc: { name: "Bravo Org" }, attribute_count: 3, published: true });
+    // Community only becomes your organisation only, connected communities community only; all communities and inherit stay.
+    const exported = (await call(a.app, "GET", `/events/${e1}/export`, a.admin.token)).body.Event;
+    const distributionOf = (list: { value: string; distribution: string }[]) => Object.fromEntries(list.map((x) => [x.value, String(x.distribution)]));
+    expect(distributionOf(exported.Attribute)).toEqual({ "one.example.org": "5", "two.example.org": "1", "three.example.org": "0" });
+    expect(exported.Object).toHaveLength(1);
+    expect(String(exported.Object[0].distribution)).toBe("1");
+    expect(distributionOf(exported.Object[0].Attribute)).toEqual({ "object.example.org": "0" });
+    expect((await getEvent(a, e2)).body).toMatchObject({ distribution: 0, orgc: { name: "Bravo Org" } });
     expect((await getEvent(a, e3)).status).toBe(404);
     expect((await getEvent(a, e4)).status).toBe(404);
     expect((await call(a.app, "GET", `/servers/${serverId}`, a.admin.token)).body.pull_cursor).toBe(ts + 1);
@@ -191,12 +207,12 @@ describe("pull", { timeout: 120_000 }, () => {
     try {
       await call(a.app, "PATCH", `/servers/${serverId}`, a.admin.token, { url });
       // A new URL starts from the beginning; the events stored here as new as the remote's are not fetched.
-      await importEvent(b, { uuid: e1, info: "community event, edited", distribution: 3, timestamp: now(), attributes: [{ value: "one.example.org" }, { value: "two.example.org" }, { value: "three.example.org" }] });
+      await importEvent(b, { uuid: e1, info: "community event, edited", distribution: 3, timestamp: now(), attributes: [{ value: "one.example.org" }, { value: "two.example.org" }, { value: "three.example.org" }, { value: "four.example.org" }] });
       const done = await run(a, `/servers/${serverId}/pull`);
       expect(done.status).toBe("succeeded");
       expect(done.result).toMatchObject({ taken: 2, events_updated: 1, events_unchanged: 1 });
       expect(p.views).toEqual([e1]);
-      expect((await getEvent(a, e1)).body).toMatchObject({ info: "community event, edited", attribute_count: 3 });
+      expect((await getEvent(a, e1)).body).toMatchObject({ info: "community event, edited", attribute_count: 4 });
 
       const again = await run(a, `/servers/${serverId}/pull`);
       expect(again.result).toMatchObject({ events_created: 0, events_updated: 0 });
@@ -247,20 +263,47 @@ describe("pull", { timeout: 120_000 }, () => {
     const server = await addServer(b, a);
     const done = await run(b, `/servers/${server.id}/pull`);
     expect(done.status, JSON.stringify(done)).toBe("succeeded");
-    expect((await getEvent(b, id)).body).toMatchObject({ uuid: id, distribution: 2, orgc: { name: "Alpha Org" } });
+    expect((await getEvent(b, id)).body).toMatchObject({ uuid: id, distribution: 1, orgc: { name: "Alpha Org" } });
+  });
+
+  it("keeps the remote's distributions from a server the administrator marked internal, which no one else may mark", async () => {
+    const id = uuid();
+    await importEvent(b, { uuid: id, info: "internal community", distribution: 1, attributes: [{ value: "internal.example.org", distribution: 2 }] });
+    const server = await addServer(a, b, { org_id: pullOrg, internal: true });
+    expect(server).toMatchObject({ internal: true });
+    const res = await call(a.app, "POST", `/servers/${server.id}/events/${id}/pull`, a.admin.token);
+    expect(res.status, res.text).toBe(200);
+    expect((await getEvent(a, id)).body).toMatchObject({ distribution: 1 });
+    const exported = (await call(a.app, "GET", `/events/${id}/export`, a.admin.token)).body.Event;
+    expect(String(exported.Attribute[0].distribution)).toBe("2");
+
+    // An organisation's own server manager may neither mark a server internal nor repoint an internal one.
+    const manager = await createUser(a.app, a.admin, ["servers:read", "servers:create", "servers:update"], pullOrg);
+    const marked = await call(a.app, "POST", "/servers/", manager.token, { name: "mine", url: `${b.app.url}/misp/`, authkey: b.syncKey, internal: true });
+    expect(marked.status, marked.text).toBe(422);
+    expect(marked.body.code).toBe("validation_error");
+    const repointed = await call(a.app, "PATCH", `/servers/${server.id}`, manager.token, { url: "https://misp.example.org/" });
+    expect(repointed.status, repointed.text).toBe(422);
+    const renamed = await call(a.app, "PATCH", `/servers/${server.id}`, manager.token, { name: "still internal" });
+    expect(renamed.body).toMatchObject({ name: "still internal", internal: true });
   });
 });
 
 describe("push", { timeout: 120_000 }, () => {
-  it("sends only what the remote organisation may receive, capped, and updates with events/edit", async () => {
+  it("sends only what the remote organisation may receive, downgraded as MISP does and capped, and updates with events/edit", async () => {
     const sg = await call(a.app, "POST", "/sharing_groups/", a.admin.token, { name: `alpha-only-${uuid().slice(0, 8)}` });
     expect(sg.status, sg.text).toBe(201);
     const shared = uuid();
     const orgOnly = uuid();
     const grouped = uuid();
     const connected = uuid();
-    await importEvent(a, { uuid: shared, info: "push me", distribution: 3, timestamp: now() - 60, attributes: [{ value: "pushed.example.org" }, { value: "stays-home.example.org", distribution: 0 }] });
+    const community = uuid();
+    await importEvent(a, {
+      uuid: shared, info: "push me", distribution: 3, timestamp: now() - 60,
+      attributes: [{ value: "pushed.example.org" }, { value: "stays-home.example.org", distribution: 0 }, { value: "community-only.example.org", distribution: 1 }],
+    });
     await importEvent(a, { uuid: orgOnly, info: "organisation only", distribution: 0 });
+    await importEvent(a, { uuid: community, info: "community only", distribution: 1 });
     await importEvent(a, { uuid: grouped, info: "sharing group", distribution: 4, extra: { SharingGroup: { uuid: sg.body.uuid, name: sg.body.name } } });
     await importEvent(a, { uuid: connected, info: "connected communities", distribution: 2 });
     expect((await getEvent(a, grouped)).body.distribution).toBe(4);
@@ -275,9 +318,18 @@ describe("push", { timeout: 120_000 }, () => {
     const attrs = await call(b.app, "GET", `/events/${shared}/export`, b.admin.token);
     expect(attrs.text).toContain("pushed.example.org");
     expect(attrs.text).not.toContain("stays-home.example.org");
+    expect(attrs.text).not.toContain("community-only.example.org");
     expect((await getEvent(b, orgOnly)).status).toBe(404);
+    expect((await getEvent(b, community)).status).toBe(404);
     expect((await getEvent(b, grouped)).status).toBe(404);
     expect((await getEvent(b, connected)).body.distribution).toBe(1);
+    // Without a cap too: connected communities arrive as community only.
+    const uncapped = await addServer(a, b);
+    const wide = uuid();
+    await importEvent(a, { uuid: wide, info: "connected, uncapped", distribution: 2, attributes: [{ value: "wide.example.org", distribution: 2 }] });
+    expect((await call(a.app, "POST", `/servers/${uncapped.id}/events/${wide}/push`, a.admin.token)).body).toMatchObject({ events_created: 1 });
+    expect((await getEvent(b, wide)).body.distribution).toBe(1);
+    expect(String((await call(b.app, "GET", `/events/${wide}/export`, b.admin.token)).body.Event.Attribute[0].distribution)).toBe("1");
 
     // The remote's events/edit keeps the pushed event's timestamp, as MISP does.
     const edited = now();

@@ -57,6 +57,7 @@ export const serverCreateContract = z
     orgId: z.int().min(1).max(2_147_483_647).optional().describe(D.orgId),
     pullEnabled: z.boolean().optional().describe(`${D.pullEnabled} (default false)`),
     pushEnabled: z.boolean().optional().describe(`${D.pushEnabled} (default false)`),
+    internal: z.boolean().optional().describe(`${D.internal} (default false)`),
     pullRules: pullRulesContract.optional().describe(D.pullRules),
     pushRules: pushRulesContract.optional().describe(D.pushRules),
   })

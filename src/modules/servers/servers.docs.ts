@@ -7,6 +7,8 @@ export const SERVER_DOC = {
   orgId: "The organisation that owns the server: pulled events are its events (administrators may set another)",
   pullEnabled: "Scheduled pulls run only when true (a pull by hand always may)",
   pushEnabled: "Pushes run only when true",
+  internal:
+    "True: the remote is another instance of the same community (MISP's internal server; administrators only). Pulls then keep the remote's distribution and pushes send community-only data; otherwise, as MISP, a pull downgrades community only to your organisation only and connected communities to community only, and a push sends nothing below connected communities and connected communities as community only",
   pullRules: "Which remote events a pull takes: tags and organisations (Orgc names or uuids) to include or exclude, only events changed since a timestamp, published only",
   pushRules: "Which of the organisation's events a push sends: tags and organisations to include or exclude, published only, and the highest distribution the remote receives",
   pullCursor: "Epoch seconds: every remote event changed up to then was committed by a pull; the next pull starts there",

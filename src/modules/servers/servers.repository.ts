@@ -11,6 +11,7 @@ export interface ServerFields {
   orgId: number;
   pullEnabled: boolean;
   pushEnabled: boolean;
+  internal: boolean;
   pullRules: Prisma.InputJsonValue;
   pushRules: Prisma.InputJsonValue;
 }

@@ -24,6 +24,7 @@ export interface ServerView {
   orgId: number;
   pullEnabled: boolean;
   pushEnabled: boolean;
+  internal: boolean;
   pullRules: PullRules;
   pushRules: PushRules;
   pullCursor: number;
@@ -85,10 +86,11 @@ export class ServersService {
     requireUser(p);
     const input = parseInput(serverCreateContract, given);
     const orgId = await this.ownerOrg(p, input.orgId);
+    this.checkInternal(p, input.internal);
     const row = await this.repo.insert(
       {
         name: input.name, url: input.url, authkeyCipher: sealAuthkey(this.ctx, input.authkey), orgId,
-        pullEnabled: input.pullEnabled ?? false, pushEnabled: input.pushEnabled ?? false, pullRules: input.pullRules ?? {}, pushRules: input.pushRules ?? {},
+        pullEnabled: input.pullEnabled ?? false, pushEnabled: input.pushEnabled ?? false, internal: input.internal ?? false, pullRules: input.pullRules ?? {}, pushRules: input.pushRules ?? {},
       },
       p.userId,
     );
@@ -102,6 +104,7 @@ export class ServersService {
     const patch = parseInput(serverPatchContract, given);
     const current = await this.find(p, id, "update");
     const orgId = patch.orgId === undefined ? current.orgId : await this.ownerOrg(p, patch.orgId);
+    this.checkInternal(p, patch.internal ?? (current.internal && patch.url !== undefined && patch.url !== current.url));
     const pullRules = patch.pullRules ?? pullRulesOf(current);
     const row = await this.repo.update(id, {
       name: patch.name ?? current.name,
@@ -110,6 +113,7 @@ export class ServersService {
       orgId,
       pullEnabled: patch.pullEnabled ?? current.pullEnabled,
       pushEnabled: patch.pushEnabled ?? current.pushEnabled,
+      internal: patch.internal ?? current.internal,
       pullRules,
       pushRules: patch.pushRules ?? pushRulesOf(current),
     });
@@ -230,6 +234,14 @@ export class ServersService {
     const server = await this.repo.find(id);
     if (!server || !canAccessServer(p, server, action)) throw errors.notFound("Server");
     return server;
+  }
+
+  /**
+   * Marking a server internal keeps remote community-only data community-only here, for every
+   * organisation: the administrators' call, as in MISP. Pointing an internal server elsewhere is too.
+   */
+  private checkInternal(p: Principal, internal: boolean | undefined): void {
+    if (internal && !isAdmin(p)) throw errors.invalidInput(["internal"], "only administrators may mark a server internal or change an internal server's URL", internal);
   }
 
   /** Your organisation, or for administrators any existing one. */

@@ -2,8 +2,12 @@ import type { PullRules, PushRules } from "./servers.contracts.ts";
 
 /**
  * The pull and push rules as pure functions over MISP JSON: what a pull takes from the remote's
- * index, and what a push may send of an event (MISP's rules: nothing of distribution 0, nothing of
- * a sharing group the remote organisation is not in, local tags stay here, distributions capped).
+ * index and how it stores what it took, and what a push may send of an event. Distribution follows
+ * MISP (Server::__updatePulledEventBeforeInsert, Event::__updateEventForSync): unless the server is
+ * internal, a pull downgrades community only (1) to your organisation only (0) and connected
+ * communities (2) to community only (1), and a push sends nothing below connected communities and
+ * connected communities as community only; local tags never cross; a push never sends
+ * distribution 0 nor a sharing group without the remote organisation.
  */
 type Json = Record<string, unknown>;
 type Filter = { include?: string[]; exclude?: string[] };
@@ -67,30 +71,67 @@ export function pushTakes(rules: PushRules, event: Json): boolean {
   return passes(rules.tags, tagNames(event.Tag)) && passes(rules.orgs, orgKeys(event.Orgc));
 }
 
+const isLocal = (t: unknown) => {
+  const local = (t as { local?: unknown } | null)?.local;
+  return local === true || local === 1 || local === "1" || local === "true";
+};
+const withoutLocalTags = (tags: unknown) => (Array.isArray(tags) ? tags.filter((t) => !isLocal(t)) : tags);
+
 /**
  * The event as the remote organisation may receive it, or null when the event itself may not go
- * (distribution 0, or a sharing group without that organisation). Attributes, objects and reports
- * that may not go are left out; local tags are removed; distributions 1-3 are capped.
+ * (distribution 0, or a sharing group without that organisation; unless the server is internal,
+ * community only too). Attributes, objects and reports that may not go are left out; local tags are
+ * removed; unless internal, connected communities go as community only; then the rules' cap applies.
  */
-export function forRemote(event: Json, remoteOrgUuid: string, rules: PushRules): Json | null {
+export function forRemote(event: Json, remoteOrgUuid: string, rules: PushRules, internal = false): Json | null {
   const cap = rules.maxDistribution ?? 3;
   const remote = remoteOrgUuid.toLowerCase();
-  /** The element with its distribution capped, or null when it may not go. */
+  /** The element with its distribution downgraded and capped, or null when it may not go. */
   const allowed = <T extends Json>(item: T): T | null => {
     const d = Number(item.distribution);
     if (d === 0) return null;
     if (d === 4) return sharingGroupHas(item.SharingGroup, remote) ? item : null;
-    if (d >= 1 && d <= 3) return { ...item, distribution: String(Math.min(d, cap)) };
+    if (d >= 1 && d <= 3) {
+      if (!internal && d === 1) return null;
+      return { ...item, distribution: String(Math.min(!internal && d === 2 ? 1 : d, cap)) };
+    }
     return item;
   };
   const top = allowed(event);
   if (!top) return null;
-  const withoutLocalTags = (tags: unknown) => (Array.isArray(tags) ? tags.filter((t) => !(t as { local?: unknown })?.local) : tags);
   const attributes = (list: unknown) =>
     (Array.isArray(list) ? (list as Json[]) : []).map(allowed).filter((a): a is Json => a !== null).map((a) => ({ ...a, Tag: withoutLocalTags(a.Tag), Sighting: undefined }));
   const objects = (Array.isArray(event.Object) ? (event.Object as Json[]) : []).map(allowed).filter((o): o is Json => o !== null).map((o) => ({ ...o, Attribute: attributes(o.Attribute) }));
   const reports = Array.isArray(event.EventReport) ? (event.EventReport as Json[]).map(allowed).filter((r): r is Json => r !== null) : undefined;
   return { ...top, Tag: withoutLocalTags(top.Tag), Attribute: attributes(top.Attribute), Object: objects, ...(reports ? { EventReport: reports } : {}) };
+}
+
+/** MISP's pull downgrade of one element's distribution (an event without one has MISP's version-1 default, community only). */
+function pulledDistribution<T extends Json>(item: T, absent?: number): T {
+  const d = item.distribution === undefined || item.distribution === null ? absent : Number(item.distribution);
+  return d === 1 || d === 2 ? { ...item, distribution: String(d - 1) } : item;
+}
+
+/**
+ * A remote event (`{"Event": {...}}` or the event itself) as a pull stores it: from a server that is
+ * not internal, distributions downgraded one step (event, attributes, objects and their attributes,
+ * reports) and local tags left out, as MISP does on pull; from an internal one, as it came.
+ */
+export function pulledEvent(doc: unknown, internal: boolean): unknown {
+  if (internal || !doc || typeof doc !== "object" || Array.isArray(doc)) return doc;
+  const wrapped = "Event" in doc;
+  const event = (wrapped ? (doc as { Event: unknown }).Event : doc) as Json;
+  if (!event || typeof event !== "object" || Array.isArray(event)) return doc;
+  // What is not an object stays as it came, for the import to refuse by name.
+  const each = (v: unknown, f: (x: Json) => Json): unknown[] | undefined => (Array.isArray(v) ? v.map((x: unknown) => (x && typeof x === "object" && !Array.isArray(x) ? f(x as Json) : x)) : undefined);
+  const attribute = (a: Json): Json => ({ ...pulledDistribution(a), ...(a.Tag === undefined ? {} : { Tag: withoutLocalTags(a.Tag) }) });
+  const out: Json = { ...pulledDistribution(event, 1) };
+  if (event.Tag !== undefined) out.Tag = withoutLocalTags(event.Tag);
+  if (event.EventTag !== undefined) out.EventTag = withoutLocalTags(event.EventTag);
+  if (event.Attribute !== undefined) out.Attribute = each(event.Attribute, attribute) ?? event.Attribute;
+  if (event.Object !== undefined) out.Object = each(event.Object, (o) => ({ ...pulledDistribution(o), ...(o.Attribute === undefined ? {} : { Attribute: each(o.Attribute, attribute) ?? o.Attribute }) })) ?? event.Object;
+  if (event.EventReport !== undefined) out.EventReport = each(event.EventReport, (r) => pulledDistribution(r)) ?? event.EventReport;
+  return wrapped ? { ...doc, Event: out } : out;
 }
 
 function sharingGroupHas(block: unknown, orgUuid: string): boolean {

@@ -4,12 +4,13 @@ import { parseMispEvent, type EventsService } from "../events/index.ts";
 import { RemoteError, type MispClient } from "./misp-client.ts";
 import type { PullRules, PushRules } from "./servers.contracts.ts";
 import type { ServerRow, ServersRepository } from "./servers.repository.ts";
-import { forRemote, indexEntry, pullTakes, pushTakes, type IndexEntry } from "./sync-rules.ts";
+import { forRemote, indexEntry, pulledEvent, pullTakes, pushTakes, type IndexEntry } from "./sync-rules.ts";
 
 /**
  * Pull and push with one remote MISP. A pull reads the remote's events/index from the cursor on, takes what the rules
  * take and is newer than the cursor, oldest change first, fetches each event (events/view) and
- * writes it through the events import (the MISP JSON import's path: indexing, correlation and
+ * writes it through the events import, distributions downgraded as MISP does unless the server is
+ * internal (sync-rules.ts pulledEvent; the MISP JSON import's path: indexing, correlation and
  * notifications follow as for any import; sharing groups matched or created as it does), then moves
  * the cursor to that event's timestamp. A network failure stops the run with the cursor at the last
  * committed event, so the next attempt resumes there; an event the import refuses is counted and
@@ -117,7 +118,7 @@ export async function pullEvent(x: SyncContext, uuid: string, counts: PullCounts
     return false;
   }
   try {
-    const { draft, skipped } = parseMispEvent(doc, { skipInvalidAttributes: true });
+    const { draft, skipped } = parseMispEvent(pulledEvent(doc, x.server.internal), { skipInvalidAttributes: true });
     if (draft.uuid !== uuid) throw new Error(`the remote answered event ${draft.uuid}`);
     const r = await x.events.write(x.principal, draft);
     if (r.created) counts.events_created++;
@@ -178,7 +179,7 @@ export async function pushEvent(x: SyncContext, uuid: string, remoteOrg: string,
     counts.skipped++;
     return;
   }
-  const out = forRemote(event, remoteOrg, rules);
+  const out = forRemote(event, remoteOrg, rules, x.server.internal);
   if (!out) {
     counts.refused++;
     return;
