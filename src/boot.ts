@@ -5,6 +5,7 @@ import { AUTH_CHANNEL, AuthCache } from "./auth/auth-cache.ts";
 import { createSearchIndex } from "./search/create-search-index.ts";
 import { createStorage } from "./platform/storage/create-storage.ts";
 import { prepareSearchIndices } from "./indexing/prepare.ts";
+import { secretBox } from "./platform/secret-box.ts";
 import { acquireDataDirLock } from "./platform/db/data-dir-lock.ts";
 import { startEmbeddedPostgres } from "./platform/db/embedded-postgres.ts";
 import { connectDatabase, waitForDatabase } from "./platform/db/index.ts";
@@ -36,6 +37,9 @@ export async function boot(config: Readonly<Config>, log: Logger, runtime: Runti
     for (const fn of cleanups.reverse()) await Promise.resolve(fn()).catch((err) => log.warn({ err }, "shutdown step failed"));
   };
   try {
+    // First: a damaged secret file stops the start here, not at the first login or sync.
+    const jwtSecret = resolveJwtSecret(config.JWT_SECRET, config.dataDir);
+    secretBox(config.SECRETS_KEY, config.dataDir);
     let url = config.DATABASE_URL;
     if (!url) {
       runtime.stage = "starting embedded PostgreSQL";
@@ -63,7 +67,7 @@ export async function boot(config: Readonly<Config>, log: Logger, runtime: Runti
     await pubsub.start();
     cleanups.push(() => pubsub.close());
 
-    const tokens = new AccessTokens(resolveJwtSecret(config.JWT_SECRET, config.dataDir), config.ACCESS_TOKEN_TTL_SECONDS);
+    const tokens = new AccessTokens(jwtSecret, config.ACCESS_TOKEN_TTL_SECONDS);
     runtime.stage = "preparing the search indices";
     const search = createSearchIndex(config, db, (message) => log.info(message));
     cleanups.push(() => search.close());

@@ -1,7 +1,6 @@
 import crypto from "node:crypto";
-import fs from "node:fs";
-import path from "node:path";
 import { SignJWT, jwtVerify, errors as joseErrors } from "jose";
+import { dataDirSecret } from "../platform/data-dir-secret.ts";
 
 const ISSUER = "workbench";
 const AUDIENCE = "workbench-api";
@@ -84,18 +83,7 @@ export class AccessTokens {
 
 /** JWT_SECRET, or one generated at first start and kept in DATA_DIR (mode 0600). */
 export function resolveJwtSecret(configured: string | undefined, dataDir: string): string {
-  if (configured) return configured;
-  const file = path.join(dataDir, "jwt-secret");
-  try {
-    const existing = fs.readFileSync(file, "utf8").trim();
-    if (existing.length >= 32) return existing;
-  } catch {
-    /* first start */
-  }
-  fs.mkdirSync(dataDir, { recursive: true });
-  const secret = crypto.randomBytes(32).toString("hex");
-  fs.writeFileSync(file, secret, { mode: 0o600 });
-  return secret;
+  return configured ?? dataDirSecret(dataDir, "jwt-secret", (secret) => secret.length >= 32);
 }
 
 export function looksLikeJwt(token: string): boolean {

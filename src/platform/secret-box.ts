@@ -1,6 +1,5 @@
 import crypto from "node:crypto";
-import fs from "node:fs";
-import path from "node:path";
+import { dataDirSecret } from "./data-dir-secret.ts";
 
 /**
  * Credentials stored for the service's own use (a sync server's API key): AES-256-GCM with a random
@@ -31,31 +30,14 @@ export class SecretBox {
   }
 }
 
+const isKey = (text: string) => /^[0-9a-f]{64}$/i.test(text);
+
 const boxes = new Map<string, SecretBox>();
 
 /** SECRETS_KEY, or a key generated at first start and kept in DATA_DIR/secrets-key (mode 0600). */
 export function secretBox(configured: string | undefined, dataDir: string): SecretBox {
   const cacheKey = configured ?? `dir:${dataDir}`;
   let box = boxes.get(cacheKey);
-  if (!box) boxes.set(cacheKey, (box = new SecretBox(Buffer.from(configured ?? keyInDataDir(dataDir), "hex"))));
+  if (!box) boxes.set(cacheKey, (box = new SecretBox(Buffer.from(configured ?? dataDirSecret(dataDir, "secrets-key", isKey), "hex"))));
   return box;
-}
-
-function keyInDataDir(dataDir: string): string {
-  const file = path.join(dataDir, "secrets-key");
-  try {
-    const existing = fs.readFileSync(file, "utf8").trim();
-    if (/^[0-9a-f]{64}$/i.test(existing)) return existing;
-  } catch {
-    /* first start */
-  }
-  fs.mkdirSync(dataDir, { recursive: true });
-  const key = crypto.randomBytes(32).toString("hex");
-  // wx: two processes starting at once on one DATA_DIR keep the first one's key.
-  try {
-    fs.writeFileSync(file, key, { mode: 0o600, flag: "wx" });
-    return key;
-  } catch {
-    return fs.readFileSync(file, "utf8").trim();
-  }
 }
