@@ -434,7 +434,8 @@ async function main() {
     }
     const pgSize = (
       await pool.query<{ table: string; total: string; toast: string }>(
-        `SELECT pg_table_size('search_documents') AS table, pg_total_relation_size('search_documents') + pg_total_relation_size('search_postings') + pg_total_relation_size('search_terms') AS total,
+        `SELECT pg_table_size('search_documents') AS table, pg_total_relation_size('search_documents') + pg_total_relation_size('search_postings') + pg_total_relation_size('search_terms')
+             + COALESCE(pg_total_relation_size(to_regclass('search_audiences')), 0) + COALESCE(pg_total_relation_size(to_regclass('search_facets')), 0) AS total,
            (SELECT sum(pg_total_relation_size(reltoastrelid)) FROM pg_class WHERE oid IN ('search_documents'::regclass, 'search_postings'::regclass, 'search_terms'::regclass)) AS toast`,
       )
     ).rows[0]!;

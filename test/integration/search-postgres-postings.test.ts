@@ -449,7 +449,7 @@ describe("postings writers", () => {
     expect(await postingsOutOfStep(pool)).toBe(0);
     expect(await checkDictionary(pool)).toMatchObject({ missing: [], wrong: [] });
     const stored = await pool.query<{ facet: string | null }>(
-      "SELECT DISTINCT p.facet FROM search_postings p JOIN search_documents d ON d.doc = p.doc WHERE d.id LIKE 'facet-%' ORDER BY 1",
+      "SELECT DISTINCT f.value AS facet FROM search_postings p JOIN search_documents d ON d.doc = p.doc LEFT JOIN search_facets f ON f.id = p.fct WHERE d.id LIKE 'facet-%' ORDER BY 1",
     );
     expect(stored.rows.map((r) => r.facet)).toEqual(["DOMAIN", "Domain Name", "domain", "domain|ip", "ip-dst", null]);
     const queries = [
@@ -480,9 +480,10 @@ describe("postings writers", () => {
     const domains = docs.filter((d) => ["domain", "Domain Name", "domain|ip", "DOMAIN"].includes(d.source.type as string) || Array.isArray(d.source.type) || String(d.source.type).startsWith("domain ")).length;
     expect(await outcome(postings, request("svc-attributes", queries[0]!, ACCESSES[0]!))).toMatchObject({ total: domains });
     // The answer is the facet's: a document given a wrong one (in its postings and its inlined posting) is missed.
-    const wrong = "UPDATE search_postings SET facet = $2 WHERE doc = (SELECT doc FROM search_documents WHERE id = $1)";
-    await pool.query(wrong, ["facet-0", "url"]);
-    await pool.query("UPDATE search_terms SET facet = $2 WHERE pulse = 1 AND doc = (SELECT doc FROM search_documents WHERE id = $1)", ["facet-0", "url"]);
+    await pool.query("INSERT INTO search_facets (value) VALUES ('url') ON CONFLICT DO NOTHING");
+    const url = "(SELECT id FROM search_facets WHERE value = $2)";
+    await pool.query(`UPDATE search_postings SET fct = ${url} WHERE doc = (SELECT doc FROM search_documents WHERE id = $1)`, ["facet-0", "url"]);
+    await pool.query(`UPDATE search_terms SET fct = ${url} WHERE pulse = 1 AND doc = (SELECT doc FROM search_documents WHERE id = $1)`, ["facet-0", "url"]);
     expect(await outcome(postings, request("svc-attributes", queries[0]!, ACCESSES[0]!))).toMatchObject({ total: domains - 1 });
     await postings.deleteByIds("svc-attributes", docs.map((d) => d.id));
     expect(await postingsOutOfStep(pool)).toBe(0);

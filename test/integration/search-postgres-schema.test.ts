@@ -43,6 +43,25 @@ async function insertVersion1(index: IndexName, docs: SearchDocument[]): Promise
   );
 }
 
+/**
+ * The postings and dictionary as version 9 stored them: the audience as `vis` numeric[] and the
+ * facet as text in every row and index tuple, no code tables (src/search/postgres/codes.ts).
+ */
+async function toVersion9Layout(): Promise<void> {
+  await pool.query(`ALTER TABLE search_postings ADD COLUMN vis NUMERIC[], ADD COLUMN facet TEXT;
+    UPDATE search_postings p SET vis = a.vis FROM search_audiences a WHERE a.id = p.aud;
+    UPDATE search_postings p SET facet = f.value FROM search_facets f WHERE f.id = p.fct;
+    ALTER TABLE search_postings DROP COLUMN aud, DROP COLUMN fct;
+    CREATE INDEX search_postings_key_idx ON search_postings ("key", "ts" DESC, "doc") INCLUDE ("live", "vis", "facet");
+    ALTER TABLE search_terms ADD COLUMN vis NUMERIC[], ADD COLUMN facet TEXT;
+    UPDATE search_terms t SET vis = a.vis FROM search_audiences a WHERE a.id = t.aud;
+    UPDATE search_terms t SET facet = f.value FROM search_facets f WHERE f.id = t.fct;
+    ALTER TABLE search_terms DROP COLUMN aud, DROP COLUMN fct;
+    CREATE INDEX search_terms_length_cover_idx ON search_terms ("field", "length") INCLUDE ("term", "pulse", "ts", "doc", "live", "vis", "facet");
+    CREATE INDEX search_terms_suffix_idx ON search_terms ("field", reverse("term")) INCLUDE ("term", "pulse", "ts", "doc", "live", "vis", "facet");
+    DROP TABLE search_audiences, search_facets`);
+}
+
 const indexes = async () =>
   (await pool.query<{ name: string }>("SELECT indexrelid::regclass::text AS name FROM pg_index WHERE indrelid = 'search_documents'::regclass ORDER BY 1")).rows.map(
     (r) => r.name,
@@ -143,6 +162,7 @@ describe("search_documents schema", () => {
     const termIndexes = async () =>
       (await pool.query<{ name: string; def: string }>("SELECT indexname AS name, indexdef AS def FROM pg_indexes WHERE tablename = 'search_terms' ORDER BY 1")).rows;
     // Version 4's tables: no facet column (its indexes go with it), a plain length index.
+    await toVersion9Layout();
     await pool.query(`ALTER TABLE search_postings DROP COLUMN facet; ALTER TABLE search_terms DROP COLUMN facet;
       CREATE INDEX search_postings_key_idx ON search_postings ("key", "ts" DESC, "doc") INCLUDE ("live", "vis");
       CREATE INDEX search_terms_length_idx ON search_terms ("field", "length")`);
@@ -150,7 +170,7 @@ describe("search_documents schema", () => {
     await Promise.all([0, 1].map(() => new PostgresSearchIndex(pool).ensureIndices()));
     const after = await termIndexes();
     expect(after.map((i) => i.name)).toEqual(["search_terms_field_trgm_idx", "search_terms_length_cover_idx", "search_terms_pkey", "search_terms_suffix_idx"]);
-    for (const i of after.filter((x) => x.name !== "search_terms_pkey" && x.name !== "search_terms_field_trgm_idx")) expect(i.def, i.name).toContain("INCLUDE (term, pulse, ts, doc, live, vis, facet)");
+    for (const i of after.filter((x) => x.name !== "search_terms_pkey" && x.name !== "search_terms_field_trgm_idx")) expect(i.def, i.name).toContain("INCLUDE (term, pulse, ts, doc, aud, fct, live)");
     await pool.query("VACUUM ANALYZE search_terms");
     // Endings and lengths are read from the indexes alone.
     for (const [q, index] of [
@@ -178,6 +198,7 @@ describe("search_documents schema", () => {
     const count = async (table: string) => Number((await pool.query<{ n: string }>(`SELECT count(*) AS n FROM ${table}`)).rows[0]!.n);
     const before = { postings: await count("search_postings"), terms: await count("search_terms"), dictionary: await checkDictionary(pool) };
     // Version 5's tables: no facet column, indexes without it.
+    await toVersion9Layout();
     await pool.query(`ALTER TABLE search_postings DROP COLUMN facet; ALTER TABLE search_terms DROP COLUMN facet;
       CREATE INDEX search_postings_key_idx ON search_postings ("key", "ts" DESC, "doc") INCLUDE ("live", "vis");
       CREATE INDEX search_terms_length_cover_idx ON search_terms ("field", "length") INCLUDE ("term", "pulse", "ts", "doc", "live", "vis");
@@ -189,14 +210,14 @@ describe("search_documents schema", () => {
     expect(await postingsOutOfStep(pool)).toBe(0);
     const after = await checkDictionary(pool);
     expect(after).toMatchObject({ missing: [], wrong: [], entries: before.dictionary.entries, inlined: before.dictionary.inlined });
-    const facets = await pool.query<{ n: string }>("SELECT count(DISTINCT facet) AS n FROM search_postings");
+    const facets = await pool.query<{ n: string }>("SELECT count(DISTINCT fct) AS n FROM search_postings");
     expect(Number(facets.rows[0]!.n)).toBeGreaterThan(10);
-    expect((await pool.query("SELECT 1 FROM search_terms WHERE pulse = 1 AND facet IS NOT NULL LIMIT 1")).rowCount).toBe(1);
+    expect((await pool.query("SELECT 1 FROM search_terms WHERE pulse = 1 AND fct IS NOT NULL LIMIT 1")).rowCount).toBe(1);
     const definitions = await pool.query<{ name: string; def: string }>(
       "SELECT indexname AS name, indexdef AS def FROM pg_indexes WHERE tablename IN ('search_postings', 'search_terms') ORDER BY 1",
     );
     expect(definitions.rows.map((r) => r.name)).toEqual(["search_postings_key_idx", "search_terms_field_trgm_idx", "search_terms_length_cover_idx", "search_terms_pkey", "search_terms_suffix_idx"]);
-    for (const r of definitions.rows.filter((x) => x.name.endsWith("cover_idx") || x.name.endsWith("suffix_idx") || x.name.endsWith("key_idx"))) expect(r.def, r.name).toMatch(/INCLUDE \(.*facet\)/);
+    for (const r of definitions.rows.filter((x) => x.name.endsWith("cover_idx") || x.name.endsWith("suffix_idx") || x.name.endsWith("key_idx"))) expect(r.def, r.name).toMatch(/INCLUDE \(.*aud, fct, live\)/);
     expect((await pool.query("SELECT 1 FROM pg_class WHERE relname LIKE '%\\_v5%'")).rowCount).toBe(0);
     const jsonbPath = new PostgresSearchIndex(pool, { postings: false });
     for (const q of ["type:domain AND value:*.cn", "type:ip-dst AND NOT value:1*", "NOT type:md5", "type.keyword:sha256 AND value:*a*"]) {
@@ -211,6 +232,7 @@ describe("search_documents schema", () => {
       (await pool.query<{ key: string; n: string }>("SELECT key, count(*) AS n FROM search_postings WHERE key LIKE '%' || chr(3) GROUP BY key ORDER BY key")).rows.map((r) => [r.key, Number(r.n)]);
     const before = await presence();
     expect(before.map(([key]) => key)).toEqual(["atags.name\u0003", "aexpanded.ip\u0003", "etags.name\u0003"].sort());
+    await toVersion9Layout();
     await pool.query("DELETE FROM search_postings WHERE key LIKE '%' || chr(3)");
     await pool.query("COMMENT ON TABLE search_documents IS 'search_documents v6'");
     await Promise.all([0, 1].map(() => new PostgresSearchIndex(pool).ensureIndices()));
@@ -236,6 +258,7 @@ describe("search_documents schema", () => {
     expect(await count(bookkeeping)).toBe(0);
 
     // Version 8's layout: search_text with its trigram index, postings (and stored keys) of the bookkeeping fields.
+    await toVersion9Layout();
     await pool.query(`ALTER TABLE search_documents ADD COLUMN search_text TEXT NOT NULL DEFAULT '';
       CREATE INDEX search_documents_search_text_trgm_idx ON search_documents USING GIN (search_text gin_trgm_ops)`);
     const { rows } = await pool.query<{ doc: string; index_name: IndexName; fields: Record<string, unknown[]> }>("SELECT doc, index_name, fields FROM search_documents");
@@ -257,7 +280,6 @@ describe("search_documents schema", () => {
       [added.map((a) => a.key), added.map((a) => a.doc)],
     );
     await pool.query("COMMENT ON TABLE search_documents IS 'search_documents v8'");
-    expect(await postingsOutOfStep(pool)).toBe(0);
     expect(await count(bookkeeping)).toBe(added.length);
 
     // Killed after its third committed step.
@@ -276,7 +298,8 @@ describe("search_documents schema", () => {
     // The next start (two processes at once) takes it up where it stopped.
     const resumed: string[] = [];
     await Promise.all([0, 1].map(() => ensureSearchSchema(pool, { batch: 500, progress: (m) => resumed.push(m) })));
-    expect(resumed.at(-1)).toBe("search schema: search_documents v9");
+    expect(resumed).toContain("search schema: search_documents v9");
+    expect(resumed.at(-1)).toBe("search schema: search_documents v10");
     expect(resumed.filter((m) => m.startsWith("search schema: stored keys")).length).toBeGreaterThan(1);
     expect(await count(bookkeeping)).toBe(0);
     expect(await count("SELECT count(*) AS n FROM search_postings")).toBe(before.postings);
@@ -288,6 +311,53 @@ describe("search_documents schema", () => {
     const jsonbPath = new PostgresSearchIndex(pool, { postings: false });
     for (const q of queries) expect(await total(jsonbPath, "svc-attributes", q, { admin: false, orgId: 1 }), q).toBe(before.totals[queries.indexOf(q)]);
     expect(before.totals.every((n) => n > 0)).toBe(true);
+  }, 180_000);
+
+  it("upgrades a version-9 table to coded audiences and facets in committed steps: a kill mid-copy resumes at the next start", async () => {
+    const count = async (sql: string) => Number((await pool.query<{ n: string }>(sql)).rows[0]!.n);
+    const queries = ["type:ip-dst", "type:domain AND value:*.cn", "value:*forukraine*", "NOT type:md5", "category:/net.*/", ""];
+    const accesses = [{ admin: true, orgId: null }, { admin: false, orgId: 1 }, { admin: false, orgId: 4 }];
+    const totals = async () => Promise.all(queries.flatMap((q) => accesses.map((a) => total(new PostgresSearchIndex(pool), "svc-attributes", q, a))));
+    const before = { postings: await count("SELECT count(*) AS n FROM search_postings"), terms: await count("SELECT count(*) AS n FROM search_terms"), totals: await totals() };
+    expect(await count("SELECT count(*) AS n FROM search_postings WHERE aud IS NOT NULL")).toBeGreaterThan(0);
+    expect(await count("SELECT count(*) AS n FROM search_postings WHERE aud IS NULL")).toBeGreaterThan(0);
+    await toVersion9Layout();
+    await pool.query("COMMENT ON TABLE search_documents IS 'search_documents v9'");
+
+    // Killed after its third committed step, inside the postings' copy.
+    const messages: string[] = [];
+    const kill = (m: string) => {
+      messages.push(m);
+      if (messages.length === 3) throw new Error("killed");
+    };
+    await expect(ensureSearchSchema(pool, { batch: 500, progress: kill })).rejects.toThrow("killed");
+    expect(messages.every((m) => / postings coded$/.test(m))).toBe(true);
+    expect((await pool.query("SELECT obj_description('search_documents'::regclass, 'pg_class') AS v")).rows[0].v).toBe("search_documents v9");
+    const copied = await count("SELECT count(*) AS n FROM search_postings_v10");
+    expect(copied).toBeGreaterThanOrEqual(1_500);
+    expect(copied).toBeLessThan(before.postings);
+    // The old tables still answer until the swap.
+    expect(await count("SELECT count(*) AS n FROM search_postings")).toBe(before.postings);
+
+    // The next start (two processes at once) takes it up after the last key copied.
+    const resumed: string[] = [];
+    await Promise.all([0, 1].map(() => ensureSearchSchema(pool, { batch: 500, progress: (m) => resumed.push(m) })));
+    expect(Number(/^search schema: (\d+) postings coded$/.exec(resumed[0]!)![1])).toBeGreaterThan(copied);
+    expect(resumed.filter((m) => m.endsWith("dictionary entries coded")).length).toBeGreaterThan(1);
+    expect(resumed.at(-1)).toBe("search schema: search_documents v10");
+    expect(await count("SELECT count(*) AS n FROM search_postings")).toBe(before.postings);
+    expect(await count("SELECT count(*) AS n FROM search_terms")).toBe(before.terms);
+    expect(await postingsOutOfStep(pool)).toBe(0);
+    expect(await checkDictionary(pool)).toMatchObject({ missing: [], wrong: [] });
+    expect((await pool.query("SELECT 1 FROM pg_class WHERE relname LIKE '%\\_v10%'")).rowCount).toBe(0);
+    const definitions = await pool.query<{ name: string; def: string }>("SELECT indexname AS name, indexdef AS def FROM pg_indexes WHERE tablename IN ('search_postings', 'search_terms') ORDER BY 1");
+    expect(definitions.rows.map((r) => r.name)).toEqual(["search_postings_key_idx", "search_terms_field_trgm_idx", "search_terms_length_cover_idx", "search_terms_pkey", "search_terms_suffix_idx"]);
+    for (const r of definitions.rows.filter((x) => !x.name.endsWith("pkey") && !x.name.endsWith("trgm_idx"))) expect(r.def, r.name).toMatch(/INCLUDE \(.*aud, fct, live\)/);
+    expect(await totals()).toEqual(before.totals);
+    const jsonbPath = new PostgresSearchIndex(pool, { postings: false });
+    for (const [i, q] of queries.entries()) {
+      for (const [j, a] of accesses.entries()) expect(await total(jsonbPath, "svc-attributes", q, a), `${q} ${a.orgId}`).toBe(before.totals[i * accesses.length + j]);
+    }
   }, 180_000);
 
   it("the stored access value is the document's audience: -1 for everyone, else its organisations; without a usable one, administrators only", async () => {

@@ -1,7 +1,7 @@
 /**
  * Facets: an index's one single-valued field of few distinct values (an attribute's `type`) copied
- * into every posting of its document (`search_postings.facet`, in the index tuple beside `live` and
- * `vis`) and into the dictionary's inlined postings (`search_terms.facet`).
+ * into every posting of its document as a code (`search_postings.fct`, `./codes.ts`, in the index
+ * tuple beside `live` and `aud`) and into the dictionary's inlined postings (`search_terms.fct`).
  *
  * `type:domain AND value:*.xyz` then reads the pattern's postings and keeps those whose facet is one
  * of the `type` values holding the token `domain`, instead of looking up `type:domain` once per
@@ -57,30 +57,30 @@ function isFacetKey(index: IndexName, key: string): boolean {
 }
 
 /**
- * The facets of the documents that have one of `keys` (all of them keys of the faceted field), or
- * null when these keys are not the faceted field's (or it has too many values to be one). A
- * document whose facet is NULL is to be looked up.
+ * The facet codes (`./codes.ts`) of the documents that have one of `keys` (all of them keys of the
+ * faceted field), or null when these keys are not the faceted field's (or it has too many values
+ * to be one). A document whose facet is NULL is to be looked up. A value without a code is no
+ * posting's facet.
  */
-export async function facetValues(client: pg.PoolClient, index: IndexName, keys: string[]): Promise<string[] | null> {
+export async function facetValues(client: pg.PoolClient, index: IndexName, keys: string[]): Promise<number[] | null> {
   const exact = exactKey(index);
   if (exact === null || keys.length === 0 || !keys.every((k) => isFacetKey(index, k))) return null;
-  const { rows } = await client.query<{ term: string }>("SELECT t.term FROM search_terms t WHERE t.field = $1 AND t.length <= $2 LIMIT $3", [
-    dictionaryField(index, exact),
-    FACET_MAX_LENGTH,
-    MAX_FACET_VALUES + 1,
-  ]);
+  const { rows } = await client.query<{ term: string; code: number | null }>(
+    "SELECT t.term, f.id AS code FROM search_terms t LEFT JOIN search_facets f ON f.value = t.term WHERE t.field = $1 AND t.length <= $2 LIMIT $3",
+    [dictionaryField(index, exact), FACET_MAX_LENGTH, MAX_FACET_VALUES + 1],
+  );
   if (rows.length > MAX_FACET_VALUES) return null;
   const wanted = new Set(keys);
   const field = FACET_FIELDS[index]!;
-  return rows.map((r) => r.term).filter((value) => keysOfValue(index, field, value).some((k) => wanted.has(k)));
+  return rows.filter((r) => r.code !== null && keysOfValue(index, field, r.term).some((k) => wanted.has(k))).map((r) => r.code!);
 }
 
 /**
  * SQL: the posting row `alias` belongs to a document that has one of the keys (`present`) or none
- * (`!present`): its facet is one of `values`, or, without a facet, `lookup` holds (the keys looked
+ * (`!present`): its facet code is one of `codes`, or, without a facet, `lookup` holds (the keys looked
  * up: true when the document has one).
  */
-export function facetCondition(alias: string, values: string, lookup: string, present: boolean): string {
-  const condition = `CASE WHEN ${alias}.facet IS NULL THEN ${lookup} ELSE ${alias}.facet = ANY(${values}) END`;
+export function facetCondition(alias: string, codes: string, lookup: string, present: boolean): string {
+  const condition = `CASE WHEN ${alias}.fct IS NULL THEN ${lookup} ELSE ${alias}.fct = ANY(${codes}) END`;
   return present ? condition : `NOT (${condition})`;
 }

@@ -32,6 +32,7 @@ import type pg from "pg";
 import type { SearchRequest } from "../search-index.ts";
 import type { KeyRange, PostingConjunction, PostingPlan, PostingSource, TsRange } from "./postings-plan.ts";
 import { visibleToParam } from "./access.ts";
+import { audienceCodes } from "./codes.ts";
 import { facetCondition, facetValues } from "./facets.ts";
 import { allKey, MAX_TERM } from "./postings.ts";
 import { matchTerms, patternTermsSql, prefixTerms } from "./terms.ts";
@@ -78,7 +79,8 @@ class Params {
 /** null: the plan needs a probe this executor does not make (a key range that does not drive). */
 export async function searchByPostings(client: pg.PoolClient, req: SearchRequest, plan: PostingPlan, bound: number | null): Promise<PostingsAnswer | null> {
   if (plan.conjunction === null) return { matches: 0, ids: [] };
-  const lone = bound === null ? null : await lonePattern(client, req, plan.liveOnly, plan.conjunction);
+  const audiences = req.access.admin ? null : await audienceCodes(client, visibleToParam(req.access));
+  const lone = bound === null ? null : await lonePattern(client, req, plan.liveOnly, audiences, plan.conjunction);
   if (bound !== null && lone) {
     const answer = await readLonePattern(client, lone.query, lone.source, req.from + req.size, bound);
     if (answer !== undefined) return answer;
@@ -93,7 +95,7 @@ export async function searchByPostings(client: pg.PoolClient, req: SearchRequest
   const cannotProbe = (s: PostingSource) => s.ranges.length > 0 || termCount(s) > PROBE_KEYS;
   const mustDrive = sources.filter(cannotProbe);
   if (negatives.some(cannotProbe) || mustDrive.length > 1) return null;
-  const query = new StreamSql(req, plan.liveOnly, conj, negatives);
+  const query = new StreamSql(req, plan.liveOnly, audiences, conj, negatives);
   const counts = new PostingCounts(client, query);
   let driver: PostingSource = { keys: [allKey(req.index)], ranges: [] };
   if (sources.length === 1) driver = sources[0]!;
@@ -172,6 +174,8 @@ class StreamSql {
   constructor(
     readonly req: SearchRequest,
     private readonly liveOnly: boolean,
+    /** The audience codes the caller may read (`./codes.ts`); null: all (an administrator). */
+    private readonly audiences: number[] | null,
     private readonly conj: PostingConjunction,
     private readonly negatives: PostingSource[],
   ) {}
@@ -192,26 +196,26 @@ class StreamSql {
   }
 
   /**
-   * The request filters and facet conditions on a postings row (index-only: `live`, `vis` and
-   * `facet` are in the index).
+   * The request filters and facet conditions on a postings row (index-only: `live`, `aud` and
+   * `fct` are in the index).
    */
   filter(params: Params, alias: string): string[] {
     const conds: string[] = [];
     if (this.liveOnly) conds.push(`${alias}.live`);
-    // `vis` is the document's `visible_to` with the public marker as NULL: the same audiences match.
-    if (!this.req.access.admin) conds.push(`(${alias}.vis IS NULL OR ${alias}.vis && ${params.p(visibleToParam(this.req.access), "::numeric[]")})`);
-    for (const [s, values] of this.facets) {
+    // `aud` NULL: everyone may read it (`visible_to` holds the public marker).
+    if (this.audiences !== null) conds.push(`(${alias}.aud IS NULL OR ${alias}.aud = ANY(${params.p(this.audiences, "::int[]")}))`);
+    for (const [s, codes] of this.facets) {
       const present = this.probes.includes(s);
-      conds.push(facetCondition(alias, params.p(values, "::text[]"), this.lookup(params, s, alias, true), present));
+      conds.push(facetCondition(alias, params.p(codes, "::int[]"), this.lookup(params, s, alias, true), present));
     }
     return conds;
   }
 
   /**
-   * Probes answered by the postings' facets (`./facets.ts`), with the facet values of their
+   * Probes answered by the postings' facets (`./facets.ts`), with the facet codes of their
    * documents: a test in the index tuple instead of an index descent per row.
    */
-  readonly facets = new Map<PostingSource, string[]>();
+  readonly facets = new Map<PostingSource, number[]>();
 
   async useFacets(client: pg.PoolClient): Promise<void> {
     for (const s of [...this.probes, ...this.negatives]) {
@@ -511,12 +515,12 @@ async function withBoundaryRun(client: pg.PoolClient, query: StreamSql, page: { 
  * A pattern source that is the only positive source but for sources answered by facets
  * (`value:*.top`; `type:domain AND value:*.xyz`), as the driver of its query; null: none.
  */
-async function lonePattern(client: pg.PoolClient, req: SearchRequest, liveOnly: boolean, conj: PostingConjunction): Promise<{ query: StreamSql; source: PostingSource } | null> {
+async function lonePattern(client: pg.PoolClient, req: SearchRequest, liveOnly: boolean, audiences: number[] | null, conj: PostingConjunction): Promise<{ query: StreamSql; source: PostingSource } | null> {
   const pos = conj.pos.flatMap((i) => ("source" in i ? [i.source] : []));
   const neg = conj.neg.flatMap((i) => ("source" in i ? [i.source] : []));
   const patterned = pos.filter((s) => s.patterns?.length);
   if (patterned.length !== 1 || pos.length !== conj.pos.length || neg.length !== conj.neg.length) return null;
-  const query = new StreamSql(req, liveOnly, conj, neg);
+  const query = new StreamSql(req, liveOnly, audiences, conj, neg);
   query.drive(patterned[0]!, pos);
   if (query.probeSources.length) await query.useFacets(client);
   return query.probeSources.length ? null : { query, source: patterned[0]! };

@@ -3,10 +3,10 @@
  *
  * One row per (document, field, term), keyed `key = <index code><field>\x01<term>` with the
  * document's `ts` (its `@timestamp`, `-infinity` when it has none) and its number `doc`, in one
- * btree `(key, ts DESC, doc) INCLUDE (live, vis, facet)`. A term's documents are then an index-only
- * range in newest-first order, with the request filters (`live`: `deleted` holds `false`; `vis`: the
- * organisations that may see it, NULL when everyone may) and the document's type (`facet`,
- * `./facets.ts`) in the index tuple: counting 10 001 matches
+ * btree `(key, ts DESC, doc) INCLUDE (aud, fct, live)`. A term's documents are then an index-only
+ * range in newest-first order, with the request filters (`live`: `deleted` holds `false`; `aud`: the
+ * code of the organisations that may see it, NULL when everyone may, `./codes.ts`) and the
+ * document's type (`fct`, coded, `./facets.ts`) in the index tuple: counting 10 001 matches
  * reads ~30 index pages instead of 10 001 rows of the ~2 KB documents (bench/README.md "Search").
  *
  * Terms, by field type (the same values `./documents.ts` puts in `fields`):
@@ -58,7 +58,7 @@ const INDEX_BY_CODE = new Map(Object.entries(INDEX_CODES).map(([index, code]) =>
 
 /**
  * Fields of one of few values in every document that searches read from each posting instead
- * (table version 9): the audience (`vis`), `deleted` (`live`, Explore's filter), the event's access
+ * (table version 9): the audience (`aud`), `deleted` (`live`, Explore's filter), the event's access
  * fields copied into its documents, and `disable_correlation`. Each cost a posting per document
  * (6 of ~23 per attribute, a quarter of the postings, bench/README.md "Search"); a query that names
  * one takes the JSONB path (`fields @>`, GIN).

@@ -54,6 +54,12 @@
  * From version 8 the upgrade runs in steps, each committed, that a restart after a kill takes up
  * where they stopped (the version changes last); progress goes to `progress`.
  *
+ * Version 10 (bench/README.md "Search", "table version 10"): postings and inlined dictionary
+ * postings carry their document's audience and facet as codes (`./codes.ts`: `aud`, `fct`) instead
+ * of the `numeric[]` and the text, in the heap and in the index tuple. From version 9 the upgrade
+ * copies both tables in committed steps (`recodeInSteps`, batches of keys, resumed after the last
+ * key copied), then builds the indexes and swaps the tables in one transaction.
+ *
  * Upgrading a table that holds documents rewrites it once (the generated column) and builds its
  * indexes, holding an exclusive lock: 24 s for 100 000 documents, 340 s for 1 000 000 on the bench
  * machine (2 cores, busy). Start waits for it; searches and indexing wait too.
@@ -65,13 +71,15 @@ import { visibilityFunctionSql } from "./access.ts";
 import { pgCode } from "./failures.ts";
 import { SLOPPY_PHRASE_DDL, SLOPPY_PHRASE_SIGNATURE } from "./phrase-slop.ts";
 import { buildRow } from "./documents.ts";
+import { CODES_DDL, insertCodedSql } from "./codes.ts";
 import { facetSql } from "./facets.ts";
 import { bookkeepingKeyRanges } from "./postings.ts";
 import { backfillPostings, backfillPresence, backfillTerms } from "./writes.ts";
 
-const VERSION = "search_documents v9";
-/** The version upgraded in committed steps (`upgradeInSteps`). */
+const VERSION = "search_documents v10";
+/** The versions upgraded in committed steps (`upgradeInSteps`, then `recodeInSteps`). */
 const STEPPED_FROM = "search_documents v8";
+const RECODED_FROM = "search_documents v9";
 const POSTINGS_VERSION = "search_documents v3";
 /** Versions whose postings lack the presence keys (version 7). */
 const WITHOUT_PRESENCE = ["search_documents v3", "search_documents v4", "search_documents v5", "search_documents v6"];
@@ -117,21 +125,21 @@ ALTER TABLE "search_documents" ADD COLUMN IF NOT EXISTS "posting_keys" TEXT[];
 CREATE UNIQUE INDEX IF NOT EXISTS "search_documents_doc_idx" ON "search_documents" ("doc") INCLUDE ("id");
 `;
 
-const POSTINGS_TABLES_DDL = `
-CREATE TABLE IF NOT EXISTS "search_postings" (
-  "key" TEXT COLLATE "C" NOT NULL, "ts" TIMESTAMPTZ NOT NULL, "doc" BIGINT NOT NULL, "live" BOOLEAN NOT NULL, "vis" NUMERIC[], "facet" TEXT);
-CREATE TABLE IF NOT EXISTS "search_terms" (
-  "field" TEXT COLLATE "C" NOT NULL, "term" TEXT COLLATE "C" NOT NULL, "length" INTEGER NOT NULL,
-  "pulse" SMALLINT, "ts" TIMESTAMPTZ, "doc" BIGINT, "live" BOOLEAN, "vis" NUMERIC[], "facet" TEXT,
-  CONSTRAINT "search_terms_pkey" PRIMARY KEY ("field", "term"));
-`;
+// Fixed-width columns widest first: no padding between them (the heap row and the index tuple).
+const postingsTable = (name: string) => `CREATE TABLE IF NOT EXISTS "${name}" (
+  "key" TEXT COLLATE "C" NOT NULL, "ts" TIMESTAMPTZ NOT NULL, "doc" BIGINT NOT NULL, "aud" INTEGER, "fct" SMALLINT, "live" BOOLEAN NOT NULL);`;
+const termsTable = (name: string, pkey: boolean) => `CREATE TABLE IF NOT EXISTS "${name}" (
+  "field" TEXT COLLATE "C" NOT NULL, "term" TEXT COLLATE "C" NOT NULL, "ts" TIMESTAMPTZ, "doc" BIGINT, "length" INTEGER NOT NULL,
+  "aud" INTEGER, "pulse" SMALLINT, "fct" SMALLINT, "live" BOOLEAN${pkey ? `, CONSTRAINT "search_terms_pkey" PRIMARY KEY ("field", "term")` : ""});`;
+
+const POSTINGS_TABLES_DDL = `${CODES_DDL}${postingsTable("search_postings")}${termsTable("search_terms", true)}`;
 
 const POSTINGS_INDEXES_DDL = `
-CREATE INDEX IF NOT EXISTS "search_postings_key_idx" ON "search_postings" ("key", "ts" DESC, "doc") INCLUDE ("live", "vis", "facet");
+CREATE INDEX IF NOT EXISTS "search_postings_key_idx" ON "search_postings" ("key", "ts" DESC, "doc") INCLUDE ("aud", "fct", "live");
 DROP INDEX IF EXISTS "search_terms_trgm_idx";
 CREATE INDEX IF NOT EXISTS "search_terms_field_trgm_idx" ON "search_terms" USING GIN ("field", "term" gin_trgm_ops);
-CREATE INDEX IF NOT EXISTS "search_terms_length_cover_idx" ON "search_terms" ("field", "length") INCLUDE ("term", "pulse", "ts", "doc", "live", "vis", "facet");
-CREATE INDEX IF NOT EXISTS "search_terms_suffix_idx" ON "search_terms" ("field", reverse("term")) INCLUDE ("term", "pulse", "ts", "doc", "live", "vis", "facet");
+CREATE INDEX IF NOT EXISTS "search_terms_length_cover_idx" ON "search_terms" ("field", "length") INCLUDE ("term", "pulse", "ts", "doc", "aud", "fct", "live");
+CREATE INDEX IF NOT EXISTS "search_terms_suffix_idx" ON "search_terms" ("field", reverse("term")) INCLUDE ("term", "pulse", "ts", "doc", "aud", "fct", "live");
 `;
 
 /**
@@ -142,7 +150,7 @@ CREATE INDEX IF NOT EXISTS "search_terms_suffix_idx" ON "search_terms" ("field",
 async function setAsideUnfaceted(client: pg.PoolClient): Promise<"postings" | "postings and terms" | null> {
   const { rows } = await client.query<{ postings: boolean; facet: boolean; terms: boolean }>(
     `SELECT to_regclass('search_postings') IS NOT NULL AS postings, to_regclass('search_terms') IS NOT NULL AS terms,
-       EXISTS (SELECT 1 FROM pg_attribute WHERE attrelid = to_regclass('search_postings') AND attname = 'facet' AND NOT attisdropped) AS facet`,
+       EXISTS (SELECT 1 FROM pg_attribute WHERE attrelid = to_regclass('search_postings') AND attname IN ('facet', 'fct') AND NOT attisdropped) AS facet`,
   );
   const { postings, terms, facet } = rows[0]!;
   if (!postings || facet) return null;
@@ -155,16 +163,82 @@ async function setAsideUnfaceted(client: pg.PoolClient): Promise<"postings" | "p
   return terms ? "postings and terms" : "postings";
 }
 
-/** The rows set aside by `setAsideUnfaceted`, with their documents' facets, then dropped. */
+/** The rows set aside by `setAsideUnfaceted`, with their documents' facets (coded), then dropped. */
 async function copyWithFacets(client: pg.PoolClient, aside: "postings" | "postings and terms"): Promise<void> {
   const facets = `(SELECT d.doc, ${facetSql("d")} AS facet FROM "search_documents" d) f`;
-  await client.query(`INSERT INTO "search_postings" (key, ts, doc, live, vis, facet)
-    SELECT p.key, p.ts, p.doc, p.live, p.vis, f.facet FROM "search_postings_v5" p LEFT JOIN ${facets} ON f.doc = p.doc`);
+  const postings = `SELECT p.key, p.ts, p.doc, p.live, p.vis, f.facet FROM "search_postings_v5" p LEFT JOIN ${facets} ON f.doc = p.doc`;
+  for (const sql of insertCodedSql("search_postings", POSTING_COLUMNS, postings)) await client.query(sql);
   await client.query('DROP TABLE "search_postings_v5"');
   if (aside === "postings") return;
-  await client.query(`INSERT INTO "search_terms" (field, term, length, pulse, ts, doc, live, vis, facet)
-    SELECT t.field, t.term, t.length, t.pulse, t.ts, t.doc, t.live, t.vis, f.facet FROM "search_terms_v5" t LEFT JOIN ${facets} ON t.pulse = 1 AND f.doc = t.doc`);
+  const terms = `SELECT t.field, t.term, t.length, t.pulse, t.ts, t.doc, t.live, t.vis, f.facet FROM "search_terms_v5" t LEFT JOIN ${facets} ON t.pulse = 1 AND f.doc = t.doc`;
+  for (const sql of insertCodedSql("search_terms", TERM_COLUMNS, terms)) await client.query(sql);
   await client.query('DROP TABLE "search_terms_v5"');
+}
+
+/** The columns of postings and dictionary rows beside the coded `aud` and `fct` (`./codes.ts`). */
+const POSTING_COLUMNS = ["key", "ts", "doc", "live"];
+const TERM_COLUMNS = ["field", "term", "length", "pulse", "ts", "doc", "live"];
+
+const hasColumn = async (client: pg.PoolClient, table: string, column: string) =>
+  (await client.query("SELECT 1 FROM pg_attribute WHERE attrelid = to_regclass($1) AND attname = $2 AND NOT attisdropped", [table, column])).rowCount === 1;
+
+/**
+ * Version 9's postings and dictionary (`vis` numeric[], `facet` text) copied into tables of
+ * version 10's layout (coded, `./codes.ts`), `batch` rows per statement, each committed when the
+ * caller runs outside a transaction: postings by whole keys, the dictionary by (field, term), both
+ * after the last row already copied (a restart after a kill resumes). Then, in one transaction, the
+ * old tables are dropped, the copies renamed and their indexes built. A no-op on version 10 tables.
+ */
+async function recode(client: pg.PoolClient, batch: number, progress: (message: string) => void, inTransaction: boolean): Promise<void> {
+  if (!(await hasColumn(client, "search_postings", "vis"))) return;
+  await client.query(`${CODES_DDL}${postingsTable("search_postings_v10")}${termsTable("search_terms_v10", false)}`);
+  let copied = Number((await client.query<{ n: string }>("SELECT count(*) AS n FROM search_postings_v10")).rows[0]!.n);
+  let after = (await client.query<{ k: string | null }>("SELECT max(key) AS k FROM search_postings_v10")).rows[0]!.k;
+  for (;;) {
+    // Whole keys up to the batch-th posting's key (a key is copied by one statement or none).
+    const from = after === null ? "" : "WHERE p.key > $1";
+    const params = after === null ? [] : [after];
+    const upTo = (await client.query<{ k: string }>(`SELECT p.key AS k FROM search_postings p ${from} ORDER BY p.key OFFSET ${batch} LIMIT 1`, params)).rows[0]?.k ?? null;
+    const range = [...(after === null ? [] : ["p.key > $1"]), ...(upTo === null ? [] : [`p.key <= $${params.length + 1}`])];
+    const source = `SELECT p.key, p.ts, p.doc, p.live, p.vis, p.facet FROM search_postings p${range.length ? ` WHERE ${range.join(" AND ")}` : ""}`;
+    const sqls = insertCodedSql("search_postings_v10", POSTING_COLUMNS, source);
+    const all = upTo === null ? params : [...params, upTo];
+    for (const sql of sqls.slice(0, -1)) await client.query(sql, all);
+    copied += (await client.query(sqls.at(-1)!, all)).rowCount ?? 0;
+    progress(`search schema: ${copied} postings coded`);
+    if (upTo === null) break;
+    after = upTo;
+  }
+  let terms = Number((await client.query<{ n: string }>("SELECT count(*) AS n FROM search_terms_v10")).rows[0]!.n);
+  let last = (await client.query<{ field: string; term: string }>("SELECT field, term FROM search_terms_v10 ORDER BY field DESC, term DESC LIMIT 1")).rows[0] ?? null;
+  for (;;) {
+    // Up to the batch-th entry after the last copied, inclusive (the primary key's order).
+    const params: string[] = last === null ? [] : [last.field, last.term];
+    const from = last === null ? "" : "WHERE (t.field, t.term) > ($1, $2)";
+    const upTo = (await client.query<{ field: string; term: string }>(`SELECT t.field, t.term FROM search_terms t ${from} ORDER BY t.field, t.term OFFSET ${batch - 1} LIMIT 1`, params)).rows[0] ?? null;
+    const range = [...(last === null ? [] : ["(t.field, t.term) > ($1, $2)"]), ...(upTo === null ? [] : [`(t.field, t.term) <= ($${params.length + 1}, $${params.length + 2})`])];
+    const all = upTo === null ? params : [...params, upTo.field, upTo.term];
+    const source = `SELECT t.field, t.term, t.length, t.pulse, t.ts, t.doc, t.live, t.vis, t.facet FROM search_terms t${range.length ? ` WHERE ${range.join(" AND ")}` : ""}`;
+    const sqls = insertCodedSql("search_terms_v10", TERM_COLUMNS, source);
+    for (const sql of sqls.slice(0, -1)) await client.query(sql, all);
+    terms += (await client.query(sqls.at(-1)!, all)).rowCount ?? 0;
+    progress(`search schema: ${terms} dictionary entries coded`);
+    if (upTo === null) break;
+    last = upTo;
+  }
+  if (!inTransaction) await client.query("BEGIN");
+  try {
+    await client.query(`DROP TABLE search_postings; DROP TABLE search_terms;
+      ALTER TABLE search_postings_v10 RENAME TO search_postings; ALTER TABLE search_terms_v10 RENAME TO search_terms;
+      ALTER TABLE search_terms ADD CONSTRAINT "search_terms_pkey" PRIMARY KEY ("field", "term");
+      SET LOCAL maintenance_work_mem = '256MB'`);
+    await client.query(POSTINGS_INDEXES_DDL);
+    if (!inTransaction) await client.query("COMMIT");
+  } catch (err) {
+    if (!inTransaction) await client.query("ROLLBACK").catch(() => undefined);
+    throw err;
+  }
+  progress("search schema: postings and dictionary indexed");
 }
 
 
@@ -259,12 +333,17 @@ async function upgradeInSteps(pool: pg.Pool, opts: SchemaOptions): Promise<void>
   try {
     await client.query("SELECT pg_advisory_lock($1)", [LOCK_KEY]);
     try {
-      if ((await version(client)) !== STEPPED_FROM) return;
-      await client.query(DROP_SEARCH_TEXT);
-      progress("search schema: search_text and its trigram index dropped");
-      await dropBookkeeping(client, opts.batch ?? STEP_BATCH, progress);
+      if ((await version(client)) === STEPPED_FROM) {
+        await client.query(DROP_SEARCH_TEXT);
+        progress("search schema: search_text and its trigram index dropped");
+        await dropBookkeeping(client, opts.batch ?? STEP_BATCH, progress);
+        await client.query(`COMMENT ON TABLE "search_documents" IS '${RECODED_FROM}'`);
+        progress(`search schema: ${RECODED_FROM}`);
+      }
+      if ((await version(client)) !== RECODED_FROM) return;
+      await recode(client, opts.batch ?? STEP_BATCH, progress, false);
       await client.query(`COMMENT ON TABLE "search_documents" IS '${VERSION}'`);
-      await client.query('ANALYZE "search_postings"');
+      await client.query('ANALYZE "search_postings", "search_terms"');
       progress(`search schema: ${VERSION}`);
     } finally {
       await client.query("SELECT pg_advisory_unlock($1)", [LOCK_KEY]);
@@ -279,7 +358,7 @@ export async function ensureSearchSchema(pool: pg.Pool, opts: SchemaOptions = {}
   const current = async (c: pg.Pool | pg.PoolClient) => (await version(c)) === VERSION;
   await ensureQueryFunctions(pool);
   if (await current(pool)) return;
-  if ((await version(pool)) === STEPPED_FROM) await upgradeInSteps(pool, opts);
+  if ([STEPPED_FROM, RECODED_FROM].includes((await version(pool)) ?? "")) await upgradeInSteps(pool, opts);
   if (await current(pool)) return;
   const client = await pool.connect();
   try {
@@ -293,6 +372,7 @@ export async function ensureSearchSchema(pool: pg.Pool, opts: SchemaOptions = {}
       await client.query(DDL);
       const aside = await setAsideUnfaceted(client);
       await client.query(POSTINGS_TABLES_DDL);
+      await recode(client, BACKFILL_BATCH * 10, opts.progress ?? (() => undefined), true);
       if (aside) await copyWithFacets(client, aside);
       await client.query(POSTINGS_INDEXES_DDL);
       if (before && WITHOUT_PRESENCE.includes(before)) await backfillPresence(client);

@@ -3,7 +3,7 @@
  * text field, which wildcards and regexes are matched against before any posting is read.
  *
  * A term with exactly one posting keeps a copy of it in its row (`pulse` 1: `ts`, `doc`, `live`,
- * `vis`, `facet`, as Lucene's pulsing codec inlines rare terms): most terms of an Explore field are one
+ * `aud`, `fct`, as Lucene's pulsing codec inlines rare terms): most terms of an Explore field are one
  * value's (a hash, a domain), so a pattern matching 16 000 of them needs no index descent per term
  * into `search_postings`. `pulse` 0: the term has no posting (any more); NULL: it may have several,
  * read them from `search_postings`. The postings stay in `search_postings` in every case.
@@ -18,14 +18,14 @@ import { dictionaryEntry, MAX_TERM, type DictionaryEntry } from "./postings.ts";
 /** Rows per statement. */
 const CHUNK = 20_000;
 
-/** A posting as the writers have it (`ts`: timestamptz text; `vis`: numeric[] text or NULL). */
+/** A posting as the writers have it (`ts`: timestamptz text; `aud`, `fct`: `./codes.ts`). */
 export interface TermPosting {
   key: string;
   ts: string;
   doc: string;
   live: boolean;
-  vis: string | null;
-  facet: string | null;
+  aud: number | null;
+  fct: number | null;
 }
 
 interface Change {
@@ -110,9 +110,9 @@ async function writeStates(client: pg.PoolClient, updates: { change: Change; pul
   for (let i = 0; i < updates.length; i += CHUNK) {
     const chunk = updates.slice(i, i + CHUNK);
     await client.query(
-      `UPDATE search_terms t SET pulse = x.pulse, ts = x.ts, doc = x.doc, live = x.live, vis = x.vis::numeric[], facet = x.facet
-       FROM unnest($1::text[], $2::text[], $3::smallint[], $4::timestamptz[], $5::bigint[], $6::boolean[], $7::text[], $8::text[])
-         AS x(field, term, pulse, ts, doc, live, vis, facet)
+      `UPDATE search_terms t SET pulse = x.pulse, ts = x.ts, doc = x.doc, live = x.live, aud = x.aud, fct = x.fct
+       FROM unnest($1::text[], $2::text[], $3::smallint[], $4::timestamptz[], $5::bigint[], $6::boolean[], $7::int[], $8::smallint[])
+         AS x(field, term, pulse, ts, doc, live, aud, fct)
        WHERE t.field = x.field AND t.term = x.term`,
       [
         chunk.map((u) => u.change.entry.field),
@@ -121,8 +121,8 @@ async function writeStates(client: pg.PoolClient, updates: { change: Change; pul
         chunk.map((u) => u.posting?.ts ?? null),
         chunk.map((u) => u.posting?.doc ?? null),
         chunk.map((u) => u.posting?.live ?? null),
-        chunk.map((u) => u.posting?.vis ?? null),
-        chunk.map((u) => u.posting?.facet ?? null),
+        chunk.map((u) => u.posting?.aud ?? null),
+        chunk.map((u) => u.posting?.fct ?? null),
       ],
     );
   }
@@ -137,11 +137,9 @@ async function insertTerms(client: pg.PoolClient, fresh: Change[]): Promise<void
     const chunk = fresh.slice(i, i + CHUNK);
     const single = (c: Change) => (c.added.length === 1 ? c.added[0]! : null);
     await client.query(
-      `INSERT INTO search_terms (field, term, length, pulse, ts, doc, live, vis, facet)
-       SELECT x.field, x.term, x.length, x.pulse, x.ts, x.doc, x.live, x.vis::numeric[], x.facet
-       FROM unnest($1::text[], $2::text[], $3::int[], $4::smallint[], $5::timestamptz[], $6::bigint[], $7::boolean[], $8::text[], $9::text[])
-         AS x(field, term, length, pulse, ts, doc, live, vis, facet)
-       ON CONFLICT (field, term) DO UPDATE SET pulse = NULL, ts = NULL, doc = NULL, live = NULL, vis = NULL, facet = NULL
+      `INSERT INTO search_terms (field, term, length, pulse, ts, doc, live, aud, fct)
+       SELECT * FROM unnest($1::text[], $2::text[], $3::int[], $4::smallint[], $5::timestamptz[], $6::bigint[], $7::boolean[], $8::int[], $9::smallint[])
+       ON CONFLICT (field, term) DO UPDATE SET pulse = NULL, ts = NULL, doc = NULL, live = NULL, aud = NULL, fct = NULL
          WHERE search_terms.pulse IS NOT NULL`,
       [
         chunk.map((c) => c.entry.field),
@@ -151,8 +149,8 @@ async function insertTerms(client: pg.PoolClient, fresh: Change[]): Promise<void
         chunk.map((c) => single(c)?.ts ?? null),
         chunk.map((c) => single(c)?.doc ?? null),
         chunk.map((c) => single(c)?.live ?? null),
-        chunk.map((c) => single(c)?.vis ?? null),
-        chunk.map((c) => single(c)?.facet ?? null),
+        chunk.map((c) => single(c)?.aud ?? null),
+        chunk.map((c) => single(c)?.fct ?? null),
       ],
     );
   }
@@ -177,7 +175,7 @@ export interface MatchedTerms {
  * index would return every term (and the planner cannot tell). So: the candidates first, behind
  * OFFSET 0, then the tests, unless the trigram index selects.
  */
-export function patternTermsSql(p: (value: unknown) => string, pattern: TermPattern, select = "t.field, t.term, t.pulse, t.ts, t.doc, t.live, t.vis, t.facet"): string {
+export function patternTermsSql(p: (value: unknown) => string, pattern: TermPattern, select = "t.field, t.term, t.pulse, t.ts, t.doc, t.live, t.aud, t.fct"): string {
   const conds = [`t.field = ${p(pattern.field)}`];
   // Lengths only when bounded: a lower bound alone rarely selects, and would tempt the planner.
   if (Number.isFinite(pattern.maxLength)) conds.push(`t.length BETWEEN ${p(pattern.minLength)} AND ${p(pattern.maxLength)}`);
@@ -188,7 +186,7 @@ export function patternTermsSql(p: (value: unknown) => string, pattern: TermPatt
   const tests: string[] = [];
   if (pattern.like !== undefined) tests.push(`t.term LIKE ${p(pattern.like)}`);
   if (pattern.regex !== undefined) tests.push(`t.term ~ ${p(pattern.regex)}`);
-  const columns = "t.field, t.term, t.pulse, t.ts, t.doc, t.live, t.vis, t.facet";
+  const columns = "t.field, t.term, t.pulse, t.ts, t.doc, t.live, t.aud, t.fct";
   if (pattern.trigrams && pattern.suffix === undefined) return `SELECT ${select} FROM search_terms t WHERE ${[...conds, ...tests].join(" AND ")}`;
   return `SELECT ${select} FROM (SELECT ${columns} FROM search_terms t WHERE ${conds.join(" AND ")} OFFSET 0) t WHERE ${tests.join(" AND ")}`;
 }

@@ -17,6 +17,7 @@
 import type pg from "pg";
 import { INDEX_NAMES, type IndexName } from "../search-index.ts";
 import type { DocumentRow } from "./documents.ts";
+import { codesOf, MAX_FACET_CODE, type Codes } from "./codes.ts";
 import { facetSql } from "./facets.ts";
 import { indexKeyRange, presenceFields, withPresenceKeys } from "./postings.ts";
 import { applyTermChanges, type TermPosting } from "./terms.ts";
@@ -27,7 +28,10 @@ const BUCKETS = 64;
 /** Postings per statement. */
 const CHUNK = 20_000;
 
-/** A stored document as its postings carry it: `live` (its `deleted` holds false), `vis` (NULL: everyone). */
+/**
+ * A stored document as its postings carry it: `live` (its `deleted` holds false), `vis` (NULL:
+ * everyone) and `facet`, whose codes (`./codes.ts`) the postings hold.
+ */
 interface StoredDocument {
   id: string;
   doc: string;
@@ -68,16 +72,28 @@ async function deletePostings(client: pg.PoolClient, postings: Posting[]): Promi
   }
 }
 
-async function insertPostings(client: pg.PoolClient, postings: Posting[]): Promise<void> {
+/** The codes (`./codes.ts`) of the audiences and facets of these postings' documents. */
+const codesFor = (client: pg.PoolClient, postings: Posting[]): Promise<Codes> =>
+  codesOf(
+    client,
+    postings.map(([, d]) => d.vis),
+    postings.map(([, d]) => d.facet),
+  );
+const audOf = (codes: Codes, d: StoredDocument) => (d.vis === null ? null : codes.aud.get(d.vis)!);
+const fctOf = (codes: Codes, d: StoredDocument) => {
+  const code = d.facet === null ? null : codes.fct.get(d.facet)!;
+  return code !== null && code <= MAX_FACET_CODE ? code : null;
+};
+
+async function insertPostings(client: pg.PoolClient, postings: Posting[], codes: Codes): Promise<void> {
   // In key order: consecutive entries land on the same index pages.
   const sorted = [...postings].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   for (let i = 0; i < sorted.length; i += CHUNK) {
     const chunk = sorted.slice(i, i + CHUNK);
     await client.query(
-      `INSERT INTO search_postings (key, ts, doc, live, vis, facet)
-       SELECT x.key, x.ts, x.doc, x.live, x.vis::numeric[], x.facet
-       FROM unnest($1::text[], $2::timestamptz[], $3::bigint[], $4::boolean[], $5::text[], $6::text[]) AS x(key, ts, doc, live, vis, facet)`,
-      [chunk.map(([k]) => k), chunk.map(([, d]) => d.ts), chunk.map(([, d]) => d.doc), chunk.map(([, d]) => d.live), chunk.map(([, d]) => d.vis), chunk.map(([, d]) => d.facet)],
+      `INSERT INTO search_postings (key, ts, doc, live, aud, fct)
+       SELECT * FROM unnest($1::text[], $2::timestamptz[], $3::bigint[], $4::boolean[], $5::int[], $6::smallint[])`,
+      [chunk.map(([k]) => k), chunk.map(([, d]) => d.ts), chunk.map(([, d]) => d.doc), chunk.map(([, d]) => d.live), chunk.map(([, d]) => audOf(codes, d)), chunk.map(([, d]) => fctOf(codes, d))],
     );
   }
 }
@@ -86,7 +102,9 @@ async function insertPostings(client: pg.PoolClient, postings: Posting[]): Promi
 const keysOf = (index: IndexName, d: StoredDocument): string[] => withPresenceKeys(index, d.keys ?? []);
 const postingsWith = (d: StoredDocument, keys: string[]): Posting[] => keys.map((k): Posting => [k, d]);
 const postingsOf = (index: IndexName, docs: StoredDocument[]): Posting[] => docs.flatMap((d) => postingsWith(d, keysOf(index, d)));
-const asTerms = (postings: Posting[]): TermPosting[] => postings.map(([key, d]) => ({ key, ts: d.ts, doc: d.doc, live: d.live, vis: d.vis, facet: d.facet }));
+/** Without codes: postings deleted (the dictionary reads their doc only). */
+const asTerms = (postings: Posting[], codes: Codes | null): TermPosting[] =>
+  postings.map(([key, d]) => ({ key, ts: d.ts, doc: d.doc, live: d.live, aud: codes && audOf(codes, d), fct: codes && fctOf(codes, d) }));
 
 /**
  * Inserts or replaces documents (ids unique within the call) and their postings. A replaced
@@ -136,9 +154,10 @@ export async function upsertDocuments(client: pg.PoolClient, index: IndexName, r
     gone.push(...postingsWith(before, beforeKeys.filter((k) => !kept.has(k))));
     added.push(...postingsWith(now, nowKeys.filter((k) => !had.has(k))));
   }
+  const codes = await codesFor(client, added);
   await deletePostings(client, gone);
-  await insertPostings(client, added);
-  await applyTermChanges(client, asTerms(gone), asTerms(added));
+  await insertPostings(client, added, codes);
+  await applyTermChanges(client, asTerms(gone, null), asTerms(added, codes));
 }
 
 export async function deleteDocumentsByIds(client: pg.PoolClient, index: IndexName, ids: string[]): Promise<void> {
@@ -146,7 +165,7 @@ export async function deleteDocumentsByIds(client: pg.PoolClient, index: IndexNa
   const { rows } = await client.query<StoredDocument>(`DELETE FROM search_documents WHERE index_name = $1 AND id = ANY($2::text[]) RETURNING ${storedColumns("search_documents")}`, [index, ids]);
   const gone = postingsOf(index, rows);
   await deletePostings(client, gone);
-  await applyTermChanges(client, asTerms(gone), []);
+  await applyTermChanges(client, asTerms(gone, null), []);
 }
 
 /** Documents with one of `values` in `key` of `fields` (one containment test per value, GIN). */
@@ -160,7 +179,7 @@ export async function deleteDocumentsByTerms(client: pg.PoolClient, index: Index
   );
   const gone = postingsOf(index, rows);
   await deletePostings(client, gone);
-  await applyTermChanges(client, asTerms(gone), []);
+  await applyTermChanges(client, asTerms(gone, null), []);
 }
 
 export async function clearIndex(client: pg.PoolClient, index: IndexName): Promise<void> {
@@ -181,8 +200,9 @@ export async function backfillPostings(client: pg.PoolClient, index: IndexName, 
     [index, rows.map((r) => r.doc), rows.map((r) => JSON.stringify(r.row.postingKeys))],
   );
   const added = postingsOf(index, updated);
-  await insertPostings(client, added);
-  await applyTermChanges(client, [], asTerms(added));
+  const codes = await codesFor(client, added);
+  await insertPostings(client, added, codes);
+  await applyTermChanges(client, [], asTerms(added, codes));
 }
 
 /** Dictionary entries for the postings of documents `after` < doc <= the batch's last; returns it (null: none left). */
@@ -193,7 +213,8 @@ export async function backfillTerms(client: pg.PoolClient, after: string, batch:
   );
   if (rows.length === 0) return null;
   // Presence keys have no dictionary entries: the stored keys are enough.
-  await applyTermChanges(client, [], asTerms(rows.flatMap((d) => postingsWith(d, d.keys ?? []))));
+  const added = rows.flatMap((d) => postingsWith(d, d.keys ?? []));
+  await applyTermChanges(client, [], asTerms(added, await codesFor(client, added)));
   return rows[rows.length - 1]!.doc;
 }
 
@@ -209,8 +230,8 @@ export async function backfillPresence(client: pg.PoolClient): Promise<void> {
       const within = ranges.map(([lo, hi]) => `(p.key >= $${params.push(lo)} AND p.key < $${params.push(hi)})`).join(" OR ");
       await client.query("DELETE FROM search_postings WHERE key = $1", [key]);
       await client.query(
-        `INSERT INTO search_postings (key, ts, doc, live, vis, facet)
-         SELECT DISTINCT ON (p.doc) $1, p.ts, p.doc, p.live, p.vis, p.facet FROM search_postings p WHERE ${within} ORDER BY p.doc`,
+        `INSERT INTO search_postings (key, ts, doc, live, aud, fct)
+         SELECT DISTINCT ON (p.doc) $1, p.ts, p.doc, p.live, p.aud, p.fct FROM search_postings p WHERE ${within} ORDER BY p.doc`,
         params,
       );
     }
