@@ -108,13 +108,10 @@ export async function loadEvents(services: Services, p: Principal, hits: SearchH
       return { Event: { ...fields, Tag: e.tags.map(mispTagOfView) } };
     });
   }
-  const events = await inBatches(hits, (h) => services.events.exportMisp(p, h.id, { ids: true }).catch(unlessGone));
-  return events
-    .filter((e): e is { Event: Json } => e !== null)
-    .map(({ Event: e }) => {
-      const objects = (e.Object as Json[] | undefined)?.map((o) => ({ ...o, Attribute: (o.Attribute as unknown[] | undefined)?.filter(wanted) ?? [] }));
-      return { Event: { ...e, Attribute: (e.Attribute as unknown[] | undefined)?.filter(wanted) ?? [], Object: objects ?? [] } };
-    });
+  return (await services.events.exportMispMany(p, hits.map((h) => h.id), { ids: true })).map(({ Event: e }) => {
+    const objects = (e.Object as Json[] | undefined)?.map((o) => ({ ...o, Attribute: (o.Attribute as unknown[] | undefined)?.filter(wanted) ?? [] }));
+    return { Event: { ...e, Attribute: (e.Attribute as unknown[] | undefined)?.filter(wanted) ?? [], Object: objects ?? [] } };
+  });
 }
 
 /** The attributes of these events on an enabled warninglist (the search layer's excludeWarninglisted, inverted). */

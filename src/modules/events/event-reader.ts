@@ -63,7 +63,10 @@ export interface EventView {
 /**
  * An event's columns. With a reader, the counts are of the objects and standalone attributes the
  * reader may see (the distribution rule; parameters appended to `params`): a hidden one is not even
- * counted. Without one, every live object and attribute (internal reads).
+ * counted. Without one, every live object and attribute (internal reads). The counts' conditions
+ * are aggregate filters, read on the event's rows only: as WHERE conditions, a table without
+ * statistics yet had the planner AND the object_id index (every standalone attribute) into each
+ * event's count, 9 ms per event at 100,000 attributes.
  */
 function eventSelect(reader: Principal | undefined, params: unknown[]): string {
   const visible = (level: string) => (reader ? ` AND ${readableSql(reader, "e", [level], params)}` : "");
@@ -71,8 +74,8 @@ function eventSelect(reader: Principal | undefined, params: unknown[]): string {
   SELECT e.id, e.uuid::text, e.info, to_char(e.date, 'YYYY-MM-DD') AS date, e.threat_level, e.analysis, e.distribution,
          e.sharing_group_id, e.published, e.publish_timestamp, e.timestamp, e.sighting_timestamp, e.org_id, e.orgc_id, e.user_id,
          e.locked, e.proposal_email_lock, e.protected, e.disable_correlation, e.extends_uuid::text, e.deleted, e.deleted_at, e.galaxies, e.created_at, e.updated_at,
-         (SELECT count(*) FROM attributes a WHERE a.event_id = e.id AND a.object_id IS NULL AND NOT a.deleted${visible("a.distribution")})::int AS attribute_count,
-         (SELECT count(*) FROM objects o WHERE o.event_id = e.id AND NOT o.deleted${visible("o.distribution")})::int AS object_count,
+         (SELECT count(*) FILTER (WHERE a.object_id IS NULL AND NOT a.deleted${visible("a.distribution")}) FROM attributes a WHERE a.event_id = e.id)::int AS attribute_count,
+         (SELECT count(*) FILTER (WHERE NOT o.deleted${visible("o.distribution")}) FROM objects o WHERE o.event_id = e.id)::int AS object_count,
          json_build_object('id', org.id, 'uuid', org.uuid, 'name', org.name) AS org,
          json_build_object('id', orgc.id, 'uuid', orgc.uuid, 'name', orgc.name) AS orgc,
          COALESCE((SELECT json_agg(json_build_object('id', t.id, 'name', t.name, 'colour', t.colour, 'exportable', t.exportable,

@@ -49,168 +49,222 @@ export interface MispExportOptions {
   ids?: boolean;
 }
 
-export async function exportMispEvent(sql: Sql, e: EventView, reader: Principal, opts: MispExportOptions = {}): Promise<{ Event: Record<string, unknown> }> {
+/** Rows keyed by one of their columns, in the order read. */
+function groupBy<T, K>(rows: readonly T[], key: (r: T) => K): Map<K, T[]> {
+  const m = new Map<K, T[]>();
+  for (const r of rows) {
+    const k = key(r);
+    const list = m.get(k);
+    if (list) list.push(r);
+    else m.set(k, [r]);
+  }
+  return m;
+}
+
+interface MispObjectExportRow extends MispObjectRow {
+  id: number;
+  event_id: number;
+}
+interface ReferenceRow {
+  object_id: number;
+  uuid: string;
+  source_uuid: string;
+  referenced_uuid: string;
+  referenced_type: number | null;
+  relationship_type: string;
+  comment: string;
+  timestamp: number;
+  deleted: boolean;
+}
+interface AttributeTagRow {
+  attribute_id: number;
+  id: number;
+  name: string;
+  colour: string;
+  exportable: boolean;
+  local: boolean;
+}
+interface SightingRow {
+  id: number;
+  attribute_id: number;
+  uuid: string;
+  type: number;
+  source: string;
+  date_sighting: number;
+  org_id: number | null;
+  org_uuid: string | null;
+  org_name: string | null;
+}
+
+/**
+ * The events in MISP's JSON form, in the order given: one statement per kind of content
+ * (attributes, objects, references, attribute tags, sightings, reports, sharing groups) for all of
+ * them, so a page of events costs what one does.
+ */
+export async function exportMispEvents(sql: Sql, events: readonly EventView[], reader: Principal, opts: MispExportOptions = {}): Promise<{ Event: Record<string, unknown> }[]> {
+  if (events.length === 0) return [];
   const ids = opts.ids === true;
   /** `{id: "12"}` when ids are asked for, else nothing. */
   const idOf = (key: string, id: number | string | null) => (ids ? { [key]: str(id === null ? null : Number(id)) } : {});
-  const attributeParams: unknown[] = [e.id];
+  const eventIds = events.map((e) => e.id);
+  const attributeParams: unknown[] = [eventIds];
   const readableAttribute = readableSql(reader, "e", ["a.distribution", "o.distribution"], attributeParams);
-  const objectParams: unknown[] = [e.id];
+  const objectParams: unknown[] = [eventIds];
   const readableObject = readableSql(reader, "e", ["o.distribution"], objectParams);
   const [attributes, objects, references, attributeTags, sightings, reports] = await Promise.all([
-    sql.query<MispAttributeRow>(
-      `SELECT a.id, a.uuid::text, a.object_id, a.object_relation, a.type, a.category, a.value, a.to_ids, a.comment, a.distribution,
+    sql.query<MispAttributeRow & { event_id: number }>(
+      `SELECT a.id, a.event_id, a.uuid::text, a.object_id, a.object_relation, a.type, a.category, a.value, a.to_ids, a.comment, a.distribution,
               a.sharing_group_id, a.timestamp, a.first_seen, a.last_seen, a.deleted, a.disable_correlation
          FROM attributes a JOIN events e ON e.id = a.event_id LEFT JOIN objects o ON o.id = a.object_id
-        WHERE a.event_id = $1 AND ${readableAttribute} ORDER BY a.id`,
+        WHERE a.event_id = ANY($1::int[]) AND ${readableAttribute} ORDER BY a.id`,
       attributeParams,
     ),
-    sql.query(
-      `SELECT o.id, o.uuid::text, o.name, o.meta_category, o.description, o.template_uuid, o.template_version, o.timestamp, o.distribution,
+    sql.query<MispObjectExportRow>(
+      `SELECT o.id, o.event_id, o.uuid::text, o.name, o.meta_category, o.description, o.template_uuid, o.template_version, o.timestamp, o.distribution,
               o.sharing_group_id, o.comment, o.deleted, o.first_seen, o.last_seen
-         FROM objects o JOIN events e ON e.id = o.event_id WHERE o.event_id = $1 AND ${readableObject} ORDER BY o.id`,
+         FROM objects o JOIN events e ON e.id = o.event_id WHERE o.event_id = ANY($1::int[]) AND ${readableObject} ORDER BY o.id`,
       objectParams,
     ),
-    sql.query(
+    sql.query<ReferenceRow>(
       `SELECT r.object_id, r.uuid::text, o.uuid::text AS source_uuid, r.referenced_uuid::text, r.referenced_type, r.relationship_type,
               r.comment, r.timestamp, r.deleted
          FROM object_references r JOIN objects o ON o.id = r.object_id JOIN events e ON e.id = o.event_id
-        WHERE r.event_id = $1 AND ${readableObject} ORDER BY r.id`,
+        WHERE r.event_id = ANY($1::int[]) AND ${readableObject} ORDER BY r.id`,
       objectParams,
     ),
-    sql.query(
+    sql.query<AttributeTagRow>(
       `SELECT at.attribute_id, t.id, t.name, t.colour, t.exportable, at.local
          FROM attribute_tags at JOIN attributes a ON a.id = at.attribute_id JOIN tags t ON t.id = at.tag_id
-        WHERE a.event_id = $1 ORDER BY t.name`,
-      [e.id],
+        WHERE a.event_id = ANY($1::int[]) ORDER BY t.name`,
+      [eventIds],
     ),
-    sql.query(
+    sql.query<SightingRow>(
       `SELECT s.id, s.attribute_id, s.uuid::text, s.type, s.source, s.date_sighting, s.org_id, o.uuid::text AS org_uuid, o.name AS org_name
-         FROM sightings s LEFT JOIN organisations o ON o.id = s.org_id WHERE s.event_id = $1 ORDER BY s.id`,
-      [e.id],
+         FROM sightings s LEFT JOIN organisations o ON o.id = s.org_id WHERE s.event_id = ANY($1::int[]) ORDER BY s.id`,
+      [eventIds],
     ),
-    mispEventReports(sql, e.id, reader),
+    mispEventReports(sql, eventIds, reader),
   ]);
-  const group = <T extends { attribute_id?: string; object_id?: number }>(rows: T[], key: "attribute_id" | "object_id") => {
-    const m = new Map<string, T[]>();
-    for (const r of rows) {
-      const k = String(r[key]);
-      if (!m.has(k)) m.set(k, []);
-      m.get(k)!.push(r);
-    }
-    return m;
-  };
   const reportGroup = (r: Record<string, unknown>) => Number(r.sharing_group_id) || null;
   const blocks = await mispSharingGroupBlocks(
     sql,
-    [e.sharingGroupId, ...attributes.rows.map((a) => a.sharing_group_id), ...objects.rows.map((o) => o.sharing_group_id), ...reports.map(reportGroup)].filter((id): id is number => id !== null),
+    [
+      ...events.map((e) => e.sharingGroupId),
+      ...attributes.rows.map((a) => a.sharing_group_id),
+      ...objects.rows.map((o) => o.sharing_group_id),
+      ...[...reports.values()].flat().map(reportGroup),
+    ].filter((id): id is number => id !== null),
   );
   /** MISP sends the group itself with data of distribution 4, so the receiver finds it by uuid. */
   const sharingGroupOf = (id: number | null) => (id !== null && blocks.has(id) ? { SharingGroup: blocks.get(id) } : {});
-  const tagsByAttr = group(attributeTags.rows, "attribute_id");
-  const sightingsByAttr = group(sightings.rows, "attribute_id");
-  const refsByObject = group(references.rows, "object_id");
+  const tagsByAttr = groupBy(attributeTags.rows, (t) => Number(t.attribute_id));
+  const sightingsByAttr = groupBy(sightings.rows, (s) => Number(s.attribute_id));
+  const refsByObject = groupBy(references.rows, (r) => r.object_id);
+  const attributesByEvent = groupBy(attributes.rows, (a) => a.event_id);
+  const objectsByEvent = groupBy(objects.rows, (o) => o.event_id);
 
   const tagOf = (t: { id: number; name: string; colour: string; exportable: boolean; local: boolean }) => ({ ...idOf("id", t.id), name: t.name, colour: t.colour, exportable: t.exportable, local: t.local });
-  const attribute = (a: MispAttributeRow) => ({
-    ...idOf("id", a.id),
-    ...idOf("event_id", e.id),
-    ...idOf("object_id", a.object_id),
-    uuid: a.uuid,
-    type: a.type,
-    category: a.category,
-    value: a.value,
-    to_ids: a.to_ids,
-    comment: a.comment,
-    distribution: str(a.distribution),
-    sharing_group_id: str(a.sharing_group_id),
-    ...sharingGroupOf(a.sharing_group_id),
-    timestamp: String(a.timestamp),
-    deleted: a.deleted,
-    disable_correlation: a.disable_correlation,
-    first_seen: mispTime(a.first_seen),
-    last_seen: mispTime(a.last_seen),
-    ...(a.object_relation !== null ? { object_relation: a.object_relation } : {}),
-    ...(tagsByAttr.has(String(a.id))
-      ? { Tag: tagsByAttr.get(String(a.id))!.map(tagOf) }
-      : {}),
-    ...(sightingsByAttr.has(String(a.id))
-      ? {
-          Sighting: sightingsByAttr.get(String(a.id))!.map((s) => ({
-            ...idOf("id", s.id),
-            ...idOf("attribute_id", a.id),
-            ...idOf("event_id", e.id),
-            ...idOf("org_id", s.org_id),
-            uuid: s.uuid,
-            type: String(s.type),
-            source: s.source,
-            date_sighting: String(s.date_sighting),
-            attribute_uuid: a.uuid,
-            ...(s.org_name ? { Organisation: { uuid: s.org_uuid, name: s.org_name } } : {}),
-          })),
-        }
-      : {}),
-  });
-
-  const attrsByObject = new Map<number, unknown[]>();
-  const standalone: unknown[] = [];
-  for (const a of attributes.rows) {
-    if (a.object_id === null) standalone.push(attribute(a));
-    else {
-      if (!attrsByObject.has(a.object_id)) attrsByObject.set(a.object_id, []);
-      attrsByObject.get(a.object_id)!.push(attribute(a));
-    }
-  }
-  return {
-    Event: {
-      ...idOf("id", e.id),
-      ...idOf("org_id", e.orgId),
-      ...idOf("orgc_id", e.orgcId),
-      uuid: e.uuid,
-      info: e.info,
-      date: e.date,
-      threat_level_id: String(e.threatLevel),
-      analysis: String(e.analysis),
-      distribution: String(e.distribution),
-      sharing_group_id: str(e.sharingGroupId),
-      ...sharingGroupOf(e.sharingGroupId),
-      published: e.published,
-      timestamp: String(e.timestamp),
-      publish_timestamp: String(e.publishTimestamp),
-      ...(e.sightingTimestamp !== null ? { sighting_timestamp: String(e.sightingTimestamp) } : {}),
-      locked: e.locked,
-      proposal_email_lock: e.proposalEmailLock,
-      protected: e.protected,
-      disable_correlation: e.disableCorrelation,
-      extends_uuid: e.extendsUuid ?? "",
-      attribute_count: String(attributes.rows.length),
-      Org: { ...idOf("id", e.org.id), uuid: e.org.uuid, name: e.org.name },
-      Orgc: { ...idOf("id", e.orgc.id), uuid: e.orgc.uuid, name: e.orgc.name },
-      Tag: e.tags.map(tagOf),
-      Galaxy: e.galaxies,
-      Attribute: standalone,
-      Object: objects.rows.map((o) => ({
-        ...idOf("id", o.id),
+  /** Built by assignment, not spreads: a page of events holds thousands of attributes. */
+  const attribute = (e: EventView, a: MispAttributeRow) => {
+    const out: Record<string, unknown> = ids ? { id: str(a.id), event_id: str(e.id), object_id: str(a.object_id) } : {};
+    out.uuid = a.uuid;
+    out.type = a.type;
+    out.category = a.category;
+    out.value = a.value;
+    out.to_ids = a.to_ids;
+    out.comment = a.comment;
+    out.distribution = str(a.distribution);
+    out.sharing_group_id = str(a.sharing_group_id);
+    if (a.sharing_group_id !== null && blocks.has(a.sharing_group_id)) out.SharingGroup = blocks.get(a.sharing_group_id);
+    out.timestamp = String(a.timestamp);
+    out.deleted = a.deleted;
+    out.disable_correlation = a.disable_correlation;
+    out.first_seen = mispTime(a.first_seen);
+    out.last_seen = mispTime(a.last_seen);
+    if (a.object_relation !== null) out.object_relation = a.object_relation;
+    const tags = tagsByAttr.get(Number(a.id));
+    if (tags) out.Tag = tags.map(tagOf);
+    const seen = sightingsByAttr.get(Number(a.id));
+    if (seen) {
+      out.Sighting = seen.map((s) => ({
+        ...idOf("id", s.id),
+        ...idOf("attribute_id", a.id),
         ...idOf("event_id", e.id),
-        ...mispObject(
-          o,
-          attrsByObject.get(o.id) ?? [],
-          (refsByObject.get(String(o.id)) ?? []).map((r) => ({
-            uuid: r.uuid,
-            source_uuid: r.source_uuid,
-            referenced_uuid: r.referenced_uuid,
-            ...(r.referenced_type !== null ? { referenced_type: String(r.referenced_type) } : {}),
-            relationship_type: r.relationship_type,
-            comment: r.comment,
-            timestamp: String(r.timestamp),
-            deleted: r.deleted,
-          })),
-        ),
-        ...sharingGroupOf(o.sharing_group_id),
-      })),
-      EventReport: reports.map((r) => ({ ...r, ...sharingGroupOf(reportGroup(r)) })),
-    },
+        ...idOf("org_id", s.org_id),
+        uuid: s.uuid,
+        type: String(s.type),
+        source: s.source,
+        date_sighting: String(s.date_sighting),
+        attribute_uuid: a.uuid,
+        ...(s.org_name ? { Organisation: { uuid: s.org_uuid, name: s.org_name } } : {}),
+      }));
+    }
+    return out;
   };
+
+  return events.map((e) => {
+    const rows = attributesByEvent.get(e.id) ?? [];
+    const attrsByObject = new Map<number, unknown[]>();
+    const standalone: unknown[] = [];
+    for (const a of rows) {
+      if (a.object_id === null) standalone.push(attribute(e, a));
+      else {
+        const list = attrsByObject.get(a.object_id);
+        if (list) list.push(attribute(e, a));
+        else attrsByObject.set(a.object_id, [attribute(e, a)]);
+      }
+    }
+    return {
+      Event: {
+        ...idOf("id", e.id),
+        ...idOf("org_id", e.orgId),
+        ...idOf("orgc_id", e.orgcId),
+        uuid: e.uuid,
+        info: e.info,
+        date: e.date,
+        threat_level_id: String(e.threatLevel),
+        analysis: String(e.analysis),
+        distribution: String(e.distribution),
+        sharing_group_id: str(e.sharingGroupId),
+        ...sharingGroupOf(e.sharingGroupId),
+        published: e.published,
+        timestamp: String(e.timestamp),
+        publish_timestamp: String(e.publishTimestamp),
+        ...(e.sightingTimestamp !== null ? { sighting_timestamp: String(e.sightingTimestamp) } : {}),
+        locked: e.locked,
+        proposal_email_lock: e.proposalEmailLock,
+        protected: e.protected,
+        disable_correlation: e.disableCorrelation,
+        extends_uuid: e.extendsUuid ?? "",
+        attribute_count: String(rows.length),
+        Org: { ...idOf("id", e.org.id), uuid: e.org.uuid, name: e.org.name },
+        Orgc: { ...idOf("id", e.orgc.id), uuid: e.orgc.uuid, name: e.orgc.name },
+        Tag: e.tags.map(tagOf),
+        Galaxy: e.galaxies,
+        Attribute: standalone,
+        Object: (objectsByEvent.get(e.id) ?? []).map((o) => ({
+          ...idOf("id", o.id),
+          ...idOf("event_id", e.id),
+          ...mispObject(
+            o,
+            attrsByObject.get(o.id) ?? [],
+            (refsByObject.get(o.id) ?? []).map((r) => ({
+              uuid: r.uuid,
+              source_uuid: r.source_uuid,
+              referenced_uuid: r.referenced_uuid,
+              ...(r.referenced_type !== null ? { referenced_type: String(r.referenced_type) } : {}),
+              relationship_type: r.relationship_type,
+              comment: r.comment,
+              timestamp: String(r.timestamp),
+              deleted: r.deleted,
+            })),
+          ),
+          ...sharingGroupOf(o.sharing_group_id),
+        })),
+        EventReport: (reports.get(e.id) ?? []).map((r) => ({ ...r, ...sharingGroupOf(reportGroup(r)) })),
+      },
+    };
+  });
 }
 
 /** The columns of an object row a MISP object is written from. */

@@ -151,18 +151,23 @@ export async function upsertReportDrafts(client: pg.PoolClient, event: Pick<Even
   return changes;
 }
 
-/** The event's reports the reader may read, in MISP's JSON form (`EventReport[]`): numbers as strings. */
-export async function mispEventReports(sql: Sql, eventId: number, reader: Principal): Promise<Record<string, unknown>[]> {
-  const params: unknown[] = [eventId];
+/** The reports of these events the reader may read, by event id, in MISP's JSON form (`EventReport[]`): numbers as strings. */
+export async function mispEventReports(sql: Sql, eventIds: readonly number[], reader: Principal): Promise<Map<number, Record<string, unknown>[]>> {
+  const byEvent = new Map<number, Record<string, unknown>[]>(eventIds.map((id) => [id, []]));
+  if (eventIds.length === 0) return byEvent;
+  const params: unknown[] = [eventIds];
   const readable = readableSql(reader, "e", ["r.distribution"], params);
-  const { rows } = await sql.query<ReportRow>(`${REPORT_SELECT} WHERE r.event_id = $1 AND ${readable} ORDER BY r.id`, params);
-  return rows.map((r) => ({
-    uuid: r.uuid,
-    name: r.name,
-    content: r.content,
-    distribution: String(r.distribution),
-    sharing_group_id: String(r.sharing_group_id ?? 0),
-    timestamp: String(r.timestamp),
-    deleted: r.deleted,
-  }));
+  const { rows } = await sql.query<ReportRow>(`${REPORT_SELECT} WHERE r.event_id = ANY($1::int[]) AND ${readable} ORDER BY r.id`, params);
+  for (const r of rows) {
+    byEvent.get(r.event_id)?.push({
+      uuid: r.uuid,
+      name: r.name,
+      content: r.content,
+      distribution: String(r.distribution),
+      sharing_group_id: String(r.sharing_group_id ?? 0),
+      timestamp: String(r.timestamp),
+      deleted: r.deleted,
+    });
+  }
+  return byEvent;
 }
