@@ -131,7 +131,7 @@ export const restSearchContract = named(
       requested_attributes: z.array(z.string().max(100)).max(50).optional().describe("csv columns, in order"),
       limit: count(MAX_REST_SEARCH_RESULTS.attributes).optional().describe("Results per page (0: all)"),
       page: count(1_000_000).pipe(z.number().min(1)).optional(),
-      order: text.optional().describe("\"timestamp asc\" or \"timestamp desc\" (default: newest first)"),
+      order: text.optional().describe("\"<field> [asc|desc]\" (MISP's \"Attribute.value desc\"): timestamp, uuid and, on attributes, value, type, category, object_relation, to_ids, distribution; on events info, date, publish_timestamp, threat_level_id, analysis, distribution. Ascending unless desc; without order, newest change first. A field other than timestamp sorts every match (up to the unlimited cap)"),
     })
     .loose(),
   "MISP restSearch filters (unknown ones are ignored; null means not given)",

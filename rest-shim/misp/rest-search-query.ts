@@ -36,16 +36,40 @@ export function like(field: string, value: string): Node {
 }
 
 /**
- * MISP matches a value against value1 and value2: an exact value, or one half of a composite
- * (`evil.example|192.0.2.1` is found by either). The halves are found as a phrase of the analysed
+ * MISP matches a value against value1 and value2, ignoring case: an exact value, or one half of a
+ * composite (`evil.example|192.0.2.1` is found by either). The halves are found as a phrase of the analysed
  * value among attributes of a composite type (their names hold `|`), not by a leading wildcard on
  * every value.
  */
 function valueMatch(v: string): Node {
-  const exact = like("value.keyword", v);
+  const exact = likeAnyCase("value.keyword", v);
   if (v.includes("%") || v.includes("|") || !/[\p{L}\p{N}]/u.test(v)) return exact;
-  const half: Node = { kind: "bool", must: [{ kind: "phrase", field: "value", value: v, slop: 0 }, { kind: "term", field: "type.keyword", value: "*|*", wildcard: true, pattern: "*|*" }], should: [], mustNot: [] };
+  // A half: the phrase is of the analysed value, lower-cased as MISP's comparison.
+  const half = all([{ kind: "phrase", field: "value", value: v, slop: 0 }, { kind: "term", field: "type.keyword", value: "*|*", wildcard: true, pattern: "*|*" }]);
   return any([exact, half]);
+}
+
+/** OpenSearch's default index.max_regex_length: a longer value is matched as written. */
+const MAX_ANY_CASE_PATTERN = 1_000;
+
+/**
+ * `like`, ignoring case as MISP's value columns do (utf8_unicode_ci): a value with letters becomes
+ * a regular expression on the exact field, each letter a class of its two cases (`[eE][vV]...`),
+ * which both search backends match against the term dictionary.
+ */
+function likeAnyCase(field: string, value: string): Node {
+  if (/^%+$/.test(value)) return { kind: "exists", field };
+  let cased = false;
+  const pattern = Array.from(value.replace(/%+/g, "%"), (c) => {
+    if (c === "%") return ".*";
+    const [lower, upper] = [c.toLowerCase(), c.toUpperCase()];
+    if (lower !== upper && Array.from(lower).length === 1 && Array.from(upper).length === 1) {
+      cased = true;
+      return `[${lower}${upper}]`;
+    }
+    return /[\p{L}\p{N}]/u.test(c) ? c : `\\${c}`;
+  }).join("");
+  return cased && pattern.length <= MAX_ANY_CASE_PATTERN ? { kind: "regex", field, pattern } : like(field, value);
 }
 
 /** A value list as MISP's generic_add_filter: every AND, one of the ORs, none of the NOTs. */
@@ -176,7 +200,34 @@ async function orgIds(services: Services, p: Principal, list: ValueList | undefi
   return { OR: await resolve(list.OR), AND: await resolve(list.AND), NOT: await resolve(list.NOT) };
 }
 
-const sortOrder = (order: string | undefined): "asc" | "desc" => (order && /\basc\b/i.test(order) ? "asc" : "desc");
+/**
+ * MISP's `order` ("Attribute.value desc", "timestamp", ...): a field of the controller's model and a
+ * direction, ascending unless `desc` as MISP's findOrder reads it. The timestamp is the search
+ * layer's own sort; the other fields, each a field of the search documents, sort every match in
+ * the request (up to the controller's cap). Without `order`, newest change first.
+ */
+const ORDER_FIELDS = {
+  events: { timestamp: null, uuid: "uuid", info: "info", date: "date", publish_timestamp: "publish_timestamp", threat_level_id: "threat_level", analysis: "analysis", distribution: "distribution" },
+  attributes: { timestamp: null, uuid: "uuid", value: "value", type: "type", category: "category", object_relation: "object_relation", to_ids: "to_ids", distribution: "distribution" },
+} as const;
+
+export interface Order {
+  sortOrder: "asc" | "desc";
+  /** The document field to sort the matches by; null: the search's timestamp order. */
+  field: string | null;
+}
+
+export function orderOf(order: string | undefined, target: "events" | "attributes"): Order {
+  if (order === undefined) return { sortOrder: "desc", field: null };
+  const model = target === "events" ? "Event" : "Attribute";
+  const m = /^\s*(?:(\w+)\.)?(\w+)(?:\s+(asc|desc))?\s*$/i.exec(order);
+  const fields: Record<string, string | null> = ORDER_FIELDS[target];
+  const name = m?.[2]?.toLowerCase();
+  if (!m || (m[1] !== undefined && m[1].toLowerCase() !== model.toLowerCase()) || name === undefined || !(name in fields)) {
+    throw mispException(400, `order must be "<field> [asc|desc]" with a field of ${model}: ${Object.keys(fields).join(", ")}`);
+  }
+  return { sortOrder: m[3]?.toLowerCase() === "desc" ? "desc" : "asc", field: fields[name]! };
+}
 
 /** events/restSearch: the events query. */
 export async function eventsQuery(services: Services, p: Principal, f: RestSearchFilters): Promise<SearchRun> {
@@ -197,10 +248,10 @@ export async function eventsQuery(services: Services, p: Principal, f: RestSearc
   }
   if (f.searchall !== undefined) {
     const contains = `%${f.searchall.replace(/^%+|%+$/g, "")}%`;
-    const inAttributes = await eventSet(services, p, budget, attributeRun(any([like("value.keyword", contains), like("comment.keyword", contains)])), "searchall");
+    const inAttributes = await eventSet(services, p, budget, attributeRun(any([likeAnyCase("value.keyword", contains), like("comment.keyword", contains)])), "searchall");
     must.push(any([like("info.keyword", contains), uuidIn("uuid", inAttributes)]));
   }
-  return { target: "events", query: all(must), includeDeleted: false, excludeWarninglisted: false, sortOrder: sortOrder(f.order) };
+  return { target: "events", query: all(must), includeDeleted: false, excludeWarninglisted: false, sortOrder: orderOf(f.order, "events").sortOrder };
 }
 
 /** attributes/restSearch: the attributes query. */
@@ -220,9 +271,9 @@ export async function attributesQuery(services: Services, p: Principal, f: RestS
   }
   if (f.searchall !== undefined) {
     const contains = `%${f.searchall.replace(/^%+|%+$/g, "")}%`;
-    must.push(any([like("value.keyword", contains), like("comment.keyword", contains)]));
+    must.push(any([likeAnyCase("value.keyword", contains), like("comment.keyword", contains)]));
   }
-  return { target: "attributes", query: all(must), includeDeleted: f.deleted === "deleted" || f.deleted === "both", excludeWarninglisted: f.enforceWarninglist === true, sortOrder: sortOrder(f.order) };
+  return { target: "attributes", query: all(must), includeDeleted: f.deleted === "deleted" || f.deleted === "both", excludeWarninglisted: f.enforceWarninglist === true, sortOrder: orderOf(f.order, "attributes").sortOrder };
 }
 
 /** listNode with leaves that need a search of their own (one per distinct term). */

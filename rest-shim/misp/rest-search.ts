@@ -8,7 +8,7 @@ import { mispException } from "./misp-errors.ts";
 import { defineMispRoute } from "./misp-route.ts";
 import { MAX_REST_SEARCH_RESULTS, RETURN_FORMATS, restSearchContract, withoutNulls, type RestSearchFilters, type ReturnFormat } from "./rest-search-contract.ts";
 import { eventAttributes, loadAttributes, loadEvents, toCsv, toText } from "./rest-search-output.ts";
-import { attributesQuery, eventsQuery, searchWindow, type SearchRun } from "./rest-search-query.ts";
+import { attributesQuery, eventsQuery, orderOf, searchWindow, type SearchRun } from "./rest-search-query.ts";
 
 type Controller = "events" | "attributes";
 const MEDIA: Record<ReturnFormat, string> = { json: "application/json", csv: "text/csv", text: "text/plain", stix2: "application/json" };
@@ -27,13 +27,29 @@ function filtersOf(query: Record<string, unknown>, body: unknown): RestSearchFil
 /** The page asked for (limit, page), or every hit up to the controller's cap (MISP's unlimited answer). */
 async function hitsOf(services: Services, p: Principal, run: SearchRun, f: RestSearchFilters, controller: Controller): Promise<SearchHit[]> {
   const cap = MAX_REST_SEARCH_RESULTS[controller];
-  if (f.limit) {
-    if (f.limit > cap) throw mispException(400, `limit must not exceed ${cap} for ${controller}/restSearch`);
-    return searchWindow(services, p, run, ((f.page ?? 1) - 1) * f.limit, f.limit);
-  }
+  if (f.limit && f.limit > cap) throw mispException(400, `limit must not exceed ${cap} for ${controller}/restSearch`);
+  const order = orderOf(f.order, controller);
+  const offset = f.limit ? ((f.page ?? 1) - 1) * f.limit : 0;
+  if (f.limit && order.field === null) return searchWindow(services, p, run, offset, f.limit);
   const hits = await searchWindow(services, p, run, 0, cap + 1);
-  if (hits.length > cap) throw mispException(400, `More than ${cap} ${controller} match: ask for them page by page with limit and page`);
-  return hits;
+  if (hits.length > cap) {
+    throw mispException(400, order.field === null ? `More than ${cap} ${controller} match: ask for them page by page with limit and page` : `More than ${cap} ${controller} match: order by ${f.order} sorts every match, narrow the filters`);
+  }
+  if (order.field !== null) sortHits(hits, order.field, order.sortOrder);
+  return f.limit ? hits.slice(offset, offset + f.limit) : hits;
+}
+
+/** Sorts by a document field as MISP's case-insensitive collation does (numbers as numbers); ties keep the search's order. */
+function sortHits(hits: SearchHit[], field: string, direction: "asc" | "desc"): void {
+  const key = (h: SearchHit) => {
+    const v = h.source[field];
+    return typeof v === "number" || typeof v === "boolean" ? Number(v) : v === null || v === undefined ? "" : String(v).toLowerCase();
+  };
+  const sign = direction === "asc" ? 1 : -1;
+  hits.sort((a, b) => {
+    const [x, y] = [key(a), key(b)];
+    return x < y ? -sign : x > y ? sign : 0;
+  });
 }
 
 /** STIX 2.1 from the search documents themselves (the exports area's bundle writer): events with their attributes, or attributes. */

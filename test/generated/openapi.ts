@@ -4248,7 +4248,7 @@ export interface components {
             limit?: number | string;
             /** @description Events without their attributes, objects and reports */
             metadata?: boolean | 0 | 1 | ("0" | "1" | "true" | "false" | "True" | "False");
-            /** @description "timestamp asc" or "timestamp desc" (default: newest first) */
+            /** @description "<field> [asc|desc]" (MISP's "Attribute.value desc"): timestamp, uuid and, on attributes, value, type, category, object_relation, to_ids, distribution; on events info, date, publish_timestamp, threat_level_id, analysis, distribution. Ascending unless desc; without order, newest change first. A field other than timestamp sorts every match (up to the unlimited cap) */
             order?: string;
             /** @description The creator organisation: numeric id, uuid or name */
             org?: components["schemas"]["MispValueList"];

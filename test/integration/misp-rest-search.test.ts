@@ -124,6 +124,11 @@ describe.each(SEARCH_BACKENDS)("MISP restSearch through PyMISP on $name", ({ env
       { name: "halfIp", kwargs: { value: "10.7.7.7" } },
       { name: "halfDomain", kwargs: { controller: "attributes", value: `composite-${run}.example` } },
       { name: "notInUrl", kwargs: { value: `gamma-${run}.example` } },
+      // MISP compares values on a case-insensitive collation (utf8_unicode_ci).
+      { name: "valueCase", kwargs: { value: `ALPHA-${run.toUpperCase()}.Example` } },
+      { name: "wildcardCase", kwargs: { value: `%-${run.toUpperCase()}.EXAMPLE` } },
+      { name: "halfCase", kwargs: { controller: "attributes", value: `Composite-${run.toUpperCase()}.example` } },
+      { name: "searchallCase", kwargs: { searchall: `ALPHA-${run.toUpperCase()}` } },
     ]);
     expect(uuids(r.value!)).toEqual(evs("alpha"));
     // Their private event holds matching values: it stays invisible; gamma's only match is soft-deleted.
@@ -142,6 +147,10 @@ describe.each(SEARCH_BACKENDS)("MISP restSearch through PyMISP on $name", ({ env
     expect(uuids(r.halfIp!)).toEqual(evs("theirsPublic"));
     expect(attrs(r.halfDomain!)).toEqual(ats(`composite-${run}.example|10.7.7.7`));
     expect(r.notInUrl!.events).toEqual([]);
+    expect(uuids(r.valueCase!)).toEqual(evs("alpha"));
+    expect(uuids(r.wildcardCase!)).toEqual(evs("alpha", "beta", "theirsPublic"));
+    expect(attrs(r.halfCase!)).toEqual(ats(`composite-${run}.example|10.7.7.7`));
+    expect(uuids(r.searchallCase!)).toEqual(evs("alpha"));
     // MISP's shape: string ids, booleans, the event's attributes and its objects' (the soft-deleted one left out).
     const alpha = r.value!.events![0]!;
     expect(alpha.id).toBe(ev.alpha!.id);
@@ -246,6 +255,24 @@ describe.each(SEARCH_BACKENDS)("MISP restSearch through PyMISP on $name", ({ env
     expect(shared.event_uuid).toBe(ev.alpha!.uuid);
     expect(shared.tags).toEqual(sorted([tag(1), tag(2)]));
   }, 120_000);
+
+  it("orders by MISP's model fields (Attribute.value desc, Event.info, ...), ascending unless desc, pages included", async () => {
+    const values = async (body: Record<string, unknown>) => {
+      const res = await misp("POST", "attributes/restSearch", key, { eventid: ev.alpha!.id, ...body });
+      expect(res.status, res.text).toBe(200);
+      return res.body.response.Attribute.map((a: { value: string }) => a.value);
+    };
+    expect(await values({ order: "Attribute.value desc" })).toEqual([`shared-${run}.example`, `alpha-${run}.example`, "8.8.8.8", "10.1.2.3"]);
+    expect(await values({ order: "value", limit: 2, page: 2 })).toEqual([`alpha-${run}.example`, `shared-${run}.example`]);
+    expect(sorted(await values({ order: "type DESC", limit: 2 }))).toEqual(sorted(["8.8.8.8", "10.1.2.3"]));
+    const events = await misp("POST", "events/restSearch", key, { tags: tag(1), order: "Event.info desc", metadata: 1 });
+    expect(events.body.response.map((e: { Event: { uuid: string } }) => e.Event.uuid)).toEqual([ev.theirsPublic!.uuid, ev.beta!.uuid, ev.alpha!.uuid]);
+    for (const [controller, order] of [["attributes", "Attribute.nope desc"], ["attributes", "Event.info"], ["events", "value"], ["events", "info; DROP TABLE events"]]) {
+      const res = await misp("POST", `${controller}/restSearch`, key, { eventid: ev.alpha!.id, order });
+      expect(res.status, order).toBe(400);
+      expect(res.body).toMatchObject({ name: expect.stringMatching(/^order must be/), url: `/misp/${controller}/restSearch` });
+    }
+  }, 60_000);
 
   it("finds every event of an attribute filter whose matches crowd into one event, and pages through them", async () => {
     const r = await search([
