@@ -1,6 +1,8 @@
 import { z } from "zod";
 import { AppError, InputError, errors, parseInput } from "../../src/platform/errors.ts";
-import type { AttributeCreate, AttributePatch } from "../../src/modules/attributes/index.ts";
+import type { Principal } from "../../src/auth/principal.ts";
+import { validateAttributeValue, type AttributeCreate, type AttributePatch, type AttributeView } from "../../src/modules/attributes/index.ts";
+import type { Services } from "../../src/services.ts";
 import { named } from "../contract.ts";
 import { seenTime } from "../schemas.ts";
 import { mispFieldErrors, mispSaveFailed } from "./misp-errors.ts";
@@ -76,6 +78,23 @@ const common = (a: z.output<typeof mispAttributeEdit>): AttributePatch => ({
   ...(a.last_seen !== undefined ? { lastSeen: a.last_seen } : {}),
 });
 
+/**
+ * A changed attribute of an object as MISP's objects/edit reads it (MispObject::deltaMerge): by its
+ * uuid, the fields category, value, to_ids, distribution, sharing_group_id, comment,
+ * disable_correlation, first_seen and last_seen (never the type), with the tag names it carries.
+ */
+export function parseMispAttributeChange(item: unknown): { uuid: string | undefined; patch: AttributePatch; tags: string[] } {
+  const a = parseInput(mispAttributeEdit.extend({ uuid: z.string().max(64).optional(), Tag: mispAttributeInput.shape.Tag }), item);
+  const { type: _type, ...patch } = common(a);
+  return { uuid: a.uuid?.toLowerCase(), patch, tags: (a.Tag ?? []).map((t) => String(t.name)) };
+}
+
+/** What an attribute given again changes of the stored one (breakOnDuplicate:0): its fields but type, value and uuid. */
+function patchOf(input: AttributeCreate): AttributePatch {
+  const { type: _type, value: _value, uuid: _uuid, eventUuid: _event, objectUuid: _object, ...rest } = input as AttributeCreate & { eventUuid?: string; objectUuid?: string };
+  return rest as AttributePatch;
+}
+
 /** `{"Attribute": x}` or x itself. */
 const unwrap = (body: unknown, key: string): unknown =>
   body && typeof body === "object" && !Array.isArray(body) && key in body ? (body as Record<string, unknown>)[key] : body;
@@ -90,17 +109,38 @@ const MispAttributeAddSchema = named(
 );
 const MispAttributeBodySchema = named("MispAttributeBody", z.object({ Attribute: MispAttributeSchema }), "One attribute as MISP answers it");
 
+/** MISP's refusal of a second live standalone attribute with the same type, value (and category, when given) in an event. */
+const DUPLICATE = "A similar attribute already exists for this event.";
+/** Pages of 100 read at most when looking for a duplicate (values containing the given one, compared exactly). */
+const MAX_DUPLICATE_PAGES = 50;
+
+/** The live standalone attribute of the event MISP would call a duplicate of `input` (MispAttribute::findAttributeByValue), or null. */
+async function duplicateOf(services: Services, p: Principal | null, eventUuid: string, input: AttributeCreate): Promise<AttributeView | null> {
+  const checked = validateAttributeValue(input.type, input.value);
+  const value = checked.ok ? checked.normalized : input.value;
+  for (let page = 1; page <= MAX_DUPLICATE_PAGES; page++) {
+    const found = await services.attributes.list(p, { eventUuid, type: input.type, value, deleted: false, ...(input.category ? { category: input.category } : {}) }, { page, size: 100 });
+    const same = found.items.find((a) => a.value === value);
+    if (same) return same;
+    if (found.items.length < 100) return null;
+  }
+  return null;
+}
+
 /** Only refusals of the input stay per attribute; any other error (access, the event) is the request's. */
 const isRefusal = (err: unknown) => err instanceof InputError || (err instanceof AppError && ["validation_error", "conflict", "bad_request"].includes(err.code));
 
 export const mispAttributeRoutes = [
   defineMispRoute({
-    method: "POST", path: "/misp/attributes/add/{event_id}", operationId: "mispAddAttribute", summary: `MISP attributes/add: one attribute, a list, or one with a list of values (one attribute each) (at most ${MAX_ATTRIBUTES_PER_ADD}), each created alone; the refused ones are listed in errors by position (attribute_0, ...); none created is MISP's 403 "Could not add Attribute"`,
+    method: "POST", path: "/misp/attributes/add/{event_id}", operationId: "mispAddAttribute",
+    summary: `MISP attributes/add: one attribute, a list, or one with a list of values (one attribute each) (at most ${MAX_ATTRIBUTES_PER_ADD}), each created alone; the refused ones are listed in errors by position (attribute_0, ...); none created is MISP's 403 "Could not add Attribute". As MISP, a live standalone attribute of the event with the same type, value (and category, when given) is a duplicate: refused ("${DUPLICATE}"), or with /breakOnDuplicate:0 (PyMISP's break_on_duplicate=False) updated with the fields given. The check and the write are two steps, not one transaction`,
     scopes: ["attributes:create"], params: eventParam, status: 200, response: MispAttributeAddSchema, body: z.unknown(),
+    query: namedParams({ breakOnDuplicate: mispBool.optional() }),
     misp: { notFound: "Invalid event", forbidden: "You do not have permission to do that.", saveFailed: "add Attribute" },
-    handler: async ({ principal, params, body, services }) => {
+    handler: async ({ principal, params, query, body, services }) => {
       const eventUuid = await eventUuidOf(services, principal, params.event_id);
       await services.events.get(principal, eventUuid);
+      const breakOnDuplicate = query.breakOnDuplicate ?? true;
       const given = unwrap(body, "Attribute");
       const items = expandValues(Array.isArray(given) ? given : [given]);
       if (items.length === 0 || items.length > MAX_ATTRIBUTES_PER_ADD) throw errors.invalidInput(["Attribute"], `must hold 1 to ${MAX_ATTRIBUTES_PER_ADD} attributes`);
@@ -110,7 +150,14 @@ export const mispAttributeRoutes = [
         try {
           // A standalone attribute has no object relation, whatever the client sent.
           const { input: { objectRelation: _relation, ...input }, tags } = parseMispAttribute(item);
-          let stored = await services.attributes.create(principal, { ...input, eventUuid });
+          const duplicate = await duplicateOf(services, principal, eventUuid, input);
+          if (duplicate && breakOnDuplicate) throw errors.invalidInput(["value"], DUPLICATE, input.value);
+          const patch = duplicate ? patchOf(input) : {};
+          let stored = !duplicate
+            ? await services.attributes.create(principal, { ...input, eventUuid })
+            : Object.keys(patch).length
+              ? await services.attributes.update(principal, duplicate.uuid, patch)
+              : duplicate;
           for (const name of tags) await services.attributes.tag(principal, stored.uuid, name);
           if (tags.length) stored = await services.attributes.get(principal, stored.uuid);
           created.push(mispAttribute(stored));

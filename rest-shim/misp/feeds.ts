@@ -6,6 +6,7 @@ import type { Services } from "../../src/services.ts";
 import { named } from "../contract.ts";
 import { mispException } from "./misp-errors.ts";
 import { defineMispRoute, mispBool } from "./misp-route.ts";
+import { MispSavedSchema, mispSaved } from "./misp-shapes.ts";
 
 type Feed = Awaited<ReturnType<Services["feeds"]["get"]>>;
 
@@ -131,6 +132,8 @@ function feedFields(body: unknown): FeedPatch {
 const feedId = z.object({ feed_id: z.string().regex(/^\d{1,10}$/).transform(Number).refine((n) => n >= 1 && n <= 2_147_483_647) }).strict();
 const MispFeedSchema = named("MispFeed", z.object({ Feed: z.object({ id: z.string(), name: z.string(), url: z.string(), source_format: z.string(), enabled: z.boolean(), settings: z.string() }).loose() }), "A feed as MISP answers it");
 const MispResultSchema = named("MispFeedResult", z.object({ result: z.string() }), "What MISP says of a fetch it was asked for");
+/** What feeds/cacheFeeds answers: MISP caches feed values for its overlap views, which feeds imported into events make moot here. */
+const NO_CACHE = "Feed caching is not available: feeds are imported into events here, so their values are already searched (restSearch) and correlated; fetch a feed with feeds/fetchFromFeed or feeds/fetchFromAllFeeds.";
 const MispToggleSchema = named("MispFeedToggled", z.object({ name: z.string(), message: z.string(), url: z.string() }), "MISP's answer to feeds/enable and feeds/disable");
 
 async function allFeeds(services: Services, p: Principal | null) {
@@ -200,6 +203,35 @@ export const mispFeedRoutes = [
       if (!feed.enabled) return { result: "Feed is currently not enabled. Make sure you enable it." };
       await services.feeds.fetch(principal, feed.id);
       return { result: "Pull queued for background execution." };
+    },
+  }),
+  defineMispRoute({
+    method: "GET", path: "/misp/feeds/fetchFromAllFeeds", operationId: "mispFetchFromAllFeeds",
+    summary: "MISP feeds/fetchFromAllFeeds: queue a fetch of every enabled feed of the caller's organisation, each a task run (MISP's \"Pull queued for background execution.\", or \"No feed enabled.\")",
+    scopes: ["feeds:fetch"], status: 200, response: MispResultSchema, misp: MESSAGES,
+    handler: async ({ principal, services }) => {
+      const enabled = (await allFeeds(services, principal)).filter((f) => f.enabled);
+      for (const feed of enabled) await services.feeds.fetch(principal, feed.id);
+      return { result: enabled.length ? "Pull queued for background execution." : "No feed enabled." };
+    },
+  }),
+  defineMispRoute({
+    method: "GET", path: "/misp/feeds/cacheFeeds/{scope}", operationId: "mispCacheFeeds",
+    summary: `MISP feeds/cacheFeeds/{all|freetext|misp|id} (PyMISP's cache_all_feeds, cache_feed, ...): MISP's 405 saying "${NO_CACHE}"`,
+    scopes: ["feeds:fetch"], params: z.object({ scope: z.string().regex(/^(all|freetext|misp|csv|\d{1,10})$/) }).strict(), status: 200, response: MispResultSchema,
+    misp: { notFound: "Invalid feed.", forbidden: MESSAGES.forbidden },
+    handler: () => {
+      throw mispException(405, NO_CACHE);
+    },
+  }),
+  defineMispRoute({
+    method: "POST", path: "/misp/feeds/delete/{feed_id}", operationId: "mispDeleteFeed",
+    summary: "MISP feeds/delete (PyMISP's delete_feed): delete a feed of the caller's organisation with its schedules (its events stay)",
+    scopes: ["feeds:delete"], params: feedId, status: 200, response: MispSavedSchema,
+    misp: { notFound: "Invalid Feed.", forbidden: MESSAGES.forbidden },
+    handler: async ({ principal, params, services }) => {
+      await services.feeds.delete(principal, params.feed_id);
+      return mispSaved("Feed deleted.", `/feeds/delete/${params.feed_id}`, String(params.feed_id));
     },
   }),
 ];

@@ -23,10 +23,20 @@ const freeTextInput = z
   })
   .loose();
 
+/** Defang markers (feeds' refang turns them back) and the spaces analysts put around them. */
+const SPACED_MARKER = /[ \t]*(\[\.\]|\(\.\)|\{\.\}|\[dot\]|\(dot\)|\{dot\}|\[@\]|\(@\)|\[at\]|\(at\)|\{at\})[ \t]*/gi;
+const SPACED_SCHEME = /\b(hxxps?|https?|fxp|ftp)[ \t]*(\[:\]|:)[ \t]*(\/\/|\[\/\]\[\/\])[ \t]*/gi;
+
+/**
+ * Defanging written with spaces (`1.2.3 [.] 4`, `example [.] com`, `hxxp :// host`) closed up, so
+ * that each indicator is one token; a marker stands for a character of the indicator, never between two.
+ */
+export const closeDefanged = (text: string) => text.replace(SPACED_MARKER, "$1").replace(SPACED_SCHEME, "$1$2$3");
+
 /** The indicators of a text as MISP's free-text parser finds them (feeds' refang and detection, each token alone), once each. */
 function freeTextIndicators(text: string): { type: string; value: string }[] {
   const seen = new Map<string, { type: string; value: string }>();
-  for (const token of text.split(/[\s,;]+/)) {
+  for (const token of closeDefanged(text).split(/[\s,;]+/)) {
     if (seen.size >= MAX_FREE_TEXT_INDICATORS) break;
     // A sentence's full stop is no part of what it ends with.
     const d = token ? detectIndicator(token.replace(/\.+$/, "")) : null;

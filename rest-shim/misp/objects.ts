@@ -2,12 +2,12 @@ import crypto from "node:crypto";
 import { z } from "zod";
 import type { Principal } from "../../src/auth/principal.ts";
 import { mispObject } from "../../src/modules/events/index.ts";
-import type { ObjectCreate, ObjectView, ReferenceCreate } from "../../src/modules/objects/index.ts";
+import type { ObjectCreate, ObjectPatch, ObjectView, ReferenceCreate } from "../../src/modules/objects/index.ts";
 import { InputError, errors, parseInput } from "../../src/platform/errors.ts";
 import type { Services } from "../../src/services.ts";
 import { named } from "../contract.ts";
 import { seenTime } from "../schemas.ts";
-import { parseMispAttribute } from "./attributes.ts";
+import { parseMispAttribute, parseMispAttributeChange } from "./attributes.ts";
 import { mispException, mispFieldErrors, mispSaveFailed } from "./misp-errors.ts";
 import { defineMispRoute, eventUuidOf, mispBool, mispRef, namedParams, uuidOfRef, type MispRef } from "./misp-route.ts";
 import { MispSavedSchema, mispAttribute, mispSaved } from "./misp-shapes.ts";
@@ -103,6 +103,68 @@ function objectCreate(body: unknown, eventUuid: string): { input: ObjectCreate; 
   return { input, tags };
 }
 
+/** What objects/edit reads of an object (MispObject::deltaMerge); name, template and uuid stay as they are. */
+const mispObjectEditInput = z
+  .object({
+    comment: z.string().max(65_535).nullable().optional(),
+    template_version: level.nullable().optional(),
+    distribution: level.optional(),
+    sharing_group_id: level.transform((n) => (n === 0 ? null : n)).nullable().optional(),
+    first_seen: seenTime.optional(),
+    last_seen: seenTime.optional(),
+    deleted: mispBool.optional(),
+    Attribute: z.array(z.unknown()).max(MAX_ATTRIBUTES).optional(),
+  })
+  .loose();
+
+/**
+ * objects/edit as MISP merges it: an attribute named by one of the object's uuids is changed, any
+ * other is added, and when attributes are given the object's live ones left out are soft-deleted;
+ * `deleted` soft-deletes the object. An invalid attribute refuses the whole edit.
+ */
+function objectEdit(body: unknown, current: ObjectView): { patch: ObjectPatch; tags: Map<string, string[]> } {
+  // No body is no change; a body that is no object (null, a list, a string) is refused.
+  const o = parseInput(mispObjectEditInput, body === undefined ? {} : objectBody(body));
+  const own = new Set(current.attributes.map((a) => a.uuid));
+  const tags = new Map<string, string[]>();
+  const mentioned = new Set<string>();
+  const newAttributes: NonNullable<ObjectPatch["newAttributes"]> = [];
+  const updateAttributes: NonNullable<ObjectPatch["updateAttributes"]> = [];
+  for (const [i, item] of (o.Attribute ?? []).entries()) {
+    try {
+      const change = parseMispAttributeChange(item);
+      if (change.uuid && own.has(change.uuid)) {
+        if (mentioned.has(change.uuid)) throw errors.invalidInput(["Attribute", i, "uuid"], "uuid given twice in the request", change.uuid);
+        mentioned.add(change.uuid);
+        updateAttributes.push({ ...change.patch, uuid: change.uuid });
+        if (change.tags.length) tags.set(change.uuid, change.tags);
+        continue;
+      }
+      const { input, tags: names } = parseMispAttribute(item);
+      const uuid = input.uuid ?? crypto.randomUUID();
+      if (names.length) tags.set(uuid, names);
+      newAttributes.push({ ...input, uuid });
+    } catch (err) {
+      if (!(err instanceof InputError)) throw err;
+      throw mispSaveFailed("edit Object", { [`attribute_${i}`]: mispFieldErrors(err.issues) });
+    }
+  }
+  const deleteAttributes = o.Attribute?.length ? current.attributes.filter((a) => !a.deleted && !mentioned.has(a.uuid)).map((a) => a.uuid) : [];
+  const patch: ObjectPatch = {
+    ...(o.comment !== undefined ? { comment: o.comment ?? "" } : {}),
+    ...(o.template_version !== undefined ? { templateVersion: o.template_version } : {}),
+    ...(o.distribution !== undefined ? { distribution: o.distribution } : {}),
+    ...(o.sharing_group_id !== undefined ? { sharingGroupId: o.sharing_group_id } : {}),
+    ...(o.first_seen !== undefined ? { firstSeen: o.first_seen } : {}),
+    ...(o.last_seen !== undefined ? { lastSeen: o.last_seen } : {}),
+    ...(o.deleted ? { deleted: true } : {}),
+    ...(newAttributes.length ? { newAttributes } : {}),
+    ...(updateAttributes.length ? { updateAttributes } : {}),
+    ...(deleteAttributes.length ? { deleteAttributes } : {}),
+  };
+  return { patch, tags };
+}
+
 /** An object as MISP answers objects/add and objects/view: its ids, its attributes (with theirs) and references. */
 export function mispObjectOf(o: ObjectView) {
   const row = {
@@ -193,6 +255,24 @@ export const mispObjectRoutes = [
       for (const [uuid, names] of tags) for (const name of names) await services.attributes.tag(principal, uuid, name);
       if (tags.size) created = await services.objects.get(principal, created.uuid);
       return { Object: mispObjectOf(created) };
+    },
+  }),
+  defineMispRoute({
+    method: "POST", path: "/misp/objects/edit/{object_id}", operationId: "mispEditObject",
+    summary: "MISP objects/edit (PyMISP's update_object): comment, template_version, distribution, sharing_group_id, first_seen, last_seen and deleted of the object; its attributes merged as MISP does (one of its uuids: changed; any other: added; its live attributes left out of a given Attribute list: soft-deleted), in one transaction (an invalid attribute: MISP's 403 \"Could not edit Object\", nothing written)",
+    scopes: ["objects:update"], params: objectParam, status: 200, response: MispObjectBodySchema, body: z.unknown(),
+    misp: { notFound: "Invalid object.", forbidden: "Insufficient permissions to edit this object.", saveFailed: "edit Object" },
+    handler: async ({ principal, params, body, services }) => {
+      const uuid = await objectUuidOf(services, principal, params.object_id);
+      const current = await services.objects.get(principal, uuid);
+      // MISP edits live objects only.
+      if (current.deleted) throw errors.notFound("Object");
+      const { patch, tags } = objectEdit(body, current);
+      // Nothing to change is the service's refusal, after its rights check (MISP would only move the timestamp).
+      let saved = await services.objects.update(principal, uuid, patch);
+      for (const [attribute, names] of tags) for (const name of names) await services.attributes.tag(principal, attribute, name);
+      if (tags.size) saved = await services.objects.get(principal, uuid);
+      return { Object: mispObjectOf(saved) };
     },
   }),
   defineMispRoute({

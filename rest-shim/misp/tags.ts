@@ -19,6 +19,14 @@ const CANNOT_ALTER = "Cannot alter the tags of this data, only the organisation 
 /** The event or attribute a uuid names (MISP looks for an event first), with its tags; MISP's 404 "Invalid Target." otherwise. */
 type Target = { kind: "Event"; id: string; uuid: string; tags: TagView[] } | { kind: "Attribute"; id: string; uuid: string; tags: TagView[] };
 
+/** The live attributes carrying the tag themselves that the caller may read (the search indices' access rules). */
+async function attributeCount(services: Services, p: Principal, name: string): Promise<number> {
+  if (!hasScope(p, "attributes:read")) return 0;
+  const query = { kind: "term" as const, field: "tags.name.keyword", value: name, wildcard: false as const };
+  const page = await services.search.searchParsed(p, "attributes", query, { page: 1, size: 1, sortBy: "@timestamp", sortOrder: "desc", includeDeleted: false, exactTotal: true });
+  return page.total;
+}
+
 async function findTarget(services: Services, p: Principal | null, uuid: string): Promise<Target> {
   const notFound = (err: unknown) => {
     if (err instanceof AppError && err.code === "not_found") return null;
@@ -171,7 +179,8 @@ export const mispTagRoutes = [
     },
   }),
   defineMispRoute({
-    method: "GET", path: "/misp/tags/view/{tag_id}", operationId: "mispViewTag", summary: "MISP tags/view: one tag by its numeric id, with the number of events carrying it the caller may read (count, for a caller with events:read)",
+    method: "GET", path: "/misp/tags/view/{tag_id}", operationId: "mispViewTag",
+    summary: "MISP tags/view: one tag by its numeric id, with count (the live events carrying it that the caller may read; 0 without events:read) and attribute_count (the live attributes carrying it themselves that the caller may read; 0 without attributes:read), as MISP counts them",
     scopes: ["tags:read"], params: tagId, status: 200, response: MispTagSchema,
     misp: { notFound: "Invalid Tag" },
     handler: async ({ principal, params, services }) => {
@@ -179,10 +188,9 @@ export const mispTagRoutes = [
       const t = await services.tags.get(principal, params.tag_id).catch((err: unknown) => {
         throw err instanceof AppError && err.code === "not_found" ? mispException(405, "Invalid Tag") : err;
       });
-      // The count is of events the caller may read, for a caller who may read events.
-      if (!hasScope(principal!, "events:read")) return mispTag(t);
-      const events = await services.events.list(principal, { tags: [t.name] }, { page: 1, size: 1 });
-      return { ...mispTag(t), count: events.total };
+      // MISP counts what the caller may read: events carrying the tag, and attributes carrying it themselves.
+      const count = hasScope(principal!, "events:read") ? (await services.events.list(principal, { tags: [t.name], deleted: false }, { page: 1, size: 1 })).total : 0;
+      return { ...mispTag(t), count, attribute_count: await attributeCount(services, principal!, t.name) };
     },
   }),
   defineMispRoute({

@@ -1035,7 +1035,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** MISP attributes/add: one attribute, a list, or one with a list of values (one attribute each) (at most 1000), each created alone; the refused ones are listed in errors by position (attribute_0, ...); none created is MISP's 403 "Could not add Attribute" */
+        /** MISP attributes/add: one attribute, a list, or one with a list of values (one attribute each) (at most 1000), each created alone; the refused ones are listed in errors by position (attribute_0, ...); none created is MISP's 403 "Could not add Attribute". As MISP, a live standalone attribute of the event with the same type, value (and category, when given) is a duplicate: refused ("A similar attribute already exists for this event."), or with /breakOnDuplicate:0 (PyMISP's break_on_duplicate=False) updated with the fields given. The check and the write are two steps, not one transaction */
         post: operations["mispAddAttribute"];
         delete?: never;
         options?: never;
@@ -1303,6 +1303,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/misp/feeds/cacheFeeds/{scope}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** MISP feeds/cacheFeeds/{all|freetext|misp|id} (PyMISP's cache_all_feeds, cache_feed, ...): MISP's 405 saying "Feed caching is not available: feeds are imported into events here, so their values are already searched (restSearch) and correlated; fetch a feed with feeds/fetchFromFeed or feeds/fetchFromAllFeeds." */
+        get: operations["mispCacheFeeds"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/misp/feeds/delete/{feed_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** MISP feeds/delete (PyMISP's delete_feed): delete a feed of the caller's organisation with its schedules (its events stay) */
+        post: operations["mispDeleteFeed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/misp/feeds/disable/{feed_id}": {
         parameters: {
             query?: never;
@@ -1348,6 +1382,23 @@ export interface paths {
         put?: never;
         /** MISP feeds/enable: enable a feed */
         post: operations["mispEnableFeed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/misp/feeds/fetchFromAllFeeds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** MISP feeds/fetchFromAllFeeds: queue a fetch of every enabled feed of the caller's organisation, each a task run (MISP's "Pull queued for background execution.", or "No feed enabled.") */
+        get: operations["mispFetchFromAllFeeds"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1486,6 +1537,23 @@ export interface paths {
         post: operations["mispDeleteObject"];
         /** MISP objects/delete: soft-delete an object with its attributes and references; hard (/1, /hard:1 or {"hard": 1}) deletes it for good */
         delete: operations["mispDeleteObjectByDelete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/misp/objects/edit/{object_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** MISP objects/edit (PyMISP's update_object): comment, template_version, distribution, sharing_group_id, first_seen, last_seen and deleted of the object; its attributes merged as MISP does (one of its uuids: changed; any other: added; its live attributes left out of a given Attribute list: soft-deleted), in one transaction (an invalid attribute: MISP's 403 "Could not edit Object", nothing written) */
+        post: operations["mispEditObject"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -1737,7 +1805,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** MISP tags/view: one tag by its numeric id, with the number of events carrying it the caller may read (count, for a caller with events:read) */
+        /** MISP tags/view: one tag by its numeric id, with count (the live events carrying it that the caller may read; 0 without events:read) and attribute_count (the live attributes carrying it themselves that the caller may read; 0 without attributes:read), as MISP counts them */
         get: operations["mispViewTag"];
         put?: never;
         post?: never;
@@ -8298,7 +8366,9 @@ export interface operations {
     };
     mispAddAttribute: {
         parameters: {
-            query?: never;
+            query?: {
+                breakOnDuplicate?: boolean | 0 | 1 | ("0" | "1" | "true" | "false" | "True" | "False");
+            };
             header?: never;
             path: {
                 /** @description The numeric id or the uuid */
@@ -9006,6 +9076,68 @@ export interface operations {
             };
         };
     };
+    mispCacheFeeds: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                scope: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Client error */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MispError"];
+                };
+            };
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MispFeedResult"];
+                };
+            };
+        };
+    };
+    mispDeleteFeed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                feed_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Client error */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MispError"];
+                };
+            };
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MispSaved"];
+                };
+            };
+        };
+    };
     mispDisableFeed: {
         parameters: {
             query?: never;
@@ -9107,6 +9239,35 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["MispFeedToggled"];
+                };
+            };
+        };
+    };
+    mispFetchFromAllFeeds: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Client error */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MispError"];
+                };
+            };
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MispFeedResult"];
                 };
             };
         };
@@ -9410,6 +9571,42 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["MispSaved"];
+                };
+            };
+        };
+    };
+    mispEditObject: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The numeric id or the uuid */
+                object_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": unknown;
+            };
+        };
+        responses: {
+            /** @description Client error */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MispError"];
+                };
+            };
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MispObjectBody"];
                 };
             };
         };

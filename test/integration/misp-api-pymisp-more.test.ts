@@ -27,7 +27,7 @@ const WRITER_SCOPES = [
   ...["read", "create", "update", "delete", "publish", "tag"].map((a) => `events:${a}`),
   ...["read", "create", "update", "delete", "tag"].map((a) => `attributes:${a}`),
   ...["read", "create", "update", "delete"].map((a) => `objects:${a}`),
-  ...["read", "create", "update", "fetch"].map((a) => `feeds:${a}`),
+  ...["read", "create", "update", "fetch", "delete"].map((a) => `feeds:${a}`),
   "tags:read", "tags:create", "sightings:read", "sightings:create", "sightings:delete", "users:me", "user_settings:read", "galaxies:read", "taxonomies:read", "warninglists:read",
 ];
 const READER_SCOPES = ["events:read", "attributes:read", "objects:read", "tags:read", "feeds:read", "sightings:read", "users:me"];
@@ -111,6 +111,7 @@ describe("PyMISP on the second slice", () => {
     expect(feed).toMatchObject({ enabled: false, source_format: "freetext" });
     expect(feed.name).toMatch(/-renamed$/);
     expect(await q("SELECT task FROM task_runs WHERE kwargs->>'feed_id' = $1", [String(report.feed_id)])).toHaveLength(1);
+    expect(await q("SELECT 1 FROM feeds WHERE id = $1", [report.deleted_feed_id])).toEqual([]);
   }, 180_000);
 });
 

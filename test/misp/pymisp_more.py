@@ -130,6 +130,30 @@ def flow():
     empty = misp.add_object(created.id, MISPObject("file"))
     status, body = error_of(empty)
     check("object without attributes", status == 403 and body["errors"] == "Could not save the object as no attributes were set.", empty)
+    # objects/edit (update_object): a changed attribute kept by uuid, a new one, the one left out soft-deleted.
+    editable = misp.get_object(added.id, pythonify=True)
+    ip_attr = editable.get_attributes_by_relation("ip")[0]
+    ip_attr.value = "198.51.100.56"
+    ip_attr.comment = "moved"
+    editable.attributes = [a for a in editable.attributes if a.object_relation != "domain"]
+    editable.add_attribute("domain", value="object-edited.example.com")
+    editable.comment = "edited by PyMISP"
+    edited = misp.update_object(editable, pythonify=True)
+    check("update_object", isinstance(edited, MISPObject) and edited.uuid == obj.uuid and edited.comment == "edited by PyMISP", edited)
+    live = {a.object_relation: a for a in edited.attributes if not a.deleted}
+    check("update_object attributes", set(live) == {"domain", "ip"} and live["domain"].value == "object-edited.example.com" and live["ip"].uuid == ip_attr.uuid and live["ip"].value == "198.51.100.56" and live["ip"].comment == "moved", edited.attributes)
+    check("update_object left out", [a.value for a in edited.attributes if a.deleted] in ([], ["object-more.example.com"]) and "object-more.example.com" not in [a.value for a in misp.get_object(added.uuid, pythonify=True).attributes if not a.deleted])
+    bad = misp.get_object(added.id, pythonify=True)
+    bad.get_attributes_by_relation("ip")[0].value = "not an ip"
+    status, body = error_of(misp.update_object(bad))
+    check("update_object refused", status == 403 and body["message"] == "Could not edit Object" and body["saved"] is False, body)
+    check("update_object refused: nothing", misp.get_object(added.id, pythonify=True).get_attributes_by_relation("ip")[0].value == "198.51.100.56")
+    status, body = error_of(other.update_object(editable))
+    check("other org: update_object", status == 404 and body["message"] == "Invalid object.", body)
+    status, body = error_of(readonly.update_object(editable))
+    check("read-only: update_object", status == 403 and body["message"] == denied, body)
+    status, body = error_of(misp.update_object(editable, object_id=2147483647))
+    check("update_object missing", status == 404 and body["message"] == "Invalid object.", body)
     soft_deleted = misp.delete_object(added.id)
     check("delete_object", soft_deleted["saved"] is True and soft_deleted["message"] == "Object deleted" and soft_deleted["id"] == str(created.id), soft_deleted)
     status, body = error_of(misp.get_object(added.id))
@@ -151,6 +175,13 @@ def flow():
     check("search taxonomy", len(tlp) == 1 and tlp[0]["Tag"]["name"] == "tlp:green" and tlp[0]["Taxonomy"]["namespace"] == "tlp" and tlp[0]["TaxonomyPredicate"]["value"] == "green", tlp)
     viewed = misp.get_tag(new_tag.id, pythonify=True)
     check("get_tag", viewed.name == tag.name and viewed.colour == "#aa0000", viewed)
+    # count: the events carrying it that the caller reads (attribute_count, from the search indices, is
+    # tested where the worker indexes: misp-tags-duplicates.test.ts).
+    check("tag the event", "successfully" in misp.tag(created, tag.name)["message"])
+    counted = misp.get_tag(new_tag.id)
+    check("get_tag counts", counted["count"] == 1 and isinstance(counted["attribute_count"], int) and counted["name"] == tag.name, counted)
+    foreign = other.get_tag(new_tag.id)
+    check("other org: get_tag counts", foreign["count"] == 0 and foreign["attribute_count"] == 0, foreign)
     status, body = error_of(misp.get_tag(2147483647))
     check("get_tag missing", status == 405 and body["message"] == "Invalid Tag", body)
     status, body = error_of(misp.update_tag(viewed))
@@ -214,6 +245,24 @@ def flow():
     check("other org: feeds", feed.name + "-renamed" not in [f["Feed"]["name"] for f in other.feeds()])
     status, body = error_of(misp.get_feed(2147483647))
     check("missing feed", status == 404)
+    # A second feed: fetched with all enabled ones, then deleted; caching is refused in words.
+    second = MISPFeed()
+    second.from_dict(name=f"more-feed-2-{uuid.uuid4().hex[:6]}", provider="PyMISP", url="https://feeds.example.com/second.txt", source_format="freetext", input_source="network", enabled=True, distribution=0)
+    second = misp.add_feed(second, pythonify=True)
+    check("fetch_all_feeds", misp.fetch_all_feeds() == {"result": "Pull queued for background execution."})
+    status, body = error_of(misp.cache_all_feeds())
+    check("cache_all_feeds", status == 405 and body["message"].startswith("Feed caching is not available"), body)
+    status, body = error_of(misp.cache_feed(second.id))
+    check("cache_feed", status == 405, body)
+    # The other organisation's user holds no feeds:delete (the cross-organisation matrix tests one who does: 404).
+    status, body = error_of(other.delete_feed(second.id))
+    check("other org: delete_feed", status == 403 and body["message"] == denied, body)
+    status, body = error_of(readonly.delete_feed(second.id))
+    check("read-only: delete_feed", status == 403 and body["message"] == denied, body)
+    deleted_feed = misp.delete_feed(second.id)
+    check("delete_feed", deleted_feed["saved"] is True and deleted_feed["message"] == "Feed deleted." and deleted_feed["id"] == str(second.id), deleted_feed)
+    status, body = error_of(misp.delete_feed(second.id))
+    check("delete_feed again", status == 404 and body["message"] == "Invalid Feed.", body)
 
     # Galaxies, taxonomies, warninglists.
     galaxies = misp.galaxies(pythonify=True)
@@ -237,7 +286,7 @@ def flow():
     check("read-only: add_feed", status == 403 and body["message"] == denied, body)
     check("read-only reads objects' event", int(readonly.get_event(created.id, pythonify=True).id) == int(created.id))
 
-    print(json.dumps({"checks": checks, "event_uuid": created.uuid, "feed_id": int(new_feed.id), "object_uuid": obj.uuid, "refused_object_uuid": file_obj.uuid, "tag_id": int(new_tag.id)}))
+    print(json.dumps({"checks": checks, "event_uuid": created.uuid, "feed_id": int(new_feed.id), "deleted_feed_id": int(second.id), "object_uuid": obj.uuid, "refused_object_uuid": file_obj.uuid, "tag_id": int(new_tag.id)}))
 
 
 if len(sys.argv) > 1 and sys.argv[1] == "roundtrip":

@@ -121,6 +121,7 @@ const NO_DECLARED_INPUT: Record<string, string> = {
   "GET /misp/events/restSearch": "PyMISP's /key:value filters, undeclared: POST /misp/events/restSearch takes the same in its body, through the same contract",
   "GET /misp/attributes/restSearch": "PyMISP's /key:value filters, undeclared: POST /misp/attributes/restSearch takes the same in its body, through the same contract",
   "GET /misp/feeds/index": "no input",
+  "GET /misp/feeds/fetchFromAllFeeds": "no input; queues a fetch of the caller's enabled feeds (the fixture's is disabled)",
   "GET /misp/galaxies/index": "no input",
   "GET /misp/taxonomies/index": "no input",
   "GET /misp/warninglists/index": "no input",
@@ -409,6 +410,7 @@ function bodyBase(op: Operation): Json {
     "POST /misp/events/view/{event_id}": () => ({ deleted: 1 }),
     "POST /misp/events/freeTextImport/{event_id}": () => ({ value: "198.51.100.13 hostile-free.example.com" }),
     "POST /misp/objects/add/{event_id}": () => ({ name: "domain-ip", Attribute: [{ type: "domain", value: "hostile-object.example.com", object_relation: "domain" }] }),
+    "POST /misp/objects/edit/{object_id}": () => ({ Object: { comment: "hostile edit" } }),
     "POST /misp/objects/delete/{object_id}": () => ({ hard: 0 }),
     "DELETE /misp/objects/delete/{object_id}": () => ({ hard: 0 }),
     "POST /misp/objectReferences/add": () => ({ object_uuid: fx.mispObject, referenced_uuid: fx.mispAttribute, relationship_type: "related-to" }),
@@ -540,7 +542,10 @@ let counted: string[] = [];
 async function snapshot(): Promise<Record<string, number>> {
   const parts = counted.map((t) => `'${t}', (SELECT count(*) FROM public."${t}")`);
   parts.push("'graphile_worker._private_jobs', (SELECT count(*) FROM graphile_worker._private_jobs)");
-  const { rows } = await sql(`SELECT json_build_object(${parts.join(", ")}) AS counts`);
+  // json_build_object takes at most 100 arguments: one object per 40 tables, merged.
+  const chunks: string[] = [];
+  for (let i = 0; i < parts.length; i += 40) chunks.push(`jsonb_build_object(${parts.slice(i, i + 40).join(", ")})`);
+  const { rows } = await sql(`SELECT ${chunks.join(" || ")} AS counts`);
   return rows[0].counts;
 }
 

@@ -35,6 +35,11 @@ export const mispMoreRest: RestCase[] = [
     b: "hidden", override: onShared, validator: { status: 200 },
   },
   { route: "GET /misp/objects/view/{object_id}", request: async (ctx) => ({ path: `/misp/objects/view/${await hiddenObject(ctx)}` }), b: "hidden", validator: { status: 200 } },
+  {
+    route: "POST /misp/objects/edit/{object_id}",
+    request: async (ctx) => ({ path: `/misp/objects/edit/${ctx.validating ? await ctx.w.throwaway.object() : await hiddenObject(ctx)}`, json: { Object: { comment: "B was here" } } }),
+    b: "hidden", validator: { status: 200 },
+  },
   ...(["POST", "DELETE"] as const).map((method) => ({
     route: `${method} /misp/objects/delete/{object_id}`,
     request: async (ctx: CaseContext) => ({ path: `/misp/objects/delete/${ctx.validating ? await ctx.w.throwaway.object() : await hiddenObject(ctx)}` }),
@@ -98,6 +103,14 @@ export const mispMoreRest: RestCase[] = [
   {
     route: "GET /misp/feeds/fetchFromFeed/{feed_id}",
     request: async ({ w, validating }) => ({ path: `/misp/feeds/fetchFromFeed/${validating ? await w.throwaway.feed() : w.a.networkFeed.id}` }),
+    b: "hidden", validator: { status: 200 },
+  },
+  // B's fetch of all feeds queues B's own (none of A's): the answer says whether any was enabled.
+  { route: "GET /misp/feeds/fetchFromAllFeeds", request: () => ({ path: "/misp/feeds/fetchFromAllFeeds" }), b: "own", validator: { status: 200 } },
+  { route: "GET /misp/feeds/cacheFeeds/{scope}", request: ({ w }) => ({ path: `/misp/feeds/cacheFeeds/${w.a.networkFeed.id}` }), b: "denied", also: [405], validator: { status: 405 } },
+  {
+    route: "POST /misp/feeds/delete/{feed_id}",
+    request: async ({ w, validating }) => ({ path: `/misp/feeds/delete/${validating ? await w.throwaway.feed() : w.a.networkFeed.id}` }),
     b: "hidden", validator: { status: 200 },
   },
   { route: "GET /misp/galaxies/index", request: () => ({ path: "/misp/galaxies/index" }), b: "shared", validator: { status: 200 } },

@@ -68,6 +68,7 @@ export const mispMoreCases: MatrixCase[] = [
     expect: perEvent(200),
   },
   { route: "GET /misp/objects/view/{object_id}", request: async (a, w) => ({ path: `/misp/objects/view/${(await fixture(a, w)).object}` }), expect: perEvent(200) },
+  { route: "POST /misp/objects/edit/{object_id}", request: async (a, w) => ({ path: `/misp/objects/edit/${(await fixture(a, w)).object}`, json: { Object: { comment: "matrix edit" } } }), expect: perEvent(200) },
   ...(["POST", "DELETE"] as const).map(
     (method): MatrixCase => ({ route: `${method} /misp/objects/delete/{object_id}`, request: async (a, w) => ({ path: `/misp/objects/delete/${(await fixture(a, w)).object}` }), expect: perEvent(200) }),
   ),
@@ -111,6 +112,10 @@ export const mispMoreCases: MatrixCase[] = [
     (action): MatrixCase => ({ route: `POST /misp/feeds/${action}/{feed_id}`, request: async (_a, w) => ({ path: `/misp/feeds/${action}/${await feedId(w)}` }), expect: adminOnly(200) }),
   ),
   { route: "GET /misp/feeds/fetchFromFeed/{feed_id}", request: async (_a, w) => ({ path: `/misp/feeds/fetchFromFeed/${await feedId(w, true)}` }), expect: adminOnly(200) },
+  { route: "GET /misp/feeds/fetchFromAllFeeds", request: () => ({ path: "/misp/feeds/fetchFromAllFeeds" }), expect: adminOnly(200) },
+  // Feed caching maps onto nothing here: MISP's 405 in words, for whoever may fetch feeds.
+  { route: "GET /misp/feeds/cacheFeeds/{scope}", request: () => ({ path: "/misp/feeds/cacheFeeds/all" }), expect: adminOnly(405) },
+  { route: "POST /misp/feeds/delete/{feed_id}", request: async (_a, w) => ({ path: `/misp/feeds/delete/${await feedId(w)}` }), expect: adminOnly(200) },
   { route: "GET /misp/galaxies/index", request: () => ({ path: "/misp/galaxies/index" }), expect: anyUser(200) },
   { route: "GET /misp/taxonomies/index", request: () => ({ path: "/misp/taxonomies/index" }), expect: anyUser(200) },
   { route: "GET /misp/warninglists/index", request: () => ({ path: "/misp/warninglists/index" }), expect: anyUser(200) },

@@ -1,0 +1,127 @@
+/**
+ * MISP API answers that need the worker's indexing or compare with what is stored (issue 26): tags/view
+ * counts (count: events carrying the tag, attribute_count: attributes carrying it themselves, of what
+ * the caller reads, the latter from the search indices), attributes/add refusing a duplicate as MISP
+ * does (or updating it with breakOnDuplicate:0), and free text whose defanging has spaces in it.
+ */
+import crypto from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestApp, type TestApp } from "../support/app.ts";
+import { createOrganisation, createUser, loginAdmin } from "../support/fixtures.ts";
+import { settled } from "../support/settled.ts";
+
+const SCOPES = ["events:read", "events:create", "events:update", "attributes:read", "attributes:create", "attributes:update", "attributes:delete", "events:tag", "attributes:tag", "tags:read", "tags:create", "users:me"];
+const DUPLICATE = "A similar attribute already exists for this event.";
+
+let app: TestApp;
+let key: string;
+let otherKey: string;
+const run = crypto.randomBytes(4).toString("hex");
+
+const misp = (k: string, method: string, p: string, json?: unknown) => app.http.request(method, `/misp/${p}`, { authorization: k, ...(json === undefined ? {} : { json }), headers: { accept: "application/json" } });
+const q = async <T>(sql: string, params: unknown[]) => (await app.booted.ctx.db.pool.query(sql, params)).rows as T[];
+
+async function keyFor(orgName: string): Promise<string> {
+  const admin = await loginAdmin(app);
+  const user = await createUser(app, admin, [...SCOPES, "api_keys:create"], await createOrganisation(app, admin, orgName));
+  const res = await app.http.post("/api-keys/", { token: user.token, json: { name: "misp", scopes: SCOPES } });
+  expect(res.status, res.text).toBe(201);
+  return res.body.token;
+}
+
+async function addEvent(info: string): Promise<{ id: string; uuid: string }> {
+  const res = await misp(key, "POST", "events/add", { Event: { info: `${run} ${info}`, distribution: "0" } });
+  expect(res.status, res.text).toBe(200);
+  return res.body.Event;
+}
+
+beforeAll(async () => {
+  app = await startTestApp("misp-tags-duplicates", { ROLE: "all" });
+  key = await keyFor(`dup-a-${run}`);
+  otherKey = await keyFor(`dup-b-${run}`);
+}, 120_000);
+afterAll(() => app?.close());
+
+describe("attributes/add and duplicates", () => {
+  it("refuses a second live attribute of the same type, value and category with MISP's message, and breakOnDuplicate:0 updates it", async () => {
+    const e = await addEvent("duplicates");
+    const first = await misp(key, "POST", `attributes/add/${e.id}`, { type: "ip-dst", value: "198.51.100.7" });
+    expect(first.status, first.text).toBe(200);
+    const again = await misp(key, "POST", `attributes/add/${e.id}`, { type: "ip-dst", value: "198.51.100.7", comment: "again" });
+    expect(again.status, again.text).toBe(403);
+    expect(again.body).toMatchObject({ saved: false, name: "Could not add Attribute", message: "Could not add Attribute", errors: { value: [DUPLICATE] } });
+
+    // Several at once: the duplicate is listed by position, the other is created.
+    const two = await misp(key, "POST", `attributes/add/${e.id}`, [{ type: "ip-dst", value: "198.51.100.7" }, { type: "ip-dst", value: "198.51.100.8" }]);
+    expect(two.status, two.text).toBe(200);
+    expect(two.body.Attribute.value).toBe("198.51.100.8");
+    expect(two.body.errors).toEqual({ attribute_0: { value: [DUPLICATE] } });
+    // The same value in the same request twice: the second is the duplicate of the first.
+    const twice = await misp(key, "POST", `attributes/add/${e.id}`, [{ type: "domain", value: `twice-${run}.example.org` }, { type: "domain", value: `twice-${run}.example.org` }]);
+    expect(twice.body.errors).toEqual({ attribute_1: { value: [DUPLICATE] } });
+
+    // Another category, a deleted one, or one inside an object is no duplicate.
+    const otherCategory = await misp(key, "POST", `attributes/add/${e.id}`, { type: "ip-dst", category: "Payload delivery", value: "198.51.100.7" });
+    expect(otherCategory.status, otherCategory.text).toBe(200);
+    const deleted = await misp(key, "POST", `attributes/delete/${two.body.Attribute.id}`, {});
+    expect(deleted.status).toBe(200);
+    expect((await misp(key, "POST", `attributes/add/${e.id}`, { type: "ip-dst", value: "198.51.100.8" })).status).toBe(200);
+
+    const updated = await misp(key, "POST", `attributes/add/${e.id}/breakOnDuplicate:0`, { type: "ip-dst", category: "Network activity", value: "198.51.100.7", comment: "seen again", to_ids: false });
+    expect(updated.status, updated.text).toBe(200);
+    expect(updated.body.Attribute).toMatchObject({ uuid: first.body.Attribute.uuid, id: first.body.Attribute.id, comment: "seen again", to_ids: false });
+    const stored = await q<{ n: number }>("SELECT count(*)::int AS n FROM attributes a JOIN events ev ON ev.id = a.event_id WHERE ev.uuid = $1 AND a.value1 = '198.51.100.7'", [e.uuid]);
+    expect(stored[0].n).toBe(2);
+  });
+
+  it("answers a hostile breakOnDuplicate with MISP's error body, writing nothing", async () => {
+    const e = await addEvent("hostile duplicates");
+    for (const bad of ["maybe", "%00", "2"]) {
+      const res = await misp(key, "POST", `attributes/add/${e.id}/breakOnDuplicate:${bad}`, { type: "ip-dst", value: "198.51.100.9" });
+      expect(res.status, res.text).toBeGreaterThanOrEqual(400);
+      expect(res.status).toBeLessThan(500);
+      expect(res.body).toMatchObject({ name: expect.any(String), message: expect.any(String), url: expect.stringContaining("/misp/attributes/add/") });
+    }
+    expect(await q("SELECT 1 FROM attributes a JOIN events ev ON ev.id = a.event_id WHERE ev.uuid = $1", [e.uuid])).toEqual([]);
+  });
+});
+
+describe("free text with spaced defanging", () => {
+  it("closes up [.], [at] and hxxp :// written with spaces, as one indicator each", async () => {
+    const e = await addEvent("defanged");
+    const text = `Seen 192.0.2 [.] 44, callback-${run} [.] example [.] com, hxxp :// drop-${run} [.] example [.] net/x.php and abuse [at] mail-${run} [.] example [.] org.`;
+    const res = await misp(key, "POST", `events/freeTextImport/${e.id}`, { value: text });
+    expect(res.status, res.text).toBe(200);
+    const values = (await q<{ value: string; type: string }>("SELECT a.type, a.value1 AS value FROM attributes a JOIN events ev ON ev.id = a.event_id WHERE ev.uuid = $1 ORDER BY a.id", [e.uuid])).map((a) => `${a.type} ${a.value}`);
+    expect(values).toEqual([
+      "ip-dst 192.0.2.44",
+      `hostname callback-${run}.example.com`,
+      `url http://drop-${run}.example.net/x.php`,
+      `email-src abuse@mail-${run}.example.org`,
+    ]);
+  });
+});
+
+describe("tags/view", () => {
+  it("counts the events and attributes carrying the tag that the caller may read", async () => {
+    const e = await addEvent("tag counts");
+    const attr = await misp(key, "POST", `attributes/add/${e.id}`, { type: "domain", value: `counted-${run}.example.org` });
+    const tag = await misp(key, "POST", "tags/add", { name: `counted:${run}` });
+    expect(tag.status, tag.text).toBe(200);
+    for (const uuid of [e.uuid, attr.body.Attribute.uuid]) {
+      const res = await misp(key, "POST", "tags/attachTagToObject", { uuid, tag: `counted:${run}` });
+      expect(res.status, res.text).toBe(200);
+    }
+    await settled(app);
+    const mine = await misp(key, "GET", `tags/view/${tag.body.Tag.id}`);
+    expect(mine.status, mine.text).toBe(200);
+    expect(mine.body).toMatchObject({ id: String(tag.body.Tag.id), name: `counted:${run}`, count: 1, attribute_count: 1 });
+    // The event is its organisation's only: another organisation counts none of it.
+    const theirs = await misp(otherKey, "GET", `tags/view/${tag.body.Tag.id}`);
+    expect(theirs.body).toMatchObject({ count: 0, attribute_count: 0 });
+    const missing = await misp(key, "GET", "tags/view/2147483647");
+    expect(missing.status).toBe(405);
+    expect(missing.body).toMatchObject({ name: "Invalid Tag", message: "Invalid Tag" });
+    expect((await misp(key, "GET", "tags/view/abc")).status).toBe(404);
+  });
+});
