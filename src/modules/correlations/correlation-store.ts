@@ -66,6 +66,13 @@ const HOLDING = (value: string) => `(
      WHERE b.value2 = ${value} AND b.value1 IS DISTINCT FROM ${value} AND b.type <> ALL($3::text[])
     OFFSET 0)`;
 
+/**
+ * The attribute row with this id (an SQL expression), read through the primary key whatever the
+ * statistics say: on a table loaded since its last ANALYZE, `id = ANY(1,000 ids)` was planned as a
+ * scan of the whole table, once per batch.
+ */
+const BY_ID = (id: string) => `(SELECT * FROM attributes WHERE id = ${id} OFFSET 0)`;
+
 const pairKey = (a: number, b: number, t: string) => (a < b ? `${a}:${b}:${t}` : `${b}:${a}:${t}`);
 
 /**
@@ -74,8 +81,9 @@ const pairKey = (a: number, b: number, t: string) => (a < b ? `${a}:${b}:${t}` :
  */
 async function touchedValues(sql: Sql, ids: number[]): Promise<string[]> {
   const { rows } = await sql.query<{ value: string }>(
-    `SELECT x.value FROM attributes a CROSS JOIN LATERAL (VALUES (a.value1, 1), (a.value2, 2)) AS x(value, part)
-      WHERE a.id = ANY($1::bigint[]) AND x.value IS NOT NULL AND x.value <> '' AND NOT (x.part = 2 AND a.type = ANY($2::text[]))
+    `SELECT x.value FROM unnest($1::bigint[]) AS i(id) CROSS JOIN LATERAL ${BY_ID("i.id")} a
+       CROSS JOIN LATERAL (VALUES (a.value1, 1), (a.value2, 2)) AS x(value, part)
+      WHERE x.value IS NOT NULL AND x.value <> '' AND NOT (x.part = 2 AND a.type = ANY($2::text[]))
      UNION
      SELECT c.value FROM unnest($1::bigint[]) AS i(id) CROSS JOIN LATERAL ${PAIRS_OF("i.id", "match_type <> 'cidr'")} c`,
     [ids, PRIMARY_ONLY],
@@ -143,8 +151,8 @@ async function cidrMatches(sql: Sql, ids: number[], settings: CorrelationSetting
   const { rows } = await sql.query<{ source_id: number; target_id: number; source_event_id: number; target_event_id: number; value: string }>(
     `WITH src AS (
        SELECT a.id, a.event_id, ${ADDRESS_OF("a")} AS addr
-         FROM attributes a JOIN events e ON e.id = a.event_id
-        WHERE a.id = ANY($1::bigint[]) AND a.type = ANY($3::text[]) AND ${ELIGIBLE("a", "e")}),
+         FROM unnest($1::bigint[]) AS i(id) CROSS JOIN LATERAL ${BY_ID("i.id")} a JOIN events e ON e.id = a.event_id
+        WHERE a.type = ANY($3::text[]) AND ${ELIGIBLE("a", "e")}),
      hosts AS (SELECT * FROM src WHERE addr IS NOT NULL AND masklen(addr) = CASE family(addr) WHEN 4 THEN 32 ELSE 128 END
                  AND NOT ${EXCLUDED("host(addr)")}),
      nets AS (SELECT * FROM src WHERE addr IS NOT NULL AND masklen(addr) < CASE family(addr) WHEN 4 THEN 32 ELSE 128 END
@@ -289,31 +297,53 @@ export interface PairDetail {
   target_object_sharing_group_id: number | null;
 }
 
-const PAIR_DETAIL = `
+/**
+ * One side of a pair (`id` is an SQL expression): the attribute with its event and object, read
+ * through their primary keys whatever the statistics say (OFFSET 0). A join of `correlations` with
+ * `attributes` on a freshly loaded table (no statistics yet) was planned as two hash joins over the
+ * whole attributes table, so each batch cost a scan of it: quadratic over a large feed.
+ */
+const SIDE = (id: string) => `(
+    SELECT a.uuid::text AS attribute_uuid, a.type AS attribute_type, a.value AS attribute_value, a.distribution AS attribute_distribution,
+           a.sharing_group_id AS attribute_sharing_group_id, e.uuid::text AS event_uuid, e.distribution AS event_distribution,
+           e.org_id AS event_org_id, e.orgc_id AS event_orgc_id, e.sharing_group_id AS event_sharing_group_id,
+           o.distribution AS object_distribution, o.sharing_group_id AS object_sharing_group_id
+      FROM attributes a JOIN events e ON e.id = a.event_id LEFT JOIN objects o ON o.id = a.object_id
+     WHERE a.id = ${id} OFFSET 0)`;
+
+/** The details of the pairs `pairs` (an SQL row source of `correlations` rows, alias-free). */
+const PAIR_DETAIL = (pairs: string) => `
   SELECT c.id, c.match_type, c.value, c.created_at,
-         sa.uuid::text AS source_attribute_uuid, sa.type AS source_attribute_type, sa.value AS source_attribute_value,
-         se.uuid::text AS source_event_uuid, se.distribution AS source_event_distribution, se.org_id AS source_event_org_id, se.orgc_id AS source_event_orgc_id,
-         se.sharing_group_id AS source_event_sharing_group_id, sa.distribution AS source_attribute_distribution, sa.sharing_group_id AS source_attribute_sharing_group_id,
-         so.distribution AS source_object_distribution, so.sharing_group_id AS source_object_sharing_group_id,
-         ta.uuid::text AS target_attribute_uuid, ta.type AS target_attribute_type, ta.value AS target_attribute_value,
-         te.uuid::text AS target_event_uuid, te.distribution AS target_event_distribution, te.org_id AS target_event_org_id, te.orgc_id AS target_event_orgc_id,
-         te.sharing_group_id AS target_event_sharing_group_id, ta.distribution AS target_attribute_distribution, ta.sharing_group_id AS target_attribute_sharing_group_id,
-         tob.distribution AS target_object_distribution, tob.sharing_group_id AS target_object_sharing_group_id
-    FROM correlations c
-    JOIN attributes sa ON sa.id = c.source_attribute_id JOIN events se ON se.id = sa.event_id LEFT JOIN objects so ON so.id = sa.object_id
-    JOIN attributes ta ON ta.id = c.target_attribute_id JOIN events te ON te.id = ta.event_id LEFT JOIN objects tob ON tob.id = ta.object_id`;
+         s.attribute_uuid AS source_attribute_uuid, s.attribute_type AS source_attribute_type, s.attribute_value AS source_attribute_value,
+         s.event_uuid AS source_event_uuid, s.event_distribution AS source_event_distribution, s.event_org_id AS source_event_org_id,
+         s.event_orgc_id AS source_event_orgc_id, s.event_sharing_group_id AS source_event_sharing_group_id,
+         s.attribute_distribution AS source_attribute_distribution, s.attribute_sharing_group_id AS source_attribute_sharing_group_id,
+         s.object_distribution AS source_object_distribution, s.object_sharing_group_id AS source_object_sharing_group_id,
+         t.attribute_uuid AS target_attribute_uuid, t.attribute_type AS target_attribute_type, t.attribute_value AS target_attribute_value,
+         t.event_uuid AS target_event_uuid, t.event_distribution AS target_event_distribution, t.event_org_id AS target_event_org_id,
+         t.event_orgc_id AS target_event_orgc_id, t.event_sharing_group_id AS target_event_sharing_group_id,
+         t.attribute_distribution AS target_attribute_distribution, t.attribute_sharing_group_id AS target_attribute_sharing_group_id,
+         t.object_distribution AS target_object_distribution, t.object_sharing_group_id AS target_object_sharing_group_id
+    FROM ${pairs} c
+    CROSS JOIN LATERAL ${SIDE("c.source_attribute_id")} s
+    CROSS JOIN LATERAL ${SIDE("c.target_attribute_id")} t`;
 
 export async function pairDetails(sql: Sql, ids: number[]): Promise<PairDetail[]> {
   if (ids.length === 0) return [];
-  const { rows } = await sql.query<PairDetail>(`${PAIR_DETAIL} WHERE c.id IN (SELECT i.id FROM unnest($1::bigint[]) AS i(id) OFFSET 0) ORDER BY c.id`, [ids]);
+  const { rows } = await sql.query<PairDetail>(
+    `${PAIR_DETAIL("(SELECT c.* FROM unnest($1::bigint[]) AS i(id) CROSS JOIN LATERAL (SELECT * FROM correlations WHERE id = i.id OFFSET 0) c)")} ORDER BY c.id`,
+    [ids],
+  );
   return rows;
 }
 
-/** Every pair that involves one of these attributes (by uuid). */
+/** Every pair that involves one of these attributes (by uuid), each once. */
 export async function pairsOfAttributes(sql: Sql, attributeUuids: string[]): Promise<PairDetail[]> {
   if (attributeUuids.length === 0) return [];
   const { rows } = await sql.query<PairDetail>(
-    `${PAIR_DETAIL} WHERE c.id IN (SELECT p.id FROM attributes x CROSS JOIN LATERAL ${PAIRS_OF("x.id")} p WHERE x.uuid = ANY($1::uuid[]))`,
+    PAIR_DETAIL(`(SELECT DISTINCT ON (p.id) p.* FROM unnest($1::uuid[]) AS u(uuid)
+                   CROSS JOIN LATERAL (SELECT x.id FROM attributes x WHERE x.uuid = u.uuid OFFSET 0) x
+                   CROSS JOIN LATERAL ${PAIRS_OF("x.id")} p)`),
     [attributeUuids],
   );
   return rows;

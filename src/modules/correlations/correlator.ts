@@ -134,8 +134,9 @@ async function attributesToCorrelate(sql: Sql, firstId: number, lastId: number):
   }
   if (attributes.size === 0 && events.size === 0) return { ids: [], goneValues: [] };
   const { rows: ids } = await sql.query<{ id: number }>(
-    `SELECT a.id FROM attributes a WHERE a.uuid = ANY($1::uuid[])
-     UNION SELECT a.id FROM attributes a JOIN events e ON e.id = a.event_id WHERE e.uuid = ANY($2::uuid[])
+    // Uuid by uuid through the unique index (OFFSET 0): a table loaded since its last ANALYZE was scanned whole otherwise.
+    `SELECT a.id FROM unnest($1::uuid[]) AS u(uuid) CROSS JOIN LATERAL (SELECT id FROM attributes WHERE uuid = u.uuid OFFSET 0) a
+     UNION SELECT a.id FROM events e CROSS JOIN LATERAL (SELECT id FROM attributes WHERE event_id = e.id OFFSET 0) a WHERE e.uuid = ANY($2::uuid[])
      ORDER BY 1`,
     [[...attributes], [...events]],
   );
