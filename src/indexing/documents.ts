@@ -9,7 +9,7 @@ import { audienceOf, sharedAudience, sharedItemsSql } from "../auth/distribution
 import type { Sql } from "../platform/db/transaction.ts";
 import { AUDIENCE_FIELD } from "../search/fields.ts";
 import type { SearchDocument } from "../search/search-index.ts";
-import { pairsOfAttributes, type PairDetail } from "../modules/correlations/index.ts";
+import { pairDetails, pairsOfAttributes, type PairDetail } from "../modules/correlations/index.ts";
 
 interface TagRow {
   name: string;
@@ -50,16 +50,22 @@ const EVENT_SELECT = `
     JOIN organisations org ON org.id = e.org_id
     JOIN organisations orgc ON orgc.id = e.orgc_id`;
 
-const ATTRIBUTE_SELECT = `
+/**
+ * The attribute documents' rows, from `source` (an SQL row source of `attributes` rows named `a`).
+ * The event and object are read by primary key per row whatever the statistics say (OFFSET 0): on
+ * tables loaded since their last ANALYZE (a first large feed) joins were planned as hash joins over
+ * the whole objects table, once per batch.
+ */
+const ATTRIBUTE_SELECT = (source: string) => `
   SELECT a.id, a.uuid::text, e.uuid::text AS event_uuid, o.uuid::text AS object_uuid, a.object_relation, a.category,
          a.type, a.value, a.value1, a.value2, a.comment, a.to_ids, a.deleted OR e.deleted OR COALESCE(o.deleted, false) AS deleted, a.disable_correlation, a.timestamp,
          floor(extract(epoch FROM a.first_seen))::bigint AS first_seen, floor(extract(epoch FROM a.last_seen))::bigint AS last_seen,
          a.distribution, a.sharing_group_id, o.distribution AS object_distribution, o.sharing_group_id AS object_sharing_group_id,
          e.distribution AS event_distribution, e.sharing_group_id AS event_sharing_group_id, e.org_id AS event_org_id,
          e.orgc_id AS event_orgc_id, ${TAGS_OF("attribute_tags", "attribute_id", "a.id")} AS tags, a.warnings
-    FROM attributes a
-    JOIN events e ON e.id = a.event_id
-    LEFT JOIN objects o ON o.id = a.object_id`;
+    FROM ${source}
+    CROSS JOIN LATERAL (SELECT * FROM events WHERE id = a.event_id OFFSET 0) e
+    LEFT JOIN LATERAL (SELECT * FROM objects WHERE id = a.object_id OFFSET 0) o ON true`;
 
 interface EventRow {
   id: number;
@@ -264,7 +270,10 @@ export async function ownerEventCounts(sql: Sql, uuids: string[]): Promise<Map<s
 }
 
 export async function loadAttributeDocuments(sql: Sql, uuids: string[]): Promise<SearchDocument[]> {
-  const { rows } = await sql.query<AttributeRow>(`${ATTRIBUTE_SELECT} WHERE a.uuid = ANY($1::uuid[])`, [uuids]);
+  const { rows } = await sql.query<AttributeRow>(
+    ATTRIBUTE_SELECT("unnest($1::uuid[]) AS u(uuid) CROSS JOIN LATERAL (SELECT * FROM attributes WHERE uuid = u.uuid OFFSET 0) a"),
+    [uuids],
+  );
   return rows.map(attributeDocument);
 }
 
@@ -291,7 +300,7 @@ export async function eventDocumentPage(sql: Sql, after: number, limit: number):
 }
 
 export async function attributeDocumentPage(sql: Sql, after: number, limit: number): Promise<{ docs: SearchDocument[]; last: number | null }> {
-  const { rows } = await sql.query<AttributeRow>(`${ATTRIBUTE_SELECT} WHERE a.id > $1 ORDER BY a.id LIMIT $2`, [after, limit]);
+  const { rows } = await sql.query<AttributeRow>(ATTRIBUTE_SELECT("(SELECT * FROM attributes WHERE id > $1 ORDER BY id LIMIT $2) a"), [after, limit]);
   return { docs: rows.map(attributeDocument), last: rows.at(-1)?.id ?? null };
 }
 
@@ -344,4 +353,9 @@ export const correlationDocumentId = (source: string, target: string, matchType:
 
 export async function loadCorrelationDocuments(sql: Sql, attributeUuids: string[]): Promise<SearchDocument[]> {
   return (await pairsOfAttributes(sql, attributeUuids)).flatMap(correlationDocuments);
+}
+
+/** The documents of these pairs (by correlation id) that are still stored. */
+export async function loadPairDocuments(sql: Sql, pairIds: number[]): Promise<SearchDocument[]> {
+  return (await pairDetails(sql, pairIds)).flatMap(correlationDocuments);
 }

@@ -1,8 +1,8 @@
 import type { Sql } from "../platform/db/transaction.ts";
 import type { SearchIndex } from "../search/search-index.ts";
-import { attributeUuidsOfEvents, attributeUuidsOfObjects, correlationDocumentId, loadAttributeDocuments, loadCorrelationDocuments, loadEventDocuments } from "./documents.ts";
+import { attributeUuidsOfEvents, attributeUuidsOfObjects, correlationDocumentId, loadAttributeDocuments, loadCorrelationDocuments, loadEventDocuments, loadPairDocuments } from "./documents.ts";
 import { ensureSearchIndices } from "./prepare.ts";
-import { CORRELATION_DELETED, isCorrelationChange } from "../modules/correlations/index.ts";
+import { CORRELATION_CREATED, CORRELATION_DELETED, isCorrelationChange } from "../modules/correlations/index.ts";
 import { isEventTrashChange } from "../modules/changes/index.ts";
 
 const BATCH = 2000;
@@ -17,7 +17,7 @@ interface ChangeRow {
   entity_type: string;
   entity_uuid: string;
   event_uuid: string | null;
-  payload: { fields?: string[]; source_attribute_uuid?: string; target_attribute_uuid?: string; match_type?: string; attribute_uuids?: string[] } | null;
+  payload: { fields?: string[]; correlation_id?: number; source_attribute_uuid?: string; target_attribute_uuid?: string; match_type?: string; attribute_uuids?: string[] } | null;
 }
 
 interface Touched {
@@ -28,6 +28,8 @@ interface Touched {
   wholeObjects: Set<string>;
   /** Attributes whose correlation documents are rewritten from the stored pairs. */
   correlated: Set<string>;
+  /** Pairs created (by correlation id): their two documents are written, if the pair is still stored. */
+  createdPairs: Set<number>;
   /** Correlation documents of removed pairs (both directions). */
   correlationsGone: Set<string>;
   /** Attributes of purged events (retention): their pairs come as correlation records, so they go by id only. */
@@ -46,12 +48,22 @@ function touched(rows: ChangeRow[]): Touched {
   const wholeEvents = new Set<string>();
   const wholeObjects = new Set<string>();
   const correlated = new Set<string>();
+  const createdPairs = new Set<number>();
   const correlationsGone = new Set<string>();
   const purgedAttributes = new Set<string>();
   for (const r of rows) {
     if (isCorrelationChange(r.kind)) {
-      const { source_attribute_uuid: s, target_attribute_uuid: t, match_type: m } = r.payload ?? {};
+      const { correlation_id: id, source_attribute_uuid: s, target_attribute_uuid: t, match_type: m } = r.payload ?? {};
+      // A new pair changes no other document: only its own are written (its attributes' other pairs
+      // are as they were). Records written before the id was in the payload rewrite all pairs of both.
+      if (r.kind === CORRELATION_CREATED && typeof id === "number") {
+        createdPairs.add(id);
+        continue;
+      }
       if (!s || !t || !m) continue;
+      // A removed pair's documents go; the other pairs of its attributes are written again, so that a
+      // pair stored again between the same attributes (same document ids) is back whatever the order
+      // ranges are indexed in.
       if (r.kind === CORRELATION_DELETED) correlationsGone.add(correlationDocumentId(s, t, m)).add(correlationDocumentId(t, s, m));
       correlated.add(s).add(t);
     } else if (r.entity_type === "event") {
@@ -64,6 +76,8 @@ function touched(rows: ChangeRow[]): Touched {
       if (isEventTrashChange(r.kind)) wholeEvents.add(r.entity_uuid);
     } else if (r.entity_type === "attribute") {
       attributes.add(r.entity_uuid);
+      // A created attribute has no pairs yet: each pair it gets comes with its own change record.
+      if (r.kind !== "attribute.created") correlated.add(r.entity_uuid);
       // attribute_count of the event document.
       if (r.event_uuid) events.add(r.event_uuid);
     } else if (r.entity_type === "report" && r.event_uuid) {
@@ -75,8 +89,7 @@ function touched(rows: ChangeRow[]): Touched {
       if (r.kind === "object.updated" && (!fields || fields.some((f) => OBJECT_ACCESS_FIELDS.has(f)))) wholeObjects.add(r.entity_uuid);
     }
   }
-  for (const a of attributes) correlated.add(a);
-  return { events, attributes, wholeEvents, wholeObjects, correlated, correlationsGone, purgedAttributes };
+  return { events, attributes, wholeEvents, wholeObjects, correlated, createdPairs, correlationsGone, purgedAttributes };
 }
 
 /**
@@ -90,7 +103,7 @@ export async function indexChangeRange(sql: Sql, search: SearchIndex, firstId: n
     `SELECT kind, entity_type, entity_uuid::text, event_uuid::text, payload FROM change_records WHERE id BETWEEN $1 AND $2`,
     [firstId, lastId],
   );
-  const { events, attributes, wholeEvents, wholeObjects, correlated, correlationsGone, purgedAttributes } = touched(rows);
+  const { events, attributes, wholeEvents, wholeObjects, correlated, createdPairs, correlationsGone, purgedAttributes } = touched(rows);
   const reindexWhole = [...(wholeEvents.size ? await attributeUuidsOfEvents(sql, [...wholeEvents]) : []), ...(wholeObjects.size ? await attributeUuidsOfObjects(sql, [...wholeObjects]) : [])];
   for (const uuid of reindexWhole) {
     attributes.add(uuid);
@@ -100,7 +113,7 @@ export async function indexChangeRange(sql: Sql, search: SearchIndex, firstId: n
   await syncDocuments(search, "svc-attributes", [...purgedAttributes].filter((u) => !attributes.has(u)), (uuids) => loadAttributeDocuments(sql, uuids), counts);
   const goneAttributes = await syncDocuments(search, "svc-attributes", [...attributes], (uuids) => loadAttributeDocuments(sql, uuids), counts);
   await syncDocuments(search, "svc-events", [...events], (uuids) => loadEventDocuments(sql, uuids), counts);
-  await syncCorrelations(sql, search, [...correlated], [...correlationsGone], goneAttributes, counts);
+  await syncCorrelations(sql, search, [...correlated], [...createdPairs], [...correlationsGone], goneAttributes, counts);
   return counts;
 }
 
@@ -109,7 +122,15 @@ export async function indexChangeRange(sql: Sql, search: SearchIndex, firstId: n
  * written again (values, types and event access fields are copied into them). Pairs of a
  * hard-deleted attribute went with it (foreign key cascade): its documents are found by uuid.
  */
-async function syncCorrelations(sql: Sql, search: SearchIndex, attributeUuids: string[], goneIds: string[], goneAttributes: string[], counts: IndexedCounts): Promise<void> {
+async function syncCorrelations(
+  sql: Sql,
+  search: SearchIndex,
+  attributeUuids: string[],
+  pairIds: number[],
+  goneIds: string[],
+  goneAttributes: string[],
+  counts: IndexedCounts,
+): Promise<void> {
   if (goneIds.length) await search.deleteByIds("svc-correlations", goneIds);
   if (goneAttributes.length) {
     await search.deleteByTerms("svc-correlations", "source_attribute_uuid", goneAttributes);
@@ -121,8 +142,17 @@ async function syncCorrelations(sql: Sql, search: SearchIndex, attributeUuids: s
     if (docs.length) await search.bulkIndex("svc-correlations", docs);
     counts.indexed += docs.length;
   }
+  for (let i = 0; i < pairIds.length; i += BATCH) {
+    const docs = await loadPairDocuments(sql, pairIds.slice(i, i + BATCH));
+    if (docs.length) await search.bulkIndex("svc-correlations", docs);
+    counts.indexed += docs.length;
+  }
 }
 
+/**
+ * Writes the documents of `uuids` batch by batch, reading the next batch from PostgreSQL while the
+ * current one is written to the search backend (the two work on different processes).
+ */
 async function syncDocuments(
   search: SearchIndex,
   index: "svc-events" | "svc-attributes",
@@ -131,11 +161,21 @@ async function syncDocuments(
   counts: IndexedCounts,
 ): Promise<string[]> {
   const goneAll: string[] = [];
-  for (let i = 0; i < uuids.length; i += BATCH) {
-    const batch = uuids.slice(i, i + BATCH);
-    const docs = await load(batch);
+  const batches: string[][] = [];
+  for (let i = 0; i < uuids.length; i += BATCH) batches.push(uuids.slice(i, i + BATCH));
+  const loadAhead = (i: number) => {
+    if (i >= batches.length) return null;
+    const loading = load(batches[i]);
+    // Awaited below; a write that fails first leaves it unawaited, which must not end the process.
+    loading.catch(() => undefined);
+    return loading;
+  };
+  let loading = loadAhead(0);
+  for (let i = 0; i < batches.length; i++) {
+    const docs = await loading!;
+    loading = loadAhead(i + 1);
     const found = new Set(docs.map((d) => d.id));
-    const gone = batch.filter((u) => !found.has(u));
+    const gone = batches[i].filter((u) => !found.has(u));
     if (docs.length) await search.bulkIndex(index, docs);
     if (gone.length) await search.deleteByIds(index, gone);
     counts.indexed += docs.length;
