@@ -726,6 +726,25 @@ describe.skipIf(urls.length === 0)("OpenSearchSearchIndex (real node)", () => {
     await idx.refresh("svc-attributes");
   });
 
+  it("bulk writes with several requests in flight: every document arrives, and a document written twice in one call keeps its last version", async () => {
+    const narrow = new OpenSearchSearchIndex(urls, { prefix, bulkChunk: 1, bulkConcurrency: 4 });
+    try {
+      const ids = Array.from({ length: 24 }, (_, i) => `lane-${i}`);
+      await narrow.bulkIndex("svc-attributes", ids.map((id) => ({ id, source: { uuid: id, value: "lane", "@timestamp": "2024-01-01T00:00:00Z" } })));
+      // One id, 24 versions: requests in flight together could be applied in any order, so these go one by one.
+      await narrow.bulkIndex("svc-attributes", ids.map((_, v) => ({ id: "lane-0", source: { uuid: "lane-0", value: `version-${v}`, "@timestamp": "2024-01-01T00:00:00Z" } })));
+      await narrow.refresh("svc-attributes");
+      const got = await idx.client.mget({ index: idx.indexName("svc-attributes"), body: { ids } });
+      const docs = got.body.docs as { found: boolean; _source?: { value: string } }[];
+      expect(docs.filter((d) => d.found)).toHaveLength(24);
+      expect(docs[0]._source?.value).toBe("version-23");
+      await narrow.deleteByIds("svc-attributes", ids);
+      await narrow.refresh("svc-attributes");
+    } finally {
+      await narrow.close();
+    }
+  });
+
   it("correlations: the pair's audience (both sides) filters, deleteByIds and clear", async () => {
     const docs: SearchDocument[] = [
       ["a", "b", 1, 2, 0, 1],

@@ -52,6 +52,12 @@ export interface OpenSearchSearchIndexOptions {
   refreshOnWrite?: boolean | "wait_for";
   /** Documents per `_bulk` request. Default 1 000. */
   bulkChunk?: number;
+  /**
+   * `_bulk` requests of one write in flight at once. Default 2: one request is indexed by one write
+   * thread of the shard's node, so a second one keeps another core busy while the first is parsed,
+   * analysed or fsynced.
+   */
+  bulkConcurrency?: number;
   /** Client retries on another node after a connection failure. Default 3. */
   maxRetries?: number;
 }
@@ -123,7 +129,7 @@ export class OpenSearchSearchIndex implements SearchIndex {
   async bulkIndex(index: IndexName, docs: SearchDocument[]): Promise<void> {
     const name = this.indexName(index);
     await this.bulk(
-      docs.map((d) => [{ index: { _index: name, _id: d.id } }, d.source]),
+      docs.map((d) => ({ id: d.id, lines: [{ index: { _index: name, _id: d.id } }, d.source] })),
       `bulk index into ${name}`,
     );
   }
@@ -131,7 +137,7 @@ export class OpenSearchSearchIndex implements SearchIndex {
   async deleteByIds(index: IndexName, ids: string[]): Promise<void> {
     const name = this.indexName(index);
     await this.bulk(
-      ids.map((id) => [{ delete: { _index: name, _id: id } }]),
+      ids.map((id) => ({ id, lines: [{ delete: { _index: name, _id: id } }] })),
       `bulk delete from ${name}`,
       true,
     );
@@ -282,32 +288,52 @@ export class OpenSearchSearchIndex implements SearchIndex {
     );
   }
 
-  private async bulk(lines: object[][], what: string, ignoreNotFound = false): Promise<void> {
-    const chunk = this.options.bulkChunk ?? 1000;
-    for (let i = 0; i < lines.length; i += chunk) {
-      const body = lines.slice(i, i + chunk).flat();
-      const res = await this.call(what, () =>
-        this.client.bulk({
-          body,
-          ...(this.options.refreshOnWrite !== undefined ? { refresh: this.options.refreshOnWrite } : {}),
-          ...(this.options.waitForActiveShards !== undefined ? { wait_for_active_shards: this.options.waitForActiveShards } : {}),
-        }),
-      );
-      if (!res.body.errors) continue;
-      const reasons: string[] = [];
-      let failed = 0;
-      for (const item of res.body.items) {
-        const r = Object.values(item)[0];
-        if (!r || !r.error) continue;
-        if (ignoreNotFound && r.status === 404) continue;
-        failed += 1;
-        if (reasons.length < REASONS_SHOWN) {
-          const e = r.error as { type?: string; reason?: string };
-          reasons.push(`${r._id}: ${e.type ?? "error"}: ${e.reason ?? JSON.stringify(r.error)}`);
-        }
+  /**
+   * Sends the actions in chunks, several requests at once when no document appears twice (requests
+   * in flight together may be applied in any order; a repeated id keeps them in sequence).
+   */
+  private async bulk(actions: { id: string; lines: object[] }[], what: string, ignoreNotFound = false): Promise<void> {
+    const size = this.options.bulkChunk ?? 1000;
+    const chunks: object[][] = [];
+    for (let i = 0; i < actions.length; i += size) chunks.push(actions.slice(i, i + size).flatMap((a) => a.lines));
+    const distinct = new Set(actions.map((a) => a.id)).size === actions.length;
+    const width = distinct ? Math.max(1, this.options.bulkConcurrency ?? 2) : 1;
+    let next = 0;
+    let failed = false;
+    // A failed request stops the other lanes: the write is retried whole (it is idempotent).
+    const lane = async () => {
+      try {
+        while (next < chunks.length && !failed) await this.bulkRequest(chunks[next++], what, ignoreNotFound);
+      } catch (err) {
+        failed = true;
+        throw err;
       }
-      if (failed > 0) throw new Error(`${what}: ${failed} of ${res.body.items.length} items failed: ${reasons.join("; ")}`);
+    };
+    await Promise.all(Array.from({ length: Math.min(width, chunks.length) }, lane));
+  }
+
+  private async bulkRequest(body: object[], what: string, ignoreNotFound: boolean): Promise<void> {
+    const res = await this.call(what, () =>
+      this.client.bulk({
+        body,
+        ...(this.options.refreshOnWrite !== undefined ? { refresh: this.options.refreshOnWrite } : {}),
+        ...(this.options.waitForActiveShards !== undefined ? { wait_for_active_shards: this.options.waitForActiveShards } : {}),
+      }),
+    );
+    if (!res.body.errors) return;
+    const reasons: string[] = [];
+    let failed = 0;
+    for (const item of res.body.items) {
+      const r = Object.values(item)[0];
+      if (!r || !r.error) continue;
+      if (ignoreNotFound && r.status === 404) continue;
+      failed += 1;
+      if (reasons.length < REASONS_SHOWN) {
+        const e = r.error as { type?: string; reason?: string };
+        reasons.push(`${r._id}: ${e.type ?? "error"}: ${e.reason ?? JSON.stringify(r.error)}`);
+      }
     }
+    if (failed > 0) throw new Error(`${what}: ${failed} of ${res.body.items.length} items failed: ${reasons.join("; ")}`);
   }
 
   /** Runs a client call; connection failures become `SearchQueryError(kind "unavailable")`. */
