@@ -35,7 +35,8 @@ export function toolResult(summary: string, data: Record<string, unknown>): Call
 export function toolError(thrown: unknown, log: Logger, tool: string): CallToolResult {
   // A service names its own fields; to the model they are the tool's arguments.
   const err = thrown instanceof InputError ? thrown.located((field) => ["arguments", ...field]) : thrown;
-  if (err instanceof AppError && (err.status < 500 || err.code === "search_timeout" || err.code === "search_unavailable")) {
+  // A remote MISP's failure is the server tools' answer in words (the service names the remote, never its key).
+  if (err instanceof AppError && (err.status < 500 || err.code === "search_timeout" || err.code === "search_unavailable" || err.code === "upstream_unavailable")) {
     const body = err.toBody();
     const detail = typeof body.detail === "string" ? body.detail : JSON.stringify(body.detail);
     const retry = err.headers["Retry-After"];

@@ -33,6 +33,11 @@ export const TOOL_SCOPES: Record<McpToolName, readonly string[]> = {
   create_event: ["events:create", "events:read"],
   add_attributes: ["attributes:create"],
   export: ["exports:create", "exports:read"],
+  list_servers: ["servers:read"],
+  test_server_connection: ["servers:test"],
+  preview_server_pull: ["servers:read"],
+  // A pull writes as the organisation's sync import (servers.policy.ts PULL_SCOPES).
+  pull_server: ["servers:pull", "events:create", "events:sync"],
 };
 
 /**

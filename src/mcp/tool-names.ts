@@ -26,6 +26,10 @@ export const MCP_TOOL_NAMES = [
   "create_event",
   "add_attributes",
   "export",
+  "list_servers",
+  "test_server_connection",
+  "preview_server_pull",
+  "pull_server",
 ] as const;
 
 export type McpToolName = (typeof MCP_TOOL_NAMES)[number];

@@ -14,6 +14,7 @@ import { timeRangeOf, timeRangeShape } from "./time-range.ts";
 import { hitOut, READ_ONLY, UUID, wrap, type ToolContext } from "./tool-kit.ts";
 import { registerHuntTools } from "./tools-hunts.ts";
 import { registerIntelTools } from "./tools-intel.ts";
+import { registerServerTools } from "./tools-servers.ts";
 import { registerUserTools } from "./tools-user.ts";
 import { registerWriteTools } from "./tools-write.ts";
 
@@ -191,4 +192,5 @@ export function registerTools(server: McpServer, runtime: Runtime): void {
   registerHuntTools(server, runtime);
   registerUserTools(server, runtime);
   registerWriteTools(server, runtime);
+  registerServerTools(server, runtime);
 }

@@ -8,11 +8,13 @@
  * key never appears in any answer, error or stored column; hostile inputs are 4xx.
  */
 import crypto from "node:crypto";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import http from "node:http";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "../support/app.ts";
 import { createOrganisation, createUser, loginAdmin, type TestUser } from "../support/fixtures.ts";
+import { connectMcp, toolOk, toolRefused } from "../support/mcp-client.ts";
 import { eventually } from "../support/process.ts";
 
 const SYNC_SCOPES = ["events:read", "events:create", "events:update", "events:sync", "events:publish", "attributes:read", "tags:read", "tags:create", "sightings:read", "users:me"];
@@ -506,5 +508,46 @@ describe("another organisation, schedules and GraphQL", { timeout: 120_000 }, ()
     const run = await gql(`mutation($id: Int!) { pullServer(id: $id) { id task status } }`, { id });
     expect(run.data.pullServer).toMatchObject({ task: "server_pull" });
     expect(JSON.stringify(await gql(`{ servers { total items { id url authkeySet } } }`))).not.toContain(b.syncKey);
+  });
+});
+
+describe("the servers' MCP tools", { timeout: 120_000 }, () => {
+  const clients: Client[] = [];
+  afterAll(async () => {
+    await Promise.all(clients.map((c) => c.close()));
+  });
+
+  it("list, test, preview and pull through the MCP SDK client, as the REST routes do, within the organisation", async () => {
+    const server = await addServer(a, b, { pull_rules: { since: now() - 5 } });
+    const id = uuid();
+    await importEvent(b, { uuid: id, info: "pulled over MCP", distribution: 3 });
+    const mcp = await connectMcp(a.app.url, a.admin.token, clients);
+
+    const listed = await toolOk(mcp, "list_servers", { size: 100 });
+    expect(listed.servers.map((s: { id: number }) => s.id)).toContain(server.id);
+    expect(JSON.stringify(listed)).not.toContain(b.syncKey);
+    const tested = await toolOk(mcp, "test_server_connection", { server_id: server.id });
+    expect(tested).toMatchObject({ ok: true, perm_sync: true, organisation: { name: "Alpha Org (sync)" } });
+    const preview = await toolOk(mcp, "preview_server_pull", { server_id: server.id, limit: 10 });
+    expect(preview.events.map((e: { uuid: string }) => e.uuid)).toContain(id);
+    expect((await getEvent(a, id)).status).toBe(404);
+    const started = await toolOk(mcp, "pull_server", { server_id: server.id });
+    expect(started.task).toMatchObject({ name: "server_pull" });
+    expect((await finished(a, started.task.id)).status).toBe("succeeded");
+    expect((await getEvent(a, id)).body).toMatchObject({ uuid: id, orgc: { name: "Bravo Org" } });
+
+    // Hostile arguments and another organisation's caller: tool errors, never a crash.
+    for (const bad of [0, -1, 2_147_483_648, "1", null]) await toolRefused(mcp, "test_server_connection", { server_id: bad });
+    await toolRefused(mcp, "preview_server_pull", { server_id: server.id, limit: 100_000 });
+    expect(await toolRefused(mcp, "pull_server", { server_id: 2_147_483_647 })).toMatch(/not_found|not found/i);
+    const otherOrg = await createOrganisation(a.app, a.admin);
+    const stranger = await createUser(a.app, a.admin, ["servers:read", "servers:test", "servers:pull", "events:read", "events:create", "events:sync", "mcp:*"], otherOrg);
+    const theirs = await connectMcp(a.app.url, stranger.token, clients);
+    expect((await toolOk(theirs, "list_servers", {})).servers).toEqual([]);
+    for (const tool of ["test_server_connection", "preview_server_pull", "pull_server"]) expect(await toolRefused(theirs, tool, { server_id: server.id })).toMatch(/not_found|not found/i);
+    // Without servers:* the tools are refused before anything is looked up.
+    const noServers = await createUser(a.app, a.admin, ["events:read", "mcp:*"]);
+    const plain = await connectMcp(a.app.url, noServers.token, clients);
+    expect(await toolRefused(plain, "list_servers", {})).toMatch(/insufficient_scope|scope/i);
   });
 });

@@ -2,6 +2,7 @@ import type { McpToolName } from "../../../src/mcp/tool-names.ts";
 import type { CaseContext, Expectation } from "./expectations.ts";
 import type { GraphqlCase } from "./graphql.ts";
 import type { RestCase } from "./rest.ts";
+import { aServer, nameOf as serverName } from "./servers.cases.ts";
 import type { CrossOrgWorld } from "./world.ts";
 
 /**
@@ -72,6 +73,11 @@ export const mcpTools: McpToolRow[] = [
     b: "hidden", validator: { status: 200 },
   },
   { tool: "export", args: ({ w }) => ({ name: w.unique("B export"), query: "type:domain" }), b: "own", validator: { status: 200 } },
+  // A's sync server (its remote a documentation address the address policy refuses: the preview is 503 to the validator).
+  { tool: "list_servers", args: async ({ w }) => (await aServer(w), { size: 100 }), b: "filtered", validator: { status: 200 }, validatorFinds: (w) => [serverName(w)] },
+  { tool: "test_server_connection", args: async ({ w }) => ({ server_id: await aServer(w) }), b: "hidden", validator: { status: 200 } },
+  { tool: "preview_server_pull", args: async ({ w }) => ({ server_id: await aServer(w) }), b: "hidden", validator: { status: 503 } },
+  { tool: "pull_server", args: async ({ w }) => ({ server_id: await aServer(w) }), b: "hidden", validator: { status: 200 } },
 ];
 
 /** A's shared event (B reads it, not its distribution-0 attributes and object) and a value only A may see correlate. */

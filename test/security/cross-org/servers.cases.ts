@@ -13,14 +13,14 @@ import type { CrossOrgWorld } from "./world.ts";
 const servers = new WeakMap<CrossOrgWorld, { id: number }>();
 const REMOTE = "http://192.0.2.10/misp/";
 
-const nameOf = (w: CrossOrgWorld) => `servers-A-${w.tag}`;
+export const nameOf = (w: CrossOrgWorld) => `servers-A-${w.tag}`;
 
 async function newServer(w: CrossOrgWorld, name: string): Promise<number> {
   return (await w.call("site", "POST", "/servers/", { name, url: REMOTE, authkey: `a-sync-key-${w.tag}-0123456789`, org_id: w.a.org.id })).id;
 }
 
 /** A's server, added once per world. */
-async function aServer(w: CrossOrgWorld): Promise<number> {
+export async function aServer(w: CrossOrgWorld): Promise<number> {
   let s = servers.get(w);
   if (!s) servers.set(w, (s = { id: await newServer(w, nameOf(w)) }));
   return s.id;

@@ -53,6 +53,18 @@ function owners(w: MatrixWorld): Promise<OwnersThings> {
   return t;
 }
 
+const servers = new WeakMap<MatrixWorld, Promise<number>>();
+
+/** A sync server of the administrator's organisation (no built-in role but theirs holds servers:*), made once per world. */
+function syncServer(w: MatrixWorld): Promise<number> {
+  let s = servers.get(w);
+  if (!s) {
+    s = call(w, w.admin.token, "POST", "/servers/", { name: w.unique("mcp server"), url: "http://192.0.2.10/misp/", authkey: "matrix-key-0123456789" }).then((b) => b.id as number);
+    servers.set(w, s);
+  }
+  return s;
+}
+
 /** ATT&CK from GALAXY_SOURCE, imported once per world by the administrator. */
 function attack(w: MatrixWorld): Promise<void> {
   let g = galaxies.get(w);
@@ -93,4 +105,9 @@ export const mcpToolCases: McpToolCase[] = [
     expect: adminOnly,
   },
   { tool: "export", args: (w) => ({ name: w.unique("mcp export"), query: "type:domain" }), expect: adminOnly },
+  { tool: "list_servers", args: () => ({}), expect: adminOnly },
+  { tool: "test_server_connection", args: async (w) => ({ server_id: await syncServer(w) }), expect: adminOnly },
+  // The server's remote is a documentation address the feeds' address policy refuses: 503 naming it.
+  { tool: "preview_server_pull", args: async (w) => ({ server_id: await syncServer(w) }), expect: expectFor.adminOnly(503) },
+  { tool: "pull_server", args: async (w) => ({ server_id: await syncServer(w) }), expect: adminOnly },
 ];
