@@ -1,6 +1,5 @@
 import { hasScope, type Principal } from "../../src/auth/principal.ts";
 import type { EventView } from "../../src/modules/events/index.ts";
-import { AppError } from "../../src/platform/errors.ts";
 import type { SearchHit } from "../../src/search/search-index.ts";
 import type { Services } from "../../src/services.ts";
 import { mispAttribute, mispEventIndexItem, mispTagOfView } from "./misp-shapes.ts";
@@ -14,29 +13,12 @@ import { searchWindow } from "./rest-search-query.ts";
 type Json = Record<string, unknown>;
 const SIGHTING_TYPES: Record<string, string> = { sighting: "0", "false-positive": "1", expiration: "2" };
 
-/** A hit gone or hidden since the search (deleted, access changed) is left out; any other failure is the request's. */
-const unlessGone = (err: unknown): null => {
-  if (err instanceof AppError && (err.code === "not_found" || err.code === "forbidden")) return null;
-  throw err;
-};
-
 /** Reads done a batch at a time: a page of thousands must not queue thousands of queries on the pool at once. */
 const BATCH = 32;
 async function inBatches<T, R>(items: T[], fn: (item: T) => Promise<R>): Promise<R[]> {
   const out: R[] = [];
   for (let i = 0; i < items.length; i += BATCH) out.push(...(await Promise.all(items.slice(i, i + BATCH).map(fn))));
   return out;
-}
-
-/** Loads per request: an event or object read once however many attributes name it. */
-class Cache<T> {
-  private readonly items = new Map<string, Promise<T | null>>();
-  constructor(private readonly load: (key: string) => Promise<T>) {}
-  get(key: string): Promise<T | null> {
-    let item = this.items.get(key);
-    if (!item) this.items.set(key, (item = this.load(key).catch(unlessGone)));
-    return item;
-  }
 }
 
 /** The csv columns MISP adds for an attribute's object and, with includeContext, its event. */
@@ -51,20 +33,20 @@ const keepDeleted = (f: RestSearchFilters) => (deleted: boolean) => (f.deleted =
 /**
  * attributes/restSearch: each hit as MISP's Attribute, with what the include* options add; for csv
  * (`csv`) also its object's and event's columns. What the caller's scopes do not cover (objects,
- * sightings, correlations) is left out rather than refusing the search.
+ * sightings, correlations) is left out rather than refusing the search. The object's columns come
+ * with the attribute's read: who may read an attribute may read its object (the object's level is
+ * part of the attribute's rule).
  */
 export async function loadAttributes(services: Services, p: Principal, hits: SearchHit[], f: RestSearchFilters, csv: boolean): Promise<LoadedAttribute[]> {
   const needEvent = Boolean(f.includeEventTags || f.includeContext);
   const needObject = csv && hasScope(p, "objects:read");
   const withSightings = f.includeSightings && hasScope(p, "sightings:read");
-  const objects = new Cache((uuid) => services.objects.get(p, uuid));
   const views = await services.attributes.getMany(p, hits.map((h) => h.id));
   const events = needEvent ? new Map((await services.events.getMany(p, [...new Set(views.map((a) => a.eventUuid))])).map((e) => [e.uuid, e])) : null;
   const correlations = f.includeCorrelations ? await services.correlations.ofAttributes(p, views.map((a) => a.uuid)) : null;
   return inBatches(views, async (a) => {
     const json: Json = mispAttribute(a);
     const event = events?.get(a.eventUuid) ?? null;
-    const object = needObject && a.objectUuid ? await objects.get(a.objectUuid) : null;
     if (f.includeEventUuid) json.event_uuid = a.eventUuid;
     if (f.includeEventTags && event) json.Tag = [...(json.Tag as Json[]), ...event.tags.map((t) => ({ ...mispTagOfView(t), inherited: 1 }))];
     if (f.includeContext && event) json.Event = mispEventIndexItem(event);
@@ -82,7 +64,7 @@ export async function loadAttributes(services: Services, p: Principal, hits: Sea
     }
     const columns: CsvExtra = {
       ...(a.objectUuid ? { object_uuid: a.objectUuid } : {}),
-      ...(object ? { object_name: object.name, "object_meta-category": object.metaCategory } : {}),
+      ...(needObject && a.objectUuid ? { object_name: a.objectName, "object_meta-category": a.objectMetaCategory } : {}),
       ...(event && f.includeContext ? eventContext(event) : {}),
     };
     return { json, csv: columns };

@@ -27,6 +27,9 @@ export interface AttributeView {
   objectDistribution: number | null;
   objectSharingGroupId: number | null;
   objectRelation: string | null;
+  /** Its object's name and meta-category (null outside any object): MISP's csv columns. */
+  objectName: string | null;
+  objectMetaCategory: string | null;
   type: string;
   category: string;
   value: string;
@@ -58,7 +61,7 @@ export const ATTRIBUTE_FROM = `FROM attributes a JOIN events e ON e.id = a.event
 const ATTRIBUTE_SELECT = `
   SELECT a.id::text, a.uuid::text, a.event_id, a.object_id, a.object_relation, a.type, a.category, a.value, a.value1, a.value2,
          a.to_ids, a.comment, a.distribution, a.sharing_group_id, a.timestamp, a.first_seen, a.last_seen, a.deleted,
-         a.disable_correlation, a.warnings, o.uuid::text AS object_uuid, o.distribution AS object_distribution, o.sharing_group_id AS object_sharing_group_id, e.uuid::text AS event_uuid, e.info AS event_info,
+         a.disable_correlation, a.warnings, o.uuid::text AS object_uuid, o.name AS object_name, o.meta_category AS object_meta_category, o.distribution AS object_distribution, o.sharing_group_id AS object_sharing_group_id, e.uuid::text AS event_uuid, e.info AS event_info,
          e.distribution AS event_distribution, e.sharing_group_id AS event_sharing_group_id, e.org_id AS event_org_id, e.orgc_id AS event_orgc_id, ${TAGS_JSON} AS tags
     ${ATTRIBUTE_FROM}`;
 
@@ -85,6 +88,8 @@ interface AttributeRow {
   disable_correlation: boolean;
   warnings: Warning[];
   object_uuid: string | null;
+  object_name: string | null;
+  object_meta_category: string | null;
   object_distribution: number | null;
   object_sharing_group_id: number | null;
   event_uuid: string;
@@ -107,6 +112,8 @@ function toAttributeView(r: AttributeRow): AttributeView {
     objectDistribution: r.object_distribution,
     objectSharingGroupId: r.object_sharing_group_id,
     objectRelation: r.object_relation,
+    objectName: r.object_name,
+    objectMetaCategory: r.object_meta_category,
     type: r.type,
     category: r.category,
     value: r.value,
