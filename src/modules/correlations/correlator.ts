@@ -14,7 +14,14 @@ import {
   type PairRow,
 } from "./correlation-store.ts";
 
+/** Attributes per transaction of a rebuild (its progress moves by one batch at a time). */
 export const CORRELATION_BATCH = 1000;
+/**
+ * Attributes of a change range per transaction: a range holds at most 5,000 records (the change
+ * log's chunk), so a feed's range correlates in one transaction and its new pairs make one range of
+ * records, not five (each of which the indexer, the notifier and the correlator then read as a job).
+ */
+const RANGE_BATCH = 5000;
 export const CORRELATION_CREATED = "attribute.correlation.created";
 export const CORRELATION_DELETED = "attribute.correlation.deleted";
 /** Change records of pairs: the correlation job skips them, the indexer writes their documents. */
@@ -149,9 +156,9 @@ export async function correlateChangeRange(pool: pg.Pool, firstId: number, lastI
   const counts: CorrelationCounts = { attributes: ids.length, created: 0, removed: 0 };
   if (ids.length === 0 && goneValues.length === 0) return counts;
   const settings = await loadSettings(pool);
-  const batches = Math.max(Math.ceil(ids.length / CORRELATION_BATCH), Math.ceil(goneValues.length / CORRELATION_BATCH));
+  const batches = Math.max(Math.ceil(ids.length / RANGE_BATCH), Math.ceil(goneValues.length / RANGE_BATCH));
   for (let b = 0; b < batches; b++) {
-    const slice = (list: (number | string)[]) => list.slice(b * CORRELATION_BATCH, (b + 1) * CORRELATION_BATCH);
+    const slice = (list: (number | string)[]) => list.slice(b * RANGE_BATCH, (b + 1) * RANGE_BATCH);
     const outcome = await correlateInTransaction(pool, slice(ids) as number[], settings, undefined, slice(goneValues) as string[]);
     counts.created += outcome.created.length;
     counts.removed += outcome.removed.length;
