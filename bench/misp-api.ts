@@ -21,6 +21,8 @@
  * runs interleaved; median and p95 (nearest rank) in ms, ratio of the medians (goal: at most 1.5):
  *   - value lookup: events/restSearch {value, limit 50} and attributes/restSearch {value, limit 50}
  *     / attributes/search value.keyword:"v" (the attribute hits name their events);
+ *   - value in other case: attributes/restSearch {value: a domain in capitals} / the exact value in
+ *     its own case (restSearch ignores case as MISP, a regular expression of both cases per letter);
  *   - tag + time range: events/restSearch {tags, from, to, limit 50} / events/search tags.name.keyword
  *     AND date:[from TO to];
  *   - last 1d: events/restSearch {last: "1d", limit 50} / events/search publish_timestamp:>=now-1d.
@@ -168,6 +170,8 @@ try {
   const tagQuery = `tags.name.keyword:"${tag}" AND date:[${range.from} TO ${range.to}]`;
   const lastQuery = `publish_timestamp:>=${now - DAY}`;
   const valueQuery = `value.keyword:"${NEEDLE}"`;
+  // Attribute 1 of event 0, a domain, asked for in capitals: MISP's value match ignores case.
+  const domain = `h${crypto.createHash("sha256").update("bench 1").digest("hex").slice(0, 10)}.example.com`;
   const nativeEventsOf = async (target: string, query: string) =>
     (await native(target, query)).results.map((h) => (target === "events" ? h._id : String(h._source.event_uuid)));
   const pairs = [
@@ -177,6 +181,11 @@ try {
       name: "value lookup, attributes/restSearch",
       rest: async () => (await misp("attributes/restSearch", { value: NEEDLE, limit: LIMIT, includeEventUuid: 1 })).response.Attribute.map((a: { event_uuid: string }) => a.event_uuid),
       native: () => nativeEventsOf("attributes", valueQuery),
+    },
+    {
+      name: "value in other case, attributes/restSearch",
+      rest: async () => (await misp("attributes/restSearch", { value: domain.toUpperCase(), limit: LIMIT, includeEventUuid: 1 })).response.Attribute.map((a: { event_uuid: string }) => a.event_uuid),
+      native: () => nativeEventsOf("attributes", `value.keyword:"${domain}"`),
     },
     { name: "tag + time range, events/restSearch (full)", rest: async () => eventUuids(await misp("events/restSearch", { tags: tag, ...range, limit: LIMIT })), native: () => nativeEventsOf("events", tagQuery) },
     { name: "tag + time range, events/restSearch (metadata)", rest: async () => eventUuids(await misp("events/restSearch", { tags: tag, ...range, limit: LIMIT, metadata: 1 })), native: () => nativeEventsOf("events", tagQuery) },
