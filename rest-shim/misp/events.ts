@@ -1,6 +1,6 @@
 import crypto from "node:crypto";
 import { z } from "zod";
-import type { Principal } from "../../src/auth/principal.ts";
+import { hasScope, isAdmin, type Principal } from "../../src/auth/principal.ts";
 import { errors, parseInput, type ValidationIssue } from "../../src/platform/errors.ts";
 import type { Services } from "../../src/services.ts";
 import { IMPORT_BODY_LIMIT } from "../routes/events.ts";
@@ -15,12 +15,38 @@ const now = () => Math.floor(Date.now() / 1000);
 
 /** `/metadata:1`: the event without its attributes, objects and reports. */
 const metadataParam = namedParams({ metadata: mispBool.optional() });
+/** MISP's `deleted`: 0 (default) the live elements, 1 both, a list of 0 and 1 those states (`[1]`: the soft-deleted only). */
+const deletedParam = z.union([mispBool, z.array(z.union([z.literal(0), z.literal(1), z.enum(["0", "1"])])).min(1).max(2)]).transform((d): Set<boolean> => {
+  if (typeof d === "boolean") return new Set(d ? [false, true] : [false]);
+  return new Set(d.map((v) => v === 1 || v === "1"));
+});
+const viewParams = namedParams({ metadata: mispBool.optional(), deleted: deletedParam.optional() });
 /** What PyMISP's get_event posts to events/view. */
-const viewBody = namedParams({ metadata: mispBool.optional(), deleted: z.union([mispBool, z.array(z.union([z.literal(0), z.literal(1)]))]).optional(), extended: mispBool.optional() });
+const viewBody = namedParams({ metadata: mispBool.optional(), deleted: deletedParam.optional(), extended: mispBool.optional() });
+
+type Json = Record<string, unknown>;
+
+/**
+ * The event's attributes, objects (and theirs) and reports in the states `deleted` asks for, as
+ * MISP's fetchEvent: soft-deleted ones only to the event's organisation, sync users and
+ * administrators; others get the live ones whatever they ask.
+ */
+function inStates(event: Json, states: Set<boolean>, seesDeleted: boolean): Json {
+  const wanted = seesDeleted ? states : new Set([false].filter((s) => states.has(s)));
+  const keep = (list: unknown) => (Array.isArray(list) ? (list as Json[]).filter((x) => wanted.has(x.deleted === true || x.deleted === "1" || x.deleted === 1)) : list);
+  const objects = keep(event.Object);
+  return {
+    ...event,
+    ...(event.Attribute !== undefined ? { Attribute: keep(event.Attribute) } : {}),
+    ...(Array.isArray(objects) ? { Object: (objects as Json[]).map((o) => ({ ...o, Attribute: keep(o.Attribute) })) } : {}),
+    ...(event.EventReport !== undefined ? { EventReport: keep(event.EventReport) } : {}),
+  };
+}
 
 /** The event as MISP answers it: its MISP JSON with the numeric ids; `errors` names the attributes left out. */
-async function answer(services: Services, p: Principal | null, uuid: string, metadata: boolean | undefined, skipped: ValidationIssue[] = []) {
+async function answer(services: Services, p: Principal | null, uuid: string, metadata: boolean | undefined, skipped: ValidationIssue[] = [], view?: { deleted: Set<boolean>; orgId: number }) {
   const out = await services.events.exportMisp(p, uuid, { ids: true });
+  if (view) out.Event = inStates(out.Event, view.deleted, p !== null && (isAdmin(p) || hasScope(p, "events:sync") || p.orgId === view.orgId));
   if (metadata) {
     const { Attribute: _a, Object: _o, EventReport: _r, ...meta } = out.Event;
     out.Event = meta;
@@ -112,17 +138,18 @@ export const mispEventRoutes = [
     defineMispRoute({
       method, path: "/misp/events/view/{event_id}", operationId: method === "GET" ? "mispViewEvent" : "mispViewEventByPost",
       summary: method === "GET"
-        ? "MISP events/view: an event by numeric id or uuid, in MISP JSON with its ids (HEAD: 200 or 404); /metadata:1 without attributes"
-        : "MISP events/view by POST, as PyMISP's get_event sends it with deleted or extended in the body: the same event (deleted attributes are in the answer with deleted true; extended events are not kept)",
-      scopes: ["events:read"], params: eventParam, query: metadataParam, status: 200, response: MispEventSchema, misp: MESSAGES,
+        ? "MISP events/view: an event by numeric id or uuid, in MISP JSON with its ids (HEAD: 200 or 404); /metadata:1 without attributes; its live attributes, objects and reports, or as /deleted:1 (both) asks"
+        : "MISP events/view by POST, as PyMISP's get_event sends it: deleted 0 (default: live attributes, objects and reports), 1 or [0, 1] (soft-deleted ones too, with deleted true), [1] (the soft-deleted only); soft-deleted ones only to the event's organisation, sync users and administrators, as MISP. extended is accepted and adds nothing: events extending this one are not merged in",
+      scopes: ["events:read"], params: eventParam, query: viewParams, status: 200, response: MispEventSchema, misp: MESSAGES,
       ...(method === "POST" ? { body: z.unknown() } : {}),
       handler: async ({ principal, params, query, body, services }) => {
-        // The body's deleted and extended are checked and change nothing (see the summary).
-        const fromBody = method === "POST" ? parseInput(viewBody, body ?? {}).metadata : undefined;
+        const fromBody = method === "POST" ? parseInput(viewBody, body ?? {}) : {};
         const uuid = await eventUuidOf(services, principal, params.event_id);
+        const event = await services.events.get(principal, uuid);
         // MISP has no soft-deleted events: one deleted through our own API is gone for MISP clients.
-        if ((await services.events.get(principal, uuid)).deleted) throw errors.notFound("Event");
-        return answer(services, principal, uuid, query.metadata ?? fromBody);
+        if (event.deleted) throw errors.notFound("Event");
+        const deleted = fromBody.deleted ?? query.deleted ?? new Set([false]);
+        return answer(services, principal, uuid, query.metadata ?? fromBody.metadata, [], { deleted, orgId: event.orgId });
       },
     }),
   ),

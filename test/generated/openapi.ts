@@ -1275,10 +1275,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** MISP events/view: an event by numeric id or uuid, in MISP JSON with its ids (HEAD: 200 or 404); /metadata:1 without attributes */
+        /** MISP events/view: an event by numeric id or uuid, in MISP JSON with its ids (HEAD: 200 or 404); /metadata:1 without attributes; its live attributes, objects and reports, or as /deleted:1 (both) asks */
         get: operations["mispViewEvent"];
         put?: never;
-        /** MISP events/view by POST, as PyMISP's get_event sends it with deleted or extended in the body: the same event (deleted attributes are in the answer with deleted true; extended events are not kept) */
+        /** MISP events/view by POST, as PyMISP's get_event sends it: deleted 0 (default: live attributes, objects and reports), 1 or [0, 1] (soft-deleted ones too, with deleted true), [1] (the soft-deleted only); soft-deleted ones only to the event's organisation, sync users and administrators, as MISP. extended is accepted and adds nothing: events extending this one are not merged in */
         post: operations["mispViewEventByPost"];
         delete?: never;
         options?: never;
@@ -8974,6 +8974,7 @@ export interface operations {
     mispViewEvent: {
         parameters: {
             query?: {
+                deleted?: (boolean | 0 | 1 | ("0" | "1" | "true" | "false" | "True" | "False")) | (0 | 1 | ("0" | "1"))[];
                 metadata?: boolean | 0 | 1 | ("0" | "1" | "true" | "false" | "True" | "False");
             };
             header?: never;
@@ -9008,6 +9009,7 @@ export interface operations {
     mispViewEventByPost: {
         parameters: {
             query?: {
+                deleted?: (boolean | 0 | 1 | ("0" | "1" | "true" | "false" | "True" | "False")) | (0 | 1 | ("0" | "1"))[];
                 metadata?: boolean | 0 | 1 | ("0" | "1" | "true" | "false" | "True" | "False");
             };
             header?: never;

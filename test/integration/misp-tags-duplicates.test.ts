@@ -2,7 +2,8 @@
  * MISP API answers that need the worker's indexing or compare with what is stored (issue 26): tags/view
  * counts (count: events carrying the tag, attribute_count: attributes carrying it themselves, of what
  * the caller reads, the latter from the search indices), attributes/add refusing a duplicate as MISP
- * does (or updating it with breakOnDuplicate:0), and free text whose defanging has spaces in it.
+ * does (or updating it with breakOnDuplicate:0), free text whose defanging has spaces in it, and
+ * events/view's `deleted` as PyMISP's get_event sends it.
  */
 import crypto from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -123,5 +124,33 @@ describe("tags/view", () => {
     expect(missing.status).toBe(405);
     expect(missing.body).toMatchObject({ name: "Invalid Tag", message: "Invalid Tag" });
     expect((await misp(key, "GET", "tags/view/abc")).status).toBe(404);
+  });
+});
+
+describe("events/view and deleted", () => {
+  it("answers the live elements by default, both with deleted 1 or [0, 1], the soft-deleted only with [1]; others' soft-deleted never", async () => {
+    const res = await misp(key, "POST", "events/add", { Event: { info: `${run} deleted states`, distribution: "3", Attribute: [{ type: "domain", value: `live-${run}.example.org` }, { type: "domain", value: `gone-${run}.example.org` }] } });
+    expect(res.status, res.text).toBe(200);
+    const e = res.body.Event;
+    const gone = e.Attribute.find((a: { value: string }) => a.value.startsWith("gone-"));
+    expect((await misp(key, "POST", `attributes/delete/${gone.id}`, {})).status).toBe(200);
+    const values = (r: { body: { Event: { Attribute: { value: string; deleted: boolean }[] } } }) => r.body.Event.Attribute.map((a) => `${a.value.split("-")[0]}${a.deleted ? " (deleted)" : ""}`).sort();
+
+    expect(values(await misp(key, "GET", `events/view/${e.id}`))).toEqual(["live"]);
+    expect(values(await misp(key, "GET", `events/view/${e.uuid}/deleted:1`))).toEqual(["gone (deleted)", "live"]);
+    expect(values(await misp(key, "POST", `events/view/${e.id}`, { deleted: true }))).toEqual(["gone (deleted)", "live"]);
+    expect(values(await misp(key, "POST", `events/view/${e.id}`, { deleted: [0, 1] }))).toEqual(["gone (deleted)", "live"]);
+    expect(values(await misp(key, "POST", `events/view/${e.id}`, { deleted: [1] }))).toEqual(["gone (deleted)"]);
+    expect(values(await misp(key, "POST", `events/view/${e.id}`, { deleted: 0, extended: 1 }))).toEqual(["live"]);
+    // Another organisation reads the shared event, never what its creator deleted.
+    expect(values(await misp(otherKey, "POST", `events/view/${e.uuid}`, { deleted: 1 }))).toEqual(["live"]);
+    expect(values(await misp(otherKey, "POST", `events/view/${e.uuid}`, { deleted: [1] }))).toEqual([]);
+
+    for (const bad of [{ deleted: "maybe" }, { deleted: [2] }, { deleted: [] }, { deleted: { a: 1 } }, { extended: "x" }]) {
+      const refused = await misp(key, "POST", `events/view/${e.id}`, bad);
+      expect(refused.status, `${JSON.stringify(bad)}: ${refused.text}`).toBe(400);
+      expect(refused.body).toMatchObject({ name: "Bad Request", url: `/misp/events/view/${e.id}` });
+    }
+    expect((await misp(key, "GET", `events/view/${e.id}/deleted:maybe`)).status).toBe(400);
   });
 });

@@ -112,7 +112,8 @@ export function emptyPullCounts(cursor: number): PullCounts {
  * what the import refuses is counted in `counts.rejections`. Returns false when the remote does not have it.
  */
 export async function pullEvent(x: SyncContext, uuid: string, counts: PullCounts, expected?: number): Promise<boolean> {
-  const doc = await x.client.find(`events/view/${uuid}`);
+  // Soft-deleted elements too (MISP's pull asks deleted [0, 1]), so that deletions reach the copy here.
+  const doc = await x.client.find(`events/view/${uuid}/deleted:1`);
   if (doc === null) {
     if (expected !== undefined) reject(counts, uuid, "the remote listed it but does not show it");
     return false;
