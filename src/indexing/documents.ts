@@ -300,7 +300,7 @@ export async function eventDocumentPage(sql: Sql, after: number, limit: number):
 }
 
 export async function attributeDocumentPage(sql: Sql, after: number, limit: number): Promise<{ docs: SearchDocument[]; last: number | null }> {
-  const { rows } = await sql.query<AttributeRow>(ATTRIBUTE_SELECT("(SELECT * FROM attributes WHERE id > $1 ORDER BY id LIMIT $2) a"), [after, limit]);
+  const { rows } = await sql.query<AttributeRow>(`${ATTRIBUTE_SELECT("(SELECT * FROM attributes WHERE id > $1 ORDER BY id LIMIT $2) a")} ORDER BY a.id`, [after, limit]);
   return { docs: rows.map(attributeDocument), last: rows.at(-1)?.id ?? null };
 }
 
