@@ -15,8 +15,13 @@ export function databaseUrl(name: string): string {
   return u.toString();
 }
 
-/** Template name changes whenever a migration changes, so a stale template is never reused. */
+/**
+ * Template name changes whenever a migration changes, so a stale template is never reused. A test run
+ * keeps the one its global setup built (TEST_TEMPLATE_DATABASE, passed to the workers): a migration
+ * added while the run goes on would name a template nobody has built.
+ */
 export function templateName(): string {
+  if (process.env.TEST_TEMPLATE_DATABASE) return process.env.TEST_TEMPLATE_DATABASE;
   const h = crypto.createHash("sha256");
   for (const dir of fs.readdirSync(MIGRATIONS).sort()) {
     const file = path.join(MIGRATIONS, dir, "migration.sql");

@@ -4,14 +4,19 @@ import { migrateDatabase } from "../../src/platform/db/migrate.ts";
 import { ADMIN_URL, databaseUrl, templateName, withAdminClient } from "./databases.ts";
 
 /**
- * Builds the migrated template database once per migration set, and drops templates of older sets.
+ * Builds the migrated template database once per migration set, and drops templates of other sets
+ * made over an hour ago.
  * Test databases are dropped by the files that create them.
  */
 export default async function setup(): Promise<void> {
   const template = templateName();
+  process.env.TEST_TEMPLATE_DATABASE = template;
   await withAdminClient(async (c) => {
+    // Only templates made over an hour ago: a younger one may belong to a run going on now on another
+    // migration set (a developer's second checkout), whose files would fail at their next CREATE DATABASE.
     const stale = await c.query<{ datname: string }>(
-      `SELECT datname FROM pg_database WHERE datname LIKE 'wb\\_test\\_tmpl\\_%' AND datname <> $1`,
+      `SELECT datname FROM pg_database WHERE datname LIKE 'wb\\_test\\_tmpl\\_%' AND datname <> $1
+          AND (pg_stat_file('base/' || oid || '/PG_VERSION')).modification < now() - interval '1 hour'`,
       [template],
     );
     for (const { datname } of stale.rows) await c.query(`DROP DATABASE IF EXISTS ${datname} WITH (FORCE)`);
