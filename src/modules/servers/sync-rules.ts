@@ -8,6 +8,12 @@ import type { PullRules, PushRules } from "./servers.contracts.ts";
  * communities (2) to community only (1), and a push sends nothing below connected communities and
  * connected communities as community only; local tags never cross; a push never sends
  * distribution 0 nor a sharing group without the remote organisation.
+ *
+ * A sharing group also limits the servers its data reaches (SharingGroup::checkIfServerInSG): MISP
+ * sends it to a server the group lists, or to any server when the group is roaming. Our groups list
+ * no servers, so each stands for MISP's default group, which lists this instance only: its data is
+ * pushed when the group is roaming, or to an internal server (which MISP lets past the server
+ * list), and in both cases only when the remote organisation is a member.
  */
 type Json = Record<string, unknown>;
 type Filter = { include?: string[]; exclude?: string[] };
@@ -71,16 +77,14 @@ export function pushTakes(rules: PushRules, event: Json): boolean {
   return passes(rules.tags, tagNames(event.Tag)) && passes(rules.orgs, orgKeys(event.Orgc));
 }
 
-const isLocal = (t: unknown) => {
-  const local = (t as { local?: unknown } | null)?.local;
-  return local === true || local === 1 || local === "1" || local === "true";
-};
+const truthy = (v: unknown) => v === true || v === 1 || v === "1" || v === "true";
+const isLocal = (t: unknown) => truthy((t as { local?: unknown } | null)?.local);
 const withoutLocalTags = (tags: unknown) => (Array.isArray(tags) ? tags.filter((t) => !isLocal(t)) : tags);
 
 /**
  * The event as the remote organisation may receive it, or null when the event itself may not go
- * (distribution 0, or a sharing group without that organisation; unless the server is internal,
- * community only too). Attributes, objects and reports that may not go are left out; local tags are
+ * (distribution 0, or a sharing group that does not reach that server or organisation; unless the
+ * server is internal, community only too). Attributes, objects and reports that may not go are left out; local tags are
  * removed; unless internal, connected communities go as community only; then the rules' cap applies.
  */
 export function forRemote(event: Json, remoteOrgUuid: string, rules: PushRules, internal = false): Json | null {
@@ -90,7 +94,7 @@ export function forRemote(event: Json, remoteOrgUuid: string, rules: PushRules, 
   const allowed = <T extends Json>(item: T): T | null => {
     const d = Number(item.distribution);
     if (d === 0) return null;
-    if (d === 4) return sharingGroupHas(item.SharingGroup, remote) ? item : null;
+    if (d === 4) return sharingGroupReaches(item.SharingGroup, remote, internal) ? item : null;
     if (d >= 1 && d <= 3) {
       if (!internal && d === 1) return null;
       return { ...item, distribution: String(Math.min(!internal && d === 2 ? 1 : d, cap)) };
@@ -134,9 +138,10 @@ export function pulledEvent(doc: unknown, internal: boolean): unknown {
   return wrapped ? { ...doc, Event: out } : out;
 }
 
-function sharingGroupHas(block: unknown, orgUuid: string): boolean {
+function sharingGroupReaches(block: unknown, orgUuid: string, internal: boolean): boolean {
   if (!block || typeof block !== "object") return false;
-  const sg = block as { Organisation?: { uuid?: unknown }; SharingGroupOrg?: { Organisation?: { uuid?: unknown } }[] };
+  const sg = block as { roaming?: unknown; Organisation?: { uuid?: unknown }; SharingGroupOrg?: { Organisation?: { uuid?: unknown } }[] };
+  if (!internal && !truthy(sg.roaming)) return false;
   if (lower(sg.Organisation?.uuid) === orgUuid) return true;
   return Array.isArray(sg.SharingGroupOrg) && sg.SharingGroupOrg.some((m) => lower(m?.Organisation?.uuid) === orgUuid);
 }
