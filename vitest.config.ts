@@ -1,5 +1,6 @@
 import { createRequire } from "node:module";
 import { defineConfig } from "vitest/config";
+import { LongestFirstSequencer } from "./test/support/sequencer.ts";
 
 const require = createRequire(import.meta.url);
 
@@ -12,6 +13,7 @@ export default defineConfig({
     // Integration tests each create their own database; files run in parallel on the two cores.
     fileParallelism: true,
     maxWorkers: 2,
+    sequence: { sequencer: LongestFirstSequencer },
     testTimeout: 30_000,
     hookTimeout: 120_000,
     globalSetup: ["test/support/global-setup.ts"],
