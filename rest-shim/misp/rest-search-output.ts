@@ -13,14 +13,6 @@ import { searchWindow } from "./rest-search-query.ts";
 type Json = Record<string, unknown>;
 const SIGHTING_TYPES: Record<string, string> = { sighting: "0", "false-positive": "1", expiration: "2" };
 
-/** Reads done a batch at a time: a page of thousands must not queue thousands of queries on the pool at once. */
-const BATCH = 32;
-async function inBatches<T, R>(items: T[], fn: (item: T) => Promise<R>): Promise<R[]> {
-  const out: R[] = [];
-  for (let i = 0; i < items.length; i += BATCH) out.push(...(await Promise.all(items.slice(i, i + BATCH).map(fn))));
-  return out;
-}
-
 /** The csv columns MISP adds for an attribute's object and, with includeContext, its event. */
 export type CsvExtra = Record<string, unknown>;
 export interface LoadedAttribute {
@@ -42,9 +34,15 @@ export async function loadAttributes(services: Services, p: Principal, hits: Sea
   const needObject = csv && hasScope(p, "objects:read");
   const withSightings = f.includeSightings && hasScope(p, "sightings:read");
   const views = await services.attributes.getMany(p, hits.map((h) => h.id));
-  const events = needEvent ? new Map((await services.events.getMany(p, [...new Set(views.map((a) => a.eventUuid))])).map((e) => [e.uuid, e])) : null;
-  const correlations = f.includeCorrelations ? await services.correlations.ofAttributes(p, views.map((a) => a.uuid)) : null;
-  return inBatches(views, async (a) => {
+  const uuids = views.map((a) => a.uuid);
+  // One set-based read each, side by side.
+  const [eventViews, correlations, sightings] = await Promise.all([
+    needEvent ? services.events.getMany(p, [...new Set(views.map((a) => a.eventUuid))]) : null,
+    f.includeCorrelations ? services.correlations.ofAttributes(p, uuids) : null,
+    withSightings ? services.sightings.ofAttributes(p, uuids, 100) : null,
+  ]);
+  const events = eventViews ? new Map(eventViews.map((e) => [e.uuid, e])) : null;
+  return views.map((a) => {
     const json: Json = mispAttribute(a);
     const event = events?.get(a.eventUuid) ?? null;
     if (f.includeEventUuid) json.event_uuid = a.eventUuid;
@@ -55,9 +53,8 @@ export async function loadAttributes(services: Services, p: Principal, hits: Sea
         uuid: s.target_attribute_uuid, type: s.target_attribute_type, value: s.target_attribute_value, event_uuid: s.target_event_uuid,
       }));
     }
-    if (withSightings) {
-      const found = await services.sightings.list(p, { attributeUuid: a.uuid, size: 100 });
-      json.Sighting = found.results.map(({ _source: s }) => ({
+    if (sightings) {
+      json.Sighting = (sightings.get(a.uuid) ?? []).map(({ _source: s }) => ({
         uuid: s.uuid, attribute_id: a.id, event_id: String(a.eventId), attribute_uuid: a.uuid, type: SIGHTING_TYPES[s.type] ?? "0", source: s.observer.source,
         date_sighting: String(s.timestamp), ...(s.observer.organisation ? { Organisation: { name: s.observer.organisation } } : {}),
       }));

@@ -274,6 +274,21 @@ describe.each(SEARCH_BACKENDS)("MISP restSearch through PyMISP on $name", ({ env
     }
   }, 60_000);
 
+  it("includeSightings: each attribute's sightings from one read for the page, left out for a key without sightings:read", async () => {
+    const value = `shared-${run}.example`;
+    const added = await misp("POST", `sightings/add/${at[value]}`, key, { source: `rs-${run}` });
+    expect(added.status, added.text).toBe(200);
+    const withSightings = async (k: string) => {
+      const res = await misp("POST", "attributes/restSearch", k, { eventid: ev.alpha!.id, includeSightings: 1 });
+      expect(res.status, res.text).toBe(200);
+      return new Map<string, Record<string, unknown>>(res.body.response.Attribute.map((a: { uuid: string }) => [a.uuid, a]));
+    };
+    const found = await withSightings(key);
+    expect(found.get(at[value]!)!.Sighting).toEqual([expect.objectContaining({ attribute_uuid: at[value], source: `rs-${run}`, type: "0", Organisation: { name: orgName } })]);
+    expect(found.get(at[`alpha-${run}.example`]!)!.Sighting).toEqual([]);
+    expect((await withSightings(readerKey)).get(at[value]!)).not.toHaveProperty("Sighting");
+  }, 60_000);
+
   it("finds every event of an attribute filter whose matches crowd into one event, and pages through them", async () => {
     const r = await search([
       { name: "events", kwargs: { value: "10.9.%", type_attribute: "ip-src" } },

@@ -97,6 +97,25 @@ const HIT_SELECT = {
   org: { select: { name: true } },
 } satisfies Prisma.SightingSelect;
 type HitRecord = Prisma.SightingGetPayload<{ select: typeof HIT_SELECT }>;
+
+function sightingHit(s: HitRecord): SightingHit {
+  return {
+    _index: SIGHTINGS_INDEX,
+    _id: s.uuid,
+    _score: null,
+    _source: {
+      uuid: s.uuid,
+      value: s.attribute.value,
+      type: SIGHTING_TYPES[s.type],
+      timestamp: Number(s.dateSighting),
+      attribute_uuid: s.attribute.uuid,
+      attribute_type: s.attribute.type,
+      event_uuid: s.attribute.event.uuid,
+      observer: { organisation: s.org?.name ?? null, source: s.source },
+      "@timestamp": new Date(Number(s.dateSighting) * 1000).toISOString().replace(/\.\d{3}Z$/, "Z"),
+    },
+  };
+}
 /** Attributes one value may hit (the peer looks at the first 1000 matches). */
 export const MAX_MATCHES_PER_VALUE = 1000;
 /** Sightings one request may store in total. */
@@ -244,23 +263,31 @@ export class SightingsService {
       took: Date.now() - started,
       timed_out: false,
       max_score: null,
-      results: (page.items as unknown as HitRecord[]).map((s) => ({
-        _index: SIGHTINGS_INDEX,
-        _id: s.uuid,
-        _score: null,
-        _source: {
-          uuid: s.uuid,
-          value: s.attribute.value,
-          type: SIGHTING_TYPES[s.type],
-          timestamp: Number(s.dateSighting),
-          attribute_uuid: s.attribute.uuid,
-          attribute_type: s.attribute.type,
-          event_uuid: s.attribute.event.uuid,
-          observer: { organisation: s.org?.name ?? null, source: s.source },
-          "@timestamp": new Date(Number(s.dateSighting) * 1000).toISOString().replace(/\.\d{3}Z$/, "Z"),
-        },
-      })),
+      results: (page.items as unknown as HitRecord[]).map(sightingHit),
     };
+  }
+
+  /**
+   * The newest sightings of each of these attributes that the caller may read (readableSightingWhere),
+   * at most `perAttribute` each, in one statement for a page of attributes (restSearch's
+   * includeSightings). The statement reads at most `perAttribute` rows per attribute asked for, newest
+   * first, so a much-sighted attribute can leave others fewer than `perAttribute`.
+   */
+  async ofAttributes(p: Principal | null, attributeUuids: readonly string[], perAttribute: number): Promise<Map<string, SightingHit[]>> {
+    authorize(p, "sightings:read");
+    const byAttribute = new Map<string, SightingHit[]>(attributeUuids.map((u) => [u, []]));
+    if (attributeUuids.length === 0) return byAttribute;
+    const rows = await this.ctx.db.prisma.sighting.findMany({
+      select: HIT_SELECT,
+      where: { AND: [readableSightingWhere(p), { attribute: { uuid: { in: [...attributeUuids] } } }] },
+      orderBy: { id: "desc" },
+      take: perAttribute * attributeUuids.length,
+    });
+    for (const s of rows) {
+      const list = byAttribute.get(s.attribute.uuid);
+      if (list && list.length < perAttribute) list.push(sightingHit(s));
+    }
+    return byAttribute;
   }
 
   /**
