@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { hasScope, type Principal } from "../../src/auth/principal.ts";
+import type { Galaxy, GalaxyCluster } from "../../src/generated/prisma/client.ts";
 import type { AttributeView } from "../../src/modules/attributes/index.ts";
 import type { EventView, TagView } from "../../src/modules/events/index.ts";
 import { AppError, parseInput } from "../../src/platform/errors.ts";
@@ -128,6 +129,26 @@ async function taxonomyOf(services: Services, p: Principal | null, name: string)
   };
 }
 
+/** A cluster as MISP's tags/search adds it (GalaxyCluster::getCluster: its Galaxy inside, each meta key a list as MISP's elements, the tag's id). */
+const metaLists = (meta: unknown) =>
+  meta && typeof meta === "object" && !Array.isArray(meta) ? Object.fromEntries(Object.entries(meta).map(([k, v]) => [k, Array.isArray(v) ? v : [v]])) : {};
+
+function mispCluster(c: GalaxyCluster & { galaxy: Galaxy }, tagId: number) {
+  const g = c.galaxy;
+  const seconds = (d: Date) => String(Math.floor(d.getTime() / 1000));
+  return {
+    id: String(c.id), uuid: c.uuid, collection_uuid: c.collectionUuid ?? "", type: c.type, value: c.value, tag_name: c.tagName, description: c.description,
+    galaxy_id: String(c.galaxyId), source: c.source, authors: c.authors, version: c.version,
+    // Imported clusters are MISP's default ones: everyone's, owned by no organisation.
+    distribution: "3", sharing_group_id: null, org_id: "0", orgc_id: "0", default: true, locked: false, deleted: false,
+    meta: metaLists(c.meta), tag_id: String(tagId),
+    Galaxy: {
+      id: String(g.id), uuid: g.uuid, name: g.name, type: g.type, description: g.description, version: g.version, icon: g.icon, namespace: g.namespace,
+      enabled: g.enabled, local_only: g.localOnly, kill_chain_order: g.killChainOrder, default: g.default, org_id: "0", orgc_id: "0", distribution: "3", created: seconds(g.createdAt), modified: seconds(g.updatedAt),
+    },
+  };
+}
+
 const MispTagIndexSchema = named("MispTagIndex", z.object({ Tag: z.array(MispTagSchema) }), "Every tag, as MISP's tags/index");
 const MispTagBodySchema = named("MispTagBody", z.object({ Tag: MispTagSchema }), "One tag, as MISP answers tags/add");
 
@@ -149,9 +170,13 @@ export const mispTagRoutes = [
   }),
   defineMispRoute({
     method: "POST", path: "/misp/tags/search", operationId: "mispSearchTags",
-    summary: `MISP tags/search: tags whose name matches (tag or tagname: a name or a list, % and _ as in SQL LIKE, case-insensitive; strict_tagname: exact names or ids), each as {Tag, Taxonomy, TaxonomyPredicate} with its taxonomy where one is known; at most ${MAX_SEARCH_TAGS}`,
+    summary: `MISP tags/search: tags whose name matches (tag or tagname: a name or a list, % and _ as in SQL LIKE, case-insensitive; strict_tagname: exact names or ids), each as {Tag, Taxonomy, TaxonomyPredicate, GalaxyCluster} with its taxonomy (taxonomies:read) and galaxy cluster with its Galaxy (galaxies:read) where one is known; at most ${MAX_SEARCH_TAGS}`,
     scopes: ["tags:read"], status: 200, body: z.unknown(),
-    response: named("MispTagSearch", z.array(z.object({ Tag: MispTagSchema, Taxonomy: z.record(z.string(), z.unknown()).optional(), TaxonomyPredicate: z.record(z.string(), z.unknown()).optional() })), "Tags found, each with its taxonomy and predicate where known"),
+    response: named(
+      "MispTagSearch",
+      z.array(z.object({ Tag: MispTagSchema, Taxonomy: z.record(z.string(), z.unknown()).optional(), TaxonomyPredicate: z.record(z.string(), z.unknown()).optional(), GalaxyCluster: z.record(z.string(), z.unknown()).optional() })),
+      "Tags found, each with its taxonomy and predicate, and its galaxy cluster, where known",
+    ),
     misp: { notFound: "Invalid tag" },
     handler: async ({ principal, body, services }) => {
       const given = body && typeof body === "object" && !Array.isArray(body) && "Tag" in body ? (body as { Tag: unknown }).Tag : body;
@@ -173,8 +198,14 @@ export const mispTagRoutes = [
           if (page >= batch.pages) break;
         }
       }
+      // The cluster is extra context, as the taxonomy: a caller who may not read galaxies still gets the tags.
+      const clusters = hasScope(principal!, "galaxies:read") ? await services.galaxies.clustersByTagNames(principal, [...found.values()].map((t) => t.name)) : [];
+      const clusterOf = new Map(clusters.map((c) => [c.tagName, c]));
       const out = [];
-      for (const t of found.values()) out.push({ Tag: mispTag(t), ...((await taxonomyOf(services, principal, t.name)) ?? {}) });
+      for (const t of found.values()) {
+        const cluster = clusterOf.get(t.name);
+        out.push({ Tag: mispTag(t), ...((await taxonomyOf(services, principal, t.name)) ?? {}), ...(cluster ? { GalaxyCluster: mispCluster(cluster, t.id) } : {}) });
+      }
       return out;
     },
   }),

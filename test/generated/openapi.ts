@@ -1790,7 +1790,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** MISP tags/search: tags whose name matches (tag or tagname: a name or a list, % and _ as in SQL LIKE, case-insensitive; strict_tagname: exact names or ids), each as {Tag, Taxonomy, TaxonomyPredicate} with its taxonomy where one is known; at most 1000 */
+        /** MISP tags/search: tags whose name matches (tag or tagname: a name or a list, % and _ as in SQL LIKE, case-insensitive; strict_tagname: exact names or ids), each as {Tag, Taxonomy, TaxonomyPredicate, GalaxyCluster} with its taxonomy (taxonomies:read) and galaxy cluster with its Galaxy (galaxies:read) where one is known; at most 1000 */
         post: operations["mispSearchTags"];
         delete?: never;
         options?: never;
@@ -4399,8 +4399,11 @@ export interface components {
         MispTagIndex: {
             Tag: components["schemas"]["MispTag"][];
         };
-        /** @description Tags found, each with its taxonomy and predicate where known */
+        /** @description Tags found, each with its taxonomy and predicate, and its galaxy cluster, where known */
         MispTagSearch: {
+            GalaxyCluster?: {
+                [key: string]: unknown;
+            };
             Tag: components["schemas"]["MispTag"];
             Taxonomy?: {
                 [key: string]: unknown;

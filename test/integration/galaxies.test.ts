@@ -6,7 +6,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sharedPath } from "../support/shared-data.ts";
 import { startTestApp, type TestApp } from "../support/app.ts";
-import { createUser, loginAdmin, type TestUser } from "../support/fixtures.ts";
+import { createOrganisation, createUser, loginAdmin, type TestUser } from "../support/fixtures.ts";
 import { isSafeGalaxyName } from "../../src/modules/galaxies/galaxy-source.ts";
 import { splitAttackPatternQuery } from "../../src/modules/galaxies/galaxies.service.ts";
 
@@ -252,6 +252,54 @@ describe("enabling and disabling", () => {
     expect(res.unresolved).toEqual(["T9999", "nonsense", expect.any(String), 'misp-galaxy:mitre-attack-pattern="Nope"']);
     // A technique does not pull in its sub-techniques.
     expect((await app.booted.services.galaxies.resolveClusters(p, ["T1059"])).clusters).toHaveLength(1);
+  });
+
+  it("MISP tags/search adds a cluster tag's GalaxyCluster and Galaxy, for a key that may read galaxies, in any organisation", async () => {
+    const key = async (u: TestUser, scopes: string[]) => {
+      const res = await app.http.post("/api-keys/", { token: u.token, json: { name: `tags-search-${crypto.randomUUID()}`, scopes } });
+      expect(res.status, res.text).toBe(201);
+      return res.body.token as string;
+    };
+    const search = (k: string, json: unknown) => app.http.request("POST", "/misp/tags/search", { authorization: k, json, headers: { accept: "application/json" } });
+    const withGalaxies = await key(user, ["tags:read", "galaxies:read"]);
+    const exact = await search(withGalaxies, { tagname: T1059, strict_tagname: true });
+    expect(exact.status, exact.text).toBe(200);
+    expect(exact.body).toHaveLength(1);
+    const [hit] = exact.body;
+    expect(hit.Tag.name).toBe(T1059);
+    expect(hit.GalaxyCluster).toMatchObject({
+      value: "Command and Scripting Interpreter - T1059", tag_name: T1059, type: "mitre-attack-pattern", galaxy_id: String(galaxyId), tag_id: hit.Tag.id, default: true,
+      meta: expect.objectContaining({ external_id: ["T1059"] }),
+      Galaxy: { id: String(galaxyId), uuid: galaxyUuid, type: "mitre-attack-pattern", enabled: true },
+    });
+    // A LIKE pattern: the technique and its sub-techniques, each tag with its own cluster.
+    const like = await search(withGalaxies, { Tag: { tag: 'misp-galaxy:mitre-attack-pattern="%- t1059%' } });
+    expect(like.status, like.text).toBe(200);
+    expect(like.body.map((h: any) => h.GalaxyCluster.value).sort()).toContain("PowerShell - T1059.001");
+    expect(like.body.length).toBeGreaterThan(5);
+    expect(like.body.every((h: any) => h.GalaxyCluster.tag_name === h.Tag.name && h.GalaxyCluster.tag_id === h.Tag.id)).toBe(true);
+    // A tag named like a cluster that no galaxy holds, and any other tag, have none.
+    const lookalike = 'misp-galaxy:threat-actor="No such actor"';
+    expect((await app.http.post("/tags/", { token: admin.token, json: { name: lookalike } })).status).toBe(201);
+    const none = await search(withGalaxies, { tagname: [lookalike, "tlp:%"] });
+    expect(none.status, none.text).toBe(200);
+    expect(none.body.map((h: any) => h.Tag.name)).toContain(lookalike);
+    expect(none.body.some((h: any) => "GalaxyCluster" in h)).toBe(false);
+    // Without galaxies:read the tags come without their cluster, as taxonomies without taxonomies:read.
+    const tagsOnly = await search(await key(user, ["tags:read"]), { tagname: T1059, strict_tagname: true });
+    expect(tagsOnly.status).toBe(200);
+    expect(tagsOnly.body).toEqual([expect.objectContaining({ Tag: expect.objectContaining({ name: T1059 }) })]);
+    expect(tagsOnly.body[0]).not.toHaveProperty("GalaxyCluster");
+    // Galaxies are the instance's knowledge: another organisation's user reads the same cluster.
+    const stranger = await createUser(app, admin, 3, await createOrganisation(app, admin));
+    const elsewhere = await search(await key(stranger, ["tags:read", "galaxies:read"]), { tagname: T1059, strict_tagname: true });
+    expect(elsewhere.body[0].GalaxyCluster).toEqual(hit.GalaxyCluster);
+    // Hostile input: MISP's error body, never a 500.
+    for (const json of [{ tagname: { x: 1 } }, { tagname: [`misp-galaxy:${"a".repeat(300)}`] }, { tagname: Array.from({ length: 101 }, (_, i) => `misp-galaxy:x="${i}"`) }, {}]) {
+      const res = await search(withGalaxies, json);
+      expect([400, 403, 405], res.text).toContain(res.status);
+      expect(res.body).toMatchObject({ name: expect.any(String), message: expect.any(String), url: expect.stringMatching(/tags\/search$/) });
+    }
   });
 
   it("splits a hunt query on commas and lines, but not inside a quoted tag name", () => {

@@ -216,6 +216,18 @@ export class GalaxiesService {
   }
 
   /**
+   * The clusters whose tag is one of these names, each with its galaxy, for MISP's tags/search
+   * (GalaxyCluster::getCluster: by exact tag name, whether or not the galaxy is enabled).
+   */
+  async clustersByTagNames(p: Principal | null, names: readonly string[]): Promise<(GalaxyCluster & { galaxy: Galaxy })[]> {
+    authorize(p, "galaxies:read");
+    const wanted = [...new Set(names.filter((n) => n.startsWith(TAG_PREFIX)))];
+    if (wanted.length > MAX_RESOLVE_TOKENS) throw errors.invalidInput([], `at most ${MAX_RESOLVE_TOKENS} tag names`, wanted.length);
+    if (wanted.length === 0) return [];
+    return this.ctx.db.prisma.galaxyCluster.findMany({ where: { tagName: { in: wanted } }, include: { galaxy: true }, orderBy: CLUSTER_ORDER });
+  }
+
+  /**
    * The peer's `GET /galaxies/mitre-attack-patterns`: clusters of the ATT&CK galaxy (imported,
    * enabled or not), filtered by a substring of the value or external id, ordered by external id.
    */
