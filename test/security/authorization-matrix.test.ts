@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "../support/app.ts";
-import { sharedPath } from "../support/shared-data.ts";
+import { sharedPath, smallSources } from "../support/shared-data.ts";
 import { ACTORS, buildWorld, runCase, uncoveredRoutes, type MatrixCase, type MatrixWorld } from "../support/authz-matrix.ts";
 import { correlationCases } from "./matrix/correlations.cases.ts";
 import { dataCoreCases } from "./matrix/data-core.cases.ts";
@@ -28,11 +28,17 @@ const cases: MatrixCase[] = [...identityCases, ...galaxyCases, ...eventCases, ..
 let app: TestApp;
 let world: MatrixWorld;
 
+/** The taxonomies and warninglists update routes only need to succeed. */
+const sources = smallSources();
+
 beforeAll(async () => {
-  app = await startTestApp("matrix", { GALAXY_SOURCE: sharedPath("misp-galaxy"), TAXONOMIES_SOURCE: sharedPath("misp-taxonomies"), WARNINGLISTS_SOURCE: sharedPath("misp-warninglists") });
+  app = await startTestApp("matrix", { GALAXY_SOURCE: sharedPath("misp-galaxy"), ...sources.env });
   world = await buildWorld(app);
 });
-afterAll(() => app?.close());
+afterAll(async () => {
+  await app?.close();
+  sources.remove();
+});
 
 it("covers every route of the REST table", () => {
   expect(uncoveredRoutes(cases)).toEqual([]);

@@ -16,7 +16,7 @@ import { insertScheduledTask } from "../../src/modules/tasks/task-store.ts";
 import { startTestApp, type TestApp } from "../support/app.ts";
 import { eventually } from "../support/process.ts";
 import { OPENSEARCH, SEARCH_BACKENDS } from "../support/search-backends.ts";
-import { sharedPath } from "../support/shared-data.ts";
+import { sharedPath, smallSources } from "../support/shared-data.ts";
 import { settled } from "../support/settled.ts";
 import { eventsGraphql, eventsRest } from "./cross-org/events.cases.ts";
 import { exploreGraphql } from "./cross-org/explore.cases.ts";
@@ -52,14 +52,18 @@ let app: TestApp;
 let w: CrossOrgWorld;
 let before: Snapshot;
 
+/** The taxonomies and warninglists update routes only need to succeed. */
+const sources = smallSources();
+
 beforeAll(async () => {
-  app = await startTestApp("cross-org", { ROLE: "all", GALAXY_SOURCE: sharedPath("misp-galaxy"), TAXONOMIES_SOURCE: sharedPath("misp-taxonomies"), WARNINGLISTS_SOURCE: sharedPath("misp-warninglists") });
+  app = await startTestApp("cross-org", { ROLE: "all", GALAXY_SOURCE: sharedPath("misp-galaxy"), ...sources.env });
   w = await buildWorld(app);
   before = await snapshotOrg(app.booted.ctx.db.pool, w.a.org.id);
 }, 180_000);
 afterAll(async () => {
   await w?.server.close();
   await app?.close();
+  sources.remove();
 });
 
 const finished = (runId: string) => finishedRun(app, w.site, runId);
