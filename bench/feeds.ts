@@ -328,7 +328,8 @@ async function startBenchService(label: string, opensearch: string | null, logLe
       await service.stop();
       await pool.end();
       await db.drop();
-      if (opensearch) await fetch(`${opensearch}/${prefix}*`, { method: "DELETE" }).catch(() => undefined);
+      // The service's index templates too: a node keeps collecting them run after run otherwise.
+      for (const p of [`/${prefix}*`, `/_index_template/${prefix}*`]) if (opensearch) await fetch(new URL(p, opensearch), { method: "DELETE" }).catch(() => undefined);
     },
   };
 }
