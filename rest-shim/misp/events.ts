@@ -20,7 +20,7 @@ const deletedParam = z.union([mispBool, z.array(z.union([z.literal(0), z.literal
   if (typeof d === "boolean") return new Set(d ? [false, true] : [false]);
   return new Set(d.map((v) => v === 1 || v === "1"));
 });
-const viewParams = namedParams({ metadata: mispBool.optional(), deleted: deletedParam.optional() });
+const viewParams = namedParams({ metadata: mispBool.optional(), deleted: deletedParam.optional(), extended: mispBool.optional() });
 /** What PyMISP's get_event posts to events/view. */
 const viewBody = namedParams({ metadata: mispBool.optional(), deleted: deletedParam.optional(), extended: mispBool.optional() });
 
@@ -43,10 +43,39 @@ function inStates(event: Json, states: Set<boolean>, seesDeleted: boolean): Json
   };
 }
 
+/** Events an extended view merges in at most (MISP sets no bound). */
+const MAX_EXTENSIONS = 100;
+
+const seesDeletedOf = (p: Principal | null, orgId: number) => p !== null && (isAdmin(p) || hasScope(p, "events:sync") || p.orgId === orgId);
+const listOf = (v: unknown): Json[] => (Array.isArray(v) ? (v as Json[]) : []);
+
+/**
+ * MISP's extended view (Event::__mergeExtensions): the live events extending this one that the
+ * caller may read, each read through the events service as any view, their attributes, objects,
+ * reports and galaxies appended, their tags the event lacks added, and each named in
+ * `extensionEvents` by id.
+ */
+async function withExtensions(services: Services, p: Principal | null, event: Json, deleted: Set<boolean>): Promise<Json> {
+  const extending = await services.events.list(p, { extendsUuid: String(event.uuid), deleted: false }, { page: 1, size: MAX_EXTENSIONS });
+  if (extending.items.length === 0) return event;
+  const merged: Json = { ...event, Attribute: listOf(event.Attribute), Object: listOf(event.Object), EventReport: listOf(event.EventReport), Galaxy: listOf(event.Galaxy), Tag: listOf(event.Tag) };
+  const extensionEvents: Record<string, Json> = {};
+  for (const view of extending.items) {
+    const ext = inStates((await services.events.exportMisp(p, view.uuid, { ids: true })).Event, deleted, seesDeletedOf(p, view.orgId));
+    const orgc = (ext.Orgc ?? {}) as Json;
+    extensionEvents[String(ext.id)] = { id: ext.id, info: ext.info, orgc_id: ext.orgc_id, user_id: ext.user_id ?? "0", Orgc: { id: orgc.id, name: orgc.name, uuid: orgc.uuid } };
+    for (const key of ["Attribute", "Object", "EventReport", "Galaxy"] as const) merged[key] = [...listOf(merged[key]), ...listOf(ext[key])];
+    const have = new Set(listOf(merged.Tag).map((t) => String(t.name).toLowerCase()));
+    merged.Tag = [...listOf(merged.Tag), ...listOf(ext.Tag).filter((t) => !have.has(String(t.name).toLowerCase()))];
+  }
+  return { ...merged, extensionEvents };
+}
+
 /** The event as MISP answers it: its MISP JSON with the numeric ids; `errors` names the attributes left out. */
-async function answer(services: Services, p: Principal | null, uuid: string, metadata: boolean | undefined, skipped: ValidationIssue[] = [], view?: { deleted: Set<boolean>; orgId: number }) {
+async function answer(services: Services, p: Principal | null, uuid: string, metadata: boolean | undefined, skipped: ValidationIssue[] = [], view?: { deleted: Set<boolean>; orgId: number; extended?: boolean }) {
   const out = await services.events.exportMisp(p, uuid, { ids: true });
-  if (view) out.Event = inStates(out.Event, view.deleted, p !== null && (isAdmin(p) || hasScope(p, "events:sync") || p.orgId === view.orgId));
+  if (view) out.Event = inStates(out.Event, view.deleted, seesDeletedOf(p, view.orgId));
+  if (view?.extended) out.Event = await withExtensions(services, p, out.Event, view.deleted);
   if (metadata) {
     const { Attribute: _a, Object: _o, EventReport: _r, ...meta } = out.Event;
     out.Event = meta;
@@ -138,8 +167,8 @@ export const mispEventRoutes = [
     defineMispRoute({
       method, path: "/misp/events/view/{event_id}", operationId: method === "GET" ? "mispViewEvent" : "mispViewEventByPost",
       summary: method === "GET"
-        ? "MISP events/view: an event by numeric id or uuid, in MISP JSON with its ids (HEAD: 200 or 404); /metadata:1 without attributes; its live attributes, objects and reports, or as /deleted:1 (both) asks"
-        : "MISP events/view by POST, as PyMISP's get_event sends it: deleted 0 (default: live attributes, objects and reports), 1 or [0, 1] (soft-deleted ones too, with deleted true), [1] (the soft-deleted only); soft-deleted ones only to the event's organisation, sync users and administrators, as MISP. extended is accepted and adds nothing: events extending this one are not merged in",
+        ? `MISP events/view: an event by numeric id or uuid, in MISP JSON with its ids (HEAD: 200 or 404); /metadata:1 without attributes; its live attributes, objects and reports, or as /deleted:1 (both) asks; /extended:1 merges in the events extending it that the caller may read (at most ${MAX_EXTENSIONS}), as MISP`
+        : `MISP events/view by POST, as PyMISP's get_event sends it: deleted 0 (default: live attributes, objects and reports), 1 or [0, 1] (soft-deleted ones too, with deleted true), [1] (the soft-deleted only); soft-deleted ones only to the event's organisation, sync users and administrators, as MISP; extended 1 merges in the live events whose extends_uuid is this event's uuid and that the caller may read (at most ${MAX_EXTENSIONS}): their attributes, objects, reports and galaxies appended, their tags the event lacks added, each listed in extensionEvents`,
       scopes: ["events:read"], params: eventParam, query: viewParams, status: 200, response: MispEventSchema, misp: MESSAGES,
       ...(method === "POST" ? { body: z.unknown() } : {}),
       handler: async ({ principal, params, query, body, services }) => {
@@ -149,7 +178,7 @@ export const mispEventRoutes = [
         // MISP has no soft-deleted events: one deleted through our own API is gone for MISP clients.
         if (event.deleted) throw errors.notFound("Event");
         const deleted = fromBody.deleted ?? query.deleted ?? new Set([false]);
-        return answer(services, principal, uuid, query.metadata ?? fromBody.metadata, [], { deleted, orgId: event.orgId });
+        return answer(services, principal, uuid, query.metadata ?? fromBody.metadata, [], { deleted, orgId: event.orgId, extended: query.extended ?? fromBody.extended });
       },
     }),
   ),

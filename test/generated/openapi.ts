@@ -1275,10 +1275,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** MISP events/view: an event by numeric id or uuid, in MISP JSON with its ids (HEAD: 200 or 404); /metadata:1 without attributes; its live attributes, objects and reports, or as /deleted:1 (both) asks */
+        /** MISP events/view: an event by numeric id or uuid, in MISP JSON with its ids (HEAD: 200 or 404); /metadata:1 without attributes; its live attributes, objects and reports, or as /deleted:1 (both) asks; /extended:1 merges in the events extending it that the caller may read (at most 100), as MISP */
         get: operations["mispViewEvent"];
         put?: never;
-        /** MISP events/view by POST, as PyMISP's get_event sends it: deleted 0 (default: live attributes, objects and reports), 1 or [0, 1] (soft-deleted ones too, with deleted true), [1] (the soft-deleted only); soft-deleted ones only to the event's organisation, sync users and administrators, as MISP. extended is accepted and adds nothing: events extending this one are not merged in */
+        /** MISP events/view by POST, as PyMISP's get_event sends it: deleted 0 (default: live attributes, objects and reports), 1 or [0, 1] (soft-deleted ones too, with deleted true), [1] (the soft-deleted only); soft-deleted ones only to the event's organisation, sync users and administrators, as MISP; extended 1 merges in the live events whose extends_uuid is this event's uuid and that the caller may read (at most 100): their attributes, objects, reports and galaxies appended, their tags the event lacks added, each listed in extensionEvents */
         post: operations["mispViewEventByPost"];
         delete?: never;
         options?: never;
@@ -8978,6 +8978,7 @@ export interface operations {
         parameters: {
             query?: {
                 deleted?: (boolean | 0 | 1 | ("0" | "1" | "true" | "false" | "True" | "False")) | (0 | 1 | ("0" | "1"))[];
+                extended?: boolean | 0 | 1 | ("0" | "1" | "true" | "false" | "True" | "False");
                 metadata?: boolean | 0 | 1 | ("0" | "1" | "true" | "false" | "True" | "False");
             };
             header?: never;
@@ -9013,6 +9014,7 @@ export interface operations {
         parameters: {
             query?: {
                 deleted?: (boolean | 0 | 1 | ("0" | "1" | "true" | "false" | "True" | "False")) | (0 | 1 | ("0" | "1"))[];
+                extended?: boolean | 0 | 1 | ("0" | "1" | "true" | "false" | "True" | "False");
                 metadata?: boolean | 0 | 1 | ("0" | "1" | "true" | "false" | "True" | "False");
             };
             header?: never;

@@ -3,7 +3,7 @@
  * counts (count: events carrying the tag, attribute_count: attributes carrying it themselves, of what
  * the caller reads, the latter from the search indices), attributes/add refusing a duplicate as MISP
  * does (or updating it with breakOnDuplicate:0), free text whose defanging has spaces in it, and
- * events/view's `deleted` as PyMISP's get_event sends it.
+ * events/view's `deleted` and `extended` as PyMISP's get_event sends them.
  */
 import crypto from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -152,5 +152,49 @@ describe("events/view and deleted", () => {
       expect(refused.body).toMatchObject({ name: "Bad Request", url: `/misp/events/view/${e.id}` });
     }
     expect((await misp(key, "GET", `events/view/${e.id}/deleted:maybe`)).status).toBe(400);
+  });
+});
+
+describe("events/view extended", () => {
+  it("merges in the events extending this one that the caller may read, as MISP's extended view; other organisations' private extensions never", async () => {
+    const add = async (k: string, info: string, distribution: string, value: string, extra: Record<string, unknown> = {}) => {
+      const res = await misp(k, "POST", "events/add", { Event: { info: `${run} ${info}`, distribution, Attribute: [{ type: "domain", value: `${value}-${run}.example.org` }], ...extra } });
+      expect(res.status, res.text).toBe(200);
+      return res.body.Event as { id: string; uuid: string };
+    };
+    const base = await add(key, "extended base", "3", "base", { Tag: [{ name: `shared:${run}` }] });
+    const extends_uuid = base.uuid;
+    const ours = await add(key, "our shared extension", "3", "ours", { extends_uuid, Tag: [{ name: `shared:${run}` }, { name: `extension:${run}` }] });
+    const ourPrivate = await add(key, "our private extension", "0", "ourprivate", { extends_uuid });
+    const theirPrivate = await add(otherKey, "their private extension", "0", "theirprivate", { extends_uuid });
+    await add(key, "unrelated", "3", "unrelated");
+    const values = (r: { body: { Event: { Attribute?: { value: string }[] } } }) => (r.body.Event.Attribute ?? []).map((a) => a.value.split("-")[0]).sort();
+
+    expect(values(await misp(key, "POST", `events/view/${base.id}`, {}))).toEqual(["base"]);
+    const mine = await misp(key, "POST", `events/view/${base.id}`, { extended: 1 });
+    expect(mine.status, mine.text).toBe(200);
+    expect(values(mine)).toEqual(["base", "ourprivate", "ours"]);
+    expect(Object.keys(mine.body.Event.extensionEvents).sort()).toEqual([ours.id, ourPrivate.id].sort());
+    expect(mine.body.Event.extensionEvents[ours.id]).toMatchObject({ id: ours.id, info: `${run} our shared extension`, Orgc: { name: `dup-a-${run}` } });
+    // The extension's tags the event lacks are added, once.
+    expect(mine.body.Event.Tag.map((t: { name: string }) => t.name).sort()).toEqual([`extension:${run}`, `shared:${run}`]);
+    // The other organisation reads the base, our shared extension and its own, never our private one.
+    const theirs = await misp(otherKey, "GET", `events/view/${base.uuid}/extended:1`);
+    expect(theirs.status, theirs.text).toBe(200);
+    expect(values(theirs)).toEqual(["base", "ours", "theirprivate"]);
+    expect(Object.keys(theirs.body.Event.extensionEvents).sort()).toEqual([ours.id, theirPrivate.id].sort());
+    expect(theirs.text).not.toContain("ourprivate");
+    // metadata: the extensions named, no attributes; an event nothing extends has no extensionEvents.
+    const meta = await misp(key, "POST", `events/view/${base.id}`, { extended: 1, metadata: 1 });
+    expect(meta.body.Event).not.toHaveProperty("Attribute");
+    expect(Object.keys(meta.body.Event.extensionEvents)).toHaveLength(2);
+    expect((await misp(key, "POST", `events/view/${ours.id}`, { extended: 1 })).body.Event).not.toHaveProperty("extensionEvents");
+
+    for (const bad of [{ extended: [1] }, { extended: { a: 1 } }, { extended: "2" }]) {
+      const refused = await misp(key, "POST", `events/view/${base.id}`, bad);
+      expect(refused.status, `${JSON.stringify(bad)}: ${refused.text}`).toBe(400);
+      expect(refused.body).toMatchObject({ name: "Bad Request", url: `/misp/events/view/${base.id}` });
+    }
+    expect((await misp(key, "GET", `events/view/${base.id}/extended:maybe`)).status).toBe(400);
   });
 });

@@ -40,6 +40,8 @@ export interface EventFilter {
   /** The list only: events whose last change / publication lies in this range (epoch seconds, both ends included). */
   timestamp?: EpochRange;
   publishTimestamp?: EpochRange;
+  /** The list only: events extending this one (their extends_uuid, MISP's extended view). */
+  extendsUuid?: string;
 }
 
 export interface EpochRange {
@@ -139,6 +141,10 @@ export class EventsService {
     };
     within("timestamp", filter.timestamp);
     within("publish_timestamp", filter.publishTimestamp);
+    if (filter.extendsUuid !== undefined) {
+      params.push(filter.extendsUuid);
+      where.push(`e.extends_uuid = $${params.length}::uuid`);
+    }
     const { items, total } = await listEvents(this.ctx.db.pool, where.join(" AND "), params, req.size, offsetOf(req), p);
     return pageOf(await this.retention.withBadges(items), total, req);
   }
