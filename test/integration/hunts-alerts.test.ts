@@ -49,9 +49,10 @@ it("reaches the owner live and by e-mail, with the hunt's counts, new hits and a
   vulnDb.records = [pan];
   const mine: Record<string, any>[] = [];
   const theirs: Record<string, any>[] = [];
+  const before = app.booted.ctx.pubsub.subscriberCount();
   subscribe(analyst, mine);
   subscribe(bystander, theirs);
-  await new Promise((r) => setTimeout(r, 500));
+  await eventually(() => app.booted.ctx.pubsub.subscriberCount() >= before + 2 || undefined, "both subscriptions started", 10_000, 10);
 
   const hunt = (await app.http.post("/hunts/", { token: analyst.token, json: { name: "pan-os watch", query: "cpe:2.3:o:paloaltonetworks:pan-os", hunt_type: "cpe" } })).body;
   expect((await app.http.post(`/hunts/${hunt.id}/run`, { token: analyst.token })).status).toBe(200);

@@ -247,9 +247,10 @@ describe("live delivery over graphql-ws", () => {
         { next: (r) => r.data && received.push({ user: name, type: r.data.notificationCreated.type, at: Date.now() }), error: () => undefined, complete: () => undefined },
       );
     };
+    const before = app.booted.ctx.pubsub.subscriberCount();
     subscribe(alice, "alice");
     subscribe(bob, "bob");
-    await new Promise((r) => setTimeout(r, 500));
+    await eventually(() => app.booted.ctx.pubsub.subscriberCount() >= before + 2 || undefined, "both subscriptions started", 10_000, 10);
     const changed = Date.now();
     await app.http.patch(`/events/${e.body.uuid}`, { token: admin.token, json: { info: "live, changed" } });
     const got = await eventually(() => received.find((r) => r.user === "alice"), "alice's notification", 5000, 20);
