@@ -353,6 +353,43 @@ describe("push", { timeout: 120_000 }, () => {
   });
 });
 
+describe("push of a sharing group", { timeout: 120_000 }, () => {
+  it("goes only when the remote organisation is a member and the group is roaming (our groups list no servers: MISP's default lists this instance alone)", async () => {
+    const me = await b.app.http.request("GET", "/misp/users/view/me", { authorization: b.syncKey, headers: { accept: "application/json" } });
+    expect(me.status, me.text).toBe(200);
+    const remoteOrgUuid = String(me.body.Organisation?.uuid ?? me.body.User?.Organisation?.uuid);
+    expect(remoteOrgUuid).toMatch(/^[0-9a-f-]{36}$/);
+    // The remote organisation known here by its uuid, as a pull would have created it.
+    const org = await call(a.app, "POST", "/organisations/", a.admin.token, { name: `remote-${uuid().slice(0, 8)}`, uuid: remoteOrgUuid });
+    expect(org.status, org.text).toBe(201);
+    const sg = await call(a.app, "POST", "/sharing_groups/", a.admin.token, { name: `with-remote-${uuid().slice(0, 8)}` });
+    expect(sg.status, sg.text).toBe(201);
+    const member = await call(a.app, "POST", `/sharing_groups/${sg.body.id}/organisations`, a.admin.token, { org_id: org.body.id });
+    expect([200, 201], member.text).toContain(member.status);
+    const grouped = uuid();
+    await importEvent(a, { uuid: grouped, info: "sharing group with the remote", distribution: 4, extra: { SharingGroup: { uuid: sg.body.uuid, name: sg.body.name } } });
+    expect((await getEvent(a, grouped)).body.distribution).toBe(4);
+    const server = await addServer(a, b);
+
+    const home = await call(a.app, "POST", `/servers/${server.id}/events/${grouped}/push`, a.admin.token);
+    expect(home.status, home.text).toBe(200);
+    expect(home.body).toMatchObject({ refused: 1, events_created: 0 });
+    expect((await getEvent(b, grouped)).status).toBe(404);
+
+    // Roaming (no API sets it yet: MISP's flag, kept in the column): now it goes.
+    const client = new pg.Client({ connectionString: a.app.databaseUrl });
+    await client.connect();
+    try {
+      await client.query("UPDATE sharing_groups SET roaming = true WHERE uuid = $1", [sg.body.uuid]);
+    } finally {
+      await client.end();
+    }
+    const roaming = await call(a.app, "POST", `/servers/${server.id}/events/${grouped}/push`, a.admin.token);
+    expect(roaming.body, roaming.text).toMatchObject({ refused: 0, events_created: 1 });
+    expect((await call(b.app, "GET", `/events/${grouped}`, b.admin.token)).body.distribution).toBe(4);
+  });
+});
+
 describe("the API key", () => {
   it("is in no answer, error or stored column, and a refused key is reported as such", async () => {
     const wrong = `wrong-${crypto.randomBytes(16).toString("hex")}`;
