@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
 import { z } from "zod";
 import { hasScope, isAdmin, type Principal } from "../../src/auth/principal.ts";
-import { errors, parseInput, type ValidationIssue } from "../../src/platform/errors.ts";
+import { AppError, errors, parseInput, type ValidationIssue } from "../../src/platform/errors.ts";
 import type { Services } from "../../src/services.ts";
 import { IMPORT_BODY_LIMIT } from "../routes/events.ts";
 import { mispException, mispFieldErrors, mispSaveFailed } from "./misp-errors.ts";
@@ -61,7 +61,10 @@ async function withExtensions(services: Services, p: Principal | null, event: Js
   const merged: Json = { ...event, Attribute: listOf(event.Attribute), Object: listOf(event.Object), EventReport: listOf(event.EventReport), Galaxy: listOf(event.Galaxy), Tag: listOf(event.Tag) };
   const extensionEvents: Record<string, Json> = {};
   for (const view of extending.items) {
-    const ext = inStates((await services.events.exportMisp(p, view.uuid, { ids: true })).Event, deleted, seesDeletedOf(p, view.orgId));
+    // One deleted since the list was read is left out, not this event's 404.
+    const exported = await services.events.exportMisp(p, view.uuid, { ids: true }).catch((err: unknown) => (err instanceof AppError && err.code === "not_found" ? null : Promise.reject(err)));
+    if (!exported) continue;
+    const ext = inStates(exported.Event, deleted, seesDeletedOf(p, view.orgId));
     const orgc = (ext.Orgc ?? {}) as Json;
     extensionEvents[String(ext.id)] = { id: ext.id, info: ext.info, orgc_id: ext.orgc_id, user_id: ext.user_id ?? "0", Orgc: { id: orgc.id, name: orgc.name, uuid: orgc.uuid } };
     for (const key of ["Attribute", "Object", "EventReport", "Galaxy"] as const) merged[key] = [...listOf(merged[key]), ...listOf(ext[key])];
