@@ -28,7 +28,7 @@ export const mispMoreRest: RestCase[] = [
     request: async (ctx) => ({ path: `/misp/events/freeTextImport/${await writeEvent(ctx)}`, json: { value: `${ctx.w.unique("b-free")}.example.org` } }),
     b: "hidden", override: onShared, validator: { status: 200 },
   },
-  { route: "POST /misp/events/view/{event_id}", request: async (ctx) => ({ path: `/misp/events/view/${await privateEvent(ctx)}`, json: { deleted: 1 } }), b: "hidden", validator: { status: 200 } },
+  { route: "POST /misp/events/view/{event_id}", request: async (ctx) => ({ path: `/misp/events/view/${await privateEvent(ctx)}`, json: { deleted: 1, extended: 1 } }), b: "hidden", validator: { status: 200 } },
   {
     route: "POST /misp/objects/add/{event_id}",
     request: async (ctx) => ({ path: `/misp/objects/add/${await writeEvent(ctx)}`, json: { name: "domain-ip", Attribute: [{ type: "domain", value: `${ctx.w.unique("b-obj")}.example.org`, object_relation: "domain" }] } }),
