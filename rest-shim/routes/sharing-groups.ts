@@ -29,7 +29,7 @@ export const sharingGroupRoutes = [
     handler: async ({ principal, body, services }) => sharingGroupOut(await services.sharingGroups.create(principal, createWire.fromWire(body), WITH_MEMBERS)),
   }),
   defineRoute({
-    method: "PATCH", path: "/sharing_groups/{sharing_group_id}", operationId: "updateSharingGroup", summary: "Change a sharing group's name, releasability, description or active flag (the owner)", tag: "sharing_groups",
+    method: "PATCH", path: "/sharing_groups/{sharing_group_id}", operationId: "updateSharingGroup", summary: "Change a sharing group's name, releasability, description, active or roaming flag (the owner)", tag: "sharing_groups",
     scopes: ["sharing_groups:update"], params: groupId, status: 200, response: SharingGroupSchema,
     body: patchWire.object,
     handler: async ({ principal, params, body, services }) => sharingGroupOut(await services.sharingGroups.update(principal, params.sharing_group_id, patchWire.fromWire(body), WITH_MEMBERS)),

@@ -2326,7 +2326,7 @@ export interface paths {
         delete: operations["deleteSharingGroup"];
         options?: never;
         head?: never;
-        /** Change a sharing group's name, releasability, description or active flag (the owner) */
+        /** Change a sharing group's name, releasability, description, active or roaming flag (the owner) */
         patch: operations["updateSharingGroup"];
         trace?: never;
     };
@@ -5047,7 +5047,7 @@ export interface components {
             };
             /** @description Who the data may be passed on to (MISP's releasability statement) */
             releasability: string;
-            /** @description MISP's roaming flag (no server restriction) */
+            /** @description MISP's roaming flag: sync may push its data to any server of a member organisation (false: internal servers only) */
             roaming: boolean;
             /** @description Its member organisations, the owner included */
             sharing_group_orgs: {
@@ -11706,6 +11706,8 @@ export interface operations {
                     org_id?: number;
                     /** @description Who the data may be passed on to (MISP's releasability statement) */
                     releasability?: string;
+                    /** @description Whether sync may push its data to any server of a member organisation (default false: internal servers only) */
+                    roaming?: boolean;
                     sharing_group_orgs?: {
                         /** @description Whether the member may add organisations to the group (default false) */
                         extend?: boolean;
@@ -11797,6 +11799,8 @@ export interface operations {
                     name?: string;
                     /** @description Who the data may be passed on to (MISP's releasability statement) */
                     releasability?: string;
+                    /** @description Whether sync may push its data to any server of a member organisation (default false: internal servers only) */
+                    roaming?: boolean;
                 };
             };
         };

@@ -266,6 +266,36 @@ describe.each(SEARCH_BACKENDS)("sharing-group data in search on $name", ({ env }
     // C finds B's attribute only, none of the group's.
     expect(await found(who.c, "attributes", "value")).toEqual([`grouped-${marker}.example`]);
   });
+  it("roaming is false by default, set by the owner on create and edit (REST and GraphQL), refused from anyone else and for a non-boolean", async () => {
+    const id = await groupOfAWithB(true);
+    expect((await app.http.get(`/sharing_groups/${id}`, { token: users.bUser.token })).body.roaming).toBe(false);
+    const roamer = await app.http.post("/sharing_groups/", { token: users.aAdmin.token, json: { name: unique("roamer"), roaming: true } });
+    expect(roamer.status).toBe(201);
+    expect(roamer.body.roaming).toBe(true);
+
+    // B may extend the group yet does not own it: 403; C does not see it: 404; neither changes it.
+    expect((await app.http.patch(`/sharing_groups/${id}`, { token: users.bAdmin.token, json: { roaming: true } })).status).toBe(403);
+    expect((await app.http.patch(`/sharing_groups/${id}`, { token: users.cAdmin.token, json: { roaming: true } })).status).toBe(404);
+    const gqlOther = await app.http.graphql(`mutation($id: Int!) { updateSharingGroup(id: $id, input: { roaming: true }) { roaming } }`, { id }, users.bAdmin.token);
+    expect(gqlOther.body.errors?.[0].extensions?.code).toBe("forbidden");
+    expect((await app.http.get(`/sharing_groups/${id}`, { token: users.aUser.token })).body.roaming).toBe(false);
+
+    for (const roaming of ["true", 1, null, {}]) {
+      const bad = await app.http.patch(`/sharing_groups/${id}`, { token: users.aAdmin.token, json: { roaming } });
+      expect(bad.status, JSON.stringify(roaming)).toBe(422);
+      expect(bad.body.detail.map((d: { loc: unknown[] }) => d.loc)).toEqual([["body", "roaming"]]);
+      expect((await app.http.post("/sharing_groups/", { token: users.aAdmin.token, json: { name: unique("bad roaming"), roaming } })).status).toBe(422);
+    }
+    expect((await app.http.get(`/sharing_groups/${id}`, { token: users.aUser.token })).body.roaming).toBe(false);
+
+    const patched = await app.http.patch(`/sharing_groups/${id}`, { token: users.aAdmin.token, json: { roaming: true } });
+    expect(patched.body).toMatchObject({ roaming: true, description: "" });
+    const gql = await app.http.graphql(`mutation($id: Int!) { updateSharingGroup(id: $id, input: { roaming: false }) { roaming } }`, { id }, users.aAdmin.token);
+    expect(gql.body.data?.updateSharingGroup).toEqual({ roaming: false });
+    const gqlCreated = await app.http.graphql(`mutation($n: String!) { createSharingGroup(input: { name: $n, roaming: true }) { roaming } }`, { n: unique("gql roamer") }, users.aAdmin.token);
+    expect(gqlCreated.body.data?.createSharingGroup).toEqual({ roaming: true });
+    expect((await app.http.get(`/sharing_groups/${id}`, { token: users.bUser.token })).body.roaming).toBe(false);
+  });
 });
 
 describe("MISP JSON with sharing groups", () => {
@@ -323,5 +353,43 @@ describe("MISP JSON with sharing groups", () => {
     expect(created.sharing_group_orgs.map((m: { org_id: number }) => m.org_id)).toContain(orgs.b);
     expect((await app.http.get(`/events/${synced}`, { token: users.bUser.token })).status).toBe(200);
     expect((await app.http.get(`/events/${synced}`, { token: users.cUser.token })).status).toBe(404);
+  });
+
+  it("exports a group that is not roaming bound to this instance (server 0), a roaming one with the flag; a syncing import keeps MISP's flag on a new group, never on a known one", async () => {
+    const bound = await groupOfAWithB();
+    const roamer = (await app.http.post("/sharing_groups/", { token: users.aAdmin.token, json: { name: unique("roaming"), roaming: true, sharing_group_orgs: [{ org_id: orgs.b }] } })).body.id;
+    const blockOf = async (group: number) => {
+      const event = await app.http.post("/events/", { token: users.aUser.token, json: { info: unique("bound"), distribution: 4, sharing_group_id: group } });
+      return (await app.http.get(`/events/${event.body.uuid}/export?format=misp`, { token: users.aUser.token })).body.Event.SharingGroup;
+    };
+    const narrow = await blockOf(bound);
+    expect(narrow.roaming).toBe(false);
+    expect(narrow.SharingGroupServer).toEqual([{ sharing_group_id: String(bound), server_id: "0", all_orgs: false, Server: { id: "0", url: expect.stringMatching(/^https?:\/\//), name: expect.any(String) } }]);
+    const wide = await blockOf(roamer);
+    expect(wide).toMatchObject({ roaming: true, SharingGroupServer: [] });
+
+    // A syncing import of MISP's blocks under new uuids: each new group takes the sender's flag.
+    const imported = async (block: Record<string, unknown>) => {
+      const uuid = crypto.randomUUID();
+      const groupUuid = crypto.randomUUID();
+      const invalidated = nextAuthInvalidation(app);
+      const file = { Event: { uuid, info: unique("round trip"), distribution: "4", SharingGroup: { ...block, uuid: groupUuid, name: unique("copy") } } };
+      expect((await app.http.post("/events/import", { token: admin.token, json: file })).status).toBe(201);
+      await invalidated;
+      return (await app.http.get("/sharing_groups/", { token: admin.token })).body.find((g: { uuid: string }) => g.uuid === groupUuid);
+    };
+    expect((await imported(narrow)).roaming).toBe(false);
+    expect((await imported(wide)).roaming).toBe(true);
+
+    // The known group is matched by uuid and keeps its own flag, for its owner and for a syncing administrator.
+    const asKnown = { Event: { uuid: crypto.randomUUID(), info: unique("known"), distribution: "4", SharingGroup: { ...narrow, roaming: true } } };
+    expect((await app.http.post("/events/import", { token: users.aUser.token, json: asKnown })).status).toBe(201);
+    expect((await app.http.post("/events/import", { token: admin.token, json: { Event: { ...asKnown.Event, uuid: crypto.randomUUID() } } })).status).toBe(201);
+    expect((await app.http.get(`/sharing_groups/${bound}`, { token: users.aUser.token })).body.roaming).toBe(false);
+    // A hostile flag is the file's 422, nothing written.
+    const hostile = { Event: { uuid: crypto.randomUUID(), info: unique("hostile"), distribution: "4", SharingGroup: { ...narrow, uuid: crypto.randomUUID(), roaming: { $ne: 1 } } } };
+    const refused = await app.http.post("/events/import", { token: admin.token, json: hostile });
+    expect(refused.status).toBe(422);
+    expect((await app.http.get(`/events/${hostile.Event.uuid}`, { token: admin.token })).status).toBe(404);
   });
 });

@@ -84,6 +84,8 @@ export interface SharingGroupDraft {
   name: string;
   releasability: string;
   description: string;
+  /** MISP's flag: sync may push the group's data to any member's server (false: internal servers only). */
+  roaming: boolean;
   owner: OrgDraft | null;
   members: (OrgDraft & { extend: boolean })[];
 }

@@ -258,13 +258,13 @@ export class EventsService {
 
   async exportMisp(p: Principal | null, uuid: string, opts: MispExportOptions = {}): Promise<{ Event: Record<string, unknown> }> {
     const e = await this.get(p, uuid);
-    const [event] = await exportMispEvents(this.ctx.db.pool, [e], p!, opts);
+    const [event] = await exportMispEvents(this.ctx.db.pool, [e], p!, { ...opts, instanceUrl: this.ctx.config.PUBLIC_URL });
     return event!;
   }
 
   /** The events of these uuids the caller may read in MISP's JSON form, in the order asked (a page of them in one statement per kind of content); the others are left out. */
   async exportMispMany(p: Principal | null, uuids: readonly string[], opts: MispExportOptions = {}): Promise<{ Event: Record<string, unknown> }[]> {
-    return exportMispEvents(this.ctx.db.pool, await this.getMany(p, uuids), p!, opts);
+    return exportMispEvents(this.ctx.db.pool, await this.getMany(p, uuids), p!, { ...opts, instanceUrl: this.ctx.config.PUBLIC_URL });
   }
 
   /**

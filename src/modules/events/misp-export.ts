@@ -49,6 +49,9 @@ export interface MispExportOptions {
   ids?: boolean;
 }
 
+/** The export's options with this instance's public URL, which a sharing group that is not roaming is bound to. */
+type MispExportSettings = MispExportOptions & { instanceUrl: string };
+
 /** Rows keyed by one of their columns, in the order read. */
 function groupBy<T, K>(rows: readonly T[], key: (r: T) => K): Map<K, T[]> {
   const m = new Map<K, T[]>();
@@ -101,7 +104,7 @@ interface SightingRow {
  * (attributes, objects, references, attribute tags, sightings, reports, sharing groups) for all of
  * them, so a page of events costs what one does.
  */
-export async function exportMispEvents(sql: Sql, events: readonly EventView[], reader: Principal, opts: MispExportOptions = {}): Promise<{ Event: Record<string, unknown> }[]> {
+export async function exportMispEvents(sql: Sql, events: readonly EventView[], reader: Principal, opts: MispExportSettings): Promise<{ Event: Record<string, unknown> }[]> {
   if (events.length === 0) return [];
   const ids = opts.ids === true;
   /** `{id: "12"}` when ids are asked for, else nothing. */
@@ -154,6 +157,7 @@ export async function exportMispEvents(sql: Sql, events: readonly EventView[], r
       ...objects.rows.map((o) => o.sharing_group_id),
       ...[...reports.values()].flat().map(reportGroup),
     ].filter((id): id is number => id !== null),
+    opts.instanceUrl,
   );
   /** MISP sends the group itself with data of distribution 4, so the receiver finds it by uuid. */
   const sharingGroupOf = (id: number | null) => (id !== null && blocks.has(id) ? { SharingGroup: blocks.get(id) } : {});

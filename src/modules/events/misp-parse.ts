@@ -466,7 +466,8 @@ class FieldReader {
       return member ? [{ ...member, extend: this.bool(m.extend, [...loc, "SharingGroupOrg", i, "extend"], false) }] : [];
     });
     if (!uuid || !name) return null;
-    return { uuid, name, releasability: text("releasability"), description: text("description"), owner: org(v.Organisation, [...loc, "Organisation"]), members };
+    const roaming = this.bool(v.roaming, [...loc, "roaming"], false);
+    return { uuid, name, releasability: text("releasability"), description: text("description"), roaming, owner: org(v.Organisation, [...loc, "Organisation"]), members };
   }
 
   optionalId(v: unknown, loc: Loc): number | null {

@@ -7,7 +7,8 @@ import type { OrgDraft, SharingGroupDraft } from "../events/index.ts";
  * mean nothing here). A known group is used when the importer's organisation owns or belongs to it
  * (administrators: any); an unknown one is created only for a caller who syncs (`create`), with its
  * owner and members found or created by `organisation`, as MISP's sync does. Otherwise the data
- * keeps distribution 4 without a group: its owners' only.
+ * keeps distribution 4 without a group: its owners' only. A known group keeps its fields, roaming
+ * included: a sender does not widen a group here.
  */
 export async function resolveImportedSharingGroups(
   sql: Sql,
@@ -37,10 +38,10 @@ async function createImported(sql: Sql, actor: Principal, d: SharingGroupDraft, 
   if (ownerId === null) return null;
   // Names are unique here; a different group of the same name elsewhere keeps its name with the uuid beside it.
   const inserted = await sql.query<{ id: number }>(
-    `INSERT INTO sharing_groups (uuid, name, releasability, description, org_id, local)
-     VALUES ($1::uuid, CASE WHEN EXISTS (SELECT 1 FROM sharing_groups WHERE name = $2::text) THEN $2::text || ' (' || $1::text || ')' ELSE $2::text END, $3, $4, $5, false)
+    `INSERT INTO sharing_groups (uuid, name, releasability, description, org_id, local, roaming)
+     VALUES ($1::uuid, CASE WHEN EXISTS (SELECT 1 FROM sharing_groups WHERE name = $2::text) THEN $2::text || ' (' || $1::text || ')' ELSE $2::text END, $3, $4, $5, false, $6)
      ON CONFLICT (uuid) DO NOTHING RETURNING id`,
-    [d.uuid, d.name, d.releasability, d.description, ownerId],
+    [d.uuid, d.name, d.releasability, d.description, ownerId, d.roaming],
   );
   const id = inserted.rows[0]?.id ?? (await sql.query<{ id: number }>("SELECT id FROM sharing_groups WHERE uuid = $1", [d.uuid])).rows[0]?.id;
   if (id === undefined) return null;
@@ -56,8 +57,13 @@ async function createImported(sql: Sql, actor: Principal, d: SharingGroupDraft, 
   return id;
 }
 
-/** The SharingGroup blocks of a MISP export, by local id: the group, its owner and members, as MISP writes them. */
-export async function mispSharingGroupBlocks(sql: Sql, ids: readonly number[]): Promise<Map<number, Record<string, unknown>>> {
+/**
+ * The SharingGroup blocks of a MISP export, by local id: the group, its owner and members, as MISP
+ * writes them. An empty SharingGroupServer is no server restriction to MISP (checkIfServerInSG), so
+ * a group that is not roaming lists this instance alone (server_id 0 with the Server block MISP
+ * sends for itself): a receiving MISP keeps it bound to the instance it came from.
+ */
+export async function mispSharingGroupBlocks(sql: Sql, ids: readonly number[], instanceUrl: string): Promise<Map<number, Record<string, unknown>>> {
   const blocks = new Map<number, Record<string, unknown>>();
   if (ids.length === 0) return blocks;
   const { rows } = await sql.query<{
@@ -94,7 +100,7 @@ export async function mispSharingGroupBlocks(sql: Sql, ids: readonly number[]): 
       roaming: g.roaming,
       Organisation: { id: String(g.org_id), uuid: g.org_uuid, name: g.org_name },
       SharingGroupOrg: g.members.map((m) => ({ sharing_group_id: String(g.id), org_id: String(m.org_id), extend: m.extend, Organisation: { id: String(m.org_id), uuid: m.uuid, name: m.name } })),
-      SharingGroupServer: [],
+      SharingGroupServer: g.roaming ? [] : [{ sharing_group_id: String(g.id), server_id: "0", all_orgs: false, Server: { id: "0", url: instanceUrl, name: instanceUrl } }],
     });
   }
   return blocks;

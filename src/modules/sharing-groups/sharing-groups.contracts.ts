@@ -23,6 +23,7 @@ const groupFields = {
   releasability: storedText(65_535).optional().describe("Who the data may be passed on to (MISP's releasability statement)"),
   description: storedText(65_535).optional().describe("What the group is for"),
   active: z.boolean().optional().describe("Whether data may be assigned to it (default true); an inactive group still reads as before"),
+  roaming: z.boolean().optional().describe("Whether sync may push its data to any server of a member organisation (default false: internal servers only)"),
 };
 
 export const sharingGroupCreateContract = z

@@ -8,7 +8,7 @@ export const SHARING_GROUP_DOC = {
   orgId: "Numeric id of the owning organisation, which manages it and always belongs to it",
   active: "Whether data may be assigned to it; an inactive group still reads as before",
   local: "Created on this instance (false: received from a synchronised instance)",
-  roaming: "MISP's roaming flag (no server restriction)",
+  roaming: "MISP's roaming flag: sync may push its data to any server of a member organisation (false: internal servers only)",
   members: "Its member organisations, the owner included",
   createdAt: "When it was created",
   updatedAt: "When it last changed",

@@ -55,6 +55,7 @@ const SharingGroupInput = builder.inputType("SharingGroupInput", {
     releasability: t.string({ description: D.releasability }),
     description: t.string({ description: D.description }),
     active: t.boolean({ description: `${D.active} (default true)` }),
+    roaming: t.boolean({ description: `${D.roaming} (default false)` }),
     members: t.field({ type: [MemberInput], description: "Member organisations besides the owner (REST sharing_group_orgs)" }),
   }),
 });
@@ -66,6 +67,7 @@ const SharingGroupPatch = builder.inputType("SharingGroupPatch", {
     releasability: t.string({ description: D.releasability }),
     description: t.string({ description: D.description }),
     active: t.boolean({ description: D.active }),
+    roaming: t.boolean({ description: D.roaming }),
   }),
 });
 

@@ -86,6 +86,7 @@ export class SharingGroupsService {
             releasability: input.releasability ?? "",
             description: input.description ?? "",
             active: input.active ?? true,
+            roaming: input.roaming ?? false,
             orgId: ownerId,
             members: { create: [...members].map(([orgId, extend]) => ({ orgId, extend })) },
           },
@@ -104,7 +105,7 @@ export class SharingGroupsService {
       .afterChange(`sharing_groups:${id}`, () => this.ctx.db.prisma.$transaction(async (tx) => {
         const before = await this.owned(tx, p, id);
         const after = await tx.sharingGroup.update({ where: { id }, data: input });
-        const changes = diff(before, after, ["name", "releasability", "description", "active"]);
+        const changes = diff(before, after, ["name", "releasability", "description", "active", "roaming"]);
         await this.audit.record(p, { action: "sharing_group.updated", resourceType: "sharing_group", resourceId: id, metadata: { changes } }, tx);
       }))
       .catch(alreadyExists);
