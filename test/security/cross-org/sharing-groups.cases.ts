@@ -13,7 +13,7 @@ export const sharingGroupsRest: RestCase[] = [
   { route: "POST /sharing_groups/", request: ({ w }) => ({ path: "/sharing_groups/", json: { name: w.unique("sg for A"), org_id: w.a.org.id } }), b: "denied", validator: { status: 201 } },
   {
     route: "PATCH /sharing_groups/{sharing_group_id}",
-    request: async ({ w, validating }) => ({ path: `/sharing_groups/${validating ? await w.throwaway.sharingGroup() : w.a.sharingGroup.id}`, json: { description: "taken over" } }),
+    request: async ({ w, validating }) => ({ path: `/sharing_groups/${validating ? await w.throwaway.sharingGroup() : w.a.sharingGroup.id}`, json: { description: "taken over", roaming: true } }),
     b: "hidden", validator: { status: 200 },
   },
   {
@@ -53,7 +53,7 @@ export const sharingGroupsGraphql: GraphqlCase[] = [
   },
   {
     field: "Mutation.updateSharingGroup", scopes: ["sharing_groups:update"],
-    query: "mutation($id: Int!) { updateSharingGroup(id: $id, input: { description: \"taken over\" }) { id } }",
+    query: "mutation($id: Int!) { updateSharingGroup(id: $id, input: { description: \"taken over\", roaming: true }) { id } }",
     variables: async ({ w, validating }) => ({ id: validating ? await w.throwaway.sharingGroup() : w.a.sharingGroup.id }),
     b: "hidden", validator: { status: 200 },
   },
