@@ -174,13 +174,17 @@ export class SqlCompiler {
    * dictionary's trigram index, `./terms.ts`): the terms are the values and tokens, so the set is
    * exact but for capped terms (over MAX_TERM, their ends unknown: always candidates), which the
    * per-value test then settles. Fields without postings (identifiers) are tested row by row.
-   * `COLLATE "default"`: the dictionary's `C` collation would give regex classes another meaning.
+   * The dictionary's terms are tested in their own `C` collation, so that its trigram index serves the
+   * test (with `COLLATE "default"` it cannot: 58.5 ms instead of 2.3 ms over 100,000 terms). The
+   * tests mean the same in either collation: LIKE compares characters, and the translated regexes
+   * (`./regex.ts`) hold only literals, `.` and code point ranges, no collation-dependent class nor
+   * case folding.
    */
   private matchingTerm(f: ResolvedField, test: (x: string) => string): string {
     const exact = this.anyValue(f.key, f.type, test);
     if (!hasPostings(f.key, f.type)) return exact;
     const terms = `SELECT t.field || chr(1) || t.term FROM search_terms t
-      WHERE t.field = ${this.p(dictionaryField(this.index, f.key))} AND (t.length > ${MAX_TERM} OR ${test('t.term COLLATE "default"')})`;
+      WHERE t.field = ${this.p(dictionaryField(this.index, f.key))} AND (t.length > ${MAX_TERM} OR ${test("t.term")})`;
     // Both lists computed once (InitPlans): as a semi-join the planner may probe the postings once
     // per document, reading every matching term's postings each time (22 s for 10,000 unanalysed rows).
     return `d.doc = ANY (ARRAY(SELECT p.doc FROM search_postings p WHERE p.key = ANY (ARRAY(${terms})))) AND ${exact}`;
