@@ -107,6 +107,22 @@ function likePattern(pattern: string): { test: (name: string) => boolean; litera
   return { test: (name) => re.test(name), literal };
 }
 
+/** The tags with these names (case-insensitive) added to `found`, up to MAX_SEARCH_TAGS; the catalogue narrowed by the names' common prefix. */
+async function addTagsNamed(services: Services, p: Principal | null, names: readonly string[], found: Map<number, TagRecord>): Promise<void> {
+  if (names.length === 0) return;
+  const wanted = new Set(names.map((n) => n.toLowerCase()));
+  const prefix = names.reduce((a, b) => {
+    let i = 0;
+    while (i < a.length && i < b.length && a[i].toLowerCase() === b[i].toLowerCase()) i++;
+    return a.slice(0, i);
+  }).slice(0, 255);
+  for (let page = 1; found.size < MAX_SEARCH_TAGS; page++) {
+    const batch = await services.tags.list(p, { page, size: PAGE, ...(prefix ? { filter: prefix } : {}) });
+    for (const t of batch.items) if (wanted.has(t.name.toLowerCase()) && found.size < MAX_SEARCH_TAGS) found.set(t.id, t);
+    if (page >= batch.pages) break;
+  }
+}
+
 /** The taxonomy a machine tag belongs to and its predicate (with the tag's entry), as MISP's tags/search adds them; null when none is known. */
 async function taxonomyOf(services: Services, p: Principal | null, name: string) {
   const machine = parseMachineTag(name);
@@ -170,7 +186,7 @@ export const mispTagRoutes = [
   }),
   defineMispRoute({
     method: "POST", path: "/misp/tags/search", operationId: "mispSearchTags",
-    summary: `MISP tags/search: tags whose name matches (tag or tagname: a name or a list, % and _ as in SQL LIKE, case-insensitive; strict_tagname: exact names or ids), each as {Tag, Taxonomy, TaxonomyPredicate, GalaxyCluster} with its taxonomy (taxonomies:read) and galaxy cluster with its Galaxy (galaxies:read) where one is known; at most ${MAX_SEARCH_TAGS}`,
+    summary: `MISP tags/search: tags whose name matches (tag or tagname: a name or a list, % and _ as in SQL LIKE, case-insensitive; strict_tagname: exact names or ids; without it, with galaxies:read, also the tag of a galaxy cluster whose value equals the string or one of whose synonyms matches it), each as {Tag, Taxonomy, TaxonomyPredicate, GalaxyCluster} with its taxonomy (taxonomies:read) and galaxy cluster with its Galaxy (galaxies:read) where one is known; at most ${MAX_SEARCH_TAGS}`,
     scopes: ["tags:read"], status: 200, body: z.unknown(),
     response: named(
       "MispTagSearch",
@@ -197,6 +213,10 @@ export const mispTagRoutes = [
           for (const t of batch.items) if (test(t.name) && found.size < MAX_SEARCH_TAGS) found.set(t.id, t);
           if (page >= batch.pages) break;
         }
+      }
+      // MISP also finds a cluster's tag by the cluster's value or a synonym: galaxy knowledge, so only for a caller who may read galaxies.
+      if (!q.strict_tagname && hasScope(principal!, "galaxies:read") && found.size < MAX_SEARCH_TAGS) {
+        await addTagsNamed(services, principal, await services.galaxies.clusterTagNamesByValueOrSynonym(principal, wanted, MAX_SEARCH_TAGS), found);
       }
       // The cluster is extra context, as the taxonomy: a caller who may not read galaxies still gets the tags.
       const clusters = hasScope(principal!, "galaxies:read") ? await services.galaxies.clustersByTagNames(principal, [...found.values()].map((t) => t.name)) : [];

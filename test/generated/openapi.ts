@@ -1790,7 +1790,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** MISP tags/search: tags whose name matches (tag or tagname: a name or a list, % and _ as in SQL LIKE, case-insensitive; strict_tagname: exact names or ids), each as {Tag, Taxonomy, TaxonomyPredicate, GalaxyCluster} with its taxonomy (taxonomies:read) and galaxy cluster with its Galaxy (galaxies:read) where one is known; at most 1000 */
+        /** MISP tags/search: tags whose name matches (tag or tagname: a name or a list, % and _ as in SQL LIKE, case-insensitive; strict_tagname: exact names or ids; without it, with galaxies:read, also the tag of a galaxy cluster whose value equals the string or one of whose synonyms matches it), each as {Tag, Taxonomy, TaxonomyPredicate, GalaxyCluster} with its taxonomy (taxonomies:read) and galaxy cluster with its Galaxy (galaxies:read) where one is known; at most 1000 */
         post: operations["mispSearchTags"];
         delete?: never;
         options?: never;

@@ -302,6 +302,33 @@ describe("enabling and disabling", () => {
     }
   });
 
+  it("MISP tags/search finds a cluster's tag by the cluster's value, case-insensitive and exact (a % there is no wildcard), only with galaxies:read", async () => {
+    const key = async (scopes: string[]) => {
+      const res = await app.http.post("/api-keys/", { token: user.token, json: { name: `tags-value-${crypto.randomUUID()}`, scopes } });
+      expect(res.status, res.text).toBe(201);
+      return res.body.token as string;
+    };
+    const search = async (k: string, json: unknown) => {
+      const res = await app.http.request("POST", "/misp/tags/search", { authorization: k, json, headers: { accept: "application/json" } });
+      expect(res.status, res.text).toBe(200);
+      return res.body as any[];
+    };
+    const withGalaxies = await key(["tags:read", "galaxies:read"]);
+    const byValue = await search(withGalaxies, { tag: "command and scripting INTERPRETER - t1059" });
+    expect(byValue.map((h) => h.Tag.name)).toEqual([T1059]);
+    expect(byValue[0].GalaxyCluster).toMatchObject({ value: "Command and Scripting Interpreter - T1059", tag_name: T1059, tag_id: byValue[0].Tag.id });
+    // A list mixes both ways: a value and a tag name pattern, each tag once.
+    const mixed = await search(withGalaxies, { tagname: ["PowerShell - T1059.001", 'misp-galaxy:mitre-attack-pattern="PowerShell - T1059.00_"', "tlp:%"] });
+    expect(mixed.filter((h) => h.GalaxyCluster?.uuid === POWERSHELL_UUID)).toHaveLength(1);
+    // MISP compares the value with =, so a % in it is literal: a prefix of a value finds nothing (no tag name starts so either).
+    expect(await search(withGalaxies, { tag: "Command and Scripting%" })).toEqual([]);
+    expect(await search(withGalaxies, { tag: "No such technique - T9999" })).toEqual([]);
+    // strict_tagname asks tag names only, as MISP.
+    expect(await search(withGalaxies, { tag: "Command and Scripting Interpreter - T1059", strict_tagname: true })).toEqual([]);
+    // Without galaxies:read a cluster's value is no way to its tag.
+    expect(await search(await key(["tags:read"]), { tag: "Command and Scripting Interpreter - T1059" })).toEqual([]);
+  });
+
   it("splits a hunt query on commas and lines, but not inside a quoted tag name", () => {
     const tag = 'misp-galaxy:mitre-attack-pattern="Analyze social and business relationships, interests, and affiliations - T1295"';
     expect(splitAttackPatternQuery(`T1059, t1059.001\n${tag}\r\n\n,T1059`)).toEqual(["T1059", "t1059.001", tag]);
@@ -519,6 +546,61 @@ describe("hostile sources", () => {
   it("accepts only plain galaxy names", () => {
     for (const bad of ["../etc/passwd", "..", "a/b", "a\\b", "", ".hidden", "a..b", "x%2F..", "a b", "é"]) expect(isSafeGalaxyName(bad), bad).toBe(false);
     for (const ok of ["mitre-attack-pattern", "tidal_groups", "360net", "v2.1"]) expect(isSafeGalaxyName(ok), ok).toBe(true);
+  });
+});
+
+/**
+ * MISP's tags/search also finds a cluster by a synonym. The ATT&CK galaxy of the shared data has none
+ * (and it is the only galaxy there), so these clusters are written as misp-galaxy's threat-actor ones are.
+ */
+describe("MISP tags/search by synonym", () => {
+  let scratch: string;
+  let synApp: TestApp;
+  let synAdmin: TestUser;
+  const apt28 = { uuid: uuid(), value: "APT28", description: "", meta: { synonyms: ["Fancy Bear", "Sofacy", "STRONTIUM"], country: "RU" } };
+  const apt29 = { uuid: uuid(), value: "APT29", description: "", meta: { synonyms: ["Cozy Bear", "The Dukes"] } };
+  const single = { uuid: uuid(), value: "Lone", description: "", meta: { synonyms: "Solitary Bear" } };
+  const tagOf = (v: string) => `misp-galaxy:threat-actor="${v}"`;
+
+  beforeAll(async () => {
+    scratch = fs.mkdtempSync(path.join(os.tmpdir(), "wb-galaxies-syn-"));
+    fs.mkdirSync(path.join(scratch, "galaxies"));
+    fs.mkdirSync(path.join(scratch, "clusters"));
+    fs.writeFileSync(path.join(scratch, "galaxies/threat-actor.json"), JSON.stringify(galaxyFile("threat-actor")));
+    fs.writeFileSync(path.join(scratch, "clusters/threat-actor.json"), JSON.stringify(clusterFile("threat-actor", [apt28, apt29, single, cluster("Nobody")])));
+    synApp = await startTestApp("galaxies-synonyms", { GALAXY_SOURCE: scratch });
+    synAdmin = await loginAdmin(synApp);
+    expect((await synApp.http.post("/galaxies/update", { token: synAdmin.token })).status).toBe(200);
+    const [{ id }] = await sql<{ id: number }>(synApp, "SELECT id FROM galaxies WHERE type = 'threat-actor'");
+    expect((await synApp.http.patch(`/galaxies/${id}`, { token: synAdmin.token, json: { enabled: true } })).status).toBe(200);
+  });
+  afterAll(async () => {
+    await synApp?.close();
+    if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
+  });
+
+  it("finds a cluster's tag by a synonym (a LIKE pattern, case-insensitive), with its cluster; MISP's error body for hostile bodies", async () => {
+    const res = await synApp.http.post("/api-keys/", { token: synAdmin.token, json: { name: "syn", scopes: ["tags:read", "galaxies:read"] } });
+    expect(res.status, res.text).toBe(201);
+    const search = (json: unknown) => synApp.http.request("POST", "/misp/tags/search", { authorization: res.body.token, json, headers: { accept: "application/json" } });
+    const names = async (json: unknown) => {
+      const r = await search(json);
+      expect(r.status, r.text).toBe(200);
+      return (r.body as any[]).map((h) => h.Tag.name).sort();
+    };
+    const fancy = await search({ tag: "fancy BEAR" });
+    expect(fancy.body).toHaveLength(1);
+    expect(fancy.body[0].GalaxyCluster).toMatchObject({ uuid: apt28.uuid, value: "APT28", tag_name: tagOf("APT28"), meta: { synonyms: ["Fancy Bear", "Sofacy", "STRONTIUM"], country: ["RU"] } });
+    expect(await names({ tag: "%bear" })).toEqual([tagOf("APT28"), tagOf("APT29"), tagOf("Lone")]);
+    expect(await names({ tag: "c_zy%" })).toEqual([tagOf("APT29")]);
+    expect(await names({ tagname: ["sofacy", "the dukes"] })).toEqual([tagOf("APT28"), tagOf("APT29")]);
+    expect(await names({ tag: "Bear" })).toEqual([]);
+    expect(await names({ tag: "Fancy Bear", strict_tagname: true })).toEqual([]);
+    for (const json of [{ tag: 7 }, { tag: [null] }, { tag: "" }, { tagname: "%".repeat(256) }, []]) {
+      const bad = await search(json);
+      expect([400, 403, 405], bad.text).toContain(bad.status);
+      expect(bad.body).toMatchObject({ name: expect.any(String), message: expect.any(String), url: expect.stringMatching(/tags\/search$/) });
+    }
   });
 });
 

@@ -228,6 +228,29 @@ export class GalaxiesService {
   }
 
   /**
+   * The tag names of the clusters that MISP's tags/search finds through a search string rather than
+   * the tag name: a value equal to it, or a synonym (meta.synonyms) it matches as a LIKE pattern,
+   * both case-insensitive (TagsController::search). At most `limit` names, in tag name order.
+   */
+  async clusterTagNamesByValueOrSynonym(p: Principal | null, terms: readonly string[], limit: number): Promise<string[]> {
+    authorize(p, "galaxies:read");
+    const wanted = [...new Set(terms.map((t) => t.toLowerCase()))];
+    if (wanted.length > MAX_RESOLVE_TOKENS) throw errors.invalidInput([], `at most ${MAX_RESOLVE_TOKENS} search strings`, wanted.length);
+    if (wanted.length === 0) return [];
+    // A single synonym is stored as a string by some galaxies, a list by most.
+    const { rows } = await this.ctx.db.pool.query<{ tag_name: string }>(
+      `SELECT DISTINCT c.tag_name FROM galaxy_clusters c
+        WHERE lower(c.value) = ANY($1::text[])
+           OR EXISTS (SELECT 1
+                        FROM jsonb_array_elements_text(CASE jsonb_typeof(c.meta->'synonyms') WHEN 'array' THEN c.meta->'synonyms' WHEN 'string' THEN jsonb_build_array(c.meta->'synonyms') ELSE '[]'::jsonb END) s
+                        JOIN unnest($1::text[]) w ON lower(s) LIKE w)
+        ORDER BY c.tag_name LIMIT $2`,
+      [wanted, limit],
+    );
+    return rows.map((r) => r.tag_name);
+  }
+
+  /**
    * The peer's `GET /galaxies/mitre-attack-patterns`: clusters of the ATT&CK galaxy (imported,
    * enabled or not), filtered by a substring of the value or external id, ordered by external id.
    */
