@@ -166,6 +166,48 @@ describe("the notification types", () => {
   });
 });
 
+describe("a range where one event among many is followed", () => {
+  it("notifies exactly its follower, with the payloads, and the follower of an object in another event of the same range", async () => {
+    const carol = await createUser(app, admin, 3);
+    const dave = await createUser(app, admin, 3);
+    await clearAll(alice, bob, outsider, noEvents);
+    const first = (await q("SELECT coalesce(max(id), 0)::int AS n FROM change_records")).rows[0].n + 1;
+    const events: { uuid: string; attribute: string }[] = [];
+    for (let i = 0; i < 6; i++) {
+      const e = await app.http.post("/events/", { token: admin.token, json: { info: `Range event ${i}`, distribution: 0 } });
+      expect(e.status, e.text).toBe(201);
+      const a = await app.http.post("/attributes/", { token: admin.token, json: { event_uuid: e.body.uuid, type: "domain", value: `range-${i}.example.net` } });
+      expect(a.status, a.text).toBe(201);
+      events.push({ uuid: e.body.uuid, attribute: a.body.uuid });
+    }
+    const objectUuid = uuid();
+    const o = await app.http.post("/objects/", {
+      token: admin.token,
+      json: { uuid: objectUuid, event_uuid: events[4].uuid, name: "domain-ip", attributes: [{ type: "domain", value: "range-object.example.net", object_relation: "domain" }] },
+    });
+    expect(o.status, o.text).toBe(201);
+    await settled(app);
+    const last = (await q("SELECT max(id)::int AS n FROM change_records")).rows[0].n;
+    await clearAll(alice); // she follows the organisation: the jobs told her of the six events
+    // Followed only now: the jobs found no follower, so the range's rows come from this run alone.
+    await follow(carol, { events: [events[2].uuid] });
+    await follow(dave, { objects: [objectUuid] });
+    await follow(outsider, { events: [events[2].uuid] });
+    expect(await notifyChangeRange(app.booted.ctx.db.pool, app.booted.ctx.pubsub, first, last)).toBe(4);
+    const carols = await notificationsOf(carol);
+    expect(carols.map((n) => n.type).sort()).toEqual(["event.attribute.created", "event.created"]);
+    expect(carols.find((n) => n.type === "event.created")).toMatchObject({ entity_uuid: events[2].uuid, payload: { event_uuid: events[2].uuid, event_name: "Range event 2" } });
+    expect(carols.find((n) => n.type === "event.attribute.created")).toMatchObject({
+      entity_uuid: events[2].attribute,
+      payload: { event_uuid: events[2].uuid, event_title: "Range event 2", attribute_uuid: events[2].attribute, attribute_value: "range-2.example.net", attribute_type: "domain" },
+    });
+    const daves = await notificationsOf(dave);
+    expect(daves.map((n) => n.type).sort()).toEqual(["object.attribute.created", "object.created"]);
+    expect(daves.find((n) => n.type === "object.attribute.created")!.payload).toMatchObject({ event_uuid: events[4].uuid, object_uuid: objectUuid, attribute_value: "range-object.example.net" });
+    for (const u of [alice, bob, outsider, noEvents]) expect(await typesOf(u)).toEqual([]);
+  });
+});
+
 describe("REST routes", () => {
   let eventUuid: string;
   beforeAll(async () => {

@@ -31,16 +31,14 @@ export async function notifyChangeRange(pool: pg.Pool, pubsub: PgPubSub, firstId
     [firstId, lastId],
   );
   if (rows.length === 0) return 0;
-  const ctx = await loadContext(pool, rows);
-  const candidates = rows.flatMap((r) => candidatesOf(r, ctx));
+  const { ctx, candidates, followers } = await followedCandidates(pool, rows);
   if (candidates.length === 0) return 0;
-  const followers = await followersOf(pool, candidates);
   const recipientIds = [...new Set([...followers.values()].flat())];
   if (recipientIds.length === 0) return 0;
   const recipients = await loadRecipients(pool, recipientIds);
   const out: { userId: number; c: Candidate }[] = [];
   for (const c of candidates) {
-    for (const userId of followers.get(`${c.list}:${c.followed}`) ?? []) {
+    for (const userId of followers.get(followKey(c)) ?? []) {
       const u = recipients.get(userId);
       if (u && mayReceive(u, c, ctx)) out.push({ userId, c });
     }
@@ -83,13 +81,109 @@ function mayReceive(u: Recipient, c: Candidate, ctx: Context): boolean {
   });
 }
 
-async function loadContext(pool: pg.Pool, rows: ChangeRecord[]): Promise<Context> {
+const followKey = (c: Candidate) => `${c.list}:${c.followed}`;
+
+/**
+ * The candidates of the records someone follows, with the context they need. The follow keys are
+ * found first from what the records carry and their events (one small read per distinct event), so
+ * that the attributes and objects of a range nobody follows are never read: only the records with a
+ * follower, and those whose keys the rows could change, get their context and their candidates.
+ */
+async function followedCandidates(pool: pg.Pool, rows: ChangeRecord[]): Promise<{ ctx: Context; candidates: Candidate[]; followers: Map<string, number[]> }> {
+  const events = await loadEvents(pool, eventUuidsOf(rows));
+  const skeleton: Context = { events, deletedEvents: deletedEventsOf(rows), attributes: new Map(), objects: new Map() };
+  const withObjectFollowers = await eventsWithFollowedObjects(pool, [...eventUuidsOf(rows)]);
+  const keys = rows.map((r) => candidatesOf(r, skeleton).map(followKey));
+  const followers = await followersOf(pool, keys.flat());
+  const selected = rows.filter((r, i) => keysMayChange(r, withObjectFollowers) || keys[i].some((k) => followers.has(k)));
+  if (selected.length === 0) return { ctx: skeleton, candidates: [], followers };
+  const ctx = await loadItems(pool, selected, skeleton);
+  const candidates = selected.flatMap((r) => candidatesOf(r, ctx));
+  const known = new Set(keys.flat());
+  const more = await followersOf(pool, candidates.map(followKey).filter((k) => !known.has(k)));
+  for (const [k, v] of more) followers.set(k, v);
+  return { ctx, candidates, followers };
+}
+
+/**
+ * Whether a record's follow keys may differ once its attribute or object row is read: an attribute
+ * names its object from the row (writers do not all put `object_uuid` in the payload), which only
+ * matters in an event holding an object someone follows; a record without its event takes the event
+ * from the row. Attributes and objects never change event, so a record's event is the row's.
+ */
+function keysMayChange(r: ChangeRecord, withObjectFollowers: Set<string>): boolean {
+  if (r.kind === "attribute.correlation.created" || r.kind === "sighting.created") return false;
+  if (r.entity_type !== "attribute" && r.entity_type !== "object") return false;
+  return r.event_uuid === null || (r.entity_type === "attribute" && withObjectFollowers.has(r.event_uuid));
+}
+
+function eventUuidsOf(rows: ChangeRecord[]): Set<string> {
+  const out = new Set<string>();
+  for (const r of rows) {
+    if (r.event_uuid) out.add(r.event_uuid);
+    if (r.entity_type === "event") out.add(r.entity_uuid);
+    for (const k of ["source_event_uuid", "target_event_uuid"]) {
+      const v = r.payload?.[k];
+      if (typeof v === "string") out.add(v);
+    }
+  }
+  return out;
+}
+
+/** Those of `eventUuids` that hold an object on somebody's follow list. */
+async function eventsWithFollowedObjects(pool: pg.Pool, eventUuids: string[]): Promise<Set<string>> {
+  const { rows } = await pool.query<{ uuid: string }>(
+    `SELECT DISTINCT e.uuid::text FROM user_settings s, LATERAL jsonb_array_elements_text(CASE WHEN jsonb_typeof(s.value->'follow'->'objects') = 'array' THEN s.value->'follow'->'objects' END) AS f(uuid)
+       JOIN objects o ON o.uuid = CASE WHEN f.uuid ~* '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$' THEN f.uuid::uuid END
+       JOIN events e ON e.id = o.event_id
+      WHERE s.namespace = 'notifications' AND e.uuid = ANY($1::uuid[])`,
+    [eventUuids],
+  );
+  return new Set(rows.map((r) => r.uuid));
+}
+
+/** Events deleted in the range: their access as the deletion recorded it (for every record of the range). */
+function deletedEventsOf(rows: ChangeRecord[]): Map<string, EventAccess> {
+  const deletedEvents = new Map<string, EventAccess>();
+  for (const r of rows) {
+    const p = r.payload ?? {};
+    if (r.kind === "event.deleted" && typeof p.distribution === "number" && typeof p.org_id === "number" && typeof p.orgc_id === "number") {
+      const sharingGroupId = typeof p.sharing_group_id === "number" ? p.sharing_group_id : null;
+      deletedEvents.set(r.entity_uuid, { distribution: p.distribution, sharingGroupId, orgId: p.org_id, orgcId: p.orgc_id });
+    }
+  }
+  return deletedEvents;
+}
+
+async function loadEvents(pool: pg.Pool, eventUuids: Set<string>): Promise<Context["events"]> {
+  const { rows } = await pool.query<{
+    uuid: string;
+    info: string;
+    orgc_uuid: string;
+    orgc_name: string;
+    distribution: number;
+    sharing_group_id: number | null;
+    org_id: number;
+    orgc_id: number;
+    deleted: boolean;
+  }>(
+    `SELECT e.uuid::text, e.info, o.uuid::text AS orgc_uuid, o.name AS orgc_name, e.distribution, e.sharing_group_id, e.org_id, e.orgc_id, e.deleted
+       FROM events e JOIN organisations o ON o.id = e.orgc_id WHERE e.uuid = ANY($1::uuid[])`,
+    [[...eventUuids]],
+  );
+  return new Map(
+    rows.map((e) => [
+      e.uuid,
+      { info: e.info, orgcUuid: e.orgc_uuid, orgcName: e.orgc_name, distribution: e.distribution, sharingGroupId: e.sharing_group_id, orgId: e.org_id, orgcId: e.orgc_id, deleted: e.deleted },
+    ]),
+  );
+}
+
+/** `base` with the attributes and objects `rows` touch, and their events if `base` lacks them. */
+async function loadItems(pool: pg.Pool, rows: ChangeRecord[], base: Context): Promise<Context> {
   const attributeUuids = new Set<string>();
   const objectUuids = new Set<string>();
-  const eventUuids = new Set<string>();
   for (const r of rows) {
-    if (r.event_uuid) eventUuids.add(r.event_uuid);
-    if (r.entity_type === "event") eventUuids.add(r.entity_uuid);
     if (r.entity_type === "attribute") attributeUuids.add(r.entity_uuid);
     if (r.entity_type === "object") objectUuids.add(r.entity_uuid);
     for (const k of ["attribute_uuid", "source_attribute_uuid", "target_attribute_uuid"]) {
@@ -119,38 +213,11 @@ async function loadContext(pool: pg.Pool, rows: ChangeRecord[]): Promise<Context
       [[...objectUuids]],
     ),
   ]);
-  for (const a of attrs.rows) eventUuids.add(a.event_uuid);
-  const events = await pool.query<{
-    uuid: string;
-    info: string;
-    orgc_uuid: string;
-    orgc_name: string;
-    distribution: number;
-    sharing_group_id: number | null;
-    org_id: number;
-    orgc_id: number;
-    deleted: boolean;
-  }>(
-    `SELECT e.uuid::text, e.info, o.uuid::text AS orgc_uuid, o.name AS orgc_name, e.distribution, e.sharing_group_id, e.org_id, e.orgc_id, e.deleted
-       FROM events e JOIN organisations o ON o.id = e.orgc_id WHERE e.uuid = ANY($1::uuid[])`,
-    [[...eventUuids]],
-  );
-  const deletedEvents = new Map<string, EventAccess>();
-  for (const r of rows) {
-    const p = r.payload ?? {};
-    if (r.kind === "event.deleted" && typeof p.distribution === "number" && typeof p.org_id === "number" && typeof p.orgc_id === "number") {
-      const sharingGroupId = typeof p.sharing_group_id === "number" ? p.sharing_group_id : null;
-      deletedEvents.set(r.entity_uuid, { distribution: p.distribution, sharingGroupId, orgId: p.org_id, orgcId: p.orgc_id });
-    }
-  }
+  const missing = new Set([...attrs.rows, ...objs.rows].map((x) => x.event_uuid).filter((u) => !base.events.has(u)));
+  const events = missing.size === 0 ? base.events : new Map([...base.events, ...(await loadEvents(pool, missing))]);
   return {
-    deletedEvents,
-    events: new Map(
-      events.rows.map((e) => [
-        e.uuid,
-        { info: e.info, orgcUuid: e.orgc_uuid, orgcName: e.orgc_name, distribution: e.distribution, sharingGroupId: e.sharing_group_id, orgId: e.org_id, orgcId: e.orgc_id, deleted: e.deleted },
-      ]),
-    ),
+    deletedEvents: base.deletedEvents,
+    events,
     attributes: new Map(
       attrs.rows.map((a) => [
         a.uuid,
@@ -169,9 +236,12 @@ async function loadContext(pool: pg.Pool, rows: ChangeRecord[]): Promise<Context
 }
 
 /** `<list>:<uuid>` → the users whose follow list holds it (GIN indexes per list). */
-async function followersOf(pool: pg.Pool, candidates: Candidate[]): Promise<Map<string, number[]>> {
+async function followersOf(pool: pg.Pool, keys: string[]): Promise<Map<string, number[]>> {
   const byList = new Map<FollowList, Set<string>>();
-  for (const c of candidates) (byList.get(c.list) ?? byList.set(c.list, new Set()).get(c.list)!).add(c.followed);
+  for (const key of keys) {
+    const [list, followed] = key.split(":") as [FollowList, string];
+    (byList.get(list) ?? byList.set(list, new Set()).get(list)!).add(followed);
+  }
   const out = new Map<string, number[]>();
   for (const [list, uuids] of byList) {
     // The list name is spelled out (one of four constants) so the per-list GIN index applies.
