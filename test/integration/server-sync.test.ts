@@ -354,7 +354,7 @@ describe("push", { timeout: 120_000 }, () => {
 });
 
 describe("push of a sharing group", { timeout: 120_000 }, () => {
-  it("goes only when the remote organisation is a member and the group is roaming (our groups list no servers: MISP's default lists this instance alone)", async () => {
+  it("goes only when the remote organisation is a member and the group is roaming (set by PATCH; one that is not lists this instance alone, as MISP)", async () => {
     const me = await b.app.http.request("GET", "/misp/users/view/me", { authorization: b.syncKey, headers: { accept: "application/json" } });
     expect(me.status, me.text).toBe(200);
     const remoteOrgUuid = String(me.body.Organisation?.uuid ?? me.body.User?.Organisation?.uuid);
@@ -364,6 +364,7 @@ describe("push of a sharing group", { timeout: 120_000 }, () => {
     expect(org.status, org.text).toBe(201);
     const sg = await call(a.app, "POST", "/sharing_groups/", a.admin.token, { name: `with-remote-${uuid().slice(0, 8)}` });
     expect(sg.status, sg.text).toBe(201);
+    expect(sg.body.roaming).toBe(false);
     const member = await call(a.app, "POST", `/sharing_groups/${sg.body.id}/organisations`, a.admin.token, { org_id: org.body.id });
     expect([200, 201], member.text).toContain(member.status);
     const grouped = uuid();
@@ -375,15 +376,18 @@ describe("push of a sharing group", { timeout: 120_000 }, () => {
     expect(home.status, home.text).toBe(200);
     expect(home.body).toMatchObject({ refused: 1, events_created: 0 });
     expect((await getEvent(b, grouped)).status).toBe(404);
+    const servers = async () => {
+      const view = await a.app.http.request("GET", `/misp/events/view/${grouped}`, { authorization: `Bearer ${a.admin.token}`, headers: { accept: "application/json" } });
+      expect(view.status, view.text).toBe(200);
+      return view.body.Event.SharingGroup.SharingGroupServer.map((s: { server_id: string }) => s.server_id);
+    };
+    expect(await servers()).toEqual(["0"]);
 
-    // Roaming (no API sets it yet: MISP's flag, kept in the column): now it goes.
-    const client = new pg.Client({ connectionString: a.app.databaseUrl });
-    await client.connect();
-    try {
-      await client.query("UPDATE sharing_groups SET roaming = true WHERE uuid = $1", [sg.body.uuid]);
-    } finally {
-      await client.end();
-    }
+    // The owner makes the group roaming: now it goes.
+    const roamingOn = await call(a.app, "PATCH", `/sharing_groups/${sg.body.id}`, a.admin.token, { roaming: true });
+    expect(roamingOn.status, roamingOn.text).toBe(200);
+    expect(roamingOn.body.roaming).toBe(true);
+    expect(await servers()).toEqual([]);
     const roaming = await call(a.app, "POST", `/servers/${server.id}/events/${grouped}/push`, a.admin.token);
     expect(roaming.body, roaming.text).toMatchObject({ refused: 0, events_created: 1 });
     expect((await call(b.app, "GET", `/events/${grouped}`, b.admin.token)).body.distribution).toBe(4);
