@@ -205,6 +205,19 @@ describe("a range where one event among many is followed", () => {
     expect(daves.map((n) => n.type).sort()).toEqual(["object.attribute.created", "object.created"]);
     expect(daves.find((n) => n.type === "object.attribute.created")!.payload).toMatchObject({ event_uuid: events[4].uuid, object_uuid: objectUuid, attribute_value: "range-object.example.net" });
     for (const u of [alice, bob, outsider, noEvents]) expect(await typesOf(u)).toEqual([]);
+
+    // A record that does not name the attribute's object (as one written before writers did): the
+    // object's follower is still found, through the attribute's row.
+    const inObject = (await q("SELECT a.uuid::text FROM attributes a JOIN objects o ON o.id = a.object_id WHERE o.uuid = $1", [objectUuid])).rows[0].uuid;
+    const record = await q(
+      "INSERT INTO change_records (kind, entity_type, entity_uuid, event_uuid, actor_type) VALUES ('attribute.updated', 'attribute', $1, $2, 'system') RETURNING id::int",
+      [inObject, events[4].uuid],
+    );
+    await app.http.delete("/notifications/all", { token: dave.token });
+    const id = record.rows[0].id;
+    expect(await notifyChangeRange(app.booted.ctx.db.pool, app.booted.ctx.pubsub, id, id)).toBe(1);
+    const [n] = await notificationsOf(dave);
+    expect(n).toMatchObject({ type: "object.attribute.created", payload: { object_uuid: objectUuid, attribute_uuid: inObject, attribute_value: "range-object.example.net" } });
   });
 });
 
