@@ -90,9 +90,10 @@ const followKey = (c: Candidate) => `${c.list}:${c.followed}`;
  * follower, and those whose keys the rows could change, get their context and their candidates.
  */
 async function followedCandidates(pool: pg.Pool, rows: ChangeRecord[]): Promise<{ ctx: Context; candidates: Candidate[]; followers: Map<string, number[]> }> {
-  const events = await loadEvents(pool, eventUuidsOf(rows));
+  const eventUuids = eventUuidsOf(rows);
+  const events = await loadEvents(pool, eventUuids);
   const skeleton: Context = { events, deletedEvents: deletedEventsOf(rows), attributes: new Map(), objects: new Map() };
-  const withObjectFollowers = await eventsWithFollowedObjects(pool, [...eventUuidsOf(rows)]);
+  const withObjectFollowers = await eventsWithFollowedObjects(pool, [...eventUuids]);
   const keys = rows.map((r) => candidatesOf(r, skeleton).map(followKey));
   const followers = await followersOf(pool, keys.flat());
   const selected = rows.filter((r, i) => keysMayChange(r, withObjectFollowers) || keys[i].some((k) => followers.has(k)));
