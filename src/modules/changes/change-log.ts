@@ -1,7 +1,7 @@
 import type { Principal } from "../../auth/principal.ts";
 import type { Sql } from "../../platform/db/transaction.ts";
-import { CORRELATE_CHANGES_TASK, CORRELATION_QUEUE, INDEX_CHANGES_TASK, NOTIFY_CHANGES_TASK, SEARCH_INDEX_QUEUE, type JobName } from "../../platform/job-names.ts";
-import { enqueueJob, type JobExecutor } from "../../platform/job-queue.ts";
+import { DISPATCH_CHANGES_TASK } from "../../platform/job-names.ts";
+import { enqueueJob } from "../../platform/job-queue.ts";
 
 export type EntityType = "event" | "attribute" | "object" | "object_reference" | "sighting" | "report";
 
@@ -26,33 +26,11 @@ export const isEventTrashChange = (kind: string) => kind === EVENT_SOFT_DELETED 
 /** The job key of a consumer's job for one range: a second enqueue of the same range replaces it. */
 export const changeRangeJobKey = (task: string, firstId: number, lastId: number) => `${task}:${firstId}-${lastId}`;
 
-/**
- * Consumers of the change log, each a graphile-worker task that takes `{first_id, last_id}` and is
- * idempotent over its range. A consumer with a queue runs its jobs one at a time.
- */
-const CHANGE_CONSUMERS: { task: JobName; queueName?: string }[] = [
-  { task: INDEX_CHANGES_TASK, queueName: SEARCH_INDEX_QUEUE },
-  { task: CORRELATE_CHANGES_TASK, queueName: CORRELATION_QUEUE },
-  { task: NOTIFY_CHANGES_TASK },
-];
-
-/**
- * One job per consumer for a range. Called in the writer's transaction, ahead of its commit: the
- * consumers read current rows and are idempotent, so that a job's id (and so its place in a serial
- * queue) is taken before commit rather than in commit order changes nothing they rely on; a
- * separate fan-out job ran in no commit order either.
- */
-export async function enqueueChangeConsumers(sql: JobExecutor, firstId: number, lastId: number): Promise<void> {
-  for (const { task, queueName } of CHANGE_CONSUMERS) {
-    await enqueueJob(sql, task, { first_id: firstId, last_id: lastId }, { jobKey: changeRangeJobKey(task, firstId, lastId), queueName });
-  }
-}
-
 const CHUNK = 5000;
 
 /**
- * Appends change records inside the caller's transaction and enqueues each range's consumer jobs in
- * the same transaction: the records and their follow-up jobs exist exactly when the change commits.
+ * Appends change records inside the caller's transaction and enqueues one dispatch job per range,
+ * in the same transaction: the records and their follow-up jobs exist exactly when the change commits.
  */
 export async function recordChanges(sql: Sql, actor: Principal | null, changes: Change[]): Promise<void> {
   for (let i = 0; i < changes.length; i += CHUNK) {
@@ -74,6 +52,6 @@ export async function recordChanges(sql: Sql, actor: Principal | null, changes: 
         actor?.userId ?? null,
       ],
     );
-    await enqueueChangeConsumers(sql, Number(rows[0].first), Number(rows[0].last));
+    await enqueueJob(sql, DISPATCH_CHANGES_TASK, { first_id: Number(rows[0].first), last_id: Number(rows[0].last) });
   }
 }
