@@ -90,7 +90,7 @@ describe("Explore in the browser", () => {
       await options.getByRole("option", { name: /^type text \(attributes\)/ }).waitFor();
       await queryBox(page).press("ArrowDown");
       await queryBox(page).press("Enter");
-      await expect(queryBox(page).inputValue()).resolves.toBe("type:");
+      await expect.poll(() => queryBox(page).inputValue()).toBe("type:");
       await queryBox(page).pressSequentially("domain");
       await queryBox(page).press("Enter");
       const domains = await apiTotal("attributes", "type:domain");
@@ -100,8 +100,7 @@ describe("Explore in the browser", () => {
 
       // The syntax help lists the syntax the parser takes.
       await page.getByRole("button", { name: "Query syntax help" }).click();
-      for (const line of ["_exists_:comment", "value:evl~", "NOT", '"'])
-        await expect(page.getByRole("table").filter({ hasText: line }).count()).resolves.toBeGreaterThan(0);
+      for (const line of ["_exists_:comment", "value:evl~", "NOT", '"']) await page.getByRole("table").filter({ hasText: line }).first().waitFor();
 
       // Server paging: 102 attributes, 20 a page.
       await search(page, "");
@@ -111,7 +110,7 @@ describe("Explore in the browser", () => {
       const firstPage = await attributesSection.getByRole("row").nth(1).innerText();
       await attributesSection.getByRole("button", { name: "Next page of attributes" }).click();
       await attributesSection.getByText("Page 2 of 6 · 102 attributes").waitFor();
-      expect(await attributesSection.getByRole("row").nth(1).innerText()).not.toBe(firstPage);
+      await expect.poll(() => attributesSection.getByRole("row").nth(1).innerText()).not.toBe(firstPage);
 
       // The drawer shows the whole document; an HTML page stored as a value stays text.
       await search(page, `uuid:${HTML_ATTRIBUTE}`);
