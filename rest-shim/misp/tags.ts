@@ -5,7 +5,8 @@ import type { AttributeView } from "../../src/modules/attributes/index.ts";
 import type { EventView, TagView } from "../../src/modules/events/index.ts";
 import { AppError, parseInput } from "../../src/platform/errors.ts";
 import type { Services } from "../../src/services.ts";
-import { parseMachineTag, type TagRecord } from "../../src/modules/tags/index.ts";
+import type { TagRecord } from "../../src/modules/tags/index.ts";
+import type { TagTaxonomy } from "../../src/modules/taxonomies/index.ts";
 import { named } from "../contract.ts";
 import { mispException, mispSaveFailed } from "./misp-errors.ts";
 import { defineMispRoute, mispBool, namedParams } from "./misp-route.ts";
@@ -100,47 +101,17 @@ const tagFields = (t: z.output<typeof tagEditFields>) => ({
   ...(t.numerical_value !== undefined ? { numericalValue: t.numerical_value } : {}),
 });
 
-/** A SQL LIKE pattern (MISP's `%` and `_`) as a case-insensitive whole-name test, and its longest literal run to narrow the catalogue with. */
-function likePattern(pattern: string): { test: (name: string) => boolean; literal: string } {
-  const re = new RegExp(`^${pattern.split("").map((c) => (c === "%" ? ".*" : c === "_" ? "." : c.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))).join("")}$`, "is");
-  const literal = pattern.split(/[%_]/).reduce((a, b) => (b.length > a.length ? b : a), "");
-  return { test: (name) => re.test(name), literal };
-}
-
-/** The tags with these names (case-insensitive) added to `found`, up to MAX_SEARCH_TAGS; the catalogue narrowed by the names' common prefix. */
-async function addTagsNamed(services: Services, p: Principal | null, names: readonly string[], found: Map<number, TagRecord>): Promise<void> {
-  if (names.length === 0) return;
-  const wanted = new Set(names.map((n) => n.toLowerCase()));
-  const prefix = names.reduce((a, b) => {
-    let i = 0;
-    while (i < a.length && i < b.length && a[i].toLowerCase() === b[i].toLowerCase()) i++;
-    return a.slice(0, i);
-  }).slice(0, 255);
-  for (let page = 1; found.size < MAX_SEARCH_TAGS; page++) {
-    const batch = await services.tags.list(p, { page, size: PAGE, ...(prefix ? { filter: prefix } : {}) });
-    for (const t of batch.items) if (wanted.has(t.name.toLowerCase()) && found.size < MAX_SEARCH_TAGS) found.set(t.id, t);
-    if (page >= batch.pages) break;
-  }
-}
-
-/** The taxonomy a machine tag belongs to and its predicate (with the tag's entry), as MISP's tags/search adds them; null when none is known. */
-async function taxonomyOf(services: Services, p: Principal | null, name: string) {
-  const machine = parseMachineTag(name);
-  // The taxonomy is extra context: a caller who may read tags but not taxonomies still gets the tags.
-  if (!machine || !p || !hasScope(p, "taxonomies:read")) return null;
-  const found = (await services.taxonomies.list(p, { filter: machine.namespace, size: 100 })).items.find((t) => t.namespace === machine.namespace);
-  if (!found) return null;
-  const taxonomy = await services.taxonomies.get(p, found.id);
-  const predicate = taxonomy.predicates.find((pr) => pr.value === machine.predicate);
-  if (!predicate) return null;
-  const entries = machine.value === null ? [] : predicate.entries.filter((e) => e.value === machine.value);
-  if (machine.value !== null && entries.length === 0) return null;
+/** The taxonomy block of a tag as MISP's tags/search adds it: the Taxonomy, and its predicate with the entries matching the tag (none for a two-part tag). */
+function mispTaxonomy(t: TagTaxonomy) {
   const num = (n: number | null) => (n === null ? null : String(n));
+  const { taxonomy: x, predicate: pr } = t;
   return {
-    Taxonomy: { id: String(taxonomy.id), namespace: taxonomy.namespace, description: taxonomy.description, version: String(taxonomy.version), enabled: taxonomy.enabled, exclusive: taxonomy.exclusive, required: taxonomy.required, highlighted: taxonomy.highlighted },
+    Taxonomy: { id: String(x.id), namespace: x.namespace, description: x.description, version: String(x.version), enabled: x.enabled, exclusive: x.exclusive, required: x.required, highlighted: x.highlighted },
     TaxonomyPredicate: {
-      id: String(predicate.id), taxonomy_id: String(taxonomy.id), value: predicate.value, expanded: predicate.expanded, colour: predicate.colour ?? "", description: predicate.description ?? "", exclusive: predicate.exclusive, numerical_value: num(predicate.numericalValue),
-      TaxonomyEntry: entries.map((e) => ({ id: String(e.id), taxonomy_predicate_id: String(predicate.id), value: e.value, expanded: e.expanded, colour: e.colour ?? "", description: e.description ?? "", numerical_value: num(e.numericalValue) })),
+      id: String(pr.id), taxonomy_id: String(pr.taxonomyId), value: pr.value, expanded: pr.expanded, colour: pr.colour ?? "", description: pr.description ?? "", exclusive: pr.exclusive, numerical_value: num(pr.numericalValue),
+      ...(t.entries === null
+        ? {}
+        : { TaxonomyEntry: t.entries.map((e) => ({ id: String(e.id), taxonomy_predicate_id: String(e.predicateId), value: e.value, expanded: e.expanded, colour: e.colour ?? "", description: e.description ?? "", numerical_value: num(e.numericalValue) })) }),
     },
   };
 }
@@ -196,35 +167,40 @@ export const mispTagRoutes = [
     misp: { notFound: "Invalid tag" },
     handler: async ({ principal, body, services }) => {
       const given = body && typeof body === "object" && !Array.isArray(body) && "Tag" in body ? (body as { Tag: unknown }).Tag : body;
-      const names = z.union([z.string().max(255), z.array(z.string().max(255)).max(100)]);
-      const q = parseInput(z.object({ tag: names.optional(), tagname: names.optional(), strict_tagname: mispBool.optional() }).loose(), given ?? {});
+      const oneOrMany = z.union([z.string().max(255), z.array(z.string().max(255)).max(100)]);
+      const q = parseInput(z.object({ tag: oneOrMany.optional(), tagname: oneOrMany.optional(), strict_tagname: mispBool.optional() }).loose(), given ?? {});
       const wanted = [q.tag ?? q.tagname ?? []].flat().filter((t) => t !== "");
       if (wanted.length === 0) throw mispException(405, "Invalid tag");
       const found = new Map<number, TagRecord>();
-      for (const w of wanted) {
-        if (q.strict_tagname && /^\d+$/.test(w)) {
+      const add = (tags: readonly TagRecord[]) => {
+        for (const t of tags) if (found.size < MAX_SEARCH_TAGS) found.set(t.id, t);
+      };
+      if (q.strict_tagname) {
+        // Exact names or numeric ids, as MISP's strict_tagname.
+        const ids = wanted.filter((w) => /^\d+$/.test(w));
+        for (const w of ids) {
           const byId = await services.tags.get(principal, Number(w)).catch((err: unknown) => (err instanceof AppError && err.code === "not_found" ? null : Promise.reject(err)));
-          if (byId) found.set(byId.id, byId);
-          continue;
+          if (byId) add([byId]);
         }
-        const { test, literal } = q.strict_tagname ? { test: (n: string) => n === w, literal: w } : likePattern(w);
-        for (let page = 1; found.size < MAX_SEARCH_TAGS; page++) {
-          const batch = await services.tags.list(principal, { page, size: PAGE, ...(literal ? { filter: literal } : {}) });
-          for (const t of batch.items) if (test(t.name) && found.size < MAX_SEARCH_TAGS) found.set(t.id, t);
-          if (page >= batch.pages) break;
+        add(await services.tags.findByNames(principal, { names: wanted.filter((w) => !/^\d+$/.test(w)), limit: MAX_SEARCH_TAGS }));
+      } else {
+        add(await services.tags.findMatching(principal, { patterns: wanted, limit: MAX_SEARCH_TAGS }));
+        // MISP also finds a cluster's tag by the cluster's value or a synonym: galaxy knowledge, so only for a caller who may read galaxies.
+        if (hasScope(principal!, "galaxies:read") && found.size < MAX_SEARCH_TAGS) {
+          const clusterTags = await services.galaxies.clusterTagNamesByValueOrSynonym(principal, wanted, MAX_SEARCH_TAGS);
+          if (clusterTags.length) add(await services.tags.findByNames(principal, { names: clusterTags, ignoreCase: true, limit: MAX_SEARCH_TAGS }));
         }
       }
-      // MISP also finds a cluster's tag by the cluster's value or a synonym: galaxy knowledge, so only for a caller who may read galaxies.
-      if (!q.strict_tagname && hasScope(principal!, "galaxies:read") && found.size < MAX_SEARCH_TAGS) {
-        await addTagsNamed(services, principal, await services.galaxies.clusterTagNamesByValueOrSynonym(principal, wanted, MAX_SEARCH_TAGS), found);
-      }
-      // The cluster is extra context, as the taxonomy: a caller who may not read galaxies still gets the tags.
-      const clusters = hasScope(principal!, "galaxies:read") ? await services.galaxies.clustersByTagNames(principal, [...found.values()].map((t) => t.name)) : [];
+      const names = [...found.values()].map((t) => t.name);
+      // The cluster and the taxonomy are extra context: a caller who may read tags but not galaxies or taxonomies still gets the tags.
+      const clusters = hasScope(principal!, "galaxies:read") ? await services.galaxies.clustersByTagNames(principal, names) : [];
       const clusterOf = new Map(clusters.map((c) => [c.tagName, c]));
+      const taxonomyOf = hasScope(principal!, "taxonomies:read") ? await services.taxonomies.taxonomiesOfTags(principal, { names }) : new Map<string, TagTaxonomy>();
       const out = [];
       for (const t of found.values()) {
         const cluster = clusterOf.get(t.name);
-        out.push({ Tag: mispTag(t), ...((await taxonomyOf(services, principal, t.name)) ?? {}), ...(cluster ? { GalaxyCluster: mispCluster(cluster, t.id) } : {}) });
+        const taxonomy = taxonomyOf.get(t.name);
+        out.push({ Tag: mispTag(t), ...(taxonomy ? mispTaxonomy(taxonomy) : {}), ...(cluster ? { GalaxyCluster: mispCluster(cluster, t.id) } : {}) });
       }
       return out;
     },
@@ -345,8 +321,7 @@ export const mispTagRoutes = [
       const req = tagRequest(body);
       if (req.tags.length !== 1) throw mispException(405, "Invalid tag");
       const name = await tagNameOf(services, principal, req.tags[0]);
-      const known = name === null ? [] : (await services.tags.list(principal, { page: 1, size: PAGE, filter: name })).items;
-      const tag = known.find((t) => t.name.toLowerCase() === name!.toLowerCase());
+      const [tag] = name === null ? [] : await services.tags.findByNames(principal, { names: [name], ignoreCase: true, limit: 1 });
       if (!tag) throw mispException(405, "Invalid Tag.");
       const target = await findTarget(services, principal, req.uuid);
       const link = carried(target, tag.name);

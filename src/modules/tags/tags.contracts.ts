@@ -11,6 +11,8 @@ const CONTROL = /[\u0000-\u001f\u007f]/;
 export const MAX_TAG_NAME = 255;
 const COLOUR = /^#[0-9a-fA-F]{6}$/;
 const INT32_MAX = 2_147_483_647;
+/** Tags one set-based lookup answers at most. */
+export const MAX_TAG_LOOKUP = 1000;
 
 /** A tag name: trimmed, 1 to 255 characters, no control characters (NUL bytes included). */
 export const tagName = z
@@ -46,6 +48,27 @@ export const tagListContract = z
     filter: containsFilter("name"),
     hidden: z.boolean().optional().describe("Only hidden (true) or visible (false) tags; omitted: both"),
   })
+  .strict();
+
+/** A name or pattern looked up (never stored): any length a caller may send, without NUL bytes, which PostgreSQL refuses. */
+const lookedUp = z
+  .string()
+  .max(1024, "must be at most 1024 characters")
+  .refine((s) => !s.includes("\0"), "must not contain NUL bytes");
+const lookupLimit = z.number().int().min(1).max(MAX_TAG_LOOKUP).default(MAX_TAG_LOOKUP).describe(`At most this many tags (1 to ${MAX_TAG_LOOKUP})`);
+
+/** Tags by exact name, in one statement (MISP's tags/search by a cluster's tag names, strict_tagname, removeTagFromObject). */
+export const tagsByNameContract = z
+  .object({
+    names: z.array(lookedUp).max(MAX_TAG_LOOKUP).describe("Exact tag names"),
+    ignoreCase: z.boolean().default(false).describe("Compare lower-cased, as MISP's LOWER(Tag.name)"),
+    limit: lookupLimit,
+  })
+  .strict();
+
+/** Tags whose name matches a SQL LIKE pattern (`%`, `_`), case-insensitive, in one statement (MISP's tags/search). */
+export const tagsLikeContract = z
+  .object({ patterns: z.array(lookedUp).max(100).describe("LIKE patterns; a backslash is a literal character"), limit: lookupLimit })
   .strict();
 
 export type TagCreate = z.output<typeof tagCreateContract>;

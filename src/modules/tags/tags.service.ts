@@ -10,7 +10,8 @@ import { recordChanges, type Change } from "../changes/index.ts";
 import { tagColour } from "../events/index.ts";
 import { Issues } from "../attributes/index.ts";
 import { likeLiteral } from "../../platform/db/like.ts";
-import { tagCreateContract, tagListContract, tagUpdateContract, type TagFields } from "./tags.contracts.ts";
+import { tagCreateContract, tagListContract, tagUpdateContract, tagsByNameContract, tagsLikeContract, type TagFields } from "./tags.contracts.ts";
+import { TagsRepository } from "./tags.repository.ts";
 import { suggestTags, tagSuggestContract, type TagSuggestion } from "./tag-suggestions.ts";
 
 /** A tag as the service answers it: the Prisma model's row (with the columns a GraphQL query selected). */
@@ -38,7 +39,11 @@ const COLUMNS: Record<keyof TagFields, string> = {
  * `tags:admin` beside the peer's scope; creating one (also by tagging) does not.
  */
 export class TagsService {
-  constructor(private readonly ctx: AppContext) {}
+  private readonly repo: TagsRepository;
+
+  constructor(private readonly ctx: AppContext) {
+    this.repo = new TagsRepository(ctx.db.pool);
+  }
 
   /** Tags by name; the contract holds the paging and filter rules for every caller. */
   async list(p: Principal | null, given: z.input<typeof tagListContract>, query: TagQuery = {}): Promise<Page<TagRecord>> {
@@ -54,6 +59,24 @@ export class TagsService {
       prisma.tag.count({ where }),
     ]);
     return pageOf(rows, total, q);
+  }
+
+  /** The tags with these exact names (one statement for the list), by name; `ignoreCase` as MISP's LOWER(Tag.name). */
+  async findByNames(p: Principal | null, given: z.input<typeof tagsByNameContract>): Promise<TagRecord[]> {
+    authorize(p, "tags:read");
+    const q = parseInput(tagsByNameContract, given);
+    return this.repo.byNames(q.names, q.ignoreCase, q.limit);
+  }
+
+  /**
+   * The tags whose name matches one of these SQL LIKE patterns, case-insensitive, as MISP's tags/search
+   * (`LOWER(Tag.name) LIKE`), in one statement. A backslash matches itself: as LIKE's escape character
+   * a trailing one would be PostgreSQL's error.
+   */
+  async findMatching(p: Principal | null, given: z.input<typeof tagsLikeContract>): Promise<TagRecord[]> {
+    authorize(p, "tags:read");
+    const q = parseInput(tagsLikeContract, given);
+    return this.repo.likeAny(q.patterns.map((pattern) => pattern.toLowerCase().replace(/\\/g, "\\\\")), q.limit);
   }
 
   /** Tags to offer while the user types one (pickers in the UI, MCP's get_tags): see suggestTags. */

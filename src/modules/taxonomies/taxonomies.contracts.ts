@@ -30,5 +30,16 @@ export const taxonomyFlagsContract = z
   })
   .strict();
 
+/** The taxonomies of tags by name (MISP's getTaxonomyForTag for a whole answer at once). */
+export const MAX_TAGS_PER_TAXONOMY_LOOKUP = 100_000;
+export const taxonomiesOfTagsContract = z
+  .object({
+    names: z
+      .array(z.string().max(1024).refine((s) => !s.includes("\0"), "must not contain NUL bytes"))
+      .max(MAX_TAGS_PER_TAXONOMY_LOOKUP)
+      .describe("Tag names; those that are not machine tags are left out"),
+  })
+  .strict();
+
 export type TaxonomyListQuery = z.output<typeof taxonomyListContract>;
 export type TaxonomyFlags = z.output<typeof taxonomyFlagsContract>;

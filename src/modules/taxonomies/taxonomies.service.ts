@@ -8,7 +8,8 @@ import { errors, parseInput } from "../../platform/errors.ts";
 import { likeLiteral } from "../../platform/db/like.ts";
 import { offsetOf, pageOf, type Page } from "../../platform/pagination.ts";
 import type { AuditService } from "../audit/index.ts";
-import { taxonomyFlagsContract, taxonomyListContract, type TaxonomyFlags } from "./taxonomies.contracts.ts";
+import { taxonomiesOfTagsContract, taxonomyFlagsContract, taxonomyListContract, type TaxonomyFlags } from "./taxonomies.contracts.ts";
+import { TaxonomiesRepository, type TagParts, type TagTaxonomy } from "./taxonomies.repository.ts";
 import { loadTaxonomySource, type MachineTag } from "./taxonomy-source.ts";
 
 /** Serialises imports and enable/disable, across API processes. */
@@ -16,6 +17,8 @@ const TAXONOMY_LOCK = 727011;
 const TX_OPTIONS = { maxWait: 10_000, timeout: 120_000 };
 /** The colour of a taxonomy tag whose predicate and entry have none. */
 export const TAXONOMY_TAG_COLOUR = "#ffffff";
+/** MISP's machine tag (Taxonomy::splitTagToComponents): `namespace:predicate` or `namespace:predicate="value"`, no `:`, `=` or `"` inside the parts. */
+const MISP_MACHINE_TAG = /^([^:="]+):([^:="]+)(="([^"]+)")?$/i;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export type TaxonomyQuery = { include?: Prisma.TaxonomyInclude; select?: Prisma.TaxonomySelect };
@@ -85,6 +88,22 @@ export class TaxonomiesService {
       entries: totals.entries,
       took_ms: Math.round(performance.now() - started),
     };
+  }
+
+  /**
+   * The taxonomy of each machine tag, as MISP's Taxonomy::getTaxonomyForTag (tags/search): its
+   * namespace, predicate and value compared case-insensitively, the predicate with the entries whose
+   * value is the tag's (none may match: MISP still answers the predicate), disabled taxonomies too.
+   * One statement for the whole list; tags MISP would not split, or of no known predicate, are left out.
+   */
+  async taxonomiesOfTags(p: Principal | null, given: z.input<typeof taxonomiesOfTagsContract>): Promise<Map<string, TagTaxonomy>> {
+    authorize(p, "taxonomies:read");
+    const { names } = parseInput(taxonomiesOfTagsContract, given);
+    const parts = [...new Set(names)].flatMap((name): TagParts[] => {
+      const m = MISP_MACHINE_TAG.exec(name);
+      return m ? [{ name, namespace: m[1]!, predicate: m[2]!, value: m[4] ?? null }] : [];
+    });
+    return new TaxonomiesRepository(this.ctx.db.pool).forTags(parts);
   }
 
   /** The peer's `GET /taxonomies/`: P2 page ordered by namespace, with predicate and entry counts. */

@@ -1,0 +1,164 @@
+/**
+ * MISP tags/search looks tags and their taxonomies up by set (issue 26): the tags of a list of names
+ * or patterns in one statement, the taxonomy of every tag of the answer in one more (not one per tag),
+ * with what MISP's Taxonomy::getTaxonomyForTag answers: namespace, predicate and value compared
+ * case-insensitively, the predicate even when no entry matches, no TaxonomyEntry for a two-part tag.
+ * ROLE=api: no worker, so the statements counted are the request's own.
+ */
+import crypto from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestApp, type TestApp } from "../support/app.ts";
+import { createOrganisation, createUser, loginAdmin, type TestUser } from "../support/fixtures.ts";
+import { sharedPath } from "../support/shared-data.ts";
+import { countStatements } from "../support/statement-counter.ts";
+
+type Json = Record<string, unknown>;
+let app: TestApp;
+let admin: TestUser;
+let key: string;
+let tagsOnlyKey: string;
+const run = crypto.randomBytes(4).toString("hex");
+
+const misp = (k: string, method: string, p: string, json?: unknown) => app.http.request(method, `/misp/${p}`, { authorization: k, ...(json === undefined ? {} : { json }), headers: { accept: "application/json" } });
+const q = async <T = Json>(sql: string, params: unknown[] = []) => (await app.booted.ctx.db.pool.query(sql, params)).rows as T[];
+
+async function apiKey(scopes: string[]): Promise<string> {
+  const user = await createUser(app, admin, [...scopes, "api_keys:create"], await createOrganisation(app, admin));
+  const res = await app.http.post("/api-keys/", { token: user.token, json: { name: `lookup-${run}`, scopes } });
+  if (res.status !== 201) throw new Error(`api key: ${res.text}`);
+  return res.body.token;
+}
+
+beforeAll(async () => {
+  app = await startTestApp("misp-tags-lookup", { ROLE: "api", TAXONOMIES_SOURCE: sharedPath("misp-taxonomies") });
+  admin = await loginAdmin(app);
+  const res = await app.http.post("/taxonomies/update", { token: admin.token });
+  if (res.status !== 200) throw new Error(`/taxonomies/update: ${res.text}`);
+  key = await apiKey(["tags:read", "tags:create", "taxonomies:read", "events:read", "events:create", "events:tag", "attributes:read", "attributes:create", "attributes:tag"]);
+  tagsOnlyKey = await apiKey(["tags:read", "tags:create"]);
+}, 180_000);
+afterAll(() => app?.close());
+
+async function addTag(name: string): Promise<string> {
+  const res = await misp(key, "POST", "tags/add", { name });
+  expect(res.status, res.text).toBe(200);
+  return res.body.Tag.id;
+}
+
+describe("tags/search: taxonomies as MISP's getTaxonomyForTag", () => {
+  it("finds each tag's taxonomy case-insensitively, the predicate with the matching entries (or none), no TaxonomyEntry for a two-part tag", async () => {
+    const [reliability] = await q<{ id: number; taxonomy_id: number; value: string }>(
+      "SELECT p.id, p.taxonomy_id, p.value FROM taxonomy_predicates p JOIN taxonomies t ON t.id = p.taxonomy_id WHERE t.namespace = 'admiralty-scale' AND p.value = 'source-reliability'",
+    );
+    const [entryB] = await q<{ id: number; expanded: string }>("SELECT id, expanded FROM taxonomy_entries WHERE taxonomy_predicate_id = $1 AND value = 'b'", [reliability.id]);
+    const [amber] = await q<{ id: number }>("SELECT p.id FROM taxonomy_predicates p JOIN taxonomies t ON t.id = p.taxonomy_id WHERE t.namespace = 'tlp' AND p.value = 'amber'");
+    const names = {
+      exact: 'admiralty-scale:source-reliability="b"',
+      otherCase: 'Admiralty-Scale:SOURCE-reliability="B"',
+      unknownEntry: `admiralty-scale:source-reliability="zz-${run}"`,
+      twoPart: "TLP:AMBER",
+      unknownPredicate: `admiralty-scale:nope-${run}="b"`,
+      unknownNamespace: `nowhere-${run}:x="y"`,
+      plain: `plain ${run}`,
+      // MISP does not split a value with a quote in it: no taxonomy.
+      quoted: `admiralty-scale:source-reliability="b"c-${run}"`,
+    };
+    for (const n of Object.values(names)) await addTag(n);
+    const res = await misp(key, "POST", "tags/search", { tag: Object.values(names), strict_tagname: true });
+    expect(res.status, res.text).toBe(200);
+    const byName = new Map((res.body as Json[]).map((r) => [(r.Tag as Json).name as string, r]));
+    expect([...byName.keys()].sort()).toEqual(Object.values(names).sort());
+
+    const taxonomy = { namespace: "admiralty-scale", id: String(reliability.taxonomy_id), enabled: expect.any(Boolean), exclusive: expect.any(Boolean) };
+    const predicate = { id: String(reliability.id), taxonomy_id: String(reliability.taxonomy_id), value: "source-reliability" };
+    const entry = { id: String(entryB.id), taxonomy_predicate_id: String(reliability.id), value: "b", expanded: entryB.expanded };
+    for (const n of [names.exact, names.otherCase]) {
+      expect(byName.get(n), n).toMatchObject({ Taxonomy: taxonomy, TaxonomyPredicate: { ...predicate, TaxonomyEntry: [entry] } });
+    }
+    expect(byName.get(names.unknownEntry)).toMatchObject({ Taxonomy: taxonomy, TaxonomyPredicate: { ...predicate, TaxonomyEntry: [] } });
+    const twoPart = byName.get(names.twoPart)!;
+    expect(twoPart).toMatchObject({ Taxonomy: { namespace: "tlp" }, TaxonomyPredicate: { id: String(amber.id), value: "amber" } });
+    expect(twoPart.TaxonomyPredicate).not.toHaveProperty("TaxonomyEntry");
+    for (const n of [names.unknownPredicate, names.unknownNamespace, names.plain, names.quoted]) {
+      expect(Object.keys(byName.get(n)!), n).toEqual(["Tag"]);
+    }
+  });
+
+  it("reads the tags and their taxonomies in as many statements for forty tags as for one", async () => {
+    const entries = await q<{ tag_name: string }>("SELECT tag_name FROM taxonomy_entries ORDER BY id LIMIT 40");
+    for (const e of entries) await addTag(e.tag_name);
+    const statements = async (json: unknown) => {
+      const counter = countStatements();
+      try {
+        const res = await misp(key, "POST", "tags/search", json);
+        expect(res.status, res.text).toBe(200);
+        expect((res.body as Json[]).every((r) => "Taxonomy" in r)).toBe(true);
+        return { n: counter.count, found: (res.body as Json[]).length };
+      } finally {
+        counter.stop();
+      }
+    };
+    const names = entries.map((e) => e.tag_name);
+    // Warm the key's principal first: its lookup is no part of the comparison.
+    await statements({ tag: names[0], strict_tagname: true });
+    const one = await statements({ tag: names[0], strict_tagname: true });
+    const forty = await statements({ tag: names, strict_tagname: true });
+    expect(one.found).toBe(1);
+    expect(forty.found).toBe(new Set(names).size);
+    expect(forty.n).toBe(one.n);
+    // By pattern: the same, one statement for every pattern.
+    const patternsOne = await statements({ tag: [names[0].replace(/.$/, "_")] });
+    const patternsMany = await statements({ tag: names.slice(0, 20).map((n) => n.replace(/.$/, "_")) });
+    expect(patternsMany.found).toBeGreaterThanOrEqual(20);
+    expect(patternsMany.n).toBe(patternsOne.n);
+  });
+
+  it("leaves the taxonomy out for a key without taxonomies:read", async () => {
+    await addTag("tlp:Amber");
+    const res = await misp(tagsOnlyKey, "POST", "tags/search", { tag: "tlp:Amber", strict_tagname: true });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body).toEqual([{ Tag: expect.objectContaining({ name: "tlp:Amber" }) }]);
+    expect((await misp(key, "POST", "tags/search", { tag: "tlp:Amber", strict_tagname: true })).body).toEqual([expect.objectContaining({ Taxonomy: expect.objectContaining({ namespace: "tlp" }) })]);
+  });
+});
+
+describe("tags/search: names and patterns by set", () => {
+  it("matches LIKE patterns case-insensitively (% and _), a backslash as itself; exact names with strict_tagname", async () => {
+    const a = await addTag(`Set-${run}:alpha`);
+    const b = await addTag(`set-${run}:beta`);
+    const slash = await addTag(`set-${run}:back\\slash`);
+    const ids = (r: { body: Json[] }) => r.body.map((x) => (x.Tag as Json).id).sort();
+    expect(ids(await misp(key, "POST", "tags/search", { tag: `SET-${run}:%` }))).toEqual([a, b, slash].sort());
+    expect(ids(await misp(key, "POST", "tags/search", { tag: [`set-${run}:alph_`, `set-${run}:b%`] }))).toEqual([a, b, slash].sort());
+    expect(ids(await misp(key, "POST", "tags/search", { tag: `set-${run}:back\\slash` }))).toEqual([slash]);
+    expect(ids(await misp(key, "POST", "tags/search", { tag: `set-${run}:back\\` }))).toEqual([]);
+    // strict_tagname: exact names (as stored) and ids.
+    expect(ids(await misp(key, "POST", "tags/search", { tag: [`Set-${run}:alpha`, `set-${run}:ALPHA`, b], strict_tagname: true }))).toEqual([a, b].sort());
+  });
+
+  it("removeTagFromObject finds the tag by its exact name, case-insensitively, among names that share its prefix", async () => {
+    const event = await misp(key, "POST", "events/add", { Event: { info: `lookup ${run}`, distribution: "0" } });
+    expect(event.status, event.text).toBe(200);
+    const name = `remove-${run}:x`;
+    await addTag(`${name}-longer`);
+    await addTag(name);
+    expect((await misp(key, "POST", "tags/attachTagToObject", { uuid: event.body.Event.uuid, tag: name })).status).toBe(200);
+    const removed = await misp(key, "POST", "tags/removeTagFromObject", { uuid: event.body.Event.uuid, tag: name.toUpperCase() });
+    expect(removed.status, removed.text).toBe(200);
+    expect(removed.body.message).toContain(`tag ${name} (`);
+    expect((await misp(key, "POST", "tags/removeTagFromObject", { uuid: event.body.Event.uuid, tag: `nothing-${run}` })).status).toBe(405);
+  });
+
+  it("answers hostile names with MISP's 4xx error body, never 500", async () => {
+    for (const tag of ["a\u0000b", [`x-${run}`, "\u0000"], "%".repeat(255), "_".repeat(255), "\\", ["\\%", "%\\"]]) {
+      for (const strict of [true, false]) {
+        const res = await misp(key, "POST", "tags/search", { tag, strict_tagname: strict });
+        expect(res.status, `${JSON.stringify(tag)} ${strict}: ${res.text}`).toBeLessThan(500);
+        if (res.status >= 400) expect(res.body).toMatchObject({ name: expect.any(String), message: expect.any(String), url: "/misp/tags/search" });
+      }
+    }
+    const nul = await misp(key, "POST", "tags/removeTagFromObject", { uuid: crypto.randomUUID(), tag: "a\u0000b" });
+    expect(nul.status, nul.text).toBeGreaterThanOrEqual(400);
+    expect(nul.status).toBeLessThan(500);
+  });
+});
