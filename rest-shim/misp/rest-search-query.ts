@@ -1,4 +1,5 @@
 import type { Principal } from "../../src/auth/principal.ts";
+import { validateAttributeValue } from "../../src/modules/attributes/index.ts";
 import { MAX_SEARCH_PAGE_SIZE, MAX_SEARCH_WINDOW, type SearchTarget } from "../../src/modules/search/index.ts";
 import type { LuceneNode } from "../../src/search/lucene/ast.ts";
 import type { SearchHit } from "../../src/search/search-index.ts";
@@ -36,40 +37,88 @@ export function like(field: string, value: string): Node {
 }
 
 /**
- * MISP matches a value against value1 and value2, ignoring case: an exact value, or one half of a
- * composite (`evil.example|192.0.2.1` is found by either). The halves are found as a phrase of the analysed
- * value among attributes of a composite type (their names hold `|`), not by a leading wildcard on
- * every value.
+ * The attribute documents' field for MISP's value match (`src/search/fields.ts`): each attribute's
+ * value, value1 and value2, lower-cased, so that one exact term finds a value whatever its case
+ * and whichever half of a composite it is (one posting list on either backend).
  */
-function valueMatch(v: string): Node {
-  const exact = likeAnyCase("value.keyword", v);
-  if (v.includes("%") || v.includes("|") || !/[\p{L}\p{N}]/u.test(v)) return exact;
-  // A half: the phrase is of the analysed value, lower-cased as MISP's comparison.
-  const half = all([{ kind: "phrase", field: "value", value: v, slop: 0 }, { kind: "term", field: "type.keyword", value: "*|*", wildcard: true, pattern: "*|*" }]);
-  return any([exact, half]);
-}
+const VALUE_FIELD = "expanded.value";
 
-/** OpenSearch's default index.max_regex_length: a longer value is matched as written. */
-const MAX_ANY_CASE_PATTERN = 1_000;
+/** A LIKE pattern's parts: `%` any text, `_` one character, or a literal character. */
+type LikePart = "%" | "_" | { char: string };
 
 /**
- * `like`, ignoring case as MISP's value columns do (utf8_unicode_ci): a value with letters becomes
- * a regular expression on the exact field, each letter a class of its two cases (`[eE][vV]...`),
- * which both search backends match against the term dictionary.
+ * MISP's value filter (Event::set_filter_value, AppModel::generic_add_filter): value1 or value2
+ * equal to the value, on a case-insensitive collation; a value that starts or ends with `%` is a
+ * LIKE pattern instead (a `%` elsewhere is a literal character); an IPv6 address is compressed
+ * first. A whole composite value (`evil.example|192.0.2.1`) is found too, which MISP does not
+ * (its issue #8527, a confirmed bug it answered with separate value1/value2 filters).
  */
-function likeAnyCase(field: string, value: string): Node {
-  if (/^%+$/.test(value)) return { kind: "exists", field };
-  let cased = false;
-  const pattern = Array.from(value.replace(/%+/g, "%"), (c) => {
-    if (c === "%") return ".*";
-    const [lower, upper] = [c.toLowerCase(), c.toUpperCase()];
-    if (lower !== upper && Array.from(lower).length === 1 && Array.from(upper).length === 1) {
-      cased = true;
-      return `[${lower}${upper}]`;
-    }
-    return /[\p{L}\p{N}]/u.test(c) ? c : `\\${c}`;
-  }).join("");
-  return cased && pattern.length <= MAX_ANY_CASE_PATTERN ? { kind: "regex", field, pattern } : like(field, value);
+function valueParts(given: string): LikePart[] {
+  const v = compressedIpv6(given).toLowerCase();
+  return v.startsWith("%") || v.endsWith("%") ? likeParts(v) : Array.from(v, (char) => ({ char }));
+}
+
+/** MISP's compressIpv6 (inet_ntop of inet_pton) on a value that is one IPv6 address. */
+function compressedIpv6(v: string): string {
+  if (!v.includes(":") || !/^[0-9a-f:.]+$/i.test(v)) return v;
+  const ip = validateAttributeValue("ip-src", v);
+  return ip.ok ? ip.normalized : v;
+}
+
+/** A LIKE pattern as MySQL reads it: `\` takes the next character literally, a trailing `\` is itself. */
+function likeParts(pattern: string): LikePart[] {
+  const chars = Array.from(pattern);
+  const parts: LikePart[] = [];
+  for (let i = 0; i < chars.length; i++) {
+    const c = chars[i]!;
+    if (c === "%" || c === "_") parts.push(c);
+    else parts.push({ char: c === "\\" && i + 1 < chars.length ? chars[++i]! : c });
+  }
+  return parts;
+}
+
+/** LIKE parts as a wildcard term on `field` (`%` alone: has a value; no wildcard: an exact term). */
+function likeNode(field: string, parts: LikePart[]): Node {
+  const literal = parts.map((p) => (typeof p === "string" ? "" : p.char)).join("");
+  if (parts.every((p) => typeof p !== "string")) return term(field, literal);
+  if (parts.every((p) => p === "%")) return { kind: "exists", field };
+  const pattern = parts.map((p) => (p === "%" ? "*" : p === "_" ? "?" : /[*?\\]/.test(p.char) ? `\\${p.char}` : p.char)).join("");
+  return { kind: "term", field, value: literal, wildcard: true, pattern };
+}
+
+/** The value match; `stale`: also on attribute documents an older indexer wrote. */
+function valueMatch(given: string, stale: boolean): Node {
+  const parts = valueParts(given);
+  const current = likeNode(VALUE_FIELD, parts);
+  return stale ? any([current, all([staleValueMatch(parts), { kind: "bool", must: [], should: [], mustNot: [{ kind: "exists", field: VALUE_FIELD }] }])]) : current;
+}
+
+/** OpenSearch's default index.max_regex_length. */
+const MAX_REGEX_LENGTH = 1_000;
+
+/**
+ * The match on attribute documents an older indexer wrote, without `expanded.value`, while the
+ * worker writes them again after an upgrade (`SearchService.hasStaleDocuments`): a regular
+ * expression on `value.keyword` with a class of both cases per letter (`[eE][vV]...`), or a half
+ * as a phrase of the analysed value among attributes of a composite type. Slower; gone with them.
+ */
+function staleValueMatch(parts: LikePart[]): Node {
+  const field = "value.keyword";
+  if (parts.every((p) => p === "%")) return { kind: "exists", field };
+  const pattern = parts
+    .map((p) => {
+      if (p === "%") return ".*";
+      if (p === "_") return ".";
+      const [lower, upper] = [p.char.toLowerCase(), p.char.toUpperCase()];
+      if (lower !== upper && Array.from(lower).length === 1 && Array.from(upper).length === 1) return `[${lower}${upper}]`;
+      return /[\p{L}\p{N}]/u.test(p.char) ? p.char : `\\${p.char}`;
+    })
+    .join("");
+  // A longer one: the value as written.
+  const exact: Node = pattern.length <= MAX_REGEX_LENGTH ? { kind: "regex", field, pattern } : likeNode(field, parts);
+  const literal = parts.every((p) => typeof p !== "string") ? parts.map((p) => (typeof p === "string" ? "" : p.char)).join("") : null;
+  if (literal === null || literal.includes("|") || !/[\p{L}\p{N}]/u.test(literal)) return exact;
+  return any([exact, all([{ kind: "phrase", field: "value", value: literal, slop: 0 }, { kind: "term", field: "type.keyword", value: "*|*", wildcard: true, pattern: "*|*" }])]);
 }
 
 /** A value list as MISP's generic_add_filter: every AND, one of the ORs, none of the NOTs. */
@@ -151,10 +200,14 @@ async function eventSet(services: Services, p: Principal, budget: Budget, run: S
 
 const eventRun = (query: Node): SearchRun => ({ target: "events", query, includeDeleted: false, excludeWarninglisted: false, sortOrder: "desc" });
 
+/** Whether a value match must also read attribute documents without `expanded.value` (after an upgrade). */
+const staleAttributes = async (services: Services, f: RestSearchFilters) =>
+  (f.value !== undefined || f.searchall !== undefined) && (await services.search.hasStaleDocuments("attributes"));
+
 /** Filters on what attribute documents hold (their own fields, event uuid and creator id). */
-function attributeLevel(f: RestSearchFilters): Node[] {
+function attributeLevel(f: RestSearchFilters, stale: boolean): Node[] {
   return [
-    listNode(f.value, valueMatch),
+    listNode(f.value, (v) => valueMatch(v, stale)),
     listNode(f.type, (v) => like("type.keyword", v)),
     listNode(f.category, (v) => like("category.keyword", v)),
     f.to_ids === undefined ? null : term("to_ids", bool(f.to_ids)),
@@ -239,7 +292,8 @@ export async function eventsQuery(services: Services, p: Principal, f: RestSearc
   must.push(...[ids, uuids, orgs].filter((n): n is Node => n !== null));
   if (f.timestamp) must.push(range("timestamp", f.timestamp));
   const attributeRun = (query: Node): SearchRun => ({ target: "attributes", query, includeDeleted: f.deleted === "deleted" || f.deleted === "both", excludeWarninglisted: f.enforceWarninglist === true, sortOrder: "desc" });
-  const attributes = attributeLevel(f);
+  const stale = await staleAttributes(services, f);
+  const attributes = attributeLevel(f, stale);
   if (attributes.length) must.push(uuidIn("uuid", await eventSet(services, p, budget, attributeRun(all(attributes)), "The attribute filter")));
   if (f.tags) {
     // An event's tag, or one of its attributes'.
@@ -248,7 +302,7 @@ export async function eventsQuery(services: Services, p: Principal, f: RestSearc
   }
   if (f.searchall !== undefined) {
     const contains = `%${f.searchall.replace(/^%+|%+$/g, "")}%`;
-    const inAttributes = await eventSet(services, p, budget, attributeRun(any([likeAnyCase("value.keyword", contains), like("comment.keyword", contains)])), "searchall");
+    const inAttributes = await eventSet(services, p, budget, attributeRun(any([valueMatch(contains, stale), like("comment.keyword", contains)])), "searchall");
     must.push(any([like("info.keyword", contains), uuidIn("uuid", inAttributes)]));
   }
   return { target: "events", query: all(must), includeDeleted: false, excludeWarninglisted: false, sortOrder: orderOf(f.order, "events").sortOrder };
@@ -257,7 +311,8 @@ export async function eventsQuery(services: Services, p: Principal, f: RestSearc
 /** attributes/restSearch: the attributes query. */
 export async function attributesQuery(services: Services, p: Principal, f: RestSearchFilters): Promise<SearchRun> {
   const budget: Budget = { left: MAX_EVENT_SET };
-  const must = attributeLevel(f);
+  const stale = await staleAttributes(services, f);
+  const must = attributeLevel(f, stale);
   const ids = listNode(await eventIds(services, p, f.eventid), (u) => term("event_uuid", u));
   const uuids = listNode(f.uuid, (u) => any([term("uuid", u.toLowerCase()), term("event_uuid", u.toLowerCase())]));
   const orgs = listNode(await orgIds(services, p, f.org), (id) => term("event_orgc_id", id));
@@ -271,7 +326,7 @@ export async function attributesQuery(services: Services, p: Principal, f: RestS
   }
   if (f.searchall !== undefined) {
     const contains = `%${f.searchall.replace(/^%+|%+$/g, "")}%`;
-    must.push(any([likeAnyCase("value.keyword", contains), like("comment.keyword", contains)]));
+    must.push(any([valueMatch(contains, stale), like("comment.keyword", contains)]));
   }
   return { target: "attributes", query: all(must), includeDeleted: f.deleted === "deleted" || f.deleted === "both", excludeWarninglisted: f.enforceWarninglist === true, sortOrder: orderOf(f.order, "attributes").sortOrder };
 }

@@ -55,7 +55,14 @@ export const AttributeDocumentSchema = named(
     first_seen: epochSeconds.nullable().optional(),
     last_seen: epochSeconds.nullable().optional(),
     tags: z.array(DocumentTagSchema).optional(),
-    expanded: z.record(z.string(), z.string()).optional().describe("Parts of composite values (expanded.ip, expanded.ip_range, ...)"),
+    expanded: z
+      .looseObject({
+        ip: z.string().optional().describe("The address an ip-src/ip-dst value or composite carries"),
+        ip_range: z.string().optional().describe("The CIDR block an ip-src/ip-dst value holds"),
+        value: z.array(z.string()).optional().describe("The value and each half of a composite value (value1, value2), lower-cased: MISP's case-insensitive value match"),
+      })
+      .optional()
+      .describe("Values derived from the attribute's value (expanded.ip, expanded.ip_range, expanded.value)"),
     "@timestamp": z.string().describe("The last change, ISO 8601 in UTC"),
   }),
   "An attribute as the attributes index holds it",

@@ -208,6 +208,18 @@ export function expandedFields(type: string, value1: string, value2: string | nu
   return net.isIP(candidate) ? { ip: candidate } : {};
 }
 
+/**
+ * `expanded.value`: what MISP's restSearch `value` compares with (value1 and value2, on a
+ * case-insensitive collation) and the whole value, each lower-cased, distinct. A value is then
+ * found by one exact term whatever its case or half (`rest-shim/misp/rest-search-query.ts`). The
+ * whole value is always there, even empty: a document without the field is one an older indexer
+ * wrote (`../search/fields.ts` STALE_DOCUMENTS).
+ */
+export function foldedValues(value: string, value1: string, value2: string | null): string[] {
+  const halves = [value1, value2 ?? ""].filter((v) => v !== "");
+  return [...new Set([value, ...halves].map((v) => v.toLowerCase()))];
+}
+
 function attributeDocument(r: AttributeRow): SearchDocument {
   return {
     id: r.uuid,
@@ -229,7 +241,7 @@ function attributeDocument(r: AttributeRow): SearchDocument {
       distribution: r.distribution,
       tags: r.tags,
       warnings: r.warnings.map((w) => ({ id: w.id, name: w.name })),
-      expanded: expandedFields(r.type, r.value1, r.value2),
+      expanded: { ...expandedFields(r.type, r.value1, r.value2), value: foldedValues(r.value, r.value1, r.value2) },
       "@timestamp": new Date(r.timestamp * 1000).toISOString(),
       event_distribution: r.event_distribution,
       event_org_id: r.event_org_id,

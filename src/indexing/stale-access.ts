@@ -1,11 +1,13 @@
 /**
- * Documents indexed before they carried their audience (`../fields.ts` AUDIENCE_FIELD) are indexed
- * again from PostgreSQL, so that the distribution rule applies to them too. Until then OpenSearch
- * shows them to administrators only and the PostgreSQL backend as it did before (its events'
- * distribution alone). Runs at worker start; a few statements when nothing is stale.
+ * Documents an older indexer wrote (`../search/fields.ts` STALE_DOCUMENTS: without their audience,
+ * or attributes without `expanded.value`) are indexed again from PostgreSQL. Until then OpenSearch
+ * shows documents without an audience to administrators only and the PostgreSQL backend as it did
+ * before (its events' distribution alone), and MISP's value match reads attributes without
+ * `expanded.value` the older way (rest-shim/misp/rest-search-query.ts). Runs at worker start; a
+ * few statements when nothing is stale.
  */
 import type { Sql } from "../platform/db/transaction.ts";
-import { AUDIENCE_FIELD } from "../search/fields.ts";
+import { STALE_DOCUMENTS } from "../search/fields.ts";
 import { parseLucene } from "../search/lucene/parse.ts";
 import { INDEX_NAMES, type IndexName, type SearchIndex } from "../search/search-index.ts";
 import { loadAttributeDocuments, loadCorrelationDocuments, loadEventDocuments } from "./documents.ts";
@@ -14,12 +16,12 @@ import { ensureSearchIndices } from "./prepare.ts";
 const PAGE = 1000;
 const TIMEOUT_MS = 120_000;
 
-/** Re-indexes every document without an audience; returns how many were written or removed per index. */
+/** Re-indexes every stale document; returns how many were written or removed per index. */
 export async function reindexStaleAccess(sql: Sql, search: SearchIndex): Promise<Record<IndexName, number>> {
   await ensureSearchIndices(search);
   const counts = Object.fromEntries(INDEX_NAMES.map((i) => [i, 0])) as Record<IndexName, number>;
-  const stale = parseLucene(`NOT _exists_:${AUDIENCE_FIELD}`);
   for (const index of INDEX_NAMES) {
+    const stale = parseLucene(STALE_DOCUMENTS[index]);
     let previous = "";
     for (;;) {
       const { hits } = await search.search({

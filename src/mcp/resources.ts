@@ -39,6 +39,7 @@ Lucene query string syntax, the subset both search backends answer identically:
 - wildcards and regexes: \`value:*.example.com\`, \`value:evil?\`, \`value:/ba[rz]/\`
 - ranges, with date math: \`@timestamp:[now-7d TO *]\`, \`threat_level:[1 TO 2]\`, \`timestamp:>1700000000\`
 - IP fields: CIDR blocks \`expanded.ip:"10.0.0.0/8"\`
+- a value in any case, or either half of a composite value: \`expanded.value:"evil.example"\` (the value and its halves, lower-cased)
 - existence: \`_exists_:comment\`
 - typo-tolerant terms: \`info:emotte~\` (up to 2 edits, at most 50 matching terms), word proximity: \`info:"remote administration"~3\`
 - regexes on text fields are lower-cased; not supported: regex \`&\`, \`~\` and \`<1-100>\`

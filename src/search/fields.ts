@@ -103,6 +103,9 @@ export const INDEX_FIELDS: Record<IndexName, IndexFields> = {
       "warnings.name": "text",
       "expanded.ip": "ip",
       "expanded.ip_range": "ip_range",
+      // The value lower-cased, and each half of a composite value (value1, value2) lower-cased:
+      // MISP's case-insensitive value match (restSearch `value`) as exact terms.
+      "expanded.value": "keyword",
       "@timestamp": "date",
       ...accessFields("event_"),
       object_distribution: "long",
@@ -127,4 +130,19 @@ export const INDEX_FIELDS: Record<IndexName, IndexFields> = {
       [AUDIENCE_FIELD]: "long",
     },
   },
+};
+
+/**
+ * Documents an older indexer wrote, by the fields they lack (Lucene): the worker writes them
+ * again from PostgreSQL at start (`src/indexing/stale-access.ts`); until it has, a query on a
+ * newer field must not rely on it alone (`SearchService.hasStaleDocuments`).
+ * - every index: no audience (`AUDIENCE_FIELD`);
+ * - attributes: no `expanded.value`, though the value is indexed (`value.keyword`: a value over
+ *   the keyword length cap has neither).
+ */
+export const STALE_DOCUMENTS: Record<IndexName, string> = {
+  "svc-events": `NOT _exists_:${AUDIENCE_FIELD}`,
+  // Parenthesised: Lucene reads `NOT a OR b` as `b AND NOT a`.
+  "svc-attributes": `(NOT _exists_:${AUDIENCE_FIELD}) OR (_exists_:value.keyword AND NOT _exists_:expanded.value)`,
+  "svc-correlations": `NOT _exists_:${AUDIENCE_FIELD}`,
 };

@@ -2838,9 +2838,16 @@ export interface components {
             deleted?: boolean;
             distribution?: number;
             event_uuid: string;
-            /** @description Parts of composite values (expanded.ip, expanded.ip_range, ...) */
+            /** @description Values derived from the attribute's value (expanded.ip, expanded.ip_range, expanded.value) */
             expanded?: {
-                [key: string]: string;
+                /** @description The address an ip-src/ip-dst value or composite carries */
+                ip?: string;
+                /** @description The CIDR block an ip-src/ip-dst value holds */
+                ip_range?: string;
+                /** @description The value and each half of a composite value (value1, value2), lower-cased: MISP's case-insensitive value match */
+                value?: string[];
+            } & {
+                [key: string]: unknown;
             };
             first_seen?: number | null;
             last_seen?: number | null;

@@ -42,6 +42,13 @@ describe.each(SEARCH_BACKENDS)("MISP restSearch through PyMISP on $name", ({ env
   let readerKey: string;
   let otherOrgId: number;
   const ev: Record<string, { uuid: string; id: string }> = {};
+  const oddMd5 = crypto.createHash("md5").update(`odd ${run}`).digest("hex");
+  const odd = {
+    meta: `Re.ex*+?^$()[]{}\\/-${run}`,
+    percent: `100%-${run}`,
+    pipe: `pipe|Text-${run}`,
+    composite: `Setup-${run}.EXE|${oddMd5}`,
+  };
   const at: Record<string, string> = {};
 
   const misp = (method: string, p: string, k: string, json?: unknown) =>
@@ -93,6 +100,16 @@ describe.each(SEARCH_BACKENDS)("MISP restSearch through PyMISP on $name", ({ env
     await addEvent("bulk", bulkKey, { info: `rs bulk ${run}`, distribution: "0", Attribute: Array.from({ length: 250 }, (_, i) => ({ type: "ip-src", value: `10.9.${Math.floor(i / 200)}.${i % 200}`, comment: `bulk-${run}` })) });
     await addEvent("bulk2", bulkKey, { info: `rs bulk2 ${run}`, distribution: "0", Attribute: [{ type: "ip-src", value: "10.9.9.9", comment: `bulk-${run}` }] });
     await addEvent("theirsPrivate", otherKey, { info: `rs theirs private ${run}`, distribution: "0", Tag: [{ name: tag(1) }], Attribute: [{ type: "domain", value: `shared-${run}.example` }, { type: "domain", value: `private-${run}.example` }] });
+    // A third organisation's, for everyone: values with the characters a pattern, a regex or MISP's LIKE reads.
+    await addEvent("odd", bulkKey, {
+      info: `rs odd ${run}`, distribution: "3",
+      Attribute: [
+        { type: "text", value: odd.meta },
+        { type: "text", value: odd.percent },
+        { type: "text", value: odd.pipe },
+        { type: "filename|md5", category: "Artifacts dropped", value: odd.composite },
+      ],
+    });
     await addEvent("theirsPublic", otherKey, { info: `rs theirs public ${run}`, distribution: "3", Tag: [{ name: tag(1) }], Attribute: [{ type: "domain", value: `public-${run}.example` }, { type: "domain|ip", value: `composite-${run}.example|10.7.7.7` }] });
     // The two events with an attribute of that value: whose uuid `at` holds is the last one added; ours is looked up again.
     at[`shared-${run}.example`] = (await misp("GET", `events/view/${ev.alpha!.uuid}`, key)).body.Event.Attribute.find((a: { value: string }) => a.value === `shared-${run}.example`).uuid;
@@ -358,6 +375,68 @@ describe.each(SEARCH_BACKENDS)("MISP restSearch through PyMISP on $name", ({ env
     expect(json.body.response.Attribute[0]).toMatchObject({ uuid: at[`beta-${run}.example`], RelatedAttribute: [] });
     expect(json.body.response.Attribute[0].Sighting).toBeUndefined();
   }, 60_000);
+
+  it("matches values as MISP: any case, either half of a composite or the whole, % and _ of a LIKE only at its ends, \\ its escape", async () => {
+    const r = await search(
+      [
+        ["meta", odd.meta],
+        ["metaCase", odd.meta.toUpperCase()],
+        // MySQL's LIKE: `\\` takes the next character literally, so a backslash is written twice.
+        ["metaLike", `%${odd.meta.slice(3).replace(/\\/g, "\\\\")}`],
+        ["metaLikeUnescaped", `%${odd.meta.slice(3)}`],
+        ["regexLooking", `Re.ex.*`],
+        ["percent", odd.percent],
+        ["percentInside", `10%-${run}`],
+        ["percentEscaped", `%0\\%-${run}`],
+        ["underscore", `%00_-${run}`],
+        ["underscoreInside", `100_-${run}`],
+        ["pipe", odd.pipe],
+        ["pipeCase", odd.pipe.toUpperCase()],
+        ["pipeHalf", "pipe"],
+        ["whole", odd.composite],
+        ["wholeCase", odd.composite.toLowerCase()],
+        ["value1", `setup-${run}.exe`],
+        ["value2", oddMd5.toUpperCase()],
+        ["value1Like", `SETUP-${run}%`],
+        ["value2Like", `%${oddMd5.slice(20)}`],
+        ["not", { OR: [`%-${run}`, `%-${run}.exe`], NOT: [odd.percent.toUpperCase()] }],
+      ].map(([name, value]) => ({ name: name as string, kwargs: { controller: "attributes", value } })),
+    );
+    const found = (name: string) => attrs(r[name]!);
+    expect(found("meta")).toEqual(ats(odd.meta));
+    expect(found("metaCase")).toEqual(ats(odd.meta));
+    expect(found("metaLike")).toEqual(ats(odd.meta));
+    expect(found("metaLikeUnescaped")).toEqual([]);
+    expect(found("regexLooking")).toEqual([]);
+    expect(found("percent")).toEqual(ats(odd.percent));
+    expect(found("percentInside")).toEqual([]);
+    expect(found("percentEscaped")).toEqual(ats(odd.percent));
+    expect(found("underscore")).toEqual(ats(odd.percent));
+    expect(found("underscoreInside")).toEqual([]);
+    expect(found("pipe")).toEqual(ats(odd.pipe));
+    expect(found("pipeCase")).toEqual(ats(odd.pipe));
+    // Only a composite type's value has halves.
+    expect(found("pipeHalf")).toEqual([]);
+    for (const name of ["whole", "wholeCase", "value1", "value2", "value1Like", "value2Like"]) expect(found(name), name).toEqual(ats(odd.composite));
+    expect(found("not")).toEqual(ats(odd.meta, odd.pipe, odd.composite));
+    // On events: the event of the matching attribute.
+    const events = await search([{ name: "half", kwargs: { value: `SETUP-${run}.exe`, metadata: true } }]);
+    expect(uuids(events.half!)).toEqual(evs("odd"));
+  }, 60_000);
+
+  it("answers values that look like patterns, regexes or query syntax with what they match, never an error", async () => {
+    const hostile = ["*", "?", "\\", "%\\", "_", "%_%_%_%_%_%_%_%_%_%_%_%_%_%_%_%_%_%_%_%_%_%_%_%_%_%_%_%_%_%_%_%_%_%_%_%_%_%_%_%_%_%_%_%_%_%_%_%",
+      "/.*/", ".*", "[a-z]+", "(a|b)", "a\"b", "AND", "NOT x", "x OR y", "value:*", "_exists_:value", "%\\%\\%", "é%", "%\u{1F600}", "x".repeat(1024), `%${"%".repeat(1000)}`];
+    for (const value of hostile) {
+      for (const controller of ["events", "attributes"]) {
+        const res = await misp("POST", `${controller}/restSearch`, key, { value, limit: 5, metadata: 1 });
+        expect(res.status, `${controller} ${JSON.stringify(value).slice(0, 60)}: ${res.text.slice(0, 200)}`).toBe(200);
+        const hits = controller === "events" ? res.body.response : res.body.response.Attribute;
+        // Only the patterns that are "any value" or "any value of at least n characters" find anything.
+        if (!/^[%_\\]*$/.test(value) || value.includes("\\")) expect(hits, `${controller} ${JSON.stringify(value).slice(0, 60)}`).toEqual([]);
+      }
+    }
+  }, 120_000);
 
   it("answers stix2 from the exports area's STIX 2.1 writer, and refuses formats it does not have with MISP's 404", async () => {
     const res = await misp("POST", "attributes/restSearch", key, { returnFormat: "stix2", eventid: ev.alpha!.id });

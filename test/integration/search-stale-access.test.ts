@@ -8,6 +8,7 @@ import crypto from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseLucene } from "../../src/search/lucene/parse.ts";
 import { reindexStaleAccess } from "../../src/indexing/stale-access.ts";
+import { SearchService } from "../../src/modules/search/index.ts";
 import type { IndexName, SearchAccess } from "../../src/search/search-index.ts";
 import { startTestApp, type TestApp } from "../support/app.ts";
 import { createOrganisation, createUser, loginAdmin, type TestUser } from "../support/fixtures.ts";
@@ -18,11 +19,14 @@ const EVENT = crypto.randomUUID();
 const OWN_ONLY = crypto.randomUUID();
 const SHARED = crypto.randomUUID();
 const tag = crypto.randomBytes(3).toString("hex");
+const MISP_SCOPES = ["events:read", "attributes:read", "users:me", "user_settings:read"];
+const valueOf = (uuid: string) => `${uuid.slice(0, 8)}-${tag}.example`;
 
 describe.each(SEARCH_BACKENDS)("stale access on $name", ({ env }) => {
   let app: TestApp;
   let a: TestUser;
   let b: TestUser;
+  let aKey: string;
 
   const ids = async (index: IndexName, access: SearchAccess) => {
     const res = await app.booted.ctx.search.search({
@@ -30,12 +34,13 @@ describe.each(SEARCH_BACKENDS)("stale access on $name", ({ env }) => {
     });
     return res.hits.map((h) => h.id).sort();
   };
-  /** The stored documents as an older indexer wrote them: without their audience. */
-  const strip = async (index: IndexName) => {
+  const withoutAudience = (source: Record<string, unknown>) => Object.fromEntries(Object.entries(source).filter(([k]) => k !== "visible_to"));
+  /** The stored documents as an older indexer wrote them: without their audience (or what `older` leaves out). */
+  const strip = async (index: IndexName, older = withoutAudience) => {
     const res = await app.booted.ctx.search.search({
       index, query: parseLucene(""), defaultFields: [], access: { admin: true, orgId: null }, from: 0, size: 100, sort: { field: "@timestamp", order: "desc" }, timeoutMs: 10_000,
     });
-    await app.booted.ctx.search.bulkIndex(index, res.hits.map((h) => ({ id: h.id, source: Object.fromEntries(Object.entries(h.source).filter(([k]) => k !== "visible_to")) })));
+    await app.booted.ctx.search.bulkIndex(index, res.hits.map((h) => ({ id: h.id, source: older(h.source) })));
     await app.booted.ctx.search.refresh(index);
     return res.hits.length;
   };
@@ -43,9 +48,10 @@ describe.each(SEARCH_BACKENDS)("stale access on $name", ({ env }) => {
   beforeAll(async () => {
     app = await startTestApp("stale-access", { ROLE: "all", ...env() });
     const admin = await loginAdmin(app);
-    a = await createUser(app, admin, 3, await createOrganisation(app, admin));
+    a = await createUser(app, admin, [...MISP_SCOPES, "events:create", "attributes:create", "api_keys:create"], await createOrganisation(app, admin));
+    aKey = (await app.http.post("/api-keys/", { token: a.token, json: { name: "misp", scopes: MISP_SCOPES } })).body.token as string;
     b = await createUser(app, admin, 3, await createOrganisation(app, admin));
-    const attribute = (uuid: string, distribution: string) => ({ uuid, type: "domain", category: "Network activity", value: `${uuid.slice(0, 8)}-${tag}.example`, distribution, timestamp: "1700000000" });
+    const attribute = (uuid: string, distribution: string) => ({ uuid, type: "domain", category: "Network activity", value: valueOf(uuid), distribution, timestamp: "1700000000" });
     const res = await app.http.post("/events/import", {
       token: a.token,
       json: { Event: { uuid: EVENT, info: "stale", distribution: "3", timestamp: "1700000000", Attribute: [attribute(OWN_ONLY, "0"), attribute(SHARED, "5")] } },
@@ -79,5 +85,40 @@ describe.each(SEARCH_BACKENDS)("stale access on $name", ({ env }) => {
     expect(await ids("svc-events", orgB)).toEqual([EVENT]);
     // Nothing is stale any more: a second pass writes nothing.
     expect(await reindexStaleAccess(app.booted.ctx.db.pool, app.booted.ctx.search)).toEqual({ "svc-events": 0, "svc-attributes": 0, "svc-correlations": 0 });
+  });
+
+  it("attributes indexed before expanded.value are still found by MISP's value match, and indexed again with it", async () => {
+    const ask = (value: string) =>
+      app.http.request("POST", "/misp/attributes/restSearch", { authorization: aKey, headers: { accept: "application/json" }, json: { value } });
+    const found = async (value: string) => {
+      const res = await ask(value);
+      expect(res.status, res.text).toBe(200);
+      return (res.body.response.Attribute as { uuid: string }[]).map((x) => x.uuid).sort();
+    };
+    const byField = async (value: string) => {
+      const res = await app.booted.ctx.search.search({
+        index: "svc-attributes", query: parseLucene(`expanded.value:"${value}"`), defaultFields: [], access: { admin: true, orgId: null }, from: 0, size: 10, sort: { field: "@timestamp", order: "desc" }, timeoutMs: 10_000,
+      });
+      return res.hits.map((h) => h.id);
+    };
+    const value = valueOf(OWN_ONLY);
+    expect(await byField(value)).toEqual([OWN_ONLY]);
+    expect(await new SearchService(app.booted.ctx).hasStaleDocuments("attributes")).toBe(false);
+
+    // As an indexer before expanded.value wrote them.
+    const older = (source: Record<string, unknown>) => ({ ...source, expanded: Object.fromEntries(Object.entries(source.expanded as object).filter(([k]) => k !== "value")) });
+    expect(await strip("svc-attributes", older)).toBe(2);
+    expect(await byField(value)).toEqual([]);
+    expect(await new SearchService(app.booted.ctx).hasStaleDocuments("attributes")).toBe(true);
+    // Found all the same, in capitals too, by the older form of the match, until the worker writes them again.
+    expect(await found(value.toUpperCase())).toEqual([OWN_ONLY]);
+    expect(await found(`%-${tag.toUpperCase()}.example`)).toEqual([OWN_ONLY, SHARED].sort());
+
+    const counts = await reindexStaleAccess(app.booted.ctx.db.pool, app.booted.ctx.search);
+    expect(counts).toEqual({ "svc-events": 0, "svc-attributes": 2, "svc-correlations": 0 });
+    await app.booted.ctx.search.refresh();
+    expect(await byField(value)).toEqual([OWN_ONLY]);
+    expect(await new SearchService(app.booted.ctx).hasStaleDocuments("attributes")).toBe(false);
+    expect(await found(value.toUpperCase())).toEqual([OWN_ONLY]);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { expandedFields } from "../../src/indexing/documents.ts";
+import { expandedFields, foldedValues } from "../../src/indexing/documents.ts";
 
 describe("expanded.* of attribute documents", () => {
   it.each([
@@ -18,5 +18,20 @@ describe("expanded.* of attribute documents", () => {
     ["domain|ip", "example.com", null, {}],
   ])("%s %s|%s", (type, v1, v2, want) => {
     expect(expandedFields(type, v1, v2)).toEqual(want);
+  });
+});
+
+describe("expanded.value of attribute documents", () => {
+  it.each([
+    // The value, then each half MISP's value filter compares with (value1, value2), lower-cased and distinct.
+    ["Evil.Example|198.51.100.7", "Evil.Example", "198.51.100.7", ["evil.example|198.51.100.7", "evil.example", "198.51.100.7"]],
+    ["EVIL.example", "EVIL.example", null, ["evil.example"]],
+    ["ÄBC.exe|D41D8CD98F00B204E9800998ECF8427E", "ÄBC.exe", "D41D8CD98F00B204E9800998ECF8427E", ["äbc.exe|d41d8cd98f00b204e9800998ecf8427e", "äbc.exe", "d41d8cd98f00b204e9800998ecf8427e"]],
+    ["a|a", "a", "a", ["a|a", "a"]],
+    // An empty half is no value; an empty value stays, so the field marks documents of this indexer.
+    ["x|", "x", "", ["x|", "x"]],
+    ["", "", null, [""]],
+  ])("%s", (value, v1, v2, want) => {
+    expect(foldedValues(value, v1, v2)).toEqual(want);
   });
 });

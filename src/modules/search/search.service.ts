@@ -3,7 +3,7 @@ import { authorize, hasScope, type Principal } from "../../auth/principal.ts";
 import { canReadInEvent, DISTRIBUTION, searchAccessOf, type EventAccessFields } from "../../auth/distribution.ts";
 import { ownerEventCounts } from "../../indexing/documents.ts";
 import { errors } from "../../platform/errors.ts";
-import { AUDIENCE_FIELD, INDEX_FIELDS, type FieldType } from "../../search/fields.ts";
+import { AUDIENCE_FIELD, INDEX_FIELDS, STALE_DOCUMENTS, type FieldType } from "../../search/fields.ts";
 import { LuceneSyntaxError } from "../../search/lucene/errors.ts";
 import { parseLucene } from "../../search/lucene/parse.ts";
 import type { LuceneAst } from "../../search/lucene/ast.ts";
@@ -102,8 +102,14 @@ export function searchFailure(err: unknown): unknown {
  * Every search, and every search-like read run through `limited`, counts against its caller's
  * concurrent searches (`./search-limiter.ts`).
  */
+/** How long an answer of `hasStaleDocuments` that found some is kept. */
+const STALE_RECHECK_MS = 30_000;
+
 export class SearchService {
   private readonly limiter: SearchLimiter;
+  /** Indices known to hold no stale document: new documents never are, so this is not asked again. */
+  private readonly upToDate = new Set<IndexName>();
+  private readonly staleChecks = new Map<IndexName, { at: number; answer: Promise<boolean> }>();
 
   constructor(private readonly ctx: AppContext) {
     this.limiter = searchLimiterOf(ctx);
@@ -167,6 +173,32 @@ export class SearchService {
       maxScore: byScore && scores.length ? Math.max(...scores) : null,
       hits: byScore ? result.hits : result.hits.map((h) => ({ ...h, score: null })),
     };
+  }
+
+  /**
+   * Whether an index still holds documents an older indexer wrote (`STALE_DOCUMENTS`), as after an
+   * upgrade until the worker has written them again (`src/indexing/stale-access.ts`): a query on a
+   * newer field then also needs its older form. Asked of the backend at most every 30 s, with no
+   * caller (it answers whether any document is stale, not which); never again once none is. A
+   * failed check answers true (the older form is slower, never wrong).
+   */
+  hasStaleDocuments(target: SearchTarget): Promise<boolean> {
+    const index = INDEX_OF[target];
+    if (this.upToDate.has(index)) return Promise.resolve(false);
+    const last = this.staleChecks.get(index);
+    if (last && Date.now() - last.at < STALE_RECHECK_MS) return last.answer;
+    const answer = this.ctx.search
+      .search({
+        index, query: parseLucene(STALE_DOCUMENTS[index]), defaultFields: [], access: { admin: true, orgId: null },
+        from: 0, size: 1, sort: { field: "@timestamp", order: "desc" }, timeoutMs: this.ctx.config.SEARCH_TIMEOUT_MS, trackTotalHits: 1,
+      })
+      .then((r) => {
+        if (r.hits.length === 0) this.upToDate.add(index);
+        return r.hits.length > 0;
+      })
+      .catch(() => true);
+    this.staleChecks.set(index, { at: Date.now(), answer });
+    return answer;
   }
 
   /**
