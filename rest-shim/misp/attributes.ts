@@ -1,8 +1,6 @@
 import { z } from "zod";
 import { AppError, InputError, errors, parseInput } from "../../src/platform/errors.ts";
-import type { Principal } from "../../src/auth/principal.ts";
-import { validateAttributeValue, type AttributeCreate, type AttributePatch, type AttributeView } from "../../src/modules/attributes/index.ts";
-import type { Services } from "../../src/services.ts";
+import { isDuplicateOf, type AttributeCreate, type AttributePatch, type AttributeView } from "../../src/modules/attributes/index.ts";
 import { named } from "../contract.ts";
 import { seenTime } from "../schemas.ts";
 import { mispFieldErrors, mispSaveFailed } from "./misp-errors.ts";
@@ -111,22 +109,6 @@ const MispAttributeBodySchema = named("MispAttributeBody", z.object({ Attribute:
 
 /** MISP's refusal of a second live standalone attribute with the same type, value (and category, when given) in an event. */
 const DUPLICATE = "A similar attribute already exists for this event.";
-/** Pages of 100 read at most when looking for a duplicate (values containing the given one, compared exactly). */
-const MAX_DUPLICATE_PAGES = 50;
-
-/** The live standalone attribute of the event MISP would call a duplicate of `input` (MispAttribute::findAttributeByValue), or null. */
-async function duplicateOf(services: Services, p: Principal | null, eventUuid: string, input: AttributeCreate): Promise<AttributeView | null> {
-  const checked = validateAttributeValue(input.type, input.value);
-  const value = checked.ok ? checked.normalized : input.value;
-  for (let page = 1; page <= MAX_DUPLICATE_PAGES; page++) {
-    const found = await services.attributes.list(p, { eventUuid, type: input.type, value, deleted: false, ...(input.category ? { category: input.category } : {}) }, { page, size: 100 });
-    const same = found.items.find((a) => a.value === value);
-    if (same) return same;
-    if (found.items.length < 100) return null;
-  }
-  return null;
-}
-
 /** Only refusals of the input stay per attribute; any other error (access, the event) is the request's. */
 const isRefusal = (err: unknown) => err instanceof InputError || (err instanceof AppError && ["validation_error", "conflict", "bad_request"].includes(err.code));
 
@@ -146,25 +128,46 @@ export const mispAttributeRoutes = [
       if (items.length === 0 || items.length > MAX_ATTRIBUTES_PER_ADD) throw errors.invalidInput(["Attribute"], `must hold 1 to ${MAX_ATTRIBUTES_PER_ADD} attributes`);
       const created = [];
       const fails: Record<string, unknown> = {};
-      for (const [k, item] of items.entries()) {
+      const refuse = (k: number, err: unknown) => {
+        if (!isRefusal(err)) throw err;
+        const e = err as AppError;
+        fails[`attribute_${k}`] = typeof e.detail === "string" ? { value: [e.detail] } : mispFieldErrors(e.detail);
+      };
+      // Each item parsed first (a malformed one refused at its position), then one duplicate lookup for all of them.
+      const parsed = items.map((item, k) => {
         try {
           // A standalone attribute has no object relation, whatever the client sent.
           const { input: { objectRelation: _relation, ...input }, tags } = parseMispAttribute(item);
-          const duplicate = await duplicateOf(services, principal, eventUuid, input);
+          return { input, tags };
+        } catch (err) {
+          refuse(k, err);
+          return null;
+        }
+      });
+      const valid = parsed.flatMap((x) => (x ? [x.input] : []));
+      const found = await services.attributes.duplicates(principal, { eventUuid, candidates: valid.map((a) => ({ type: a.type, value: a.value, ...(a.category ? { category: a.category } : {}) })) });
+      const duplicateOf = new Map(valid.map((a, i) => [a, found[i]!]));
+      // What this request stored: a later item equal to one of them is its duplicate, as MISP saving them in turn finds.
+      const stored: AttributeView[] = [];
+      for (const [k, item] of parsed.entries()) {
+        if (!item) continue;
+        const { input, tags } = item;
+        try {
+          const { key, existing } = duplicateOf.get(input)!;
+          const duplicate = (key && stored.find((a) => isDuplicateOf(key, a))) || existing;
           if (duplicate && breakOnDuplicate) throw errors.invalidInput(["value"], DUPLICATE, input.value);
           const patch = duplicate ? patchOf(input) : {};
-          let stored = !duplicate
+          let saved = !duplicate
             ? await services.attributes.create(principal, { ...input, eventUuid })
             : Object.keys(patch).length
               ? await services.attributes.update(principal, duplicate.uuid, patch)
               : duplicate;
-          for (const name of tags) await services.attributes.tag(principal, stored.uuid, name);
-          if (tags.length) stored = await services.attributes.get(principal, stored.uuid);
-          created.push(mispAttribute(stored));
+          for (const name of tags) await services.attributes.tag(principal, saved.uuid, name);
+          if (tags.length) saved = await services.attributes.get(principal, saved.uuid);
+          stored.push(saved);
+          created.push(mispAttribute(saved));
         } catch (err) {
-          if (!isRefusal(err)) throw err;
-          const e = err as AppError;
-          fails[`attribute_${k}`] = typeof e.detail === "string" ? { value: [e.detail] } : mispFieldErrors(e.detail);
+          refuse(k, err);
         }
       }
       if (created.length === 0) throw mispSaveFailed("add Attribute", items.length === 1 ? fails.attribute_0 : fails);

@@ -162,3 +162,58 @@ describe("tags/search: names and patterns by set", () => {
     expect(nul.status).toBeLessThan(500);
   });
 });
+
+describe("attributes/add: duplicates by set", () => {
+  const DUPLICATE = "A similar attribute already exists for this event.";
+
+  it("checks a whole list for duplicates in one statement: as many statements for thirty refused duplicates as for one", async () => {
+    const event = await misp(key, "POST", "events/add", { Event: { info: `duplicates ${run}`, distribution: "0" } });
+    expect(event.status, event.text).toBe(200);
+    const id = event.body.Event.id;
+    const values = Array.from({ length: 30 }, (_v, i) => `dup-${i}-${run}.example.org`);
+    const first = await misp(key, "POST", `attributes/add/${id}`, values.map((value) => ({ type: "domain", value })));
+    expect(first.status, first.text).toBe(200);
+    const statements = async (json: unknown) => {
+      const counter = countStatements();
+      try {
+        const res = await misp(key, "POST", `attributes/add/${id}`, json);
+        expect(res.status, res.text).toBe(403);
+        return { n: counter.count, errors: res.body.errors };
+      } finally {
+        counter.stop();
+      }
+    };
+    await statements({ type: "domain", value: values[0] });
+    const one = await statements({ type: "domain", value: values[0] });
+    // Upper case: the value is compared as a write would store it (domains lower-cased).
+    const thirty = await statements(values.map((value) => ({ type: "domain", value: value.toUpperCase() })));
+    expect(one.errors).toEqual({ value: [DUPLICATE] });
+    expect(Object.keys(thirty.errors)).toHaveLength(30);
+    expect(thirty.errors.attribute_29).toEqual({ value: [DUPLICATE] });
+    expect(thirty.n).toBe(one.n);
+  });
+
+  it("keeps MISP's per-attribute errors for hostile items in a list, creating the others, never 500", async () => {
+    const event = await misp(key, "POST", "events/add", { Event: { info: `hostile duplicates ${run}`, distribution: "0" } });
+    const id = event.body.Event.id;
+    const good = `fine-${run}.example.org`;
+    // NUL bytes anywhere: the whole request is refused, nothing written.
+    const nul = await misp(key, "POST", `attributes/add/${id}`, [{ type: "domain", value: good }, { type: "domain", value: "a\u0000b.example.org" }, { type: "domain\u0000", value: "x.example.org" }]);
+    expect(nul.status, nul.text).toBe(403);
+    expect(nul.body).toMatchObject({ saved: false, name: "Could not add Attribute" });
+    const res = await misp(key, "POST", `attributes/add/${id}`, [
+      { type: "domain", value: "x".repeat(140_000) },
+      { type: "no-such-type", value: good },
+      { type: "domain", value: good },
+      { type: "domain", value: good.toUpperCase() },
+      "not an attribute",
+      { type: "domain", value: ["a", { b: 1 }] },
+    ]);
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.Attribute.value).toBe(good);
+    expect(Object.keys(res.body.errors).sort()).toEqual(["attribute_0", "attribute_1", "attribute_3", "attribute_4", "attribute_5", "attribute_6"]);
+    expect(res.body.errors.attribute_3).toEqual({ value: [DUPLICATE] });
+    const [{ n }] = await q<{ n: number }>("SELECT count(*)::int AS n FROM attributes a JOIN events e ON e.id = a.event_id WHERE e.id = $1", [Number(id)]);
+    expect(n).toBe(1);
+  });
+});

@@ -58,12 +58,12 @@ const TAGS_JSON = `COALESCE((SELECT json_agg(json_build_object('id', t.id, 'name
 /** `a` attributes, `e` its event, `o` its object (outer join): callers add WHERE and ORDER. */
 export const ATTRIBUTE_FROM = `FROM attributes a JOIN events e ON e.id = a.event_id LEFT JOIN objects o ON o.id = a.object_id`;
 
-const ATTRIBUTE_SELECT = `
-  SELECT a.id::text, a.uuid::text, a.event_id, a.object_id, a.object_relation, a.type, a.category, a.value, a.value1, a.value2,
+const ATTRIBUTE_COLUMNS = `
+         a.id::text, a.uuid::text, a.event_id, a.object_id, a.object_relation, a.type, a.category, a.value, a.value1, a.value2,
          a.to_ids, a.comment, a.distribution, a.sharing_group_id, a.timestamp, a.first_seen, a.last_seen, a.deleted,
          a.disable_correlation, a.warnings, o.uuid::text AS object_uuid, o.name AS object_name, o.meta_category AS object_meta_category, o.distribution AS object_distribution, o.sharing_group_id AS object_sharing_group_id, e.uuid::text AS event_uuid, e.info AS event_info,
-         e.distribution AS event_distribution, e.sharing_group_id AS event_sharing_group_id, e.org_id AS event_org_id, e.orgc_id AS event_orgc_id, ${TAGS_JSON} AS tags
-    ${ATTRIBUTE_FROM}`;
+         e.distribution AS event_distribution, e.sharing_group_id AS event_sharing_group_id, e.org_id AS event_org_id, e.orgc_id AS event_orgc_id, ${TAGS_JSON} AS tags`;
+const ATTRIBUTE_SELECT = `SELECT ${ATTRIBUTE_COLUMNS} ${ATTRIBUTE_FROM}`;
 
 /** A row of ATTRIBUTE_SELECT (the id as text: attributes.id is a bigint beyond 2^53 in principle). */
 interface AttributeRow {
@@ -176,6 +176,38 @@ export async function attributesOfObjects(sql: Sql, objectIds: number[], reader:
     byObject.set(r.objectId!, list);
   }
   return byObject;
+}
+
+/** What makes a standalone attribute a duplicate of another in its event (MISP's valueIsUnique): type, value and, when given, category. */
+export interface DuplicateKey {
+  type: string;
+  value: string;
+  category: string | null;
+}
+
+/** Whether a live standalone attribute is a duplicate under this key (what standaloneDuplicates matches, for attributes already in hand). */
+export const isDuplicateOf = (key: DuplicateKey, a: Pick<AttributeView, "type" | "value" | "category">): boolean =>
+  a.type === key.type && a.value === key.value && (key.category === null || a.category === key.category);
+
+/**
+ * For each key, the newest live standalone attribute of the event that `reader` may see with that
+ * type and value (and category, when the key has one), or null: one statement for the whole list.
+ */
+export async function standaloneDuplicates(sql: Sql, eventUuid: string, keys: readonly DuplicateKey[], reader: Principal): Promise<(AttributeView | null)[]> {
+  if (keys.length === 0) return [];
+  const params: unknown[] = [keys.map((k) => k.type), keys.map((k) => k.value), keys.map((k) => k.category), eventUuid];
+  const readable = readableSql(reader, "e", ["a.distribution", "o.distribution"], params);
+  const { rows } = await sql.query<AttributeRow & { i: number }>(
+    `SELECT DISTINCT ON (c.i) c.i::int AS i, ${ATTRIBUTE_COLUMNS}
+       FROM unnest($1::text[], $2::text[], $3::text[]) WITH ORDINALITY AS c(type, value, category, i)
+       JOIN attributes a ON a.type = c.type AND a.value = c.value AND (c.category IS NULL OR a.category = c.category)
+       JOIN events e ON e.id = a.event_id LEFT JOIN objects o ON o.id = a.object_id
+      WHERE e.uuid = $4::uuid AND a.object_id IS NULL AND NOT a.deleted AND ${readable}
+      ORDER BY c.i, a.timestamp DESC, a.id DESC`,
+    params,
+  );
+  const found = new Map(rows.map((r) => [r.i, toAttributeView(r)]));
+  return keys.map((_k, i) => found.get(i + 1) ?? null);
 }
 
 /** MISP's numeric id of an attribute as its uuid; null when no attribute has it. */

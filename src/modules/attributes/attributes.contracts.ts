@@ -37,3 +37,18 @@ export const attributePatchContract = z
 
 export type AttributeCreate = z.output<typeof attributeCreateContract>;
 export type AttributePatch = z.output<typeof attributePatchContract>;
+
+/** Attributes one duplicate lookup checks at most (MISP's attributes/add takes 1000 at once). */
+export const MAX_DUPLICATE_KEYS = 1000;
+
+/** MISP's duplicate check of a list of would-be standalone attributes of one event (attributes/add). */
+export const duplicatesContract = z
+  .object({
+    eventUuid: z.uuid().describe("The event the attributes would be added to"),
+    candidates: z
+      // Not checked further: a candidate no write could store (a NUL byte, too long) has no duplicate, and its own write says why.
+      .array(z.object({ type: z.string(), value: z.string(), category: z.string().optional() }).strict())
+      .max(MAX_DUPLICATE_KEYS)
+      .describe("Type, value and (when given) category of each would-be attribute"),
+  })
+  .strict();

@@ -1,3 +1,4 @@
+import type { z } from "zod";
 import type pg from "pg";
 import type { AppContext } from "../../app-context.ts";
 import { authorize, type Principal } from "../../auth/principal.ts";
@@ -11,7 +12,9 @@ import { ensureTags, type TagView } from "../events/index.ts";
 import { checkTagName } from "../tags/index.ts";
 import { checkExclusiveTags } from "../taxonomies/index.ts";
 import { checkAssignableSharingGroups } from "../sharing-groups/index.ts";
-import { attributeUuidById, listAttributes, tagsOfAttributes, loadAttribute, loadAttributesByUuid, lockEvent, type AttributeView, type EventRef } from "./attribute-reader.ts";
+import { attributeUuidById, listAttributes, tagsOfAttributes, loadAttribute, loadAttributesByUuid, lockEvent, standaloneDuplicates, type AttributeView, type DuplicateKey, type EventRef } from "./attribute-reader.ts";
+import { duplicatesContract } from "./attributes.contracts.ts";
+import { MAX_VALUE_LENGTH, validateAttributeValue } from "./catalogue/index.ts";
 import { prepareAttributePatch, prepareNewAttribute, type AttributeCreate, type AttributePatch } from "./attribute-rules.ts";
 import { insertAttributes, touchEvent, touchObject, updateAttributeColumns, withHits } from "./attribute-writer.ts";
 import { Issues, nowSeconds } from "./input-checks.ts";
@@ -103,6 +106,26 @@ export class AttributesService {
     if (filter.deleted !== undefined) add("a.deleted = ?", filter.deleted);
     const { items, total } = await listAttributes(this.ctx.db.pool, where.join(" AND "), params, req.size, offsetOf(req));
     return pageOf(items, total, req);
+  }
+
+  /**
+   * For each candidate, the live standalone attribute of the event MISP would call its duplicate
+   * (MispAttribute::valueIsUnique: same type, the same value once normalised as a write stores it,
+   * the same category when one is given), newest first, among those the caller may read; null when
+   * there is none. One statement for the whole list.
+   */
+  async duplicates(p: Principal | null, given: z.input<typeof duplicatesContract>): Promise<{ key: DuplicateKey | null; existing: AttributeView | null }[]> {
+    authorize(p, "attributes:read");
+    const q = parseInput(duplicatesContract, given);
+    const storable = (s: string) => !s.includes("\0") && s.length <= MAX_VALUE_LENGTH;
+    const keys = q.candidates.map((c): DuplicateKey | null => {
+      if (![c.type, c.value, c.category ?? ""].every(storable)) return null;
+      const checked = validateAttributeValue(c.type, c.value);
+      return { type: c.type, value: checked.ok ? checked.normalized : c.value, category: c.category ?? null };
+    });
+    const found = await standaloneDuplicates(this.ctx.db.pool, q.eventUuid, keys.filter((k) => k !== null), p);
+    let next = 0;
+    return keys.map((key) => ({ key, existing: key === null ? null : (found[next++] ?? null) }));
   }
 
   /** The same list for GraphQL: Prisma rows loaded with the selection the plugin planned, same rule and order. */

@@ -1,6 +1,6 @@
 /** The attributes area's front door: what the REST shim, GraphQL, MCP, jobs and other areas may use. */
-export { attributesOfObjects, loadAttribute, lockEvent } from "./attribute-reader.ts";
-export type { AttributeView, EventRef } from "./attribute-reader.ts";
+export { attributesOfObjects, isDuplicateOf, loadAttribute, lockEvent } from "./attribute-reader.ts";
+export type { AttributeView, DuplicateKey, EventRef } from "./attribute-reader.ts";
 export { prepareAttributePatch, prepareNewAttribute } from "./attribute-rules.ts";
 export type { AttributeRow } from "./attribute-rules.ts";
 export { insertAttributes, touchEvent, updateAttributeColumns, withHits } from "./attribute-writer.ts";
