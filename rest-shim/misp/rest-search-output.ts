@@ -75,19 +75,22 @@ function eventContext(e: EventView): CsvExtra {
   };
 }
 
-/** events/restSearch: each hit as MISP's Event (metadata only, or without what enforceWarninglist and deleted leave out). */
-export async function loadEvents(services: Services, p: Principal, hits: SearchHit[], f: RestSearchFilters): Promise<Json[]> {
-  const warned = f.enforceWarninglist && !f.metadata ? await warninglisted(services, p, hits.map((h) => h.id)) : new Set<string>();
+/**
+ * events/restSearch: these events as MISP's Event (metadata only, or without what enforceWarninglist
+ * and deleted leave out); `read`: the same events already read through the events service.
+ */
+export async function loadEvents(services: Services, p: Principal, uuids: string[], f: RestSearchFilters, read?: EventView[]): Promise<Json[]> {
+  const warned = f.enforceWarninglist && !f.metadata ? await warninglisted(services, p, uuids) : new Set<string>();
   const keep = keepDeleted(f);
   const wanted = (a: unknown) => keep(Boolean((a as Json).deleted)) && !warned.has(String((a as Json).uuid));
   if (f.metadata) {
     // The event's own fields: what MISP's metadata answer holds, without reading what the event holds.
-    return (await services.events.getMany(p, hits.map((h) => h.id))).map((e) => {
+    return (read ?? (await services.events.getMany(p, uuids))).map((e) => {
       const { EventTag: _t, ...fields } = mispEventIndexItem(e);
       return { Event: { ...fields, Tag: e.tags.map(mispTagOfView) } };
     });
   }
-  return (await services.events.exportMispMany(p, hits.map((h) => h.id), { ids: true })).map(({ Event: e }) => {
+  return (await services.events.exportMispMany(p, uuids, { ids: true })).map(({ Event: e }) => {
     const objects = (e.Object as Json[] | undefined)?.map((o) => ({ ...o, Attribute: (o.Attribute as unknown[] | undefined)?.filter(wanted) ?? [] }));
     return { Event: { ...e, Attribute: (e.Attribute as unknown[] | undefined)?.filter(wanted) ?? [], Object: objects ?? [] } };
   });

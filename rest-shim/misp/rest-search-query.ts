@@ -149,6 +149,11 @@ export interface SearchRun {
   includeDeleted: boolean;
   excludeWarninglisted: boolean;
   sortOrder: "asc" | "desc";
+  /**
+   * Events: the query is only "one of these events" (attribute filters alone), which the events'
+   * own read can answer without the events search (rest-search.ts `eventsOfSet`).
+   */
+  eventSet?: string[];
 }
 
 /** Pages of hits of a query through services.search, from `offset`, at most `count` of them. */
@@ -160,6 +165,8 @@ export async function searchWindow(services: Services, p: Principal, run: Search
   for (let page = Math.floor(offset / size) + 1; (page - 1) * size < offset + count; page++) {
     const result = await services.search.searchParsed(p, run.target, run.query, {
       page, size, sortBy: "@timestamp", sortOrder: run.sortOrder, includeDeleted: run.includeDeleted, excludeWarninglisted: run.excludeWarninglisted,
+      // Events are read again through their service; the documents' counts are never answered.
+      ownersCounts: false,
     });
     hits.push(...result.hits);
     if (result.hits.length < size) break;
@@ -294,7 +301,9 @@ export async function eventsQuery(services: Services, p: Principal, f: RestSearc
   const attributeRun = (query: Node): SearchRun => ({ target: "attributes", query, includeDeleted: f.deleted === "deleted" || f.deleted === "both", excludeWarninglisted: f.enforceWarninglist === true, sortOrder: "desc" });
   const stale = await staleAttributes(services, f);
   const attributes = attributeLevel(f, stale);
-  if (attributes.length) must.push(uuidIn("uuid", await eventSet(services, p, budget, attributeRun(all(attributes)), "The attribute filter")));
+  const onlyAttributes = must.length === 0 && attributes.length > 0 && !f.tags && f.searchall === undefined;
+  const set = attributes.length ? await eventSet(services, p, budget, attributeRun(all(attributes)), "The attribute filter") : null;
+  if (set) must.push(uuidIn("uuid", set));
   if (f.tags) {
     // An event's tag, or one of its attributes'.
     const tagged = async (t: string) => any([like("tags.name.keyword", t), uuidIn("uuid", await eventSet(services, p, budget, attributeRun(like("tags.name.keyword", t)), `The tag ${t}`))]);
@@ -305,7 +314,10 @@ export async function eventsQuery(services: Services, p: Principal, f: RestSearc
     const inAttributes = await eventSet(services, p, budget, attributeRun(any([valueMatch(contains, stale), like("comment.keyword", contains)])), "searchall");
     must.push(any([like("info.keyword", contains), uuidIn("uuid", inAttributes)]));
   }
-  return { target: "events", query: all(must), includeDeleted: false, excludeWarninglisted: false, sortOrder: orderOf(f.order, "events").sortOrder };
+  return {
+    target: "events", query: all(must), includeDeleted: false, excludeWarninglisted: false, sortOrder: orderOf(f.order, "events").sortOrder,
+    ...(onlyAttributes && set ? { eventSet: [...set] } : {}),
+  };
 }
 
 /** attributes/restSearch: the attributes query. */

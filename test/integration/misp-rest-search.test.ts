@@ -424,6 +424,30 @@ describe.each(SEARCH_BACKENDS)("MISP restSearch through PyMISP on $name", ({ env
     expect(uuids(events.half!)).toEqual(evs("odd"));
   }, 60_000);
 
+  it("answers events found by attribute filters alone from the events' read, as the events search would: same order, soft-deleted events left out", async () => {
+    await addEvent("softGone", bulkKey, { info: `rs soft ${run}`, distribution: "3", Attribute: [{ type: "domain", value: `soft-${run}.test` }] });
+    expect((await app.http.request("DELETE", `/events/${ev.softGone!.uuid}`, { authorization: bulkKey })).status).toBe(204);
+    await settled(app, 60_000);
+    const ordered = async (body: Record<string, unknown>) => {
+      const res = await misp("POST", "events/restSearch", key, { metadata: 1, ...body });
+      expect(res.status, res.text).toBe(200);
+      return (res.body.response as { Event: { uuid: string } }[]).map((e) => e.Event.uuid);
+    };
+    // `eventinfo: "%"` (every event) makes the answer the events search's: both orders agree.
+    for (const value of [`%-${run}.example`, `%${run}%`]) {
+      for (const order of [{}, { order: "timestamp asc" }]) {
+        const read = await ordered({ value, ...order });
+        expect(read.length, value).toBeGreaterThan(1);
+        expect(read, `${value} ${JSON.stringify(order)}`).toEqual(await ordered({ value, eventinfo: "%", ...order }));
+      }
+    }
+    // Its attribute is found among deleted ones; its event, soft-deleted, is not answered.
+    const attributes = await misp("POST", "attributes/restSearch", key, { value: `soft-${run}.test`, deleted: [0, 1] });
+    expect(attributes.body.response.Attribute).toHaveLength(1);
+    expect(await ordered({ value: `soft-${run}.test`, deleted: [0, 1] })).toEqual([]);
+    expect(await ordered({ value: `soft-${run}.test`, deleted: [0, 1], eventinfo: "%" })).toEqual([]);
+  }, 60_000);
+
   it("answers values that look like patterns, regexes or query syntax with what they match, never an error", async () => {
     const hostile = ["*", "?", "\\", "%\\", "_", "%_%_%_%_%_%_%_%_%_%_%_%_%_%_%_%_%_%_%_%_%_%_%_%_%_%_%_%_%_%_%_%_%_%_%_%_%_%_%_%_%_%_%_%_%_%_%_%",
       "/.*/", ".*", "[a-z]+", "(a|b)", "a\"b", "AND", "NOT x", "x OR y", "value:*", "_exists_:value", "%\\%\\%", "é%", "%\u{1F600}", "x".repeat(1024), `%${"%".repeat(1000)}`];

@@ -43,6 +43,11 @@ export interface SearchInput {
    * `NOT _exists_:warnings.name` would (MISP's `enforceWarninglist`).
    */
   excludeWarninglisted?: boolean;
+  /**
+   * Events only: the owners' and administrators' hits carry the full counts of their events (a
+   * read per page); false leaves the documents' counts, for a caller who reads the events again.
+   */
+  ownersCounts?: boolean;
 }
 
 /** A field a query may name (Explore's field-name completion). */
@@ -162,7 +167,7 @@ export class SearchService {
     });
     const byScore = input.sortBy === "_score";
     const scores = result.hits.map((h) => h.score).filter((s): s is number => s !== null);
-    if (index === "svc-events") await this.withOwnersCounts(p, result.hits);
+    if (index === "svc-events" && input.ownersCounts !== false) await this.withOwnersCounts(p, result.hits);
     return {
       page: input.page,
       size: input.size,
