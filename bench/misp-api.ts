@@ -22,7 +22,7 @@
  *   - value lookup: events/restSearch {value, limit 50} and attributes/restSearch {value, limit 50}
  *     / attributes/search value.keyword:"v" (the attribute hits name their events);
  *   - value in other case: attributes/restSearch {value: a domain in capitals} / the exact value in
- *     its own case (restSearch ignores case as MISP, a regular expression of both cases per letter);
+ *     its own case (restSearch ignores case as MISP: a term on the lower-cased expanded.value);
  *   - tag + time range: events/restSearch {tags, from, to, limit 50} / events/search tags.name.keyword
  *     AND date:[from TO to];
  *   - last 1d: events/restSearch {last: "1d", limit 50} / events/search publish_timestamp:>=now-1d.
