@@ -355,6 +355,94 @@ describe("MISP JSON with sharing groups", () => {
     expect((await app.http.get(`/events/${synced}`, { token: users.cUser.token })).status).toBe(404);
   });
 
+  it("sync updates a known group from a newer copy as MISP's captureSG: a sync user (a group that came by sync) or an administrator; never a normal user, an older copy or a local group for sync", async () => {
+    const syncScopes = ["events:read", "events:create", "events:sync", "sharing_groups:read"];
+    const orgS = await createOrganisation(app, admin, unique("sync org"));
+    const syncUser = await createUser(app, admin, syncScopes, orgS);
+    const orgD = await createOrganisation(app, admin, unique("outsider org"));
+    const outsider = await createUser(app, admin, ["events:read", "events:create"], orgD);
+    const orgOf = async (id: number) => (await app.http.get(`/organisations/${id}`, { token: admin.token })).body as { uuid: string; name: string };
+    const [b, c] = [await orgOf(orgs.b), await orgOf(orgs.c)];
+    const groupUuid = crypto.randomUUID();
+    const owner = { uuid: crypto.randomUUID(), name: unique("remote owner") };
+    const block = (modified: string | undefined, fields: Record<string, unknown>, members: { org: { uuid: string; name: string }; extend: boolean }[]) => ({
+      uuid: groupUuid, Organisation: owner, ...(modified === undefined ? {} : { modified }), ...fields,
+      SharingGroupOrg: members.map((m) => ({ extend: m.extend, Organisation: m.org })),
+    });
+    const importAs = async (token: string, sg: Record<string, unknown>, status = 201) => {
+      const uuid = crypto.randomUUID();
+      const invalidated = nextAuthInvalidation(app);
+      const res = await app.http.post("/events/import", { token, json: { Event: { uuid, info: unique("sg capture"), distribution: "4", SharingGroup: sg } } });
+      expect(res.status, res.text).toBe(status);
+      if (status === 201) await Promise.race([invalidated, new Promise((r) => setTimeout(r, 500))]);
+      return uuid;
+    };
+    const stored = async () => {
+      const [g] = (await app.booted.ctx.db.pool.query(
+        `SELECT id, name, releasability, description, roaming, local, to_char(updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS') AS modified,
+                to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS') AS created FROM sharing_groups WHERE uuid = $1`,
+        [groupUuid],
+      )).rows;
+      const members = (await app.booted.ctx.db.pool.query("SELECT org_id, extend FROM sharing_group_orgs WHERE sharing_group_id = $1 ORDER BY org_id", [g.id])).rows;
+      return { ...g, members: members.map((m: { org_id: number; extend: boolean }) => [m.org_id, m.extend]) };
+    };
+    const eventGroup = async (uuid: string) => (await app.booted.ctx.db.pool.query("SELECT sharing_group_id FROM events WHERE uuid = $1", [uuid])).rows[0].sharing_group_id;
+
+    // The sync user brings the group: created from its copy.
+    const first = await importAs(syncUser.token, block("2024-01-01 10:00:00", { name: unique("synced group"), releasability: "v1", description: "first" }, [{ org: b, extend: false }]));
+    const v1 = await stored();
+    expect(v1).toMatchObject({ releasability: "v1", description: "first", roaming: false, local: false });
+    expect(await eventGroup(first)).toBe(v1.id);
+
+    // A newer copy from the sync user: fields given are taken, members added or their extend changed, none removed.
+    const newName = unique("renamed group");
+    await importAs(syncUser.token, block("2024-02-01 10:00:00", { name: newName, releasability: "v2", roaming: true, created: "2023-12-01 09:00:00" }, [{ org: b, extend: true }, { org: c, extend: false }]));
+    const v2 = await stored();
+    expect(v2).toMatchObject({ name: newName, releasability: "v2", description: "first", roaming: true, modified: "2024-02-01 10:00:00", created: "2023-12-01 09:00:00" });
+    expect(v2.members).toEqual(expect.arrayContaining([[orgs.b, true], [orgs.c, false]]));
+    expect(v2.members.length).toBe(v1.members.length + 1);
+
+    // An older copy, or the same one again: the group is used, not changed.
+    const older = await importAs(syncUser.token, block("2024-01-15 00:00:00", { name: unique("older"), releasability: "old" }, [{ org: b, extend: false }]));
+    await importAs(syncUser.token, block("2024-02-01 10:00:00", { name: unique("same time"), releasability: "same" }, []));
+    expect(await stored()).toEqual(v2);
+    expect(await eventGroup(older)).toBe(v2.id);
+
+    // A normal user of a member organisation: uses the group, never changes it, whatever the copy says.
+    const byMember = await importAs(users.bUser.token, block("2030-01-01 00:00:00", { name: unique("member's"), releasability: "member" }, [{ org: b, extend: false }]));
+    expect(await stored()).toEqual(v2);
+    expect(await eventGroup(byMember)).toBe(v2.id);
+    // A normal user outside it: neither uses nor changes it.
+    const byOutsider = await importAs(outsider.token, block("2030-01-01 00:00:00", { name: unique("outsider's") }, [{ org: await orgOf(orgD), extend: true }]));
+    expect(await stored()).toEqual(v2);
+    expect(await eventGroup(byOutsider)).toBeNull();
+
+    // A copy without modified is newer to MISP: the sync user's is taken.
+    await importAs(syncUser.token, block(undefined, { name: newName, description: "undated" }, []));
+    expect(await stored()).toMatchObject({ description: "undated", releasability: "v2" });
+
+    // A hostile modified is the file's 422, nothing written.
+    const before = await stored();
+    for (const modified of ["yesterday", "2024-13-45 99:99:99", 1_700_000_000, { $gt: 1 }]) {
+      const uuid = crypto.randomUUID();
+      const res = await app.http.post("/events/import", { token: syncUser.token, json: { Event: { uuid, info: "hostile", distribution: "4", SharingGroup: { ...block(undefined, { name: unique("hostile") }, []), modified } } } });
+      expect(res.status, `${JSON.stringify(modified)}: ${res.text}`).toBe(422);
+      expect(res.body.detail.map((d: { loc: unknown[] }) => d.loc.slice(-2))).toContainEqual(["SharingGroup", "modified"]);
+      expect((await app.http.get(`/events/${uuid}`, { token: admin.token })).status).toBe(404);
+    }
+    expect(await stored()).toEqual(before);
+
+    // A group made here (local): sync does not change it, an administrator does.
+    const local = await groupOfAWithB();
+    const localUuid = (await app.http.get(`/sharing_groups/${local}`, { token: users.aAdmin.token })).body.uuid;
+    const localCopy = { uuid: localUuid, name: unique("local renamed"), modified: "2099-01-01 00:00:00", releasability: "changed by copy", SharingGroupOrg: [] };
+    const bySync = await importAs(syncUser.token, localCopy);
+    expect(await eventGroup(bySync)).toBe(local);
+    expect((await app.http.get(`/sharing_groups/${local}`, { token: users.aAdmin.token })).body.releasability).toBe("A and B only");
+    await importAs(admin.token, localCopy);
+    expect((await app.http.get(`/sharing_groups/${local}`, { token: users.aAdmin.token })).body).toMatchObject({ name: localCopy.name, releasability: "changed by copy" });
+  });
+
   it("exports a group that is not roaming bound to this instance (server 0), a roaming one with the flag; a syncing import keeps MISP's flag on a new group, never on a known one", async () => {
     const bound = await groupOfAWithB();
     const roamer = (await app.http.post("/sharing_groups/", { token: users.aAdmin.token, json: { name: unique("roaming"), roaming: true, sharing_group_orgs: [{ org_id: orgs.b }] } })).body.id;

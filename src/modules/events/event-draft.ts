@@ -78,14 +78,20 @@ export interface OrgDraft {
   name: string;
 }
 
-/** A MISP SharingGroup block: the group by uuid, its owner and member organisations. */
+/**
+ * A MISP SharingGroup block: the group by uuid, its owner and member organisations. A field the
+ * block leaves out is null: a new group takes MISP's default, a known one updated by sync keeps its own.
+ */
 export interface SharingGroupDraft {
   uuid: string;
   name: string;
-  releasability: string;
-  description: string;
+  releasability: string | null;
+  description: string | null;
   /** MISP's flag: sync may push the group's data to any member's server (false: internal servers only). */
-  roaming: boolean;
+  roaming: boolean | null;
+  /** MISP's created and modified: whether this copy is newer than a known group is decided by modified. */
+  created: Date | null;
+  modified: Date | null;
   owner: OrgDraft | null;
   members: (OrgDraft & { extend: boolean })[];
 }

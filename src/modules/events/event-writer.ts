@@ -55,7 +55,7 @@ export async function writeEventDraft(client: pg.PoolClient, actor: Principal, d
       return { eventId: existing.id, eventUuid: draft.uuid, created: false, changed: false, attributes: { ...empty }, objects: { ...empty } };
     }
   }
-  await placeInSharingGroups(client, actor, draft, sync);
+  await placeInSharingGroups(client, actor, draft);
   const orgcId = !sync ? (existing?.orgc_id ?? opts.ownerOrgId) : draft.orgc ? await resolveOrganisation(client, draft.orgc.uuid, draft.orgc.name, actor) : opts.ownerOrgId;
   const eventId = existing ? await updateEvent(client, existing.id, draft, orgcId) : await insertEvent(client, draft, opts.ownerOrgId, orgcId, actor);
   await assertUuidsFree(client, eventId, draft);
@@ -113,15 +113,15 @@ export async function writeEventDraft(client: pg.PoolClient, actor: Principal, d
 
 /**
  * Gives the event and everything in it that names a SharingGroup block the local group of that
- * uuid (resolveImportedSharingGroups: used when the importer's organisation belongs to it, created
- * only when syncing), else none: distribution 4 without a group reads as the owners' only.
+ * uuid (resolveImportedSharingGroups: MISP's captureSG, which decides who uses, updates and creates
+ * one), else none: distribution 4 without a group reads as the owners' only.
  */
-async function placeInSharingGroups(client: pg.PoolClient, actor: Principal, draft: EventDraft, sync: boolean): Promise<void> {
+async function placeInSharingGroups(client: pg.PoolClient, actor: Principal, draft: EventDraft): Promise<void> {
   const attributes = [...draft.attributes, ...draft.objects.flatMap((o) => o.attributes)];
   const items: { sharingGroup: SharingGroupDraft | null; sharingGroupId: number | null }[] = [draft, ...draft.objects, ...attributes, ...(draft.reports ?? [])];
   const blocks = items.flatMap((i) => (i.sharingGroup ? [i.sharingGroup] : []));
   if (blocks.length === 0) return;
-  const ids = await resolveImportedSharingGroups(client, actor, blocks, { create: sync, organisation: (o) => resolveOrganisation(client, o.uuid, o.name, actor) });
+  const ids = await resolveImportedSharingGroups(client, actor, blocks, { organisation: (o) => resolveOrganisation(client, o.uuid, o.name, actor) });
   for (const item of items) if (item.sharingGroup) item.sharingGroupId = ids.get(item.sharingGroup.uuid) ?? null;
 }
 

@@ -449,7 +449,8 @@ class FieldReader {
     }
     const uuid = this.uuid(v.uuid, [...loc, "uuid"], true);
     const name = this.string(v.name, [...loc, "name"], { required: true, max: IMPORT_LIMITS.nameLength });
-    const text = (key: string) => this.string(v[key], [...loc, key], { max: 65_535 }) ?? "";
+    const given = (key: string) => v[key] !== undefined && v[key] !== null;
+    const text = (key: string) => (given(key) ? (this.string(v[key], [...loc, key], { max: 65_535 }) ?? "") : null);
     const org = (o: unknown, at: Loc): OrgDraft | null => {
       if (!isObject(o)) return null;
       const orgName = this.string(o.name, [...at, "name"], { required: true, max: IMPORT_LIMITS.nameLength });
@@ -466,8 +467,25 @@ class FieldReader {
       return member ? [{ ...member, extend: this.bool(m.extend, [...loc, "SharingGroupOrg", i, "extend"], false) }] : [];
     });
     if (!uuid || !name) return null;
-    const roaming = this.bool(v.roaming, [...loc, "roaming"], false);
-    return { uuid, name, releasability: text("releasability"), description: text("description"), roaming, owner: org(v.Organisation, [...loc, "Organisation"]), members };
+    const roaming = given("roaming") ? this.bool(v.roaming, [...loc, "roaming"], false) : null;
+    const created = this.dateTime(v.created, [...loc, "created"]);
+    const modified = this.dateTime(v.modified, [...loc, "modified"]);
+    return { uuid, name, releasability: text("releasability"), description: text("description"), roaming, created, modified, owner: org(v.Organisation, [...loc, "Organisation"]), members };
+  }
+
+  /**
+   * MISP's datetime columns as it writes them (`2024-05-01 10:00:00`, UTC on a sync server) or ISO 8601
+   * with a zone; null when absent.
+   */
+  dateTime(v: unknown, loc: Loc): Date | null {
+    if (v === undefined || v === null || v === "") return null;
+    const m = typeof v === "string" ? /^(\d{4}-\d{2}-\d{2})[ T](\d{2}:\d{2}:\d{2}(?:\.\d{1,6})?)(Z|[+-]\d{2}:\d{2})?$/.exec(v.trim()) : null;
+    const d = m ? new Date(`${m[1]}T${m[2]}${m[3] ?? "Z"}`) : null;
+    if (!d || Number.isNaN(d.getTime()) || d.getUTCFullYear() < 1970) {
+      this.issues.add(loc, "Must be a date and time (YYYY-MM-DD HH:MM:SS, UTC)", v);
+      return null;
+    }
+    return d;
   }
 
   optionalId(v: unknown, loc: Loc): number | null {
