@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
 import { z } from "zod";
 import { hasScope, isAdmin, type Principal } from "../../src/auth/principal.ts";
-import { AppError, errors, parseInput, type ValidationIssue } from "../../src/platform/errors.ts";
+import { errors, parseInput, type ValidationIssue } from "../../src/platform/errors.ts";
 import type { Services } from "../../src/services.ts";
 import { IMPORT_BODY_LIMIT } from "../routes/events.ts";
 import { mispException, mispFieldErrors, mispSaveFailed } from "./misp-errors.ts";
@@ -51,20 +51,17 @@ const listOf = (v: unknown): Json[] => (Array.isArray(v) ? (v as Json[]) : []);
 
 /**
  * MISP's extended view (Event::__mergeExtensions): the live events extending this one that the
- * caller may read, each read through the events service as any view, their attributes, objects,
- * reports and galaxies appended, their tags the event lacks added, and each named in
+ * caller may read (one consistent read: EventsService.exportMispExtensions), their attributes,
+ * objects, reports and galaxies appended, their tags the event lacks added, and each named in
  * `extensionEvents` by id.
  */
 async function withExtensions(services: Services, p: Principal | null, event: Json, deleted: Set<boolean>): Promise<Json> {
-  const extending = await services.events.list(p, { extendsUuid: String(event.uuid), deleted: false }, { page: 1, size: MAX_EXTENSIONS });
-  if (extending.items.length === 0) return event;
+  const extending = await services.events.exportMispExtensions(p, String(event.uuid), { ids: true, max: MAX_EXTENSIONS });
+  if (extending.length === 0) return event;
   const merged: Json = { ...event, Attribute: listOf(event.Attribute), Object: listOf(event.Object), EventReport: listOf(event.EventReport), Galaxy: listOf(event.Galaxy), Tag: listOf(event.Tag) };
   const extensionEvents: Record<string, Json> = {};
-  for (const view of extending.items) {
-    // One deleted since the list was read is left out, not this event's 404.
-    const exported = await services.events.exportMisp(p, view.uuid, { ids: true }).catch((err: unknown) => (err instanceof AppError && err.code === "not_found" ? null : Promise.reject(err)));
-    if (!exported) continue;
-    const ext = inStates(exported.Event, deleted, seesDeletedOf(p, view.orgId));
+  for (const exported of extending) {
+    const ext = inStates(exported.Event, deleted, seesDeletedOf(p, Number(exported.Event.org_id)));
     const orgc = (ext.Orgc ?? {}) as Json;
     extensionEvents[String(ext.id)] = { id: ext.id, info: ext.info, orgc_id: ext.orgc_id, user_id: ext.user_id ?? "0", Orgc: { id: orgc.id, name: orgc.name, uuid: orgc.uuid } };
     for (const key of ["Attribute", "Object", "EventReport", "Galaxy"] as const) merged[key] = [...listOf(merged[key]), ...listOf(ext[key])];

@@ -34,7 +34,7 @@ beforeAll(async () => {
   admin = await loginAdmin(app);
   const res = await app.http.post("/taxonomies/update", { token: admin.token });
   if (res.status !== 200) throw new Error(`/taxonomies/update: ${res.text}`);
-  key = await apiKey(["tags:read", "tags:create", "taxonomies:read", "events:read", "events:create", "events:tag", "attributes:read", "attributes:create", "attributes:tag"]);
+  key = await apiKey(["tags:read", "tags:create", "taxonomies:read", "events:read", "events:create", "events:delete", "events:tag", "attributes:read", "attributes:create", "attributes:tag"]);
   tagsOnlyKey = await apiKey(["tags:read", "tags:create"]);
 }, 180_000);
 afterAll(() => app?.close());
@@ -216,4 +216,95 @@ describe("attributes/add: duplicates by set", () => {
     const [{ n }] = await q<{ n: number }>("SELECT count(*)::int AS n FROM attributes a JOIN events e ON e.id = a.event_id WHERE e.id = $1", [Number(id)]);
     expect(n).toBe(1);
   });
+});
+
+describe("events/view extended under concurrent writes", () => {
+  it("answers 200 with each extension wholly in or wholly out while extensions are created, soft-deleted and deleted for good", async () => {
+    const PER_EXTENSION = 3;
+    const add = async (info: string, extra: Record<string, unknown> = {}, attributes = PER_EXTENSION) => {
+      const res = await misp(key, "POST", "events/add", {
+        Event: { info: `${run} ${info}`, distribution: "3", Attribute: Array.from({ length: attributes }, (_v, i) => ({ type: "domain", value: `${i}-${crypto.randomUUID()}.example.org` })), ...extra },
+      });
+      expect(res.status, res.text).toBe(200);
+      return res.body.Event as { id: string; uuid: string };
+    };
+    const base = await add("concurrent base", {}, 1);
+    const extension = () => add("concurrent extension", { extends_uuid: base.uuid });
+    const live = new Map<string, string>();
+    for (let i = 0; i < 6; i++) {
+      const e = await extension();
+      live.set(e.id, e.uuid);
+    }
+    const gone = new Set<string>();
+    for (let round = 0; round < 20; round++) {
+      const [soft, hard] = [...live.entries()];
+      const untouched = new Set([...live.keys()].filter((id) => id !== soft[0] && id !== hard[0]));
+      const goneBefore = new Set(gone);
+      const [answers, created] = await Promise.all([
+        Promise.all([0, 1, 2, 3, 4, 5].map(() => misp(key, "GET", `events/view/${base.id}/extended:1`))),
+        Promise.all([
+          app.http.delete(`/events/${soft[1]}`, { token: key }).then((r) => expect(r.status, r.text).toBeLessThan(300)),
+          misp(key, "POST", `events/delete/${hard[0]}`, {}).then((r) => expect(r.status, r.text).toBe(200)),
+          extension(),
+          extension(),
+        ]).then((r) => r.slice(2) as { id: string; uuid: string }[]),
+      ]);
+      for (const res of answers) {
+        expect(res.status, res.text).toBe(200);
+        const ids = new Set(Object.keys(res.body.Event.extensionEvents ?? {}));
+        for (const id of untouched) expect(ids, `round ${round}: untouched extension ${id}`).toContain(id);
+        for (const id of goneBefore) expect(ids, `round ${round}: extension ${id} deleted before the request`).not.toContain(id);
+        for (const id of ids) expect([...untouched, soft[0], hard[0], ...created.map((c) => c.id)], `round ${round}: ${id}`).toContain(id);
+        const perEvent = new Map<string, number>();
+        for (const a of res.body.Event.Attribute as { event_id: string }[]) perEvent.set(a.event_id, (perEvent.get(a.event_id) ?? 0) + 1);
+        expect(perEvent.get(base.id)).toBe(1);
+        perEvent.delete(base.id);
+        expect(Object.fromEntries(perEvent), `round ${round}`).toEqual(Object.fromEntries([...ids].map((id) => [id, PER_EXTENSION])));
+      }
+      live.delete(soft[0]);
+      live.delete(hard[0]);
+      gone.add(soft[0]).add(hard[0]);
+      for (const c of created) live.set(c.id, c.uuid);
+    }
+    // Once the writes are over, exactly the live extensions.
+    const last = await misp(key, "GET", `events/view/${base.id}/extended:1`);
+    expect(Object.keys(last.body.Event.extensionEvents).sort()).toEqual([...live.keys()].sort());
+  }, 120_000);
+
+  it("never loses an extension replaced by another in one transaction while a large extension is read (the lookup and the read are one snapshot)", async () => {
+    const add = async (info: string, extra: Record<string, unknown>, attributes: number) => {
+      const res = await misp(key, "POST", "events/add", {
+        Event: { info: `${run} ${info}`, distribution: "3", Attribute: Array.from({ length: attributes }, (_v, i) => ({ type: "domain", value: `${i}-${crypto.randomUUID()}.example.org` })), ...extra },
+      });
+      expect(res.status, res.text).toBe(200);
+      return res.body.Event as { id: string; uuid: string };
+    };
+    const base = await add("swap base", {}, 1);
+    // Read first in the list (newest change first) and slow to export: the window between the lookup and the read of the next one.
+    let current = await add("swapped extension", { extends_uuid: base.uuid }, 2);
+    const large = await add("large extension", { extends_uuid: base.uuid }, 1000);
+    const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+    for (let round = 0; round < 16; round++) {
+      // The replacement extends another event until the swap makes it this one's.
+      const next = await add("replacement", { extends_uuid: large.uuid }, 2);
+      const view = misp(key, "GET", `events/view/${base.id}/extended:1`);
+      await sleep(5 + round * 10);
+      const client = await app.booted.ctx.db.pool.connect();
+      try {
+        await client.query("BEGIN");
+        await client.query("DELETE FROM events WHERE id = $1", [Number(current.id)]);
+        await client.query("UPDATE events SET extends_uuid = $1, timestamp = 0 WHERE id = $2", [base.uuid, Number(next.id)]);
+        await client.query("COMMIT");
+      } finally {
+        client.release();
+      }
+      const res = await view;
+      expect(res.status, res.text).toBe(200);
+      const ids = Object.keys(res.body.Event.extensionEvents ?? {});
+      expect(ids, `round ${round}`).toContain(large.id);
+      expect(ids.filter((id) => id === current.id || id === next.id), `round ${round}: exactly one of the swapped pair`).toHaveLength(1);
+      expect((res.body.Event.Attribute as unknown[]).length).toBe(1 + 1000 + 2);
+      current = next;
+    }
+  }, 180_000);
 });

@@ -262,6 +262,26 @@ export class EventsService {
     return event!;
   }
 
+  /**
+   * MISP's extended view: the live events extending this one (their extends_uuid) that the caller may
+   * read, newest change first, at most `max`, in MISP's JSON form. The lookup and the read share one
+   * REPEATABLE READ snapshot: an extension created, deleted or changed meanwhile is wholly in or
+   * wholly out, never listed without its content or merged after its deletion.
+   */
+  async exportMispExtensions(p: Principal | null, uuid: string, opts: MispExportOptions & { max: number }): Promise<{ Event: Record<string, unknown> }[]> {
+    authorize(p, "events:read");
+    const { max, ...exportOpts } = opts;
+    return withTransaction(this.ctx.db.pool, async (client) => {
+      await client.query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY");
+      const params: unknown[] = [];
+      const where = [readableEventsSql(p, "e", params), "NOT e.deleted"];
+      params.push(uuid);
+      where.push(`e.extends_uuid = $${params.length}::uuid`);
+      const { items } = await listEvents(client, where.join(" AND "), params, max, 0, p);
+      return exportMispEvents(client, items, p!, { ...exportOpts, instanceUrl: this.ctx.config.PUBLIC_URL });
+    });
+  }
+
   /** The events of these uuids the caller may read in MISP's JSON form, in the order asked (a page of them in one statement per kind of content); the others are left out. */
   async exportMispMany(p: Principal | null, uuids: readonly string[], opts: MispExportOptions = {}): Promise<{ Event: Record<string, unknown> }[]> {
     return exportMispEvents(this.ctx.db.pool, await this.getMany(p, uuids), p!, { ...opts, instanceUrl: this.ctx.config.PUBLIC_URL });
