@@ -288,7 +288,7 @@ describe("postings writers", () => {
     }
     await postings.deleteByIds("svc-attributes", ids);
     expect(await postingsOutOfStep(pool)).toBe(0);
-  });
+  }, 120_000);
 
   it("concurrent writers of different documents that bring the same new terms neither deadlock nor lose an entry", async () => {
     // Ids whose writers' lock buckets (src/search/postgres/writes.ts) do not overlap, so that the four run at once.

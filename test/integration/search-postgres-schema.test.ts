@@ -13,6 +13,7 @@ import { PostgresSearchIndex } from "../../src/search/postgres/index.ts";
 import { planPostings, type PostingSource } from "../../src/search/postgres/postings-plan.ts";
 import { allKey, bookkeepingKeyRanges, longTerm, termKey } from "../../src/search/postgres/postings.ts";
 import { ensureSearchSchema } from "../../src/search/postgres/schema.ts";
+import { unpack } from "../../src/search/postgres/packing.ts";
 import { patternTermsSql } from "../../src/search/postgres/terms.ts";
 import type { IndexName, SearchAccess, SearchDocument } from "../../src/search/search-index.ts";
 import { createTestDatabase } from "../support/databases.ts";
@@ -44,10 +45,28 @@ async function insertVersion1(index: IndexName, docs: SearchDocument[]): Promise
 }
 
 /**
+ * The documents as version 10 stored them: `source` JSONB and `posting_keys` text[], unpacked from
+ * version 11's `body` (src/search/postgres/packing.ts).
+ */
+async function toVersion10Documents(): Promise<void> {
+  const { rows } = await pool.query<{ doc: string; body: Buffer }>("SELECT doc, body FROM search_documents");
+  const unpacked = rows.map((r) => ({ doc: r.doc, ...unpack(r.body) }));
+  await pool.query(`ALTER TABLE search_documents ADD COLUMN source JSONB, ADD COLUMN posting_keys TEXT[]`);
+  await pool.query(
+    `UPDATE search_documents d SET source = x.source, posting_keys = array(SELECT jsonb_array_elements_text(x.keys))
+     FROM unnest($1::bigint[], $2::jsonb[], $3::jsonb[]) AS x(doc, source, keys) WHERE d.doc = x.doc`,
+    [unpacked.map((u) => u.doc), unpacked.map((u) => JSON.stringify(u.source)), unpacked.map((u) => JSON.stringify(u.keys))],
+  );
+  await pool.query("ALTER TABLE search_documents DROP COLUMN body, ALTER COLUMN source SET NOT NULL");
+}
+
+/**
  * The postings and dictionary as version 9 stored them: the audience as `vis` numeric[] and the
- * facet as text in every row and index tuple, no code tables (src/search/postgres/codes.ts).
+ * facet as text in every row and index tuple, no code tables (src/search/postgres/codes.ts); its
+ * documents as version 10 stored them.
  */
 async function toVersion9Layout(): Promise<void> {
+  await toVersion10Documents();
   await pool.query(`ALTER TABLE search_postings ADD COLUMN vis NUMERIC[], ADD COLUMN facet TEXT;
     UPDATE search_postings p SET vis = a.vis FROM search_audiences a WHERE a.id = p.aud;
     UPDATE search_postings p SET facet = f.value FROM search_facets f WHERE f.id = p.fct;
@@ -106,7 +125,7 @@ describe("search_documents schema", () => {
       "search_documents_pkey",
       "search_documents_ts_idx",
     ]);
-    const unfilled = await pool.query("SELECT 1 FROM search_documents WHERE visible_to IS NULL OR posting_keys IS NULL OR doc IS NULL");
+    const unfilled = await pool.query("SELECT 1 FROM search_documents WHERE visible_to IS NULL OR body IS NULL OR doc IS NULL");
     expect(unfilled.rowCount).toBe(0);
     // Version 3: the documents stored before got their postings, each once (version 7: with presence keys).
     expect(await postingsOutOfStep(pool)).toBe(0);
@@ -141,6 +160,7 @@ describe("search_documents schema", () => {
   it("upgrades a version-3 table (postings, no dictionary): the dictionary is filled from the stored documents", async () => {
     const before = await checkDictionary(pool);
     expect(before).toMatchObject({ missing: [], wrong: [] });
+    await toVersion10Documents();
     await pool.query("TRUNCATE search_terms");
     await pool.query("COMMENT ON TABLE search_documents IS 'search_documents v3'");
     expect((await checkDictionary(pool)).missing.length).toBeGreaterThan(1_000);
@@ -299,7 +319,8 @@ describe("search_documents schema", () => {
     const resumed: string[] = [];
     await Promise.all([0, 1].map(() => ensureSearchSchema(pool, { batch: 500, progress: (m) => resumed.push(m) })));
     expect(resumed).toContain("search schema: search_documents v9");
-    expect(resumed.at(-1)).toBe("search schema: search_documents v10");
+    expect(resumed).toContain("search schema: search_documents v10");
+    expect(resumed.at(-1)).toBe("search schema: search_documents v11");
     expect(resumed.filter((m) => m.startsWith("search schema: stored keys")).length).toBeGreaterThan(1);
     expect(await count(bookkeeping)).toBe(0);
     expect(await count("SELECT count(*) AS n FROM search_postings")).toBe(before.postings);
@@ -344,7 +365,8 @@ describe("search_documents schema", () => {
     await Promise.all([0, 1].map(() => ensureSearchSchema(pool, { batch: 500, progress: (m) => resumed.push(m) })));
     expect(Number(/^search schema: (\d+) postings coded$/.exec(resumed[0]!)![1])).toBeGreaterThan(copied);
     expect(resumed.filter((m) => m.endsWith("dictionary entries coded")).length).toBeGreaterThan(1);
-    expect(resumed.at(-1)).toBe("search schema: search_documents v10");
+    expect(resumed).toContain("search schema: search_documents v10");
+    expect(resumed.at(-1)).toBe("search schema: search_documents v11");
     expect(await count("SELECT count(*) AS n FROM search_postings")).toBe(before.postings);
     expect(await count("SELECT count(*) AS n FROM search_terms")).toBe(before.terms);
     expect(await postingsOutOfStep(pool)).toBe(0);
@@ -358,6 +380,77 @@ describe("search_documents schema", () => {
     for (const [i, q] of queries.entries()) {
       for (const [j, a] of accesses.entries()) expect(await total(jsonbPath, "svc-attributes", q, a), `${q} ${a.orgId}`).toBe(before.totals[i * accesses.length + j]);
     }
+  }, 180_000);
+
+  it("upgrades a version-10 table to packed documents in committed steps: a kill mid-way resumes at the next start", async () => {
+    const count = async (sql: string) => Number((await pool.query<{ n: string }>(sql)).rows[0]!.n);
+    const column = async (name: string) => (await pool.query("SELECT 1 FROM pg_attribute WHERE attrelid = 'search_documents'::regclass AND attname = $1 AND NOT attisdropped", [name])).rowCount;
+    const queries = ["type:ip-dst", "value:*.cn", "category:\"Network activity\" AND NOT to_ids:false", ""];
+    const hits = async (search: PostgresSearchIndex) =>
+      Promise.all(
+        queries.map(async (q) => {
+          const res = await search.search({
+            index: "svc-attributes",
+            query: parseLucene(q),
+            defaultFields: [],
+            access: { admin: false, orgId: 1 },
+            from: 0,
+            size: 20,
+            sort: { field: "@timestamp", order: "desc" },
+            timeoutMs: 10_000,
+            trackTotalHits: true,
+          });
+          return { total: res.total, hits: res.hits.map((h) => [h.id, h.source]) };
+        }),
+      );
+    const before = await hits(new PostgresSearchIndex(pool));
+    const documents = await count("SELECT count(*) AS n FROM search_documents");
+    await toVersion10Documents();
+    await pool.query("COMMENT ON TABLE search_documents IS 'search_documents v10'");
+
+    // Killed after its third committed step.
+    const messages: string[] = [];
+    const kill = (m: string) => {
+      messages.push(m);
+      if (messages.length === 3) throw new Error("killed");
+    };
+    await expect(ensureSearchSchema(pool, { batch: 300, progress: kill })).rejects.toThrow("killed");
+    expect(messages).toEqual([1, 2, 3].map((i) => `search schema: ${300 * i} of ${documents} documents packed`));
+    expect((await pool.query("SELECT obj_description('search_documents'::regclass, 'pg_class') AS v")).rows[0].v).toBe("search_documents v10");
+    expect(await count("SELECT count(*) AS n FROM search_documents WHERE body IS NOT NULL AND source IS NULL")).toBe(900);
+
+    // The next start packs the rest only; killed once the columns are dropped, before the rewrite.
+    const resumed: string[] = [];
+    const killAtDrop = (m: string) => {
+      resumed.push(m);
+      if (m.endsWith("dropped")) throw new Error("killed");
+    };
+    await expect(ensureSearchSchema(pool, { batch: 300, progress: killAtDrop })).rejects.toThrow("killed");
+    expect(resumed[0]).toBe(`search schema: 300 of ${documents - 900} documents packed`);
+    expect(resumed.at(-2)).toBe(`search schema: ${documents - 900} of ${documents - 900} documents packed`);
+    expect((await pool.query("SELECT obj_description('search_documents'::regclass, 'pg_class') AS v")).rows[0].v).toBe("search_documents v10");
+    expect(await column("source")).toBe(0);
+
+    // The start after that (two processes at once) only rewrites the table.
+    const rewritten: string[] = [];
+    await Promise.all([0, 1].map(() => ensureSearchSchema(pool, { batch: 300, progress: (m) => rewritten.push(m) })));
+    expect(rewritten).toEqual(["search schema: documents rewritten", "search schema: search_documents v11"]);
+    expect(await column("source")).toBe(0);
+    expect(await column("posting_keys")).toBe(0);
+    expect(await count("SELECT count(*) AS n FROM search_documents")).toBe(documents);
+    expect(await postingsOutOfStep(pool)).toBe(0);
+    expect(await hits(new PostgresSearchIndex(pool))).toEqual(before);
+    expect(await hits(new PostgresSearchIndex(pool, { postings: false }))).toEqual(before);
+    expect(before.every((b) => b.total > 0 && b.hits.length > 0)).toBe(true);
+
+    // Upgraded documents are replaced and deleted by their unpacked keys.
+    const search = new PostgresSearchIndex(pool);
+    const changed = attributes.slice(0, 50).map((d) => ({ id: d.id, source: { ...d.source, value: `changed-${d.id}.example`, type: "hostname" } }));
+    await search.bulkIndex("svc-attributes", changed);
+    await search.deleteByIds("svc-attributes", attributes.slice(50, 60).map((d) => d.id));
+    expect(await postingsOutOfStep(pool)).toBe(0);
+    expect(await checkDictionary(pool)).toMatchObject({ missing: [], wrong: [] });
+    expect(await total(search, "svc-attributes", "value:changed*", { admin: true, orgId: null })).toBe(50);
   }, 180_000);
 
   it("the stored access value is the document's audience: -1 for everyone, else its organisations; without a usable one, administrators only", async () => {

@@ -2,7 +2,8 @@
  * What the PostgreSQL backend stores per document, precomputed at index time from `../fields.ts`
  * so that searches need no per-row parsing:
  *
- * - `source`: the document as given (returned in hits);
+ * - `source`: the document as given (returned in hits), stored packed with `postingKeys` as `body`
+ *   (`./packing.ts`, table version 11);
  * - `fields` (JSONB, GIN `jsonb_path_ops`): `{ "<field>": [values...] }`, only for fields that have
  *   at least one value (so `_exists_:f` is a test on its keys, `search_document_keys(fields)`, GIN
  *   `./schema.ts`). Values by type:
@@ -36,7 +37,7 @@ export interface DocumentRow {
   fields: Record<string, unknown[]>;
   phrases: Record<string, string[]>;
   ts: string | null;
-  /** Its terms in `search_postings` (`./postings.ts`). */
+  /** Its terms in `search_postings` (`./postings.ts`), stored packed in `body` (`./packing.ts`). */
   postingKeys: string[];
 }
 

@@ -21,6 +21,7 @@ import type pg from "pg";
 import { MAX_SCAN_PAGE_SIZE, type ScanRequest, type SearchHit } from "../search-index.ts";
 import { SqlCompiler } from "./compile.ts";
 import { hasFuzzy, withFuzzyExpanded } from "./fuzzy.ts";
+import { unpack } from "./packing.ts";
 import { inReadOnlyTransaction, rowsOf } from "./read-only.ts";
 import { whereOf } from "./statements.ts";
 
@@ -28,7 +29,8 @@ interface Row {
   id: string;
   /** `ts` as text: the exact stored value, bound again as the next page's key. */
   ts: string | null;
-  source: Record<string, unknown>;
+  /** `./packing.ts` */
+  body: Buffer;
 }
 
 /** The position after a page: the last row's key. */
@@ -49,7 +51,7 @@ export async function* scanByKeyset(pool: pg.Pool, req: ScanRequest): AsyncGener
       const { text, values } = pageStatement(where, c.params, phase, after, size);
       const rows = await turn(timeoutMs, (remainingMs) => inReadOnlyTransaction(pool, remainingMs, "read committed", (client) => rowsOf<Row>(client, text, values)));
       if (rows.length === 0) break;
-      yield rows.map((r) => ({ index: req.index, id: r.id, score: null, source: r.source }));
+      yield rows.map((r) => ({ index: req.index, id: r.id, score: null, source: unpack(r.body).source }));
       if (rows.length < size) break;
       const last = rows[rows.length - 1]!;
       after = { ts: last.ts, id: last.id };
@@ -79,7 +81,7 @@ function pageStatement(where: string, base: unknown[], phase: "dated" | "undated
     order = `d.id COLLATE "C"`;
   }
   return {
-    text: `SELECT d.id, d.ts::text AS ts, d.source FROM search_documents d WHERE ${conds.join(" AND ")} ORDER BY ${order} LIMIT ${p(size)}`,
+    text: `SELECT d.id, d.ts::text AS ts, d.body FROM search_documents d WHERE ${conds.join(" AND ")} ORDER BY ${order} LIMIT ${p(size)}`,
     values,
   };
 }

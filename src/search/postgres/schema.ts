@@ -60,6 +60,13 @@
  * copies both tables in committed steps (`recodeInSteps`, batches of keys, resumed after the last
  * key copied), then builds the indexes and swaps the tables in one transaction.
  *
+ * Version 11 (bench/README.md "Search", "table version 11"): a document's source and its posting keys
+ * are one compressed value, `body` (`./packing.ts`), instead of `source` JSONB and `posting_keys`
+ * text[]: only Node reads them, and PostgreSQL compressed neither in rows under ~2 KB, which most
+ * are. From version 10 the upgrade packs the documents in committed steps, in doc order, resumed
+ * at the first document not packed yet (`packInSteps`), then drops the two columns. Older versions
+ * are first brought to version 10 in one transaction, as before, then packed.
+ *
  * Upgrading a table that holds documents rewrites it once (the generated column) and builds its
  * indexes, holding an exclusive lock: 24 s for 100 000 documents, 340 s for 1 000 000 on the bench
  * machine (2 cores, busy). Start waits for it; searches and indexing wait too.
@@ -74,12 +81,14 @@ import { buildRow } from "./documents.ts";
 import { CODES_DDL, insertCodedSql } from "./codes.ts";
 import { facetSql } from "./facets.ts";
 import { bookkeepingKeyRanges } from "./postings.ts";
+import { pack } from "./packing.ts";
 import { backfillPostings, backfillPresence, backfillTerms } from "./writes.ts";
 
-const VERSION = "search_documents v10";
-/** The versions upgraded in committed steps (`upgradeInSteps`, then `recodeInSteps`). */
+const VERSION = "search_documents v11";
+/** The versions upgraded in committed steps (`upgradeInSteps`: bookkeeping, `recode`, `packInSteps`). */
 const STEPPED_FROM = "search_documents v8";
 const RECODED_FROM = "search_documents v9";
+const PACKED_FROM = "search_documents v10";
 const POSTINGS_VERSION = "search_documents v3";
 /** Versions whose postings lack the presence keys (version 7). */
 const WITHOUT_PRESENCE = ["search_documents v3", "search_documents v4", "search_documents v5", "search_documents v6"];
@@ -87,6 +96,8 @@ const WITHOUT_PRESENCE = ["search_documents v3", "search_documents v4", "search_
 const BACKFILL_BATCH = 2_000;
 /** Rows per statement of the stepped upgrade: each a short transaction. */
 const STEP_BATCH = 50_000;
+/** Documents per statement when they are packed (each read into Node and written back). */
+const PACK_BATCH = 2_000;
 /** pg_advisory_xact_lock key of the schema upgrade (arbitrary, fixed). */
 const LOCK_KEY = 7_346_210_952;
 
@@ -324,6 +335,54 @@ async function dropBookkeeping(client: pg.PoolClient, batch: number, progress: (
 }
 
 /**
+ * Version 10's documents packed (`./packing.ts`): `batch` documents per committed statement, in doc
+ * order from the first one not packed yet (a restart after a kill resumes there), then the two
+ * columns dropped and `body` required in one transaction, and the table rewritten (`VACUUM FULL`:
+ * the updates left a dead version of every row, and an entry for each in every index; without it
+ * the files would keep the size of both). Each step may be repeated: a start after a kill during
+ * the rewrite finds every document packed and the columns gone, and only rewrites.
+ */
+async function packInSteps(client: pg.PoolClient, batch: number, progress: (message: string) => void): Promise<void> {
+  if (await hasColumn(client, "search_documents", "source")) {
+    await client.query(`ALTER TABLE search_documents ADD COLUMN IF NOT EXISTS body BYTEA;
+      ALTER TABLE search_documents ALTER COLUMN source DROP NOT NULL`);
+    const { rows } = await client.query<{ first: string | null; left: string }>("SELECT min(doc) AS first, count(*) AS left FROM search_documents WHERE body IS NULL");
+    const left = Number(rows[0]!.left);
+    let after = rows[0]!.first === null ? null : String(BigInt(rows[0]!.first) - 1n);
+    let packed = 0;
+    while (after !== null) {
+      const { rows: docs } = await client.query<{ doc: string; source: Record<string, unknown>; keys: string[] | null }>(
+        `SELECT doc, source, posting_keys AS keys FROM search_documents WHERE doc > $1 AND body IS NULL ORDER BY doc LIMIT ${batch}`,
+        [after],
+      );
+      if (docs.length === 0) break;
+      await client.query(
+        `UPDATE search_documents d SET body = x.body, source = NULL, posting_keys = NULL
+         FROM unnest($1::bigint[], $2::bytea[]) AS x(doc, body) WHERE d.doc = x.doc`,
+        [docs.map((d) => d.doc), docs.map((d) => pack(d.source, d.keys ?? []))],
+      );
+      packed += docs.length;
+      after = docs[docs.length - 1]!.doc;
+      progress(`search schema: ${packed} of ${left} documents packed`);
+    }
+    await client.query("BEGIN");
+    try {
+      await client.query(`ALTER TABLE search_documents DROP COLUMN source, DROP COLUMN posting_keys;
+        ALTER TABLE search_documents ALTER COLUMN body SET NOT NULL`);
+      await client.query("COMMIT");
+    } catch (err) {
+      await client.query("ROLLBACK").catch(() => undefined);
+      throw err;
+    }
+    progress("search schema: source and posting_keys dropped");
+  }
+  await client.query("SET maintenance_work_mem = '256MB'");
+  await client.query("VACUUM (FULL, ANALYZE) search_documents");
+  await client.query("RESET maintenance_work_mem");
+  progress("search schema: documents rewritten");
+}
+
+/**
  * From STEPPED_FROM: each step is committed on its own and is idempotent, so that a restart after a
  * kill resumes; a session lock keeps other starting processes waiting until the version is set.
  */
@@ -340,10 +399,15 @@ async function upgradeInSteps(pool: pg.Pool, opts: SchemaOptions): Promise<void>
         await client.query(`COMMENT ON TABLE "search_documents" IS '${RECODED_FROM}'`);
         progress(`search schema: ${RECODED_FROM}`);
       }
-      if ((await version(client)) !== RECODED_FROM) return;
-      await recode(client, opts.batch ?? STEP_BATCH, progress, false);
+      if ((await version(client)) === RECODED_FROM) {
+        await recode(client, opts.batch ?? STEP_BATCH, progress, false);
+        await client.query(`COMMENT ON TABLE "search_documents" IS '${PACKED_FROM}'`);
+        await client.query('ANALYZE "search_postings", "search_terms"');
+        progress(`search schema: ${PACKED_FROM}`);
+      }
+      if ((await version(client)) !== PACKED_FROM) return;
+      await packInSteps(client, opts.batch ?? PACK_BATCH, progress);
       await client.query(`COMMENT ON TABLE "search_documents" IS '${VERSION}'`);
-      await client.query('ANALYZE "search_postings", "search_terms"');
       progress(`search schema: ${VERSION}`);
     } finally {
       await client.query("SELECT pg_advisory_unlock($1)", [LOCK_KEY]);
@@ -358,14 +422,21 @@ export async function ensureSearchSchema(pool: pg.Pool, opts: SchemaOptions = {}
   const current = async (c: pg.Pool | pg.PoolClient) => (await version(c)) === VERSION;
   await ensureQueryFunctions(pool);
   if (await current(pool)) return;
-  if ([STEPPED_FROM, RECODED_FROM].includes((await version(pool)) ?? "")) await upgradeInSteps(pool, opts);
-  if (await current(pool)) return;
+  if (!STEPPED.includes((await version(pool)) ?? "")) await upgradeToVersion10(pool, opts);
+  await upgradeInSteps(pool, opts);
+}
+
+/** The versions `upgradeInSteps` takes to the current one. */
+const STEPPED = [STEPPED_FROM, RECODED_FROM, PACKED_FROM, VERSION];
+
+/** A new table, or one of a version before STEPPED_FROM, brought to version 10 in one transaction. */
+async function upgradeToVersion10(pool: pg.Pool, opts: SchemaOptions): Promise<void> {
   const client = await pool.connect();
   try {
     await client.query("BEGIN");
     await client.query("SELECT pg_advisory_xact_lock($1)", [LOCK_KEY]);
     const before = await version(client);
-    if (before !== VERSION) {
+    if (!STEPPED.includes(before ?? "")) {
       // GIN builds over an existing table run several times faster with more than the 64 MB default;
       // the facets' join (version 6) hashes one row per document.
       await client.query("SET LOCAL maintenance_work_mem = '256MB'; SET LOCAL work_mem = '256MB'");
@@ -379,7 +450,7 @@ export async function ensureSearchSchema(pool: pg.Pool, opts: SchemaOptions = {}
       await backfill(client);
       if (before === POSTINGS_VERSION) await backfillDictionary(client);
       if (before) await dropBookkeeping(client, BACKFILL_BATCH * 10, opts.progress ?? (() => undefined));
-      await client.query(`COMMENT ON TABLE "search_documents" IS '${VERSION}'`);
+      await client.query(`COMMENT ON TABLE "search_documents" IS '${PACKED_FROM}'`);
       // Statistics for the new columns and index expressions (the planner's row estimates).
       await client.query('ANALYZE "search_documents"');
       await client.query('ANALYZE "search_postings"');

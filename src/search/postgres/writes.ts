@@ -2,8 +2,8 @@
  * Writes of the PostgreSQL backend: documents (`search_documents`) and their postings
  * (`search_postings`, `./postings.ts`) change together, in one transaction.
  *
- * A document's postings are found again through the keys it stores (`posting_keys`) with its ts and
- * doc number: one index descent per posting, no index on `doc` needed. The postings to delete or
+ * A document's postings are found again through the keys it stores (in its packed `body`,
+ * `./packing.ts`) with its ts and doc number: one index descent per posting, no index on `doc` needed. The postings to delete or
  * insert are computed here and sent as arrays (`unnest`), so that each statement's plan is a plain
  * loop over index descents: joined in SQL with the stored keys, the planner once chose to read every
  * posting of each key (minutes for a batch).
@@ -18,6 +18,7 @@ import type pg from "pg";
 import { INDEX_NAMES, type IndexName } from "../search-index.ts";
 import type { DocumentRow } from "./documents.ts";
 import { codesOf, MAX_FACET_CODE, type Codes } from "./codes.ts";
+import { pack, unpack } from "./packing.ts";
 import { facetSql } from "./facets.ts";
 import { indexKeyRange, presenceFields, withPresenceKeys } from "./postings.ts";
 import { applyTermChanges, type TermPosting } from "./terms.ts";
@@ -44,10 +45,21 @@ interface StoredDocument {
   keys: string[];
 }
 
-/** The columns of a StoredDocument, from the row `t` (a table name or alias). */
-const storedColumns = (t: string) => `${t}.id, ${t}.doc, COALESCE(${t}.ts, '-infinity')::text AS ts,
+/**
+ * The columns of a StoredDocument, from the row `t` (a table name or alias), and its keys: `body`
+ * (packed, `storedDocuments` unpacks them), `posting_keys` (a table of version 10 or older, which
+ * stored them so: the schema upgrade's backfills) or none (the writer has them).
+ */
+const storedColumns = (t: string, keys: "body" | "posting_keys" | null = "body") => `${t}.id, ${t}.doc, COALESCE(${t}.ts, '-infinity')::text AS ts,
   COALESCE((${t}.fields -> 'deleted') @> '[false]', false) AS live, NULLIF(${t}.visible_to, '{-1}')::text AS vis,
-  ${facetSql(t)} AS facet, ${t}.posting_keys AS keys`;
+  ${facetSql(t)} AS facet${keys === "body" ? `, ${t}.body` : keys === "posting_keys" ? `, ${t}.posting_keys AS keys` : ""}`;
+
+/** A row of `storedColumns`, its keys still packed. */
+type StoredRow = Omit<StoredDocument, "keys"> & { body: Buffer };
+
+/** Rows of `storedColumns` with their keys unpacked. */
+const storedDocuments = (rows: StoredRow[]): StoredDocument[] =>
+  rows.map(({ body, ...d }) => ({ ...d, keys: unpack(body).keys }));
 
 /** Locks the buckets of these ids (all buckets: null). */
 export async function lockDocuments(client: pg.PoolClient, index: IndexName, ids: string[] | null): Promise<void> {
@@ -112,34 +124,41 @@ const asTerms = (postings: Posting[], codes: Codes | null): TermPosting[] =>
  * only the terms it lost are deleted and the new ones inserted (re-indexing an unchanged document
  * writes no postings).
  */
-export async function upsertDocuments(client: pg.PoolClient, index: IndexName, rows: DocumentRow[]): Promise<void> {
+/** A row with its packed `body` (`./packing.ts`), made before its transaction starts. */
+export type PackedRow = DocumentRow & { body: Buffer };
+
+export const packedRow = (row: DocumentRow): PackedRow => ({ ...row, body: pack(row.source, row.postingKeys) });
+
+export async function upsertDocuments(client: pg.PoolClient, index: IndexName, rows: PackedRow[]): Promise<void> {
   const ids = rows.map((r) => r.id);
   await lockDocuments(client, index, ids);
-  const old = new Map(
-    (await client.query<StoredDocument>(`SELECT ${storedColumns("search_documents")} FROM search_documents WHERE index_name = $1 AND id = ANY($2::text[])`, [index, ids])).rows.map((d) => [d.id, d]),
+  const { rows: stored } = await client.query<StoredRow>(
+    `SELECT ${storedColumns("search_documents")} FROM search_documents WHERE index_name = $1 AND id = ANY($2::text[])`,
+    [index, ids],
   );
-  const { rows: written } = await client.query<StoredDocument>(
-    `INSERT INTO search_documents (index_name, id, source, fields, phrases, ts, posting_keys)
-     SELECT $1, r.id, r.source, r.fields, r.phrases, r.ts, pk.posting_keys
-     FROM unnest($2::text[], $3::jsonb[], $4::jsonb[], $5::jsonb[], $6::timestamptz[], $7::text[])
-       AS r(id, source, fields, phrases, ts, posting_keys_json)
-     CROSS JOIN LATERAL (SELECT array(SELECT jsonb_array_elements_text(r.posting_keys_json::jsonb)) AS posting_keys) pk
-     ON CONFLICT (index_name, id) DO UPDATE SET source = EXCLUDED.source, fields = EXCLUDED.fields,
-       phrases = EXCLUDED.phrases, ts = EXCLUDED.ts, posting_keys = EXCLUDED.posting_keys
-     RETURNING ${storedColumns("search_documents")}`,
+  const old = new Map(storedDocuments(stored).map((d) => [d.id, d]));
+  const keysById = new Map(rows.map((r) => [r.id, r.postingKeys]));
+  // The stored keys are the ones just written: not read back.
+  const { rows: written } = await client.query<Omit<StoredDocument, "keys">>(
+    `INSERT INTO search_documents (index_name, id, body, fields, phrases, ts)
+     SELECT $1, r.id, r.body, r.fields, r.phrases, r.ts
+     FROM unnest($2::text[], $3::bytea[], $4::jsonb[], $5::jsonb[], $6::timestamptz[]) AS r(id, body, fields, phrases, ts)
+     ON CONFLICT (index_name, id) DO UPDATE SET body = EXCLUDED.body, fields = EXCLUDED.fields,
+       phrases = EXCLUDED.phrases, ts = EXCLUDED.ts
+     RETURNING ${storedColumns("search_documents", null)}`,
     [
       index,
       ids,
-      rows.map((r) => JSON.stringify(r.source)),
+      rows.map((r) => r.body),
       rows.map((r) => JSON.stringify(r.fields)),
       rows.map((r) => JSON.stringify(r.phrases)),
       rows.map((r) => r.ts),
-      rows.map((r) => JSON.stringify(r.postingKeys)),
     ],
   );
   const gone: Posting[] = [];
   const added: Posting[] = [];
-  for (const now of written) {
+  for (const returned of written) {
+    const now: StoredDocument = { ...returned, keys: keysById.get(returned.id)! };
     const before = old.get(now.id);
     const same = before !== undefined && before.ts === now.ts && before.live === now.live && before.vis === now.vis && before.facet === now.facet;
     const nowKeys = keysOf(index, now);
@@ -162,8 +181,11 @@ export async function upsertDocuments(client: pg.PoolClient, index: IndexName, r
 
 export async function deleteDocumentsByIds(client: pg.PoolClient, index: IndexName, ids: string[]): Promise<void> {
   await lockDocuments(client, index, ids);
-  const { rows } = await client.query<StoredDocument>(`DELETE FROM search_documents WHERE index_name = $1 AND id = ANY($2::text[]) RETURNING ${storedColumns("search_documents")}`, [index, ids]);
-  const gone = postingsOf(index, rows);
+  const { rows } = await client.query<StoredRow>(
+    `DELETE FROM search_documents WHERE index_name = $1 AND id = ANY($2::text[]) RETURNING ${storedColumns("search_documents")}`,
+    [index, ids],
+  );
+  const gone = postingsOf(index, storedDocuments(rows));
   await deletePostings(client, gone);
   await applyTermChanges(client, asTerms(gone, null), []);
 }
@@ -171,13 +193,13 @@ export async function deleteDocumentsByIds(client: pg.PoolClient, index: IndexNa
 /** Documents with one of `values` in `key` of `fields` (one containment test per value, GIN). */
 export async function deleteDocumentsByTerms(client: pg.PoolClient, index: IndexName, key: string, values: string[]): Promise<void> {
   await lockDocuments(client, index, null);
-  const { rows } = await client.query<StoredDocument>(
+  const { rows } = await client.query<StoredRow>(
     `DELETE FROM search_documents d USING unnest($3::text[]) AS v(x)
      WHERE d.index_name = $1 AND d.fields @> jsonb_build_object($2::text, jsonb_build_array(v.x))
      RETURNING ${storedColumns("d")}`,
     [index, key, values],
   );
-  const gone = postingsOf(index, rows);
+  const gone = postingsOf(index, storedDocuments(rows));
   await deletePostings(client, gone);
   await applyTermChanges(client, asTerms(gone, null), []);
 }
@@ -190,13 +212,13 @@ export async function clearIndex(client: pg.PoolClient, index: IndexName): Promi
   await client.query("DELETE FROM search_documents WHERE index_name = $1", [index]);
 }
 
-/** Writes the postings of documents stored before the table had them (schema upgrade). */
+/** Writes the postings of documents stored before the table had them (schema upgrade, to version 10's layout). */
 export async function backfillPostings(client: pg.PoolClient, index: IndexName, rows: { doc: string; row: DocumentRow }[]): Promise<void> {
   const { rows: updated } = await client.query<StoredDocument>(
     `UPDATE search_documents d SET posting_keys = array(SELECT jsonb_array_elements_text(r.keys::jsonb))
      FROM unnest($2::bigint[], $3::text[]) AS r(doc, keys)
      WHERE d.index_name = $1 AND d.doc = r.doc
-     RETURNING ${storedColumns("d")}`,
+     RETURNING ${storedColumns("d", "posting_keys")}`,
     [index, rows.map((r) => r.doc), rows.map((r) => JSON.stringify(r.row.postingKeys))],
   );
   const added = postingsOf(index, updated);
@@ -205,10 +227,13 @@ export async function backfillPostings(client: pg.PoolClient, index: IndexName, 
   await applyTermChanges(client, [], asTerms(added, codes));
 }
 
-/** Dictionary entries for the postings of documents `after` < doc <= the batch's last; returns it (null: none left). */
+/**
+ * Dictionary entries for the postings of documents `after` < doc <= the batch's last; returns it
+ * (null: none left). Schema upgrade from version 3, to version 10's layout.
+ */
 export async function backfillTerms(client: pg.PoolClient, after: string, batch: number): Promise<string | null> {
   const { rows } = await client.query<StoredDocument>(
-    `SELECT ${storedColumns("d")} FROM search_documents d WHERE d.posting_keys IS NOT NULL AND d.doc > $1 ORDER BY d.doc LIMIT ${batch}`,
+    `SELECT ${storedColumns("d", "posting_keys")} FROM search_documents d WHERE d.posting_keys IS NOT NULL AND d.doc > $1 ORDER BY d.doc LIMIT ${batch}`,
     [after],
   );
   if (rows.length === 0) return null;
