@@ -38,3 +38,25 @@ export async function enqueueJob(sql: JobExecutor, task: JobName, payload: Recor
   );
   return rows[0].id;
 }
+
+/**
+ * Creates the task and queue rows of the jobs writers enqueue inside their own transactions (the
+ * change log's consumers), which `add_job` would otherwise insert on first use: a row inserted and
+ * not yet committed by one writer makes every other writer that enqueues the same task or queue wait
+ * for its commit. Run at start, after graphile-worker's migrations; graphile-worker never deletes
+ * these rows by itself.
+ */
+export async function prepareJobQueues(sql: JobExecutor, tasks: readonly JobName[], queues: readonly string[]): Promise<void> {
+  await sql.query(
+    `INSERT INTO graphile_worker._private_tasks (identifier)
+     SELECT t FROM unnest($1::text[]) AS t WHERE NOT EXISTS (SELECT 1 FROM graphile_worker._private_tasks WHERE identifier = t)
+     ON CONFLICT DO NOTHING`,
+    [tasks],
+  );
+  await sql.query(
+    `INSERT INTO graphile_worker._private_job_queues (queue_name)
+     SELECT q FROM unnest($1::text[]) AS q WHERE NOT EXISTS (SELECT 1 FROM graphile_worker._private_job_queues WHERE queue_name = q)
+     ON CONFLICT DO NOTHING`,
+    [queues],
+  );
+}

@@ -62,11 +62,12 @@ const count = async (table: string) => (await sql(`SELECT count(*)::int AS n FRO
 const maxChangeId = async () => Number((await sql("SELECT COALESCE(max(id), 0)::text AS m FROM change_records")).rows[0].m);
 const changesSince = async (id: number) =>
   (await sql("SELECT id::text, kind, entity_type, entity_uuid::text, event_uuid::text FROM change_records WHERE id > $1 ORDER BY id", [id])).rows;
-const dispatchJobs = async () =>
+const rangeJobs = async (task: string) =>
   (
     await sql(
       `SELECT j.payload FROM graphile_worker._private_jobs j JOIN graphile_worker._private_tasks t ON t.id = j.task_id
-        WHERE t.identifier = 'dispatch_changes' ORDER BY j.id`,
+        WHERE t.identifier = $1 ORDER BY j.id`,
+      [task],
     )
   ).rows.map((r) => ({ first: Number(r.payload.first_id), last: Number(r.payload.last_id) }));
 
@@ -285,17 +286,17 @@ describe("re-import", () => {
 
   it("of the same document answers 200, duplicates nothing and records no change", async () => {
     const counts = await Promise.all(["events", "attributes", "event_tags", "tags", "change_records"].map(count));
-    const jobs = (await dispatchJobs()).length;
+    const jobs = (await rangeJobs("notify_changes")).length;
     const rows = await attributeRows();
     const res = await importEvent(base);
     expect(res.status, res.text).toBe(200);
     expect(res.body.import).toMatchObject({ created: false, changed: false, attributes: { created: 0, updated: 0 } });
     expect(await Promise.all(["events", "attributes", "event_tags", "tags", "change_records"].map(count))).toEqual(counts);
-    expect((await dispatchJobs()).length).toBe(jobs);
+    expect((await rangeJobs("notify_changes")).length).toBe(jobs);
     expect(await attributeRows()).toEqual(rows);
   });
 
-  it("with a newer timestamp updates exactly what changed, with one change record each and a dispatch job", async () => {
+  it("with a newer timestamp updates exactly what changed, with one change record each and its consumer jobs", async () => {
     const e = inner(base);
     const changed = e.Attribute.find((a: Json) => a.type === "md5");
     const added = { uuid: crypto.randomUUID(), type: "ip-dst", category: "Network activity", value: "203.0.113.77", to_ids: true, timestamp: String(Number(e.timestamp) + 100) };
@@ -310,7 +311,7 @@ describe("re-import", () => {
       v.Attribute.push(added);
     });
     const before = await maxChangeId();
-    const jobsBefore = await dispatchJobs();
+    const jobsBefore = await rangeJobs("notify_changes");
     const attrsBefore = await count("attributes");
 
     const res = await importEvent(newer);
@@ -327,7 +328,7 @@ describe("re-import", () => {
         ["attribute.created", added.uuid],
       ].sort(),
     );
-    const jobs = (await dispatchJobs()).slice(jobsBefore.length);
+    const jobs = (await rangeJobs("notify_changes")).slice(jobsBefore.length);
     expect(jobs).toEqual([{ first: Number(changes[0].id), last: Number(changes.at(-1)!.id) }]);
 
     const exported = (await exportEvent(uuid)).body.Event;
@@ -369,14 +370,15 @@ describe("re-import", () => {
   });
 });
 
-describe("change records and dispatch jobs", () => {
-  it("every change record is covered by exactly one dispatch_changes job range", async () => {
+describe("change records and their consumer jobs", () => {
+  it.each(["index_changes", "correlate_changes", "notify_changes"])("every change record is covered by exactly one %s job range, queued by its own write", async (task) => {
     const ids = (await sql("SELECT id::text FROM change_records ORDER BY id")).rows.map((r) => Number(r.id));
-    const jobs = await dispatchJobs();
+    const jobs = await rangeJobs(task);
     expect(ids.length).toBeGreaterThan(0);
     const covered = ids.map((id) => jobs.filter((j) => j.first <= id && id <= j.last).length);
     expect(covered.every((n) => n === 1)).toBe(true);
     // No empty or phantom ranges.
     for (const j of jobs) expect(ids.some((id) => id >= j.first && id <= j.last)).toBe(true);
+    expect(await rangeJobs("dispatch_changes")).toEqual([]);
   });
 });

@@ -6,6 +6,8 @@ import type pg from "pg";
 import { runMigrations as runWorkerMigrations } from "graphile-worker";
 import type { Logger } from "../logger.ts";
 import { graphileLogger } from "../graphile-logger.ts";
+import { prepareJobQueues } from "../job-queue.ts";
+import { CORRELATE_CHANGES_TASK, CORRELATION_QUEUE, INDEX_CHANGES_TASK, NOTIFY_CHANGES_TASK, SEARCH_INDEX_QUEUE } from "../job-names.ts";
 
 const MIGRATIONS_DIR = fileURLToPath(new URL("../../../prisma/migrations/", import.meta.url));
 /** Arbitrary but fixed: serialises migration runs of several processes starting together. */
@@ -62,6 +64,8 @@ export async function migrateDatabase(pool: pg.Pool, log: Logger): Promise<void>
     }
     // The job queue's own schema: applied here so API processes can enqueue before a worker runs.
     await runWorkerMigrations({ pgPool: pool, logger: graphileLogger(log) });
+    // Writers enqueue the change log's consumers in their own transactions (src/modules/changes).
+    await prepareJobQueues(client, [INDEX_CHANGES_TASK, CORRELATE_CHANGES_TASK, NOTIFY_CHANGES_TASK], [SEARCH_INDEX_QUEUE, CORRELATION_QUEUE]);
   } finally {
     await client.query("SELECT pg_advisory_unlock($1)", [MIGRATION_LOCK_KEY]).catch(() => undefined);
     client.release();
