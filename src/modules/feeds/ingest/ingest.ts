@@ -193,38 +193,67 @@ async function ingestMisp(
     throw new FeedContentError(`manifest.json is not valid: ${(err as Error).message}`);
   }
   if (manifest === null || typeof manifest !== "object" || Array.isArray(manifest)) throw new FeedContentError("manifest.json must be an object keyed by event uuid");
-  for (const [uuid, entry] of Object.entries(manifest as Record<string, unknown>)) {
+  // The next event is read and parsed while the current one is written: the write waits on
+  // PostgreSQL, the parse on this process's CPU. Writes stay one at a time, in manifest order.
+  const entries = Object.entries(manifest as Record<string, unknown>);
+  const prepare = (i: number) => {
+    if (i >= entries.length) return null;
+    const p = prepareEvent(x, feed, source, entries[i], timings);
+    // Awaited in turn; one left behind by a failed run must not end the process.
+    p.catch(() => undefined);
+    return p;
+  };
+  let next = prepare(0);
+  for (let i = 0; i < entries.length; i++) {
+    const prepared = await next!;
+    next = prepare(i + 1);
     counts.rows++;
-    const where = `event ${uuid.slice(0, 64)}`;
-    if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(uuid)) {
-      reject(where, "manifest key is not a uuid");
-      continue;
-    }
-    const ts = Number((entry as { timestamp?: unknown } | null)?.timestamp);
-    // Only the feed's organisation's copy counts: another one's event with this uuid is refused when written, never taken as up to date.
-    const local = await x.app.db.pool.query<{ timestamp: string }>("SELECT timestamp FROM events WHERE uuid = $1 AND org_id = $2", [uuid.toLowerCase(), feed.orgId]);
-    if (local.rows[0] && Number.isFinite(ts) && Number(local.rows[0].timestamp) >= ts) {
-      counts.events_unchanged++;
-      continue;
-    }
-    try {
-      let t = performance.now();
-      const text = await readCapped(await source.event(uuid.toLowerCase()), MAX_EVENT_BYTES, "an event file");
-      timings.read_ms += performance.now() - t;
-      t = performance.now();
-      const { draft, skipped } = parseMispEvent(JSON.parse(text), { skipInvalidAttributes: true });
-      if (draft.uuid !== uuid.toLowerCase()) throw new Error(`the file holds event ${draft.uuid}`);
-      for (const s of skipped) reject(`${where} ${s.loc.join(".")}`, s.msg);
-      for (const name of feed.tags) if (!draft.tags.some((t) => t.name === name)) draft.tags.push({ name, colour: null, exportable: true, local: false });
-      await dropWarninglisted(x, feed, draft, counts);
-      timings.parse_ms += performance.now() - t;
-      t = performance.now();
-      tally(counts, await events.write(x.principal, draft));
-      timings.store_ms += performance.now() - t;
-    } catch (err) {
-      reject(where, err instanceof AppError ? err.message : (err as Error).message);
+    const { where } = prepared;
+    if ("rejected" in prepared) reject(where, prepared.rejected);
+    else if ("unchanged" in prepared) counts.events_unchanged++;
+    else {
+      for (const s of prepared.skipped) reject(`${where} ${s.loc.join(".")}`, s.msg);
+      try {
+        let t = performance.now();
+        await dropWarninglisted(x, feed, prepared.draft, counts);
+        timings.parse_ms += performance.now() - t;
+        t = performance.now();
+        tally(counts, await events.write(x.principal, prepared.draft));
+        timings.store_ms += performance.now() - t;
+      } catch (err) {
+        reject(where, err instanceof AppError ? err.message : (err as Error).message);
+      }
     }
     if (counts.rows % 50 === 0) await x.progress(counts);
+  }
+}
+
+type PreparedEvent = { where: string } & ({ rejected: string } | { unchanged: true } | ReturnType<typeof parseMispEvent>);
+
+/**
+ * One manifest entry up to its write: skipped when the feed's organisation holds it at least as new,
+ * else its file read and parsed. A problem with the file is the entry's rejection; a failed database
+ * read fails the run, as it did before the reads went ahead of the writes.
+ */
+async function prepareEvent(x: IngestContext, feed: Feed, source: FeedSource, [uuid, entry]: [string, unknown], timings: IngestTimings): Promise<PreparedEvent> {
+  const where = `event ${uuid.slice(0, 64)}`;
+  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(uuid)) return { where, rejected: "manifest key is not a uuid" };
+  const ts = Number((entry as { timestamp?: unknown } | null)?.timestamp);
+  // Only the feed's organisation's copy counts: another one's event with this uuid is refused when written, never taken as up to date.
+  const local = await x.app.db.pool.query<{ timestamp: string }>("SELECT timestamp FROM events WHERE uuid = $1 AND org_id = $2", [uuid.toLowerCase(), feed.orgId]);
+  if (local.rows[0] && Number.isFinite(ts) && Number(local.rows[0].timestamp) >= ts) return { where, unchanged: true };
+  try {
+    let t = performance.now();
+    const text = await readCapped(await source.event(uuid.toLowerCase()), MAX_EVENT_BYTES, "an event file");
+    timings.read_ms += performance.now() - t;
+    t = performance.now();
+    const { draft, skipped } = parseMispEvent(JSON.parse(text), { skipInvalidAttributes: true });
+    if (draft.uuid !== uuid.toLowerCase()) throw new Error(`the file holds event ${draft.uuid}`);
+    for (const name of feed.tags) if (!draft.tags.some((t) => t.name === name)) draft.tags.push({ name, colour: null, exportable: true, local: false });
+    timings.parse_ms += performance.now() - t;
+    return { where, draft, skipped };
+  } catch (err) {
+    return { where, rejected: err instanceof AppError ? err.message : (err as Error).message };
   }
 }
 
