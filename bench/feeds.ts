@@ -14,7 +14,9 @@
  *    own read/parse/store timings (its debug line "feed ingested"), then for each job kind
  *    (dispatch_changes, index_changes, correlate_changes, notify_changes) its busy seconds (the sum
  *    of its jobs' durations, from graphile-worker's success lines) and when its first job started and
- *    its last ended, counted from the fetch request. Baseline: the sample's events through
+ *    its last ended, counted from the fetch request; and the CPU seconds the run cost the service,
+ *    its database's PostgreSQL backends and the OpenSearch node (`cpu_s`, steadier than wall times
+ *    on a shared machine), with the load average at the end. Baseline: the sample's events through
  *    POST /events/import one by one (settled too).
  * 3. Freetext parsing: lines per second of `freetextRows` (refang + type detection) over 500 000
  *    lines built from the sample's values; baseline: splitting the same text into lines only.
@@ -22,6 +24,7 @@
  *   npx tsx bench/feeds.ts                                   # everything (about 10 minutes)
  *   npx tsx bench/feeds.ts --only ingest --rounds 3 --backends postgres,opensearch --opensearch http://127.0.0.1:9200
  *   npx tsx bench/feeds.ts --only upload --upload-mb 200     # a smaller upload
+ *   npx tsx bench/feeds.ts --help                            # the options
  */
 import { execFile } from "node:child_process";
 import crypto from "node:crypto";
@@ -44,6 +47,64 @@ const FEED_DIR = path.join(SHARED_DATA, "misp-feed-sample");
 function rssOf(pid: number): number {
   const status = fs.readFileSync(`/proc/${pid}/status`, "utf8");
   return Number(/VmRSS:\s+(\d+) kB/.exec(status)![1]) * 1024;
+}
+
+/** CPU seconds (user + system) a process has used, or null when it is gone. */
+function cpuSeconds(pid: number): number | null {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+    // utime and stime, in clock ticks (100 a second on Linux).
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * CPU seconds a run cost, per process kind: the service (parse, store, jobs' JavaScript), the
+ * PostgreSQL backends of its database (sampled every 200 ms, each backend's last reading counted,
+ * so that a connection closed by its pool keeps what it used), and the OpenSearch node (its own
+ * process counter, which other clients of the node add to). On a machine shared with other work,
+ * these move less than wall times do.
+ */
+function cpuMeter(s: { service: ServiceProcess; pool: pg.Pool }, opensearch: string | null) {
+  const servicePid = s.service.servicePid()!;
+  const start = new Map<number, number>();
+  const last = new Map<number, number>();
+  const sample = async () => {
+    const { rows } = await s.pool.query<{ pid: number }>("SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()");
+    for (const { pid } of rows) {
+      const c = cpuSeconds(pid);
+      if (c === null) continue;
+      if (!start.has(pid)) start.set(pid, started ? 0 : c);
+      last.set(pid, c);
+    }
+  };
+  const jvm = async () => {
+    if (!opensearch) return 0;
+    const r = (await (await fetch(new URL("/_nodes/_local/stats/process", opensearch))).json()) as { nodes: Record<string, { process: { cpu: { total_in_millis: number } } }> };
+    return Object.values(r.nodes)[0].process.cpu.total_in_millis / 1000;
+  };
+  let started = false;
+  let timer: NodeJS.Timeout | null = null;
+  let service0 = 0;
+  let jvm0 = 0;
+  return {
+    async start() {
+      await sample();
+      started = true;
+      service0 = cpuSeconds(servicePid) ?? 0;
+      jvm0 = await jvm();
+      timer = setInterval(() => void sample().catch(() => undefined), 200);
+    },
+    async stop() {
+      clearInterval(timer!);
+      await sample();
+      let postgres = 0;
+      for (const [pid, c] of last) postgres += c - (start.get(pid) ?? 0);
+      return { service_s: round((cpuSeconds(servicePid) ?? 0) - service0, 1), postgres_s: round(postgres, 1), opensearch_s: round((await jvm()) - jvm0, 1) };
+    },
+  };
 }
 
 async function settled(pool: pg.Pool): Promise<void> {
@@ -176,6 +237,7 @@ interface IngestSetup {
   service: ServiceProcess;
   token: string;
   pool: pg.Pool;
+  opensearch: string | null;
 }
 
 async function api(s: IngestSetup, method: string, route: string, body?: unknown): Promise<Record<string, unknown>> {
@@ -198,10 +260,12 @@ async function searchable(s: IngestSetup, docs: MispDoc[], expected: Map<string,
  * run, indexing, correlation and notification to settle and every attribute to be found by search.
  */
 async function feedRun(s: IngestSetup, docs: MispDoc[], label: string) {
+  const cpu = cpuMeter(s, s.opensearch);
   const uuids = docs.map((d) => d.Event.uuid);
   await s.pool.query("DELETE FROM events WHERE uuid = ANY($1::uuid[])", [uuids]);
   await settled(s.pool);
   const archive = feedArchive(docs);
+  await cpu.start();
   const t0 = Date.now();
   const form = new FormData();
   form.append("source_format", "sharing");
@@ -218,6 +282,7 @@ async function feedRun(s: IngestSetup, docs: MispDoc[], label: string) {
   const expected = new Map(rows.map((r) => [r.uuid, r.n]));
   while (!(await searchable(s, docs, expected))) await new Promise((r) => setTimeout(r, 50));
   const tEnd = Date.now();
+  const cpuUsed = await cpu.stop();
   const attributes = rows.reduce((n, r) => n + r.n, 0);
   const run = s.service.logs.find((l) => l.msg === "feed ingested" && typeof l.time === "number" && l.time >= tFetch);
   return {
@@ -226,6 +291,8 @@ async function feedRun(s: IngestSetup, docs: MispDoc[], label: string) {
     seconds_from_fetch: (tEnd - tFetch) / 1000,
     upload_s: round((tFetch - t0) / 1000, 2),
     settled_s: round((tSettled - tFetch) / 1000, 2),
+    cpu_s: cpuUsed,
+    load: os.loadavg().map((l) => round(l, 1)),
     stages: stageBreakdown(jobSpans(s.service.logs, tFetch), tFetch, run),
   };
 }
@@ -303,7 +370,7 @@ function option(name: string, fallback: string): string {
 /** A service on a fresh database; OpenSearch under its own index prefix when given. */
 async function startBenchService(label: string, opensearch: string | null, logLevel: string) {
   const db = await createTestDatabase(`bench_feeds_${label}`);
-  const pool = new pg.Pool({ connectionString: db.url, max: 2 });
+  const pool = new pg.Pool({ connectionString: db.url, max: 3 });
   const prefix = `bench-feeds-${process.pid}-${crypto.randomBytes(3).toString("hex")}-`;
   const service = startService(
     {
@@ -323,7 +390,7 @@ async function startBenchService(label: string, opensearch: string | null, logLe
   const login = await fetch(`${service.url}/auth/token`, { method: "POST", body: new URLSearchParams({ username: "bench@example.test", password: "bench-password-1" }) });
   const { access_token: token } = (await login.json()) as { access_token: string };
   return {
-    setup: { service, token, pool } as IngestSetup,
+    setup: { service, token, pool, opensearch } as IngestSetup,
     async stop() {
       await service.stop();
       await pool.end();
@@ -334,7 +401,20 @@ async function startBenchService(label: string, opensearch: string | null, logLe
   };
 }
 
+const USAGE = `npx tsx bench/feeds.ts [options]
+  --only all|upload|ingest|freetext   which figures (default all)
+  --upload-mb N                       size of the upload figure's csv (default 1536)
+  --rounds N                          runs per feed (default 3)
+  --feed EVENTSxPER_EVENT             the synthetic feed (default 20x5000: 100,000 attributes)
+  --backends postgres,opensearch      search backends for the ingest figure (default both)
+  --opensearch URL                    OpenSearch node (default OPENSEARCH_URL; none: PostgreSQL only)
+Prints one JSON document on stdout; each run's stage breakdown on stderr as it ends.`;
+
 async function main() {
+  if (process.argv.includes("--help") || process.argv.includes("-h")) {
+    process.stdout.write(`${USAGE}\n`);
+    return;
+  }
   const megabytes = Number(option("--upload-mb", "1536"));
   const only = option("--only", "all");
   const rounds = Number(option("--rounds", "3"));
