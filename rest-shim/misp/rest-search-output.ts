@@ -75,25 +75,38 @@ function eventContext(e: EventView): CsvExtra {
   };
 }
 
+/** Events already read through the events service: their views and, for full answers, their export (of these or more). */
+export interface ReadEvents {
+  views: EventView[];
+  exported: { Event: Json }[] | null;
+}
+
 /**
  * events/restSearch: these events as MISP's Event (metadata only, or without what enforceWarninglist
  * and deleted leave out); `read`: the same events already read through the events service.
  */
-export async function loadEvents(services: Services, p: Principal, uuids: string[], f: RestSearchFilters, read?: EventView[]): Promise<Json[]> {
+export async function loadEvents(services: Services, p: Principal, uuids: string[], f: RestSearchFilters, read?: ReadEvents): Promise<Json[]> {
   const warned = f.enforceWarninglist && !f.metadata ? await warninglisted(services, p, uuids) : new Set<string>();
   const keep = keepDeleted(f);
   const wanted = (a: unknown) => keep(Boolean((a as Json).deleted)) && !warned.has(String((a as Json).uuid));
   if (f.metadata) {
     // The event's own fields: what MISP's metadata answer holds, without reading what the event holds.
-    return (read ?? (await services.events.getMany(p, uuids))).map((e) => {
+    return (read?.views ?? (await services.events.getMany(p, uuids))).map((e) => {
       const { EventTag: _t, ...fields } = mispEventIndexItem(e);
       return { Event: { ...fields, Tag: e.tags.map(mispTagOfView) } };
     });
   }
-  return (await services.events.exportMispMany(p, uuids, { ids: true })).map(({ Event: e }) => {
+  const exported = read?.exported ? inOrder(read.exported, uuids) : await services.events.exportMispMany(p, uuids, { ids: true });
+  return exported.map(({ Event: e }) => {
     const objects = (e.Object as Json[] | undefined)?.map((o) => ({ ...o, Attribute: (o.Attribute as unknown[] | undefined)?.filter(wanted) ?? [] }));
     return { Event: { ...e, Attribute: (e.Attribute as unknown[] | undefined)?.filter(wanted) ?? [], Object: objects ?? [] } };
   });
+}
+
+/** The exported events of these uuids, in their order. */
+function inOrder(exported: { Event: Json }[], uuids: string[]): { Event: Json }[] {
+  const byUuid = new Map(exported.map((e) => [String(e.Event.uuid), e]));
+  return uuids.map((u) => byUuid.get(u)).filter((e): e is { Event: Json } => e !== undefined);
 }
 
 /** The attributes of these events on an enabled warninglist (the search layer's excludeWarninglisted, inverted). */

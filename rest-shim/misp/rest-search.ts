@@ -1,6 +1,5 @@
 import { z } from "zod";
 import type { Principal } from "../../src/auth/principal.ts";
-import type { EventView } from "../../src/modules/events/index.ts";
 import { stixBundle } from "../../src/modules/exports/index.ts";
 import { errors, fromZodError } from "../../src/platform/errors.ts";
 import type { SearchHit } from "../../src/search/search-index.ts";
@@ -8,7 +7,7 @@ import type { Services } from "../../src/services.ts";
 import { mispException } from "./misp-errors.ts";
 import { defineMispRoute } from "./misp-route.ts";
 import { MAX_REST_SEARCH_RESULTS, RETURN_FORMATS, restSearchContract, withoutNulls, type RestSearchFilters, type ReturnFormat } from "./rest-search-contract.ts";
-import { eventAttributes, loadAttributes, loadEvents, toCsv, toText } from "./rest-search-output.ts";
+import { eventAttributes, loadAttributes, loadEvents, toCsv, toText, type ReadEvents } from "./rest-search-output.ts";
 import { attributesQuery, eventsQuery, orderOf, searchWindow, type SearchRun } from "./rest-search-query.ts";
 
 type Controller = "events" | "attributes";
@@ -73,14 +72,16 @@ async function stix(services: Services, p: Principal, controller: Controller, hi
  * events/restSearch with filters on attributes only, when its answer is every event they found (no
  * later page, no order by a document field): those events read through the events service (which
  * decides who may read them), live ones, in the events search's order (timestamp, then uuid),
- * without that search. Null: the answer is the events search's.
+ * without that search. Full events are exported at the same time as the read that orders them (the
+ * set is the answer; a soft-deleted one is dropped). Null: the answer is the events search's.
  */
-async function eventsOfSet(services: Services, p: Principal, run: SearchRun, f: RestSearchFilters): Promise<EventView[] | null> {
+async function eventsOfSet(services: Services, p: Principal, run: SearchRun, f: RestSearchFilters): Promise<ReadEvents | null> {
   const set = run.eventSet;
   if (!set || orderOf(f.order, "events").field !== null || (f.limit && (f.page ?? 1) !== 1) || set.length > (f.limit || MAX_REST_SEARCH_RESULTS.events)) return null;
+  const [views, exported] = await Promise.all([services.events.getMany(p, set), f.metadata ? null : services.events.exportMispMany(p, set, { ids: true })]);
   const sign = run.sortOrder === "asc" ? 1 : -1;
-  const events = (await services.events.getMany(p, set)).filter((e) => !e.deleted);
-  return events.sort((a, b) => (a.timestamp !== b.timestamp ? sign * (a.timestamp - b.timestamp) : a.uuid < b.uuid ? -1 : a.uuid > b.uuid ? 1 : 0));
+  const live = views.filter((e) => !e.deleted).sort((a, b) => (a.timestamp !== b.timestamp ? sign * (a.timestamp - b.timestamp) : a.uuid < b.uuid ? -1 : a.uuid > b.uuid ? 1 : 0));
+  return { views: live, exported };
 }
 
 async function restSearch(services: Services, p: Principal, controller: Controller, f: RestSearchFilters & { returnFormat: ReturnFormat }): Promise<{ body: unknown; count: number }> {
@@ -90,7 +91,7 @@ async function restSearch(services: Services, p: Principal, controller: Controll
     const hits = read ? [] : await hitsOf(services, p, run, f, controller);
     if (f.returnFormat === "stix2") return { body: await stix(services, p, controller, hits), count: hits.length };
     if (controller === "events") {
-      const events = read ? await loadEvents(services, p, read.map((e) => e.uuid), f, read) : await loadEvents(services, p, hits.map((h) => h.id), f);
+      const events = read ? await loadEvents(services, p, read.views.map((e) => e.uuid), f, read) : await loadEvents(services, p, hits.map((h) => h.id), f);
       if (f.returnFormat === "json") return { body: { response: events }, count: events.length };
       const records = eventAttributes(events);
       return { body: f.returnFormat === "csv" ? toCsv(records, f) : toText(records), count: records.length };
