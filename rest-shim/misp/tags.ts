@@ -6,7 +6,7 @@ import type { EventView, TagView } from "../../src/modules/events/index.ts";
 import { AppError, parseInput } from "../../src/platform/errors.ts";
 import type { Services } from "../../src/services.ts";
 import type { TagRecord } from "../../src/modules/tags/index.ts";
-import type { TagTaxonomy } from "../../src/modules/taxonomies/index.ts";
+import type { TagIndexTaxonomy, TagTaxonomy } from "../../src/modules/taxonomies/index.ts";
 import { named } from "../contract.ts";
 import { mispException, mispSaveFailed } from "./misp-errors.ts";
 import { defineMispRoute, mispBool, namedParams } from "./misp-route.ts";
@@ -141,18 +141,25 @@ const MispTagBodySchema = named("MispTagBody", z.object({ Tag: MispTagSchema }),
 
 export const mispTagRoutes = [
   defineMispRoute({
-    method: "GET", path: "/misp/tags/index", operationId: "mispTagIndex", summary: "MISP tags/index: every tag by name (/searchall:<text> keeps those whose name holds the text)",
+    method: "GET", path: "/misp/tags/index", operationId: "mispTagIndex", summary: "MISP tags/index: every tag by name (/searchall:<text> keeps those whose name holds the text), each with the enabled taxonomy its namespace names (Taxonomy, with the tag's expanded form; taxonomies:read) as MISP adds it",
     scopes: ["tags:read"], status: 200, response: MispTagIndexSchema, query: namedParams({ searchall: z.string().max(255).optional() }),
     misp: { notFound: "Invalid tag" },
     handler: async ({ principal, query, services }) => {
       const filter = query.searchall?.replace(/^%+|%+$/g, "") || undefined;
-      const tags = [];
+      const tags: TagRecord[] = [];
       for (let page = 1; tags.length < MAX_INDEX_TAGS; page++) {
         const batch = await services.tags.list(principal, { page, size: PAGE, ...(filter ? { filter } : {}) });
-        tags.push(...batch.items.map(mispTag));
+        tags.push(...batch.items);
         if (page >= batch.pages) break;
       }
-      return { Tag: tags };
+      // The taxonomy is extra context, one lookup for the whole answer: a caller without taxonomies:read still gets the tags.
+      const taxonomyOf = hasScope(principal!, "taxonomies:read") ? await services.taxonomies.enabledTaxonomiesOfTags(principal, { names: tags.map((t) => t.name) }) : new Map<string, TagIndexTaxonomy>();
+      return {
+        Tag: tags.map((t) => {
+          const x = taxonomyOf.get(t.name);
+          return { ...mispTag(t), ...(x ? { Taxonomy: { ...x, id: String(x.id), version: String(x.version) } } : {}) };
+        }),
+      };
     },
   }),
   defineMispRoute({

@@ -122,6 +122,42 @@ describe("tags/search: taxonomies as MISP's getTaxonomyForTag", () => {
   });
 });
 
+describe("tags/index: the enabled taxonomy of each tag", () => {
+  it("adds the taxonomy its namespace names with the tag's expanded form, in one lookup for the whole answer", async () => {
+    const [tlp] = await q<{ id: number; version: number }>("SELECT id, version FROM taxonomies WHERE namespace = 'tlp'");
+    expect((await app.http.patch(`/taxonomies/${tlp.id}`, { token: admin.token, json: { enabled: true } })).status).toBe(200);
+    const [red] = await q<{ expanded: string }>("SELECT COALESCE(NULLIF(expanded, ''), value) AS expanded FROM taxonomy_predicates WHERE tag_name = 'tlp:red'");
+    const names = { upper: `TLP:RED`, unknown: `tlp:unknown-${run}`, prefixOnly: `tlpx-${run}:foo`, disabled: `admiralty-scale:source-reliability="c-${run}"`, plain: `index plain ${run}` };
+    for (const n of Object.values(names)) await addTag(n);
+    const index = async (k: string, searchall: string) => {
+      const res = await misp(k, "GET", `tags/index/searchall:${encodeURIComponent(searchall)}`);
+      expect(res.status, res.text).toBe(200);
+      return new Map((res.body.Tag as Json[]).map((t) => [t.name as string, t]));
+    };
+    const all = new Map([...(await index(key, "tlp")), ...(await index(key, run))]);
+    const taxonomy = { id: String(tlp.id), namespace: "tlp", version: String(tlp.version), enabled: true };
+    expect(all.get("tlp:red")?.Taxonomy).toMatchObject({ ...taxonomy, expanded: red.expanded });
+    expect(all.get(names.upper)?.Taxonomy).toMatchObject({ ...taxonomy, expanded: red.expanded });
+    expect(all.get(names.unknown)?.Taxonomy).toMatchObject({ ...taxonomy, expanded: names.unknown });
+    for (const n of [names.prefixOnly, names.disabled, names.plain]) expect(all.get(n), n).not.toHaveProperty("Taxonomy");
+    expect((await index(tagsOnlyKey, "tlp")).get("tlp:red")).not.toHaveProperty("Taxonomy");
+
+    const statements = async (searchall: string) => {
+      const counter = countStatements();
+      try {
+        return { n: counter.count, tags: (await index(key, searchall)).size };
+      } finally {
+        counter.stop();
+      }
+    };
+    await statements(names.plain);
+    const one = await statements(names.plain);
+    const many = await statements("tlp");
+    expect(many.tags).toBeGreaterThan(5);
+    expect(many.n).toBe(one.n);
+  });
+});
+
 describe("tags/search: names and patterns by set", () => {
   it("matches LIKE patterns case-insensitively (% and _), a backslash as itself; exact names with strict_tagname", async () => {
     const a = await addTag(`Set-${run}:alpha`);

@@ -51,6 +51,20 @@ const toTagTaxonomy = (r: TagTaxonomyRow): TagTaxonomy => ({
   entries: r.entries?.map((e) => ({ id: e.id, predicateId: r.predicate_id, value: e.value, expanded: e.expanded, colour: e.colour, description: e.description, numericalValue: e.numerical_value })) ?? null,
 });
 
+/** An enabled taxonomy a tag belongs to, as MISP's tags/index adds it: the taxonomy's fields and the tag's expanded form. */
+export interface TagIndexTaxonomy {
+  id: number;
+  namespace: string;
+  description: string;
+  version: number;
+  enabled: boolean;
+  exclusive: boolean;
+  required: boolean;
+  highlighted: boolean;
+  /** The predicate's (and entry's) expanded names, as MISP's Taxonomy::getTaxonomyTags writes them; the tag's name when it is none of the taxonomy's tags. */
+  expanded: string;
+}
+
 /** The taxonomies area's set-based reads. */
 export class TaxonomiesRepository {
   constructor(private readonly sql: Sql) {}
@@ -75,5 +89,28 @@ export class TaxonomiesRepository {
       [tags.map((t) => t.name), tags.map((t) => t.namespace), tags.map((t) => t.predicate), tags.map((t) => t.value)],
     );
     return new Map(rows.map((r) => [r.name, toTagTaxonomy(r)]));
+  }
+
+  /**
+   * For each tag whose name starts with an enabled taxonomy's namespace and a colon (compared
+   * lower-cased; the first such taxonomy by id), the taxonomy and the tag's expanded form: one
+   * statement for the whole list, the names' namespaces joined to the taxonomies, not scanned.
+   */
+  async enabledForTags(names: readonly string[]): Promise<Map<string, TagIndexTaxonomy>> {
+    if (names.length === 0) return new Map();
+    const { rows } = await this.sql.query<TagIndexTaxonomy & { name: string }>(
+      `WITH w AS (SELECT name, lower(split_part(name, ':', 1)) AS ns FROM unnest($1::text[]) AS name WHERE position(':' IN name) > 1),
+            t AS (SELECT DISTINCT ON (lower(namespace)) * FROM taxonomies WHERE enabled AND lower(namespace) IN (SELECT ns FROM w) ORDER BY lower(namespace), id),
+            x AS (SELECT p.taxonomy_id, upper(e.tag_name) AS tag, COALESCE(NULLIF(p.expanded, ''), p.value) || ': ' || COALESCE(NULLIF(e.expanded, ''), e.value) AS expanded, e.id AS ord
+                    FROM taxonomy_entries e JOIN taxonomy_predicates p ON p.id = e.taxonomy_predicate_id JOIN t ON t.id = p.taxonomy_id
+                  UNION ALL
+                  SELECT p.taxonomy_id, upper(p.tag_name), COALESCE(NULLIF(p.expanded, ''), p.value), p.id
+                    FROM taxonomy_predicates p JOIN t ON t.id = p.taxonomy_id WHERE NOT EXISTS (SELECT 1 FROM taxonomy_entries e WHERE e.taxonomy_predicate_id = p.id))
+       SELECT DISTINCT ON (w.name) w.name, t.id, t.namespace, t.description, t.version, t.enabled, t.exclusive, t.required, t.highlighted, COALESCE(x.expanded, w.name) AS expanded
+         FROM w JOIN t ON lower(t.namespace) = w.ns LEFT JOIN x ON x.taxonomy_id = t.id AND x.tag = upper(w.name)
+        ORDER BY w.name, x.ord`,
+      [[...new Set(names)]],
+    );
+    return new Map(rows.map(({ name, ...t }) => [name, t]));
   }
 }

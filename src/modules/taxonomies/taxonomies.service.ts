@@ -9,7 +9,7 @@ import { likeLiteral } from "../../platform/db/like.ts";
 import { offsetOf, pageOf, type Page } from "../../platform/pagination.ts";
 import type { AuditService } from "../audit/index.ts";
 import { taxonomiesOfTagsContract, taxonomyFlagsContract, taxonomyListContract, type TaxonomyFlags } from "./taxonomies.contracts.ts";
-import { TaxonomiesRepository, type TagParts, type TagTaxonomy } from "./taxonomies.repository.ts";
+import { TaxonomiesRepository, type TagIndexTaxonomy, type TagParts, type TagTaxonomy } from "./taxonomies.repository.ts";
 import { loadTaxonomySource, type MachineTag } from "./taxonomy-source.ts";
 
 /** Serialises imports and enable/disable, across API processes. */
@@ -104,6 +104,18 @@ export class TaxonomiesService {
       return m ? [{ name, namespace: m[1]!, predicate: m[2]!, value: m[4] ?? null }] : [];
     });
     return new TaxonomiesRepository(this.ctx.db.pool).forTags(parts);
+  }
+
+  /**
+   * The enabled taxonomy of each tag, as MISP's tags/index adds it (the taxonomy whose namespace the
+   * name starts with, and the tag's expanded form), in one statement for the whole list. MISP tests
+   * the namespace as a bare prefix (so its `misp` taxonomy would claim `misp-galaxy:` tags); here the
+   * namespace must be followed by the colon that ends it.
+   */
+  async enabledTaxonomiesOfTags(p: Principal | null, given: z.input<typeof taxonomiesOfTagsContract>): Promise<Map<string, TagIndexTaxonomy>> {
+    authorize(p, "taxonomies:read");
+    const { names } = parseInput(taxonomiesOfTagsContract, given);
+    return new TaxonomiesRepository(this.ctx.db.pool).enabledForTags(names);
   }
 
   /** The peer's `GET /taxonomies/`: P2 page ordered by namespace, with predicate and entry counts. */
