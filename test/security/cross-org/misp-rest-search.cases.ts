@@ -4,7 +4,8 @@ import type { RestCase } from "./rest.ts";
 /**
  * MISP's events/restSearch and attributes/restSearch, by body (POST) and by PyMISP's `/key:value`
  * path segments (GET): B's callers aim each at A's private event in a different way (its
- * attribute's value, its numeric id, its uuid; json and csv), and must find none of it. The site
+ * attribute's value in capitals as a LIKE pattern, its numeric id, its uuid; json and csv), and
+ * must find none of it. The site
  * administrator's request (the first way) finds it: the empty answer to B is filtering.
  */
 type Filters = Record<string, string>;
@@ -24,6 +25,9 @@ async function filtersFor(ctx: CaseContext): Promise<Filters> {
       return { uuid: w.a.privateEvent.uuid, returnFormat: "csv" };
     case "bKey":
       return { eventid: w.a.privateEvent.uuid, returnFormat: "csv" };
+    case "bAdmin":
+      // Its value in capitals, as a LIKE pattern: the term on expanded.value, events answered by their read.
+      return { value: `%${w.a.privateAttribute.value.slice(3).toUpperCase()}`, returnFormat: "json" };
     default:
       return { value: w.a.privateAttribute.value, returnFormat: "json" };
   }
