@@ -423,13 +423,17 @@ describe("MISP JSON with sharing groups", () => {
 
     // A hostile modified is the file's 422, nothing written.
     const before = await stored();
-    for (const modified of ["yesterday", "2024-13-45 99:99:99", 1_700_000_000, { $gt: 1 }]) {
+    for (const modified of ["yesterday", "2024-13-45 99:99:99", "2024-02-30 10:00:00", "2024-01-01 10:00", 1_700_000_000, { $gt: 1 }]) {
       const uuid = crypto.randomUUID();
       const res = await app.http.post("/events/import", { token: syncUser.token, json: { Event: { uuid, info: "hostile", distribution: "4", SharingGroup: { ...block(undefined, { name: unique("hostile") }, []), modified } } } });
       expect(res.status, `${JSON.stringify(modified)}: ${res.text}`).toBe(422);
       expect(res.body.detail.map((d: { loc: unknown[] }) => d.loc.slice(-2))).toContainEqual(["SharingGroup", "modified"]);
       expect((await app.http.get(`/events/${uuid}`, { token: admin.token })).status).toBe(404);
     }
+    expect(await stored()).toEqual(before);
+
+    // MySQL's zero date (old MISP rows) is older than anything: used, not taken.
+    await importAs(syncUser.token, block("0000-00-00 00:00:00", { name: unique("zero date"), releasability: "zero" }, []));
     expect(await stored()).toEqual(before);
 
     // A group made here (local): sync does not change it, an administrator does.

@@ -480,8 +480,13 @@ class FieldReader {
   dateTime(v: unknown, loc: Loc): Date | null {
     if (v === undefined || v === null || v === "") return null;
     const m = typeof v === "string" ? /^(\d{4}-\d{2}-\d{2})[ T](\d{2}:\d{2}:\d{2}(?:\.\d{1,6})?)(Z|[+-]\d{2}:\d{2})?$/.exec(v.trim()) : null;
+    // MySQL's zero date, which old MISP rows hold: earlier than anything.
+    if (m && m[1] === "0000-00-00") return new Date(0);
     const d = m ? new Date(`${m[1]}T${m[2]}${m[3] ?? "Z"}`) : null;
-    if (!d || Number.isNaN(d.getTime()) || d.getUTCFullYear() < 1970) {
+    // Date rolls 2024-02-30 over to March: the day must be one of its month's.
+    const [year, month, day] = (m?.[1] ?? "0-0-0").split("-").map(Number);
+    const calendarDay = new Date(Date.UTC(year!, month! - 1, day!));
+    if (!d || Number.isNaN(d.getTime()) || year! < 1 || calendarDay.getUTCMonth() !== month! - 1 || calendarDay.getUTCDate() !== day) {
       this.issues.add(loc, "Must be a date and time (YYYY-MM-DD HH:MM:SS, UTC)", v);
       return null;
     }
