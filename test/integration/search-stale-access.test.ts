@@ -103,13 +103,13 @@ describe.each(SEARCH_BACKENDS)("stale access on $name", ({ env }) => {
     };
     const value = valueOf(OWN_ONLY);
     expect(await byField(value)).toEqual([OWN_ONLY]);
-    expect(await new SearchService(app.booted.ctx).hasStaleDocuments("attributes")).toBe(false);
+    expect(await new SearchService(app.booted.ctx).hasStaleDocuments("attributes", { wait: true })).toBe(false);
 
     // As an indexer before expanded.value wrote them.
     const older = (source: Record<string, unknown>) => ({ ...source, expanded: Object.fromEntries(Object.entries(source.expanded as object).filter(([k]) => k !== "value")) });
     expect(await strip("svc-attributes", older)).toBe(2);
     expect(await byField(value)).toEqual([]);
-    expect(await new SearchService(app.booted.ctx).hasStaleDocuments("attributes")).toBe(true);
+    expect(await new SearchService(app.booted.ctx).hasStaleDocuments("attributes", { wait: true })).toBe(true);
     // Found all the same, in capitals too, by the older form of the match, until the worker writes them again.
     expect(await found(value.toUpperCase())).toEqual([OWN_ONLY]);
     expect(await found(`%-${tag.toUpperCase()}.example`)).toEqual([OWN_ONLY, SHARED].sort());
@@ -118,7 +118,7 @@ describe.each(SEARCH_BACKENDS)("stale access on $name", ({ env }) => {
     expect(counts).toEqual({ "svc-events": 0, "svc-attributes": 2, "svc-correlations": 0 });
     await app.booted.ctx.search.refresh();
     expect(await byField(value)).toEqual([OWN_ONLY]);
-    expect(await new SearchService(app.booted.ctx).hasStaleDocuments("attributes")).toBe(false);
+    expect(await new SearchService(app.booted.ctx).hasStaleDocuments("attributes", { wait: true })).toBe(false);
     expect(await found(value.toUpperCase())).toEqual([OWN_ONLY]);
   });
 });

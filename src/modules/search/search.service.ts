@@ -101,20 +101,22 @@ export function searchFailure(err: unknown): unknown {
   return errors.badRequest(err.message);
 }
 
+/** How long after a check of `hasStaleDocuments` that found some the next one may start. */
+const STALE_RECHECK_MS = 30_000;
+/** A check reads every document of an index on the PostgreSQL backend: it runs beside the requests, as the worker's pass does. */
+const STALE_CHECK_TIMEOUT_MS = 120_000;
+
 /**
  * Explore search over the events and attributes indices. Visibility is the data core's: a caller
  * who is not an administrator sees documents of events their organisation may read, nothing else.
  * Every search, and every search-like read run through `limited`, counts against its caller's
  * concurrent searches (`./search-limiter.ts`).
  */
-/** How long an answer of `hasStaleDocuments` that found some is kept. */
-const STALE_RECHECK_MS = 30_000;
-
 export class SearchService {
   private readonly limiter: SearchLimiter;
   /** Indices known to hold no stale document: new documents never are, so this is not asked again. */
   private readonly upToDate = new Set<IndexName>();
-  private readonly staleChecks = new Map<IndexName, { at: number; answer: Promise<boolean> }>();
+  private readonly staleChecks = new Map<IndexName, { at: number; running: boolean; done: Promise<void> }>();
 
   constructor(private readonly ctx: AppContext) {
     this.limiter = searchLimiterOf(ctx);
@@ -181,29 +183,41 @@ export class SearchService {
   }
 
   /**
-   * Whether an index still holds documents an older indexer wrote (`STALE_DOCUMENTS`), as after an
-   * upgrade until the worker has written them again (`src/indexing/stale-access.ts`): a query on a
-   * newer field then also needs its older form. Asked of the backend at most every 30 s, with no
-   * caller (it answers whether any document is stale, not which); never again once none is. A
-   * failed check answers true (the older form is slower, never wrong).
+   * Whether an index may still hold documents an older indexer wrote (`STALE_DOCUMENTS`), as after
+   * an upgrade until the worker has written them again (`src/indexing/stale-access.ts`): a query on
+   * a newer field then also needs its older form. True until a check of the backend (with no caller:
+   * whether any document is stale, not which) finds none, then false for good (new documents never
+   * are). Checks run beside the requests, one at a time, at most every 30 s, and a request does not
+   * wait for one (on the PostgreSQL backend it reads every document) unless `wait`: meanwhile the
+   * older form answers, slower, never wrong.
    */
-  hasStaleDocuments(target: SearchTarget): Promise<boolean> {
+  async hasStaleDocuments(target: SearchTarget, opts: { wait?: boolean } = {}): Promise<boolean> {
     const index = INDEX_OF[target];
-    if (this.upToDate.has(index)) return Promise.resolve(false);
+    if (this.upToDate.has(index)) return false;
     const last = this.staleChecks.get(index);
-    if (last && Date.now() - last.at < STALE_RECHECK_MS) return last.answer;
-    const answer = this.ctx.search
+    const done = !last || (!last.running && Date.now() - last.at >= STALE_RECHECK_MS) ? this.checkStale(index) : last.done;
+    if (opts.wait) await done;
+    return !this.upToDate.has(index);
+  }
+
+  private checkStale(index: IndexName): Promise<void> {
+    const check = { at: Date.now(), running: true, done: Promise.resolve() };
+    check.done = this.ctx.search
       .search({
         index, query: parseLucene(STALE_DOCUMENTS[index]), defaultFields: [], access: { admin: true, orgId: null },
-        from: 0, size: 1, sort: { field: "@timestamp", order: "desc" }, timeoutMs: this.ctx.config.SEARCH_TIMEOUT_MS, trackTotalHits: 1,
+        from: 0, size: 1, sort: { field: "@timestamp", order: "desc" }, timeoutMs: STALE_CHECK_TIMEOUT_MS, trackTotalHits: 1,
       })
       .then((r) => {
         if (r.hits.length === 0) this.upToDate.add(index);
-        return r.hits.length > 0;
       })
-      .catch(() => true);
-    this.staleChecks.set(index, { at: Date.now(), answer });
-    return answer;
+      // Unknown: asked again later.
+      .catch(() => undefined)
+      .finally(() => {
+        check.running = false;
+        check.at = Date.now();
+      });
+    this.staleChecks.set(index, check);
+    return check.done;
   }
 
   /**
