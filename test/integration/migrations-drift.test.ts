@@ -6,7 +6,8 @@
  *
  * What the diff (Prisma's schema engine, see scripts/lib/schema-engine-wasm.ts) does not see, so the
  * migrations may freely contain it: CHECK constraints, extensions (e.g. pg_trgm), data (INSERT, setval),
- * functions, triggers, views, standalone sequences, comments, grants, partial indexes (WHERE ...).
+ * functions, triggers, views, standalone sequences, comments, grants, partial indexes (WHERE ...),
+ * indexes on expressions (e.g. tags_lower_name_idx on lower(name)).
  * What it does see: any other index or constraint created in raw SQL (e.g. a trigram GIN index), which it
  * reports as `DROP INDEX "..."`. Either describe it in schema.prisma (a GIN trigram index is
  * `@@index([name(ops: raw("gin_trgm_ops"))], type: Gin)`) or add the statement to ALLOWED_DRIFT below.

@@ -344,3 +344,19 @@ describe("events/view extended under concurrent writes", () => {
     }
   }, 180_000);
 });
+
+describe("the tags' lower(name) index", () => {
+  it("serves the lookup of names ignoring case (TagsRepository.byNames) instead of a scan of the tags", async () => {
+    const client = await app.booted.ctx.db.pool.connect();
+    try {
+      await client.query("BEGIN");
+      // The test's catalogue is small enough for a scan to be cheaper: forbid it to see whether the index can serve.
+      await client.query("SET LOCAL enable_seqscan = off");
+      const { rows } = await client.query("EXPLAIN (FORMAT JSON) SELECT id FROM tags WHERE lower(name) = ANY($1::text[]) ORDER BY name, id LIMIT $2", [["tlp:amber", `x-${run}`], 10]);
+      expect(JSON.stringify(rows[0])).toContain('"Index Name":"tags_lower_name_idx"');
+    } finally {
+      await client.query("ROLLBACK");
+      client.release();
+    }
+  });
+});
