@@ -30,7 +30,7 @@ export const changeRangeJobKey = (task: string, firstId: number, lastId: number)
  * Consumers of the change log, each a graphile-worker task that takes `{first_id, last_id}` and is
  * idempotent over its range. A consumer with a queue runs its jobs one at a time.
  */
-export const CHANGE_CONSUMERS: readonly { task: JobName; queueName?: string }[] = [
+const CHANGE_CONSUMERS: readonly { task: JobName; queueName?: string }[] = [
   { task: INDEX_CHANGES_TASK, queueName: SEARCH_INDEX_QUEUE },
   { task: CORRELATE_CHANGES_TASK, queueName: CORRELATION_QUEUE },
   { task: NOTIFY_CHANGES_TASK },
@@ -58,7 +58,7 @@ const TAIL = CHUNK / 10;
  * before it. A write of 5,000 attributes records 5,001 changes (its event's too): one range, not a
  * second one of one record that costs each consumer a job of its own.
  */
-export function rangeEnds(n: number): number[] {
+function rangeEnds(n: number): number[] {
   const ends: number[] = [];
   for (let end = CHUNK; end < n; end += CHUNK) ends.push(end);
   if (ends.length && n - ends[ends.length - 1] < TAIL) ends.pop();
