@@ -44,6 +44,7 @@ import { correlateChangeRange, correlateInTransaction, loadSettings, CORRELATION
 import { createRebuild, findRebuild, runRebuildStep } from "../src/modules/correlations/rebuild.ts";
 import type { AttributeDraft, EventDraft } from "../src/modules/events/event-draft.ts";
 import { writeEventDraft } from "../src/modules/events/event-writer.ts";
+import { NO_SHARING_GROUPS } from "./no-sharing-groups.ts";
 import { WarninglistBuilder } from "../src/modules/warninglists/index.ts";
 import { parseMispEvent } from "../src/modules/events/misp-parse.ts";
 import { withTransaction } from "../src/platform/db/transaction.ts";
@@ -545,7 +546,7 @@ async function importFeed(pool: pg.Pool, actor: Principal, feed: { body: string 
   let attributes = 0;
   for (const f of feed) {
     const { draft } = parseMispEvent(JSON.parse(f.body), { skipInvalidAttributes: true });
-    const res = await withTransaction(pool, (client) => writeEventDraft(client, actor, draft, { ownerOrgId: actor.orgId!, assertCanUpdate: () => undefined, matcher: NO_LISTS }));
+    const res = await withTransaction(pool, (client) => writeEventDraft(client, actor, draft, { ownerOrgId: actor.orgId!, assertCanUpdate: () => undefined, matcher: NO_LISTS, sharingGroups: NO_SHARING_GROUPS }));
     attributes += res.attributes.created;
   }
   return attributes;

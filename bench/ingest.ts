@@ -29,6 +29,7 @@ import { SHARED_DATA } from "../test/support/shared-data.ts";
 import { systemPrincipal } from "../src/auth/principal.ts";
 import { parseMispEvent } from "../src/modules/events/misp-parse.ts";
 import { writeEventDraft } from "../src/modules/events/event-writer.ts";
+import { NO_SHARING_GROUPS } from "./no-sharing-groups.ts";
 import { WarninglistBuilder } from "../src/modules/warninglists/index.ts";
 import { withTransaction } from "../src/platform/db/transaction.ts";
 import { median, round } from "./lib.ts";
@@ -218,7 +219,7 @@ async function inProcess(sizes: number[]): Promise<Record<string, { runs: Phases
       const t1 = performance.now();
       const { draft } = parseMispEvent(body);
       const t2 = performance.now();
-      await withTransaction(pool, (client) => writeEventDraft(client, actor, draft, { ownerOrgId: actor.orgId, assertCanUpdate: () => undefined, matcher: NO_LISTS }));
+      await withTransaction(pool, (client) => writeEventDraft(client, actor, draft, { ownerOrgId: actor.orgId, assertCanUpdate: () => undefined, matcher: NO_LISTS, sharingGroups: NO_SHARING_GROUPS }));
       const t3 = performance.now();
       return {
         json_parse_ms: Math.round(t1 - t0),

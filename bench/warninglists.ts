@@ -25,6 +25,7 @@ import { SHARED_DATA } from "../test/support/shared-data.ts";
 import { systemPrincipal } from "../src/auth/principal.ts";
 import { parseMispEvent } from "../src/modules/events/misp-parse.ts";
 import { writeEventDraft } from "../src/modules/events/event-writer.ts";
+import { NO_SHARING_GROUPS } from "./no-sharing-groups.ts";
 import { WARNINGLIST_TYPES, WarninglistBuilder, type WarninglistMatcher, type WarninglistType } from "../src/modules/warninglists/index.ts";
 import { withTransaction } from "../src/platform/db/transaction.ts";
 import { median, round } from "./lib.ts";
@@ -76,7 +77,7 @@ async function ingest(matcher: WarninglistMatcher, label: string): Promise<{ ms:
     const started = performance.now();
     for (const text of feed) {
       const { draft } = parseMispEvent(JSON.parse(text), { skipInvalidAttributes: true });
-      const r = await withTransaction(pool, (client) => writeEventDraft(client, actor, draft, { ownerOrgId: actor.orgId, assertCanUpdate: () => undefined, matcher }));
+      const r = await withTransaction(pool, (client) => writeEventDraft(client, actor, draft, { ownerOrgId: actor.orgId, assertCanUpdate: () => undefined, matcher, sharingGroups: NO_SHARING_GROUPS }));
       attributes += r.attributes.created;
     }
     const ms = performance.now() - started;

@@ -38,7 +38,8 @@ export function createServices(ctx: AppContext) {
   const retention = new RetentionService(ctx);
   const galaxies = new GalaxiesService(ctx, audit);
   const huntEngine = new HuntEngine(ctx, search, galaxies);
-  const events = new EventsService(ctx, retention);
+  const sharingGroups = new SharingGroupsService(ctx, audit);
+  const events = new EventsService(ctx, retention, sharingGroups);
   return {
     authenticator,
     audit,
@@ -46,7 +47,7 @@ export function createServices(ctx: AppContext) {
     users: new UsersService(ctx, audit),
     roles: new RolesService(ctx, audit),
     organisations: new OrganisationsService(ctx, audit),
-    sharingGroups: new SharingGroupsService(ctx, audit),
+    sharingGroups,
     settings: new SettingsService(ctx, audit),
     apiKeys: new ApiKeysService(ctx, audit),
     galaxies,

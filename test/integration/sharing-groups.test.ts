@@ -447,6 +447,61 @@ describe("MISP JSON with sharing groups", () => {
     expect((await app.http.get(`/sharing_groups/${local}`, { token: users.aAdmin.token })).body).toMatchObject({ name: localCopy.name, releasability: "changed by copy" });
   });
 
+  it("a group an import creates or changes is audited as the REST changes are (via import); an import that fails after the capture leaves neither group nor entry", async () => {
+    const orgS = await createOrganisation(app, admin, unique("audited sync org"));
+    const syncUser = await createUser(app, admin, ["events:read", "events:create", "events:sync", "sharing_groups:read"], orgS);
+    const orgOf = async (id: number) => (await app.http.get(`/organisations/${id}`, { token: admin.token })).body as { uuid: string; name: string };
+    const [b, c] = [await orgOf(orgs.b), await orgOf(orgs.c)];
+    const groupUuid = crypto.randomUUID();
+    const owner = { uuid: crypto.randomUUID(), name: unique("audited owner") };
+    const block = (modified: string, releasability: string, members: { org: { uuid: string; name: string }; extend: boolean }[]) => ({
+      uuid: groupUuid, name: unique("audited group"), Organisation: owner, modified, releasability, SharingGroupOrg: members.map((m) => ({ extend: m.extend, Organisation: m.org })),
+    });
+    const importAs = async (sg: Record<string, unknown>, extra: Record<string, unknown> = {}, status = 201) => {
+      const res = await app.http.post("/events/import", { token: syncUser.token, json: { Event: { uuid: crypto.randomUUID(), info: unique("audited"), distribution: "4", SharingGroup: sg, ...extra } } });
+      expect(res.status, res.text).toBe(status);
+      return res;
+    };
+    const q = async <T,>(text: string, params: unknown[]) => (await app.booted.ctx.db.pool.query(text, params)).rows as T[];
+    const audits = (id: number) => q<{ action: string; actor_user_id: number; metadata: Record<string, unknown> }>(
+      "SELECT action, actor_user_id, metadata FROM audit_logs WHERE resource_type = 'sharing_group' AND resource_id = $1 ORDER BY id", [id]);
+
+    await importAs(block("2024-01-01 10:00:00", "v1", [{ org: b, extend: false }]));
+    const [group] = await q<{ id: number; name: string; org_id: number }>("SELECT id, name, org_id FROM sharing_groups WHERE uuid = $1", [groupUuid]);
+    expect(await audits(group.id)).toEqual([
+      { action: "sharing_group.created", actor_user_id: syncUser.id, metadata: { name: group.name, uuid: groupUuid, members: [group.org_id, orgs.b], via: "import" } },
+    ]);
+
+    // A newer copy: the fields it changed, before and after, and each member added or whose extend flag changed.
+    await importAs(block("2024-02-01 10:00:00", "v2", [{ org: b, extend: true }, { org: c, extend: false }]));
+    const changed = (await audits(group.id)).slice(1);
+    expect(changed[0]).toMatchObject({ action: "sharing_group.updated", actor_user_id: syncUser.id, metadata: { via: "import", changes: { releasability: { before: "v1", after: "v2" } } } });
+    expect(Object.keys(changed[0].metadata.changes as object).sort()).toEqual(["name", "releasability"]);
+    expect(changed.slice(1)).toEqual(expect.arrayContaining([
+      { action: "sharing_group.member_added", actor_user_id: syncUser.id, metadata: { org_id: orgs.b, extend: true, via: "import" } },
+      { action: "sharing_group.member_added", actor_user_id: syncUser.id, metadata: { org_id: orgs.c, extend: false, via: "import" } },
+    ]));
+    expect(changed).toHaveLength(3);
+    // The administrators read them in the audit log as any other.
+    const listed = await app.http.get(`/admin/audit-logs/?resource_type=sharing_group&resource_id=${group.id}`, { token: admin.token });
+    expect(listed.status, listed.text).toBe(200);
+    expect(JSON.stringify(listed.body)).toContain("sharing_group.member_added");
+
+    // The same copy again, or an older one: the group is used, nothing is audited.
+    await importAs(block("2024-02-01 10:00:00", "v2", [{ org: b, extend: true }, { org: c, extend: false }]));
+    await importAs(block("2023-01-01 10:00:00", "old", []));
+    expect(await audits(group.id)).toHaveLength(4);
+
+    // An import refused after its groups were captured (an attribute uuid of another event: 409) rolls them back with their entries.
+    const taken = crypto.randomUUID();
+    await importAs(block("2024-03-01 10:00:00", "v3", []), { Attribute: [{ uuid: taken, type: "domain", category: "Network activity", value: "taken.example.org" }] });
+    const otherGroup = crypto.randomUUID();
+    const refused = await importAs({ ...block("2024-04-01 10:00:00", "v4", [{ org: c, extend: true }]), uuid: otherGroup }, { Attribute: [{ uuid: taken, type: "domain", category: "Network activity", value: "again.example.org" }] }, 409);
+    expect(refused.body.code).toBe("conflict");
+    expect(await q("SELECT id FROM sharing_groups WHERE uuid = $1", [otherGroup])).toEqual([]);
+    expect(await q("SELECT id FROM audit_logs WHERE metadata->>'uuid' = $1", [otherGroup])).toEqual([]);
+  });
+
   it("exports a group that is not roaming bound to this instance (server 0), a roaming one with the flag; a syncing import keeps MISP's flag on a new group, never on a known one", async () => {
     const bound = await groupOfAWithB();
     const roamer = (await app.http.post("/sharing_groups/", { token: users.aAdmin.token, json: { name: unique("roaming"), roaming: true, sharing_group_orgs: [{ org_id: orgs.b }] } })).body.id;

@@ -1,5 +1,6 @@
 import type { Prisma, PrismaClient } from "../../platform/db/index.ts";
 import { authorize, type Principal } from "../../auth/principal.ts";
+import type { Sql } from "../../platform/db/transaction.ts";
 import { offsetOf, pageOf, type Page, type PageRequest } from "../../platform/pagination.ts";
 
 export interface AuditEntry {
@@ -32,6 +33,30 @@ export class AuditService {
         metadata: (entry.metadata ?? undefined) as Prisma.InputJsonValue | undefined,
       },
     });
+  }
+
+  /**
+   * Several entries in one statement on a PostgreSQL client: a writer whose transaction is a pg
+   * client (the MISP import's) records with it, so the entries commit or roll back with its change.
+   */
+  async recordAll(actor: Principal | null, entries: readonly AuditEntry[], sql: Sql): Promise<void> {
+    if (entries.length === 0) return;
+    await sql.query(
+      `INSERT INTO audit_logs (actor_type, actor_user_id, actor_credential_id, ip_address, user_agent, resource_type, resource_id, action, metadata)
+       SELECT $1, $2, $3, $4, $5, x.resource_type, x.resource_id, x.action, x.metadata
+         FROM unnest($6::text[], $7::int[], $8::text[], $9::jsonb[]) AS x(resource_type, resource_id, action, metadata)`,
+      [
+        actor?.actorType ?? "system",
+        actor?.userId ?? null,
+        actor?.credentialId ?? null,
+        actor?.ip ?? null,
+        actor?.userAgent?.slice(0, 512) ?? null,
+        entries.map((e) => e.resourceType ?? null),
+        entries.map((e) => e.resourceId ?? null),
+        entries.map((e) => e.action),
+        entries.map((e) => (e.metadata ? JSON.stringify(e.metadata) : null)),
+      ],
+    );
   }
 
   /** The audit log for administrators, newest first. `action` matches as a case-insensitive prefix. */

@@ -5,7 +5,7 @@ import { errors } from "../../platform/errors.ts";
 import { recordChanges, type Change } from "../changes/index.ts";
 import { upsertReportDrafts } from "../reports/index.ts";
 import type { AttributeDraft, EventDraft, ObjectDraft, SharingGroupDraft, SightingDraft, TagDraft } from "./event-draft.ts";
-import { resolveImportedSharingGroups } from "../sharing-groups/index.ts";
+import type { SharingGroupsService } from "../sharing-groups/index.ts";
 import type { WarninglistMatcher } from "../warninglists/index.ts";
 
 const CHUNK = 5000;
@@ -26,6 +26,8 @@ export interface WriteOptions {
   assertCanUpdate(existingOrgId: number): void;
   /** The enabled warninglists: each written attribute stores its hits. */
   matcher: WarninglistMatcher;
+  /** Captures the groups the draft's SharingGroup blocks name (who uses, updates and creates one is its rule). */
+  sharingGroups: Pick<SharingGroupsService, "captureImported">;
 }
 
 /**
@@ -55,7 +57,7 @@ export async function writeEventDraft(client: pg.PoolClient, actor: Principal, d
       return { eventId: existing.id, eventUuid: draft.uuid, created: false, changed: false, attributes: { ...empty }, objects: { ...empty } };
     }
   }
-  await placeInSharingGroups(client, actor, draft);
+  await placeInSharingGroups(client, actor, draft, opts);
   const orgcId = !sync ? (existing?.orgc_id ?? opts.ownerOrgId) : draft.orgc ? await resolveOrganisation(client, draft.orgc.uuid, draft.orgc.name, actor) : opts.ownerOrgId;
   const eventId = existing ? await updateEvent(client, existing.id, draft, orgcId) : await insertEvent(client, draft, opts.ownerOrgId, orgcId, actor);
   await assertUuidsFree(client, eventId, draft);
@@ -113,15 +115,15 @@ export async function writeEventDraft(client: pg.PoolClient, actor: Principal, d
 
 /**
  * Gives the event and everything in it that names a SharingGroup block the local group of that
- * uuid (resolveImportedSharingGroups: MISP's captureSG, which decides who uses, updates and creates
- * one), else none: distribution 4 without a group reads as the owners' only.
+ * uuid (SharingGroupsService.captureImported: MISP's captureSG, which decides who uses, updates and
+ * creates one), else none: distribution 4 without a group reads as the owners' only.
  */
-async function placeInSharingGroups(client: pg.PoolClient, actor: Principal, draft: EventDraft): Promise<void> {
+async function placeInSharingGroups(client: pg.PoolClient, actor: Principal, draft: EventDraft, opts: WriteOptions): Promise<void> {
   const attributes = [...draft.attributes, ...draft.objects.flatMap((o) => o.attributes)];
   const items: { sharingGroup: SharingGroupDraft | null; sharingGroupId: number | null }[] = [draft, ...draft.objects, ...attributes, ...(draft.reports ?? [])];
   const blocks = items.flatMap((i) => (i.sharingGroup ? [i.sharingGroup] : []));
   if (blocks.length === 0) return;
-  const ids = await resolveImportedSharingGroups(client, actor, blocks, { organisation: (o) => resolveOrganisation(client, o.uuid, o.name, actor) });
+  const ids = await opts.sharingGroups.captureImported(actor, blocks, { organisation: (o) => resolveOrganisation(client, o.uuid, o.name, actor) }, client);
   for (const item of items) if (item.sharingGroup) item.sharingGroupId = ids.get(item.sharingGroup.uuid) ?? null;
 }
 

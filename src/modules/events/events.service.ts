@@ -16,7 +16,7 @@ import { parseMispEvent, type ParseOptions } from "./misp-parse.ts";
 import { containsPattern, likeLiteral } from "../../platform/db/like.ts";
 import { checkTagName } from "../tags/index.ts";
 import { checkExclusiveTags, checkRequiredTaxonomies } from "../taxonomies/index.ts";
-import { checkAssignableSharingGroups } from "../sharing-groups/index.ts";
+import { checkAssignableSharingGroups, type SharingGroupsService } from "../sharing-groups/index.ts";
 
 export interface EventFilter {
   info?: string;
@@ -83,6 +83,7 @@ export class EventsService {
   constructor(
     private readonly ctx: AppContext,
     private readonly retention: RetentionService,
+    private readonly sharingGroups: SharingGroupsService,
   ) {}
 
   async list(p: Principal | null, filter: EventFilter, req: PageRequest): Promise<Page<EventView>> {
@@ -249,6 +250,7 @@ export class EventsService {
       writeEventDraft(client, p, draft, {
         ownerOrgId: p.orgId!,
         matcher,
+        sharingGroups: this.sharingGroups,
         assertCanUpdate: (orgId) => {
           if (!canWriteEvent(p, { orgId })) throw errors.forbidden("The event belongs to another organisation");
         },

@@ -3,6 +3,6 @@ export { memberContract, sharingGroupCreateContract, sharingGroupPatchContract }
 export type { MemberInput, SharingGroupCreate, SharingGroupPatch } from "./sharing-groups.contracts.ts";
 export { SHARING_GROUP_DOC } from "./sharing-groups.docs.ts";
 export { checkAssignableSharingGroups, type SharingGroupRef } from "./assignable.ts";
-export { mispSharingGroupBlocks, resolveImportedSharingGroups } from "./misp-sharing-groups.ts";
+export { mispSharingGroupBlocks } from "./misp-sharing-groups.ts";
 export { SharingGroupsService, WITH_MEMBERS } from "./sharing-groups.service.ts";
-export type { SharingGroupQuery, SharingGroupRow, SharingGroupWithMembers } from "./sharing-groups.service.ts";
+export type { CaptureOptions, SharingGroupQuery, SharingGroupRow, SharingGroupWithMembers } from "./sharing-groups.service.ts";

@@ -1,10 +1,12 @@
 import crypto from "node:crypto";
 import type { AppContext } from "../../app-context.ts";
-import { authorize, isAdmin, type Principal } from "../../auth/principal.ts";
+import { authorize, hasScope, isAdmin, type Principal } from "../../auth/principal.ts";
 import { errors, parseInput } from "../../platform/errors.ts";
 import type { Prisma } from "../../platform/db/index.ts";
+import type { Sql } from "../../platform/db/transaction.ts";
 import { offsetOf, pageOf, type Page, type PageRequest } from "../../platform/pagination.ts";
-import type { AuditService } from "../audit/index.ts";
+import type { AuditEntry, AuditService } from "../audit/index.ts";
+import type { OrgDraft, SharingGroupDraft } from "../events/index.ts";
 import { diff, isUniqueViolation } from "../roles/index.ts";
 import {
   memberContract,
@@ -14,6 +16,13 @@ import {
   type SharingGroupCreate,
   type SharingGroupPatch,
 } from "./sharing-groups.contracts.ts";
+import { SharingGroupsRepository } from "./sharing-groups.repository.ts";
+
+/** How an import captures the groups its copies name (SharingGroupsService.captureImported). */
+export interface CaptureOptions {
+  /** The local id of a copy's organisation, found or created by uuid (the import's rule). */
+  organisation(org: OrgDraft): Promise<number>;
+}
 
 /** What a caller asks a sharing-group row to hold: GraphQL passes @pothos/plugin-prisma's query. */
 export type SharingGroupQuery = { include?: Prisma.SharingGroupInclude; select?: Prisma.SharingGroupSelect };
@@ -158,6 +167,75 @@ export class SharingGroupsService {
         if (isForeignKeyViolation(err)) throw errors.conflict("The sharing group is still used by events, objects or attributes");
         throw err;
       });
+  }
+
+  /**
+   * The local sharing groups of an imported file's SharingGroup blocks, by uuid (the sender's numbers
+   * mean nothing here), as MISP's sync captures them (SharingGroup::captureSG), on the import's
+   * transaction client `sql` (the groups commit or roll back with the import, audit entries too):
+   * - a known group is used when the importer's organisation owns or belongs to it, or the importer
+   *   syncs (`events:sync`) or administers; otherwise the data keeps distribution 4 without a group;
+   * - a known group is updated from the block when the block is newer (its `modified` later than the
+   *   group's last change, or no `modified`) and the importer syncs and the group came by sync (not
+   *   `local`), or administers: name, releasability, description, roaming, created and modified as
+   *   given, and the member organisations it lists added (or their extend flag changed; none removed,
+   *   the owner kept). MISP's code also names the owner, but its test reads a key that is never set:
+   *   an owner importing without sync changes nothing, as in MISP;
+   * - an unknown group is created only for an importer who syncs, with its owner and members found or
+   *   created by `organisation`.
+   * Each group created or changed is audited as the REST changes are (sharing_group.created,
+   * .updated, .member_added), with `via: "import"`.
+   */
+  async captureImported(p: Principal | null, drafts: readonly SharingGroupDraft[], opts: CaptureOptions, sql: Sql): Promise<Map<string, number | null>> {
+    authorize(p);
+    const byUuid = new Map(drafts.map((d) => [d.uuid, d]));
+    const resolved = new Map<string, number | null>();
+    if (byUuid.size === 0) return resolved;
+    const repo = new SharingGroupsRepository(sql);
+    const sync = hasScope(p, "events:sync");
+    const admin = isAdmin(p);
+    const audit: AuditEntry[] = [];
+    const entry = (action: string, id: number, metadata: Record<string, unknown>): AuditEntry => ({ action, resourceType: "sharing_group", resourceId: id, metadata: { ...metadata, via: "import" } });
+    const membersOf = async (d: SharingGroupDraft) => {
+      const members = new Map<number, boolean>();
+      for (const m of d.members) members.set(await opts.organisation(m), m.extend);
+      return members;
+    };
+    for (const r of await repo.knownByUuid([...byUuid.keys()], p.orgId)) {
+      if (!(admin || sync || r.member)) {
+        resolved.set(r.uuid, null);
+        continue;
+      }
+      resolved.set(r.uuid, r.id);
+      if (!(admin || (sync && !r.local))) continue;
+      const d = byUuid.get(r.uuid)!;
+      const changes = await repo.updateFromCopy(r.id, d);
+      if (changes === null) continue;
+      if (Object.keys(changes).length > 0) audit.push(entry("sharing_group.updated", r.id, { changes }));
+      for (const m of await repo.putMembers(r.id, await membersOf(d), true)) audit.push(entry("sharing_group.member_added", r.id, { org_id: m.org_id, extend: m.extend }));
+    }
+    for (const [uuid, d] of byUuid) {
+      if (resolved.has(uuid)) continue;
+      if (!sync) {
+        resolved.set(uuid, null);
+        continue;
+      }
+      const ownerId = d.owner ? await opts.organisation(d.owner) : p.orgId;
+      if (ownerId === null) {
+        resolved.set(uuid, null);
+        continue;
+      }
+      const created = await repo.insertFromCopy(d, ownerId);
+      const id = created?.id ?? (await repo.idOf(uuid));
+      resolved.set(uuid, id);
+      if (!created) continue;
+      const members = new Map<number, boolean>([[ownerId, true]]);
+      for (const [orgId, extend] of await membersOf(d)) if (!members.has(orgId)) members.set(orgId, extend);
+      await repo.putMembers(created.id, members, false);
+      audit.push(entry("sharing_group.created", created.id, { name: created.name, uuid, members: [...members.keys()] }));
+    }
+    await this.audit.recordAll(p, audit, sql);
+    return resolved;
   }
 
   private async visible(tx: Prisma.TransactionClient, p: Principal, id: number) {
