@@ -7,12 +7,13 @@
 import crypto from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseLucene } from "../../src/search/lucene/parse.ts";
+import { mappingsFor } from "../../src/search/opensearch/mappings.ts";
 import { reindexStaleAccess } from "../../src/indexing/stale-access.ts";
 import { SearchService } from "../../src/modules/search/index.ts";
 import type { IndexName, SearchAccess } from "../../src/search/search-index.ts";
 import { startTestApp, type TestApp } from "../support/app.ts";
 import { createOrganisation, createUser, loginAdmin, type TestUser } from "../support/fixtures.ts";
-import { SEARCH_BACKENDS } from "../support/search-backends.ts";
+import { OPENSEARCH, SEARCH_BACKENDS } from "../support/search-backends.ts";
 import { settled } from "../support/settled.ts";
 
 const EVENT = crypto.randomUUID();
@@ -22,11 +23,12 @@ const tag = crypto.randomBytes(3).toString("hex");
 const MISP_SCOPES = ["events:read", "attributes:read", "users:me", "user_settings:read"];
 const valueOf = (uuid: string) => `${uuid.slice(0, 8)}-${tag}.example`;
 
-describe.each(SEARCH_BACKENDS)("stale access on $name", ({ env }) => {
+describe.each(SEARCH_BACKENDS)("stale access on $name", ({ name, env }) => {
   let app: TestApp;
   let a: TestUser;
   let b: TestUser;
   let aKey: string;
+  let backendEnv: Record<string, string>;
 
   const ids = async (index: IndexName, access: SearchAccess) => {
     const res = await app.booted.ctx.search.search({
@@ -46,7 +48,8 @@ describe.each(SEARCH_BACKENDS)("stale access on $name", ({ env }) => {
   };
 
   beforeAll(async () => {
-    app = await startTestApp("stale-access", { ROLE: "all", ...env() });
+    backendEnv = env();
+    app = await startTestApp("stale-access", { ROLE: "all", ...backendEnv });
     const admin = await loginAdmin(app);
     a = await createUser(app, admin, [...MISP_SCOPES, "events:create", "attributes:create", "api_keys:create"], await createOrganisation(app, admin));
     aKey = (await app.http.post("/api-keys/", { token: a.token, json: { name: "misp", scopes: MISP_SCOPES } })).body.token as string;
@@ -87,6 +90,15 @@ describe.each(SEARCH_BACKENDS)("stale access on $name", ({ env }) => {
     expect(await reindexStaleAccess(app.booted.ctx.db.pool, app.booted.ctx.search)).toEqual({ "svc-events": 0, "svc-attributes": 0, "svc-correlations": 0 });
   });
 
+  const byField = async (value: string) => {
+    const res = await app.booted.ctx.search.search({
+      index: "svc-attributes", query: parseLucene(`expanded.value:"${value}"`), defaultFields: [], access: { admin: true, orgId: null }, from: 0, size: 10, sort: { field: "@timestamp", order: "desc" }, timeoutMs: 10_000,
+    });
+    return res.hits.map((h) => h.id);
+  };
+  /** As an indexer before expanded.value wrote them. */
+  const withoutValue = (source: Record<string, unknown>) => ({ ...source, expanded: Object.fromEntries(Object.entries(source.expanded as object).filter(([k]) => k !== "value")) });
+
   it("attributes indexed before expanded.value are still found by MISP's value match, and indexed again with it", async () => {
     const ask = (value: string) =>
       app.http.request("POST", "/misp/attributes/restSearch", { authorization: aKey, headers: { accept: "application/json" }, json: { value } });
@@ -95,19 +107,11 @@ describe.each(SEARCH_BACKENDS)("stale access on $name", ({ env }) => {
       expect(res.status, res.text).toBe(200);
       return (res.body.response.Attribute as { uuid: string }[]).map((x) => x.uuid).sort();
     };
-    const byField = async (value: string) => {
-      const res = await app.booted.ctx.search.search({
-        index: "svc-attributes", query: parseLucene(`expanded.value:"${value}"`), defaultFields: [], access: { admin: true, orgId: null }, from: 0, size: 10, sort: { field: "@timestamp", order: "desc" }, timeoutMs: 10_000,
-      });
-      return res.hits.map((h) => h.id);
-    };
     const value = valueOf(OWN_ONLY);
     expect(await byField(value)).toEqual([OWN_ONLY]);
     expect(await new SearchService(app.booted.ctx).hasStaleDocuments("attributes", { wait: true })).toBe(false);
 
-    // As an indexer before expanded.value wrote them.
-    const older = (source: Record<string, unknown>) => ({ ...source, expanded: Object.fromEntries(Object.entries(source.expanded as object).filter(([k]) => k !== "value")) });
-    expect(await strip("svc-attributes", older)).toBe(2);
+    expect(await strip("svc-attributes", withoutValue)).toBe(2);
     expect(await byField(value)).toEqual([]);
     expect(await new SearchService(app.booted.ctx).hasStaleDocuments("attributes", { wait: true })).toBe(true);
     // Found all the same, in capitals too, by the older form of the match, until the worker writes them again.
@@ -120,5 +124,34 @@ describe.each(SEARCH_BACKENDS)("stale access on $name", ({ env }) => {
     expect(await byField(value)).toEqual([OWN_ONLY]);
     expect(await new SearchService(app.booted.ctx).hasStaleDocuments("attributes", { wait: true })).toBe(false);
     expect(await found(value.toUpperCase())).toEqual([OWN_ONLY]);
+  });
+
+  it.runIf(name === "opensearch")("an OpenSearch index created before expanded.value gains the field at start, and its documents are indexed again with it", async () => {
+    const index = `${backendEnv.OPENSEARCH_INDEX_PREFIX}svc-attributes`;
+    const os = (method: string, path: string, body?: unknown) =>
+      fetch(new URL(path, OPENSEARCH), { method, headers: { "content-type": "application/json" }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+    const stored = await app.booted.ctx.search.search({
+      index: "svc-attributes", query: parseLucene(""), defaultFields: [], access: { admin: true, orgId: null }, from: 0, size: 100, sort: { field: "@timestamp", order: "desc" }, timeoutMs: 10_000,
+    });
+    expect(stored.hits).toHaveLength(2);
+    // The index as a version before the field created it, holding the documents that version wrote.
+    const older = mappingsFor("svc-attributes") as { properties: { expanded: { properties: Record<string, unknown> } } };
+    delete older.properties.expanded.properties.value;
+    expect((await os("DELETE", `/${index}`)).status).toBe(200);
+    expect((await os("PUT", `/${index}`, { mappings: older })).status).toBe(200);
+    await app.booted.ctx.search.bulkIndex("svc-attributes", stored.hits.map((h) => ({ id: h.id, source: withoutValue(h.source) })));
+    await app.booted.ctx.search.refresh("svc-attributes");
+    const value = valueOf(SHARED);
+    expect(await byField(value)).toEqual([]);
+
+    // What a start does: the mapping gains the field; the worker's pass writes the documents again.
+    await app.booted.ctx.search.ensureIndices();
+    const mapping = (await (await os("GET", `/${index}/_mapping`)).json()) as Record<string, { mappings: typeof older }>;
+    expect(mapping[index]!.mappings.properties.expanded.properties.value).toEqual({ type: "keyword", ignore_above: 8191 });
+    expect(await new SearchService(app.booted.ctx).hasStaleDocuments("attributes", { wait: true })).toBe(true);
+    expect((await reindexStaleAccess(app.booted.ctx.db.pool, app.booted.ctx.search))["svc-attributes"]).toBe(2);
+    await app.booted.ctx.search.refresh();
+    expect(await byField(value)).toEqual([SHARED]);
+    expect(await new SearchService(app.booted.ctx).hasStaleDocuments("attributes", { wait: true })).toBe(false);
   });
 });
