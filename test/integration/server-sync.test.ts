@@ -259,6 +259,43 @@ describe("pull", { timeout: 120_000 }, () => {
     expect((await call(a.app, "POST", `/servers/${serverId}/events/${uuid()}/pull`, a.admin.token)).status).toBe(404);
   });
 
+  it("adds the puller's organisation to a pulled sharing group that does not list it, as MISP's pull (captureSG with a server); again when a newer copy comes", async () => {
+    // On B the group lists B's organisation standing for Alpha, not A's pulling organisation: MISP's pull adds that one here.
+    const [standIn] = (await b.app.booted.ctx.db.pool.query("SELECT id FROM organisations WHERE name = $1", [b.syncOrgName])).rows;
+    const sg = await call(b.app, "POST", "/sharing_groups/", b.admin.token, { name: `bravo-and-alpha-${uuid().slice(0, 8)}`, roaming: true, sharing_group_orgs: [{ org_id: standIn.id }] });
+    expect(sg.status, sg.text).toBe(201);
+    const id = uuid();
+    const grouped = (timestamp: number) => importEvent(b, { uuid: id, info: "shared with a group", distribution: 4, timestamp, extra: { SharingGroup: { uuid: sg.body.uuid, name: sg.body.name } } });
+    await grouped(now() - 5);
+    const pulled = await call(a.app, "POST", `/servers/${serverId}/events/${id}/pull`, a.admin.token);
+    expect(pulled.body, pulled.text).toMatchObject({ events_created: 1, rejected: 0 });
+    const groupHere = async () => {
+      const list = await call(a.app, "GET", "/sharing_groups/?limit=1000", a.admin.token);
+      return list.body.find((g: { uuid: string }) => g.uuid === sg.body.uuid) as { id: number; sharing_group_orgs: { org_id: number; extend: boolean }[] };
+    };
+    const here = await groupHere();
+    expect(here.sharing_group_orgs).toContainEqual(expect.objectContaining({ org_id: pullOrg, extend: false }));
+    expect((await getEvent(a, id)).body).toMatchObject({ distribution: 4, sharing_group_id: here.id });
+    // A member now: the pulling organisation's users see the group.
+    const reader = await createUser(a.app, a.admin, ["sharing_groups:read"], pullOrg);
+    expect((await call(a.app, "GET", `/sharing_groups/${here.id}`, reader.token)).status).toBe(200);
+    const [created] = (await a.app.booted.ctx.db.pool.query("SELECT metadata FROM audit_logs WHERE action = 'sharing_group.created' AND resource_id = $1", [here.id])).rows;
+    expect(created.metadata).toMatchObject({ uuid: sg.body.uuid, via: "import" });
+
+    // Removed here, then a newer copy of the group with a newer event: the pull adds it again, not extending.
+    expect((await call(a.app, "DELETE", `/sharing_groups/${here.id}/organisations/${pullOrg}`, a.admin.token)).status).toBe(204);
+    expect((await groupHere()).sharing_group_orgs.map((m) => m.org_id)).not.toContain(pullOrg);
+    // MISP's modified has whole seconds: a change within the second of the copy pulled is no newer copy.
+    await new Promise((r) => setTimeout(r, 1100));
+    expect((await call(b.app, "PATCH", `/sharing_groups/${sg.body.id}`, b.admin.token, { description: "changed on Bravo" })).status).toBe(200);
+    await grouped(now() + 5);
+    const again = await call(a.app, "POST", `/servers/${serverId}/events/${id}/pull`, a.admin.token);
+    expect(again.body, again.text).toMatchObject({ events_updated: 1, rejected: 0 });
+    const updated = await groupHere();
+    expect(updated).toMatchObject({ description: "changed on Bravo" });
+    expect(updated.sharing_group_orgs).toContainEqual(expect.objectContaining({ org_id: pullOrg, extend: false }));
+  });
+
   it("pulls the other way: B from A", async () => {
     const id = uuid();
     await importEvent(a, { uuid: id, info: "from Alpha", distribution: 2 });
@@ -359,9 +396,10 @@ describe("push of a sharing group", { timeout: 120_000 }, () => {
     expect(me.status, me.text).toBe(200);
     const remoteOrgUuid = String(me.body.Organisation?.uuid ?? me.body.User?.Organisation?.uuid);
     expect(remoteOrgUuid).toMatch(/^[0-9a-f-]{36}$/);
-    // The remote organisation known here by its uuid, as a pull would have created it.
-    const org = await call(a.app, "POST", "/organisations/", a.admin.token, { name: `remote-${uuid().slice(0, 8)}`, uuid: remoteOrgUuid });
-    expect(org.status, org.text).toBe(201);
+    // The remote organisation known here by its uuid, as a pull would have created it (the pull of a sharing group above did).
+    const [known] = (await a.app.booted.ctx.db.pool.query("SELECT id FROM organisations WHERE uuid = $1", [remoteOrgUuid])).rows;
+    const org = known ? { body: known } : await call(a.app, "POST", "/organisations/", a.admin.token, { name: `remote-${uuid().slice(0, 8)}`, uuid: remoteOrgUuid });
+    expect(org.body.id).toEqual(expect.any(Number));
     const sg = await call(a.app, "POST", "/sharing_groups/", a.admin.token, { name: `with-remote-${uuid().slice(0, 8)}` });
     expect(sg.status, sg.text).toBe(201);
     expect(sg.body.roaming).toBe(false);

@@ -28,6 +28,8 @@ export interface WriteOptions {
   matcher: WarninglistMatcher;
   /** Captures the groups the draft's SharingGroup blocks name (who uses, updates and creates one is its rule). */
   sharingGroups: Pick<SharingGroupsService, "captureImported">;
+  /** The draft comes from a server pull (MISP's captureSG with a server: the puller's organisation joins its groups). */
+  pulled?: boolean;
 }
 
 /**
@@ -123,7 +125,7 @@ async function placeInSharingGroups(client: pg.PoolClient, actor: Principal, dra
   const items: { sharingGroup: SharingGroupDraft | null; sharingGroupId: number | null }[] = [draft, ...draft.objects, ...attributes, ...(draft.reports ?? [])];
   const blocks = items.flatMap((i) => (i.sharingGroup ? [i.sharingGroup] : []));
   if (blocks.length === 0) return;
-  const ids = await opts.sharingGroups.captureImported(actor, blocks, { organisation: (o) => resolveOrganisation(client, o.uuid, o.name, actor) }, client);
+  const ids = await opts.sharingGroups.captureImported(actor, blocks, { organisation: (o) => resolveOrganisation(client, o.uuid, o.name, actor), pulled: opts.pulled ?? false }, client);
   for (const item of items) if (item.sharingGroup) item.sharingGroupId = ids.get(item.sharingGroup.uuid) ?? null;
 }
 

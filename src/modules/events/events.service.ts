@@ -242,8 +242,8 @@ export class EventsService {
     return { result, skipped, event: await this.get(p, draft.uuid) };
   }
 
-  /** Stores a validated draft (import, feeds) in one transaction as the given caller. */
-  async write(p: Principal, draft: EventDraft): Promise<WriteResult> {
+  /** Stores a validated draft (import, feeds, `pulled`: a server pull) in one transaction as the given caller. */
+  async write(p: Principal, draft: EventDraft, opts: { pulled?: boolean } = {}): Promise<WriteResult> {
     if (p.orgId === null) throw errors.forbidden("Only users of an organisation can own events");
     const matcher = await this.ctx.warninglists.matcher();
     return withTransaction(this.ctx.db.pool, (client) =>
@@ -251,6 +251,7 @@ export class EventsService {
         ownerOrgId: p.orgId!,
         matcher,
         sharingGroups: this.sharingGroups,
+        pulled: opts.pulled ?? false,
         assertCanUpdate: (orgId) => {
           if (!canWriteEvent(p, { orgId })) throw errors.forbidden("The event belongs to another organisation");
         },

@@ -11,7 +11,8 @@ import { forRemote, indexEntry, pulledEvent, pullTakes, pushTakes, type IndexEnt
  * take and is newer than the cursor, oldest change first, fetches each event (events/view) and
  * writes it through the events import, distributions downgraded as MISP does unless the server is
  * internal (sync-rules.ts pulledEvent; the MISP JSON import's path: indexing, correlation and
- * notifications follow as for any import; sharing groups matched or created as it does), then moves
+ * notifications follow as for any import; sharing groups matched or created as it does, the
+ * puller's organisation added to those that do not list it, as MISP's pull), then moves
  * the cursor to that event's timestamp. A network failure stops the run with the cursor at the last
  * committed event, so the next attempt resumes there; an event the import refuses is counted and
  * skipped. A push sends the organisation's events the pusher reads, as forRemote allows, to the
@@ -121,7 +122,8 @@ export async function pullEvent(x: SyncContext, uuid: string, counts: PullCounts
   try {
     const { draft, skipped } = parseMispEvent(pulledEvent(doc, x.server.internal), { skipInvalidAttributes: true });
     if (draft.uuid !== uuid) throw new Error(`the remote answered event ${draft.uuid}`);
-    const r = await x.events.write(x.principal, draft);
+    // pulled: a sharing group of the event that does not list the puller's organisation gets it, as MISP's captureSG with a server.
+    const r = await x.events.write(x.principal, draft, { pulled: true });
     if (r.created) counts.events_created++;
     else if (r.changed) counts.events_updated++;
     else counts.events_unchanged++;

@@ -22,6 +22,12 @@ import { SharingGroupsRepository } from "./sharing-groups.repository.ts";
 export interface CaptureOptions {
   /** The local id of a copy's organisation, found or created by uuid (the import's rule). */
   organisation(org: OrgDraft): Promise<number>;
+  /**
+   * A server pull: as MISP's captureSG with a server, a group created or updated from the copy that
+   * does not list the puller's organisation gets it as a member (extend off). The remote let the
+   * pull read the data, so this organisation was in the exchange (SharingGroup::captureCreatorOrg).
+   */
+  pulled?: boolean;
 }
 
 /** What a caller asks a sharing-group row to hold: GraphQL passes @pothos/plugin-prisma's query. */
@@ -182,7 +188,8 @@ export class SharingGroupsService {
    *   the owner kept). MISP's code also names the owner, but its test reads a key that is never set:
    *   an owner importing without sync changes nothing, as in MISP;
    * - an unknown group is created only for an importer who syncs, with its owner and members found or
-   *   created by `organisation`.
+   *   created by `organisation`;
+   * - on a pull, see CaptureOptions.pulled.
    * Each group created or changed is audited as the REST changes are (sharing_group.created,
    * .updated, .member_added), with `via: "import"`.
    */
@@ -201,6 +208,11 @@ export class SharingGroupsService {
       for (const m of d.members) members.set(await opts.organisation(m), m.extend);
       return members;
     };
+    // MISP's captureCreatorOrg: the puller's organisation joins a group the copy does not list it in.
+    const withPuller = (members: Map<number, boolean>) => {
+      if (opts.pulled && p.orgId !== null && !members.has(p.orgId)) members.set(p.orgId, false);
+      return members;
+    };
     for (const r of await repo.knownByUuid([...byUuid.keys()], p.orgId)) {
       if (!(admin || sync || r.member)) {
         resolved.set(r.uuid, null);
@@ -212,7 +224,11 @@ export class SharingGroupsService {
       const changes = await repo.updateFromCopy(r.id, d);
       if (changes === null) continue;
       if (Object.keys(changes).length > 0) audit.push(entry("sharing_group.updated", r.id, { changes }));
-      for (const m of await repo.putMembers(r.id, await membersOf(d), true)) audit.push(entry("sharing_group.member_added", r.id, { org_id: m.org_id, extend: m.extend }));
+      const listed = await membersOf(d);
+      const puller = opts.pulled && p.orgId !== null && !listed.has(p.orgId) ? p.orgId : null;
+      // The copy's members with their flags; the puller's organisation added, its flag kept when it is a member already.
+      const changed = [...(await repo.putMembers(r.id, listed, true)), ...(puller === null ? [] : await repo.putMembers(r.id, new Map([[puller, false]]), false))];
+      for (const m of changed) audit.push(entry("sharing_group.member_added", r.id, { org_id: m.org_id, extend: m.extend }));
     }
     for (const [uuid, d] of byUuid) {
       if (resolved.has(uuid)) continue;
@@ -231,7 +247,7 @@ export class SharingGroupsService {
       if (!created) continue;
       const members = new Map<number, boolean>([[ownerId, true]]);
       for (const [orgId, extend] of await membersOf(d)) if (!members.has(orgId)) members.set(orgId, extend);
-      await repo.putMembers(created.id, members, false);
+      await repo.putMembers(created.id, withPuller(members), false);
       audit.push(entry("sharing_group.created", created.id, { name: created.name, uuid, members: [...members.keys()] }));
     }
     await this.audit.recordAll(p, audit, sql);
