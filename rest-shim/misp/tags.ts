@@ -21,14 +21,6 @@ const CANNOT_ALTER = "Cannot alter the tags of this data, only the organisation 
 /** The event or attribute a uuid names (MISP looks for an event first), with its tags; MISP's 404 "Invalid Target." otherwise. */
 type Target = { kind: "Event"; id: string; uuid: string; tags: TagView[] } | { kind: "Attribute"; id: string; uuid: string; tags: TagView[] };
 
-/** The live attributes carrying the tag themselves that the caller may read (the search indices' access rules). */
-async function attributeCount(services: Services, p: Principal, name: string): Promise<number> {
-  if (!hasScope(p, "attributes:read")) return 0;
-  const query = { kind: "term" as const, field: "tags.name.keyword", value: name, wildcard: false as const };
-  const page = await services.search.searchParsed(p, "attributes", query, { page: 1, size: 1, sortBy: "@timestamp", sortOrder: "desc", includeDeleted: false, exactTotal: true });
-  return page.total;
-}
-
 async function findTarget(services: Services, p: Principal | null, uuid: string): Promise<Target> {
   const notFound = (err: unknown) => {
     if (err instanceof AppError && err.code === "not_found") return null;
@@ -141,8 +133,9 @@ const MispTagBodySchema = named("MispTagBody", z.object({ Tag: MispTagSchema }),
 
 export const mispTagRoutes = [
   defineMispRoute({
-    method: "GET", path: "/misp/tags/index", operationId: "mispTagIndex", summary: "MISP tags/index: every tag by name (/searchall:<text> keeps those whose name holds the text), each with the enabled taxonomy its namespace names (Taxonomy, with the tag's expanded form; taxonomies:read) as MISP adds it",
-    scopes: ["tags:read"], status: 200, response: MispTagIndexSchema, query: namedParams({ searchall: z.string().max(255).optional() }),
+    method: "GET", path: "/misp/tags/index", operationId: "mispTagIndex",
+    summary: "MISP tags/index: every tag by name (/searchall:<text> keeps those whose name holds the text), each with the enabled taxonomy its namespace names (Taxonomy, with the tag's expanded form; taxonomies:read) as MISP adds it, and, unless /exclude_statistics:1, count and attribute_count as tags/view counts them",
+    scopes: ["tags:read"], status: 200, response: MispTagIndexSchema, query: namedParams({ searchall: z.string().max(255).optional(), exclude_statistics: mispBool.optional() }),
     misp: { notFound: "Invalid tag" },
     handler: async ({ principal, query, services }) => {
       const filter = query.searchall?.replace(/^%+|%+$/g, "") || undefined;
@@ -154,10 +147,13 @@ export const mispTagRoutes = [
       }
       // The taxonomy is extra context, one lookup for the whole answer: a caller without taxonomies:read still gets the tags.
       const taxonomyOf = hasScope(principal!, "taxonomies:read") ? await services.taxonomies.enabledTaxonomiesOfTags(principal, { names: tags.map((t) => t.name) }) : new Map<string, TagIndexTaxonomy>();
+      // MISP's statistics of the whole answer in one statement, of what the caller may read.
+      const usage = query.exclude_statistics ? null : await services.tags.usage(principal, { ids: tags.map((t) => t.id) });
       return {
         Tag: tags.map((t) => {
           const x = taxonomyOf.get(t.name);
-          return { ...mispTag(t), ...(x ? { Taxonomy: { ...x, id: String(x.id), version: String(x.version) } } : {}) };
+          const used = usage?.get(t.id);
+          return { ...mispTag(t), ...(x ? { Taxonomy: { ...x, id: String(x.id), version: String(x.version) } } : {}), ...(used ? { count: used.events, attribute_count: used.attributes } : {}) };
         }),
       };
     },
@@ -214,7 +210,7 @@ export const mispTagRoutes = [
   }),
   defineMispRoute({
     method: "GET", path: "/misp/tags/view/{tag_id}", operationId: "mispViewTag",
-    summary: "MISP tags/view: one tag by its numeric id, with count (the live events carrying it that the caller may read; 0 without events:read) and attribute_count (the live attributes carrying it themselves that the caller may read; 0 without attributes:read), as MISP counts them",
+    summary: "MISP tags/view: one tag by its numeric id, with count (the live events carrying it that the caller may read; 0 without events:read) and attribute_count (the live attributes carrying it themselves, in live objects and events, that the caller may read; 0 without attributes:read), as MISP counts them",
     scopes: ["tags:read"], params: tagId, status: 200, response: MispTagSchema,
     misp: { notFound: "Invalid Tag" },
     handler: async ({ principal, params, services }) => {
@@ -223,8 +219,8 @@ export const mispTagRoutes = [
         throw err instanceof AppError && err.code === "not_found" ? mispException(405, "Invalid Tag") : err;
       });
       // MISP counts what the caller may read: events carrying the tag, and attributes carrying it themselves.
-      const count = hasScope(principal!, "events:read") ? (await services.events.list(principal, { tags: [t.name], deleted: false }, { page: 1, size: 1 })).total : 0;
-      return { ...mispTag(t), count, attribute_count: await attributeCount(services, principal!, t.name) };
+      const used = (await services.tags.usage(principal, { ids: [t.id] })).get(t.id)!;
+      return { ...mispTag(t), count: used.events, attribute_count: used.attributes };
     },
   }),
   defineMispRoute({

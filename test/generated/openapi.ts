@@ -1754,7 +1754,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** MISP tags/index: every tag by name (/searchall:<text> keeps those whose name holds the text) */
+        /** MISP tags/index: every tag by name (/searchall:<text> keeps those whose name holds the text), each with the enabled taxonomy its namespace names (Taxonomy, with the tag's expanded form; taxonomies:read) as MISP adds it, and, unless /exclude_statistics:1, count and attribute_count as tags/view counts them */
         get: operations["mispTagIndex"];
         put?: never;
         post?: never;
@@ -1805,7 +1805,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** MISP tags/view: one tag by its numeric id, with count (the live events carrying it that the caller may read; 0 without events:read) and attribute_count (the live attributes carrying it themselves that the caller may read; 0 without attributes:read), as MISP counts them */
+        /** MISP tags/view: one tag by its numeric id, with count (the live events carrying it that the caller may read; 0 without events:read) and attribute_count (the live attributes carrying it themselves, in live objects and events, that the caller may read; 0 without attributes:read), as MISP counts them */
         get: operations["mispViewTag"];
         put?: never;
         post?: never;
@@ -10027,6 +10027,7 @@ export interface operations {
     mispTagIndex: {
         parameters: {
             query?: {
+                exclude_statistics?: boolean | 0 | 1 | ("0" | "1" | "true" | "false" | "True" | "False");
                 searchall?: string;
             };
             header?: never;

@@ -1,7 +1,7 @@
 /**
  * MISP API answers that need the worker's indexing or compare with what is stored (issue 26): tags/view
- * counts (count: events carrying the tag, attribute_count: attributes carrying it themselves, of what
- * the caller reads, the latter from the search indices), attributes/add refusing a duplicate as MISP
+ * and tags/index counts (count: events carrying the tag, attribute_count: attributes carrying it
+ * themselves, of what the caller reads), attributes/add refusing a duplicate as MISP
  * does (or updating it with breakOnDuplicate:0), free text whose defanging has spaces in it, and
  * events/view's `deleted` and `extended` as PyMISP's get_event sends them.
  */
@@ -11,7 +11,7 @@ import { startTestApp, type TestApp } from "../support/app.ts";
 import { createOrganisation, createUser, loginAdmin } from "../support/fixtures.ts";
 import { settled } from "../support/settled.ts";
 
-const SCOPES = ["events:read", "events:create", "events:update", "attributes:read", "attributes:create", "attributes:update", "attributes:delete", "events:tag", "attributes:tag", "tags:read", "tags:create", "users:me"];
+const SCOPES = ["events:read", "events:create", "events:update", "events:delete", "attributes:read", "attributes:create", "attributes:update", "attributes:delete", "events:tag", "attributes:tag", "tags:read", "tags:create", "users:me"];
 const DUPLICATE = "A similar attribute already exists for this event.";
 
 let app: TestApp;
@@ -124,6 +124,43 @@ describe("tags/view", () => {
     expect(missing.status).toBe(405);
     expect(missing.body).toMatchObject({ name: "Invalid Tag", message: "Invalid Tag" });
     expect((await misp(key, "GET", "tags/view/abc")).status).toBe(404);
+  });
+});
+
+describe("tags/index statistics", () => {
+  it("gives each tag count and attribute_count as tags/view does (what the caller reads, deleted ones left out), none with exclude_statistics", async () => {
+    const e = await addEvent("index counts");
+    const name = `index-counted:${run}`;
+    const tag = await misp(key, "POST", "tags/add", { name });
+    expect(tag.status, tag.text).toBe(200);
+    const added = await misp(key, "POST", `attributes/add/${e.id}`, [{ type: "domain", value: `kept-${run}.example.org` }, { type: "domain", value: `dropped-${run}.example.org` }]);
+    expect(added.status, added.text).toBe(200);
+    const [kept, dropped] = added.body.Attribute as { uuid: string; id: string }[];
+    for (const uuid of [e.uuid, kept.uuid, dropped.uuid]) expect((await misp(key, "POST", "tags/attachTagToObject", { uuid, tag: name })).status).toBe(200);
+    expect((await misp(key, "POST", `attributes/delete/${dropped.id}`)).status).toBe(200);
+    // Another event carrying it, soft-deleted: not counted.
+    const gone = await addEvent("index counts, deleted");
+    expect((await misp(key, "POST", "tags/attachTagToObject", { uuid: gone.uuid, tag: name })).status).toBe(200);
+    expect((await app.http.request("DELETE", `/events/${gone.uuid}`, { authorization: key })).status).toBe(204);
+
+    const row = async (k: string, path = `tags/index/searchall:${encodeURIComponent(name)}`) => {
+      const res = await misp(k, "GET", path);
+      expect(res.status, res.text).toBe(200);
+      return (res.body.Tag as Record<string, unknown>[]).find((t) => t.name === name);
+    };
+    expect(await row(key)).toMatchObject({ id: String(tag.body.Tag.id), count: 1, attribute_count: 1 });
+    expect((await misp(key, "GET", `tags/view/${tag.body.Tag.id}`)).body).toMatchObject({ count: 1, attribute_count: 1 });
+    // The event is its organisation's only: another organisation counts none of it.
+    expect(await row(otherKey)).toMatchObject({ count: 0, attribute_count: 0 });
+    const bare = await row(key, `tags/index/searchall:${encodeURIComponent(name)}/exclude_statistics:1`);
+    expect(bare).toBeDefined();
+    expect(bare).not.toHaveProperty("count");
+    expect(bare).not.toHaveProperty("attribute_count");
+    for (const hostile of ["maybe", "2", "%00"]) {
+      const res = await misp(key, "GET", `tags/index/exclude_statistics:${hostile}`);
+      expect(res.status, `${hostile}: ${res.text}`).toBeGreaterThanOrEqual(400);
+      expect(res.status, `${hostile}: ${res.text}`).toBeLessThan(500);
+    }
   });
 });
 

@@ -1,6 +1,6 @@
 /** The tags area's front door: what the REST shim, GraphQL, MCP, jobs and other areas may use. */
 export { checkTagName } from "./tag-rules.ts";
-export { MAX_TAG_LOOKUP, tagCreateContract, tagListContract, tagName, tagUpdateContract, tagsByNameContract, tagsLikeContract } from "./tags.contracts.ts";
+export { MAX_TAG_LOOKUP, MAX_TAG_USAGE, tagCreateContract, tagListContract, tagName, tagUpdateContract, tagUsageContract, tagsByNameContract, tagsLikeContract } from "./tags.contracts.ts";
 export type { TagCreate, TagFields, TagListQuery } from "./tags.contracts.ts";
 export { TagsService } from "./tags.service.ts";
 export type { TagQuery, TagRecord } from "./tags.service.ts";

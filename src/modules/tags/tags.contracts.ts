@@ -13,6 +13,8 @@ const COLOUR = /^#[0-9a-fA-F]{6}$/;
 const INT32_MAX = 2_147_483_647;
 /** Tags one set-based lookup answers at most. */
 export const MAX_TAG_LOOKUP = 1000;
+/** Tags counted in one answer at most: MISP's tags/index answers the whole catalogue (here up to this many). */
+export const MAX_TAG_USAGE = 100_000;
 
 /** A tag name: trimmed, 1 to 255 characters, no control characters (NUL bytes included). */
 export const tagName = z
@@ -69,6 +71,11 @@ export const tagsByNameContract = z
 /** Tags whose name matches a SQL LIKE pattern (`%`, `_`), case-insensitive, in one statement (MISP's tags/search). */
 export const tagsLikeContract = z
   .object({ patterns: z.array(lookedUp).max(100).describe("LIKE patterns; a backslash is a literal character"), limit: lookupLimit })
+  .strict();
+
+/** The tags whose use is counted (MISP's tags/index statistics): every tag of a catalogue answer. */
+export const tagUsageContract = z
+  .object({ ids: z.array(z.number().int().min(1).max(2_147_483_647)).max(MAX_TAG_USAGE).describe(`Tag ids, at most ${MAX_TAG_USAGE}`) })
   .strict();
 
 export type TagCreate = z.output<typeof tagCreateContract>;

@@ -1,3 +1,5 @@
+import { readableSql } from "../../auth/distribution.ts";
+import type { Principal } from "../../auth/principal.ts";
 import type { Tag } from "../../generated/prisma/client.ts";
 import type { Sql } from "../../platform/db/transaction.ts";
 
@@ -55,5 +57,30 @@ export class TagsRepository {
     if (patterns.length === 0) return [];
     const { rows } = await this.sql.query<TagRow>(`SELECT ${TAG_COLUMNS} FROM tags WHERE lower(name) LIKE ANY($1::text[]) ORDER BY name, id LIMIT $2`, [[...new Set(patterns)], limit]);
     return rows.map(toTag);
+  }
+
+  /**
+   * Per tag, the live events carrying it (`events`) and the live attributes carrying it themselves
+   * (`attributes`; attribute, object and event not deleted) that the reader may read, in one
+   * statement for the whole list; a count not asked is 0. Tags carried by nothing are left out.
+   */
+  async usage(reader: Principal, ids: readonly number[], asked: { events: boolean; attributes: boolean }): Promise<Map<number, { events: number; attributes: number }>> {
+    const out = new Map<number, { events: number; attributes: number }>();
+    if (ids.length === 0 || !(asked.events || asked.attributes)) return out;
+    const params: unknown[] = [[...new Set(ids)], asked.events, asked.attributes];
+    const eventReadable = readableSql(reader, "e", [], params);
+    const attributeReadable = readableSql(reader, "e", ["a.distribution", "o.distribution"], params);
+    const { rows } = await this.sql.query<{ tag_id: number; events: number; attributes: number }>(
+      `SELECT COALESCE(ev.tag_id, at.tag_id) AS tag_id, COALESCE(ev.n, 0)::int AS events, COALESCE(at.n, 0)::int AS attributes
+         FROM (SELECT et.tag_id, count(*) AS n FROM event_tags et JOIN events e ON e.id = et.event_id
+                WHERE $2 AND et.tag_id = ANY($1::int[]) AND NOT e.deleted AND ${eventReadable} GROUP BY et.tag_id) ev
+         FULL JOIN (SELECT att.tag_id, count(*) AS n FROM attribute_tags att JOIN attributes a ON a.id = att.attribute_id
+                      JOIN events e ON e.id = a.event_id LEFT JOIN objects o ON o.id = a.object_id
+                     WHERE $3 AND att.tag_id = ANY($1::int[]) AND NOT a.deleted AND NOT e.deleted AND NOT COALESCE(o.deleted, false) AND ${attributeReadable}
+                     GROUP BY att.tag_id) at ON at.tag_id = ev.tag_id`,
+      params,
+    );
+    for (const r of rows) out.set(r.tag_id, { events: r.events, attributes: r.attributes });
+    return out;
   }
 }
