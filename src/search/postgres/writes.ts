@@ -54,6 +54,15 @@ const storedColumns = (t: string, keys: "body" | "posting_keys" | null = "body")
   COALESCE((${t}.fields -> 'deleted') @> '[false]', false) AS live, NULLIF(${t}.visible_to, '{-1}')::text AS vis,
   ${facetSql(t)} AS facet${keys === "body" ? `, ${t}.body` : keys === "posting_keys" ? `, ${t}.posting_keys AS keys` : ""}`;
 
+/**
+ * `FROM` `columns` of documents `$1` / `$2` (ids) `d`, as `s`: one primary-key lookup per id. As
+ * `id = ANY($2)` the planner, whose estimate of an index's share lags a bulk load, read the whole
+ * index's range of the index name and every heap page of it: 80 ms for 500 ids at 100,000 documents,
+ * growing with the table (the writers' second-slowest statement, bench/README.md "table version 11").
+ */
+const byIds = (columns: string) =>
+  `unnest($2::text[]) AS x(id) CROSS JOIN LATERAL (SELECT ${columns} FROM search_documents d WHERE d.index_name = $1 AND d.id = x.id LIMIT 1) s`;
+
 /** A row of `storedColumns`, its keys still packed. */
 type StoredRow = Omit<StoredDocument, "keys"> & { body: Buffer };
 
@@ -132,10 +141,7 @@ export const packedRow = (row: DocumentRow): PackedRow => ({ ...row, body: pack(
 export async function upsertDocuments(client: pg.PoolClient, index: IndexName, rows: PackedRow[]): Promise<void> {
   const ids = rows.map((r) => r.id);
   await lockDocuments(client, index, ids);
-  const { rows: stored } = await client.query<StoredRow>(
-    `SELECT ${storedColumns("search_documents")} FROM search_documents WHERE index_name = $1 AND id = ANY($2::text[])`,
-    [index, ids],
-  );
+  const { rows: stored } = await client.query<StoredRow>(`SELECT s.* FROM ${byIds(storedColumns("d"))}`, [index, ids]);
   const old = new Map(storedDocuments(stored).map((d) => [d.id, d]));
   const keysById = new Map(rows.map((r) => [r.id, r.postingKeys]));
   // The stored keys are the ones just written: not read back.
@@ -181,8 +187,10 @@ export async function upsertDocuments(client: pg.PoolClient, index: IndexName, r
 
 export async function deleteDocumentsByIds(client: pg.PoolClient, index: IndexName, ids: string[]): Promise<void> {
   await lockDocuments(client, index, ids);
+  // The rows found one primary-key lookup each (`byIds`), deleted by their ctid (writers of these ids wait on their locks).
   const { rows } = await client.query<StoredRow>(
-    `DELETE FROM search_documents WHERE index_name = $1 AND id = ANY($2::text[]) RETURNING ${storedColumns("search_documents")}`,
+    `DELETE FROM search_documents d WHERE d.ctid = ANY (ARRAY(SELECT s.ctid FROM ${byIds("d.ctid")}))
+     RETURNING ${storedColumns("d")}`,
     [index, ids],
   );
   const gone = postingsOf(index, storedDocuments(rows));
