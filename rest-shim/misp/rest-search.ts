@@ -72,13 +72,13 @@ async function stix(services: Services, p: Principal, controller: Controller, hi
  * events/restSearch with filters on attributes only, when its answer is every event they found (no
  * later page, no order by a document field): those events read through the events service (which
  * decides who may read them), live ones, in the events search's order (timestamp, then uuid),
- * without that search. Full events are exported at the same time as the read that orders them (the
- * set is the answer; a soft-deleted one is dropped). Null: the answer is the events search's.
+ * without that search. Full events are exported from the read that orders them (the set is the
+ * answer; a soft-deleted one is dropped). Null: the answer is the events search's.
  */
 async function eventsOfSet(services: Services, p: Principal, run: SearchRun, f: RestSearchFilters): Promise<ReadEvents | null> {
   const set = run.eventSet;
   if (!set || orderOf(f.order, "events").field !== null || (f.limit && (f.page ?? 1) !== 1) || set.length > (f.limit || MAX_REST_SEARCH_RESULTS.events)) return null;
-  const [views, exported] = await Promise.all([services.events.getMany(p, set), f.metadata ? null : services.events.exportMispMany(p, set, { ids: true })]);
+  const { views, exported } = f.metadata ? { views: await services.events.getMany(p, set), exported: null } : await services.events.readMispMany(p, set, { ids: true });
   const sign = run.sortOrder === "asc" ? 1 : -1;
   const live = views.filter((e) => !e.deleted).sort((a, b) => (a.timestamp !== b.timestamp ? sign * (a.timestamp - b.timestamp) : a.uuid < b.uuid ? -1 : a.uuid > b.uuid ? 1 : 0));
   return { views: live, exported };

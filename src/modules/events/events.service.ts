@@ -287,7 +287,13 @@ export class EventsService {
 
   /** The events of these uuids the caller may read in MISP's JSON form, in the order asked (a page of them in one statement per kind of content); the others are left out. */
   async exportMispMany(p: Principal | null, uuids: readonly string[], opts: MispExportOptions = {}): Promise<{ Event: Record<string, unknown> }[]> {
-    return exportMispEvents(this.ctx.db.pool, await this.getMany(p, uuids), p!, { ...opts, instanceUrl: this.ctx.config.PUBLIC_URL });
+    return (await this.readMispMany(p, uuids, opts)).exported;
+  }
+
+  /** `exportMispMany` with the events' views it read (`getMany`'s), for callers that need both without reading the events twice. */
+  async readMispMany(p: Principal | null, uuids: readonly string[], opts: MispExportOptions = {}): Promise<{ views: EventView[]; exported: { Event: Record<string, unknown> }[] }> {
+    const views = await this.getMany(p, uuids);
+    return { views, exported: await exportMispEvents(this.ctx.db.pool, views, p!, { ...opts, instanceUrl: this.ctx.config.PUBLIC_URL }) };
   }
 
   /**
