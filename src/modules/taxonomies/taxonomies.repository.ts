@@ -8,17 +8,9 @@ export interface TagParts {
   value: string | null;
 }
 
-/** The taxonomy, predicate and matching entries of one tag, as MISP's Taxonomy::getTaxonomyForTag finds them. */
-export interface TagTaxonomy {
-  taxonomy: { id: number; namespace: string; description: string; version: number; enabled: boolean; exclusive: boolean; required: boolean; highlighted: boolean };
-  predicate: { id: number; taxonomyId: number; value: string; expanded: string | null; colour: string | null; description: string | null; exclusive: boolean; numericalValue: number | null };
-  /** The predicate's entries whose value is the tag's (case-insensitive); null for a two-part tag, whose predicate MISP answers without entries. */
-  entries: { id: number; predicateId: number; value: string; expanded: string | null; colour: string | null; description: string | null; numericalValue: number | null }[] | null;
-}
-
-interface TagTaxonomyRow {
-  name: string;
-  taxonomy_id: number;
+/** A taxonomy's own fields, as the tag answers carry them. */
+export interface TaxonomyFields {
+  id: number;
   namespace: string;
   description: string;
   version: number;
@@ -26,6 +18,19 @@ interface TagTaxonomyRow {
   exclusive: boolean;
   required: boolean;
   highlighted: boolean;
+}
+
+/** The taxonomy, predicate and matching entries of one tag, as MISP's Taxonomy::getTaxonomyForTag finds them. */
+export interface TagTaxonomy {
+  taxonomy: TaxonomyFields;
+  predicate: { id: number; taxonomyId: number; value: string; expanded: string | null; colour: string | null; description: string | null; exclusive: boolean; numericalValue: number | null };
+  /** The predicate's entries whose value is the tag's (case-insensitive); null for a two-part tag, whose predicate MISP answers without entries. */
+  entries: { id: number; predicateId: number; value: string; expanded: string | null; colour: string | null; description: string | null; numericalValue: number | null }[] | null;
+}
+
+interface TagTaxonomyRow extends Omit<TaxonomyFields, "id"> {
+  name: string;
+  taxonomy_id: number;
   predicate_id: number;
   predicate_value: string;
   predicate_expanded: string | null;
@@ -52,15 +57,7 @@ const toTagTaxonomy = (r: TagTaxonomyRow): TagTaxonomy => ({
 });
 
 /** An enabled taxonomy a tag belongs to, as MISP's tags/index adds it: the taxonomy's fields and the tag's expanded form. */
-export interface TagIndexTaxonomy {
-  id: number;
-  namespace: string;
-  description: string;
-  version: number;
-  enabled: boolean;
-  exclusive: boolean;
-  required: boolean;
-  highlighted: boolean;
+export interface TagIndexTaxonomy extends TaxonomyFields {
   /** The predicate's (and entry's) expanded names, as MISP's Taxonomy::getTaxonomyTags writes them; the tag's name when it is none of the taxonomy's tags. */
   expanded: string;
 }
