@@ -497,7 +497,11 @@ describe.skipIf(urls.length === 0)("OpenSearchSearchIndex (real node)", () => {
       analyzer: "standard",
       fields: { keyword: { type: "keyword", ignore_above: KEYWORD_IGNORE_ABOVE } },
     });
-    expect(attrMapping.properties.expanded.properties).toEqual({ ip: { type: "ip" }, ip_range: { type: "ip_range" } });
+    expect(attrMapping.properties.expanded.properties).toEqual({
+      ip: { type: "ip" },
+      ip_range: { type: "ip_range" },
+      value: { type: "keyword", ignore_above: KEYWORD_IGNORE_ABOVE },
+    });
     expect(attrMapping.properties["@timestamp"].type).toBe("date");
     expect(attrMapping.properties.tags.properties.name.type).toBe("text");
     const tpl = await idx.client.indices.getIndexTemplate({ name: idx.indexName("svc-attributes") });
