@@ -21,14 +21,9 @@ export async function reindexStaleAccess(sql: Sql, search: SearchIndex): Promise
   await ensureSearchIndices(search);
   const counts = Object.fromEntries(INDEX_NAMES.map((i) => [i, 0])) as Record<IndexName, number>;
   for (const index of INDEX_NAMES) {
-    const stale = parseLucene(STALE_DOCUMENTS[index]);
     let previous = "";
     for (;;) {
-      const { hits } = await search.search({
-        index, query: stale, defaultFields: [], access: { admin: true, orgId: null }, from: 0, size: PAGE,
-        sort: { field: "@timestamp", order: "desc" }, timeoutMs: TIMEOUT_MS, trackTotalHits: PAGE,
-      });
-      const ids = hits.map((h) => h.id);
+      const ids = await staleDocumentIds(search, index, PAGE, TIMEOUT_MS);
       // A page that comes back unchanged was not written (no progress): stop instead of looping.
       if (ids.length === 0 || ids.join() === previous) break;
       previous = ids.join();
@@ -37,6 +32,15 @@ export async function reindexStaleAccess(sql: Sql, search: SearchIndex): Promise
     }
   }
   return counts;
+}
+
+/** The ids of at most `size` stale documents of an index, newest first. */
+export async function staleDocumentIds(search: SearchIndex, index: IndexName, size: number, timeoutMs: number): Promise<string[]> {
+  const { hits } = await search.search({
+    index, query: parseLucene(STALE_DOCUMENTS[index]), defaultFields: [], access: { admin: true, orgId: null }, from: 0, size,
+    sort: { field: "@timestamp", order: "desc" }, timeoutMs, trackTotalHits: size,
+  });
+  return hits.map((h) => h.id);
 }
 
 /** Writes the documents of these ids again from PostgreSQL, and removes those whose rows are gone. */

@@ -2,8 +2,9 @@ import type { AppContext } from "../../app-context.ts";
 import { authorize, hasScope, type Principal } from "../../auth/principal.ts";
 import { canReadInEvent, DISTRIBUTION, searchAccessOf, type EventAccessFields } from "../../auth/distribution.ts";
 import { ownerEventCounts } from "../../indexing/documents.ts";
+import { staleDocumentIds } from "../../indexing/stale-access.ts";
 import { errors } from "../../platform/errors.ts";
-import { AUDIENCE_FIELD, INDEX_FIELDS, STALE_DOCUMENTS, type FieldType } from "../../search/fields.ts";
+import { AUDIENCE_FIELD, INDEX_FIELDS, type FieldType } from "../../search/fields.ts";
 import { LuceneSyntaxError } from "../../search/lucene/errors.ts";
 import { parseLucene } from "../../search/lucene/parse.ts";
 import type { LuceneAst } from "../../search/lucene/ast.ts";
@@ -202,13 +203,9 @@ export class SearchService {
 
   private checkStale(index: IndexName): Promise<void> {
     const check = { at: Date.now(), running: true, done: Promise.resolve() };
-    check.done = this.ctx.search
-      .search({
-        index, query: parseLucene(STALE_DOCUMENTS[index]), defaultFields: [], access: { admin: true, orgId: null },
-        from: 0, size: 1, sort: { field: "@timestamp", order: "desc" }, timeoutMs: STALE_CHECK_TIMEOUT_MS, trackTotalHits: 1,
-      })
-      .then((r) => {
-        if (r.hits.length === 0) this.upToDate.add(index);
+    check.done = staleDocumentIds(this.ctx.search, index, 1, STALE_CHECK_TIMEOUT_MS)
+      .then((ids) => {
+        if (ids.length === 0) this.upToDate.add(index);
       })
       // Unknown: asked again later.
       .catch(() => undefined)
