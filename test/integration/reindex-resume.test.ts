@@ -86,10 +86,18 @@ describe.each(SEARCH_BACKENDS)("reindex resumes after a kill on $name", ({ env }
       return (await holder.query<{ status: string; progress: { written: number } | null }>("SELECT status, progress FROM task_runs WHERE id = $1 FOR UPDATE", [id])).rows[0]!;
     };
     try {
+      // A released row lock is not handed to the waiting save in turn: the next hold could take it
+      // first, so each release waits until the save went through before holding again.
+      const savedPast = (written: number) =>
+        eventually(async () => {
+          const { rows } = await pool.query<{ written: number | null }>("SELECT (progress->>'written')::int AS written FROM task_runs WHERE id = $1", [id]);
+          return (rows[0]?.written ?? 0) > written ? true : null;
+        }, `the rebuild saving its progress past ${written} (output: ${out})`, 60_000, 5);
       let held = await hold();
       await waitingSave();
       for (let page = 0; page < 5; page++) {
         await holder.query("ROLLBACK");
+        await savedPast(held.progress?.written ?? 0);
         held = await hold();
         await waitingSave();
       }
