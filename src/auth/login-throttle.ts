@@ -64,6 +64,14 @@ interface Key {
   resetBySuccess: boolean;
 }
 
+/**
+ * An attempt's rows ($1), locked in key order before any of them is changed. Every statement that
+ * changes several keys takes them in this order (the insert too), or parallel attempts on one
+ * account and address deadlock: a scan meets the rows in the order of their latest versions.
+ */
+const LOCKED_IN_KEY_ORDER =
+  "locked AS MATERIALIZED (SELECT key, locked_until, throttle_audited FROM login_throttles WHERE key = ANY($1::text[]) ORDER BY key FOR UPDATE)";
+
 /** Counted as failed after the free failures and the window, unless nothing happened for a window. */
 const STALE = "GREATEST(t.updated_at, COALESCE(t.locked_until, t.updated_at)) < now() - make_interval(secs => $3)";
 
@@ -89,7 +97,7 @@ export class LoginAttempt {
     // up (counting those in flight as failures): after a lockout exactly one attempt goes through.
     const { rows } = await this.pool.query<{ key: string }>(
       `INSERT INTO login_throttles AS t (key, free_failures, pending, updated_at)
-       SELECT key, free, 1, now() FROM unnest($1::text[], $2::int[]) AS x(key, free)
+       SELECT key, free, 1, now() FROM unnest($1::text[], $2::int[]) AS x(key, free) ORDER BY key
        ON CONFLICT (key) DO UPDATE SET
          free_failures = excluded.free_failures,
          failures = CASE WHEN ${STALE} THEN 0 ELSE t.failures END,
@@ -105,14 +113,15 @@ export class LoginAttempt {
     this.settled = true;
     const counted = rows.map((r) => r.key);
     const refusal = await this.pool.query<{ retry_after: number | null; first: number }>(
-      `WITH released AS (
-         UPDATE login_throttles SET pending = GREATEST(pending - 1, 0) WHERE key = ANY($2::text[])
-       ), first AS (
-         UPDATE login_throttles SET throttle_audited = true
-          WHERE key = ANY($1::text[]) AND locked_until > now() AND NOT throttle_audited RETURNING key
+      `WITH ${LOCKED_IN_KEY_ORDER}, updated AS (
+         UPDATE login_throttles t SET
+           pending = CASE WHEN t.key = ANY($2::text[]) THEN GREATEST(t.pending - 1, 0) ELSE t.pending END,
+           throttle_audited = t.throttle_audited OR COALESCE(t.locked_until > now(), false)
+         FROM locked l WHERE t.key = l.key
        )
-       SELECT ceil(extract(epoch FROM (SELECT max(locked_until) FROM login_throttles WHERE key = ANY($1::text[])) - now()))::int AS retry_after,
-              (SELECT count(*)::int FROM first) AS first`,
+       SELECT ceil(extract(epoch FROM max(locked_until) - now()))::int AS retry_after,
+              (count(*) FILTER (WHERE locked_until > now() AND NOT throttle_audited))::int AS first
+         FROM locked`,
       [names, counted],
     );
     const retryAfter = Math.max(1, refusal.rows[0].retry_after ?? 1);
@@ -135,15 +144,16 @@ export class LoginAttempt {
     this.settled = true;
     if (this.keys.length) {
       await this.pool.query(
-        `UPDATE login_throttles SET
-           pending = GREATEST(pending - 1, 0),
-           failures = failures + 1,
-           locked_until = CASE WHEN failures + 1 >= free_failures
-             THEN GREATEST(locked_until, now() + make_interval(secs => LEAST($3::float8, $2::float8 * power(2, LEAST(failures + 1 - free_failures, 30)))))
-             ELSE locked_until END,
-           throttle_audited = throttle_audited AND failures + 1 < free_failures,
+        `WITH ${LOCKED_IN_KEY_ORDER}
+         UPDATE login_throttles t SET
+           pending = GREATEST(t.pending - 1, 0),
+           failures = t.failures + 1,
+           locked_until = CASE WHEN t.failures + 1 >= t.free_failures
+             THEN GREATEST(t.locked_until, now() + make_interval(secs => LEAST($3::float8, $2::float8 * power(2, LEAST(t.failures + 1 - t.free_failures, 30)))))
+             ELSE t.locked_until END,
+           throttle_audited = t.throttle_audited AND t.failures + 1 < t.free_failures,
            updated_at = now()
-         WHERE key = ANY($1::text[])`,
+         FROM locked l WHERE t.key = l.key`,
         [this.keys.map((k) => k.key), this.settings.login_lockout_base_seconds, this.settings.login_lockout_max_seconds],
       );
     }
@@ -160,18 +170,17 @@ export class LoginAttempt {
     if (this.settled) return;
     this.settled = true;
     const reset = this.keys.filter((k) => k.resetBySuccess).map((k) => k.key);
-    const released = this.keys.filter((k) => !k.resetBySuccess).map((k) => k.key);
     await this.pool.query(
-      `WITH reset AS (
-         DELETE FROM login_throttles WHERE key = ANY($1::text[])
+      `WITH ${LOCKED_IN_KEY_ORDER}, reset AS (
+         DELETE FROM login_throttles t USING locked l WHERE t.key = l.key AND t.key = ANY($2::text[])
        ), known AS (
          INSERT INTO login_known_addresses AS k (user_id, address, last_success_at)
          SELECT $3::int, $4::text, now() WHERE $4::text IS NOT NULL
          ON CONFLICT (user_id, address) DO UPDATE SET last_success_at = now()
           WHERE k.last_success_at < now() - interval '1 hour'
        )
-       UPDATE login_throttles SET pending = GREATEST(pending - 1, 0) WHERE key = ANY($2::text[])`,
-      [reset, released, userId, this.knownAddress],
+       UPDATE login_throttles t SET pending = GREATEST(t.pending - 1, 0) FROM locked l WHERE t.key = l.key AND NOT t.key = ANY($2::text[])`,
+      [this.keys.map((k) => k.key), reset, userId, this.knownAddress],
     );
   }
 }

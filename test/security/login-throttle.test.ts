@@ -109,14 +109,29 @@ describe("per account", () => {
     expect(third).toBeLessThanOrEqual(6);
   }, 30_000);
 
-  it("checks at most the free attempts of a burst of parallel requests", async () => {
-    const user = await createUser(app, admin, 3);
-    const results = await Promise.all(Array.from({ length: 40 }, () => loginFrom(app.url, "127.0.0.13", user.email, "wrong")));
-    const checked = results.filter((r) => r.status === 401).length;
-    expect(checked).toBeGreaterThan(0);
-    expect(checked).toBeLessThanOrEqual(5);
-    expect(results.filter((r) => r.status === 429).length).toBe(40 - checked);
-  });
+  // Parallel attempts take the account's and the address's rows at once; one burst deadlocked the
+  // database about one time in twenty, so several run, each on its own account and address.
+  it("checks at most the free attempts of a burst of parallel requests, and answers each 401 or 429", async () => {
+    for (let burst = 0; burst < 12; burst++) {
+      const user = await createUser(app, admin, 3);
+      const results = await Promise.all(Array.from({ length: 40 }, () => loginFrom(app.url, `127.0.13.${burst + 1}`, user.email, "wrong")));
+      expect(results.map((r) => r.status).filter((s) => s !== 401 && s !== 429)).toEqual([]);
+      const checked = results.filter((r) => r.status === 401).length;
+      expect(checked).toBeGreaterThan(0);
+      expect(checked).toBeLessThanOrEqual(5);
+    }
+  }, 30_000);
+
+  it("a burst mixing the right password with wrong ones: each answer 200, 401 or 429", async () => {
+    for (let burst = 0; burst < 6; burst++) {
+      const user = await createUser(app, admin, 3);
+      const from = `127.0.14.${burst + 1}`;
+      const results = await Promise.all(
+        Array.from({ length: 30 }, (_, i) => loginFrom(app.url, from, user.email, i % 3 === 0 ? user.password : "wrong")),
+      );
+      expect(results.map((r) => r.status).filter((s) => s !== 200 && s !== 401 && s !== 429)).toEqual([]);
+    }
+  }, 30_000);
 
   it("resets the account's counter on a success", async () => {
     const user = await createUser(app, admin, 3);
