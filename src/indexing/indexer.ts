@@ -4,6 +4,7 @@ import { attributeUuidsOfEvents, attributeUuidsOfObjects, correlationDocumentId,
 import { ensureSearchIndices } from "./prepare.ts";
 import { CORRELATION_CREATED, CORRELATION_DELETED, isCorrelationChange } from "../modules/correlations/index.ts";
 import { isEventTrashChange } from "../modules/changes/index.ts";
+import { pipelined } from "../platform/pipeline.ts";
 
 const BATCH = 2000;
 
@@ -163,24 +164,14 @@ async function syncDocuments(
   const goneAll: string[] = [];
   const batches: string[][] = [];
   for (let i = 0; i < uuids.length; i += BATCH) batches.push(uuids.slice(i, i + BATCH));
-  const loadAhead = (i: number) => {
-    if (i >= batches.length) return null;
-    const loading = load(batches[i]);
-    // Awaited below; a write that fails first leaves it unawaited, which must not end the process.
-    loading.catch(() => undefined);
-    return loading;
-  };
-  let loading = loadAhead(0);
-  for (let i = 0; i < batches.length; i++) {
-    const docs = await loading!;
-    loading = loadAhead(i + 1);
+  await pipelined(batches, load, async (docs, batch) => {
     const found = new Set(docs.map((d) => d.id));
-    const gone = batches[i].filter((u) => !found.has(u));
+    const gone = batch.filter((u) => !found.has(u));
     if (docs.length) await search.bulkIndex(index, docs);
     if (gone.length) await search.deleteByIds(index, gone);
     counts.indexed += docs.length;
     counts.deleted += gone.length;
     goneAll.push(...gone);
-  }
+  });
   return goneAll;
 }

@@ -5,6 +5,7 @@ import type { Readable } from "node:stream";
 import type { Principal } from "../../../auth/principal.ts";
 import type { AppContext } from "../../../app-context.ts";
 import { AppError } from "../../../platform/errors.ts";
+import { pipelined } from "../../../platform/pipeline.ts";
 import { StorageNotFoundError } from "../../../platform/storage/storage.ts";
 import type { EventDraft, EventsService } from "../../events/index.ts";
 import { parseMispEvent } from "../../events/index.ts";
@@ -196,17 +197,7 @@ async function ingestMisp(
   // The next event is read and parsed while the current one is written: the write waits on
   // PostgreSQL, the parse on this process's CPU. Writes stay one at a time, in manifest order.
   const entries = Object.entries(manifest as Record<string, unknown>);
-  const prepare = (i: number) => {
-    if (i >= entries.length) return null;
-    const p = prepareEvent(x, feed, source, entries[i], timings);
-    // Awaited in turn; one left behind by a failed run must not end the process.
-    p.catch(() => undefined);
-    return p;
-  };
-  let next = prepare(0);
-  for (let i = 0; i < entries.length; i++) {
-    const prepared = await next!;
-    next = prepare(i + 1);
+  await pipelined(entries, (entry) => prepareEvent(x, feed, source, entry, timings), async (prepared) => {
     counts.rows++;
     const { where } = prepared;
     if ("rejected" in prepared) reject(where, prepared.rejected);
@@ -225,7 +216,7 @@ async function ingestMisp(
       }
     }
     if (counts.rows % 50 === 0) await x.progress(counts);
-  }
+  });
 }
 
 type PreparedEvent = { where: string } & ({ rejected: string } | { unchanged: true } | ReturnType<typeof parseMispEvent>);
