@@ -26,6 +26,8 @@ interface Recipient {
  * announcements commit together. Returns the number of rows created.
  */
 export async function notifyChangeRange(pool: pg.Pool, pubsub: PgPubSub, firstId: number, lastId: number, mail?: { publicUrl: string }): Promise<number> {
+  // Most ranges (a feed, an import) arrive while nobody follows anything: then no record is read.
+  if (!(await anyoneFollows(pool))) return 0;
   const { rows } = await pool.query<ChangeRecord>(
     "SELECT id::int, kind, entity_type, entity_uuid::text, event_uuid::text, payload FROM change_records WHERE id BETWEEN $1 AND $2 ORDER BY id",
     [firstId, lastId],
@@ -234,6 +236,16 @@ async function loadItems(pool: pg.Pool, rows: ChangeRecord[], base: Context): Pr
     ),
     objects: new Map(objs.rows.map((o) => [o.uuid, { name: o.name, eventUuid: o.event_uuid, level: { distribution: o.distribution, sharingGroupId: o.sharing_group_id } }])),
   };
+}
+
+/** Whether any follow list of any user holds a uuid (the settings are one small row per user). */
+async function anyoneFollows(pool: pg.Pool): Promise<boolean> {
+  const { rows } = await pool.query<{ any: boolean }>(
+    `SELECT EXISTS (
+       SELECT 1 FROM user_settings s, jsonb_each(CASE WHEN jsonb_typeof(s.value->'follow') = 'object' THEN s.value->'follow' END) AS f(list, uuids)
+        WHERE s.namespace = 'notifications' AND jsonb_typeof(f.uuids) = 'array' AND jsonb_array_length(f.uuids) > 0) AS any`,
+  );
+  return rows[0].any;
 }
 
 /** `<list>:<uuid>` → the users whose follow list holds it (GIN indexes per list). */
