@@ -11,7 +11,7 @@
 -- without the single-posting keys the dictionary inlines) and times each read shape the search
 -- statements need against the same read of today's rows, three times each, interleaved:
 -- the newest 10,001 live postings of the match-all key, their count, and a probe by (key, ts, doc)
--- per row of a 17,000-posting driver. Last, a batch's writes (the postings of the 500 newest documents):
+-- per row of a 17,000-posting driver (also with the doc arrays in the blocks index, and as a hash). Last, a batch's writes (the postings of the 500 newest documents):
 -- inserted as rows, and merged into the blocks that cover them.
 \set ON_ERROR_STOP on
 \pset footer off
@@ -74,6 +74,21 @@ SELECT count(*) FROM search_postings p WHERE p.key = :driver AND :blockprobe;
 SELECT count(*) FROM search_postings p WHERE p.key = :driver AND :rowprobe;
 SELECT count(*) FROM search_postings p WHERE p.key = :driver AND :blockprobe;
 \timing off
+\echo '== the same with the blocks index INCLUDE (doc): probes index-only (x3, rows first); then as one hash of the probe key''s documents (x2)'
+CREATE INDEX proto_blocks_doc_idx ON proto_blocks (key, last_ts DESC, last_ndoc DESC) INCLUDE (doc);
+VACUUM ANALYZE proto_blocks;
+SELECT round(pg_relation_size('proto_blocks_doc_idx') / 1048576.0, 1) AS include_doc_index_mib;
+\timing on
+SELECT count(*) FROM search_postings p WHERE p.key = :driver AND :rowprobe;
+SELECT count(*) FROM search_postings p WHERE p.key = :driver AND :blockprobe;
+SELECT count(*) FROM search_postings p WHERE p.key = :driver AND :rowprobe;
+SELECT count(*) FROM search_postings p WHERE p.key = :driver AND :blockprobe;
+SELECT count(*) FROM search_postings p WHERE p.key = :driver AND :rowprobe;
+SELECT count(*) FROM search_postings p WHERE p.key = :driver AND :blockprobe;
+SELECT count(*) FROM search_postings p WHERE p.key = :driver AND p.doc IN (SELECT u.doc FROM proto_blocks b CROSS JOIN LATERAL unnest(b.doc) u(doc) WHERE b.key = ANY(:probe));
+SELECT count(*) FROM search_postings p WHERE p.key = :driver AND p.doc IN (SELECT u.doc FROM proto_blocks b CROSS JOIN LATERAL unnest(b.doc) u(doc) WHERE b.key = ANY(:probe));
+\timing off
+DROP INDEX proto_blocks_doc_idx;
 
 \echo '== a batch (the 500 newest documents) written: as rows, and merged into the blocks that cover them'
 CREATE TABLE proto_batch AS SELECT * FROM search_postings WHERE doc IN (SELECT doc FROM proto_newest);
