@@ -52,20 +52,26 @@ const EVENT_SELECT = `
 
 /**
  * The attribute documents' rows, from `source` (an SQL row source of `attributes` rows named `a`).
- * The event and object are read by primary key per row whatever the statistics say (OFFSET 0): on
- * tables loaded since their last ANALYZE (a first large feed) joins were planned as hash joins over
- * the whole objects table, once per batch.
+ * Set-based per batch: the batch's rows first, then each distinct event and object once by primary
+ * key (OFFSET 0, whatever the statistics say: on tables loaded since their last ANALYZE joins were
+ * planned as hash joins over the whole objects table, once per batch) and the tags of all of them
+ * in one index scan, joined by hash; a batch of a feed's event reads its event once, not per row.
  */
 const ATTRIBUTE_SELECT = (source: string) => `
+  WITH a AS MATERIALIZED (SELECT a.* FROM ${source}),
+   e AS MATERIALIZED (SELECT e.* FROM (SELECT DISTINCT event_id FROM a) d CROSS JOIN LATERAL (SELECT * FROM events WHERE id = d.event_id OFFSET 0) e),
+   o AS MATERIALIZED (SELECT o.* FROM (SELECT DISTINCT object_id FROM a WHERE object_id IS NOT NULL) d
+                       CROSS JOIN LATERAL (SELECT * FROM objects WHERE id = d.object_id OFFSET 0) o),
+   t AS (SELECT x.attribute_id, json_agg(json_build_object('name', t.name, 'colour', t.colour, 'local', x.local,
+                                                         'is_galaxy', t.is_galaxy OR t.name LIKE 'misp-galaxy:%') ORDER BY t.name) AS tags
+           FROM attribute_tags x JOIN tags t ON t.id = x.tag_id WHERE x.attribute_id = ANY(ARRAY(SELECT id FROM a)) GROUP BY x.attribute_id)
   SELECT a.id, a.uuid::text, e.uuid::text AS event_uuid, o.uuid::text AS object_uuid, a.object_relation, a.category,
          a.type, a.value, a.value1, a.value2, a.comment, a.to_ids, a.deleted OR e.deleted OR COALESCE(o.deleted, false) AS deleted, a.disable_correlation, a.timestamp,
          floor(extract(epoch FROM a.first_seen))::bigint AS first_seen, floor(extract(epoch FROM a.last_seen))::bigint AS last_seen,
          a.distribution, a.sharing_group_id, o.distribution AS object_distribution, o.sharing_group_id AS object_sharing_group_id,
          e.distribution AS event_distribution, e.sharing_group_id AS event_sharing_group_id, e.org_id AS event_org_id,
-         e.orgc_id AS event_orgc_id, ${TAGS_OF("attribute_tags", "attribute_id", "a.id")} AS tags, a.warnings
-    FROM ${source}
-    CROSS JOIN LATERAL (SELECT * FROM events WHERE id = a.event_id OFFSET 0) e
-    LEFT JOIN LATERAL (SELECT * FROM objects WHERE id = a.object_id OFFSET 0) o ON true`;
+         e.orgc_id AS event_orgc_id, COALESCE(t.tags, '[]'::json) AS tags, a.warnings
+    FROM a JOIN e ON e.id = a.event_id LEFT JOIN o ON o.id = a.object_id LEFT JOIN t ON t.attribute_id = a.id`;
 
 interface EventRow {
   id: number;
