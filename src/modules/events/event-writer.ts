@@ -82,6 +82,10 @@ export async function writeEventDraft(client: pg.PoolClient, actor: Principal, d
     const chunk = withObject.slice(i, i + CHUNK);
     const changed = await upsertAttributes(client, eventId, chunk, objectIdByUuid, opts.matcher);
     const byUuid = new Map(chunk.map((c) => [c.a.uuid, c]));
+    if (changed.length < chunk.length) {
+      const written = new Set(changed.map((r) => r.uuid));
+      await assertAttributesFree(client, eventId, chunk.map((c) => c.a.uuid).filter((u) => !written.has(u)));
+    }
     const changedDrafts = changed.map((r) => ({ row: r, entry: byUuid.get(r.uuid)! }));
     await replaceAttributeTags(client, changedDrafts.map((c) => ({ id: c.row.id, inserted: c.row.inserted, tags: c.entry.a.tags })), tagIds);
     changes.push(...(await insertSightings(client, eventId, draft.uuid, changedDrafts.map((c) => ({ id: c.row.id, attribute: c.entry.a })), actor, sync)));
@@ -171,18 +175,39 @@ async function updateEvent(client: pg.PoolClient, id: number, d: EventDraft, org
   return id;
 }
 
+/**
+ * Objects, references, and any uuid an event holds. Attributes of other events are found by
+ * `assertAttributesFree` after their upsert, among the rows it left alone: the upsert probes the
+ * uuid index anyway, and a feed's new attributes need no second probe.
+ */
 async function assertUuidsFree(client: pg.PoolClient, eventId: number, d: EventDraft): Promise<void> {
   const attributeUuids = [...d.attributes, ...d.objects.flatMap((o) => o.attributes)].map((a) => a.uuid);
   const objectUuids = d.objects.map((o) => o.uuid);
   const referenceUuids = d.objects.flatMap((o) => o.references.map((r) => r.uuid));
   const { rows } = await client.query<{ uuid: string; kind: string }>(
-    `SELECT uuid::text, 'attribute' AS kind FROM attributes WHERE uuid = ANY($1::uuid[]) AND event_id <> $4
-     UNION ALL SELECT uuid::text, 'object' FROM objects WHERE uuid = ANY($2::uuid[]) AND event_id <> $4
+    `SELECT uuid::text, 'object' AS kind FROM objects WHERE uuid = ANY($2::uuid[]) AND event_id <> $4
      UNION ALL SELECT uuid::text, 'object reference' FROM object_references WHERE uuid = ANY($3::uuid[]) AND event_id <> $4
      UNION ALL SELECT uuid::text, 'event' FROM events WHERE uuid = ANY($1::uuid[] || $2::uuid[] || $3::uuid[])
      LIMIT 20`,
     [attributeUuids, objectUuids, referenceUuids, eventId],
   );
+  throwIfTaken(rows);
+}
+
+/**
+ * Of the attributes an upsert neither inserted nor updated (stored no older, or held by another
+ * event: its `WHERE` skips both), those of another event: a conflict, and the transaction rolls back.
+ */
+async function assertAttributesFree(client: pg.PoolClient, eventId: number, untouched: string[]): Promise<void> {
+  if (untouched.length === 0) return;
+  const { rows } = await client.query<{ uuid: string; kind: string }>(
+    "SELECT uuid::text, 'attribute' AS kind FROM attributes WHERE uuid = ANY($1::uuid[]) AND event_id <> $2 LIMIT 20",
+    [untouched, eventId],
+  );
+  throwIfTaken(rows);
+}
+
+function throwIfTaken(rows: { uuid: string; kind: string }[]): void {
   if (rows.length) {
     throw errors.conflict(`These uuids already belong to another event: ${rows.map((r) => `${r.kind} ${r.uuid}`).join(", ")}`);
   }
