@@ -12,7 +12,13 @@ export async function pipelined<I, P>(
   prepare: (item: I, index: number) => Promise<P>,
   consume: (prepared: P, item: I, index: number) => Promise<void>,
 ): Promise<void> {
-  const start = (i: number): Promise<P> | null => (i < items.length ? prepare(items[i], i) : null);
+  const start = (i: number): Promise<P> | null => {
+    if (i >= items.length) return null;
+    const p = prepare(items[i], i);
+    // Awaited in its turn; until then a failure must not count as unhandled (which ends the process).
+    p.catch(() => undefined);
+    return p;
+  };
   let next = start(0);
   for (let i = 0; next !== null; i++) {
     const prepared = await next;

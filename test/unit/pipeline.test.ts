@@ -49,6 +49,24 @@ describe("pipelined", () => {
     expect(consumed).toEqual([1]);
   });
 
+  it("a preparation failing while the item before it is still consumed is thrown in its turn, not as an unhandled rejection", async () => {
+    const consumed: number[] = [];
+    const run = pipelined(
+      [1, 2, 3],
+      async (n) => {
+        if (n === 2) throw new Error("prepare 2");
+        return n;
+      },
+      async (n) => {
+        // Long enough for the rejection of item 2's preparation to be seen as unhandled, if it were.
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        consumed.push(n);
+      },
+    );
+    await expect(run).rejects.toThrow("prepare 2");
+    expect(consumed).toEqual([1]);
+  });
+
   it("throws a failed consumption once the overlapping preparation has settled, and prepares nothing more", async () => {
     const prepared: number[] = [];
     let settled = false;
