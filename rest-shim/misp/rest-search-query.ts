@@ -5,6 +5,7 @@ import type { LuceneNode } from "../../src/search/lucene/ast.ts";
 import type { SearchHit } from "../../src/search/search-index.ts";
 import type { Services } from "../../src/services.ts";
 import { mispException } from "./misp-errors.ts";
+import { tagNameOf } from "./tags.ts";
 import type { RestSearchFilters, TimeRange, ValueList } from "./rest-search-contract.ts";
 
 /**
@@ -22,19 +23,13 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 type Node = LuceneNode;
 const term = (field: string, value: string): Node => ({ kind: "term", field, value, wildcard: false });
+/** No document (every index's documents have a uuid, none the nil one). */
+const NOTHING = term("uuid", NIL_UUID);
 const all = (must: Node[]): Node => (must.length === 1 ? must[0]! : must.length ? { kind: "bool", must, should: [], mustNot: [] } : { kind: "matchAll" });
 const any = (should: Node[]): Node => (should.length === 1 ? should[0]! : { kind: "bool", must: [], should, mustNot: [] });
 const range = (field: string, r: TimeRange | { from?: string; to?: string }): Node => ({
   kind: "range", field, lower: r.from === undefined ? null : String(r.from), upper: r.to === undefined ? null : String(r.to), includeLower: r.from !== undefined, includeUpper: r.to !== undefined,
 });
-
-/** MISP's LIKE: `%` any text (here a wildcard on the exact value), anything else literal. */
-export function like(field: string, value: string): Node {
-  if (!value.includes("%")) return term(field, value);
-  if (/^%+$/.test(value)) return { kind: "exists", field };
-  const pattern = value.replace(/[\\*?]/g, (c) => `\\${c}`).replace(/%+/g, "*");
-  return { kind: "term", field, value, wildcard: true, pattern };
-}
 
 /**
  * The attribute documents' field for MISP's value match (`src/search/fields.ts`): each attribute's
@@ -47,6 +42,15 @@ const VALUE_FIELD = "expanded.value";
 type LikePart = "%" | "_" | { char: string };
 
 /**
+ * A term of a filter as MISP's generic_add_filter (app/Model/AppModel.php) reads it: a LIKE pattern
+ * when it starts or ends with `%` (then `%` and `_` are wildcards), otherwise an exact value (a `%`
+ * or `_` inside is a literal character).
+ */
+function filterParts(given: string): LikePart[] {
+  return given.startsWith("%") || given.endsWith("%") ? likeParts(given) : Array.from(given, (char) => ({ char }));
+}
+
+/**
  * MISP's value filter (Event::set_filter_value, AppModel::generic_add_filter): value1 or value2
  * equal to the value, on a case-insensitive collation; a value that starts or ends with `%` is a
  * LIKE pattern instead (a `%` elsewhere is a literal character); an IPv6 address is compressed
@@ -54,8 +58,7 @@ type LikePart = "%" | "_" | { char: string };
  * (its issue #8527, a confirmed bug it answered with separate value1/value2 filters).
  */
 function valueParts(given: string): LikePart[] {
-  const v = compressedIpv6(given).toLowerCase();
-  return v.startsWith("%") || v.endsWith("%") ? likeParts(v) : Array.from(v, (char) => ({ char }));
+  return filterParts(compressedIpv6(given).toLowerCase());
 }
 
 /** MISP's compressIpv6 (inet_ntop of inet_pton) on a value that is one IPv6 address. */
@@ -77,18 +80,21 @@ function likeParts(pattern: string): LikePart[] {
   return parts;
 }
 
+/** The longest pattern OpenSearch takes (Lucene refuses a longer automaton: "input automaton is too large"). */
+const MAX_PATTERN = 1_000;
+
 /** LIKE parts as a wildcard term on `field` (`%` alone: has a value; no wildcard: an exact term). */
 function likeNode(field: string, parts: LikePart[]): Node {
   const literal = parts.map((p) => (typeof p === "string" ? "" : p.char)).join("");
   if (parts.every((p) => typeof p !== "string")) return term(field, literal);
   if (parts.every((p) => p === "%")) return { kind: "exists", field };
+  if (parts.length > MAX_PATTERN) throw mispException(400, `A LIKE pattern (a term that starts or ends with %, or a tag) may hold at most ${MAX_PATTERN} characters`);
   const pattern = parts.map((p) => (p === "%" ? "*" : p === "_" ? "?" : /[*?\\]/.test(p.char) ? `\\${p.char}` : p.char)).join("");
   return { kind: "term", field, value: literal, wildcard: true, pattern };
 }
 
-/** The value match; `stale`: also on attribute documents an older indexer wrote. */
-function valueMatch(given: string, stale: boolean): Node {
-  const parts = valueParts(given);
+/** The value match of LIKE parts (lower-cased); `stale`: also on attribute documents an older indexer wrote. */
+function valueMatch(parts: LikePart[], stale: boolean): Node {
   const current = likeNode(VALUE_FIELD, parts);
   return stale ? any([current, all([staleValueMatch(parts), { kind: "bool", must: [], should: [], mustNot: [{ kind: "exists", field: VALUE_FIELD }] }])]) : current;
 }
@@ -97,36 +103,81 @@ function valueMatch(given: string, stale: boolean): Node {
 const MAX_REGEX_LENGTH = 1_000;
 
 /**
- * The match on attribute documents an older indexer wrote, without `expanded.value`, while the
- * worker writes them again after an upgrade (`SearchService.hasStaleDocuments`): a regular
- * expression on `value.keyword` with a class of both cases per letter (`[eE][vV]...`), or a half
- * as a phrase of the analysed value among attributes of a composite type. Slower; gone with them.
+ * LIKE parts on a keyword field as a column of a case-insensitive collation compares them: a
+ * regular expression with a class of both cases per letter (`[eE][vV]...`). Without a letter that
+ * has two cases, or longer than OpenSearch takes, the parts as written.
  */
-function staleValueMatch(parts: LikePart[]): Node {
-  const field = "value.keyword";
+function caseFree(field: string, parts: LikePart[]): Node {
   if (parts.every((p) => p === "%")) return { kind: "exists", field };
+  let cased = false;
   const pattern = parts
     .map((p) => {
       if (p === "%") return ".*";
       if (p === "_") return ".";
       const [lower, upper] = [p.char.toLowerCase(), p.char.toUpperCase()];
-      if (lower !== upper && Array.from(lower).length === 1 && Array.from(upper).length === 1) return `[${lower}${upper}]`;
+      if (lower !== upper && Array.from(lower).length === 1 && Array.from(upper).length === 1) {
+        cased = true;
+        return `[${lower}${upper}]`;
+      }
       return /[\p{L}\p{N}]/u.test(p.char) ? p.char : `\\${p.char}`;
     })
     .join("");
-  // A longer one: the value as written.
-  const exact: Node = pattern.length <= MAX_REGEX_LENGTH ? { kind: "regex", field, pattern } : likeNode(field, parts);
+  return cased && pattern.length <= MAX_REGEX_LENGTH ? { kind: "regex", field, pattern } : likeNode(field, parts);
+}
+
+/**
+ * The match on attribute documents an older indexer wrote, without `expanded.value`, while the
+ * worker writes them again after an upgrade (`SearchService.hasStaleDocuments`): `value.keyword`
+ * ignoring case, or a half as a phrase of the analysed value among attributes of a composite type.
+ * Slower; gone with them.
+ */
+function staleValueMatch(parts: LikePart[]): Node {
+  const exact = caseFree("value.keyword", parts);
   const literal = parts.every((p) => typeof p !== "string") ? parts.map((p) => (typeof p === "string" ? "" : p.char)).join("") : null;
   if (literal === null || literal.includes("|") || !/[\p{L}\p{N}]/u.test(literal)) return exact;
-  return any([exact, all([{ kind: "phrase", field: "value", value: literal, slop: 0 }, { kind: "term", field: "type.keyword", value: "*|*", wildcard: true, pattern: "*|*" }])]);
+  return any([exact, all([{ kind: "phrase", field: "value", value: literal, slop: 0 }, COMPOSITE])]);
+}
+
+/** Attributes of a composite type (`domain|ip`, `filename|md5`, ...: the types whose name holds `|`). */
+const COMPOSITE: Node = { kind: "term", field: "type.keyword", value: "*|*", wildcard: true, pattern: "*|*" };
+const not = (n: Node): Node => ({ kind: "bool", must: [], should: [], mustNot: [n] });
+
+/**
+ * MISP's value1 / value2 filters (attributes/restSearch: MispAttribute::buildFilterConditions,
+ * set_filter_simple_attribute on Attribute.value1 / value2, case-insensitive). Of an attribute of
+ * another type, value1 is its value and value2 empty; of a composite one, the value is
+ * `value1|value2`: the half is the value's start before a `|` (value1) or its end after one
+ * (value2) ignoring case, and among its halves (`expanded.value`), which settles a value with more
+ * than one `|`.
+ */
+function halfMatch(half: 1 | 2, given: string, stale: boolean): Node {
+  const parts = filterParts(given);
+  const lower = filterParts(given.toLowerCase());
+  const pipe = { char: "|" };
+  // A longer half is found among the halves alone, either of them.
+  const side = parts.length + 2 > MAX_PATTERN ? [] : [caseFree("value.keyword", half === 1 ? [...parts, pipe, "%"] : ["%", pipe, ...parts])];
+  const ofComposite = all([COMPOSITE, valueMatch(lower, stale), ...side]);
+  // value2 of another type is empty: only a pattern of nothing but `%` matches it.
+  if (half === 2) return parts.every((p) => p === "%") ? any([ofComposite, not(COMPOSITE)]) : ofComposite;
+  return any([ofComposite, all([not(COMPOSITE), valueMatch(lower, stale)])]);
+}
+
+/**
+ * MISP's set_filter_type: when email-src or email-dst is asked for (or left out) and email is not,
+ * email is too.
+ */
+function withEmail(list: ValueList | undefined): ValueList | undefined {
+  if (!list) return undefined;
+  const add = (xs: string[]) => (xs.some((t) => t === "email-src" || t === "email-dst") && !xs.includes("email") ? [...xs, "email"] : xs);
+  return { OR: add(list.OR), AND: list.AND, NOT: add(list.NOT) };
 }
 
 /** A value list as MISP's generic_add_filter: every AND, one of the ORs, none of the NOTs. */
-function listNode(list: ValueList | undefined, leaf: (v: string) => Node): Node | null {
+function listNode(list: ValueList | undefined, leaf: (v: string) => Node, notLeaf = leaf): Node | null {
   if (!list) return null;
   const must = list.AND.map(leaf);
   if (list.OR.length) must.push(any(list.OR.map(leaf)));
-  const mustNot = list.NOT.map(leaf);
+  const mustNot = list.NOT.map(notLeaf);
   return must.length || mustNot.length ? { kind: "bool", must, should: [], mustNot } : null;
 }
 
@@ -209,34 +260,79 @@ const eventRun = (query: Node): SearchRun => ({ target: "events", query, include
 
 /** Whether a value match must also read attribute documents without `expanded.value` (after an upgrade). */
 const staleAttributes = async (services: Services, f: RestSearchFilters) =>
-  (f.value !== undefined || f.searchall !== undefined) && (await services.search.hasStaleDocuments("attributes"));
+  [f.value, f.value1, f.value2, f.searchall].some((v) => v !== undefined) && (await services.search.hasStaleDocuments("attributes"));
 
-/** Filters on what attribute documents hold (their own fields, event uuid and creator id). */
+/**
+ * Filters on what attribute documents hold (their own fields, event uuid and creator id), each
+ * column compared as MISP's schema collates it (db_schema.json): type, value1, value2 and comment
+ * ignoring case (utf8mb3_unicode_ci), category exactly (utf8mb3_bin).
+ */
 function attributeLevel(f: RestSearchFilters, stale: boolean): Node[] {
   return [
-    listNode(f.value, (v) => valueMatch(v, stale)),
-    listNode(f.type, (v) => like("type.keyword", v)),
-    listNode(f.category, (v) => like("category.keyword", v)),
+    listNode(f.value, (v) => valueMatch(valueParts(v), stale)),
+    listNode(f.value1, (v) => halfMatch(1, v, stale)),
+    listNode(f.value2, (v) => halfMatch(2, v, stale)),
+    listNode(withEmail(f.type), (v) => caseFree("type.keyword", filterParts(v))),
+    listNode(f.category, (v) => likeNode("category.keyword", filterParts(v))),
+    listNode(f.comment, (v) => caseFree("comment.keyword", filterParts(v))),
     f.to_ids === undefined ? null : term("to_ids", bool(f.to_ids)),
     f.deleted === "deleted" ? term("deleted", "true") : null,
   ].filter((n): n is Node => n !== null);
 }
 
-/** Filters on what event documents hold. */
-function eventLevel(f: RestSearchFilters): Node[] {
+/** Filters on what event documents hold (the title exactly, as MISP's events.info is utf8mb3_bin). */
+function eventLevel(f: RestSearchFilters, tags: TagPatterns): Node[] {
   return [
-    f.eventinfo === undefined ? null : like("info.keyword", f.eventinfo),
+    listNode(f.eventinfo, (v) => likeNode("info.keyword", filterParts(v))),
     f.from === undefined && f.to === undefined ? null : range("date", { from: f.from, to: f.to }),
     f.last ? range("publish_timestamp", f.last) : null,
     f.publish_timestamp ? range("publish_timestamp", f.publish_timestamp) : null,
     f.event_timestamp ? range("timestamp", f.event_timestamp) : null,
     f.published === undefined ? null : term("published", bool(f.published)),
-    listNode(f.event_tags, (t) => like("tags.name.keyword", t)),
+    listNode(f.event_tags, (t) => tagMatch(tags, t)),
   ].filter((n): n is Node => n !== null);
 }
 
 const hasEventLevel = (f: RestSearchFilters) =>
   [f.eventinfo, f.from, f.to, f.last, f.publish_timestamp, f.event_timestamp, f.published, f.event_tags].some((v) => v !== undefined);
+
+/**
+ * Tag terms as MISP's Tag::findTagIdsByTagNames reads them: a number is a tag's id, anything else
+ * a LIKE pattern on the name (`%` and `_` wherever they are), which MISP's tags.name
+ * (utf8mb3_bin) compares with its case. Null: no tag has that id.
+ */
+type TagPatterns = Map<string, LikePart[] | null>;
+const TAG_FIELD = "tags.name.keyword";
+const MAX_ID = 2_147_483_647;
+
+async function tagPatterns(services: Services, p: Principal, lists: (ValueList | undefined)[]): Promise<TagPatterns> {
+  const out: TagPatterns = new Map();
+  for (const ref of new Set(lists.flatMap((l) => (l ? [...l.OR, ...l.AND, ...l.NOT] : [])))) {
+    if (!/^\d+$/.test(ref)) out.set(ref, likeParts(ref));
+    else {
+      const name = Number(ref) <= MAX_ID ? await tagNameOf(services, p, ref) : null;
+      out.set(ref, name === null ? null : Array.from(name, (char) => ({ char })));
+    }
+  }
+  return out;
+}
+
+const tagMatch = (tags: TagPatterns, ref: string): Node => {
+  const parts = tags.get(ref);
+  return parts ? likeNode(TAG_FIELD, parts) : NOTHING;
+};
+
+/**
+ * MISP's searchall (restSearchFilterMassage's `wildcard`, Event::set_filter_wildcard and
+ * set_filter_wildcard_attributes): one LIKE pattern as given, `%` for a substring, on the event's
+ * title, value1, value2 and comment, and the tags of the event and of its attributes. Empty, or
+ * nothing but `%` (every event): no filter.
+ */
+function wildcardOf(f: RestSearchFilters): { parts: LikePart[]; lower: LikePart[] } | null {
+  const w = f.searchall;
+  if (w === undefined || /^%*$/.test(w)) return null;
+  return { parts: likeParts(w), lower: likeParts(w.toLowerCase()) };
+}
 
 /** eventid: numeric ids to uuids (an id the caller cannot see names no event). */
 async function eventIds(services: Services, p: Principal, list: ValueList | undefined): Promise<ValueList | undefined> {
@@ -289,30 +385,44 @@ export function orderOf(order: string | undefined, target: "events" | "attribute
   return { sortOrder: m[3]?.toLowerCase() === "desc" ? "desc" : "asc", field: fields[name]! };
 }
 
+/** MISP's uuid on events (Event::set_filter_uuid): the event's uuid, or the uuid of one of its attributes. */
+async function eventsByUuid(services: Services, p: Principal, list: ValueList | undefined, run: (q: Node) => SearchRun): Promise<Node | null> {
+  if (!list) return null;
+  const asked = [...new Set([...list.OR, ...list.AND, ...list.NOT].map((u) => u.toLowerCase()))];
+  const hits = asked.length ? await searchWindow(services, p, run(any(asked.map((u) => term("uuid", u)))), 0, asked.length) : [];
+  const holder = new Map(hits.map((h) => [h.id, String(h.source.event_uuid)]));
+  return listNode(list, (u) => {
+    const event = holder.get(u.toLowerCase());
+    return event ? any([term("uuid", u.toLowerCase()), term("uuid", event)]) : term("uuid", u.toLowerCase());
+  });
+}
+
 /** events/restSearch: the events query. */
 export async function eventsQuery(services: Services, p: Principal, f: RestSearchFilters): Promise<SearchRun> {
   const budget: Budget = { left: MAX_EVENT_SET };
-  const must = eventLevel(f);
+  const tagList = f.tags ?? f.tag;
+  const tags = await tagPatterns(services, p, [tagList, f.event_tags]);
+  const must = eventLevel(f, tags);
   const ids = listNode(await eventIds(services, p, f.eventid), (u) => term("uuid", u));
-  const uuids = listNode(f.uuid, (u) => term("uuid", u.toLowerCase()));
+  const attributeRun = (query: Node): SearchRun => ({ target: "attributes", query, includeDeleted: f.deleted === "deleted" || f.deleted === "both", excludeWarninglisted: f.enforceWarninglist === true, sortOrder: "desc" });
+  const uuids = await eventsByUuid(services, p, f.uuid, attributeRun);
   const orgs = listNode(await orgIds(services, p, f.org), (id) => term("orgc_id", id));
   must.push(...[ids, uuids, orgs].filter((n): n is Node => n !== null));
   if (f.timestamp) must.push(range("timestamp", f.timestamp));
-  const attributeRun = (query: Node): SearchRun => ({ target: "attributes", query, includeDeleted: f.deleted === "deleted" || f.deleted === "both", excludeWarninglisted: f.enforceWarninglist === true, sortOrder: "desc" });
   const stale = await staleAttributes(services, f);
   const attributes = attributeLevel(f, stale);
-  const onlyAttributes = must.length === 0 && attributes.length > 0 && !f.tags && f.searchall === undefined;
+  const wildcard = wildcardOf(f);
+  const onlyAttributes = must.length === 0 && attributes.length > 0 && !tagList && !wildcard;
   const set = attributes.length ? await eventSet(services, p, budget, attributeRun(all(attributes)), "The attribute filter") : null;
   if (set) must.push(uuidIn("uuid", set));
-  if (f.tags) {
-    // An event's tag, or one of its attributes'.
-    const tagged = async (t: string) => any([like("tags.name.keyword", t), uuidIn("uuid", await eventSet(services, p, budget, attributeRun(like("tags.name.keyword", t)), `The tag ${t}`))]);
-    must.push(await asyncList(f.tags, tagged));
+  if (tagList) {
+    // An event's tag, or one of its attributes'; NOT: the event's own (MISP's Event scope of set_filter_tags).
+    const tagged = async (t: string) => any([tagMatch(tags, t), uuidIn("uuid", await eventSet(services, p, budget, attributeRun(tagMatch(tags, t)), `The tag ${t}`))]);
+    must.push(await asyncList(tagList, tagged, (t) => tagMatch(tags, t)));
   }
-  if (f.searchall !== undefined) {
-    const contains = `%${f.searchall.replace(/^%+|%+$/g, "")}%`;
-    const inAttributes = await eventSet(services, p, budget, attributeRun(any([valueMatch(contains, stale), like("comment.keyword", contains)])), "searchall");
-    must.push(any([like("info.keyword", contains), uuidIn("uuid", inAttributes)]));
+  if (wildcard) {
+    const inAttributes = await eventSet(services, p, budget, attributeRun(any([valueMatch(wildcard.lower, stale), caseFree("comment.keyword", wildcard.parts), likeNode(TAG_FIELD, wildcard.parts)])), "searchall");
+    must.push(any([likeNode("info.keyword", wildcard.parts), likeNode(TAG_FIELD, wildcard.parts), uuidIn("uuid", inAttributes)]));
   }
   return {
     target: "events", query: all(must), includeDeleted: false, excludeWarninglisted: false, sortOrder: orderOf(f.order, "events").sortOrder,
@@ -324,29 +434,33 @@ export async function eventsQuery(services: Services, p: Principal, f: RestSearc
 export async function attributesQuery(services: Services, p: Principal, f: RestSearchFilters): Promise<SearchRun> {
   const budget: Budget = { left: MAX_EVENT_SET };
   const stale = await staleAttributes(services, f);
+  const tagList = f.tags ?? f.tag;
+  const tags = await tagPatterns(services, p, [tagList, f.event_tags]);
   const must = attributeLevel(f, stale);
   const ids = listNode(await eventIds(services, p, f.eventid), (u) => term("event_uuid", u));
   const uuids = listNode(f.uuid, (u) => any([term("uuid", u.toLowerCase()), term("event_uuid", u.toLowerCase())]));
   const orgs = listNode(await orgIds(services, p, f.org), (id) => term("event_orgc_id", id));
   must.push(...[ids, uuids, orgs].filter((n): n is Node => n !== null));
   if (f.timestamp) must.push(range("timestamp", f.timestamp));
-  if (hasEventLevel(f)) must.push(uuidIn("event_uuid", await eventSet(services, p, budget, eventRun(all(eventLevel(f))), "The event filter")));
-  if (f.tags) {
-    // Its own tag, or its event's.
-    const tagged = async (t: string) => any([like("tags.name.keyword", t), uuidIn("event_uuid", await eventSet(services, p, budget, eventRun(like("tags.name.keyword", t)), `The tag ${t}`))]);
-    must.push(await asyncList(f.tags, tagged));
+  if (hasEventLevel(f)) must.push(uuidIn("event_uuid", await eventSet(services, p, budget, eventRun(all(eventLevel(f, tags))), "The event filter")));
+  if (tagList) {
+    // Its own tag, or its event's; NOT: neither (MISP's Attribute, then Event, scope of set_filter_tags).
+    const tagged = async (t: string) => any([tagMatch(tags, t), uuidIn("event_uuid", await eventSet(services, p, budget, eventRun(tagMatch(tags, t)), `The tag ${t}`))]);
+    must.push(await asyncList(tagList, tagged));
   }
-  if (f.searchall !== undefined) {
-    const contains = `%${f.searchall.replace(/^%+|%+$/g, "")}%`;
-    must.push(any([valueMatch(contains, stale), like("comment.keyword", contains)]));
+  const wildcard = wildcardOf(f);
+  if (wildcard) {
+    const inEvents = await eventSet(services, p, budget, eventRun(any([likeNode("info.keyword", wildcard.parts), likeNode(TAG_FIELD, wildcard.parts)])), "searchall");
+    must.push(any([valueMatch(wildcard.lower, stale), caseFree("comment.keyword", wildcard.parts), likeNode(TAG_FIELD, wildcard.parts), uuidIn("event_uuid", inEvents)]));
   }
   return { target: "attributes", query: all(must), includeDeleted: f.deleted === "deleted" || f.deleted === "both", excludeWarninglisted: f.enforceWarninglist === true, sortOrder: orderOf(f.order, "attributes").sortOrder };
 }
 
-/** listNode with leaves that need a search of their own (one per distinct term). */
-async function asyncList(list: ValueList, leaf: (v: string) => Promise<Node>): Promise<Node> {
+/** listNode with leaves that need a search of their own (one per distinct term; NOT's own leaf when given). */
+async function asyncList(list: ValueList, leaf: (v: string) => Promise<Node>, notLeaf?: (v: string) => Node): Promise<Node> {
   const nodes = new Map<string, Node>();
-  for (const v of new Set([...list.OR, ...list.AND, ...list.NOT])) nodes.set(v, await leaf(v));
-  return listNode(list, (v) => nodes.get(v)!) ?? { kind: "matchAll" };
+  for (const v of new Set([...list.OR, ...list.AND, ...(notLeaf ? [] : list.NOT)])) nodes.set(v, await leaf(v));
+  const built = (v: string) => nodes.get(v)!;
+  return listNode(list, built, notLeaf ?? built) ?? { kind: "matchAll" };
 }
 

@@ -102,7 +102,7 @@ async function restSearch(services: Services, p: Principal, controller: Controll
   });
 }
 
-const FILTERS_DOC = "value, type, category, org, tags and event_tags (OR/AND/NOT, !x, a&&b, % wildcards), eventid, uuid, eventinfo, searchall, from, to, last, timestamp, event_timestamp, publish_timestamp, published, to_ids, deleted, enforceWarninglist, includeEventUuid, includeEventTags, includeContext, includeCorrelations, includeSightings, metadata, headerless, requested_attributes, limit, page, order";
+const FILTERS_DOC = "value, value1, value2, type, category, comment, eventinfo, org, tags (or tag) and event_tags (OR/AND/NOT, !x, a&&b; MISP's LIKE rules), eventid, uuid, searchall, from, to, last, timestamp, event_timestamp, publish_timestamp, published, to_ids, deleted, enforceWarninglist, includeEventUuid, includeEventTags, includeContext, includeCorrelations, includeSightings, metadata, headerless, requested_attributes, limit, page, order";
 
 export const mispRestSearchRoutes = (["events", "attributes"] as const).flatMap((controller) =>
   (["POST", "GET"] as const).map((method) =>

@@ -49,7 +49,7 @@ function tagRequest(body: unknown) {
 }
 
 /** A tag named by MISP's numeric id or by name, as its name; null when no tag has that id. */
-async function tagNameOf(services: Services, p: Principal | null, ref: string | number): Promise<string | null> {
+export async function tagNameOf(services: Services, p: Principal | null, ref: string | number): Promise<string | null> {
   if (typeof ref === "string" && !/^\d+$/.test(ref)) return ref.trim();
   return services.tags.get(p, Number(ref)).then(
     (t) => t.name,

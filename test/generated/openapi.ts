@@ -1101,10 +1101,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** MISP attributes/restSearch: attributes ({"response": {"Attribute": [...]}}) matching MISP's filters (value, type, category, org, tags and event_tags (OR/AND/NOT, !x, a&&b, % wildcards), eventid, uuid, eventinfo, searchall, from, to, last, timestamp, event_timestamp, publish_timestamp, published, to_ids, deleted, enforceWarninglist, includeEventUuid, includeEventTags, includeContext, includeCorrelations, includeSightings, metadata, headerless, requested_attributes, limit, page, order), run on the same search indices and access rules as the native search; returnFormat json, csv, text or stix2; without limit at most 5000 results (more: MISP's 400, ask page by page) */
+        /** MISP attributes/restSearch: attributes ({"response": {"Attribute": [...]}}) matching MISP's filters (value, value1, value2, type, category, comment, eventinfo, org, tags (or tag) and event_tags (OR/AND/NOT, !x, a&&b; MISP's LIKE rules), eventid, uuid, searchall, from, to, last, timestamp, event_timestamp, publish_timestamp, published, to_ids, deleted, enforceWarninglist, includeEventUuid, includeEventTags, includeContext, includeCorrelations, includeSightings, metadata, headerless, requested_attributes, limit, page, order), run on the same search indices and access rules as the native search; returnFormat json, csv, text or stix2; without limit at most 5000 results (more: MISP's 400, ask page by page) */
         get: operations["mispAttributesRestSearchByPath"];
         put?: never;
-        /** MISP attributes/restSearch: attributes ({"response": {"Attribute": [...]}}) matching MISP's filters (value, type, category, org, tags and event_tags (OR/AND/NOT, !x, a&&b, % wildcards), eventid, uuid, eventinfo, searchall, from, to, last, timestamp, event_timestamp, publish_timestamp, published, to_ids, deleted, enforceWarninglist, includeEventUuid, includeEventTags, includeContext, includeCorrelations, includeSightings, metadata, headerless, requested_attributes, limit, page, order), run on the same search indices and access rules as the native search; returnFormat json, csv, text or stix2; without limit at most 5000 results (more: MISP's 400, ask page by page) */
+        /** MISP attributes/restSearch: attributes ({"response": {"Attribute": [...]}}) matching MISP's filters (value, value1, value2, type, category, comment, eventinfo, org, tags (or tag) and event_tags (OR/AND/NOT, !x, a&&b; MISP's LIKE rules), eventid, uuid, searchall, from, to, last, timestamp, event_timestamp, publish_timestamp, published, to_ids, deleted, enforceWarninglist, includeEventUuid, includeEventTags, includeContext, includeCorrelations, includeSightings, metadata, headerless, requested_attributes, limit, page, order), run on the same search indices and access rules as the native search; returnFormat json, csv, text or stix2; without limit at most 5000 results (more: MISP's 400, ask page by page) */
         post: operations["mispAttributesRestSearch"];
         delete?: never;
         options?: never;
@@ -1240,10 +1240,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** MISP events/restSearch: events ({"response": [{"Event": ...}]}) matching MISP's filters (value, type, category, org, tags and event_tags (OR/AND/NOT, !x, a&&b, % wildcards), eventid, uuid, eventinfo, searchall, from, to, last, timestamp, event_timestamp, publish_timestamp, published, to_ids, deleted, enforceWarninglist, includeEventUuid, includeEventTags, includeContext, includeCorrelations, includeSightings, metadata, headerless, requested_attributes, limit, page, order), run on the same search indices and access rules as the native search; returnFormat json, csv, text or stix2; without limit at most 1000 results (more: MISP's 400, ask page by page) */
+        /** MISP events/restSearch: events ({"response": [{"Event": ...}]}) matching MISP's filters (value, value1, value2, type, category, comment, eventinfo, org, tags (or tag) and event_tags (OR/AND/NOT, !x, a&&b; MISP's LIKE rules), eventid, uuid, searchall, from, to, last, timestamp, event_timestamp, publish_timestamp, published, to_ids, deleted, enforceWarninglist, includeEventUuid, includeEventTags, includeContext, includeCorrelations, includeSightings, metadata, headerless, requested_attributes, limit, page, order), run on the same search indices and access rules as the native search; returnFormat json, csv, text or stix2; without limit at most 1000 results (more: MISP's 400, ask page by page) */
         get: operations["mispEventsRestSearchByPath"];
         put?: never;
-        /** MISP events/restSearch: events ({"response": [{"Event": ...}]}) matching MISP's filters (value, type, category, org, tags and event_tags (OR/AND/NOT, !x, a&&b, % wildcards), eventid, uuid, eventinfo, searchall, from, to, last, timestamp, event_timestamp, publish_timestamp, published, to_ids, deleted, enforceWarninglist, includeEventUuid, includeEventTags, includeContext, includeCorrelations, includeSightings, metadata, headerless, requested_attributes, limit, page, order), run on the same search indices and access rules as the native search; returnFormat json, csv, text or stix2; without limit at most 1000 results (more: MISP's 400, ask page by page) */
+        /** MISP events/restSearch: events ({"response": [{"Event": ...}]}) matching MISP's filters (value, value1, value2, type, category, comment, eventinfo, org, tags (or tag) and event_tags (OR/AND/NOT, !x, a&&b; MISP's LIKE rules), eventid, uuid, searchall, from, to, last, timestamp, event_timestamp, publish_timestamp, published, to_ids, deleted, enforceWarninglist, includeEventUuid, includeEventTags, includeContext, includeCorrelations, includeSightings, metadata, headerless, requested_attributes, limit, page, order), run on the same search indices and access rules as the native search; returnFormat json, csv, text or stix2; without limit at most 1000 results (more: MISP's 400, ask page by page) */
         post: operations["mispEventsRestSearch"];
         delete?: never;
         options?: never;
@@ -4294,20 +4294,22 @@ export interface components {
         };
         /** @description MISP restSearch filters (unknown ones are ignored; null means not given) */
         MispRestSearchFilters: {
-            /** @description Attribute categories */
+            /** @description Attribute categories, with their case; LIKE as value */
             category?: components["schemas"]["MispValueList"];
+            /** @description Attribute comments, ignoring case; LIKE as value */
+            comment?: components["schemas"]["MispValueList"];
             /** @description Attributes: 0 live (default), 1 soft-deleted, [0, 1] both */
             deleted?: (boolean | 0 | 1 | ("0" | "1" | "true" | "false" | "True" | "False")) | (boolean | 0 | 1 | ("0" | "1" | "true" | "false" | "True" | "False"))[];
             /** @description Leave out attributes on an enabled warninglist */
             enforceWarninglist?: boolean | 0 | 1 | ("0" | "1" | "true" | "false" | "True" | "False");
-            /** @description Tag names of the event only */
+            /** @description Tags (as tags) of the event only */
             event_tags?: components["schemas"]["MispValueList"];
             /** @description The event's last change */
             event_timestamp?: components["schemas"]["MispTimeRange"];
             /** @description Events by numeric id or uuid */
             eventid?: components["schemas"]["MispValueList"];
-            /** @description The event's title (% wildcards) */
-            eventinfo?: string;
+            /** @description The event's title, with its case; LIKE as value */
+            eventinfo?: components["schemas"]["MispValueList"];
             /** @description Event date from (YYYY-MM-DD or epoch seconds) */
             from?: string | number;
             /** @description csv without its header line */
@@ -4325,7 +4327,7 @@ export interface components {
             metadata?: boolean | 0 | 1 | ("0" | "1" | "true" | "false" | "True" | "False");
             /** @description "<field> [asc|desc]" (MISP's "Attribute.value desc"): timestamp, uuid and, on attributes, value, type, category, object_relation, to_ids, distribution; on events info, date, publish_timestamp, threat_level_id, analysis, distribution. Ascending unless desc; without order, newest change first. A field other than timestamp sorts every match (up to the unlimited cap) */
             order?: string;
-            /** @description The creator organisation: numeric id, uuid or name */
+            /** @description The creator organisation: numeric id, uuid or name (with its case) */
             org?: components["schemas"]["MispValueList"];
             page?: number | string;
             /** @description The event's publication */
@@ -4335,21 +4337,27 @@ export interface components {
             requested_attributes?: string[];
             /** @description json, csv, text, stix2 (default json) */
             returnFormat?: string;
-            /** @description A value, comment or event title containing this text */
+            /** @description One LIKE pattern as given (%text% for a substring): the event's title, an attribute's value1, value2 or comment, or a tag of the event or of its attributes */
             searchall?: string;
-            /** @description Tag names (% wildcards): on events, the event's tags or its attributes'; on attributes, theirs or their event's */
+            /** @description tags, when tags is not given */
+            tag?: components["schemas"]["MispValueList"];
+            /** @description Tags: a number is a tag id, anything else a LIKE pattern on the name with its case (% and _ wherever they are). On events, the event's tags or its attributes' (NOT: the event's); on attributes, theirs or their event's */
             tags?: components["schemas"]["MispValueList"];
             /** @description The event's (events) or attribute's (attributes) last change */
             timestamp?: components["schemas"]["MispTimeRange"];
             /** @description Event date until */
             to?: string | number;
             to_ids?: (boolean | 0 | 1 | ("0" | "1" | "true" | "false" | "True" | "False")) | (boolean | 0 | 1 | ("0" | "1" | "true" | "false" | "True" | "False"))[];
-            /** @description Attribute types */
+            /** @description Attribute types, ignoring case (email-src or email-dst brings email); LIKE as value */
             type?: components["schemas"]["MispValueList"];
             /** @description Uuids: the event's (events) or the attribute's or its event's (attributes) */
             uuid?: components["schemas"]["MispValueList"];
-            /** @description Attribute values; % is MISP's wildcard */
+            /** @description Attribute values (value1 or value2, ignoring case); one that starts or ends with % is a LIKE pattern (% any text, _ one character, \ escapes) */
             value?: components["schemas"]["MispValueList"];
+            /** @description The first half of a composite value (of another type, the value), ignoring case; LIKE as value */
+            value1?: components["schemas"]["MispValueList"];
+            /** @description The second half of a composite value (of another type, empty), ignoring case; LIKE as value */
+            value2?: components["schemas"]["MispValueList"];
         } & {
             [key: string]: unknown;
         };

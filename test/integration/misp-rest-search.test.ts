@@ -136,7 +136,7 @@ describe.each(SEARCH_BACKENDS)("MISP restSearch through PyMISP on $name", ({ env
       { name: "orgName", kwargs: { org: orgName } },
       { name: "orgId", kwargs: { org: String(otherOrgId) } },
       { name: "eventinfo", kwargs: { eventinfo: `rs beta ${run}` } },
-      { name: "searchall", kwargs: { searchall: `needle-${run}` } },
+      { name: "searchall", kwargs: { searchall: `%needle-${run}%` } },
       { name: "nothing", kwargs: { value: `nowhere-${run}.example` } },
       { name: "halfIp", kwargs: { value: "10.7.7.7" } },
       { name: "halfDomain", kwargs: { controller: "attributes", value: `composite-${run}.example` } },
@@ -145,7 +145,7 @@ describe.each(SEARCH_BACKENDS)("MISP restSearch through PyMISP on $name", ({ env
       { name: "valueCase", kwargs: { value: `ALPHA-${run.toUpperCase()}.Example` } },
       { name: "wildcardCase", kwargs: { value: `%-${run.toUpperCase()}.EXAMPLE` } },
       { name: "halfCase", kwargs: { controller: "attributes", value: `Composite-${run.toUpperCase()}.example` } },
-      { name: "searchallCase", kwargs: { searchall: `ALPHA-${run.toUpperCase()}` } },
+      { name: "searchallCase", kwargs: { searchall: `%ALPHA-${run.toUpperCase()}%` } },
     ]);
     expect(uuids(r.value!)).toEqual(evs("alpha"));
     // Their private event holds matching values: it stays invisible; gamma's only match is soft-deleted.
@@ -202,6 +202,84 @@ describe.each(SEARCH_BACKENDS)("MISP restSearch through PyMISP on $name", ({ env
     // An attribute matches its event's tags too.
     expect(attrs(r.attrInherited!)).toEqual(ats("8.8.8.8", "10.1.2.3"));
     expect(attrs(r.attrNot!)).toEqual(ats("8.8.8.8", "10.1.2.3", `shared-${run}.example`, crypto.createHash("md5").update(run).digest("hex"), `beta-${run}.example`));
+  }, 120_000);
+
+  /**
+   * Each column compared as MISP's schema collates it (db_schema.json, INSTALL/MYSQL.sql), not as a
+   * MySQL default would: attributes.type, value1, value2 and comment are utf8mb3_unicode_ci (case
+   * ignored); attributes.category, events.info and tags.name are utf8mb3_bin (case kept). A term is
+   * a LIKE pattern only when it starts or ends with `%` (AppModel::generic_add_filter), except tags
+   * (Tag::findTagIdsByTagNames: always LIKE, a number is a tag id) and searchall (one LIKE as given).
+   */
+  it("compares each column with MISP's collation and LIKE rules: type, comment, value1/value2, category, eventinfo, tags, searchall", async () => {
+    const find = async (controller: "events" | "attributes", body: Record<string, unknown>) => {
+      const res = await misp("POST", `${controller}/restSearch`, key, { ...body, ...(controller === "events" ? { metadata: 1 } : {}) });
+      expect(res.status, `${JSON.stringify(body)}: ${res.text.slice(0, 200)}`).toBe(200);
+      return sorted(controller === "events" ? res.body.response.map((e: { Event: { uuid: string } }) => e.Event.uuid) : res.body.response.Attribute.map((a: { uuid: string }) => a.uuid));
+    };
+    const alphaIps = ats("8.8.8.8", "10.1.2.3");
+    expect(await find("attributes", { type: "IP-DST", eventid: ev.alpha!.id })).toEqual(alphaIps);
+    expect(await find("attributes", { type: "%-DST", eventid: ev.alpha!.id })).toEqual(alphaIps);
+    expect(await find("attributes", { type: "ip_dst", eventid: ev.alpha!.id })).toEqual([]);
+    expect(await find("attributes", { type: "%p_dst", eventid: ev.alpha!.id })).toEqual(alphaIps);
+    expect(await find("attributes", { type: "!IP-DST", eventid: ev.alpha!.id })).toEqual(ats(`alpha-${run}.example`, `shared-${run}.example`));
+    expect(await find("events", { category: "Payload delivery", eventinfo: `%${run}` })).toEqual(evs("beta"));
+    expect(await find("events", { category: "payload delivery", eventinfo: `%${run}` })).toEqual([]);
+    expect(await find("events", { category: "Payload%", eventinfo: `%${run}` })).toEqual(evs("beta"));
+
+    expect(await find("attributes", { comment: `NEEDLE-${run.toUpperCase()} HERE` })).toEqual(ats("10.1.2.3"));
+    expect(await find("attributes", { comment: `%needle-${run}%` })).toEqual(ats("10.1.2.3"));
+    expect(await find("attributes", { comment: `needle-${run}` })).toEqual([]);
+    expect(await find("attributes", { comment: 'SAY "HI", TWICE' })).toEqual(ats(`beta-${run}.example`));
+    expect(await find("events", { comment: [`%NEEDLE-${run.toUpperCase()}%`, `bulk-${run}`] })).toEqual(evs("alpha"));
+    expect(await find("attributes", { comment: `!%needle-${run}%`, eventid: ev.alpha!.id })).toEqual(ats("8.8.8.8", `alpha-${run}.example`, `shared-${run}.example`));
+
+    // value1 / value2 (attributes/restSearch's, here on events too): a half of a composite value, ignoring case.
+    expect(await find("attributes", { value1: `SETUP-${run}.exe` })).toEqual(ats(odd.composite));
+    expect(await find("attributes", { value2: oddMd5.toUpperCase() })).toEqual(ats(odd.composite));
+    expect(await find("attributes", { value1: oddMd5 })).toEqual([]);
+    expect(await find("attributes", { value2: `setup-${run}.exe` })).toEqual([]);
+    expect(await find("attributes", { value1: "%.exe", eventid: ev.odd!.id })).toEqual(ats(odd.composite));
+    expect(await find("attributes", { value2: "%.exe", eventid: ev.odd!.id })).toEqual([]);
+    expect(await find("attributes", { value2: "10.7.7.7" })).toEqual(ats(`composite-${run}.example|10.7.7.7`));
+    expect(await find("attributes", { value1: "10.7.7.7" })).toEqual([]);
+    // Of another type value1 is the value (a | in it included) and value2 is empty.
+    expect(await find("attributes", { value1: `ALPHA-${run}.example` })).toEqual(ats(`alpha-${run}.example`));
+    expect(await find("attributes", { value1: odd.pipe.toUpperCase() })).toEqual(ats(odd.pipe));
+    expect(await find("attributes", { value2: `alpha-${run}.example` })).toEqual([]);
+    expect(await find("attributes", { value2: "%", eventid: ev.alpha!.id })).toEqual(ats("8.8.8.8", "10.1.2.3", `alpha-${run}.example`, `shared-${run}.example`));
+    expect(await find("events", { value1: `setup-${run}.exe` })).toEqual(evs("odd"));
+    // uuid on events: the event's, or one of its attributes' (Event::set_filter_uuid).
+    expect(await find("events", { uuid: [at[`alpha-${run}.example`]!.toUpperCase(), ev.gamma!.uuid] })).toEqual(evs("alpha", "gamma"));
+    expect(await find("events", { uuid: `!${at[`beta-${run}.example`]}`, org: orgName })).toEqual(evs("alpha", "gamma"));
+
+    expect(await find("events", { eventinfo: [`rs alpha ${run}`, `rs beta ${run}`] })).toEqual(evs("alpha", "beta"));
+    expect(await find("events", { eventinfo: `RS ALPHA ${run}` })).toEqual([]);
+    expect(await find("events", { eventinfo: `rs_alpha ${run}` })).toEqual([]);
+    expect(await find("events", { eventinfo: `%rs_alpha ${run}` })).toEqual(evs("alpha"));
+    expect(await find("events", { eventinfo: `%${run}&&!rs alpha ${run}`, org: orgName })).toEqual(evs("beta", "gamma"));
+    expect(await find("attributes", { eventinfo: `rs gamma ${run}` })).toEqual(ats(`https://gamma-${run}.example/x`));
+
+    const tagId = (await misp("GET", "tags/index", key)).body.Tag.find((t: { name: string }) => t.name === tag(2)).id as string;
+    expect(await find("events", { tags: tag(1).toUpperCase() })).toEqual([]);
+    expect(await find("events", { tags: `rs-${run}:t_`, org: orgName })).toEqual(evs("alpha", "beta", "gamma"));
+    expect(await find("events", { tags: tagId })).toEqual(evs("alpha", "gamma"));
+    expect(await find("events", { tags: [Number(tagId)], org: orgName })).toEqual(evs("alpha", "gamma"));
+    expect(await find("events", { tags: "2147483648" })).toEqual([]);
+    expect(await find("events", { tag: tag(2) })).toEqual(evs("alpha", "gamma"));
+    // NOT on events: the event's own tags (alpha's attribute carries t3, alpha does not).
+    expect(await find("events", { tags: { NOT: [tag(3)] }, org: orgName })).toEqual(evs("alpha", "beta", "gamma"));
+    expect(await find("events", { event_tags: tag(3) })).toEqual([]);
+
+    expect(await find("events", { searchall: `needle-${run}` })).toEqual([]);
+    expect(await find("events", { searchall: `%NEEDLE-${run.toUpperCase()}%` })).toEqual(evs("alpha"));
+    expect(await find("events", { searchall: `%RS BETA ${run}%` })).toEqual([]);
+    expect(await find("events", { searchall: `%rs beta ${run}%` })).toEqual(evs("beta"));
+    expect(await find("events", { searchall: tag(3) })).toEqual(evs("alpha"));
+    expect(await find("events", { searchall: `rs-${run}:t_`, org: orgName })).toEqual(evs("alpha", "beta", "gamma"));
+    expect(await find("attributes", { searchall: `rs gamma ${run}` })).toEqual(ats(`https://gamma-${run}.example/x`));
+    expect(await find("attributes", { searchall: tag(3) })).toEqual(ats(`alpha-${run}.example`));
+    expect(await find("attributes", { searchall: tag(2), type: "ip-dst" })).toEqual(alphaIps);
   }, 120_000);
 
   it("filters by time: last, publish_timestamp, published, from/to (event date), timestamp", async () => {
@@ -451,16 +529,19 @@ describe.each(SEARCH_BACKENDS)("MISP restSearch through PyMISP on $name", ({ env
   it("answers values that look like patterns, regexes or query syntax with what they match, never an error", async () => {
     const hostile = ["*", "?", "\\", "%\\", "_", "%_%_%_%_%_%_%_%_%_%_%_%_%_%_%_%_%_%_%_%_%_%_%_%_%_%_%_%_%_%_%_%_%_%_%_%_%_%_%_%_%_%_%_%_%_%_%_%",
       "/.*/", ".*", "[a-z]+", "(a|b)", "a\"b", "AND", "NOT x", "x OR y", "value:*", "_exists_:value", "%\\%\\%", "é%", "%\u{1F600}", "x".repeat(1024), `%${"%".repeat(1000)}`];
-    for (const value of hostile) {
-      for (const controller of ["events", "attributes"]) {
-        const res = await misp("POST", `${controller}/restSearch`, key, { value, limit: 5, metadata: 1 });
-        expect(res.status, `${controller} ${JSON.stringify(value).slice(0, 60)}: ${res.text.slice(0, 200)}`).toBe(200);
-        const hits = controller === "events" ? res.body.response : res.body.response.Attribute;
-        // Only the patterns that are "any value" or "any value of at least n characters" find anything.
-        if (!/^[%_\\]*$/.test(value) || value.includes("\\")) expect(hits, `${controller} ${JSON.stringify(value).slice(0, 60)}`).toEqual([]);
+    for (const filter of ["value", "value1", "value2", "type", "category", "comment", "eventinfo", "tags", "searchall"]) {
+      for (const value of hostile) {
+        for (const controller of ["events", "attributes"]) {
+          const what = `${controller} ${filter} ${JSON.stringify(value).slice(0, 60)}`;
+          const res = await misp("POST", `${controller}/restSearch`, key, { [filter]: value, limit: 5, metadata: 1 });
+          expect(res.status, `${what}: ${res.text.slice(0, 200)}`).toBe(200);
+          const hits = controller === "events" ? res.body.response : res.body.response.Attribute;
+          // Only the patterns that are "any value" or "any value of at least n characters" find anything.
+          if (!/^[%_\\]*$/.test(value) || value.includes("\\")) expect(hits, what).toEqual([]);
+        }
       }
     }
-  }, 120_000);
+  }, 600_000);
 
   it("answers stix2 from the exports area's STIX 2.1 writer, and refuses formats it does not have with MISP's 404", async () => {
     const res = await misp("POST", "attributes/restSearch", key, { returnFormat: "stix2", eventid: ev.alpha!.id });
@@ -479,6 +560,11 @@ describe.each(SEARCH_BACKENDS)("MISP restSearch through PyMISP on $name", ({ env
   it("answers hostile input with MISP's error body and a 4xx, never a 500", async () => {
     const bad: unknown[] = [
       { value: "a\u0000b" },
+      ...["value1", "value2", "type", "category", "comment", "eventinfo", "tags", "tag", "event_tags", "searchall"].flatMap((f) => [{ [f]: "a\u0000b" }, { [f]: "x".repeat(5000) }]),
+      ...["value1", "value2", "comment", "eventinfo", "tags"].map((f) => ({ [f]: Array.from({ length: 500 }, (_, i) => `%${i}\\`) })),
+      { comment: { OR: [{}] } },
+      // Longer than the automaton OpenSearch builds for a pattern.
+      ...["value", "value1", "comment", "eventinfo", "tags", "searchall"].map((f) => ({ [f]: `%${"x".repeat(1023)}` })),
       { limit: -1 },
       { limit: "ten" },
       { limit: 1_000_000 },

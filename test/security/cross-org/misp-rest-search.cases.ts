@@ -3,10 +3,11 @@ import type { RestCase } from "./rest.ts";
 
 /**
  * MISP's events/restSearch and attributes/restSearch, by body (POST) and by PyMISP's `/key:value`
- * path segments (GET): B's callers aim each at A's private event in a different way (its
- * attribute's value in capitals as a LIKE pattern, its numeric id, its uuid; json and csv), and
- * must find none of it. The site
- * administrator's request (the first way) finds it: the empty answer to B is filtering.
+ * path segments (GET): B's callers aim each at A's private event in a different way (by body: its
+ * attribute's value in capitals as a LIKE pattern, its numeric id, its uuid; by path: its
+ * attribute's value1, value2, comment and tag, the event's title, searchall; json and csv), and
+ * must find none of it. The site administrator's request (by body the first way, by path all of
+ * them at once) finds it: the empty answer to B is filtering.
  */
 type Filters = Record<string, string>;
 
@@ -33,6 +34,18 @@ async function filtersFor(ctx: CaseContext): Promise<Filters> {
   }
 }
 
+/** By path: the filters that compare one column each (rest-search-query.ts attributeLevel, eventLevel, tags, searchall). */
+function pathFiltersFor(ctx: CaseContext): Filters {
+  const { privateAttribute: a, privateEvent: e, tag } = ctx.w.a;
+  const ways: Record<string, Filters> = {
+    bUser: { value1: a.value.toUpperCase(), value2: "%" },
+    bRead: { comment: `%${a.comment.slice(2).toUpperCase()}`, returnFormat: "csv" },
+    bKey: { eventinfo: e.info, tags: tag.name },
+    bAdmin: { searchall: `%${a.value.slice(3).toUpperCase()}` },
+  };
+  return ways[ctx.actor] ?? Object.assign({}, ...Object.values(ways), { returnFormat: "json" });
+}
+
 const asPath = (f: Filters) => Object.entries(f).map(([k, v]) => `/${k}:${encodeURIComponent(v)}`).join("");
 
 export const mispRestSearchRest: RestCase[] = (["events", "attributes"] as const).flatMap((controller) => [
@@ -44,7 +57,7 @@ export const mispRestSearchRest: RestCase[] = (["events", "attributes"] as const
   } satisfies RestCase,
   {
     route: `GET /misp/${controller}/restSearch`,
-    request: async (ctx: CaseContext) => ({ path: `/misp/${controller}/restSearch${asPath(await filtersFor(ctx))}` }),
+    request: (ctx: CaseContext) => ({ path: `/misp/${controller}/restSearch${asPath(pathFiltersFor(ctx))}` }),
     b: "filtered" as const, validator: { status: 200 },
     validatorFinds: (w) => [controller === "events" ? w.a.privateEvent.uuid : w.a.privateAttribute.uuid],
   } satisfies RestCase,

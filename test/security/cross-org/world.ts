@@ -42,7 +42,8 @@ export interface ATargets {
   /** Distribution 0, with two attributes, an object and a tag; sighted by A. */
   privateEvent: { uuid: string; info: string };
   /** In the private event; its value also sits in the shared event's private attribute (a correlation of A's). */
-  privateAttribute: Item;
+  /** Its comment: MISP's restSearch `comment` filter aims at it. */
+  privateAttribute: Item & { comment: string };
   /** In the private event; its value (public) also sits in the shared event and in B's event. */
   privateAttribute2: Item;
   privateObject: { uuid: string; attribute: Item };
@@ -218,7 +219,7 @@ export async function buildWorld(app: TestApp): Promise<CrossOrgWorld> {
   // ---- A's events: followed by A's user before they exist (notifications), imported by A's user ----
   const privateEvent = { uuid: uuid(), info: `A private event ${t}` };
   const sharedEvent = { uuid: uuid(), info: `A shared event ${t}` };
-  const privateAttribute = item("corr");
+  const privateAttribute = { ...item("corr"), comment: `a note of A ${t}` };
   const privateAttribute2 = { uuid: uuid(), value: `shared-${t}.example.org` };
   const privateObject = { uuid: uuid(), attribute: item("pobj") };
   const sharedAttribute = { uuid: uuid(), value: privateAttribute2.value };
@@ -248,7 +249,7 @@ export async function buildWorld(app: TestApp): Promise<CrossOrgWorld> {
       Attribute: attributes, Object: objects, EventReport: reports,
     },
   });
-  await call(aUser, "POST", "/events/import", event(privateEvent, 0, [attr(privateAttribute, 5, { Tag: [{ name: tagName }] }), attr(privateAttribute2, 5)], [object(privateObject, 5)], [{ name: tagName }], [mispReport(privateReport, 5)]));
+  await call(aUser, "POST", "/events/import", event(privateEvent, 0, [attr(privateAttribute, 5, { Tag: [{ name: tagName }], comment: privateAttribute.comment }), attr(privateAttribute2, 5)], [object(privateObject, 5)], [{ name: tagName }], [mispReport(privateReport, 5)]));
   await call(
     aUser, "POST", "/events/import",
     event(sharedEvent, 3, [attr(sharedAttribute, 5), attr(sharedPrivateAttribute, 0), attr(sharedHiddenIp, 0, { type: "ip-dst" })], [object(sharedPrivateObject, 0), object(sharedObject, 5)], [], [mispReport(sharedReport, 5), mispReport(sharedPrivateReport, 0)]),
