@@ -226,7 +226,8 @@ try {
     backend: args.backend, events: EVENTS, attributes: EVENTS * PER_EVENT, runs: RUNS, page_size: LIMIT,
     import_s: round(imported / 1000, 1), indexed_s: round(indexed / 1000, 1),
     rest_search: results,
-    events_add: { attributes: ADD_ATTRIBUTES, runs_s: adds.map((s) => round(s, 2)), median_s: round(median(adds), 2) },
+    // --add-runs 0: no events/add figures, not the median of none.
+    events_add: adds.length ? { attributes: ADD_ATTRIBUTES, runs_s: adds.map((s) => round(s, 2)), median_s: round(median(adds), 2) } : null,
     load_average: { start: loadAtStart, end: load() }, node: process.version, date: new Date().toISOString(),
   }, null, 2));
 } finally {
