@@ -6,6 +6,7 @@ import type { PageRequest } from "../../src/platform/pagination.ts";
 import type { Services } from "../../src/services.ts";
 import { eventUuidOf, mispBool, mispRef } from "./misp-route.ts";
 import { timeRange } from "./rest-search-contract.ts";
+import { tagNameOf } from "./tags.ts";
 
 /** MISP's index has no page size limit; ours answers at most this many events per request. */
 export const MAX_INDEX_LIMIT = 1000;
@@ -55,6 +56,10 @@ const filterSchema = z
   })
   .strict();
 
+/** Tag references as MISP's index reads them: a number is a tag's id (its name here; null: no tag has it), anything else a name. */
+const tagNames = (services: Services, p: Principal | null, refs: string[]) =>
+  Promise.all(refs.map((r) => (!/^\d+$/.test(r) ? r : r.length <= 10 && Number(r) <= 2_147_483_647 ? tagNameOf(services, p, r) : null)));
+
 /** The %-wildcards MISP's LIKE filters take: our info filter is a substring match already. */
 const unwrapLike = (s: string) => s.replace(/^%+|%+$/g, "");
 const negated = (v: string) => v.startsWith("!");
@@ -76,12 +81,16 @@ export async function mispIndexFilter(services: Services, p: Principal | null, i
   if (f.eventinfo) filter.info = unwrapLike(f.eventinfo);
   if (f.published !== undefined) filter.published = f.published;
   const tags = f.tags ?? f.tag;
+  let nothing = false;
   if (tags) {
-    const or = tags.OR.filter((t) => !negated(t));
-    filter.anyTags = or.length ? or : undefined;
-    filter.tags = tags.AND.length ? tags.AND : undefined;
-    const not = [...tags.NOT, ...tags.OR.filter(negated).map((t) => t.slice(1))];
-    filter.noTags = not.length ? not : undefined;
+    const names = (refs: string[]) => tagNames(services, p, refs);
+    const [or, and, not] = await Promise.all([names(tags.OR.filter((t) => !negated(t))), names(tags.AND), names([...tags.NOT, ...tags.OR.filter(negated).map((t) => t.slice(1))])]);
+    // As MISP's index: an id no tag has finds nothing when asked for, and is no condition when left out.
+    const known = (list: (string | null)[]) => list.filter((n): n is string => n !== null);
+    nothing = (or.length > 0 && known(or).length === 0) || and.includes(null);
+    filter.anyTags = or.length ? known(or) : undefined;
+    filter.tags = and.length ? known(and) : undefined;
+    filter.noTags = known(not).length ? known(not) : undefined;
   }
   if (f.org) {
     if (f.org.OR.length + f.org.AND.length !== 1 || f.org.NOT.length) throw errors.badRequest("org: exactly one organisation (id, uuid or name) is supported");
@@ -94,6 +103,7 @@ export async function mispIndexFilter(services: Services, p: Principal | null, i
   if (published) filter.publishTimestamp = published;
   // An id no event has matches nothing (the nil uuid is no event's).
   if (f.eventid) filter.uuid = await eventUuidOf(services, p, f.eventid).catch(() => NIL_UUID);
+  if (nothing) filter.uuid = NIL_UUID;
   filter.deleted = false;
   return { filter, page: { page: f.page ?? 1, size: f.limit ?? MAX_INDEX_LIMIT } };
 }

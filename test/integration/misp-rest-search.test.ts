@@ -270,6 +270,17 @@ describe.each(SEARCH_BACKENDS)("MISP restSearch through PyMISP on $name", ({ env
     // NOT on events: the event's own tags (alpha's attribute carries t3, alpha does not).
     expect(await find("events", { tags: { NOT: [tag(3)] }, org: orgName })).toEqual(evs("alpha", "beta", "gamma"));
     expect(await find("events", { event_tags: tag(3) })).toEqual([]);
+    // events/index (PyMISP's search_index) takes a tag's id as MISP's index does.
+    const index = async (body: Record<string, unknown>) => {
+      const res = await misp("POST", "events/index", key, body);
+      expect(res.status, res.text.slice(0, 200)).toBe(200);
+      return sorted(res.body.map((e: { uuid: string }) => e.uuid));
+    };
+    expect(await index({ tags: [tagId] })).toEqual(evs("alpha", "gamma"));
+    expect(await index({ tags: [`!${tagId}`], eventinfo: run, org: orgName })).toEqual(evs("beta"));
+    expect(await index({ tags: ["2147483647"] })).toEqual([]);
+    expect(await index({ tags: ["99999999999"], eventinfo: run, org: orgName })).toEqual([]);
+    expect(await index({ tags: [`!2147483647`], eventinfo: run, org: orgName })).toEqual(evs("alpha", "beta", "gamma"));
 
     expect(await find("events", { searchall: `needle-${run}` })).toEqual([]);
     expect(await find("events", { searchall: `%NEEDLE-${run.toUpperCase()}%` })).toEqual(evs("alpha"));
