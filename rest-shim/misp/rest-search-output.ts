@@ -1,5 +1,5 @@
 import { hasScope, type Principal } from "../../src/auth/principal.ts";
-import type { EventView } from "../../src/modules/events/index.ts";
+import type { EventHead, EventView } from "../../src/modules/events/index.ts";
 import type { SearchHit } from "../../src/search/search-index.ts";
 import type { Services } from "../../src/services.ts";
 import { mispAttribute, mispEventIndexItem, mispTagOfView } from "./misp-shapes.ts";
@@ -75,11 +75,8 @@ function eventContext(e: EventView): CsvExtra {
   };
 }
 
-/** Events already read through the events service: their views and, for full answers, their export (of these or more). */
-export interface ReadEvents {
-  views: EventView[];
-  exported: { Event: Json }[] | null;
-}
+/** Events already read through the events service: their views, or for full answers the events and their export (of these or more). */
+export type ReadEvents = { views: EventView[]; exported: null } | { views: EventHead[]; exported: { Event: Json }[] };
 
 /**
  * events/restSearch: these events as MISP's Event (metadata only, or without what enforceWarninglist
@@ -91,7 +88,7 @@ export async function loadEvents(services: Services, p: Principal, uuids: string
   const wanted = (a: unknown) => keep(Boolean((a as Json).deleted)) && !warned.has(String((a as Json).uuid));
   if (f.metadata) {
     // The event's own fields: what MISP's metadata answer holds, without reading what the event holds.
-    return (read?.views ?? (await services.events.getMany(p, uuids))).map((e) => {
+    return (read && !read.exported ? read.views : await services.events.getMany(p, uuids, { badges: false })).map((e) => {
       const { EventTag: _t, ...fields } = mispEventIndexItem(e);
       return { Event: { ...fields, Tag: e.tags.map(mispTagOfView) } };
     });

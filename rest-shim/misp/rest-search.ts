@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { Principal } from "../../src/auth/principal.ts";
 import { stixBundle } from "../../src/modules/exports/index.ts";
 import { errors, fromZodError } from "../../src/platform/errors.ts";
+import type { EventHead } from "../../src/modules/events/index.ts";
 import type { SearchHit } from "../../src/search/search-index.ts";
 import type { Services } from "../../src/services.ts";
 import { mispException } from "./misp-errors.ts";
@@ -78,10 +79,11 @@ async function stix(services: Services, p: Principal, controller: Controller, hi
 async function eventsOfSet(services: Services, p: Principal, run: SearchRun, f: RestSearchFilters): Promise<ReadEvents | null> {
   const set = run.eventSet;
   if (!set || orderOf(f.order, "events").field !== null || (f.limit && (f.page ?? 1) !== 1) || set.length > (f.limit || MAX_REST_SEARCH_RESULTS.events)) return null;
-  const { views, exported } = f.metadata ? { views: await services.events.getMany(p, set), exported: null } : await services.events.readMispMany(p, set, { ids: true });
   const sign = run.sortOrder === "asc" ? 1 : -1;
-  const live = views.filter((e) => !e.deleted).sort((a, b) => (a.timestamp !== b.timestamp ? sign * (a.timestamp - b.timestamp) : a.uuid < b.uuid ? -1 : a.uuid > b.uuid ? 1 : 0));
-  return { views: live, exported };
+  const live = <E extends EventHead>(views: E[]) => views.filter((e) => !e.deleted).sort((a, b) => (a.timestamp !== b.timestamp ? sign * (a.timestamp - b.timestamp) : a.uuid < b.uuid ? -1 : a.uuid > b.uuid ? 1 : 0));
+  if (f.metadata) return { views: live(await services.events.getMany(p, set, { badges: false })), exported: null };
+  const { views, exported } = await services.events.readMispMany(p, set, { ids: true });
+  return { views: live(views), exported };
 }
 
 async function restSearch(services: Services, p: Principal, controller: Controller, f: RestSearchFilters & { returnFormat: ReturnFormat }): Promise<{ body: unknown; count: number }> {

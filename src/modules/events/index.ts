@@ -1,6 +1,6 @@
 /** The events area's front door: what the REST shim, GraphQL, MCP, jobs and other areas may use. */
 export { loadEvent } from "./event-reader.ts";
-export type { EventView, TagView } from "./event-reader.ts";
+export type { EventHead, EventView, TagView } from "./event-reader.ts";
 export type { EventDraft, OrgDraft, SharingGroupDraft } from "./event-draft.ts";
 export { ensureTags, tagColour } from "./event-writer.ts";
 export { MAX_TAG_FILTERS, calendarDate, eventCreateContract, eventUpdateContract } from "./events.contracts.ts";

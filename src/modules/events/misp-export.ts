@@ -1,7 +1,7 @@
 import type pg from "pg";
 import { readableSql } from "../../auth/distribution.ts";
 import type { Principal } from "../../auth/principal.ts";
-import type { EventView } from "./event-reader.ts";
+import type { EventHead } from "./event-reader.ts";
 import { mispEventReports } from "../reports/index.ts";
 import { mispSharingGroupBlocks } from "../sharing-groups/index.ts";
 
@@ -104,7 +104,7 @@ interface SightingRow {
  * (attributes, objects, references, attribute tags, sightings, reports, sharing groups) for all of
  * them, so a page of events costs what one does.
  */
-export async function exportMispEvents(sql: Sql, events: readonly EventView[], reader: Principal, opts: MispExportSettings): Promise<{ Event: Record<string, unknown> }[]> {
+export async function exportMispEvents(sql: Sql, events: readonly EventHead[], reader: Principal, opts: MispExportSettings): Promise<{ Event: Record<string, unknown> }[]> {
   if (events.length === 0) return [];
   const ids = opts.ids === true;
   /** `{id: "12"}` when ids are asked for, else nothing. */
@@ -169,7 +169,7 @@ export async function exportMispEvents(sql: Sql, events: readonly EventView[], r
 
   const tagOf = (t: { id: number; name: string; colour: string; exportable: boolean; local: boolean }) => ({ ...idOf("id", t.id), name: t.name, colour: t.colour, exportable: t.exportable, local: t.local });
   /** Built by assignment, not spreads: a page of events holds thousands of attributes. */
-  const attribute = (e: EventView, a: MispAttributeRow) => {
+  const attribute = (e: EventHead, a: MispAttributeRow) => {
     const out: Record<string, unknown> = ids ? { id: str(a.id), event_id: str(e.id), object_id: str(a.object_id) } : {};
     out.uuid = a.uuid;
     out.type = a.type;
