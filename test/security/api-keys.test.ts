@@ -291,6 +291,19 @@ describe("audit log read API", () => {
     expect(JSON.stringify(res.body)).not.toContain(key.token);
   });
 
+  it("reads LIKE's characters in the action prefix literally: % and _ match nothing, not everything", async () => {
+    await mintKey(owner);
+    const all = await app.http.get("/admin/audit-logs/?size=1", { token: admin.token });
+    expect(all.body.total).toBeGreaterThan(0);
+    for (const action of ["%", "_", "api%key", "ap__key", "\\"]) {
+      const res = await app.http.get(`/admin/audit-logs/?action=${encodeURIComponent(action)}`, { token: admin.token });
+      expect(res.status, action).toBe(200);
+      expect(res.body.total, action).toBe(0);
+    }
+    const literal = await app.http.get("/admin/audit-logs/?action=api_key.", { token: admin.token });
+    expect(literal.body.total).toBeGreaterThan(0);
+  });
+
   it("is for administrators only, and validates its parameters", async () => {
     expect((await app.http.get("/admin/audit-logs/", { token: owner.token })).status).toBe(403);
     for (const q of ["page=0", "size=1000", "actor_type=robot", "date_from=yesterday", "bogus=1"]) {

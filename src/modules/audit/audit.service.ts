@@ -1,6 +1,7 @@
 import type { Prisma, PrismaClient } from "../../platform/db/index.ts";
 import { authorize, type Principal } from "../../auth/principal.ts";
 import type { Sql } from "../../platform/db/transaction.ts";
+import { likeLiteral } from "../../platform/db/like.ts";
 import { offsetOf, pageOf, type Page, type PageRequest } from "../../platform/pagination.ts";
 
 export interface AuditEntry {
@@ -63,7 +64,7 @@ export class AuditService {
   async list(p: Principal | null, filter: AuditFilter, req: PageRequest): Promise<Page<AuditRecord>> {
     authorize(p, "audit_logs:admin");
     const where: Prisma.AuditLogWhereInput = {
-      ...(filter.action ? { action: { startsWith: filter.action, mode: "insensitive" } } : {}),
+      ...(filter.action ? { action: { startsWith: likeLiteral(filter.action), mode: "insensitive" } } : {}),
       ...(filter.actorUserId !== undefined ? { actorUserId: filter.actorUserId } : {}),
       ...(filter.actorType ? { actorType: filter.actorType } : {}),
       ...(filter.resourceType ? { resourceType: filter.resourceType } : {}),
