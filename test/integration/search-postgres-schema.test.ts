@@ -14,6 +14,8 @@ import { planPostings, type PostingSource } from "../../src/search/postgres/post
 import { allKey, bookkeepingKeyRanges, longTerm, termKey } from "../../src/search/postgres/postings.ts";
 import { ensureSearchSchema } from "../../src/search/postgres/schema.ts";
 import { unpack } from "../../src/search/postgres/packing.ts";
+import { searchStatements } from "../../src/search/postgres/statements.ts";
+import { UNPOSTED, unpostedFunctionSql } from "../../src/search/postgres/unposted.ts";
 import { patternTermsSql } from "../../src/search/postgres/terms.ts";
 import type { IndexName, SearchAccess, SearchDocument } from "../../src/search/search-index.ts";
 import { createTestDatabase } from "../support/databases.ts";
@@ -120,10 +122,9 @@ describe("search_documents schema", () => {
     await Promise.all([0, 1, 2].map(() => new PostgresSearchIndex(pool).ensureIndices()));
     expect(await indexes()).toEqual([
       "search_documents_doc_idx",
-      "search_documents_fields_path_idx",
-      "search_documents_keys_idx",
       "search_documents_pkey",
       "search_documents_ts_idx",
+      "search_documents_unposted_idx",
     ]);
     const unfilled = await pool.query("SELECT 1 FROM search_documents WHERE visible_to IS NULL OR body IS NULL OR doc IS NULL");
     expect(unfilled.rowCount).toBe(0);
@@ -320,7 +321,7 @@ describe("search_documents schema", () => {
     await Promise.all([0, 1].map(() => ensureSearchSchema(pool, { batch: 500, progress: (m) => resumed.push(m) })));
     expect(resumed).toContain("search schema: search_documents v9");
     expect(resumed).toContain("search schema: search_documents v10");
-    expect(resumed.at(-1)).toBe("search schema: search_documents v11");
+    expect(resumed.at(-1)).toBe("search schema: search_documents v12");
     expect(resumed.filter((m) => m.startsWith("search schema: stored keys")).length).toBeGreaterThan(1);
     expect(await count(bookkeeping)).toBe(0);
     expect(await count("SELECT count(*) AS n FROM search_postings")).toBe(before.postings);
@@ -366,7 +367,7 @@ describe("search_documents schema", () => {
     expect(Number(/^search schema: (\d+) postings coded$/.exec(resumed[0]!)![1])).toBeGreaterThan(copied);
     expect(resumed.filter((m) => m.endsWith("dictionary entries coded")).length).toBeGreaterThan(1);
     expect(resumed).toContain("search schema: search_documents v10");
-    expect(resumed.at(-1)).toBe("search schema: search_documents v11");
+    expect(resumed.at(-1)).toBe("search schema: search_documents v12");
     expect(await count("SELECT count(*) AS n FROM search_postings")).toBe(before.postings);
     expect(await count("SELECT count(*) AS n FROM search_terms")).toBe(before.terms);
     expect(await postingsOutOfStep(pool)).toBe(0);
@@ -434,7 +435,13 @@ describe("search_documents schema", () => {
     // The start after that (two processes at once) only rewrites the table.
     const rewritten: string[] = [];
     await Promise.all([0, 1].map(() => ensureSearchSchema(pool, { batch: 300, progress: (m) => rewritten.push(m) })));
-    expect(rewritten).toEqual(["search schema: documents rewritten", "search schema: search_documents v11"]);
+    expect(rewritten).toEqual([
+      "search schema: documents rewritten",
+      "search schema: search_documents v11",
+      "search schema: index of the fields without postings built",
+      "search schema: indexes of all fields and their keys dropped",
+      "search schema: search_documents v12",
+    ]);
     expect(await column("source")).toBe(0);
     expect(await column("posting_keys")).toBe(0);
     expect(await count("SELECT count(*) AS n FROM search_documents")).toBe(documents);
@@ -452,6 +459,65 @@ describe("search_documents schema", () => {
     expect(await checkDictionary(pool)).toMatchObject({ missing: [], wrong: [] });
     expect(await total(search, "svc-attributes", "value:changed*", { admin: true, orgId: null })).toBe(50);
   }, 180_000);
+
+  it("upgrades a version-11 table: the GIN of the fields without postings replaces those of all fields and their keys; a kill between the two resumes", async () => {
+    const search = new PostgresSearchIndex(pool);
+    const jsonbPath = new PostgresSearchIndex(pool, { postings: false });
+    const a = attributes.find((d) => d.source.object_uuid && (d.source.expanded as { ip_range?: string }).ip_range)!;
+    const ipRange = (a.source.expanded as { ip_range: string }).ip_range;
+    const queries = [
+      `uuid:${a.id}`,
+      `event_uuid:"${String(a.source.event_uuid)}" AND type:ip-dst`,
+      "_exists_:object_uuid",
+      "NOT _exists_:object_uuid AND type:md5",
+      `expanded.ip_range:${ipRange.split("/")[0]}`,
+      "event_org_id:1 OR distribution:0",
+      "type:ip-dst AND deleted:false",
+      'category:"Network activity" AND NOT to_ids:false',
+      "_exists_:expanded.ip AND value:1*",
+      "type:domain AND NOT value:*.cn",
+    ];
+    const access = { admin: false, orgId: 1 };
+    const totals = async (s: PostgresSearchIndex) => Promise.all(queries.map((q) => total(s, "svc-attributes", q, access)));
+    const before = await totals(search);
+    expect(before.every((n) => n > 0)).toBe(true);
+    // Version 11's indexes.
+    await pool.query(`DROP INDEX search_documents_unposted_idx;
+      CREATE FUNCTION search_document_keys(fields jsonb) RETURNS text[] LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$ SELECT array(SELECT jsonb_object_keys(fields)) $$;
+      CREATE INDEX search_documents_fields_path_idx ON search_documents USING GIN (fields jsonb_path_ops);
+      CREATE INDEX search_documents_keys_idx ON search_documents USING GIN (search_document_keys(fields));
+      COMMENT ON TABLE search_documents IS 'search_documents v11'`);
+
+    // Killed once the new index is built, before the old ones are dropped.
+    const kill = (m: string) => {
+      if (m.endsWith("built")) throw new Error("killed");
+    };
+    await expect(ensureSearchSchema(pool, { progress: kill })).rejects.toThrow("killed");
+    expect((await pool.query("SELECT obj_description('search_documents'::regclass, 'pg_class') AS v")).rows[0].v).toBe("search_documents v11");
+    expect(await indexes()).toEqual(expect.arrayContaining(["search_documents_fields_path_idx", "search_documents_keys_idx", "search_documents_unposted_idx"]));
+
+    const resumed: string[] = [];
+    await Promise.all([0, 1].map(() => ensureSearchSchema(pool, { progress: (m) => resumed.push(m) })));
+    expect(resumed).toEqual([
+      "search schema: index of the fields without postings built",
+      "search schema: indexes of all fields and their keys dropped",
+      "search schema: search_documents v12",
+    ]);
+    expect(await indexes()).toEqual(["search_documents_doc_idx", "search_documents_pkey", "search_documents_ts_idx", "search_documents_unposted_idx"]);
+    expect((await pool.query("SELECT 1 FROM pg_proc WHERE proname = 'search_document_keys'")).rowCount).toBe(0);
+    // The stored function removes the fields that have postings now (a change needs a table version).
+    const stored = await pool.query<{ src: string }>(`SELECT prosrc AS src FROM pg_proc WHERE proname = '${UNPOSTED}'`);
+    expect(unpostedFunctionSql()).toContain(stored.rows[0]!.src.trim());
+    expect(await totals(search)).toEqual(before);
+    expect(await totals(jsonbPath)).toEqual(before);
+    // An identifier and an ip range's documents are found by the GIN.
+    await pool.query("ANALYZE search_documents");
+    for (const q of [`uuid:${a.id}`, `expanded.ip_range:${ipRange.split("/")[0]}`]) {
+      const st = searchStatements({ index: "svc-attributes", query: parseLucene(q), defaultFields: [], access, from: 0, size: 10, sort: { field: "_score", order: "desc" }, timeoutMs: 10_000 }, Date.now());
+      const plan = (await pool.query<{ "QUERY PLAN": string }>(`EXPLAIN ${st.collect.text}`, st.collect.values)).rows.map((r) => r["QUERY PLAN"]).join("\n");
+      expect(plan, q).toContain("search_documents_unposted_idx");
+    }
+  }, 120_000);
 
   it("the stored access value is the document's audience: -1 for everyone, else its organisations; without a usable one, administrators only", async () => {
     const search = new PostgresSearchIndex(pool);

@@ -48,6 +48,7 @@ import { visibleToParam } from "./access.ts";
 import { SLOPPY_PHRASE_FUNCTION } from "./phrase-slop.ts";
 import { dictionaryField, hasPostings, MAX_TERM } from "./postings.ts";
 import { luceneRegexToPostgres, RegexUnsupported } from "./regex.ts";
+import { presenceEntry, presenceIndexed, UNPOSTED, unposted } from "./unposted.ts";
 
 /** The query cannot run on a field of this type (OpenSearch fails the query too: route -> 400). */
 export class FieldTypeError extends Error {}
@@ -134,8 +135,8 @@ export class SqlCompiler {
 
   constructor(
     private readonly index: IndexName,
-    private readonly defaultFields: string[],
-    private readonly now: number,
+    readonly defaultFields: string[],
+    readonly now: number,
   ) {
     this.fields = INDEX_FIELDS[index].fields;
     this.lenientAll = defaultFields.length === 0 || defaultFields.includes("*");
@@ -152,19 +153,27 @@ export class SqlCompiler {
     return `$${this.params.length}`;
   }
 
-  private contains(key: string, value: unknown): string {
-    return `d.fields @> ${this.p(JSON.stringify({ [key]: [value] }))}::jsonb`;
+  private contains(f: ResolvedField, value: unknown): string {
+    return `${this.jsonb(f)} @> ${this.p(JSON.stringify({ [f.key]: [value] }))}::jsonb`;
   }
 
   /**
-   * Some value of the field satisfies `predicate`. Only documents that have the field are unpacked:
-   * ip fields exist in few documents (IP attributes), so that test goes through the keys index;
-   * other fields exist in most documents, where `?` on the row costs a fifth of the keys function.
+   * The JSONB a containment test on the field reads: a field without postings through the GIN's
+   * expression (`./unposted.ts`); the others on the row, the postings giving the candidates
+   * (`./statements.ts`, table version 12).
+   */
+  private jsonb(f: ResolvedField): string {
+    return unposted(f.key, f.type) ? `${UNPOSTED}(d.fields)` : "d.fields";
+  }
+
+  /**
+   * Some value of the field satisfies `predicate`. Only documents that have the field are unpacked
+   * (`hasAnyKey`: ip ranges exist in few documents, found by the GIN's presence entry).
    */
   private anyValue(key: string, type: FieldType, predicate: (x: string) => string, asText = true): string {
     const fn = asText ? "jsonb_array_elements_text" : "jsonb_array_elements";
+    const has = this.hasAnyKey([{ key, type }]);
     const k = this.p(key);
-    const has = type === "ip" || type === "ip_range" ? this.hasAnyKey([k]) : `d.fields ? ${k}`;
     return `(${has} AND EXISTS (SELECT 1 FROM ${fn}(d.fields -> ${k}) AS x(v) WHERE ${predicate("x.v")}))`;
   }
 
@@ -190,9 +199,16 @@ export class SqlCompiler {
     return `d.doc = ANY (ARRAY(SELECT p.doc FROM search_postings p WHERE p.key = ANY (ARRAY(${terms})))) AND ${exact}`;
   }
 
-  /** The document has one of these fields: the expression of the keys index (`./schema.ts`). */
-  private hasAnyKey(placeholders: string[]): string {
-    return `search_document_keys(d.fields) && ARRAY[${placeholders.join(", ")}]::text[]`;
+  /**
+   * The document has one of these fields: on the row, but for the optional fields without postings
+   * that the GIN's expression marks present (`./unposted.ts`), so that their few documents are found
+   * by the index (the other fields' presence candidates come from the postings).
+   */
+  private hasAnyKey(fields: ResolvedField[]): string {
+    const onRow = fields.filter((f) => !presenceIndexed(f.key)).map((f) => f.key);
+    const conds = fields.filter((f) => presenceIndexed(f.key)).map((f) => `${UNPOSTED}(d.fields) @> ${this.p(JSON.stringify(presenceEntry(f.key)))}::jsonb`);
+    if (onRow.length) conds.push(`d.fields ?| ${this.p(onRow)}::text[]`);
+    return conds.length === 1 ? conds[0]! : `(${conds.join(" OR ")})`;
   }
 
   /** The whole query; a query that compiles to nothing matches nothing. */
@@ -295,13 +311,13 @@ export class SqlCompiler {
   }
 
   private exists(field: string): Cond {
-    let keys = this.resolve(field).fields.map((f) => f.key);
-    if (keys.length === 0 && !field.includes("*")) {
+    let fields = this.resolve(field).fields;
+    if (fields.length === 0 && !field.includes("*")) {
       // An object field (`tags`, `expanded`): exists when any of its sub-fields does.
-      keys = this.queryable.filter((q) => q.key.startsWith(`${field}.`)).map((q) => q.key);
+      fields = this.queryable.filter((q) => q.key.startsWith(`${field}.`));
     }
-    if (keys.length === 0) return "FALSE";
-    return this.hasAnyKey(keys.map((k) => this.p(k)));
+    if (fields.length === 0) return "FALSE";
+    return this.hasAnyKey(fields);
   }
 
   leaf(node: TermNode | PhraseNode | RegexNode | RangeNode, f: ResolvedField): Cond {
@@ -324,10 +340,10 @@ export class SqlCompiler {
       case "text": {
         const tokens = [...new Set(analyze(value))];
         if (tokens.length === 0) return null;
-        return tokens.map((t) => this.contains(f.key, t)).join(" OR ");
+        return tokens.map((t) => this.contains(f, t)).join(" OR ");
       }
       case "keyword":
-        return this.contains(f.key, value);
+        return this.contains(f, value);
       case "long": {
         const t = value.trim();
         if (!NUMERIC.test(t)) throw new FieldTypeError(`'${value}' is not a number (field ${f.key})`);
@@ -335,11 +351,11 @@ export class SqlCompiler {
         if (!Number.isInteger(n)) return "FALSE";
         const big = /^[+-]?\d+$/.test(t) ? BigInt(t) : BigInt(n);
         if (big > MAX_LONG || big < MIN_LONG) throw new FieldTypeError(`'${value}' is out of range for a long (field ${f.key})`);
-        return `d.fields @> jsonb_build_object(${this.p(f.key)}::text, jsonb_build_array(${this.p(big.toString())}::numeric))`;
+        return `${this.jsonb(f)} @> jsonb_build_object(${this.p(f.key)}::text, jsonb_build_array(${this.p(big.toString())}::numeric))`;
       }
       case "boolean": {
         if (value !== "true" && value !== "false") throw new FieldTypeError(`'${value}' is not a boolean (field ${f.key})`);
-        return this.contains(f.key, value === "true");
+        return this.contains(f, value === "true");
       }
       case "date":
         return this.range({ kind: "range", field: f.key, lower: value, upper: value, includeLower: true, includeUpper: true }, f);
@@ -351,7 +367,7 @@ export class SqlCompiler {
         }
         const ip = parseIp(value);
         if (ip === null) throw new FieldTypeError(`'${value}' is not an IP address (field ${f.key})`);
-        return this.contains(f.key, ip);
+        return this.contains(f, ip);
       }
       case "ip_range": {
         // A term is one address (OpenSearch rejects a CIDR block here: "is not an IP string literal").
@@ -366,8 +382,8 @@ export class SqlCompiler {
     if (f.type !== "text") return this.term(node.value, f);
     const tokens = analyze(node.value);
     if (tokens.length === 0) return null;
-    if (tokens.length === 1) return this.contains(f.key, tokens[0]);
-    const candidates = `d.fields @> ${this.p(JSON.stringify({ [f.key]: [...new Set(tokens)] }))}::jsonb`;
+    if (tokens.length === 1) return this.contains(f, tokens[0]);
+    const candidates = `${this.jsonb(f)} @> ${this.p(JSON.stringify({ [f.key]: [...new Set(tokens)] }))}::jsonb`;
     if (node.slop > 0) return `${candidates} AND ${SLOPPY_PHRASE_FUNCTION}(d.phrases -> ${this.p(f.key)}, ${this.p(tokens)}::text[], ${this.p(node.slop)}::int)`;
     const needle = this.p(` ${tokens.join(" ")} `);
     return `${candidates} AND EXISTS (SELECT 1 FROM jsonb_array_elements_text(d.phrases -> ${this.p(f.key)}) AS x(v) WHERE strpos(x.v, ${needle}) > 0)`;

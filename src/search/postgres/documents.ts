@@ -4,9 +4,9 @@
  *
  * - `source`: the document as given (returned in hits), stored packed with `postingKeys` as `body`
  *   (`./packing.ts`, table version 11);
- * - `fields` (JSONB, GIN `jsonb_path_ops`): `{ "<field>": [values...] }`, only for fields that have
- *   at least one value (so `_exists_:f` is a test on its keys, `search_document_keys(fields)`, GIN
- *   `./schema.ts`). Values by type:
+ * - `fields` (JSONB): `{ "<field>": [values...] }`, only for fields that have at least one value
+ *   (so `_exists_:f` is a test on its keys). Indexed (GIN `jsonb_path_ops`) only for the fields
+ *   without postings (`./unposted.ts`, table version 12). Values by type:
  *     keyword -> exact strings (numbers/booleans as strings, as OpenSearch coerces them; values
  *                over 8 191 characters are left out, as `ignore_above` does);
  *     text    -> the analysed tokens (`./analyzer.ts`, deduplicated), plus `"<field>.keyword"` with
@@ -15,7 +15,7 @@
  *                ("true"/"false"/"" accepted), date -> epoch milliseconds, ip -> address strings,
  *                ip_range -> CIDR strings; values that do not parse are left out (OpenSearch
  *                would reject the document; the indexer must not lose the other fields).
- *   Equality is then `fields @> '{"f":[v]}'` (GIN).
+ *   Equality is then `fields @> '{"f":[v]}'` (on the row; the GIN's expression for the fields without postings).
  * - `phrases` (JSONB): per text field, one string per value: ` tok1 tok2 ... ` (tokens in order,
  *   space-separated and space-framed), for phrase queries (`strpos`), after the GIN candidate test.
  *   Values are kept apart, like OpenSearch's position_increment_gap, so phrases never span values.

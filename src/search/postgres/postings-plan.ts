@@ -177,16 +177,67 @@ function conjunction(expr: Expr): PostingConjunction | null {
   }
 }
 
+/**
+ * Postings that every match of `query` has, one source each (empty: none known): the JSONB path's
+ * candidates (`./statements.ts`), where the GIN on `fields` used to give them (table version 12).
+ * A superset of the matches: leaves the postings cannot answer and every negated clause are left
+ * out (match anything); an OR gives one source only when each of its clauses has one. Patterns are
+ * left to the compiler (`./compile.ts` `matchingTerm`), `@timestamp` to the ts index.
+ */
+export function candidateSources(index: IndexName, defaultFields: string[], now: number, query: LuceneNode): PostingSource[] {
+  const expr = new Planner(index, defaultFields, now, true).node(query);
+  return expr === null ? [] : (sourcesOf(expr) ?? []);
+}
+
+/** The sources all of which a match of `expr` has; null: any document may match. */
+function sourcesOf(expr: Expr): PostingSource[] | null {
+  switch (expr.k) {
+    case "none":
+      return [{ keys: [], ranges: [] }];
+    case "all":
+      return null;
+    case "item":
+      return "source" in expr.item && !expr.item.source.patterns ? [expr.item.source] : null;
+    case "and": {
+      const all = expr.pos.flatMap((e) => sourcesOf(e) ?? []);
+      return all.length ? all : null;
+    }
+    case "or": {
+      const merged: PostingSource = { keys: [], ranges: [] };
+      for (const part of expr.parts) {
+        const first = sourcesOf(part)?.[0];
+        if (first === undefined) return null;
+        merged.keys.push(...first.keys);
+        merged.ranges.push(...first.ranges);
+      }
+      merged.keys = [...new Set(merged.keys)];
+      return [merged];
+    }
+  }
+}
+
 class Planner {
   /** Decides types, leniency and dropped clauses exactly as the JSONB path does. */
   private readonly checker: SqlCompiler;
 
+  /** `loose`: candidates only (`candidateSources`): what the postings cannot answer matches anything. */
   constructor(
     private readonly index: IndexName,
     defaultFields: string[],
     private readonly now: number,
+    private readonly loose = false,
   ) {
     this.checker = new SqlCompiler(index, defaultFields, now);
+  }
+
+  /** In a loose plan, what the postings cannot answer is any document. */
+  private orAll(plan: () => Expr): Expr {
+    try {
+      return plan();
+    } catch (err) {
+      if (this.loose && err instanceof Unsupported) return { k: "all" };
+      throw err;
+    }
   }
 
   /** null: a clause that analyses to nothing (dropped from its bool, as the JSONB path does). */
@@ -195,14 +246,15 @@ class Planner {
       case "matchAll":
         return { k: "all" };
       case "exists":
-        return this.exists(node.field);
+        return this.orAll(() => this.exists(node.field));
       case "bool": {
         const list = (xs: LuceneNode[]) => xs.map((n) => this.node(n)).filter((e): e is Expr => e !== null);
         const must = list(node.must);
         const should = must.length ? [] : list(node.should);
         const mustNot = list(node.mustNot);
         if (must.length + should.length + mustNot.length === 0) return null;
-        return { k: "and", pos: must.length ? must : should.length ? [{ k: "or", parts: should }] : [], neg: mustNot };
+        // Loose: without its negations a conjunction holds for more documents, never fewer.
+        return { k: "and", pos: must.length ? must : should.length ? [{ k: "or", parts: should }] : [], neg: this.loose ? [] : mustNot };
       }
       default:
         return this.fieldLeaf(node);
@@ -223,7 +275,7 @@ class Planner {
         parts.push(NONE);
         continue;
       }
-      if (cond !== null) parts.push(this.leaf(node, f.key, f.type));
+      if (cond !== null) parts.push(this.orAll(() => this.leaf(node, f.key, f.type)));
     }
     if (parts.length === 0) return null;
     return parts.length === 1 ? parts[0]! : { k: "or", parts };
@@ -239,9 +291,14 @@ class Planner {
         if (type !== "text") return this.term(node.value, key, type);
         const tokens = analyze(node.value);
         if (tokens.length === 1) return source([termKey(this.index, key, tokens[0]!)]);
-        if (node.slop > 0) throw new Unsupported();
+        if (node.slop > 0) {
+          if (!this.loose) throw new Unsupported();
+          return { k: "and", pos: [...new Set(tokens)].map((t) => source([termKey(this.index, key, t)])), neg: [] };
+        }
         if (tokens.length === 2 && termFits(`${tokens[0]} ${tokens[1]}`)) return source([pairKey(this.index, key, tokens[0]!, tokens[1]!)]);
-        throw new Unsupported();
+        if (!this.loose) throw new Unsupported();
+        // Every adjacent pair of the phrase (a pair over MAX_TERM is capped: a superset still).
+        return { k: "and", pos: tokens.slice(1).map((t, i) => source([pairKey(this.index, key, tokens[i]!, t)])), neg: [] };
       }
       case "regex": {
         // The compiler has accepted the regex for this field (a text or keyword one).

@@ -71,6 +71,13 @@
  * balanced pairs at 100,000 (the document insert 42% shorter, and Node's share now overlaps the
  * database's, `bulkIndex`); the upgrade of 20,200 documents took 4.0 s and left the tables at 124 MiB.
  *
+ * Version 12 (bench/README.md "Search", "table version 12"): no GIN on `fields` nor on its keys: one
+ * GIN (`jsonb_path_ops`) on `search_document_unposted(fields)` (`./unposted.ts`), the fields without
+ * postings and the presence of the optional ones; the JSONB path's conditions on the other fields
+ * take their candidates from the postings (`./statements.ts`). From version 11 the upgrade builds
+ * the new index, then drops the two old ones, each statement idempotent (a start after a kill
+ * builds again or only drops).
+ *
  * Upgrading a table that holds documents rewrites it once (the generated column) and builds its
  * indexes, holding an exclusive lock: 24 s for 100 000 documents, 340 s for 1 000 000 on the bench
  * machine (2 cores, busy). Start waits for it; searches and indexing wait too.
@@ -87,12 +94,14 @@ import { facetSql } from "./facets.ts";
 import { bookkeepingKeyRanges } from "./postings.ts";
 import { pack } from "./packing.ts";
 import { backfillPostings, backfillPresence, backfillTerms } from "./writes.ts";
+import { UNPOSTED, unpostedFunctionSql } from "./unposted.ts";
 
-const VERSION = "search_documents v11";
+const VERSION = "search_documents v12";
 /** The versions upgraded in committed steps (`upgradeInSteps`: bookkeeping, `recode`, `packInSteps`). */
 const STEPPED_FROM = "search_documents v8";
 const RECODED_FROM = "search_documents v9";
 const PACKED_FROM = "search_documents v10";
+const UNPOSTED_FROM = "search_documents v11";
 const POSTINGS_VERSION = "search_documents v3";
 /** Versions whose postings lack the presence keys (version 7). */
 const WITHOUT_PRESENCE = ["search_documents v3", "search_documents v4", "search_documents v5", "search_documents v6"];
@@ -123,14 +132,10 @@ CREATE TABLE IF NOT EXISTS "search_documents" (
   "index_name" TEXT NOT NULL, "id" TEXT NOT NULL, "source" JSONB NOT NULL, "fields" JSONB NOT NULL,
   "phrases" JSONB NOT NULL, "ts" TIMESTAMPTZ,
   CONSTRAINT "search_documents_pkey" PRIMARY KEY ("index_name", "id"));
-CREATE OR REPLACE FUNCTION search_document_keys(fields jsonb) RETURNS text[]
-  LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$ SELECT array(SELECT jsonb_object_keys(fields)) $$;
 ${visibilityFunctionSql()}
 ALTER TABLE "search_documents" ADD COLUMN IF NOT EXISTS "visible_to" NUMERIC[]
   GENERATED ALWAYS AS (search_document_visibility("index_name", "fields")) STORED;
 ALTER TABLE "search_documents" ALTER COLUMN "fields" SET STORAGE MAIN;
-CREATE INDEX IF NOT EXISTS "search_documents_fields_path_idx" ON "search_documents" USING GIN ("fields" jsonb_path_ops);
-CREATE INDEX IF NOT EXISTS "search_documents_keys_idx" ON "search_documents" USING GIN (search_document_keys("fields"));
 DROP INDEX IF EXISTS "search_documents_fields_gin_idx";
 ${DROP_SEARCH_TEXT}
 CREATE INDEX IF NOT EXISTS "search_documents_ts_idx" ON "search_documents" ("index_name", "ts" DESC NULLS LAST, "id" COLLATE "C");
@@ -387,6 +392,23 @@ async function packInSteps(client: pg.PoolClient, batch: number, progress: (mess
 }
 
 /**
+ * Version 11's two GIN indexes (all of `fields`, its keys) replaced by one on the fields without
+ * postings (`./unposted.ts`): built first, so that a kill leaves either both old ones or the new one
+ * beside them (a rerun finds it and drops).
+ */
+async function indexUnposted(client: pg.PoolClient, progress: (message: string) => void): Promise<void> {
+  await client.query(unpostedFunctionSql());
+  await client.query("SET maintenance_work_mem = '256MB'");
+  await client.query(`CREATE INDEX IF NOT EXISTS "search_documents_unposted_idx" ON "search_documents" USING GIN (${UNPOSTED}("fields") jsonb_path_ops)`);
+  await client.query("RESET maintenance_work_mem");
+  progress("search schema: index of the fields without postings built");
+  await client.query(`DROP INDEX IF EXISTS "search_documents_fields_path_idx", "search_documents_keys_idx";
+    DROP FUNCTION IF EXISTS search_document_keys(jsonb)`);
+  await client.query(`ANALYZE "search_documents"`);
+  progress("search schema: indexes of all fields and their keys dropped");
+}
+
+/**
  * From STEPPED_FROM: each step is committed on its own and is idempotent, so that a restart after a
  * kill resumes; a session lock keeps other starting processes waiting until the version is set.
  */
@@ -409,8 +431,13 @@ async function upgradeInSteps(pool: pg.Pool, opts: SchemaOptions): Promise<void>
         await client.query('ANALYZE "search_postings", "search_terms"');
         progress(`search schema: ${PACKED_FROM}`);
       }
-      if ((await version(client)) !== PACKED_FROM) return;
-      await packInSteps(client, opts.batch ?? PACK_BATCH, progress);
+      if ((await version(client)) === PACKED_FROM) {
+        await packInSteps(client, opts.batch ?? PACK_BATCH, progress);
+        await client.query(`COMMENT ON TABLE "search_documents" IS '${UNPOSTED_FROM}'`);
+        progress(`search schema: ${UNPOSTED_FROM}`);
+      }
+      if ((await version(client)) !== UNPOSTED_FROM) return;
+      await indexUnposted(client, progress);
       await client.query(`COMMENT ON TABLE "search_documents" IS '${VERSION}'`);
       progress(`search schema: ${VERSION}`);
     } finally {
@@ -431,7 +458,7 @@ export async function ensureSearchSchema(pool: pg.Pool, opts: SchemaOptions = {}
 }
 
 /** The versions `upgradeInSteps` takes to the current one. */
-const STEPPED = [STEPPED_FROM, RECODED_FROM, PACKED_FROM, VERSION];
+const STEPPED = [STEPPED_FROM, RECODED_FROM, PACKED_FROM, UNPOSTED_FROM, VERSION];
 
 /** A new table, or one of a version before STEPPED_FROM, brought to version 10 in one transaction. */
 async function upgradeToVersion10(pool: pg.Pool, opts: SchemaOptions): Promise<void> {

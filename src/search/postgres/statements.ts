@@ -4,6 +4,7 @@
  */
 import { DEFAULT_TRACK_TOTAL_HITS, SearchQueryError, type SearchRequest } from "../search-index.ts";
 import { FieldTypeError, SqlCompiler } from "./compile.ts";
+import { candidateSources, type PostingSource } from "./postings-plan.ts";
 
 export interface Statement {
   text: string;
@@ -23,13 +24,33 @@ export interface SearchStatements {
   page(useTsIndex: boolean): Statement;
 }
 
+/** Candidate sources per statement at most (each a semi-join the planner orders). */
+const MAX_CANDIDATE_SOURCES = 4;
+
+/**
+ * A document has a posting of the source: one probe of the postings index by (key, ts, doc), or,
+ * as the planner prefers, a semi-join that reads the source's postings first.
+ */
+function hasPosting(c: SqlCompiler, s: PostingSource): string {
+  const keys = s.keys.length ? [`p.key = ANY (${c.p(s.keys)}::text[])`] : [];
+  const ranges = s.ranges.map((r) => `(p.key ${r.loInclusive ? ">=" : ">"} ${c.p(r.lo)} AND p.key ${r.hiInclusive ? "<=" : "<"} ${c.p(r.hi)})`);
+  const any = [...keys, ...ranges];
+  if (any.length === 0) return "FALSE";
+  return `EXISTS (SELECT 1 FROM search_postings p WHERE (${any.join(" OR ")}) AND p.ts = COALESCE(d.ts, '-infinity') AND p.doc = d.doc)`;
+}
+
 /**
  * The condition of a request over `search_documents d`: index, query, access and filters (its
  * values pushed to `c.params`). A query a field type cannot take is a `SearchQueryError` "invalid".
+ * The query's conditions on fields with postings are tested on the row (`./compile.ts`); the
+ * postings every match has (`candidateSources`) select the rows to test (table version 12: no GIN
+ * on `fields` any more).
  */
 export function whereOf(c: SqlCompiler, req: Pick<SearchRequest, "index" | "query" | "access" | "filters">): string {
   try {
     const conds = [`d.index_name = ${c.p(req.index)}`, `(${c.compileQuery(req.query)})`];
+    const sources = candidateSources(req.index, c.defaultFields, c.now, req.query);
+    for (const s of sources.slice(0, MAX_CANDIDATE_SOURCES)) conds.push(hasPosting(c, s));
     if (!req.access.admin) conds.push(`(${c.compileAccess(req.access)})`);
     for (const [field, value] of Object.entries(req.filters ?? {})) conds.push(`(${c.compileFilter(field, value)})`);
     return conds.join(" AND ");

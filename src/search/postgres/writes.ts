@@ -20,7 +20,8 @@ import type { DocumentRow } from "./documents.ts";
 import { codesOf, MAX_FACET_CODE, type Codes } from "./codes.ts";
 import { pack, unpack } from "./packing.ts";
 import { facetSql } from "./facets.ts";
-import { indexKeyRange, presenceFields, withPresenceKeys } from "./postings.ts";
+import { indexKeyRange, presenceFields, termKey, withPresenceKeys } from "./postings.ts";
+import { UNPOSTED, unposted } from "./unposted.ts";
 import { applyTermChanges, type TermPosting } from "./terms.ts";
 
 /** pg_advisory_xact_lock(LOCK_SPACE, bucket): the first key of the writers' locks (arbitrary, fixed). */
@@ -198,14 +199,22 @@ export async function deleteDocumentsByIds(client: pg.PoolClient, index: IndexNa
   await applyTermChanges(client, asTerms(gone, null), []);
 }
 
-/** Documents with one of `values` in `key` of `fields` (one containment test per value, GIN). */
+/**
+ * Documents with one of `values` in `key` (a keyword field) of `fields`: one containment test per
+ * value, through the GIN (`./unposted.ts`) for a field without postings, else the documents of the
+ * values' postings tested on the row.
+ */
 export async function deleteDocumentsByTerms(client: pg.PoolClient, index: IndexName, key: string, values: string[]): Promise<void> {
   await lockDocuments(client, index, null);
+  const contains = "jsonb_build_object($2::text, jsonb_build_array(v.x))";
+  const where = unposted(key, "keyword")
+    ? `${UNPOSTED}(d.fields) @> ${contains}`
+    : `d.doc IN (SELECT p.doc FROM search_postings p WHERE p.key = ANY ($4::text[])) AND d.fields @> ${contains}`;
   const { rows } = await client.query<StoredRow>(
     `DELETE FROM search_documents d USING unnest($3::text[]) AS v(x)
-     WHERE d.index_name = $1 AND d.fields @> jsonb_build_object($2::text, jsonb_build_array(v.x))
+     WHERE d.index_name = $1 AND ${where}
      RETURNING ${storedColumns("d")}`,
-    [index, key, values],
+    [index, key, values, ...(unposted(key, "keyword") ? [] : [values.map((v) => termKey(index, key, v))])],
   );
   const gone = postingsOf(index, storedDocuments(rows));
   await deletePostings(client, gone);
