@@ -28,15 +28,12 @@ export interface SearchStatements {
 const MAX_CANDIDATE_SOURCES = 4;
 
 /**
- * A document has a posting of the source: one probe of the postings index by (key, ts, doc), or,
+ * A document has a posting of one of the source's keys: one probe of the postings index by (key, ts, doc), or,
  * as the planner prefers, a semi-join that reads the source's postings first.
  */
 function hasPosting(c: SqlCompiler, s: PostingSource): string {
-  const keys = s.keys.length ? [`p.key = ANY (${c.p(s.keys)}::text[])`] : [];
-  const ranges = s.ranges.map((r) => `(p.key ${r.loInclusive ? ">=" : ">"} ${c.p(r.lo)} AND p.key ${r.hiInclusive ? "<=" : "<"} ${c.p(r.hi)})`);
-  const any = [...keys, ...ranges];
-  if (any.length === 0) return "FALSE";
-  return `EXISTS (SELECT 1 FROM search_postings p WHERE (${any.join(" OR ")}) AND p.ts = COALESCE(d.ts, '-infinity') AND p.doc = d.doc)`;
+  if (s.keys.length === 0) return "FALSE";
+  return `EXISTS (SELECT 1 FROM search_postings p WHERE p.key = ANY (${c.p(s.keys)}::text[]) AND p.ts = COALESCE(d.ts, '-infinity') AND p.doc = d.doc)`;
 }
 
 /**
@@ -49,7 +46,9 @@ function hasPosting(c: SqlCompiler, s: PostingSource): string {
 export function whereOf(c: SqlCompiler, req: Pick<SearchRequest, "index" | "query" | "access" | "filters">): string {
   try {
     const conds = [`d.index_name = ${c.p(req.index)}`, `(${c.compileQuery(req.query)})`];
-    const sources = candidateSources(req.index, c.defaultFields, c.now, req.query);
+    // A key range is a range scan of the postings per document tested: slower than the row's own
+    // test (`timestamp range (long)`: 20 -> 47 ms at 20,000 attributes), so only exact keys select.
+    const sources = candidateSources(req.index, c.defaultFields, c.now, req.query).filter((s) => s.ranges.length === 0);
     for (const s of sources.slice(0, MAX_CANDIDATE_SOURCES)) conds.push(hasPosting(c, s));
     if (!req.access.admin) conds.push(`(${c.compileAccess(req.access)})`);
     for (const [field, value] of Object.entries(req.filters ?? {})) conds.push(`(${c.compileFilter(field, value)})`);
