@@ -43,6 +43,13 @@ function tempDataDir(): string {
   return dir;
 }
 
+/**
+ * The DATA_DIR of the embedded PostgreSQL tests: the first test initialises it (and asserts so); the
+ * later ones start on it as it left it, without paying initdb and the migrations again.
+ */
+let embeddedDir: string | undefined;
+const embeddedDataDir = () => (embeddedDir ??= tempDataDir());
+
 /** Port and password of the embedded PostgreSQL running on `dataDir`. */
 function embeddedClient(dataDir: string): pg.Client {
   const pidFile = fs.readFileSync(path.join(dataDir, "pg", "postmaster.pid"), "utf8").split("\n");
@@ -106,7 +113,7 @@ afterAll(async () => {
 
 describe("zero configuration: embedded PostgreSQL under DATA_DIR", () => {
   test("starts, creates the admin, refuses a second instance, stops cleanly and keeps its data", { timeout: 90_000 }, async () => {
-    const dataDir = tempDataDir();
+    const dataDir = embeddedDataDir();
     const port = await freePort();
     const first = service({ PORT: String(port), DATA_DIR: dataDir, ADMIN_EMAIL: EMAIL, ADMIN_PASSWORD: PASSWORD }, "first");
     const health = await first.waitForHealthy(60_000);
@@ -152,7 +159,7 @@ describe("zero configuration: embedded PostgreSQL under DATA_DIR", () => {
   });
 
   test("a lock file left by a dead process does not block a start", { timeout: 60_000 }, async () => {
-    const dataDir = tempDataDir();
+    const dataDir = embeddedDataDir();
     const dead = startService({}, { command: ["true"] });
     await dead.exited;
     fs.writeFileSync(path.join(dataDir, "workbench.lock"), String(dead.pid));
@@ -281,7 +288,7 @@ describe("external database (DATABASE_URL)", () => {
 
 describe("jobs and crashes", () => {
   test("a job held by a worker killed mid-run is released and run at the next start", { timeout: 90_000 }, async () => {
-    const dataDir = tempDataDir();
+    const dataDir = embeddedDataDir();
     const first = service({ PORT: String(await freePort()), DATA_DIR: dataDir }, "crashing");
     await first.waitForHealthy(60_000);
 
