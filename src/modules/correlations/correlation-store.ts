@@ -75,39 +75,68 @@ const BY_ID = (id: string) => `(SELECT * FROM attributes WHERE id = ${id} OFFSET
 
 const pairKey = (a: number, b: number, t: string) => (a < b ? `${a}:${b}:${t}` : `${b}:${a}:${t}`);
 
-/**
- * The values a batch touches: its attributes' values and parts as they are now, and the values of
- * the pairs they have (a changed or deleted value must lose its pairs).
- */
-async function touchedValues(sql: Sql, ids: number[]): Promise<string[]> {
-  const { rows } = await sql.query<{ value: string }>(
-    `SELECT x.value FROM unnest($1::bigint[]) AS i(id) CROSS JOIN LATERAL ${BY_ID("i.id")} a
-       CROSS JOIN LATERAL (VALUES (a.value1, 1), (a.value2, 2)) AS x(value, part)
-      WHERE x.value IS NOT NULL AND x.value <> '' AND NOT (x.part = 2 AND a.type = ANY($2::text[]))
-     UNION
-     SELECT c.value FROM unnest($1::bigint[]) AS i(id) CROSS JOIN LATERAL ${PAIRS_OF("i.id", "match_type <> 'cidr'")} c`,
-    [ids, PRIMARY_ONLY],
-  );
-  return rows.map((r) => r.value);
+/** A stored pair with the value it was made through. */
+type StoredPair = PairRow & { value: string };
+
+/** The values a stored attribute takes part in correlation with: value1, and value2 unless its type correlates on the first part only. */
+function correlatingValues(type: string, value1: string | null, value2: string | null): string[] {
+  const values = value1 ? [value1] : [];
+  if (value2 && !PRIMARY_ONLY.includes(type)) values.push(value2);
+  return values;
 }
 
 /**
- * The touched values plus the current values of every attribute paired through them: a pair
- * stored under one value may hold through another now, and must be judged by all of them.
+ * The batch's attributes as they are now (one primary-key probe each) with every pair they have,
+ * of any match type (two id-index probes each), in one round trip: their values and their pairs'
+ * values are the values the batch touches (a changed or deleted value must lose its pairs), and
+ * their CIDR pairs are judged again by `cidrMatches`. A hard-deleted attribute has no row and no
+ * pairs left (the foreign key cascades).
  */
-async function withPartnerValues(sql: Sql, values: string[]): Promise<string[]> {
-  if (values.length === 0) return values;
-  const { rows } = await sql.query<{ value: string }>(
-    // Value by value (LATERAL ... OFFSET 0): the planner otherwise assumes every value is popular and scans the table.
-    `SELECT DISTINCT x.value FROM unnest($1::text[]) AS v(value)
-       CROSS JOIN LATERAL (SELECT source_attribute_id, target_attribute_id FROM correlations
-                            WHERE value = v.value AND match_type <> 'cidr' OFFSET 0) c
-       JOIN attributes a ON a.id IN (c.source_attribute_id, c.target_attribute_id)
-       CROSS JOIN LATERAL (VALUES (a.value1, 1), (a.value2, 2)) AS x(value, part)
-      WHERE x.value IS NOT NULL AND x.value <> '' AND NOT (x.part = 2 AND a.type = ANY($2::text[]))`,
-    [values, PRIMARY_ONLY],
+async function batchAttributes(sql: Sql, ids: number[]): Promise<{ values: string[]; addressIds: number[]; pairs: StoredPair[] }> {
+  if (ids.length === 0) return { values: [], addressIds: [], pairs: [] };
+  const { rows } = await sql.query<{ id: number; type: string; value1: string | null; value2: string | null; pairs: StoredPair[] | null }>(
+    `SELECT a.id, a.type, a.value1, a.value2,
+            (SELECT json_agg(json_build_object('id', c.id, 'source_attribute_id', c.source_attribute_id, 'target_attribute_id', c.target_attribute_id,
+                                               'match_type', c.match_type, 'value', c.value))
+               FROM ${PAIRS_OF("a.id")} c) AS pairs
+       FROM unnest($1::bigint[]) AS i(id) CROSS JOIN LATERAL ${BY_ID("i.id")} a`,
+    [ids],
   );
-  return [...new Set([...values, ...rows.map((r) => r.value)])];
+  const values = new Set<string>();
+  const addressIds: number[] = [];
+  const pairs: StoredPair[] = [];
+  for (const r of rows) {
+    for (const v of correlatingValues(r.type, r.value1, r.value2)) values.add(v);
+    if (CIDR_TYPES.includes(r.type)) addressIds.push(r.id);
+    for (const p of r.pairs ?? []) {
+      pairs.push(p);
+      if (p.match_type !== "cidr") values.add(p.value);
+    }
+  }
+  return { values: [...values], addressIds, pairs };
+}
+
+/**
+ * The pairs stored under these values (CIDR pairs aside: theirs is the network), each with the
+ * current values of both its attributes: a pair stored under one value may hold through another
+ * now, and must be judged by all of them. Value by value (LATERAL ... OFFSET 0): the planner
+ * otherwise assumes every value is popular and scans the table.
+ */
+async function pairsByValue(sql: Sql, values: string[]): Promise<{ pairs: StoredPair[]; partnerValues: string[] }> {
+  if (values.length === 0) return { pairs: [], partnerValues: [] };
+  const { rows } = await sql.query<StoredPair & { partners: { type: string; value1: string | null; value2: string | null }[] | null }>(
+    `SELECT c.id, c.source_attribute_id, c.target_attribute_id, c.match_type, c.value,
+            (SELECT json_agg(json_build_object('type', a.type, 'value1', a.value1, 'value2', a.value2))
+               FROM attributes a WHERE a.id IN (c.source_attribute_id, c.target_attribute_id)) AS partners
+       FROM unnest($1::text[]) AS v(value)
+       CROSS JOIN LATERAL (SELECT * FROM correlations WHERE value = v.value AND match_type <> 'cidr' OFFSET 0) c`,
+    [values],
+  );
+  const partnerValues = new Set<string>();
+  for (const r of rows) for (const a of r.partners ?? []) for (const v of correlatingValues(a.type, a.value1, a.value2)) partnerValues.add(v);
+  // Numbers whatever the bigint parser, like the pairs batchAttributes reads from JSON.
+  const pairs = rows.map((r) => ({ id: Number(r.id), source_attribute_id: Number(r.source_attribute_id), target_attribute_id: Number(r.target_attribute_id), match_type: r.match_type, value: r.value }));
+  return { pairs, partnerValues: [...partnerValues] };
 }
 
 /**
@@ -118,36 +147,54 @@ async function withPartnerValues(sql: Sql, values: string[]): Promise<string[]> 
  * a value are looked up value by value through the value1 and value2 indexes (`HOLDING`), whatever
  * the statistics say: on a table without statistics yet (a first large feed) the planner scanned the
  * whole table per value (a join on `value1 = v OR value2 = v`) or walked every event's attributes,
- * 2.3-4.6 s instead of about 50-100 ms per batch of 1,000 values at 100,000 attributes. `counted`
- * is materialized so that each value is counted once and a value over the cap is never looked up again.
+ * 2.3-4.6 s instead of about 50-100 ms per batch of 1,000 values at 100,000 attributes.
+ *
+ * One pass per value: its holders are read once, the representatives kept with the number of
+ * events they stand for, and only values of 2 to cap events come back. The pairs are made here,
+ * value by value, among at most cap representatives each: a join of all the batch's
+ * representatives on the value was planned as a nested loop over all of them (500
+ * representatives, 250,000 comparisons per batch of 5,000 shared-in-twenty values; quadratic in
+ * the shared values of a batch).
  */
 async function valuePairs(sql: Sql, values: string[], settings: CorrelationSettings): Promise<Match[]> {
   if (values.length === 0) return [];
-  const { rows } = await sql.query<{ source_id: number; target_id: number; source_event_id: number; target_event_id: number; value: string; composite: boolean }>(
-    `WITH vals AS (
-       SELECT DISTINCT v AS value FROM unnest($1::text[]) AS v WHERE NOT ${EXCLUDED("v")}),
-     counted AS MATERIALIZED (
-       SELECT d.value, (SELECT count(DISTINCT b.event_id) FROM ${HOLDING("d.value")} b JOIN events be ON be.id = b.event_id WHERE ${ELIGIBLE("b", "be")}) AS events
-         FROM vals d),
-     reps AS (
-       SELECT DISTINCT ON (c.value, b.event_id) c.value, b.id, b.event_id, b.type
-         FROM counted c
-         CROSS JOIN LATERAL (SELECT b.id, b.event_id, b.type FROM ${HOLDING("c.value")} b JOIN events be ON be.id = b.event_id WHERE ${ELIGIBLE("b", "be")}) b
-        WHERE c.events BETWEEN 2 AND $4
-        ORDER BY c.value, b.event_id, b.id)
-     SELECT s.id AS source_id, t.id AS target_id, s.event_id AS source_event_id, t.event_id AS target_event_id, s.value,
-            (strpos(s.type, '|') > 0 OR strpos(t.type, '|') > 0) AS composite
-       FROM reps s JOIN reps t ON t.value = s.value AND s.event_id < t.event_id`,
+  const { rows } = await sql.query<{ value: string; id: number; event_id: number; type: string }>(
+    `WITH vals AS (SELECT DISTINCT v AS value FROM unnest($1::text[]) AS v WHERE NOT ${EXCLUDED("v")})
+     SELECT d.value, r.id, r.event_id, r.type
+       FROM vals d
+       CROSS JOIN LATERAL (
+         SELECT x.*, count(*) OVER () AS events
+           FROM (SELECT DISTINCT ON (b.event_id) b.id, b.event_id, b.type
+                   FROM ${HOLDING("d.value")} b JOIN events be ON be.id = b.event_id
+                  WHERE ${ELIGIBLE("b", "be")}
+                  ORDER BY b.event_id, b.id) x) r
+      WHERE r.events BETWEEN 2 AND $4`,
     [values, NON_CORRELATING, PRIMARY_ONLY, settings.maxEventsPerValue],
   );
-  return rows
-    .map((r) => ({ sourceId: r.source_id, targetId: r.target_id, sourceEventId: r.source_event_id, targetEventId: r.target_event_id, value: r.value, matchType: (r.composite ? "composite" : "term") as MatchType }))
-    .filter((m) => settings.matchTypes.includes(m.matchType));
+  const repsByValue = new Map<string, { id: number; event_id: number; type: string }[]>();
+  for (const r of rows) {
+    const rep = { id: Number(r.id), event_id: r.event_id, type: r.type };
+    const reps = repsByValue.get(r.value);
+    if (reps) reps.push(rep);
+    else repsByValue.set(r.value, [rep]);
+  }
+  const matches: Match[] = [];
+  for (const [value, reps] of repsByValue) {
+    reps.sort((x, y) => x.event_id - y.event_id);
+    for (let i = 0; i < reps.length; i++) {
+      for (let j = i + 1; j < reps.length; j++) {
+        const [s, t] = [reps[i], reps[j]];
+        const matchType: MatchType = s.type.includes("|") || t.type.includes("|") ? "composite" : "term";
+        if (settings.matchTypes.includes(matchType)) matches.push({ sourceId: s.id, targetId: t.id, sourceEventId: s.event_id, targetEventId: t.event_id, value, matchType });
+      }
+    }
+  }
+  return matches;
 }
 
 /** Hosts inside networks, both ways: a host of the batch in a stored network, a network of the batch around stored hosts. */
 async function cidrMatches(sql: Sql, ids: number[], settings: CorrelationSettings): Promise<Match[]> {
-  if (!settings.matchTypes.includes("cidr")) return [];
+  if (ids.length === 0 || !settings.matchTypes.includes("cidr")) return [];
   const { rows } = await sql.query<{ source_id: number; target_id: number; source_event_id: number; target_event_id: number; value: string }>(
     `WITH src AS (
        SELECT a.id, a.event_id, ${ADDRESS_OF("a")} AS addr
@@ -201,10 +248,22 @@ export interface BatchOutcome {
  */
 export async function correlateBatch(sql: Sql, ids: number[], settings: CorrelationSettings, goneValues: string[] = []): Promise<BatchOutcome> {
   if (ids.length === 0 && goneValues.length === 0) return { created: [], removed: [] };
-  const values = await withPartnerValues(sql, [...new Set([...(await touchedValues(sql, ids)), ...goneValues])]);
+  // The stored pairs to judge: those of the batch's attributes, and those under every value they
+  // touch and every value of the attributes paired through those (each table probed once per id
+  // or value: the pairs found by value carry their attributes' values).
+  const batchRows = await batchAttributes(sql, ids);
+  const touched = [...new Set([...batchRows.values, ...goneValues])];
+  const byValue = await pairsByValue(sql, touched);
+  const seen = new Set(touched);
+  const partnerOnly = byValue.partnerValues.filter((v) => !seen.has(v));
+  const values = [...touched, ...partnerOnly];
+  const existingById = new Map<number, StoredPair>();
+  for (const p of [...batchRows.pairs, ...byValue.pairs, ...(await pairsByValue(sql, partnerOnly)).pairs]) existingById.set(p.id, p);
+  const existing = [...existingById.values()];
+
   const batch = new Set(ids);
   const wanted = new Map<string, Match>();
-  for (const m of [...(await valuePairs(sql, values, settings)), ...(await cidrMatches(sql, ids, settings))]) {
+  for (const m of [...(await valuePairs(sql, values, settings)), ...(await cidrMatches(sql, batchRows.addressIds, settings))]) {
     // The attribute being correlated is the source: its followers learn of the pair.
     const oriented = batch.has(m.targetId) && !batch.has(m.sourceId)
       ? { ...m, sourceId: m.targetId, targetId: m.sourceId, sourceEventId: m.targetEventId, targetEventId: m.sourceEventId }
@@ -212,19 +271,11 @@ export async function correlateBatch(sql: Sql, ids: number[], settings: Correlat
     const key = pairKey(m.sourceId, m.targetId, m.matchType);
     if (!wanted.has(key)) wanted.set(key, oriented);
   }
-  const existing = await sql.query<PairRow & { value: string }>(
-    `SELECT c.id, c.source_attribute_id, c.target_attribute_id, c.match_type, c.value FROM unnest($2::text[]) AS v(value)
-       CROSS JOIN LATERAL (SELECT * FROM correlations WHERE value = v.value AND match_type <> 'cidr' OFFSET 0) c
-     UNION
-     SELECT c.id, c.source_attribute_id, c.target_attribute_id, c.match_type, c.value FROM unnest($1::bigint[]) AS i(id)
-       CROSS JOIN LATERAL ${PAIRS_OF("i.id", "match_type = 'cidr'")} c`,
-    [ids, values],
-  );
-  const stale = existing.rows.filter((p) => !wanted.has(pairKey(p.source_attribute_id, p.target_attribute_id, p.match_type)));
+  const stale = existing.filter((p) => !wanted.has(pairKey(p.source_attribute_id, p.target_attribute_id, p.match_type)));
   // A pair that holds through another value than the one stored (a value changed on both sides)
   // keeps its row and announcement; its value is brought up to date.
   const revalued: { id: number; value: string }[] = [];
-  for (const p of existing.rows) {
+  for (const p of existing) {
     const key = pairKey(p.source_attribute_id, p.target_attribute_id, p.match_type);
     const m = wanted.get(key);
     if (m && m.value !== p.value) revalued.push({ id: p.id, value: m.value });
