@@ -12,7 +12,8 @@
  *    later, in the middle of the measurements) and a wait for OpenSearch's merges to finish.
  * 2. Queries: the 20 Explore queries of `QUERIES` (6 of them also as a non-administrator of
  *    organisation 1), each as Explore's first page (src/modules/search/search.service.ts): size 10,
- *    sorted by `@timestamp` desc, filter `deleted: false`, exact total. One warm-up per backend,
+ *    sorted by `@timestamp` desc (the `oldestFirst` rows asc: the PostgreSQL backend's JSONB path),
+ *    filter `deleted: false`, exact total. One warm-up per backend,
  *    then `--runs` (default 20) runs interleaved (pg, os, pg, os...).
  *    Latency = wall time of `search()` in this process (client, network and server). Reported:
  *    median and p95 (nearest rank) per backend, pg/os p95 ratio, totals (both backends must agree)
@@ -42,7 +43,7 @@ import { parseLucene } from "../src/search/lucene/parse.ts";
 import { OpenSearchSearchIndex } from "../src/search/opensearch/index.ts";
 import { compactSearchIndexes, type IndexCompaction } from "../src/search/postgres/compaction.ts";
 import { PostgresSearchIndex } from "../src/search/postgres/index.ts";
-import { searchStatements } from "../src/search/postgres/statements.ts";
+import { jsonbDriver, searchStatements } from "../src/search/postgres/statements.ts";
 import { withFuzzyExpanded } from "../src/search/postgres/fuzzy.ts";
 import type { IndexName, SearchAccess, SearchIndex, SearchRequest, SearchResult } from "../src/search/search-index.ts";
 import { ADMIN_URL, databaseUrl, withAdminClient } from "../test/support/databases.ts";
@@ -60,6 +61,8 @@ interface BenchQuery {
   q: string;
   /** Also run as a non-administrator of organisation 1. */
   nonAdmin?: boolean;
+  /** `@timestamp` ascending: the PostgreSQL backend's JSONB path answers (the postings plan newest first only). */
+  oldestFirst?: boolean;
 }
 
 /** The fixed mix: analyst-style Explore queries (most from test/integration/search-conformance.queries.ts). */
@@ -89,6 +92,10 @@ export const QUERIES: BenchQuery[] = [
   { label: "events: fuzzy info word", index: E, q: "info:ransomwre~", nonAdmin: true },
   { label: "events: phrase slop", index: E, q: 'info:"ransomware osint"~3' },
   { label: "phrase slop on category", index: A, q: 'category:"activity network"~2' },
+  { label: "oldest first: conjunction", index: A, q: 'category:"network activity" AND type:ip-dst', oldestFirst: true },
+  { label: "oldest first: OR of two types", index: A, q: "type:md5 OR type:sha1", oldestFirst: true },
+  { label: "oldest first: broad term", index: A, q: "type:domain", oldestFirst: true },
+  { label: "oldest first: _exists_ object_uuid", index: A, q: "_exists_:object_uuid", oldestFirst: true },
 ];
 
 const ADMIN: SearchAccess = { admin: true, orgId: null };
@@ -220,7 +227,7 @@ function request(q: BenchQuery, query: LuceneAst, access: SearchAccess): SearchR
     filters: EXPLORE_FILTERS,
     from: 0,
     size: 10,
-    sort: { field: "@timestamp", order: "desc" },
+    sort: { field: "@timestamp", order: q.oldestFirst ? "asc" : "desc" },
     timeoutMs: TIMEOUT_MS,
   };
 }
@@ -327,7 +334,8 @@ async function explain(pool: pg.Pool, q: BenchQuery, access: SearchAccess): Prom
   const now = Date.now();
   const req = request(q, parseLucene(q.q), access);
   // Fuzzy terms are expanded against the dictionary first, as the backend does (its statements then hold exact terms).
-  const st = searchStatements({ ...req, query: await withFuzzyExpanded(pool, req, now, TIMEOUT_MS) }, now);
+  const expanded = { ...req, query: await withFuzzyExpanded(pool, req, now, TIMEOUT_MS) };
+  const st = searchStatements(expanded, now, await jsonbDriver(pool, expanded, now));
   const text = async ({ text: sql, values }: { text: string; values: unknown[] }) => {
     const client = await pool.connect();
     try {
@@ -509,7 +517,7 @@ async function main() {
       opensearch_server: ((await opensearch.client.info()).body as { version: { number: string } }).version.number,
       scale: { attributes: pgLoad.attributes, events: pgLoad.events, attributes_per_event: opts.attributesPerEvent, seed: opts.seed },
       runs_per_query: opts.runs,
-      request: { size: 10, from: 0, sort: "@timestamp desc", filters: EXPLORE_FILTERS, non_admin: ORG1, timeout_ms: TIMEOUT_MS },
+      request: { size: 10, from: 0, sort: "@timestamp desc (oldestFirst rows asc)", filters: EXPLORE_FILTERS, non_admin: ORG1, timeout_ms: TIMEOUT_MS },
       indexing: {
         postgres: {
           ...pgLoad,

@@ -18,8 +18,10 @@
  * - `total`: counted in one snapshot with the page, exactly up to `trackTotalHits` (default
  *   10 000, as OpenSearch) and then "gte": counting 900 000 JSONB documents costs seconds.
  * - JSONB path: one statement collects (id, ts) of up to 10 001 matches: the count, and with fewer matches the
- *   page too (top-N of what was collected). With many, the `ts` index is walked from the newest
- *   row, which stops after `from + size` matches - unless the matches are old or clustered; so that
+ *   page too (top-N of what was collected); the candidate source with the fewest postings, when
+ *   they are few, selects the rows it tests (`./statements.ts` `jsonbDriver`). With many, the `ts`
+ *   index is walked from the newest row, which stops after `from + size` matches - unless the
+ *   matches are old or clustered; so that
  *   walk gets a short time budget, and past it the top-N plan runs over all matches instead. The
  *   sources of the page are read last, by primary key (unpacked from `body`, `./packing.ts`).
  * - JIT is off for searches: compiling a broad scan's plan took longer than the search.
@@ -58,7 +60,7 @@ import { scanByKeyset } from "./scan.ts";
 import { ensureSearchSchema } from "./schema.ts";
 import { planPostings } from "./postings-plan.ts";
 import { searchByPostings, type PostingsAnswer } from "./postings-search.ts";
-import { searchStatements } from "./statements.ts";
+import { jsonbDriver, searchStatements } from "./statements.ts";
 import { clearIndex, deleteDocumentsByIds, deleteDocumentsByTerms, packedRow, upsertDocuments, type PackedRow } from "./writes.ts";
 
 /** How long the newest-first index walk may take before the top-N plan is used instead. */
@@ -180,7 +182,7 @@ export class PostgresSearchIndex implements SearchIndex {
     const pool = this.options.searchPool ?? this.pool;
     req = { ...req, query: await withFuzzyExpanded(pool, req, now, timeoutMs) };
     // Compiling validates the query (400s) whichever path answers it.
-    const st = searchStatements(req, now);
+    let st = searchStatements(req, now);
     const { bound } = st;
 
     // One snapshot for every statement: the page's sources are those of the counted matches.
@@ -197,6 +199,8 @@ export class PostgresSearchIndex implements SearchIndex {
         pageNeeded = answer.ids === null && req.size > 0;
         fallback = answer.fallback;
       } else {
+        const driver = await jsonbDriver(client, req, now);
+        if (driver !== null) st = searchStatements(req, now, driver);
         const collected = await client.query<{ n: string; ids: string[] }>(st.collect.text, st.collect.values);
         matches = Number(collected.rows[0]?.n ?? 0);
         ids = collected.rows[0]?.ids ?? [];

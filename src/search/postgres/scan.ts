@@ -23,7 +23,7 @@ import { SqlCompiler } from "./compile.ts";
 import { hasFuzzy, withFuzzyExpanded } from "./fuzzy.ts";
 import { unpack } from "./packing.ts";
 import { inReadOnlyTransaction, rowsOf } from "./read-only.ts";
-import { whereOf } from "./statements.ts";
+import { jsonbDriver, whereOf } from "./statements.ts";
 
 interface Row {
   id: string;
@@ -44,7 +44,10 @@ export async function* scanByKeyset(pool: pg.Pool, req: ScanRequest): AsyncGener
   // Only a fuzzy term reads the dictionary first (a turn of its own); other queries go straight to their pages.
   const query = hasFuzzy(req.query) ? await turn(timeoutMs, (remainingMs) => withFuzzyExpanded(pool, req, now, remainingMs)) : req.query;
   const c = new SqlCompiler(req.index, req.defaultFields, now);
-  const where = whereOf(c, { ...req, query });
+  // Validated (400s) before the driver's postings are counted.
+  whereOf(new SqlCompiler(req.index, req.defaultFields, now), { ...req, query });
+  const driver = await turn(timeoutMs, (remainingMs) => inReadOnlyTransaction(pool, remainingMs, "read committed", (client) => jsonbDriver(client, { ...req, query }, now)));
+  const where = whereOf(c, { ...req, query }, driver);
   for (const phase of ["dated", "undated"] as const) {
     let after: Key = null;
     for (;;) {

@@ -4,7 +4,8 @@
  */
 import { DEFAULT_TRACK_TOTAL_HITS, SearchQueryError, type SearchRequest } from "../search-index.ts";
 import { FieldTypeError, SqlCompiler } from "./compile.ts";
-import { candidateSources, type PostingSource } from "./postings-plan.ts";
+import type { Sql } from "../../platform/db/transaction.ts";
+import { candidateSources } from "./postings-plan.ts";
 
 export interface Statement {
   text: string;
@@ -24,32 +25,79 @@ export interface SearchStatements {
   page(useTsIndex: boolean): Statement;
 }
 
-/** Candidate sources per statement at most (each a semi-join the planner orders). */
-const MAX_CANDIDATE_SOURCES = 4;
+/**
+ * A candidate source of at most this many postings drives the JSONB path: the documents that have
+ * its postings and those of the other sources are read by `doc` and tested. In larger tables a
+ * source of up to a DRIVER_SHARE-th of the documents drives too: a scan tests every row.
+ */
+const DRIVER_POSTINGS = 10_000;
+const DRIVER_SHARE = 8;
+/** Sources looked up per driving posting at most (each one index descent). */
+const MAX_PROBES = 3;
+
+/** The JSONB path's candidates: documents with a posting of `keys` and of one key of each `probes`. */
+export interface JsonbDriver {
+  keys: string[];
+  probes: string[][];
+}
 
 /**
- * A document has a posting of one of the source's keys: one probe of the postings index by (key, ts, doc), or,
- * as the planner prefers, a semi-join that reads the source's postings first.
+ * The candidate source (`candidateSources`) with the fewest postings drives, when it has few enough
+ * (null: none does, the rows are tested without candidates); the other sources are looked up for
+ * each of its postings, in the postings index. The postings are counted unfiltered, each up to the
+ * limit, in one statement: an upper bound is enough to choose.
+ *
+ * Version 12 added every source as an EXISTS condition and left the join order to the planner,
+ * which cannot tell that a row's JSONB test costs ~2 us: it hashed the sources' postings beside a
+ * sequential scan of the documents (`category:"network activity" AND type:ip-dst`: 67-97 ms where
+ * the GIN of version 11 took 8-14), and broad sources (a sloppy phrase's tokens) were read whole
+ * into hashes that selected nothing.
  */
-function hasPosting(c: SqlCompiler, s: PostingSource): string {
-  if (s.keys.length === 0) return "FALSE";
-  return `EXISTS (SELECT 1 FROM search_postings p WHERE p.key = ANY (${c.p(s.keys)}::text[]) AND p.ts = COALESCE(d.ts, '-infinity') AND p.doc = d.doc)`;
+export async function jsonbDriver(client: Sql, req: Pick<SearchRequest, "index" | "query" | "defaultFields">, now: number): Promise<JsonbDriver | null> {
+  const sources = candidateSources(req.index, req.defaultFields, now, req.query);
+  if (sources.length === 0) return null;
+  const values: unknown[] = [DRIVER_POSTINGS, DRIVER_SHARE];
+  const counts = sources.map((s) => {
+    values.push(s.keys);
+    return `(SELECT count(*) FROM (SELECT 1 FROM search_postings p WHERE p.key = ANY ($${values.length}::text[]) LIMIT (SELECT cap FROM c)) x)`;
+  });
+  const { rows } = await client.query<{ n: string[]; cap: string }>(
+    `WITH c AS (SELECT greatest($1::bigint, (SELECT (reltuples / $2::int)::bigint FROM pg_class WHERE oid = 'search_documents'::regclass)) + 1 AS cap)
+     SELECT ARRAY[${counts.join(", ")}]::text[] AS n, (SELECT cap FROM c)::text AS cap`,
+    values,
+  );
+  const n = rows[0]!.n.map(Number);
+  const fewest = n.indexOf(Math.min(...n));
+  if (n[fewest]! >= Number(rows[0]!.cap)) return null;
+  const probes = sources
+    .map((s, i) => ({ keys: s.keys, n: n[i]! }))
+    .filter((_, i) => i !== fewest)
+    .sort((x, y) => x.n - y.n)
+    .slice(0, MAX_PROBES)
+    .map((s) => s.keys);
+  return { keys: sources[fewest]!.keys, probes };
+}
+
+/**
+ * The documents of a driver, as an array computed once (an InitPlan: as a join the planner would
+ * hash the postings beside a sequential scan of the documents); each probe is a lookup per
+ * driving posting (a semi-join could hash every posting of a broad source).
+ */
+function driverCondition(c: SqlCompiler, driver: JsonbDriver): string {
+  const probes = driver.probes.map((keys) => `(SELECT true FROM search_postings q WHERE q.key = ANY (${c.p(keys)}::text[]) AND q.ts = p.ts AND q.doc = p.doc LIMIT 1) IS NOT NULL`);
+  return `d.doc = ANY (ARRAY(SELECT p.doc FROM search_postings p WHERE ${[`p.key = ANY (${c.p(driver.keys)}::text[])`, ...probes].join(" AND ")}))`;
 }
 
 /**
  * The condition of a request over `search_documents d`: index, query, access and filters (its
  * values pushed to `c.params`). A query a field type cannot take is a `SearchQueryError` "invalid".
- * The query's conditions on fields with postings are tested on the row (`./compile.ts`); the
- * postings every match has (`candidateSources`) select the rows to test (table version 12: no GIN
- * on `fields` any more).
+ * The query's conditions on fields with postings are tested on the row (`./compile.ts`); `driver`
+ * (`jsonbDriver`: postings every match has) selects the rows to test.
  */
-export function whereOf(c: SqlCompiler, req: Pick<SearchRequest, "index" | "query" | "access" | "filters">): string {
+export function whereOf(c: SqlCompiler, req: Pick<SearchRequest, "index" | "query" | "access" | "filters">, driver: JsonbDriver | null = null): string {
   try {
     const conds = [`d.index_name = ${c.p(req.index)}`, `(${c.compileQuery(req.query)})`];
-    // A key range is a range scan of the postings per document tested: slower than the row's own
-    // test (`timestamp range (long)`: 20 -> 47 ms at 20,000 attributes), so only exact keys select.
-    const sources = candidateSources(req.index, c.defaultFields, c.now, req.query).filter((s) => s.ranges.length === 0);
-    for (const s of sources.slice(0, MAX_CANDIDATE_SOURCES)) conds.push(hasPosting(c, s));
+    if (driver !== null) conds.push(driverCondition(c, driver));
     if (!req.access.admin) conds.push(`(${c.compileAccess(req.access)})`);
     for (const [field, value] of Object.entries(req.filters ?? {})) conds.push(`(${c.compileFilter(field, value)})`);
     return conds.join(" AND ");
@@ -59,9 +107,18 @@ export function whereOf(c: SqlCompiler, req: Pick<SearchRequest, "index" | "quer
   }
 }
 
-export function searchStatements(req: SearchRequest, now: number): SearchStatements {
+/**
+ * `driver` (`jsonbDriver`) selects the rows collect, count and the top-N page test; the walk of the
+ * ts index for a page among more matches than collect holds tests its rows without it (as a filter
+ * of the walk it would be a search of the driver's array per row).
+ */
+export function searchStatements(req: SearchRequest, now: number, driver: JsonbDriver | null = null): SearchStatements {
   const c = new SqlCompiler(req.index, req.defaultFields, now);
-  const where = whereOf(c, req);
+  const where = whereOf(c, req, driver);
+  const plain = driver === null ? { c, where } : (() => {
+    const own = new SqlCompiler(req.index, req.defaultFields, now);
+    return { c: own, where: whereOf(own, req) };
+  })();
   const direction = req.sort.order === "asc" ? "ASC" : "DESC";
   const order = (ts: string, id: string) => (req.sort.field === "@timestamp" ? `${ts} ${direction} NULLS LAST, ${id} COLLATE "C" ASC` : `${id} COLLATE "C" ASC`);
   const bound = req.trackTotalHits === true ? null : (req.trackTotalHits ?? DEFAULT_TRACK_TOTAL_HITS);
@@ -81,9 +138,13 @@ export function searchStatements(req: SearchRequest, now: number): SearchStateme
     },
     count: { text: `SELECT count(*) AS n FROM search_documents d WHERE ${where}`, values: params },
     // `d.ts + interval '0'` sorts the same but keeps the planner off the ts index (the top-N plan).
-    page: (useTsIndex) => ({
-      text: `SELECT d.id FROM search_documents d WHERE ${where} ORDER BY ${order(useTsIndex ? "d.ts" : "(d.ts + interval '0')", "d.id")} LIMIT $${n + 1} OFFSET $${n + 2}`,
-      values: [...params, req.size, req.from],
-    }),
+    page: (useTsIndex) => {
+      const own = useTsIndex ? plain : { c, where };
+      const m = own.c.params.length;
+      return {
+        text: `SELECT d.id FROM search_documents d WHERE ${own.where} ORDER BY ${order(useTsIndex ? "d.ts" : "(d.ts + interval '0')", "d.id")} LIMIT $${m + 1} OFFSET $${m + 2}`,
+        values: [...own.c.params, req.size, req.from],
+      };
+    },
   };
 }
