@@ -41,6 +41,7 @@ import { zip } from "../test/support/archives.ts";
 import { freetextRows } from "../src/modules/feeds/ingest/indicators.ts";
 import { readLines } from "../src/modules/feeds/ingest/lines.ts";
 import { median, round } from "./lib.ts";
+import { syntheticFeed, type MispDoc } from "./feed-data.ts";
 
 const FEED_DIR = path.join(SHARED_DATA, "misp-feed-sample");
 
@@ -132,49 +133,6 @@ async function uploadFigure(service: ServiceProcess, token: string, megabytes: n
   clearInterval(sampler);
   if (!out.endsWith("200")) throw new Error(`upload failed: ${out.slice(0, 500)}`);
   return { megabytes, seconds: round(seconds, 1), mb_per_second: round(megabytes / seconds, 1), peak_rss_growth_mb: round(peak / 1024 / 1024, 1), goal_mb: 150 };
-}
-
-type Json = Record<string, unknown>;
-type MispDoc = { Event: Json & { uuid: string; timestamp: string; info: string } };
-
-/**
- * A synthetic MISP feed: `events` events of `perEvent` distinct real-looking values each (ip-dst,
- * domain, url, md5, sha256, filename, hostname), one in twenty shared with another event (a pool of
- * events × perEvent / 40 values, each in two events) so that correlation has pairs to find.
- */
-function syntheticFeed(events: number, perEvent: number): MispDoc[] {
-  const salt = crypto.randomBytes(4).toString("hex");
-  const hex = (len: number, i: number) => crypto.createHash("sha512").update(`${salt}${i}`).digest("hex").slice(0, len);
-  const shared = (k: number) => [`shared-${k}.example-${salt}.com`, `198.${51 + (k >> 16)}.${(k >> 8) % 256}.${k % 256}`][k % 2];
-  const pool = Math.max(1, Math.floor((events * perEvent) / 40));
-  const ts = String(Math.floor(Date.now() / 1000) - 3600);
-  const types: [string, string, (i: number) => string][] = [
-    ["ip-dst", "Network activity", (i) => `${11 + (i % 200)}.${(i >> 8) & 255}.${(i >> 16) & 255}.${(i * 7) % 250}`],
-    ["domain", "Network activity", (i) => `c2-${i}.example-${salt}.net`],
-    ["url", "Network activity", (i) => `https://login-${i}.example-${salt}.org/${hex(10, i)}/index.php`],
-    ["md5", "Payload delivery", (i) => hex(32, i)],
-    ["sha256", "Payload delivery", (i) => hex(64, i + 1e8)],
-    ["filename", "Payload delivery", (i) => `invoice_${hex(6, i + 2e8)}.exe`],
-    ["hostname", "Network activity", (i) => `srv-${i}.cdn-${salt}.io`],
-  ];
-  return Array.from({ length: events }, (_, e) => ({
-    Event: {
-      uuid: crypto.randomUUID(),
-      info: `bench feed event ${e}`,
-      date: "2026-11-01",
-      timestamp: ts,
-      threat_level_id: "2",
-      analysis: "2",
-      distribution: "3",
-      Tag: [{ name: "tlp:white" }],
-      Attribute: Array.from({ length: perEvent }, (_, j) => {
-        const i = e * perEvent + j;
-        const [type, category, value] = types[i % types.length];
-        const sharedValue = j % 20 === 0 ? shared(Math.floor(i / 20) % pool) : null;
-        return { uuid: crypto.randomUUID(), type: sharedValue ? (sharedValue.includes("shared-") ? "domain" : "ip-dst") : type, category, value: sharedValue ?? value(i), to_ids: true, timestamp: ts, comment: "" };
-      }),
-    },
-  }));
 }
 
 function sampleFeed(): MispDoc[] {
