@@ -12,16 +12,35 @@ import { tagNameOf } from "./tags.ts";
 export const MAX_INDEX_LIMIT = 1000;
 
 const NIL_UUID = "00000000-0000-0000-0000-000000000000";
-const text = z.string().max(1000);
+// PostgreSQL refuses a NUL character in a text parameter.
+const text = z.string().max(1000).refine((s) => !s.includes("\u0000"), "must not hold a NUL character");
 const name = z.union([text, z.number().int()]).transform(String);
-/** A value list MISP accepts: one value, a list, or `{"OR": [...], "AND": [...], "NOT": [...]}`; `!x` is NOT x. */
+interface Pieces {
+  OR: string[];
+  AND: string[];
+  NOT: string[];
+}
+/**
+ * MISP's index reads a tag list as `a|b` (OR) or, one piece holding `&`, `a&b` (AND), a `!x` piece
+ * being NOT x (EventsController::__setIndexFilterConditions); a list is its pieces as they are.
+ */
+function tagPieces(pieces: string[]): Pieces {
+  const anded = pieces.length === 1 && pieces[0]!.includes("&") ? pieces[0]!.split("&") : null;
+  const list = anded ?? pieces;
+  const positive = list.filter((p) => !p.startsWith("!"));
+  return { OR: anded && anded.length > 1 ? [] : positive, AND: anded && anded.length > 1 ? positive : [], NOT: list.filter((p) => p.startsWith("!")).map((p) => p.slice(1)) };
+}
+/** A value list MISP accepts: one value (`|`-separated), a list, or `{"OR": [...], "AND": [...], "NOT": [...]}`; `!x` is NOT x. */
 const valueList = z.union([
-  name.transform((v) => ({ OR: [v], AND: [] as string[], NOT: [] as string[] })),
-  z.array(name).max(100).transform((v) => ({ OR: v, AND: [] as string[], NOT: [] as string[] })),
+  name.transform((v) => tagPieces(v.split("|"))),
+  z.array(name).max(100).transform(tagPieces),
   z
     .object({ OR: z.array(name).max(100).optional(), AND: z.array(name).max(100).optional(), NOT: z.array(name).max(100).optional() })
     .strict()
-    .transform((v) => ({ OR: v.OR ?? [], AND: v.AND ?? [], NOT: v.NOT ?? [] })),
+    .transform((v): Pieces => {
+      const or = v.OR ?? [];
+      return { OR: or.filter((t) => !t.startsWith("!")), AND: v.AND ?? [], NOT: [...(v.NOT ?? []), ...or.filter((t) => t.startsWith("!")).map((t) => t.slice(1))] };
+    }),
 ]);
 
 /** A day: YYYY-MM-DD, or epoch seconds (PyMISP sends dates as the timestamp of their last second), as the UTC day. */
@@ -34,13 +53,23 @@ const day = z.union([z.string().max(40), z.number()]).transform((v, ctx) => {
   return z.NEVER;
 });
 
+/** MISP's index org: `|`-separated pieces or a list (or `{"OR", "NOT"}`); `!x` leaves out x. */
+const orgList = z.union([
+  name.transform((v) => v.split("|")),
+  z.array(name).max(100),
+  z
+    .object({ OR: z.array(name).max(100).optional(), NOT: z.array(name).max(100).optional() })
+    .strict()
+    .transform((v) => [...(v.OR ?? []), ...(v.NOT ?? []).map((n) => `!${n}`)]),
+]).transform((pieces) => ({ any: pieces.filter((p) => !p.startsWith("!")), none: pieces.filter((p) => p.startsWith("!")).map((p) => p.slice(1)) }));
+
 const filterSchema = z
   .object({
-    eventinfo: text.optional(),
+    eventinfo: name.optional(),
     published: mispBool.optional(),
     tags: valueList.optional(),
     tag: valueList.optional(),
-    org: valueList.optional(),
+    org: orgList.optional(),
     datefrom: day.optional(),
     dateuntil: day.optional(),
     // MISP's resolveTimeDelta forms, as restSearch takes them: from then on, or [from, to].
@@ -60,9 +89,16 @@ const filterSchema = z
 const tagNames = (services: Services, p: Principal | null, refs: string[]) =>
   Promise.all(refs.map((r) => (!/^\d+$/.test(r) ? r : r.length <= 10 && Number(r) <= 2_147_483_647 ? tagNameOf(services, p, r) : null)));
 
-/** The %-wildcards MISP's LIKE filters take: our info filter is a substring match already. */
-const unwrapLike = (s: string) => s.replace(/^%+|%+$/g, "");
-const negated = (v: string) => v.startsWith("!");
+/**
+ * MISP's index eventinfo: `|`-separated pieces, each `lower(Event.info) LIKE '%piece%'` lower-cased
+ * (its `%` and `_` wildcards, `\` escaping), one of them; a `!piece` NOT LIKE, each.
+ */
+function infoLike(given: string): { any: string[]; none: string[] } {
+  const pieces = given.split("|");
+  const like = (p: string) => `%${p.toLowerCase()}%`;
+  return { any: pieces.filter((p) => !p.startsWith("!")).map(like), none: pieces.filter((p) => p.startsWith("!")).map((p) => like(p.slice(1))) };
+}
+
 
 /**
  * PyMISP's search_index filters as the events list's filter. A filter MISP knows that is not
@@ -78,13 +114,13 @@ export async function mispIndexFilter(services: Services, p: Principal | null, i
   }
   const f = parsed.data;
   const filter: EventFilter = {};
-  if (f.eventinfo) filter.info = unwrapLike(f.eventinfo);
+  if (f.eventinfo) filter.infoLike = infoLike(f.eventinfo);
   if (f.published !== undefined) filter.published = f.published;
   const tags = f.tags ?? f.tag;
   let nothing = false;
   if (tags) {
     const names = (refs: string[]) => tagNames(services, p, refs);
-    const [or, and, not] = await Promise.all([names(tags.OR.filter((t) => !negated(t))), names(tags.AND), names([...tags.NOT, ...tags.OR.filter(negated).map((t) => t.slice(1))])]);
+    const [or, and, not] = await Promise.all([names(tags.OR), names(tags.AND), names(tags.NOT)]);
     // As MISP's index: an id no tag has finds nothing when asked for, and is no condition when left out.
     const known = (list: (string | null)[]) => list.filter((n): n is string => n !== null);
     nothing = (or.length > 0 && known(or).length === 0) || and.includes(null);
@@ -93,8 +129,8 @@ export async function mispIndexFilter(services: Services, p: Principal | null, i
     filter.noTags = known(not).length ? known(not) : undefined;
   }
   if (f.org) {
-    if (f.org.OR.length + f.org.AND.length !== 1 || f.org.NOT.length) throw errors.badRequest("org: exactly one organisation (id, uuid or name) is supported");
-    filter.orgc = [...f.org.OR, ...f.org.AND][0];
+    if (f.org.any.length) filter.orgc = f.org.any;
+    if (f.org.none.length) filter.notOrgc = f.org.none;
   }
   if (f.datefrom) filter.dateFrom = f.datefrom;
   if (f.dateuntil) filter.dateUntil = f.dateuntil;

@@ -225,7 +225,7 @@ export const mispEventRoutes = [
   ...(["GET", "POST"] as const).map((method) =>
     defineMispRoute({
       method, path: "/misp/events/index", operationId: method === "GET" ? "mispEventIndex" : "mispSearchEventIndex",
-      summary: "MISP events/index: events' metadata, newest change first, filtered as PyMISP's search_index sends (eventinfo, published, tags with ! for NOT, org, datefrom/dateuntil, timestamp and publish_timestamp (epoch seconds, a date or a 1d/12h delta: from then on; or [from, to]), eventid, limit, page; in the body or as /key:value)",
+      summary: "MISP events/index: events' metadata, newest change first, filtered as PyMISP's search_index sends and MISP's index parses (eventinfo: |-separated LIKE pieces on the title in any case, !piece for NOT; published; tags: a|b, a&b, !x, names with their case; org: a list or |-separated ids, uuids or names, !x for NOT; datefrom/dateuntil, timestamp and publish_timestamp (epoch seconds, a date or a 1d/12h delta: from then on; or [from, to]), eventid, limit, page; in the body or as /key:value)",
       scopes: ["events:read"], status: 200, response: MispEventIndexSchema, query: z.record(z.string(), z.unknown()), ...(method === "POST" ? { body: z.unknown() } : {}),
       misp: { notFound: "Invalid event" },
       handler: async ({ principal, query, body, services }) => {

@@ -104,7 +104,7 @@ export const restSearchContract = named(
       category: valueList.optional().describe("Attribute categories, with their case; LIKE as value"),
       comment: valueList.optional().describe("Attribute comments, ignoring case; LIKE as value"),
       org: valueList.optional().describe("The creator organisation: numeric id, uuid or name (with its case)"),
-      tags: valueList.optional().describe("Tags: a number is a tag id, anything else a LIKE pattern on the name with its case (% and _ wherever they are). On events, the event's tags or its attributes' (NOT: the event's); on attributes, theirs or their event's"),
+      tags: valueList.optional().describe("Tags: a number is a tag id, anything else a LIKE pattern on the name with its case (% and _ wherever they are). On events, the event's tags or its attributes' (NOT: the event's, and the attributes carrying it themselves are left out of the events answered); on attributes, theirs or their event's"),
       tag: valueList.optional().describe("tags, when tags is not given"),
       event_tags: valueList.optional().describe("Tags (as tags) of the event only"),
       eventid: valueList.optional().describe("Events by numeric id or uuid"),

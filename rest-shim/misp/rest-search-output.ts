@@ -4,7 +4,7 @@ import type { SearchHit } from "../../src/search/search-index.ts";
 import type { Services } from "../../src/services.ts";
 import { mispAttribute, mispEventIndexItem, mispTagOfView } from "./misp-shapes.ts";
 import type { RestSearchFilters } from "./rest-search-contract.ts";
-import { searchWindow } from "./rest-search-query.ts";
+import { likeMatches, searchWindow, type LikePart } from "./rest-search-query.ts";
 
 /**
  * What restSearch answers for a page of hits: the events and attributes loaded again through their
@@ -79,13 +79,17 @@ function eventContext(e: EventView): CsvExtra {
 export type ReadEvents = { views: EventView[]; exported: null } | { views: EventHead[]; exported: { Event: Json }[] };
 
 /**
- * events/restSearch: these events as MISP's Event (metadata only, or without what enforceWarninglist
- * and deleted leave out); `read`: the same events already read through the events service.
+ * events/restSearch: these events as MISP's Event (metadata only, or without what enforceWarninglist,
+ * deleted and the blocked tags leave out); `read`: the same events already read through the events
+ * service; `blocked`: tags NOT (rest-search-query.ts SearchRun.blockedTags), matched on the tags the
+ * export shows the caller.
  */
-export async function loadEvents(services: Services, p: Principal, uuids: string[], f: RestSearchFilters, read?: ReadEvents): Promise<Json[]> {
+export async function loadEvents(services: Services, p: Principal, uuids: string[], f: RestSearchFilters, options: { read?: ReadEvents; blocked?: LikePart[][] } = {}): Promise<Json[]> {
+  const { read, blocked = [] } = options;
   const warned = f.enforceWarninglist && !f.metadata ? await warninglisted(services, p, uuids) : new Set<string>();
   const keep = keepDeleted(f);
-  const wanted = (a: unknown) => keep(Boolean((a as Json).deleted)) && !warned.has(String((a as Json).uuid));
+  const isBlocked = (a: Json) => ((a.Tag as { name: string }[] | undefined) ?? []).some((t) => blocked.some((parts) => likeMatches(parts, t.name)));
+  const wanted = (a: unknown) => keep(Boolean((a as Json).deleted)) && !warned.has(String((a as Json).uuid)) && !(blocked.length && isBlocked(a as Json));
   if (f.metadata) {
     // The event's own fields: what MISP's metadata answer holds, without reading what the event holds.
     return (read && !read.exported ? read.views : await services.events.getMany(p, uuids, { badges: false })).map((e) => {

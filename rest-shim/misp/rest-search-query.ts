@@ -39,7 +39,7 @@ const range = (field: string, r: TimeRange | { from?: string; to?: string }): No
 const VALUE_FIELD = "expanded.value";
 
 /** A LIKE pattern's parts: `%` any text, `_` one character, or a literal character. */
-type LikePart = "%" | "_" | { char: string };
+export type LikePart = "%" | "_" | { char: string };
 
 /**
  * A term of a filter as MISP's generic_add_filter (app/Model/AppModel.php) reads it: a LIKE pattern
@@ -92,6 +92,34 @@ function likeNode(field: string, parts: LikePart[]): Node {
   const pattern = parts.map((p) => (p === "%" ? "*" : p === "_" ? "?" : /[*?\\]/.test(p.char) ? `\\${p.char}` : p.char)).join("");
   return { kind: "term", field, value: literal, wildcard: true, pattern };
 }
+
+/**
+ * Whether a name matches LIKE parts, with its case (MISP's tags.name is utf8mb3_bin): the
+ * wildcard walk that backs up to the last `%` only, O(name × pattern) at worst (a regular
+ * expression of many `%` backtracks exponentially on a hostile pattern).
+ */
+export function likeMatches(parts: LikePart[], name: string): boolean {
+  const chars = Array.from(name);
+  let [i, j, star, mark] = [0, 0, -1, 0];
+  while (i < chars.length) {
+    const p = parts[j];
+    if (p !== undefined && p !== "%" && (p === "_" || p.char === chars[i])) {
+      i++;
+      j++;
+    } else if (p === "%") {
+      star = j++;
+      mark = i;
+    } else if (star >= 0) {
+      j = star + 1;
+      i = ++mark;
+    } else return false;
+  }
+  while (parts[j] === "%") j++;
+  return j === parts.length;
+}
+
+/** The attributes carrying one of these tags themselves, as a search node (STIX answers, read from the search documents). */
+export const taggedWithAny = (blocked: LikePart[][]): Node | null => (blocked.length ? any(blocked.map((parts) => likeNode(TAG_FIELD, parts))) : null);
 
 /** The value match of LIKE parts (lower-cased); `stale`: also on attribute documents an older indexer wrote. */
 function valueMatch(parts: LikePart[], stale: boolean): Node {
@@ -205,6 +233,12 @@ export interface SearchRun {
    * own read can answer without the events search (rest-search.ts `eventsOfSet`).
    */
   eventSet?: string[];
+  /**
+   * Events: the tags (LIKE parts) whose attributes the answer leaves out: MISP's events/restSearch
+   * hands its `tags` NOT to fetchEvent as blockedAttributeTags, which drops from each event the
+   * attributes carrying one of them themselves (its objects' included), whatever the event carries.
+   */
+  blockedTags?: LikePart[][];
 }
 
 /** Pages of hits of a query through services.search, from `offset`, at most `count` of them. */
@@ -427,6 +461,8 @@ export async function eventsQuery(services: Services, p: Principal, f: RestSearc
   return {
     target: "events", query: all(must), includeDeleted: false, excludeWarninglisted: false, sortOrder: orderOf(f.order, "events").sortOrder,
     ...(onlyAttributes && set ? { eventSet: [...set] } : {}),
+    // A NOT term that names no tag (an unknown id) blocks nothing, as MISP's -1.
+    blockedTags: (tagList?.NOT ?? []).map((t) => tags.get(t)).filter((parts): parts is LikePart[] => Boolean(parts)),
   };
 }
 

@@ -9,7 +9,7 @@ import { mispException } from "./misp-errors.ts";
 import { defineMispRoute } from "./misp-route.ts";
 import { MAX_REST_SEARCH_RESULTS, RETURN_FORMATS, restSearchContract, withoutNulls, type RestSearchFilters, type ReturnFormat } from "./rest-search-contract.ts";
 import { eventAttributes, loadAttributes, loadEvents, toCsv, toText, type ReadEvents } from "./rest-search-output.ts";
-import { attributesQuery, eventsQuery, orderOf, searchWindow, type SearchRun } from "./rest-search-query.ts";
+import { attributesQuery, eventsQuery, orderOf, searchWindow, taggedWithAny, type LikePart, type SearchRun } from "./rest-search-query.ts";
 
 type Controller = "events" | "attributes";
 const MEDIA: Record<ReturnFormat, string> = { json: "application/json", csv: "text/csv", text: "text/plain", stix2: "application/json" };
@@ -53,11 +53,13 @@ function sortHits(hits: SearchHit[], field: string, direction: "asc" | "desc"): 
   });
 }
 
-/** STIX 2.1 from the search documents themselves (the exports area's bundle writer): events with their attributes, or attributes. */
-async function stix(services: Services, p: Principal, controller: Controller, hits: SearchHit[]): Promise<string> {
+/** STIX 2.1 from the search documents themselves (the exports area's bundle writer): events with their attributes (but those carrying a blocked tag), or attributes. */
+async function stix(services: Services, p: Principal, controller: Controller, hits: SearchHit[], blocked: LikePart[][]): Promise<string> {
   let inputs = hits;
   if (controller === "events" && hits.length) {
-    const query = { kind: "bool" as const, must: [], should: hits.map((h) => ({ kind: "term" as const, field: "event_uuid", value: h.id, wildcard: false as const })), mustNot: [] };
+    const tagged = taggedWithAny(blocked);
+    const ofEvents = { kind: "bool" as const, must: [], should: hits.map((h) => ({ kind: "term" as const, field: "event_uuid", value: h.id, wildcard: false as const })), mustNot: [] };
+    const query = tagged ? { kind: "bool" as const, must: [ofEvents], should: [], mustNot: [tagged] } : ofEvents;
     inputs = [...hits, ...(await searchWindow(services, p, { target: "attributes", query, includeDeleted: false, excludeWarninglisted: false, sortOrder: "desc" }, 0, MAX_REST_SEARCH_RESULTS.attributes))];
   }
   const loadEvent = async (uuid: string) => {
@@ -91,9 +93,10 @@ async function restSearch(services: Services, p: Principal, controller: Controll
     const run = controller === "events" ? await eventsQuery(services, p, f) : await attributesQuery(services, p, f);
     const read = controller === "events" && f.returnFormat !== "stix2" ? await eventsOfSet(services, p, run, f) : null;
     const hits = read ? [] : await hitsOf(services, p, run, f, controller);
-    if (f.returnFormat === "stix2") return { body: await stix(services, p, controller, hits), count: hits.length };
+    if (f.returnFormat === "stix2") return { body: await stix(services, p, controller, hits, run.blockedTags ?? []), count: hits.length };
     if (controller === "events") {
-      const events = read ? await loadEvents(services, p, read.views.map((e) => e.uuid), f, read) : await loadEvents(services, p, hits.map((h) => h.id), f);
+      const blocked = run.blockedTags ?? [];
+      const events = read ? await loadEvents(services, p, read.views.map((e) => e.uuid), f, { read, blocked }) : await loadEvents(services, p, hits.map((h) => h.id), f, { blocked });
       if (f.returnFormat === "json") return { body: { response: events }, count: events.length };
       const records = eventAttributes(events);
       return { body: f.returnFormat === "csv" ? toCsv(records, f) : toText(records), count: records.length };

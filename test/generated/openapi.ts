@@ -1205,10 +1205,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** MISP events/index: events' metadata, newest change first, filtered as PyMISP's search_index sends (eventinfo, published, tags with ! for NOT, org, datefrom/dateuntil, timestamp and publish_timestamp (epoch seconds, a date or a 1d/12h delta: from then on; or [from, to]), eventid, limit, page; in the body or as /key:value) */
+        /** MISP events/index: events' metadata, newest change first, filtered as PyMISP's search_index sends and MISP's index parses (eventinfo: |-separated LIKE pieces on the title in any case, !piece for NOT; published; tags: a|b, a&b, !x, names with their case; org: a list or |-separated ids, uuids or names, !x for NOT; datefrom/dateuntil, timestamp and publish_timestamp (epoch seconds, a date or a 1d/12h delta: from then on; or [from, to]), eventid, limit, page; in the body or as /key:value) */
         get: operations["mispEventIndex"];
         put?: never;
-        /** MISP events/index: events' metadata, newest change first, filtered as PyMISP's search_index sends (eventinfo, published, tags with ! for NOT, org, datefrom/dateuntil, timestamp and publish_timestamp (epoch seconds, a date or a 1d/12h delta: from then on; or [from, to]), eventid, limit, page; in the body or as /key:value) */
+        /** MISP events/index: events' metadata, newest change first, filtered as PyMISP's search_index sends and MISP's index parses (eventinfo: |-separated LIKE pieces on the title in any case, !piece for NOT; published; tags: a|b, a&b, !x, names with their case; org: a list or |-separated ids, uuids or names, !x for NOT; datefrom/dateuntil, timestamp and publish_timestamp (epoch seconds, a date or a 1d/12h delta: from then on; or [from, to]), eventid, limit, page; in the body or as /key:value) */
         post: operations["mispSearchEventIndex"];
         delete?: never;
         options?: never;
@@ -4341,7 +4341,7 @@ export interface components {
             searchall?: string;
             /** @description tags, when tags is not given */
             tag?: components["schemas"]["MispValueList"];
-            /** @description Tags: a number is a tag id, anything else a LIKE pattern on the name with its case (% and _ wherever they are). On events, the event's tags or its attributes' (NOT: the event's); on attributes, theirs or their event's */
+            /** @description Tags: a number is a tag id, anything else a LIKE pattern on the name with its case (% and _ wherever they are). On events, the event's tags or its attributes' (NOT: the event's, and the attributes carrying it themselves are left out of the events answered); on attributes, theirs or their event's */
             tags?: components["schemas"]["MispValueList"];
             /** @description The event's (events) or attribute's (attributes) last change */
             timestamp?: components["schemas"]["MispTimeRange"];

@@ -28,12 +28,19 @@ export interface EventFilter {
   orgId?: number;
   /** Omitted: soft-deleted events are listed too (the peer's list). */
   deleted?: boolean;
-  /** The list only (MISP's index): events carrying at least one of these tags (exact names, case-insensitive). */
+  /** The list only (MISP's index): events carrying at least one of these tags (exact names, with their case: MISP's tags.name is utf8mb3_bin). */
   anyTags?: string[];
   /** The list only: events carrying none of these tags. */
   noTags?: string[];
-  /** The list only: events created by this organisation (Orgc), named by numeric id, uuid or name. */
-  orgc?: string;
+  /** The list only (MISP's index eventinfo): LIKE patterns on the lower-cased title (`%`, `_`, `\` escapes): one of `any` (when given), none of `none`. */
+  infoLike?: { any: string[]; none: string[] };
+  /**
+   * The list only (MISP's index org): events created (Orgc) by one of these organisations, a
+   * number being an id, else a uuid or a name ignoring case; one that names no organisation finds nothing.
+   */
+  orgc?: string[];
+  /** The list only: events created by none of these (one that names no organisation is no condition). */
+  notOrgc?: string[];
   /** The list only: events dated on or after / on or before these days (YYYY-MM-DD). */
   dateFrom?: string;
   dateUntil?: string;
@@ -115,16 +122,32 @@ export class EventsService {
       where.push(`EXISTS (SELECT 1 FROM event_tags et JOIN tags t ON t.id = et.tag_id WHERE et.event_id = e.id AND t.name = $${params.length})`);
     }
     const carriesAny = (names: string[]) => {
-      params.push(names.map((n) => n.toLowerCase()));
-      return `EXISTS (SELECT 1 FROM event_tags et JOIN tags t ON t.id = et.tag_id WHERE et.event_id = e.id AND lower(t.name) = ANY($${params.length}::text[]))`;
+      params.push(names);
+      return `EXISTS (SELECT 1 FROM event_tags et JOIN tags t ON t.id = et.tag_id WHERE et.event_id = e.id AND t.name = ANY($${params.length}::text[]))`;
     };
     if (filter.anyTags?.length) where.push(carriesAny(filter.anyTags));
     if (filter.noTags?.length) where.push(`NOT ${carriesAny(filter.noTags)}`);
-    if (filter.orgc !== undefined) {
-      params.push(filter.orgc);
-      const n = params.length;
-      where.push(`EXISTS (SELECT 1 FROM organisations og WHERE og.id = e.orgc_id AND (og.id::text = $${n} OR og.uuid::text = lower($${n}) OR lower(og.name) = lower($${n})))`);
+    if (filter.infoLike) {
+      const like = (pattern: string) => {
+        params.push(pattern);
+        return `lower(e.info) LIKE $${params.length}`;
+      };
+      if (filter.infoLike.any.length) where.push(`(${filter.infoLike.any.map(like).join(" OR ")})`);
+      for (const pattern of filter.infoLike.none) where.push(`NOT ${like(pattern)}`);
     }
+    // MISP's index: a number is an id as it is; a uuid (as written) or a name (either case) is looked up among all organisations, whose names everyone sees.
+    const numeric = (r: string) => /^\d+$/.test(r);
+    const orgsNamed = (refs: string[]) => {
+      params.push(refs.filter(numeric), refs.filter((r) => !numeric(r)));
+      const [ids, names] = [params.length - 1, params.length];
+      return `(SELECT og.id FROM organisations og WHERE og.id::text = ANY($${ids}::text[]) OR og.uuid::text = ANY($${names}::text[]) OR upper(og.name) = ANY(SELECT upper(r) FROM unnest($${names}::text[]) r))`;
+    };
+    if (filter.orgc?.length) {
+      where.push(`e.orgc_id IN ${orgsNamed(filter.orgc)}`);
+      params.push(filter.orgc.filter((r) => !numeric(r)));
+      where.push(`NOT EXISTS (SELECT 1 FROM unnest($${params.length}::text[]) r WHERE NOT EXISTS (SELECT 1 FROM organisations og WHERE og.uuid::text = r OR upper(og.name) = upper(r)))`);
+    }
+    if (filter.notOrgc?.length) where.push(`e.orgc_id NOT IN ${orgsNamed(filter.notOrgc)}`);
     if (filter.dateFrom !== undefined) {
       params.push(filter.dateFrom);
       where.push(`e.date >= $${params.length}::date`);
