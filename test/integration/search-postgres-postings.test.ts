@@ -1,8 +1,8 @@
 /**
  * The PostgreSQL backend's two ways of answering a search must agree: the postings
  * (src/search/postgres/postings*.ts, index-only) and the JSONB path (compile.ts), which the
- * conformance suite holds to OpenSearch. Every conformance query runs on both over the real
- * documents, as administrators and as three non-administrators, with and without Explore's
+ * conformance suite holds to OpenSearch. Every conformance query the postings plan runs on both
+ * over the real documents, as administrators and as three non-administrators, with and without Explore's
  * `deleted: false` filter, with exact and bounded totals and pages that cut through timestamps
  * shared by many documents. The writers keep postings and documents in step, also when several
  * write the same documents at once.
@@ -11,6 +11,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { INDEX_FIELDS } from "../../src/search/fields.ts";
 import { parseLucene } from "../../src/search/lucene/parse.ts";
+import { hasFuzzy } from "../../src/search/postgres/fuzzy.ts";
 import { PostgresSearchIndex } from "../../src/search/postgres/index.ts";
 import { planPostings } from "../../src/search/postgres/postings-plan.ts";
 import { searchByPostings } from "../../src/search/postgres/postings-search.ts";
@@ -57,6 +58,14 @@ function request(index: IndexName, q: string, access: SearchAccess, extra: Parti
     trackTotalHits: true,
     ...extra,
   };
+}
+
+function unplanned(req: SearchRequest): boolean {
+  try {
+    return planPostings(req, Date.now()) === null;
+  } catch {
+    return false;
+  }
 }
 
 /** The postings' pages of `q` over attributes (admin) for each [from, size, bound], each required equal to the JSONB path's. */
@@ -135,16 +144,24 @@ describe("postings and JSONB path agree", () => {
 
   it("on every conformance query: totals and whole ordered hit lists, every access, with and without deleted: false", async () => {
     const failures: string[] = [];
+    let requests = 0;
+    let compared = 0;
     for (const c of CASES) {
       for (const access of ACCESSES) {
         for (const filters of [c.filters, { ...c.filters, deleted: false }]) {
           const req = request(c.index, c.q, access, filters ? { filters } : {});
+          requests++;
+          // Without a plan (and without fuzzy terms, planned once expanded) both run the JSONB
+          // path's statements: nothing to compare. A plan that throws is compared (the JSONB path may not).
+          if (!hasFuzzy(req.query) && unplanned(req)) continue;
+          compared++;
           const [a, b] = [await outcome(postings, req), await outcome(jsonb, req)];
           if (JSON.stringify(a) !== JSON.stringify(b)) failures.push(`${c.index} ${c.q} ${JSON.stringify(access)} ${JSON.stringify(filters)}`);
         }
       }
     }
     expect(failures).toEqual([]);
+    expect(compared).toBeGreaterThanOrEqual(requests / 2);
   }, 600_000);
 
   it("bounded totals and pages that start and end inside a run of equal timestamps", async () => {
