@@ -25,7 +25,14 @@
  *     its own case (restSearch ignores case as MISP: a term on the lower-cased expanded.value);
  *   - tag + time range: events/restSearch {tags, from, to, limit 50} / events/search tags.name.keyword
  *     AND date:[from TO to];
- *   - last 1d: events/restSearch {last: "1d", limit 50} / events/search publish_timestamp:>=now-1d.
+ *   - last 1d: events/restSearch {last: "1d", limit 50} / events/search publish_timestamp:>=now-1d;
+ *   - value1 / comment in other case: attributes/restSearch {value1: a domain in capitals} /
+ *     value.keyword:"domain", {comment: "NOTE 7"} / comment.keyword:"note 7" (a case-free regex on
+ *     comment.keyword; one attribute per event has a comment, note 0 .. note 39);
+ *   - eventinfo LIKE prefix: events/restSearch {eventinfo: "bench event 17%", metadata} /
+ *     events/search info.keyword:bench\ event\ 17*;
+ *   - searchall substring: events/restSearch {searchall: "%8 hex of a domain%", metadata} /
+ *     attributes/search value.keyword:*8 hex* (searchall also reads titles, comments and tags).
  * events/restSearch is measured twice: full events (PyMISP's default: every attribute of the 50
  * events loaded from PostgreSQL) and `metadata: 1` (the event rows only, as the native hits).
  *
@@ -88,7 +95,8 @@ function benchEvent(i: number) {
       : kind === 3 ? ["md5", h.slice(0, 32)]
       : kind === 4 ? ["sha256", h]
       : ["filename", `${h.slice(0, 12)}.exe`];
-    return { uuid: crypto.randomUUID(), type, value, to_ids: kind !== 5, timestamp: String(t) };
+    // One comment per event (the comment filter's needles: `note 0` .. `note 39`).
+    return { uuid: crypto.randomUUID(), type, value, to_ids: kind !== 5, timestamp: String(t), ...(j === 1 ? { comment: `note ${i % 40}` } : {}) };
   });
   return {
     Event: {
@@ -191,6 +199,19 @@ try {
     { name: "tag + time range, events/restSearch (metadata)", rest: async () => eventUuids(await misp("events/restSearch", { tags: tag, ...range, limit: LIMIT, metadata: 1 })), native: () => nativeEventsOf("events", tagQuery) },
     { name: "last 1d, events/restSearch (full)", rest: async () => eventUuids(await misp("events/restSearch", { last: "1d", limit: LIMIT })), native: () => nativeEventsOf("events", lastQuery) },
     { name: "last 1d, events/restSearch (metadata)", rest: async () => eventUuids(await misp("events/restSearch", { last: "1d", limit: LIMIT, metadata: 1 })), native: () => nativeEventsOf("events", lastQuery) },
+    // The filters compared as MISP's columns collate (rest-search-query.ts).
+    {
+      name: "value1 in other case, attributes/restSearch",
+      rest: async () => (await misp("attributes/restSearch", { value1: domain.toUpperCase(), limit: LIMIT, includeEventUuid: 1 })).response.Attribute.map((a: { event_uuid: string }) => a.event_uuid),
+      native: () => nativeEventsOf("attributes", `value.keyword:"${domain}"`),
+    },
+    {
+      name: "comment in other case, attributes/restSearch",
+      rest: async () => (await misp("attributes/restSearch", { comment: "NOTE 7", limit: LIMIT, includeEventUuid: 1 })).response.Attribute.map((a: { event_uuid: string }) => a.event_uuid),
+      native: () => nativeEventsOf("attributes", `comment.keyword:"note 7"`),
+    },
+    { name: "eventinfo LIKE prefix, events/restSearch (metadata)", rest: async () => eventUuids(await misp("events/restSearch", { eventinfo: "bench event 17%", limit: LIMIT, metadata: 1 })), native: () => nativeEventsOf("events", "info.keyword:bench\\ event\\ 17*") },
+    { name: "searchall substring, events/restSearch (metadata)", rest: async () => eventUuids(await misp("events/restSearch", { searchall: `%${domain.slice(1, 9)}%`, limit: LIMIT, metadata: 1 })), native: () => nativeEventsOf("attributes", `value.keyword:*${domain.slice(1, 9)}*`) },
   ];
   const results = [];
   for (const pair of pairs) {
