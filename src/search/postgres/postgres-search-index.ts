@@ -36,6 +36,7 @@
  */
 import type pg from "pg";
 import { withTransaction } from "../../platform/db/transaction.ts";
+import { pipelined } from "../../platform/pipeline.ts";
 import { INDEX_FIELDS } from "../fields.ts";
 import {
   INDEX_NAMES,
@@ -117,19 +118,17 @@ export class PostgresSearchIndex implements SearchIndex {
 
   /**
    * Chunks of BULK_CHUNK documents, one transaction each. The rows of the next chunk are built
-   * (analysed, packed: ~0.3 ms a document) while the database writes the current one, in slices
-   * that leave the event loop free to send the transaction's statements.
+   * (analysed, packed: ~0.3 ms a document) while the database writes the current one (`pipelined`),
+   * in slices that leave the event loop free to send the transaction's statements.
    */
   async bulkIndex(index: IndexName, docs: SearchDocument[]): Promise<void> {
-    let next: Promise<PackedRow[]> | null = docs.length ? buildRows(index, docs.slice(0, BULK_CHUNK)) : null;
-    for (let i = 0; next !== null; i += BULK_CHUNK) {
-      const rows = await next;
-      const write = withTransaction(this.pool, (client) => upsertDocuments(client, index, rows));
-      next = i + BULK_CHUNK < docs.length ? buildRows(index, docs.slice(i + BULK_CHUNK, i + 2 * BULK_CHUNK)) : null;
-      // Both settle before either's failure is thrown (no unhandled rejection).
-      const [written] = await Promise.allSettled([write, next]);
-      if (written.status === "rejected") throw written.reason;
-    }
+    const chunks: SearchDocument[][] = [];
+    for (let i = 0; i < docs.length; i += BULK_CHUNK) chunks.push(docs.slice(i, i + BULK_CHUNK));
+    await pipelined(
+      chunks,
+      (chunk) => buildRows(index, chunk),
+      (rows) => withTransaction(this.pool, (client) => upsertDocuments(client, index, rows)),
+    );
   }
 
   async deleteByIds(index: IndexName, ids: string[]): Promise<void> {

@@ -43,9 +43,10 @@ export interface JsonbDriver {
 
 /**
  * The candidate source (`candidateSources`) with the fewest postings drives, when it has few enough
- * (null: none does, the rows are tested without candidates); the other sources are looked up for
- * each of its postings, in the postings index. The postings are counted unfiltered, each up to the
- * limit, in one statement: an upper bound is enough to choose.
+ * (null: none does, the rows are tested without candidates); when it has more than
+ * DRIVER_POSTINGS, the other sources are looked up for each of its postings, in the postings index.
+ * The postings are counted unfiltered, each up to the limit, in one statement: an upper bound is
+ * enough to choose.
  *
  * Version 12 added every source as an EXISTS condition and left the join order to the planner,
  * which cannot tell that a row's JSONB test costs ~2 us: it hashed the sources' postings beside a
@@ -69,6 +70,8 @@ export async function jsonbDriver(client: Sql, req: Pick<SearchRequest, "index" 
   const n = rows[0]!.n.map(Number);
   const fewest = n.indexOf(Math.min(...n));
   if (n[fewest]! >= Number(rows[0]!.cap)) return null;
+  // A few thousand documents are read and tested about as fast as their postings are looked up.
+  if (n[fewest]! <= DRIVER_POSTINGS) return { keys: sources[fewest]!.keys, probes: [] };
   const probes = sources
     .map((s, i) => ({ keys: s.keys, n: n[i]! }))
     .filter((_, i) => i !== fewest)
