@@ -99,7 +99,6 @@ function infoLike(given: string): { any: string[]; none: string[] } {
   return { any: pieces.filter((p) => !p.startsWith("!")).map(like), none: pieces.filter((p) => p.startsWith("!")).map((p) => like(p.slice(1))) };
 }
 
-
 /**
  * PyMISP's search_index filters as the events list's filter. A filter MISP knows that is not
  * supported here (attribute, threatlevel, ...) is a 400 naming it: ignoring it would
