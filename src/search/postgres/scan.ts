@@ -41,12 +41,13 @@ export async function* scanByKeyset(pool: pg.Pool, req: ScanRequest): AsyncGener
   const timeoutMs = Math.min(2_147_483_647, Math.max(1, Math.floor(req.timeoutMs)));
   const now = Date.now();
   const turn = req.turn ?? ((ms, fn) => fn(ms));
-  // Only a fuzzy term reads the dictionary first (a turn of its own); other queries go straight to their pages.
+  // Only a fuzzy term reads the dictionary first (a turn of its own); then a turn counts the candidates' postings (`jsonbDriver`).
   const query = hasFuzzy(req.query) ? await turn(timeoutMs, (remainingMs) => withFuzzyExpanded(pool, req, now, remainingMs)) : req.query;
   const c = new SqlCompiler(req.index, req.defaultFields, now);
-  // Validated (400s) before the driver's postings are counted.
+  // Validated (400s) before the driver's postings are counted. A small driver only: each page reads
+  // the driver's documents again.
   whereOf(new SqlCompiler(req.index, req.defaultFields, now), { ...req, query });
-  const driver = await turn(timeoutMs, (remainingMs) => inReadOnlyTransaction(pool, remainingMs, "read committed", (client) => jsonbDriver(client, { ...req, query }, now)));
+  const driver = await turn(timeoutMs, (remainingMs) => inReadOnlyTransaction(pool, remainingMs, "read committed", (client) => jsonbDriver(client, { ...req, query }, now, { scaled: false })));
   const where = whereOf(c, { ...req, query }, driver);
   for (const phase of ["dated", "undated"] as const) {
     let after: Key = null;

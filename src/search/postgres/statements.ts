@@ -46,7 +46,8 @@ export interface JsonbDriver {
  * (null: none does, the rows are tested without candidates); when it has more than
  * DRIVER_POSTINGS, the other sources are looked up for each of its postings, in the postings index.
  * The postings are counted unfiltered, each up to the limit, in one statement: an upper bound is
- * enough to choose.
+ * enough to choose. `scaled: false`: DRIVER_POSTINGS whatever the table's size (a scan reads the
+ * driver's documents again for each page).
  *
  * Version 12 added every source as an EXISTS condition and left the join order to the planner,
  * which cannot tell that a row's JSONB test costs ~2 us: it hashed the sources' postings beside a
@@ -54,10 +55,15 @@ export interface JsonbDriver {
  * the GIN of version 11 took 8-14), and broad sources (a sloppy phrase's tokens) were read whole
  * into hashes that selected nothing.
  */
-export async function jsonbDriver(client: Sql, req: Pick<SearchRequest, "index" | "query" | "defaultFields">, now: number): Promise<JsonbDriver | null> {
+export async function jsonbDriver(
+  client: Sql,
+  req: Pick<SearchRequest, "index" | "query" | "defaultFields">,
+  now: number,
+  { scaled = true }: { scaled?: boolean } = {},
+): Promise<JsonbDriver | null> {
   const sources = candidateSources(req.index, req.defaultFields, now, req.query);
   if (sources.length === 0) return null;
-  const values: unknown[] = [DRIVER_POSTINGS, DRIVER_SHARE];
+  const values: unknown[] = [DRIVER_POSTINGS, scaled ? DRIVER_SHARE : 2 ** 31 - 1];
   const counts = sources.map((s) => {
     values.push(s.keys);
     return `(SELECT count(*) FROM (SELECT 1 FROM search_postings p WHERE p.key = ANY ($${values.length}::text[]) LIMIT (SELECT cap FROM c)) x)`;
