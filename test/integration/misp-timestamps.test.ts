@@ -25,6 +25,7 @@ const run = crypto.randomBytes(4).toString("hex");
 const now = Math.floor(Date.now() / 1000);
 let app: TestApp;
 let key: string;
+let adminToken: string;
 
 const misp = (p: string, json: unknown) => app.http.request("POST", `/misp/${p}`, { authorization: key, json, headers: { accept: "application/json" } });
 const view = async (id: string) => (await app.http.request("GET", `/misp/events/view/${id}`, { authorization: key, headers: { accept: "application/json" } })).body.Event;
@@ -47,6 +48,7 @@ let recent: Awaited<ReturnType<typeof addEvent>>;
 beforeAll(async () => {
   app = await startTestApp("misp-timestamps");
   const admin = await loginAdmin(app);
+  adminToken = admin.token;
   const user = await createUser(app, admin, [...SCOPES, "api_keys:create"], await createOrganisation(app, admin));
   const res = await app.http.post("/api-keys/", { token: user.token, json: { name: "ts", scopes: SCOPES } });
   expect(res.status, res.text).toBe(201);
@@ -115,6 +117,16 @@ describe("events/edit and the event timestamp", () => {
     const stamped = await misp(`events/edit/${recent.id}`, { Event: { info: `${run} recent edited` } });
     expect(stamped.status, stamped.text).toBe(200);
     expect(Number(stamped.body.Event.timestamp)).toBeGreaterThanOrEqual(Math.max(before, Number(recent.timestamp) + 1));
+  });
+
+  // The administrator holds events:sync, which lets an edit carry an Orgc; one that carries none keeps the event's (MISP's _edit).
+  it("keeps the event's creator organisation when a sync-capable caller's edit carries no Orgc", async () => {
+    const made = await addEvent("orgc", now - 30);
+    const orgc = (await view(made.id)).Orgc as { id: string; uuid: string };
+    const res = await app.http.request("POST", `/misp/events/edit/${made.id}`, { token: adminToken, json: { Event: { info: `${run} orgc, edited by the administrator` } }, headers: { accept: "application/json" } });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.Event.Orgc).toMatchObject({ id: orgc.id, uuid: orgc.uuid });
+    expect((await view(made.id)).Orgc).toMatchObject({ id: orgc.id, uuid: orgc.uuid });
   });
 
   it("refuses negative, huge and garbage event timestamps with a 4xx, writing nothing", async () => {

@@ -60,7 +60,8 @@ export async function writeEventDraft(client: pg.PoolClient, actor: Principal, d
     }
   }
   await placeInSharingGroups(client, actor, draft, opts);
-  const orgcId = !sync ? (existing?.orgc_id ?? opts.ownerOrgId) : draft.orgc ? await resolveOrganisation(client, draft.orgc.uuid, draft.orgc.name, actor) : opts.ownerOrgId;
+  // Only a sync import names the creator; one that names none (a MISP events/edit) keeps the stored event's.
+  const orgcId = sync && draft.orgc ? await resolveOrganisation(client, draft.orgc.uuid, draft.orgc.name, actor) : (existing?.orgc_id ?? opts.ownerOrgId);
   const eventId = existing ? await updateEvent(client, existing.id, draft, orgcId) : await insertEvent(client, draft, opts.ownerOrgId, orgcId, actor);
   await assertUuidsFree(client, eventId, draft);
 

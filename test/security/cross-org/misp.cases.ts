@@ -42,7 +42,7 @@ function indexFilters({ actor, w }: CaseContext): Record<string, unknown> {
     case "bAdmin":
       return { eventinfo: `!nothing-${w.tag}`, org: { NOT: [w.orgB.uuid] }, tags: `${tag.name}|nothing-${w.tag}` };
     default:
-      // Validators that run before it rename A's private event, take its tag off and change its Orgc (events/edit as the administrator): the NOT forms find it.
+      // Validators that run before it rename A's private event and take its tag off: the NOT forms find it.
       return { eventinfo: `!nothing-${w.tag}`, org: [`!${w.orgB.name.toLowerCase()}`, `!${w.orgB.id}`], tags: `!nothing-${w.tag}` };
   }
 }
