@@ -14,7 +14,8 @@
  *   options: --runs N (fresh database each, default 1), --stages (default parse,store,correlate,index),
  *            --profile STAGE FILE (a CPU profile of this process during store, correlate or index),
  *            --keep (keep the database, for EXPLAIN: its URL is printed),
- *            --copies N (the feed N times under new uuids: every value of a later copy is shared)
+ *            --copies N (the feed N times under new uuids: every value of a later copy is shared),
+ *            --networks N (then an event of N /16 networks, correlated as its own stage: CIDR containment)
  *
  * Prints one JSON line per run on stdout.
  */
@@ -112,7 +113,7 @@ async function ranges(pool: pg.Pool, task: string, after: number): Promise<[numb
   return rows.map((r) => [r.first, r.last]);
 }
 
-async function run(opts: { events: number; perEvent: number; copies: number; backend: string; opensearch: string | null; stages: string[] }) {
+async function run(opts: { events: number; perEvent: number; copies: number; networks: number; backend: string; opensearch: string | null; stages: string[] }) {
   const db = await createTestDatabase("bench_feed_stages");
   const pool = new pg.Pool({ connectionString: db.url, max: 4, idleTimeoutMillis: 0 });
   const admin = new pg.Pool({ connectionString: db.url, max: 1, idleTimeoutMillis: 0 });
@@ -155,6 +156,17 @@ async function run(opts: { events: number; perEvent: number; copies: number; bac
       });
       out.correlate = { ...(await stop()), pairs_created: pairs.created, pairs_removed: pairs.removed, pairs_stored: Number((await pool.query("SELECT count(*) AS n FROM correlations")).rows[0].n) };
     }
+    if (opts.networks > 0) {
+      // A blocklist of networks after the feed: each correlates with the feed's addresses inside it.
+      const since = Number((await pool.query("SELECT COALESCE(max(id), 0) AS id FROM change_records")).rows[0].id);
+      const Attribute = Array.from({ length: opts.networks }, (_, i) => ({ uuid: crypto.randomUUID(), type: "ip-dst", category: "Network activity", value: `${11 + (i % 200)}.${(i >> 3) & 255}.0.0/16`, to_ids: true }));
+      const draft = parseMispEvent({ Event: { uuid: crypto.randomUUID(), info: "bench networks", timestamp: String(Math.floor(Date.now() / 1000)), Attribute } }).draft;
+      await withTransaction(pool, (client) => writeEventDraft(client, actor, draft, { ownerOrgId: actor.orgId, assertCanUpdate: () => undefined, matcher: NO_LISTS, sharingGroups: NO_SHARING_GROUPS }));
+      stop = await meter(admin, db.name, osUrl);
+      let created = 0;
+      for (const [first, last] of (await ranges(pool, "correlate_changes", 0)).filter(([first]) => first > since)) created += (await correlateChangeRange(pool, first, last)).created;
+      out.correlate_networks = { ...(await stop()), networks: opts.networks, pairs_created: created };
+    }
     if (opts.stages.includes("index")) {
       stop = await meter(admin, db.name, osUrl);
       let indexed = 0;
@@ -181,9 +193,10 @@ async function main() {
   if (backend === "opensearch" && !opensearch) throw new Error("--backend opensearch needs --opensearch URL or OPENSEARCH_URL");
   const stages = option("--stages", "parse,store,correlate,index").split(",");
   const copies = Number(option("--copies", "1"));
+  const networks = Number(option("--networks", "0"));
   await setupTemplate();
   for (let i = 0; i < Number(option("--runs", "1")); i++) {
-    process.stdout.write(`${JSON.stringify(await run({ events, perEvent, copies, backend, opensearch, stages }))}\n`);
+    process.stdout.write(`${JSON.stringify(await run({ events, perEvent, copies, networks, backend, opensearch, stages }))}\n`);
   }
 }
 

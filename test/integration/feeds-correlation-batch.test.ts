@@ -2,11 +2,13 @@
  * A feed whose batches share most of their values with other events: correlation makes exactly the
  * pairs the rule says (per value, the lowest-id attribute of each event represents it; every two
  * representatives pair; a value in more events than the cap pairs nothing; a composite on either
- * side makes a composite pair), each announced once, and a second pass over the same changes
+ * side makes a composite pair; a network pairs with the addresses of other events inside it, both
+ * when the network comes after them and when they come after it), each announced once, and a second pass over the same changes
  * changes nothing. The expected pairs are worked out here from the stored rows, independently of the
  * correlator's SQL. ROLE=api: the test runs the correlate_changes job's work itself.
  */
 import crypto from "node:crypto";
+import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { correlateChangeRange } from "../../src/modules/correlations/index.ts";
 import { startTestApp, type TestApp } from "../support/app.ts";
@@ -27,6 +29,8 @@ async function importEvent(attributes: Attr[]): Promise<void> {
   expect(res.status, res.text).toBe(201);
 }
 
+const lastChangeId = async () => (await q("SELECT COALESCE(max(id), 0)::int AS id FROM change_records")).rows[0].id as number;
+
 async function correlateAll(since: number): Promise<{ created: number; removed: number }> {
   const last = (await q("SELECT max(id)::int AS id FROM change_records")).rows[0].id as number;
   const totals = { created: 0, removed: 0 };
@@ -36,6 +40,25 @@ async function correlateAll(since: number): Promise<{ created: number; removed: 
     totals.removed += counts.removed;
   }
   return totals;
+}
+
+/** Where each address type keeps its address (the correlation rules' cidrTypes). */
+const ADDRESS_COLUMN: Record<string, "value1" | "value2"> = { "ip-src": "value1", "ip-dst": "value1", "ip-src|port": "value1", "ip-dst|port": "value1", "domain|ip": "value2" };
+
+/** CIDR pairs: each network with every address of another event inside it (networks around at most CAP events). */
+function cidrPairs(rows: { uuid: string; event_id: number; type: string; value1: string; value2: string | null }[]): string[] {
+  const addressOf = (r: (typeof rows)[number]) => (ADDRESS_COLUMN[r.type] ? r[ADDRESS_COLUMN[r.type]] : null);
+  const hosts = rows.filter((r) => addressOf(r) && !addressOf(r)!.includes("/"));
+  const pairs: string[] = [];
+  for (const n of rows.filter((r) => addressOf(r)?.includes("/"))) {
+    const [address, bits] = addressOf(n)!.split("/");
+    const list = new net.BlockList();
+    list.addSubnet(address, Number(bits));
+    const inside = hosts.filter((h) => h.event_id !== n.event_id && list.check(addressOf(h)!));
+    if (new Set([n.event_id, ...inside.map((h) => h.event_id)]).size > CAP) continue;
+    for (const h of inside) pairs.push(`${[n.uuid, h.uuid].sort().join("|")}|cidr`);
+  }
+  return pairs;
 }
 
 /** The pairs the rule gives for the stored attributes, as `uuid|uuid|match_type` (lower uuid first). */
@@ -50,7 +73,7 @@ async function expectedPairs(): Promise<string[]> {
       reps.set(v, byEvent);
     }
   }
-  const pairs = new Set<string>();
+  const pairs = new Set<string>(cidrPairs(rows));
   for (const byEvent of reps.values()) {
     if (byEvent.size < 2 || byEvent.size > CAP) continue;
     const list = [...byEvent.values()];
@@ -90,13 +113,23 @@ describe("correlating batches that share most of their values", () => {
     await importEvent(Array.from({ length: SHARED }, (_, i) => ({ type: "ip-dst", value: ip(i) })));
     // 21 more events hold the first 10 domains: 23 events, over the cap, so those pair nothing.
     for (let e = 0; e < CAP + 1; e++) await importEvent(Array.from({ length: 10 }, (_, i) => ({ type: "domain", value: domain(i) })));
-
     const first = await correlateAll(0);
+    // Networks around addresses correlated above (B's composites, C's ip-dst), then addresses inside
+    // them, each correlated in its own pass: both directions of CIDR containment.
+    let since = await lastChangeId();
+    await importEvent([{ type: "ip-dst", value: "10.1.0.0/16" }, { type: "ip-src", value: "10.2.0.0/24" }, { type: "ip-dst", value: "10.3.0.0/16" }]);
+    const networks = await correlateAll(since);
+    since = await lastChangeId();
+    await importEvent([{ type: "ip-src", value: "10.1.200.9" }, { type: "ip-dst|port", value: "10.3.17.4|443" }]);
+    const addresses = await correlateAll(since);
+    expect(networks.created).toBeGreaterThan(SHARED / 2);
+    expect(addresses.created).toBe(2);
     const expected = await expectedPairs();
     expect(expected.length).toBeGreaterThan(SHARED);
     expect(expected.filter((k) => k.endsWith("|composite")).length).toBeGreaterThan(SHARED / 2);
+    expect(expected.filter((k) => k.endsWith("|cidr")).length).toBeGreaterThan(SHARED / 2);
     expect(await storedPairs()).toEqual(expected);
-    expect(first.created).toBe(expected.length);
+    expect(first.created + networks.created + addresses.created).toBe(expected.length);
     const announced = (await q("SELECT count(*)::int AS n, count(DISTINCT payload->>'correlation_id')::int AS pairs FROM change_records WHERE kind = 'attribute.correlation.created'")).rows[0];
     expect(announced).toEqual({ n: expected.length, pairs: expected.length });
 

@@ -204,12 +204,12 @@ async function cidrMatches(sql: Sql, ids: number[], settings: CorrelationSetting
                  AND NOT ${EXCLUDED("host(addr)")}),
      nets AS (SELECT * FROM src WHERE addr IS NOT NULL AND masklen(addr) < CASE family(addr) WHEN 4 THEN 32 ELSE 128 END
                  AND NOT ${EXCLUDED("text(addr)")}),
-     stored_nets AS (
+     stored_nets AS MATERIALIZED (
        SELECT b.id, b.event_id, ${ADDRESS_OF("b")} AS addr
          FROM attributes b JOIN events be ON be.id = b.event_id
         WHERE b.type IN ('ip-src', 'ip-dst', 'ip-src|port', 'ip-dst|port') AND strpos(b.value1, '/') > 0
           AND EXISTS (SELECT 1 FROM hosts) AND ${ELIGIBLE("b", "be")}),
-     stored_hosts AS (
+     stored_hosts AS MATERIALIZED (
        SELECT b.id, b.event_id, ${ADDRESS_OF("b")} AS addr
          FROM attributes b JOIN events be ON be.id = b.event_id
         WHERE b.type = ANY($3::text[]) AND EXISTS (SELECT 1 FROM nets) AND ${ELIGIBLE("b", "be")})
