@@ -90,6 +90,19 @@ const tagNames = (services: Services, p: Principal | null, refs: string[]) =>
   Promise.all(refs.map((r) => (!/^\d+$/.test(r) ? r : r.length <= 10 && Number(r) <= 2_147_483_647 ? tagNameOf(services, p, r) : null)));
 
 /**
+ * Of the `a&b` tag names, those a live event the caller may read carries. MISP leaves out a name no
+ * tag has (Tag lookup empty: `continue`) and ANDs the others; here a name no readable event carries
+ * is left out the same way, so that the answer hangs on readable events only: a tag only another
+ * organisation's private events carry is then the same as no tag at all (MISP, whose lookup reads
+ * the whole tags table, would find nothing).
+ */
+async function carriedByReadable(services: Services, p: Principal | null, names: string[]): Promise<string[]> {
+  const unique = [...new Set(names)];
+  const carried = await Promise.all(unique.map(async (name) => (await services.events.list(p, { anyTags: [name], deleted: false }, { page: 1, size: 1 })).items.length > 0));
+  return unique.filter((_, i) => carried[i]);
+}
+
+/**
  * MISP's index eventinfo: `|`-separated pieces, each `lower(Event.info) LIKE '%piece%'` lower-cased
  * (its `%` and `_` wildcards, `\` escaping), one of them; a `!piece` NOT LIKE, each.
  */
@@ -120,11 +133,13 @@ export async function mispIndexFilter(services: Services, p: Principal | null, i
   if (tags) {
     const names = (refs: string[]) => tagNames(services, p, refs);
     const [or, and, not] = await Promise.all([names(tags.OR), names(tags.AND), names(tags.NOT)]);
-    // As MISP's index: an id no tag has finds nothing when asked for, and is no condition when left out.
+    // As MISP's index: a tag (id or name) it does not know is left out of `|` and `&` pieces alike,
+    // none known among those asked for finds nothing, and one left out (`!`) is no condition.
     const known = (list: (string | null)[]) => list.filter((n): n is string => n !== null);
-    nothing = (or.length > 0 && known(or).length === 0) || and.includes(null);
+    const anded = await carriedByReadable(services, p, known(and));
+    nothing = (or.length > 0 && known(or).length === 0) || (and.length > 0 && anded.length === 0);
     filter.anyTags = or.length ? known(or) : undefined;
-    filter.tags = and.length ? known(and) : undefined;
+    filter.tags = anded.length ? anded : undefined;
     filter.noTags = known(not).length ? known(not) : undefined;
   }
   if (f.org) {

@@ -106,7 +106,7 @@ describe.each(SEARCH_BACKENDS)("MISP restSearch through PyMISP on $name", ({ env
     // A third organisation's: 250 matches in one event and one in another, so that finding both events walks past pages of repeats.
     await addEvent("bulk", bulkKey, { info: `rs bulk ${run}`, distribution: "0", Attribute: Array.from({ length: 250 }, (_, i) => ({ type: "ip-src", value: `10.9.${Math.floor(i / 200)}.${i % 200}`, comment: `bulk-${run}` })) });
     await addEvent("bulk2", bulkKey, { info: `rs bulk2 ${run}`, distribution: "0", Attribute: [{ type: "ip-src", value: "10.9.9.9", comment: `bulk-${run}` }] });
-    await addEvent("theirsPrivate", otherKey, { info: `rs theirs private ${run}`, distribution: "0", Tag: [{ name: tag(1) }], Attribute: [{ type: "domain", value: `shared-${run}.example` }, { type: "domain", value: `private-${run}.example` }] });
+    await addEvent("theirsPrivate", otherKey, { info: `rs theirs private ${run}`, distribution: "0", Tag: [{ name: tag(1) }, { name: tag(5) }], Attribute: [{ type: "domain", value: `shared-${run}.example` }, { type: "domain", value: `private-${run}.example` }] });
     // A third organisation's, for everyone: values with the characters a pattern, a regex or MISP's LIKE reads.
     await addEvent("odd", bulkKey, {
       info: `rs odd ${run}`, distribution: "3",
@@ -395,14 +395,26 @@ describe.each(SEARCH_BACKENDS)("MISP restSearch through PyMISP on $name", ({ env
     expect(await index({ tags: `${tag(1)}&${tag(2)}` })).toEqual(evs("alpha"));
     expect(await index({ tags: `${tag(2)}&!${tag(1)}` })).toEqual(evs("gamma"));
     expect(await index({ tags: [`${tag(1)}&${tag(2)}`] })).toEqual(evs("alpha"));
+    // MISP leaves an `&` piece no tag has out (by name or id); none left finds nothing. t5 only
+    // their private event carries: the same answer as a tag that does not exist.
+    const t1 = evs("alpha", "beta", "theirsPublic");
+    expect(await index({ tags: `${tag(1)}&nothing-${run}` })).toEqual(t1);
+    expect(await index({ tags: `${tag(1)}&${tag(5)}` })).toEqual(t1);
+    expect(await index({ tags: `${tag(1)}&2147483646&${tag(5)}` })).toEqual(t1);
+    expect(await index({ tags: `${tag(1)}&${tag(2)}&nothing-${run}` })).toEqual(evs("alpha"));
+    expect(await index({ tags: `nothing-${run}&${tag(5)}` })).toEqual([]);
+    expect(await index({ tags: `nothing-${run}&!${tag(1)}` })).toEqual([]);
+    expect(await index({ tags: { AND: [tag(2), tag(5)] } })).toEqual(evs("alpha", "gamma"));
 
     // The same through PyMISP's search_index.
     const r = await search([
       { name: "orgs", method: "search_index", kwargs: { org: [orgName, `!${otherOrgId}`], eventinfo: `${run}|!alpha` } },
       { name: "tags", method: "search_index", kwargs: { tags: [tag(2), `!${tag(1)}`] } },
+      { name: "andTheirs", method: "search_index", kwargs: { tags: `${tag(2)}&${tag(5)}` } },
     ]);
     expect(uuids(r.orgs!)).toEqual(evs("beta", "gamma"));
     expect(uuids(r.tags!)).toEqual(evs("gamma"));
+    expect(uuids(r.andTheirs!)).toEqual(evs("alpha", "gamma"));
 
     // Hostile values: what they match, or MISP's 400, never a 500.
     for (const eventinfo of ["\\", "%\\", "a\\", "|", "!", "_%_", "'; DROP TABLE events; --", "x".repeat(1000)]) await index({ eventinfo, limit: 5 });

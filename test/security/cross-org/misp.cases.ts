@@ -25,16 +25,24 @@ const onShared = { bUser: 403 } as const;
 const writeEvent = async (ctx: CaseContext) => (ctx.actor === "bUser" ? ctx.w.a.sharedEvent.uuid : privateEvent(ctx));
 const writeAttribute = async (ctx: CaseContext) => (ctx.actor === "bUser" ? ctx.w.a.sharedAttribute.uuid : hiddenAttribute(ctx));
 
+/** B's own tag on B's own event: the `&` piece B's user's index answer hangs on. */
+const bIndexTag = (w: CrossOrgWorld) => `b-index-${w.tag}`;
+/** B's user's index filter: its title or A's private one, and B's tag `&` another. */
+const bUserIndex = (w: CrossOrgWorld, other: string) => ({ eventinfo: `nothing-${w.tag}|${w.a.privateEvent.info.slice(2).toUpperCase()}|b event ${w.tag}`, tags: `${bIndexTag(w)}&${other}` });
+
 /**
  * events/index filters aimed at A's private event, MISP's index forms (event-index-filter.ts): its
  * title in another case among `|` pieces and `!` ones, A's organisation by name, id and uuid in a
  * list or `|` pieces with B's left out, A's tag; the site administrator's (the NOT forms) finds it.
+ * B's user asks for B's tag `&` A's private one, which MISP's index leaves out when no tag has the
+ * name: bIndexCheck holds it to the answer for a tag no one has, so that it tells nothing of A's tag.
  */
-function indexFilters({ actor, w }: CaseContext): Record<string, unknown> {
-  const { org, privateEvent: e, tag } = w.a;
+async function indexFilters({ actor, w }: CaseContext): Promise<Record<string, unknown>> {
+  const { org, tag } = w.a;
   switch (actor) {
     case "bUser":
-      return { eventinfo: `nothing-${w.tag}|${e.info.slice(2).toUpperCase()}` };
+      await w.call("bUser", "POST", `/events/${w.bEvent.uuid}/tag/${bIndexTag(w)}`);
+      return bUserIndex(w, tag.name);
     case "bRead":
       return { org: `${org.name.toUpperCase()}|!${w.orgB.name}` };
     case "bKey":
@@ -45,6 +53,15 @@ function indexFilters({ actor, w }: CaseContext): Record<string, unknown> {
       // Validators that run before it rename A's private event and take its tag off: the NOT forms find it.
       return { eventinfo: `!nothing-${w.tag}`, org: [`!${w.orgB.name.toLowerCase()}`, `!${w.orgB.id}`], tags: `!nothing-${w.tag}` };
   }
+}
+
+/** B's user's answer with A's private tag: B's event, as with a tag that does not exist. */
+async function bIndexCheck(body: unknown, { actor, w }: CaseContext): Promise<string | null> {
+  if (actor !== "bUser") return null;
+  const uuids = (events: unknown) => JSON.stringify((events as { uuid: string }[]).map((e) => e.uuid).sort());
+  const absent = await w.call("bUser", "POST", "/misp/events/index", { limit: 1000, ...bUserIndex(w, `no-such-tag-${w.tag}`) });
+  if (uuids(body) !== uuids(absent)) return `A's private tag answers ${uuids(body)}, a tag no one has ${uuids(absent)}`;
+  return uuids(body).includes(w.bEvent.uuid) ? null : "B's own tagged event is not found";
 }
 
 export const mispRest: RestCase[] = [
@@ -74,8 +91,9 @@ export const mispRest: RestCase[] = [
   { route: "GET /misp/events/index", request: () => ({ path: "/misp/events/index/limit:1000" }), b: "filtered", validator: { status: 200 }, validatorFinds: (w) => [w.a.privateEvent.uuid] },
   {
     route: "POST /misp/events/index",
-    request: (ctx) => ({ path: "/misp/events/index", json: { limit: 1000, ...indexFilters(ctx) } }),
+    request: async (ctx) => ({ path: "/misp/events/index", json: { limit: 1000, ...(await indexFilters(ctx)) } }),
     b: "filtered", validator: { status: 200 }, validatorFinds: (w) => [w.a.privateEvent.uuid],
+    bCheck: bIndexCheck,
   },
   {
     route: "POST /misp/attributes/add/{event_id}",
