@@ -96,6 +96,7 @@ export const QUERIES: BenchQuery[] = [
   { label: "oldest first: OR of two types", index: A, q: "type:md5 OR type:sha1", oldestFirst: true },
   { label: "oldest first: broad term", index: A, q: "type:domain", oldestFirst: true },
   { label: "oldest first: _exists_ object_uuid", index: A, q: "_exists_:object_uuid", oldestFirst: true },
+  { label: "oldest first: NOT _exists_ object_uuid AND type:md5", index: A, q: "NOT _exists_:object_uuid AND type:md5", oldestFirst: true },
 ];
 
 const ADMIN: SearchAccess = { admin: true, orgId: null };

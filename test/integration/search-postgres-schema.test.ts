@@ -93,6 +93,22 @@ const indexes = async () =>
     (r) => r.name,
   );
 
+const VERSION_13_INDEXES = [
+  "search_documents_doc_idx",
+  "search_documents_has_expanded_ip_range_idx",
+  "search_documents_has_extends_uuid_idx",
+  "search_documents_has_object_uuid_idx",
+  "search_documents_pkey",
+  "search_documents_ts_idx",
+  "search_documents_unposted_idx",
+];
+
+/** The plan of the JSONB path's collect statement for `q` (by `_score`). */
+async function collectPlan(q: string, access: SearchAccess, index: IndexName = "svc-attributes"): Promise<string> {
+  const st = searchStatements({ index, query: parseLucene(q), defaultFields: [], access, from: 0, size: 10, sort: { field: "_score", order: "desc" }, timeoutMs: 10_000 }, Date.now());
+  return (await pool.query<{ "QUERY PLAN": string }>(`EXPLAIN ${st.collect.text}`, st.collect.values)).rows.map((r) => r["QUERY PLAN"]).join("\n");
+}
+
 async function total(search: PostgresSearchIndex, index: IndexName, q: string, access: SearchAccess): Promise<number> {
   const res = await search.search({
     index,
@@ -125,12 +141,7 @@ describe("search_documents schema", () => {
     await insertVersion1("svc-attributes", attributes);
 
     await Promise.all([0, 1, 2].map(() => new PostgresSearchIndex(pool).ensureIndices()));
-    expect(await indexes()).toEqual([
-      "search_documents_doc_idx",
-      "search_documents_pkey",
-      "search_documents_ts_idx",
-      "search_documents_unposted_idx",
-    ]);
+    expect(await indexes()).toEqual(VERSION_13_INDEXES);
     const unfilled = await pool.query("SELECT 1 FROM search_documents WHERE visible_to IS NULL OR body IS NULL OR doc IS NULL");
     expect(unfilled.rowCount).toBe(0);
     // Version 3: the documents stored before got their postings, each once (version 7: with presence keys).
@@ -326,7 +337,7 @@ describe("search_documents schema", () => {
     await Promise.all([0, 1].map(() => ensureSearchSchema(pool, { batch: 500, progress: (m) => resumed.push(m) })));
     expect(resumed).toContain("search schema: search_documents v9");
     expect(resumed).toContain("search schema: search_documents v10");
-    expect(resumed.at(-1)).toBe("search schema: search_documents v12");
+    expect(resumed.at(-1)).toBe("search schema: search_documents v13");
     expect(resumed.filter((m) => m.startsWith("search schema: stored keys")).length).toBeGreaterThan(1);
     expect(await count(bookkeeping)).toBe(0);
     expect(await count("SELECT count(*) AS n FROM search_postings")).toBe(before.postings);
@@ -372,7 +383,7 @@ describe("search_documents schema", () => {
     expect(Number(/^search schema: (\d+) postings coded$/.exec(resumed[0]!)![1])).toBeGreaterThan(copied);
     expect(resumed.filter((m) => m.endsWith("dictionary entries coded")).length).toBeGreaterThan(1);
     expect(resumed).toContain("search schema: search_documents v10");
-    expect(resumed.at(-1)).toBe("search schema: search_documents v12");
+    expect(resumed.at(-1)).toBe("search schema: search_documents v13");
     expect(await count("SELECT count(*) AS n FROM search_postings")).toBe(before.postings);
     expect(await count("SELECT count(*) AS n FROM search_terms")).toBe(before.terms);
     expect(await postingsOutOfStep(pool)).toBe(0);
@@ -446,6 +457,8 @@ describe("search_documents schema", () => {
       "search schema: index of the fields without postings built",
       "search schema: indexes of all fields and their keys dropped",
       "search schema: search_documents v12",
+      "search schema: partial indexes of the optional fields' presence built",
+      "search schema: search_documents v13",
     ]);
     expect(await column("source")).toBe(0);
     expect(await column("posting_keys")).toBe(0);
@@ -507,21 +520,88 @@ describe("search_documents schema", () => {
       "search schema: index of the fields without postings built",
       "search schema: indexes of all fields and their keys dropped",
       "search schema: search_documents v12",
+      "search schema: partial indexes of the optional fields' presence built",
+      "search schema: search_documents v13",
     ]);
-    expect(await indexes()).toEqual(["search_documents_doc_idx", "search_documents_pkey", "search_documents_ts_idx", "search_documents_unposted_idx"]);
+    expect(await indexes()).toEqual(VERSION_13_INDEXES);
     expect((await pool.query("SELECT 1 FROM pg_proc WHERE proname = 'search_document_keys'")).rowCount).toBe(0);
     // The stored function removes the fields that have postings now (a change needs a table version).
     const stored = await pool.query<{ src: string }>(`SELECT prosrc AS src FROM pg_proc WHERE proname = '${UNPOSTED}'`);
     expect(unpostedFunctionSql()).toContain(stored.rows[0]!.src.trim());
     expect(await totals(search)).toEqual(before);
     expect(await totals(jsonbPath)).toEqual(before);
-    // An identifier and an ip range's documents are found by the GIN.
+    // An identifier's documents are found by the GIN, an ip range's by the partial index of its presence (version 13).
     await pool.query("ANALYZE search_documents");
-    for (const q of [`uuid:${a.id}`, `expanded.ip_range:${ipRange.split("/")[0]}`]) {
-      const st = searchStatements({ index: "svc-attributes", query: parseLucene(q), defaultFields: [], access, from: 0, size: 10, sort: { field: "_score", order: "desc" }, timeoutMs: 10_000 }, Date.now());
-      const plan = (await pool.query<{ "QUERY PLAN": string }>(`EXPLAIN ${st.collect.text}`, st.collect.values)).rows.map((r) => r["QUERY PLAN"]).join("\n");
-      expect(plan, q).toContain("search_documents_unposted_idx");
+    expect(await collectPlan(`uuid:${a.id}`, access)).toContain("search_documents_unposted_idx");
+    expect(await collectPlan(`expanded.ip_range:${ipRange.split("/")[0]}`, access)).toContain("search_documents_has_expanded_ip_range_idx");
+  }, 120_000);
+
+  it("upgrades a version-12 table: partial indexes of the optional fields' presence answer _exists_; a kill mid-way resumes", async () => {
+    const search = new PostgresSearchIndex(pool);
+    const jsonbPath = new PostgresSearchIndex(pool, { postings: false });
+    const a = attributes.find((d) => (d.source.expanded as { ip_range?: string }).ip_range)!;
+    const ipRange = (a.source.expanded as { ip_range: string }).ip_range;
+    const queries = [
+      "_exists_:object_uuid",
+      "NOT _exists_:object_uuid",
+      "NOT _exists_:object_uuid AND type:md5",
+      "_exists_:expanded.ip_range",
+      "NOT _exists_:expanded.ip_range AND _exists_:expanded.ip",
+      `expanded.ip_range:${ipRange.split("/")[0]}`,
+      "_exists_:object_uuid AND NOT _exists_:expanded.ip_range",
+    ];
+    const access = { admin: false, orgId: 1 };
+    const eventQueries = ["_exists_:extends_uuid", "NOT _exists_:extends_uuid", "_exists_:extends_uuid OR distribution:0"];
+    const totals = async (s: PostgresSearchIndex) => [
+      ...(await Promise.all(queries.map((q) => total(s, "svc-attributes", q, access)))),
+      ...(await Promise.all(eventQueries.map((q) => total(s, "svc-events", q, access)))),
+    ];
+    const present = (key: "object_uuid" | "extends_uuid") => attributes.filter((d) => d.source[key] !== undefined && d.source[key] !== null).length;
+    expect(await total(jsonbPath, "svc-attributes", "_exists_:object_uuid", { admin: true, orgId: null })).toBe(present("object_uuid"));
+    expect(present("object_uuid")).toBeGreaterThan(0);
+    const before = await totals(search);
+    expect(await totals(jsonbPath)).toEqual(before);
+    expect(before[0]! + before[1]!).toBe(await total(search, "svc-attributes", "", access));
+
+    // Version 12: the GIN only; killed after one partial index of three was built.
+    await pool.query(`DROP INDEX search_documents_has_expanded_ip_range_idx, search_documents_has_extends_uuid_idx, search_documents_has_object_uuid_idx;
+      CREATE INDEX search_documents_has_extends_uuid_idx ON search_documents ("doc") WHERE fields ? 'extends_uuid';
+      COMMENT ON TABLE search_documents IS 'search_documents v12'`);
+    expect(await totals(jsonbPath)).toEqual(before);
+
+    // Killed once they are built, before the version is set: the next start builds nothing and sets it.
+    const kill = (m: string) => {
+      if (m.endsWith("built")) throw new Error("killed");
+    };
+    await expect(ensureSearchSchema(pool, { progress: kill })).rejects.toThrow("killed");
+    expect((await pool.query("SELECT obj_description('search_documents'::regclass, 'pg_class') AS v")).rows[0].v).toBe("search_documents v12");
+    expect(await indexes()).toEqual(VERSION_13_INDEXES);
+    const resumed: string[] = [];
+    await Promise.all([0, 1].map(() => ensureSearchSchema(pool, { progress: (m) => resumed.push(m) })));
+    expect(resumed).toEqual(["search schema: partial indexes of the optional fields' presence built", "search schema: search_documents v13"]);
+    expect(await indexes()).toEqual(VERSION_13_INDEXES);
+    const partial = await pool.query<{ name: string; def: string }>("SELECT indexname AS name, indexdef AS def FROM pg_indexes WHERE indexname LIKE 'search_documents_has_%' ORDER BY 1");
+    expect(partial.rows.map((r) => r.def.replace(/^.* USING /, ""))).toEqual([
+      "btree (doc) WHERE (fields ? 'expanded.ip_range'::text)",
+      "btree (doc) WHERE (fields ? 'extends_uuid'::text)",
+      "btree (doc) WHERE (fields ? 'object_uuid'::text)",
+    ]);
+    expect(await totals(search)).toEqual(before);
+    expect(await totals(jsonbPath)).toEqual(before);
+
+    // The presence and the ip range tests read the partial indexes, not the GIN (whose recheck computes its expression on every row).
+    await pool.query("ANALYZE search_documents");
+    for (const [q, index, of] of [
+      ["_exists_:object_uuid", "search_documents_has_object_uuid_idx", "svc-attributes"],
+      ["_exists_:extends_uuid", "search_documents_has_extends_uuid_idx", "svc-events"],
+      ["_exists_:expanded.ip_range", "search_documents_has_expanded_ip_range_idx", "svc-attributes"],
+    ] as const) {
+      const plan = await collectPlan(q, access, of);
+      expect(plan, q).toContain(index);
+      expect(plan, q).not.toContain("search_documents_unposted_idx");
     }
+    // A negation is a test on the row, without the GIN's expression.
+    expect(await collectPlan("NOT _exists_:object_uuid AND type:md5", access)).not.toContain(UNPOSTED);
   }, 120_000);
 
   it("the stored access value is the document's audience: -1 for everyone, else its organisations; without a usable one, administrators only", async () => {

@@ -48,7 +48,7 @@ import { visibleToParam } from "./access.ts";
 import { SLOPPY_PHRASE_FUNCTION } from "./phrase-slop.ts";
 import { dictionaryField, hasPostings, MAX_TERM } from "./postings.ts";
 import { luceneRegexToPostgres, RegexUnsupported } from "./regex.ts";
-import { presenceEntry, presenceIndexed, UNPOSTED, unposted } from "./unposted.ts";
+import { presenceCondition, presenceIndexed, UNPOSTED, unposted } from "./unposted.ts";
 
 /** The query cannot run on a field of this type (OpenSearch fails the query too: route -> 400). */
 export class FieldTypeError extends Error {}
@@ -200,13 +200,13 @@ export class SqlCompiler {
   }
 
   /**
-   * The document has one of these fields: on the row, but for the optional fields without postings
-   * that the GIN's expression marks present (`./unposted.ts`), so that their few documents are found
-   * by the index (the other fields' presence candidates come from the postings).
+   * The document has one of these fields: on the row, the optional fields without postings written
+   * as their partial index's predicate (`./unposted.ts`, table version 13), so that their few
+   * documents are found by it (the other fields' presence candidates come from the postings).
    */
   private hasAnyKey(fields: ResolvedField[]): string {
     const onRow = fields.filter((f) => !presenceIndexed(f.key)).map((f) => f.key);
-    const conds = fields.filter((f) => presenceIndexed(f.key)).map((f) => `${UNPOSTED}(d.fields) @> ${this.p(JSON.stringify(presenceEntry(f.key)))}::jsonb`);
+    const conds = fields.filter((f) => presenceIndexed(f.key)).map((f) => presenceCondition(f.key));
     if (onRow.length) conds.push(`d.fields ?| ${this.p(onRow)}::text[]`);
     return conds.length === 1 ? conds[0]! : `(${conds.join(" OR ")})`;
   }

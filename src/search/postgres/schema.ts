@@ -78,6 +78,12 @@
  * the new index, then drops the two old ones, each statement idempotent (a start after a kill
  * builds again or only drops).
  *
+ * Version 13 (bench/README.md "Search", "table version 13"): a partial B-tree on `doc` for each
+ * optional field without postings (`./unposted.ts` `presenceIndexesSql`: `object_uuid`,
+ * `extends_uuid`, `expanded.ip_range`), which `_exists_` and the ip range tests read: the GIN's
+ * presence entries are rechecked row by row with its expression. From version 12 the upgrade only
+ * builds them (each `IF NOT EXISTS`: a start after a kill builds the rest), then sets the version.
+ *
  * Upgrading a table that holds documents rewrites it once (the generated column) and builds its
  * indexes, holding an exclusive lock: 24 s for 100 000 documents, 340 s for 1 000 000 on the bench
  * machine (2 cores, busy). Start waits for it; searches and indexing wait too.
@@ -94,14 +100,15 @@ import { facetSql } from "./facets.ts";
 import { bookkeepingKeyRanges } from "./postings.ts";
 import { pack } from "./packing.ts";
 import { backfillPostings, backfillPresence, backfillTerms } from "./writes.ts";
-import { UNPOSTED, unpostedFunctionSql } from "./unposted.ts";
+import { presenceIndexesSql, UNPOSTED, unpostedFunctionSql } from "./unposted.ts";
 
-const VERSION = "search_documents v12";
+const VERSION = "search_documents v13";
 /** The versions upgraded in committed steps (`upgradeInSteps`: bookkeeping, `recode`, `packInSteps`). */
 const STEPPED_FROM = "search_documents v8";
 const RECODED_FROM = "search_documents v9";
 const PACKED_FROM = "search_documents v10";
 const UNPOSTED_FROM = "search_documents v11";
+const PRESENCE_FROM = "search_documents v12";
 const POSTINGS_VERSION = "search_documents v3";
 /** Versions whose postings lack the presence keys (version 7). */
 const WITHOUT_PRESENCE = ["search_documents v3", "search_documents v4", "search_documents v5", "search_documents v6"];
@@ -408,6 +415,12 @@ async function indexUnposted(client: pg.PoolClient, progress: (message: string) 
   progress("search schema: indexes of all fields and their keys dropped");
 }
 
+/** Version 13's partial indexes of the optional fields' presence (`./unposted.ts`), each idempotent. */
+async function indexPresence(client: pg.PoolClient, progress: (message: string) => void): Promise<void> {
+  for (const sql of presenceIndexesSql()) await client.query(sql);
+  progress("search schema: partial indexes of the optional fields' presence built");
+}
+
 /**
  * From STEPPED_FROM: each step is committed on its own and is idempotent, so that a restart after a
  * kill resumes; a session lock keeps other starting processes waiting until the version is set.
@@ -436,8 +449,13 @@ async function upgradeInSteps(pool: pg.Pool, opts: SchemaOptions): Promise<void>
         await client.query(`COMMENT ON TABLE "search_documents" IS '${UNPOSTED_FROM}'`);
         progress(`search schema: ${UNPOSTED_FROM}`);
       }
-      if ((await version(client)) !== UNPOSTED_FROM) return;
-      await indexUnposted(client, progress);
+      if ((await version(client)) === UNPOSTED_FROM) {
+        await indexUnposted(client, progress);
+        await client.query(`COMMENT ON TABLE "search_documents" IS '${PRESENCE_FROM}'`);
+        progress(`search schema: ${PRESENCE_FROM}`);
+      }
+      if ((await version(client)) !== PRESENCE_FROM) return;
+      await indexPresence(client, progress);
       await client.query(`COMMENT ON TABLE "search_documents" IS '${VERSION}'`);
       progress(`search schema: ${VERSION}`);
     } finally {
@@ -458,7 +476,7 @@ export async function ensureSearchSchema(pool: pg.Pool, opts: SchemaOptions = {}
 }
 
 /** The versions `upgradeInSteps` takes to the current one. */
-const STEPPED = [STEPPED_FROM, RECODED_FROM, PACKED_FROM, UNPOSTED_FROM, VERSION];
+const STEPPED = [STEPPED_FROM, RECODED_FROM, PACKED_FROM, UNPOSTED_FROM, PRESENCE_FROM, VERSION];
 
 /** A new table, or one of a version before STEPPED_FROM, brought to version 10 in one transaction. */
 async function upgradeToVersion10(pool: pg.Pool, opts: SchemaOptions): Promise<void> {
