@@ -245,6 +245,11 @@ export const ATTRIBUTE_CASES: ConformanceCase[] = [
   at("type regex on text tokens (no match)", "type:/ip-.*/", ["regex"]),
   at("type regex alternatives", "type:/sha(1|256)/", ["regex"]),
   at("type keyword regex", r`type.keyword:/filename\|.*/`, ["regex", "keyword", "escaped"]),
+  // A pattern matching no term OR-ed with terms or a prefix of few terms: its empty key list once read
+  // as "too many to list" and dropped the others' keys (PostgreSQL found nothing).
+  at("prefix of few terms OR a regex matching no term", r`type.keyword:filename\|* OR value.keyword:/zz[0-9]nomatch/`, ["regex", "keyword", "wildcard-trailing", "or", "escaped"], { expect: "hits" }),
+  at("term OR a regex matching no term", r`type.keyword:md5 OR value.keyword:/zz[0-9]nomatch/`, ["regex", "keyword", "or"], { expect: "hits" }),
+  at("term AND (prefix OR a regex matching no term)", r`to_ids:true AND (type.keyword:filename\|* OR value.keyword:/zz[0-9]nomatch/)`, ["regex", "keyword", "wildcard-trailing", "or", "and", "parens", "escaped"], { expect: "hits" }),
   at("type single char wildcard", "type:md?", ["wildcard-single"]),
   // categories
   at("category Network activity", 'category:"Network activity"', ["phrase"], { access: true }),

@@ -202,8 +202,10 @@ export async function matchTerms(client: pg.PoolClient, pattern: TermPattern, li
     return `$${values.length}`;
   };
   const capped = pattern.maxLength > MAX_TERM ? `EXISTS (SELECT 1 FROM search_terms c WHERE c.field = ${p(pattern.field)} AND c.length > ${MAX_TERM})` : "false";
+  // array_agg of no rows is NULL: `keys` is then '{}' (none), not NULL (too many to list), which
+  // dropped the other keys of an OR from its probes (`a* OR /no term/` found nothing).
   const sql = `SELECT ${capped} AS capped, count(*)::int AS terms,
-      CASE WHEN count(*) <= ${p(keyLimit)} THEN array_agg(m.field || chr(1) || m.term) END AS keys,
+      CASE WHEN count(*) <= ${p(keyLimit)} THEN coalesce(array_agg(m.field || chr(1) || m.term), '{}') END AS keys,
       array_agg(m.field || chr(1) || m.term) FILTER (WHERE m.pulse IS NULL) AS unknown,
       count(*) FILTER (WHERE m.pulse = 1)::int AS inlined
     FROM (${patternTermsSql(p, pattern)} LIMIT ${p(limit + 1)}) m`;
