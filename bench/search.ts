@@ -13,7 +13,7 @@
  * 2. Queries: the 20 Explore queries of `QUERIES` (6 of them also as a non-administrator of
  *    organisation 1), each as Explore's first page (src/modules/search/search.service.ts): size 10,
  *    sorted by `@timestamp` desc (the `oldestFirst` rows asc: the PostgreSQL backend's JSONB path),
- *    filter `deleted: false`, exact total. One warm-up per backend,
+ *    filter `deleted: false`, the total counted up to 10,000 as Explore's (no `trackTotalHits`). One warm-up per backend,
  *    then `--runs` (default 20) runs interleaved (pg, os, pg, os...).
  *    Latency = wall time of `search()` in this process (client, network and server). Reported:
  *    median and p95 (nearest rank) per backend, pg/os p95 ratio, totals (both backends must agree)
