@@ -15,6 +15,10 @@ const NIL_UUID = "00000000-0000-0000-0000-000000000000";
 // PostgreSQL refuses a NUL character in a text parameter.
 const text = z.string().max(1000).refine((s) => !s.includes("\u0000"), "must not hold a NUL character");
 const name = z.union([text, z.number().int()]).transform(String);
+/** MISP's index pieces: those without `!` (`any`) and, without their `!`, those with it (`none`). */
+function byNegation(pieces: string[]): { any: string[]; none: string[] } {
+  return { any: pieces.filter((p) => !p.startsWith("!")), none: pieces.filter((p) => p.startsWith("!")).map((p) => p.slice(1)) };
+}
 interface Pieces {
   OR: string[];
   AND: string[];
@@ -26,9 +30,8 @@ interface Pieces {
  */
 function tagPieces(pieces: string[]): Pieces {
   const anded = pieces.length === 1 && pieces[0]!.includes("&") ? pieces[0]!.split("&") : null;
-  const list = anded ?? pieces;
-  const positive = list.filter((p) => !p.startsWith("!"));
-  return { OR: anded && anded.length > 1 ? [] : positive, AND: anded && anded.length > 1 ? positive : [], NOT: list.filter((p) => p.startsWith("!")).map((p) => p.slice(1)) };
+  const { any, none } = byNegation(anded ?? pieces);
+  return { OR: anded && anded.length > 1 ? [] : any, AND: anded && anded.length > 1 ? any : [], NOT: none };
 }
 /** A value list MISP accepts: one value (`|`-separated), a list, or `{"OR": [...], "AND": [...], "NOT": [...]}`; `!x` is NOT x. */
 const valueList = z.union([
@@ -38,8 +41,8 @@ const valueList = z.union([
     .object({ OR: z.array(name).max(100).optional(), AND: z.array(name).max(100).optional(), NOT: z.array(name).max(100).optional() })
     .strict()
     .transform((v): Pieces => {
-      const or = v.OR ?? [];
-      return { OR: or.filter((t) => !t.startsWith("!")), AND: v.AND ?? [], NOT: [...(v.NOT ?? []), ...or.filter((t) => t.startsWith("!")).map((t) => t.slice(1))] };
+      const or = byNegation(v.OR ?? []);
+      return { OR: or.any, AND: v.AND ?? [], NOT: [...(v.NOT ?? []), ...or.none] };
     }),
 ]);
 
@@ -61,7 +64,7 @@ const orgList = z.union([
     .object({ OR: z.array(name).max(100).optional(), NOT: z.array(name).max(100).optional() })
     .strict()
     .transform((v) => [...(v.OR ?? []), ...(v.NOT ?? []).map((n) => `!${n}`)]),
-]).transform((pieces) => ({ any: pieces.filter((p) => !p.startsWith("!")), none: pieces.filter((p) => p.startsWith("!")).map((p) => p.slice(1)) }));
+]).transform(byNegation);
 
 const filterSchema = z
   .object({
@@ -107,9 +110,9 @@ async function carriedByReadable(services: Services, p: Principal | null, names:
  * (its `%` and `_` wildcards, `\` escaping), one of them; a `!piece` NOT LIKE, each.
  */
 function infoLike(given: string): { any: string[]; none: string[] } {
-  const pieces = given.split("|");
+  const { any, none } = byNegation(given.split("|"));
   const like = (p: string) => `%${p.toLowerCase()}%`;
-  return { any: pieces.filter((p) => !p.startsWith("!")).map(like), none: pieces.filter((p) => p.startsWith("!")).map((p) => like(p.slice(1))) };
+  return { any: any.map(like), none: none.map(like) };
 }
 
 /**
