@@ -50,6 +50,7 @@ export async function signIn(page: Page, baseUrl: string, at = "/explore", email
 
 /** axe-core's serious and critical violations on the page as it is now (none is the goal). */
 export async function accessibilityViolations(page: Page): Promise<string[]> {
+  await transitionsSettled(page);
   // Evaluated through the DevTools protocol, which the page's CSP does not govern.
   await page.evaluate(axe.source);
   const result = (await page.evaluate(() =>
@@ -58,6 +59,25 @@ export async function accessibilityViolations(page: Page): Promise<string[]> {
   return result.violations
     .filter((v) => v.impact === "serious" || v.impact === "critical")
     .map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(" ")).slice(0, 3).join(", ")}`);
+}
+
+/**
+ * Waits for the page's finite CSS transitions and animations to end: axe measures colours as
+ * painted, and a drawer or modal caught fading in fails the contrast rule (a CI run did). Spinners
+ * (infinite) are left running.
+ */
+async function transitionsSettled(page: Page): Promise<void> {
+  await page.evaluate(async () => {
+    const frame = () => new Promise((resolve) => requestAnimationFrame(() => resolve(undefined)));
+    for (let round = 0; round < 10; round++) {
+      // Two frames: a transition the last render asked for is created at the next style recalculation.
+      await frame();
+      await frame();
+      const running = document.getAnimations().filter((a) => a.playState === "running" && a.effect?.getComputedTiming().endTime !== Infinity);
+      if (running.length === 0) return;
+      await Promise.all(running.map((a) => a.finished.catch(() => undefined)));
+    }
+  });
 }
 
 export async function screenshot(page: Page, name: string, width: Width): Promise<void> {
