@@ -51,7 +51,15 @@ export async function startTestApp(label: string, env: Record<string, string> = 
     LOG_LEVEL: options.logDestination ? "trace" : (process.env.TEST_LOG_LEVEL ?? "silent"),
     ...env,
   });
-  const log = options.logDestination ? createLogger(config.LOG_LEVEL, options.logDestination) : pino({ level: config.LOG_LEVEL });
+  // Silent runs (CI) still keep the last error lines, which the HTTP client prints with an answer 500:
+  // a 500 seen only as `internal_error` cannot be diagnosed after the run.
+  const errorLines: string[] = [];
+  const keepErrors: DestinationStream = { write: (line: string) => void errorLines.splice(0, Math.max(0, errorLines.push(line) - 20)) };
+  const log = options.logDestination
+    ? createLogger(config.LOG_LEVEL, options.logDestination)
+    : config.LOG_LEVEL === "silent"
+      ? pino({ level: "error" }, keepErrors)
+      : pino({ level: config.LOG_LEVEL });
   const runtime = new Runtime();
   const booted = await boot(config, log, runtime);
   const server = buildServer(runtime, log);
@@ -60,7 +68,7 @@ export async function startTestApp(label: string, env: Record<string, string> = 
   const url = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`;
   return {
     url,
-    http: new HttpClient(url),
+    http: new HttpClient(url, { serverErrors: () => errorLines.splice(0) }),
     booted,
     server,
     databaseUrl: db.url,

@@ -25,7 +25,11 @@ export interface RequestOptions {
 export class HttpClient {
   constructor(
     readonly baseUrl: string,
-    private readonly options: { checkContract?: boolean } = {},
+    private readonly options: {
+      checkContract?: boolean;
+      /** The service's error log lines since the last call (the test app's), printed with an answer 500. */
+      serverErrors?: () => string[];
+    } = {},
   ) {}
 
   async request<T = any>(method: string, path: string, opts: RequestOptions = {}): Promise<HttpResult<T>> {
@@ -45,6 +49,7 @@ export class HttpClient {
     if (opts.contentType) headers.set("content-type", opts.contentType);
     const res = await fetch(this.baseUrl + path, { method, headers, body });
     const text = await res.text();
+    if (res.status === 500 && this.options.serverErrors) console.error(`${method} ${path} answered 500; the service logged:\n${this.options.serverErrors().join("")}`);
     let parsed: unknown = text;
     try {
       parsed = text ? JSON.parse(text) : null;
