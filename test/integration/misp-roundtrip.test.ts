@@ -370,6 +370,74 @@ describe("re-import", () => {
   });
 });
 
+describe("imports at once", () => {
+  it("of events sharing new tags in opposite orders both succeed, each tag created once", async () => {
+    // Two writers inserting the same new rows in opposite orders each wait on the other's uncommitted
+    // row: a deadlock (one import answered 500) unless every writer inserts them in one order. A
+    // trigger slows each insert so that the two statements surely overlap.
+    const run = crypto.randomUUID().slice(0, 8);
+    const names = Array.from({ length: 20 }, (_, i) => `concurrent-${run}:tag-${String(i).padStart(2, "0")}`);
+    await sql(`CREATE FUNCTION slow_tag_insert() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN
+                 IF NEW.name LIKE 'concurrent-${run}:%' THEN PERFORM pg_sleep(0.03); END IF; RETURN NEW; END $$`);
+    await sql("CREATE TRIGGER slow_tag_insert BEFORE INSERT ON tags FOR EACH ROW EXECUTE FUNCTION slow_tag_insert()");
+    try {
+      const docs = [names, [...names].reverse()].map((order, k) => ({
+        Event: {
+          uuid: crypto.randomUUID(),
+          info: `Concurrent import ${k}`,
+          Tag: order.map((name) => ({ name })),
+          Attribute: [{ uuid: crypto.randomUUID(), type: "domain", category: "Network activity", value: `c${k}-${run}.example` }],
+        },
+      }));
+      const answers = await Promise.all(docs.map((d) => importEvent(d)));
+      expect(answers.map((r) => `${r.status} ${r.status === 201 ? "" : r.text.slice(0, 200)}`)).toEqual(["201 ", "201 "]);
+      expect((await sql("SELECT count(*)::int AS n FROM tags WHERE name LIKE $1", [`concurrent-${run}:%`])).rows[0].n).toBe(20);
+    } finally {
+      await sql("DROP TRIGGER slow_tag_insert ON tags");
+      await sql("DROP FUNCTION slow_tag_insert()");
+    }
+  });
+  it("of events naming each other's new organisations (creator, sighting) both succeed: the deadlock's victim is written again", async () => {
+    // A creates X (its creator) then needs Y (a sighting's); B creates Y then needs X. No single
+    // order can hold across the parts of a document, so the victim's transaction is run again.
+    const run = crypto.randomUUID().slice(0, 8);
+    const orgs = ["X", "Y"].map((n) => ({ uuid: crypto.randomUUID(), name: `Concurrent ${n} ${run}` }));
+    await sql(`CREATE FUNCTION slow_org_insert() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN
+                 IF NEW.name LIKE 'Concurrent % ${run}' THEN PERFORM pg_sleep(0.3); END IF; RETURN NEW; END $$`);
+    await sql("CREATE TRIGGER slow_org_insert BEFORE INSERT ON organisations FOR EACH ROW EXECUTE FUNCTION slow_org_insert()");
+    try {
+      const docs = [0, 1].map((k) => ({
+        Event: {
+          uuid: crypto.randomUUID(),
+          info: `Concurrent organisations ${k}`,
+          Orgc: orgs[k],
+          Attribute: [
+            {
+              uuid: crypto.randomUUID(),
+              type: "domain",
+              category: "Network activity",
+              value: `o${k}-${run}.example`,
+              Sighting: [{ uuid: crypto.randomUUID(), type: "0", date_sighting: "1700000000", Organisation: orgs[1 - k] }],
+            },
+          ],
+        },
+      }));
+      const answers = await Promise.all(docs.map((d) => importEvent(d)));
+      expect(answers.map((r) => `${r.status} ${r.status === 201 ? "" : r.text.slice(0, 200)}`)).toEqual(["201 ", "201 "]);
+      const stored = await sql("SELECT name, count(*)::int AS n FROM organisations WHERE uuid = ANY($1::uuid[]) GROUP BY name ORDER BY name", [orgs.map((o) => o.uuid)]);
+      expect(stored.rows).toEqual(orgs.map((o) => ({ name: o.name, n: 1 })));
+      const sightings = await sql(
+        `SELECT e.info, o.name FROM sightings s JOIN events e ON e.id = s.event_id JOIN organisations o ON o.id = s.org_id WHERE e.uuid = ANY($1::uuid[]) ORDER BY e.info`,
+        [docs.map((d) => d.Event.uuid)],
+      );
+      expect(sightings.rows).toEqual([0, 1].map((k) => ({ info: `Concurrent organisations ${k}`, name: orgs[1 - k].name })));
+    } finally {
+      await sql("DROP TRIGGER slow_org_insert ON organisations");
+      await sql("DROP FUNCTION slow_org_insert()");
+    }
+  });
+});
+
 describe("change records and their consumer jobs", () => {
   it.each(["index_changes", "correlate_changes", "notify_changes"])("every change record is covered by exactly one %s job range, queued by its own write", async (task) => {
     const ids = (await sql("SELECT id::text FROM change_records ORDER BY id")).rows.map((r) => Number(r.id));

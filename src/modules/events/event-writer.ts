@@ -224,13 +224,18 @@ function collectTags(d: EventDraft): TagDraft[] {
   return [...all.values()];
 }
 
-/** Creates missing tags (colour from the document, else derived from the name, as the peer does). */
+/**
+ * Creates missing tags (colour from the document, else derived from the name, as the peer does).
+ * In name order: two imports creating the same new tags in their documents' orders each waited on
+ * the other's uncommitted row, a deadlock.
+ */
 export async function ensureTags(client: pg.PoolClient, tags: TagDraft[], actor: Principal | null): Promise<Map<string, number>> {
   if (tags.length === 0) return new Map();
   const names = tags.map((t) => t.name);
   await client.query(
     `INSERT INTO tags (name, colour, exportable, is_galaxy, user_id)
      SELECT n, c, e, n LIKE 'misp-galaxy:%', $4 FROM unnest($1::text[], $2::text[], $3::boolean[]) AS t(n, c, e)
+     ORDER BY n COLLATE "C"
      ON CONFLICT (name) DO NOTHING`,
     [names, tags.map((t) => t.colour ?? tagColour(t.name)), tags.map((t) => t.exportable), actor?.userId ?? null],
   );

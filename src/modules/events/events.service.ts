@@ -283,6 +283,8 @@ export class EventsService {
           if (!canWriteEvent(p, { orgId })) throw errors.forbidden("The event belongs to another organisation");
         },
       }),
+      // The writer's only effect outside SQL is the draft's sharing group ids, which it sets again.
+      { retryDeadlocks: true },
     );
   }
 
