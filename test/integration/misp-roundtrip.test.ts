@@ -397,6 +397,47 @@ describe("imports at once", () => {
       await sql("DROP FUNCTION slow_tag_insert()");
     }
   });
+  it("of one new event twice: one creates it (201), the other finds it stored (200), none answers 500", async () => {
+    const run = crypto.randomUUID().slice(0, 8);
+    const doc = {
+      Event: {
+        uuid: crypto.randomUUID(),
+        info: `Imported twice ${run}`,
+        timestamp: "1700000000",
+        Attribute: [{ uuid: crypto.randomUUID(), type: "domain", category: "Network activity", value: `twice-${run}.example`, timestamp: "1700000000" }],
+      },
+    };
+    // Slows the event's insert so that the second import looks for the event before the first commits.
+    await sql(`CREATE FUNCTION slow_event_insert() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN
+                 IF NEW.info = 'Imported twice ${run}' THEN PERFORM pg_sleep(0.3); END IF; RETURN NEW; END $$`);
+    await sql("CREATE TRIGGER slow_event_insert BEFORE INSERT ON events FOR EACH ROW EXECUTE FUNCTION slow_event_insert()");
+    try {
+      const answers = await Promise.all([importEvent(doc), importEvent(doc)]);
+      expect(answers.map((r) => r.status).sort()).toEqual([200, 201]);
+      expect((await sql("SELECT count(*)::int AS n FROM attributes WHERE uuid = $1", [doc.Event.Attribute[0].uuid])).rows[0].n).toBe(1);
+    } finally {
+      await sql("DROP TRIGGER slow_event_insert ON events");
+      await sql("DROP FUNCTION slow_event_insert()");
+    }
+  });
+
+  it("of POST /events/ with one new uuid twice: one creates it (201), the other answers 409", async () => {
+    const run = crypto.randomUUID().slice(0, 8);
+    const uuid = crypto.randomUUID();
+    await sql(`CREATE FUNCTION slow_event_insert() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN
+                 IF NEW.info = 'Created twice ${run}' THEN PERFORM pg_sleep(0.3); END IF; RETURN NEW; END $$`);
+    await sql("CREATE TRIGGER slow_event_insert BEFORE INSERT ON events FOR EACH ROW EXECUTE FUNCTION slow_event_insert()");
+    try {
+      const create = () => app.http.post("/events/", { token: admin.token, json: { uuid, info: `Created twice ${run}`, distribution: 0 } });
+      const answers = await Promise.all([create(), create()]);
+      expect(answers.map((r) => r.status).sort()).toEqual([201, 409]);
+      expect(answers.find((r) => r.status === 409)!.body.code).toBe("conflict");
+    } finally {
+      await sql("DROP TRIGGER slow_event_insert ON events");
+      await sql("DROP FUNCTION slow_event_insert()");
+    }
+  });
+
   it("of events naming each other's new organisations (creator, sighting) both succeed: the deadlock's victim is written again", async () => {
     // A creates X (its creator) then needs Y (a sighting's); B creates Y then needs X. No single
     // order can hold across the parts of a document, so the victim's transaction is run again.

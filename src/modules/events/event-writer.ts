@@ -30,6 +30,8 @@ export interface WriteOptions {
   sharingGroups: Pick<SharingGroupsService, "captureImported">;
   /** The draft comes from a server pull (MISP's captureSG with a server: the puller's organisation joins its groups). */
   pulled?: boolean;
+  /** A creation (`POST /events/`): an event of this uuid stored meanwhile is a conflict, not an update. */
+  createOnly?: boolean;
 }
 
 /**
@@ -46,6 +48,9 @@ export interface WriteOptions {
  */
 export async function writeEventDraft(client: pg.PoolClient, actor: Principal, draft: EventDraft, opts: WriteOptions): Promise<WriteResult> {
   const sync = hasScope(actor, "events:sync");
+  // Writes of one event (a feed and a pull, a client's retry) queue here: the later one then finds
+  // the event stored instead of failing on its uuid (FOR UPDATE below locks no row not yet committed).
+  await client.query("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", [`event:${draft.uuid}`]);
   const existing = (
     await client.query<{ id: number; timestamp: string; org_id: number; orgc_id: number }>(
       "SELECT id, timestamp, org_id, orgc_id FROM events WHERE uuid = $1 FOR UPDATE",
@@ -54,6 +59,7 @@ export async function writeEventDraft(client: pg.PoolClient, actor: Principal, d
   ).rows[0];
   const empty = { created: 0, updated: 0, unchanged: 0 };
   if (existing) {
+    if (opts.createOnly) throw errors.conflict("An event with this uuid already exists");
     opts.assertCanUpdate(existing.org_id);
     if (Number(existing.timestamp) >= draft.timestamp) {
       return { eventId: existing.id, eventUuid: draft.uuid, created: false, changed: false, attributes: { ...empty }, objects: { ...empty } };

@@ -255,7 +255,7 @@ export class EventsService {
     // A new event carries no tag yet: with required taxonomies enforced it cannot start published.
     if (draft.published) await checkRequiredTaxonomies(this.ctx.db.pool, null);
     if (draft.sharingGroupId !== null) await checkAssignableSharingGroups(this.ctx.db.pool, p, [{ id: draft.sharingGroupId, loc: ["sharingGroupId"] }]);
-    await this.write(p, draft);
+    await this.write(p, draft, { createOnly: true });
     return this.get(p, draft.uuid);
   }
 
@@ -270,7 +270,7 @@ export class EventsService {
   }
 
   /** Stores a validated draft (import, feeds, `pulled`: a server pull) in one transaction as the given caller. */
-  async write(p: Principal, draft: EventDraft, opts: { pulled?: boolean } = {}): Promise<WriteResult> {
+  async write(p: Principal, draft: EventDraft, opts: { pulled?: boolean; createOnly?: boolean } = {}): Promise<WriteResult> {
     if (p.orgId === null) throw errors.forbidden("Only users of an organisation can own events");
     const matcher = await this.ctx.warninglists.matcher();
     return withTransaction(this.ctx.db.pool, (client) =>
@@ -279,6 +279,7 @@ export class EventsService {
         matcher,
         sharingGroups: this.sharingGroups,
         pulled: opts.pulled ?? false,
+        createOnly: opts.createOnly ?? false,
         assertCanUpdate: (orgId) => {
           if (!canWriteEvent(p, { orgId })) throw errors.forbidden("The event belongs to another organisation");
         },
