@@ -43,19 +43,42 @@ export interface DocumentRow {
 
 /** All values at a dotted path (arrays flattened at every level; literal dotted keys accepted). */
 export function valuesAt(obj: unknown, path: string[]): unknown[] {
-  if (path.length === 0) {
-    if (Array.isArray(obj)) return obj.flatMap((v) => valuesAt(v, []));
-    return obj === null || obj === undefined ? [] : [obj];
-  }
-  if (Array.isArray(obj)) return obj.flatMap((v) => valuesAt(v, path));
-  if (obj === null || typeof obj !== "object") return [];
-  const rec = obj as Record<string, unknown>;
   const out: unknown[] = [];
-  for (let i = path.length; i >= 1; i--) {
-    const key = path.slice(0, i).join(".");
-    if (Object.prototype.hasOwnProperty.call(rec, key)) out.push(...valuesAt(rec[key], path.slice(i)));
-  }
+  collect(obj, dottedPath(path), 0, out);
   return out;
+}
+
+/**
+ * A path with its dotted keys made once: `keys[from][to - from - 1]` is `path.slice(from, to).join(".")`.
+ * buildRow looks up every field of its index in every document (~40 paths, most of them absent):
+ * joining the keys again each time was a sixth of its CPU (bench/README.md "Feed ingest").
+ */
+interface DottedPath {
+  length: number;
+  keys: string[][];
+}
+
+function dottedPath(path: string[]): DottedPath {
+  return { length: path.length, keys: path.map((_, from) => path.slice(from).map((__, i) => path.slice(from, from + i + 1).join("."))) };
+}
+
+/** valuesAt from `path` element `from` on, appended to `out` in the same order. */
+function collect(obj: unknown, path: DottedPath, from: number, out: unknown[]): void {
+  if (Array.isArray(obj)) {
+    for (const v of obj) collect(v, path, from, out);
+    return;
+  }
+  if (from === path.length) {
+    if (obj !== null && obj !== undefined) out.push(obj);
+    return;
+  }
+  if (obj === null || typeof obj !== "object") return;
+  const rec = obj as Record<string, unknown>;
+  const keys = path.keys[from]!;
+  for (let i = keys.length - 1; i >= 0; i--) {
+    const key = keys[i]!;
+    if (Object.prototype.hasOwnProperty.call(rec, key)) collect(rec[key], path, from + i + 1, out);
+  }
 }
 
 /** At most KEYWORD_IGNORE_ABOVE code points (UTF-16 units are never fewer: most strings need no count). */
@@ -131,22 +154,55 @@ function typedValues(type: FieldType, raw: unknown[]): unknown[] {
   return [...new Set(out)];
 }
 
+/** Each index's fields with their paths made once (`dottedPath`). */
+const FIELD_PATHS = new Map(
+  (Object.keys(INDEX_FIELDS) as IndexName[]).map((index) => [
+    index,
+    Object.entries(INDEX_FIELDS[index].fields).map(([name, type]) => ({ name, type, path: dottedPath(name.split(".")) })),
+  ]),
+);
+
+/**
+ * The tokens of a text value, remembered: a feed's documents repeat most of their text values
+ * (category, type, tags, an event's info in each of its attributes), and the analyser (ICU
+ * segmentation) was a third of buildRow's CPU. The lists are shared: never modified.
+ */
+const analyzed = new Map<string, readonly string[]>();
+const ANALYZED_MAX = 20_000;
+/** Values this long are rarely repeated: not kept. */
+const ANALYZED_MAX_LENGTH = 256;
+
+function tokensOf(s: string): readonly string[] {
+  let tokens = analyzed.get(s);
+  if (tokens === undefined) {
+    tokens = analyze(s);
+    if (s.length <= ANALYZED_MAX_LENGTH) {
+      if (analyzed.size >= ANALYZED_MAX) analyzed.clear();
+      analyzed.set(s, tokens);
+    }
+  }
+  return tokens;
+}
+
 export function buildRow(index: IndexName, doc: SearchDocument): DocumentRow {
   const fields: Record<string, unknown[]> = {};
   const phrases: Record<string, string[]> = {};
-  const tokenLists: Record<string, string[][]> = {};
-  for (const [name, type] of Object.entries(INDEX_FIELDS[index].fields)) {
-    const raw = valuesAt(doc.source, name.split("."));
+  const tokenLists: Record<string, (readonly string[])[]> = {};
+  for (const { name, type, path } of FIELD_PATHS.get(index)!) {
+    const raw: unknown[] = [];
+    collect(doc.source, path, 0, raw);
     if (raw.length === 0) continue;
     if (type === "text") {
-      const strings = raw.map(asString).filter((s): s is string => s !== null);
+      const strings: string[] = [];
+      for (const v of raw) {
+        const s = asString(v);
+        if (s !== null) strings.push(s);
+      }
       if (strings.length === 0) continue;
-      const tokens = new Set<string>();
-      const lists = strings.map((s) => analyze(s));
-      for (const toks of lists) for (const t of toks) tokens.add(t);
+      const lists = strings.map(tokensOf);
       phrases[name] = lists.map((toks) => ` ${toks.join(" ")} `);
       tokenLists[name] = lists;
-      fields[name] = [...tokens];
+      fields[name] = [...new Set(lists.flat())];
       const exact = [...new Set(strings.filter(withinIgnoreAbove))];
       if (exact.length) fields[`${name}.keyword`] = exact;
       continue;

@@ -178,8 +178,13 @@ export function dictionaryEntry(key: string): DictionaryEntry | null {
   const type = INDEX_FIELDS[index].fields[name] ?? (name.endsWith(".keyword") ? "keyword" : undefined);
   if (type !== "keyword" && type !== "text") return null;
   const term = key.slice(end + 1);
-  return { field: key.slice(0, end), term, length: term.endsWith(FIELD_END) ? MAX_TERM + 1 : [...term].length };
+  return { field: key.slice(0, end), term, length: term.endsWith(FIELD_END) ? MAX_TERM + 1 : codePoints(term) };
 }
+
+const SURROGATE = /[\uD800-\uDFFF]/;
+
+/** Code points in `s` (a string without surrogates has one per UTF-16 unit: no array to spread). */
+const codePoints = (s: string) => (SURROGATE.test(s) ? [...s].length : s.length);
 
 function capTerm(term: string): string {
   if (term.length <= MAX_TERM) return term;
@@ -242,13 +247,11 @@ function ipv6Bytes(ip: string): number[] {
  * The posting keys of a document from its `fields` (`./documents.ts`), deduplicated. `pairs` holds
  * each text field's values as token lists (adjacent pairs never span two values).
  */
-export function postingKeys(index: IndexName, fields: Record<string, unknown[]>, tokenLists: Record<string, string[][]>): string[] {
-  const types = INDEX_FIELDS[index].fields;
+export function postingKeys(index: IndexName, fields: Record<string, unknown[]>, tokenLists: Record<string, readonly (readonly string[])[]>): string[] {
   const keys = new Set<string>([allKey(index)]);
   for (const [key, values] of Object.entries(fields)) {
-    if (key === "@timestamp") continue;
-    const type: FieldType | undefined = types[key] ?? (key.endsWith(".keyword") ? "keyword" : undefined);
-    if (type === undefined || !hasPostings(key, type)) continue;
+    const type = postedType(index, key);
+    if (type === null) continue;
     for (const v of values) {
       const term = termOf(type, v);
       if (term !== null) keys.add(termKey(index, key, term));
@@ -260,6 +263,21 @@ export function postingKeys(index: IndexName, fields: Record<string, unknown[]>,
   return [...keys];
 }
 
+/** Per index, the type of each key of `fields` that has postings (null: none); found once per key. */
+const POSTED_TYPES = new Map<IndexName, Map<string, FieldType | null>>();
+
+function postedType(index: IndexName, key: string): FieldType | null {
+  let types = POSTED_TYPES.get(index);
+  if (types === undefined) POSTED_TYPES.set(index, (types = new Map()));
+  let type = types.get(key);
+  if (type === undefined) {
+    const declared: FieldType | undefined = INDEX_FIELDS[index].fields[key] ?? (key.endsWith(".keyword") ? "keyword" : undefined);
+    type = key === "@timestamp" || declared === undefined || !hasPostings(key, declared) ? null : declared;
+    types.set(key, type);
+  }
+  return type;
+}
+
 function termOf(type: FieldType, v: unknown): string | null {
   switch (type) {
     case "keyword":
@@ -268,7 +286,9 @@ function termOf(type: FieldType, v: unknown): string | null {
     case "long":
     case "date":
       // The decimal text JSONB keeps (what the JSONB path compares), within the long range.
-      return typeof v === "number" && Number.isInteger(v) && Math.abs(v) < 2 ** 63 ? longTerm(BigInt(String(v))) : null;
+      if (typeof v !== "number" || !Number.isInteger(v) || Math.abs(v) >= 2 ** 63) return null;
+      // A non-negative integer below 2^63 prints its digits (no exponent): longTerm's text without a BigInt.
+      return v >= 0 ? `p${String(v).padStart(19, "0")}` : longTerm(BigInt(String(v)));
     case "boolean":
       return typeof v === "boolean" ? String(v) : null;
     case "ip":

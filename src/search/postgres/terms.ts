@@ -18,14 +18,19 @@ import { dictionaryEntry, MAX_TERM, type DictionaryEntry } from "./postings.ts";
 /** Rows per statement. */
 const CHUNK = 20_000;
 
-/** A posting as the writers have it (`ts`: timestamptz text; `aud`, `fct`: `./codes.ts`). */
+/** A posting as the writers have it (`ts`: timestamptz text; `aud`, `fct`: `./codes.ts`), its key aside. */
 export interface TermPosting {
-  key: string;
   ts: string;
   doc: string;
   live: boolean;
   aud: number | null;
   fct: number | null;
+}
+
+/** One document's postings: its keys (any, only those of the dictionary's terms count) and its posting. */
+export interface TermPostings {
+  keys: string[];
+  posting: TermPosting;
 }
 
 interface Change {
@@ -48,22 +53,26 @@ const byKey = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
  * transaction. Rows are locked in key order (and only those whose state may change), so
  * concurrent writers wait for each other instead of deadlocking.
  */
-export async function applyTermChanges(client: pg.PoolClient, gone: TermPosting[], added: TermPosting[]): Promise<void> {
+export async function applyTermChanges(client: pg.PoolClient, gone: TermPostings[], added: TermPostings[]): Promise<void> {
   const changes = new Map<string, Change>();
-  const changeOf = (p: TermPosting) => {
-    let change = changes.get(p.key);
+  const changeOf = (key: string) => {
+    let change = changes.get(key);
     if (change === undefined) {
-      const entry = dictionaryEntry(p.key);
+      const entry = dictionaryEntry(key);
       if (entry === null) return null;
       change = { entry, removed: new Set(), added: [] };
-      changes.set(p.key, change);
+      changes.set(key, change);
     }
     return change;
   };
-  for (const p of gone) changeOf(p)?.removed.add(p.doc);
-  for (const p of added) changeOf(p)?.added.push(p);
+  for (const { keys, posting } of gone) for (const key of keys) changeOf(key)?.removed.add(posting.doc);
+  for (const { keys, posting } of added) for (const key of keys) changeOf(key)?.added.push(posting);
   const keys = [...changes.keys()].sort(byKey);
   if (keys.length === 0) return;
+  if (gone.length === 0) {
+    await addTerms(client, keys.map((k) => changes.get(k)!));
+    return;
+  }
 
   // Unlocked: terms in state NULL stay so, absent terms are inserted below.
   const known = new Map((await readStates(client, keys, changes, false)).map((s) => [s.key, s]));
@@ -84,7 +93,7 @@ export async function applyTermChanges(client: pg.PoolClient, gone: TermPosting[
   await writeStates(client, updates);
 
   const fresh = keys.filter((k) => !known.has(k) && changes.get(k)!.added.length > 0).map((k) => changes.get(k)!);
-  await insertTerms(client, fresh);
+  await insertTerms(client, fresh, false);
 }
 
 /** The states of these terms, in key order; locked: only terms whose state is 0 or 1, locked. */
@@ -129,17 +138,30 @@ async function writeStates(client: pg.PoolClient, updates: { change: Change; pul
 }
 
 /**
- * New terms, in key order. One that another writer added since it was read holds postings of both:
- * its state becomes NULL.
+ * Postings added, none deleted (a batch of new documents): each term's state follows in one
+ * statement, without reading it first (`insertTerms`).
  */
-async function insertTerms(client: pg.PoolClient, fresh: Change[]): Promise<void> {
+const addTerms = (client: pg.PoolClient, changes: Change[]) => insertTerms(client, changes, true);
+
+/**
+ * New terms, in key order. One that another writer added since it was read holds postings of both:
+ * its state becomes NULL. `existing`: the terms may exist (their states not read): with nothing
+ * removed, a term without postings (0) takes the one added or becomes NULL, one with a posting (1)
+ * becomes NULL, NULL stays (the rule `applyTermChanges` applies to the states it reads, on the row
+ * as the conflict locks it).
+ */
+async function insertTerms(client: pg.PoolClient, fresh: Change[], existing: boolean): Promise<void> {
+  const fromEmpty = (column: string) => `${column} = CASE WHEN search_terms.pulse = 0 THEN EXCLUDED.${column} END`;
+  const onConflict = existing
+    ? ["pulse", "ts", "doc", "live", "aud", "fct"].map(fromEmpty).join(", ")
+    : "pulse = NULL, ts = NULL, doc = NULL, live = NULL, aud = NULL, fct = NULL";
   for (let i = 0; i < fresh.length; i += CHUNK) {
     const chunk = fresh.slice(i, i + CHUNK);
     const single = (c: Change) => (c.added.length === 1 ? c.added[0]! : null);
     await client.query(
       `INSERT INTO search_terms (field, term, length, pulse, ts, doc, live, aud, fct)
        SELECT * FROM unnest($1::text[], $2::text[], $3::int[], $4::smallint[], $5::timestamptz[], $6::bigint[], $7::boolean[], $8::int[], $9::smallint[])
-       ON CONFLICT (field, term) DO UPDATE SET pulse = NULL, ts = NULL, doc = NULL, live = NULL, aud = NULL, fct = NULL
+       ON CONFLICT (field, term) DO UPDATE SET ${onConflict}
          WHERE search_terms.pulse IS NOT NULL`,
       [
         chunk.map((c) => c.entry.field),

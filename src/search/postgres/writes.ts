@@ -22,7 +22,7 @@ import { pack, unpack } from "./packing.ts";
 import { facetSql } from "./facets.ts";
 import { indexKeyRange, presenceFields, termKey, withPresenceKeys } from "./postings.ts";
 import { UNPOSTED, unposted } from "./unposted.ts";
-import { applyTermChanges, type TermPosting } from "./terms.ts";
+import { applyTermChanges, type TermPostings } from "./terms.ts";
 
 /** pg_advisory_xact_lock(LOCK_SPACE, bucket): the first key of the writers' locks (arbitrary, fixed). */
 const LOCK_SPACE = 734_621_096;
@@ -81,25 +81,75 @@ export async function lockDocuments(client: pg.PoolClient, index: IndexName, ids
   );
 }
 
-type Posting = [key: string, doc: StoredDocument];
+/** Postings of one document: its keys (all or some) with the document's ts, doc, live, vis and facet. */
+interface DocumentPostings {
+  d: StoredDocument;
+  keys: string[];
+}
 
-async function deletePostings(client: pg.PoolClient, postings: Posting[]): Promise<void> {
-  for (let i = 0; i < postings.length; i += CHUNK) {
-    const chunk = postings.slice(i, i + CHUNK);
+/**
+ * The parameters of a set of postings, one entry per document and one per posting: a posting is its
+ * key and the index (1-based) of its document. Sent per posting, each of a document's ~18 postings
+ * repeated its ts, doc, live, aud and fct: node-postgres quoted and escaped six elements per
+ * posting (~110,000 per chunk of 500 documents, the Node side's costliest step after the analysis).
+ */
+interface PostingParams {
+  keys: string[];
+  /** int[] literal: the document of each posting (`intArray`). */
+  owners: string;
+  docs: StoredDocument[];
+}
+
+/**
+ * An int[] parameter as its literal. node-postgres quotes and escapes each element of an array
+ * parameter (two regex replacements), numbers too; digits need neither.
+ */
+const intArray = (values: (number | string)[]) => `{${values.join(",")}}`;
+
+/** `postings` in chunks of at most CHUNK postings. */
+function postingParams(postings: DocumentPostings[]): PostingParams[] {
+  const keys: string[] = [];
+  const owners: number[] = [];
+  postings.forEach(({ keys: ks }, i) => {
+    for (const k of ks) {
+      keys.push(k);
+      owners.push(i + 1);
+    }
+  });
+  const docs = postings.map((p) => p.d);
+  const out: PostingParams[] = [];
+  for (let i = 0; i < keys.length; i += CHUNK) out.push({ keys: keys.slice(i, i + CHUNK), owners: intArray(owners.slice(i, i + CHUNK)), docs });
+  return out;
+}
+
+/**
+ * SQL: the postings `$1` (keys), `$2` (owners) with their documents' columns taken from the arrays
+ * of `columns` (name and element type; `$3` on), one subscript per posting. NULL audiences and
+ * facets are sent as 0 (never a code: identities start at 1), so that the arrays hold no NULL: a
+ * subscript into an array with NULLs walks its null bitmap from the start. `order`: in key order,
+ * so that consecutive entries land on the same index pages (sorted by the statement: the same sort
+ * in Node, by UTF-16 comparisons, cost more than encoding the statement's parameters).
+ */
+const postingRows = (columns: [name: string, type: string, nullable?: boolean][], order = false) =>
+  `SELECT x.key, ${columns.map(([name, type, nullable], i) => (nullable ? `NULLIF(($${i + 3}::${type}[])[x.i], 0) AS ${name}` : `($${i + 3}::${type}[])[x.i] AS ${name}`)).join(", ")}
+   FROM unnest($1::text[], $2::int[]) AS x(key, i)${order ? ' ORDER BY x.key COLLATE "C"' : ""}`;
+
+async function deletePostings(client: pg.PoolClient, postings: DocumentPostings[]): Promise<void> {
+  for (const { keys, owners, docs } of postingParams(postings)) {
     await client.query(
-      `DELETE FROM search_postings p USING unnest($1::text[], $2::timestamptz[], $3::bigint[]) AS x(key, ts, doc)
+      `DELETE FROM search_postings p USING (${postingRows([["ts", "timestamptz"], ["doc", "bigint"]])}) x
        WHERE p.key = x.key AND p.ts = x.ts AND p.doc = x.doc`,
-      [chunk.map(([k]) => k), chunk.map(([, d]) => d.ts), chunk.map(([, d]) => d.doc)],
+      [keys, owners, docs.map((d) => d.ts), intArray(docs.map((d) => d.doc))],
     );
   }
 }
 
-/** The codes (`./codes.ts`) of the audiences and facets of these postings' documents. */
-const codesFor = (client: pg.PoolClient, postings: Posting[]): Promise<Codes> =>
+/** The codes (`./codes.ts`) of the audiences and facets of these documents. */
+const codesFor = (client: pg.PoolClient, docs: StoredDocument[]): Promise<Codes> =>
   codesOf(
     client,
-    postings.map(([, d]) => d.vis),
-    postings.map(([, d]) => d.facet),
+    docs.map((d) => d.vis),
+    docs.map((d) => d.facet),
   );
 const audOf = (codes: Codes, d: StoredDocument) => (d.vis === null ? null : codes.aud.get(d.vis)!);
 const fctOf = (codes: Codes, d: StoredDocument) => {
@@ -107,26 +157,30 @@ const fctOf = (codes: Codes, d: StoredDocument) => {
   return code !== null && code <= MAX_FACET_CODE ? code : null;
 };
 
-async function insertPostings(client: pg.PoolClient, postings: Posting[], codes: Codes): Promise<void> {
-  // In key order: consecutive entries land on the same index pages.
-  const sorted = [...postings].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  for (let i = 0; i < sorted.length; i += CHUNK) {
-    const chunk = sorted.slice(i, i + CHUNK);
+async function insertPostings(client: pg.PoolClient, postings: DocumentPostings[], codes: Codes): Promise<void> {
+  for (const { keys, owners, docs } of postingParams(postings)) {
     await client.query(
       `INSERT INTO search_postings (key, ts, doc, live, aud, fct)
-       SELECT * FROM unnest($1::text[], $2::timestamptz[], $3::bigint[], $4::boolean[], $5::int[], $6::smallint[])`,
-      [chunk.map(([k]) => k), chunk.map(([, d]) => d.ts), chunk.map(([, d]) => d.doc), chunk.map(([, d]) => d.live), chunk.map(([, d]) => audOf(codes, d)), chunk.map(([, d]) => fctOf(codes, d))],
+       ${postingRows([["ts", "timestamptz"], ["doc", "bigint"], ["live", "boolean"], ["aud", "int", true], ["fct", "smallint", true]], true)}`,
+      [
+        keys,
+        owners,
+        docs.map((d) => d.ts),
+        intArray(docs.map((d) => d.doc)),
+        docs.map((d) => d.live),
+        intArray(docs.map((d) => audOf(codes, d) ?? 0)),
+        intArray(docs.map((d) => fctOf(codes, d) ?? 0)),
+      ],
     );
   }
 }
 
 /** The keys of a stored document's postings: its stored keys and the presence keys they imply. */
 const keysOf = (index: IndexName, d: StoredDocument): string[] => withPresenceKeys(index, d.keys ?? []);
-const postingsWith = (d: StoredDocument, keys: string[]): Posting[] => keys.map((k): Posting => [k, d]);
-const postingsOf = (index: IndexName, docs: StoredDocument[]): Posting[] => docs.flatMap((d) => postingsWith(d, keysOf(index, d)));
+const postingsOf = (index: IndexName, docs: StoredDocument[]): DocumentPostings[] => docs.map((d) => ({ d, keys: keysOf(index, d) }));
 /** Without codes: postings deleted (the dictionary reads their doc only). */
-const asTerms = (postings: Posting[], codes: Codes | null): TermPosting[] =>
-  postings.map(([key, d]) => ({ key, ts: d.ts, doc: d.doc, live: d.live, aud: codes && audOf(codes, d), fct: codes && fctOf(codes, d) }));
+const asTerms = (postings: DocumentPostings[], codes: Codes | null): TermPostings[] =>
+  postings.map(({ d, keys }) => ({ keys, posting: { ts: d.ts, doc: d.doc, live: d.live, aud: codes && audOf(codes, d), fct: codes && fctOf(codes, d) } }));
 
 /**
  * Inserts or replaces documents (ids unique within the call) and their postings. A replaced
@@ -162,25 +216,27 @@ export async function upsertDocuments(client: pg.PoolClient, index: IndexName, r
       rows.map((r) => r.ts),
     ],
   );
-  const gone: Posting[] = [];
-  const added: Posting[] = [];
+  const gone: DocumentPostings[] = [];
+  const added: DocumentPostings[] = [];
   for (const returned of written) {
     const now: StoredDocument = { ...returned, keys: keysById.get(returned.id)! };
     const before = old.get(now.id);
     const same = before !== undefined && before.ts === now.ts && before.live === now.live && before.vis === now.vis && before.facet === now.facet;
     const nowKeys = keysOf(index, now);
     if (!same) {
-      if (before) gone.push(...postingsOf(index, [before]));
-      added.push(...postingsWith(now, nowKeys));
+      if (before) gone.push({ d: before, keys: keysOf(index, before) });
+      added.push({ d: now, keys: nowKeys });
       continue;
     }
     const beforeKeys = keysOf(index, before);
     const kept = new Set(nowKeys);
     const had = new Set(beforeKeys);
-    gone.push(...postingsWith(before, beforeKeys.filter((k) => !kept.has(k))));
-    added.push(...postingsWith(now, nowKeys.filter((k) => !had.has(k))));
+    const lost = beforeKeys.filter((k) => !kept.has(k));
+    const got = nowKeys.filter((k) => !had.has(k));
+    if (lost.length) gone.push({ d: before, keys: lost });
+    if (got.length) added.push({ d: now, keys: got });
   }
-  const codes = await codesFor(client, added);
+  const codes = await codesFor(client, added.map((p) => p.d));
   await deletePostings(client, gone);
   await insertPostings(client, added, codes);
   await applyTermChanges(client, asTerms(gone, null), asTerms(added, codes));
@@ -239,7 +295,7 @@ export async function backfillPostings(client: pg.PoolClient, index: IndexName, 
     [index, rows.map((r) => r.doc), rows.map((r) => JSON.stringify(r.row.postingKeys))],
   );
   const added = postingsOf(index, updated);
-  const codes = await codesFor(client, added);
+  const codes = await codesFor(client, updated);
   await insertPostings(client, added, codes);
   await applyTermChanges(client, [], asTerms(added, codes));
 }
@@ -255,8 +311,8 @@ export async function backfillTerms(client: pg.PoolClient, after: string, batch:
   );
   if (rows.length === 0) return null;
   // Presence keys have no dictionary entries: the stored keys are enough.
-  const added = rows.flatMap((d) => postingsWith(d, d.keys ?? []));
-  await applyTermChanges(client, [], asTerms(added, await codesFor(client, added)));
+  const added = rows.map((d) => ({ d, keys: d.keys ?? [] }));
+  await applyTermChanges(client, [], asTerms(added, await codesFor(client, rows)));
   return rows[rows.length - 1]!.doc;
 }
 
