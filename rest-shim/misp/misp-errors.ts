@@ -53,14 +53,20 @@ export const mispSaveFailed = (what: string, errors: unknown, id?: string) => {
   return new MispError(403, { saved: false, name: message, message, errors, ...(id === undefined ? {} : { id }) });
 };
 
-/** Invalid fields as MISP lists them: `{"value": ["..."]}`, names in snake_case (nested places joined by dots). */
+/**
+ * Invalid fields as MISP lists them: `{"value": ["..."]}`, names in snake_case (nested places joined
+ * by dots). The places are the caller's field names: gathered in a Map, so that `constructor` or
+ * `__proto__` is a field like any other and not the object's inherited member.
+ */
 export function mispFieldErrors(issues: readonly ValidationIssue[]): Record<string, string[]> {
-  const out: Record<string, string[]> = {};
+  const out = new Map<string, string[]>();
   for (const i of issues) {
     const place = i.loc.filter((l) => l !== "body" && l !== "path" && l !== "query").map(snakeCase).join(".") || "request";
-    (out[place] ??= []).push(i.msg);
+    const messages = out.get(place);
+    if (messages) messages.push(i.msg);
+    else out.set(place, [i.msg]);
   }
-  return out;
+  return Object.fromEntries(out);
 }
 
 /** What a MISP route says when a service refuses: the route's own messages, else MISP's general ones. */

@@ -4,19 +4,22 @@
  * parameters and request body: a plausible base request (fixtures for the ids it names) in which ONE
  * value at a time is hostile: a NUL character, an unpaired surrogate, 100 000 characters, 1e308,
  * 1e400, 2**63, -1, NaN-like strings, a wrong type (object, array, number, string, null where the
- * schema has no null), and whole bodies of the wrong shape. They are sent as the administrator, so
- * authorization passes and validation is what is tested. Every answer must be below 500, every 4xx
- * must carry the error shape {detail, code} with a catalogue code, and the row count of every table
- * of the public schema (but UNCOUNTED) and of graphile-worker's job table must be the same after
- * each operation's batch as before it: nothing hostile is written, not even partly. The base
+ * schema has no null), the name of a member every object inherits (`constructor`, `__proto__`) as
+ * a value, a field name and a query parameter name, and whole bodies of the wrong shape. They are
+ * sent as the administrator, so authorization passes and validation is what is tested. Every answer
+ * must be below 500, every 4xx must carry the error shape {detail, code} with a catalogue code, and
+ * the row count of every table of the public schema (but UNCOUNTED) and of graphile-worker's job
+ * table must be the same after each operation's batch as before it: nothing hostile is written, not
+ * even partly. The base
  * request itself is never sent. A generated value the declared schema accepts (2**31 where ids go to
  * 2**53, `NaN` as a tag name, 100 000 characters where no bound is declared) is an edge, not
  * hostile: it runs after the batch, may be stored, and must still never answer 5xx.
  *
  * Schema-less bodies (POST /events/import, /sightings/, /tasks/schedule and the settings namespaces:
  * any JSON object in the document) are varied only with what no schema can accept (NUL, unpaired
- * surrogates, a NUL in a field name, a body that is not an object): their real rules live in the
- * services and have tests of their own (events-hostile.test.ts, sightings, tasks).
+ * surrogates, a NUL in a field name, a body that is not an object; an inherited member's name as a
+ * value or a field name, which they may store but must never answer 5xx): their real rules live in
+ * the services and have tests of their own (events-hostile.test.ts, sightings, tasks).
  */
 import crypto from "node:crypto";
 import net from "node:net";
@@ -152,8 +155,13 @@ const NUL = "a\u0000b";
 const HIGH = "a\ud800b";
 const LOW = "\udc00z";
 const LONG = "a".repeat(100_000);
+/**
+ * Names every plain object answers through its prototype: a lookup table keyed by the caller's text
+ * (`TABLE[name]`, `name in TABLE`, `out[name] ??= []`) finds a function or Object.prototype there.
+ */
+const INHERITED = ["constructor", "__proto__"];
 
-const forString = (nullable: boolean): unknown[] => [NUL, HIGH, LOW, LONG, { a: 1 }, ["x"], 12345, true, ...(nullable ? [] : [null])];
+const forString = (nullable: boolean): unknown[] => [NUL, HIGH, LOW, LONG, INHERITED[0], { a: 1 }, ["x"], 12345, true, ...(nullable ? [] : [null])];
 /** -1 and 1.5 only where the schema says they are wrong (a negative taxonomy value is a value). */
 const forNumber = (nullable: boolean, s: Schema): unknown[] => [
   new Raw("1e308"),
@@ -182,7 +190,7 @@ const forObject = (nullable: boolean): unknown[] => [[], "x", 1, { "a\u0000": 1 
 const UNSTORABLE: unknown[] = [NUL, HIGH, LOW];
 
 /** URL parts: raw, already percent-encoded. %ED%A0%80 is a surrogate in WTF-8 (no valid UTF-8). */
-const URL_VALUES = ["a%00b", "%00", "%ED%A0%80", "a".repeat(100_000), "1e308", "9223372036854775808", "2147483648", "-1", "NaN", "Infinity", "", "%20", "..%2F..%2Fetc%2Fpasswd", "0"];
+const URL_VALUES = ["a%00b", "%00", "%ED%A0%80", "a".repeat(100_000), "1e308", "9223372036854775808", "2147483648", "-1", "NaN", "Infinity", "", "%20", "..%2F..%2Fetc%2Fpasswd", "0", ...INHERITED];
 
 /** Whole bodies of the wrong shape. */
 const WHOLE_BODIES: (string | null)[] = ["[]", '"x"', "1e400", "null", '"a\\u0000b"', '{"a\\u0000":1}', "{", "", "[".repeat(5000) + "]".repeat(5000), `{"k":"\\ud800"}`];
@@ -204,7 +212,8 @@ function acceptsText(s: Schema, v: string | null): boolean {
   if (s.anyOf) return s.anyOf.some((b) => acceptsText(b, v));
   if (s.const !== undefined) return s.const === v;
   if (s.enum) return s.enum.includes(v);
-  if (s.type !== undefined && s.type !== "string") return false;
+  // A nullable string is ["string", "null"]: it takes text too.
+  if (s.type !== undefined && !([] as string[]).concat(s.type).includes("string")) return false;
   if (v.length < (s.minLength ?? 0) || v.length > (s.maxLength ?? Infinity)) return false;
   if (s.format === "uuid" && !UUID.test(v)) return false;
   return s.pattern === undefined || new RegExp(s.pattern).test(v);
@@ -405,8 +414,8 @@ function bodyBase(op: Operation): Json {
     "POST /misp/tags/add": () => ({ name: "hostile:misp" }),
     "POST /misp/tags/attachTagToObject": () => ({ uuid: fx.mispEvent, tag: fx.tagName }),
     "POST /misp/tags/removeTagFromObject": () => ({ uuid: fx.mispEvent, tag: fx.tagName }),
-    "POST /misp/sightings/add": () => ({ value: "198.51.100.9", source: "hostile" }),
-    "POST /misp/sightings/add/{attribute_id}": () => ({ source: "hostile" }),
+    "POST /misp/sightings/add": () => ({ value: "198.51.100.9", source: "hostile", type: "0" }),
+    "POST /misp/sightings/add/{attribute_id}": () => ({ source: "hostile", type: "0" }),
     "POST /misp/events/view/{event_id}": () => ({ deleted: 1 }),
     "POST /misp/events/freeTextImport/{event_id}": () => ({ value: "198.51.100.13 hostile-free.example.com" }),
     "POST /misp/objects/add/{event_id}": () => ({ name: "domain-ip", Attribute: [{ type: "domain", value: "hostile-object.example.com", object_relation: "domain" }] }),
@@ -464,6 +473,11 @@ function variants(op: Operation): Variant[] {
     }
     if (p.in === "query") out.push({ label: `query ${p.name} repeated`, path, query: [...requiredQuery, [p.name, "1"], [p.name, "2"]], body: baseBody });
   }
+  // Only where a query is declared: a route without one ignores its query string (and would act).
+  if (op.parameters.some((p) => p.in === "query")) {
+    // The MISP API ignores parameters it does not know, as MISP does: there it is an edge.
+    for (const name of INHERITED) out.push({ label: `query parameter named ${name}`, edge: isMisp(op), path, query: [...requiredQuery, [name, "1"], [name, "2"]], body: baseBody });
+  }
   if (!op.body) return out;
 
   if (op.body.form) {
@@ -472,17 +486,25 @@ function variants(op: Operation): Variant[] {
       out.push({ label: `form ${name} repeated`, path, query: requiredQuery, body: `${formBody(base)}&${name}=1&${name}=2` });
     }
     out.push({ label: "form field name with NUL", path, query: requiredQuery, body: `${formBody(base)}&a%00b=1` });
+    for (const name of INHERITED) out.push({ label: `form field named ${name}, repeated`, path, query: requiredQuery, body: `${formBody(base)}&${name}=1&${name}=2` });
     return out;
   }
 
   // The MISP API takes no body as none at all (PyMISP posts deletions and publishing without one): there "" and null are edges.
   for (const whole of WHOLE_BODIES) out.push({ label: `body ${(whole ?? "").slice(0, 20)}`, edge: isMisp(op) && (whole === "" || whole === "null"), path, query: requiredQuery, body: whole ?? undefined });
   out.push({ label: "body field name with NUL", path, query: requiredQuery, body: encode({ ...(base ?? {}), "a\u0000b": 1 }) });
+  // A computed key: an own field named __proto__, as JSON.parse makes it. MISP ignores unknown fields: an edge there.
+  // Alone too, where a route reads a bare body (MISP's events/add without its Event wrapper) and names the field in its refusal.
+  for (const name of INHERITED) {
+    out.push({ label: `body field named ${name}`, edge: isMisp(op), path, query: requiredQuery, body: encode({ ...(base ?? {}), [name]: { a: 1 } }) });
+    out.push({ label: `body of one field named ${name}`, edge: isMisp(op), path, query: requiredQuery, body: encode({ [name]: { a: 1 } }) });
+  }
   // MISP ignores fields it does not know (PyMISP sends back the server's own fields): there it is an edge.
   out.push({ label: "body unknown field, overlong", edge: isMisp(op), path, query: requiredQuery, body: encode({ ...(base ?? {}), zz_unknown: LONG }) });
   if (schemaLess(op)) {
     for (const leaf of valueLeaves(base)) {
       for (const v of UNSTORABLE) out.push({ label: `body ${leaf.join(".")}=${JSON.stringify(v).slice(0, 20)}`, path, query: requiredQuery, body: encode(setAt(base, leaf, v)) });
+      for (const v of INHERITED) out.push({ label: `body ${leaf.join(".")}=${v}`, edge: true, path, query: requiredQuery, body: encode(setAt(base, leaf, v)) });
     }
     return out;
   }

@@ -5,21 +5,24 @@ import { MAX_VALUE_LENGTH } from "../attributes/index.ts";
 export const SIGHTING_TYPES = ["sighting", "false-positive", "expiration"] as const;
 export type SightingTypeName = (typeof SIGHTING_TYPES)[number];
 
-/** Names and codes a client may send: ours, MISP's codes, and the peer's `positive`/`negative`. */
-const TYPE_ALIASES: Record<string, number> = {
-  sighting: 0,
-  positive: 0,
-  "0": 0,
-  "false-positive": 1,
-  negative: 1,
-  "1": 1,
-  expiration: 2,
-  "2": 2,
-};
+/**
+ * Names and codes a client may send: ours, MISP's codes, and the peer's `positive`/`negative`. A Map:
+ * a plain object would answer `constructor` or `__proto__` with what it inherits.
+ */
+const TYPE_ALIASES = new Map<string, number>([
+  ["sighting", 0],
+  ["positive", 0],
+  ["0", 0],
+  ["false-positive", 1],
+  ["negative", 1],
+  ["1", 1],
+  ["expiration", 2],
+  ["2", 2],
+]);
 
 /** The type code for a name or code; undefined when it is none of them. */
 export function sightingTypeCode(t: string | number): number | undefined {
-  return TYPE_ALIASES[String(t).trim().toLowerCase()];
+  return TYPE_ALIASES.get(String(t).trim().toLowerCase());
 }
 
 export const MAX_SIGHTINGS_PER_REQUEST = 1000;
