@@ -156,7 +156,8 @@ export function toCsv(records: LoadedAttribute[], f: RestSearchFilters): string 
   const lines = records.map(({ json, csv }) => {
     const tags = (json.Tag as { name: string; inherited?: number }[] | undefined)?.filter((t) => !t.inherited).map((t) => t.name) ?? [];
     const row: Json = { ...json, ...(tags.length ? { attribute_tag: tags.join(",") } : {}), ...csv };
-    return fields.map((name) => csvField(row[name])).join(",");
+    // Own fields only: a requested column named after an inherited member (constructor) is no field.
+    return fields.map((name) => csvField(Object.hasOwn(row, name) ? row[name] : undefined)).join(",");
   });
   return `${f.headerless ? "" : `${header}\n`}${lines.map((l) => `${l}\n`).join("")}\n`;
 }

@@ -413,7 +413,7 @@ export function orderOf(order: string | undefined, target: "events" | "attribute
   const m = /^\s*(?:(\w+)\.)?(\w+)(?:\s+(asc|desc))?\s*$/i.exec(order);
   const fields: Record<string, string | null> = ORDER_FIELDS[target];
   const name = m?.[2]?.toLowerCase();
-  if (!m || (m[1] !== undefined && m[1].toLowerCase() !== model.toLowerCase()) || name === undefined || !(name in fields)) {
+  if (!m || (m[1] !== undefined && m[1].toLowerCase() !== model.toLowerCase()) || name === undefined || !Object.hasOwn(fields, name)) {
     throw mispException(400, `order must be "<field> [asc|desc]" with a field of ${model}: ${Object.keys(fields).join(", ")}`);
   }
   return { sortOrder: m[3]?.toLowerCase() === "desc" ? "desc" : "asc", field: fields[name]! };

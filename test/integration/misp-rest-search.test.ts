@@ -511,7 +511,7 @@ describe.each(SEARCH_BACKENDS)("MISP restSearch through PyMISP on $name", ({ env
     expect(sorted(await values({ order: "type DESC", limit: 2 }))).toEqual(sorted(["8.8.8.8", "10.1.2.3"]));
     const events = await misp("POST", "events/restSearch", key, { tags: tag(1), order: "Event.info desc", metadata: 1 });
     expect(events.body.response.map((e: { Event: { uuid: string } }) => e.Event.uuid)).toEqual([ev.theirsPublic!.uuid, ev.beta!.uuid, ev.alpha!.uuid]);
-    for (const [controller, order] of [["attributes", "Attribute.nope desc"], ["attributes", "Event.info"], ["events", "value"], ["events", "info; DROP TABLE events"]]) {
+    for (const [controller, order] of [["attributes", "Attribute.nope desc"], ["attributes", "Event.info"], ["events", "value"], ["events", "info; DROP TABLE events"], ["events", "constructor"], ["attributes", "Attribute.__proto__ desc"], ["attributes", "toString"]]) {
       const res = await misp("POST", `${controller}/restSearch`, key, { eventid: ev.alpha!.id, order });
       expect(res.status, order).toBe(400);
       expect(res.body).toMatchObject({ name: expect.stringMatching(/^order must be/), url: `/misp/${controller}/restSearch` });
@@ -564,6 +564,9 @@ describe.each(SEARCH_BACKENDS)("MISP restSearch through PyMISP on $name", ({ env
     expect(lines.filter((l) => l !== "")).toHaveLength(3);
     expect(r.csv!.text!.endsWith("\n\n")).toBe(true);
     expect(r.requested!.text).toBe(`"${md5}",1,${ev.beta!.id}\n\n`);
+    // A column the attribute does not have, even one every object inherits, is empty.
+    const inherited = await misp("POST", "attributes/restSearch", key, { eventid: ev.beta!.id, type: "md5", returnFormat: "csv", requested_attributes: ["value", "constructor", "__proto__"], headerless: 1 });
+    expect(inherited.text).toBe(`"${md5}","",""\n\n`);
     expect(r.events!.text!.split("\n").filter((l) => l !== "")).toHaveLength(3);
     expect(sorted(r.text!.text!.trim().split("\n"))).toEqual(sorted([`alpha-${run}.example`, `shared-${run}.example`, `beta-${run}.example`]));
   }, 120_000);
