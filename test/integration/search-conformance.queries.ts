@@ -121,6 +121,9 @@ export const EVENT_CASES: ConformanceCase[] = [
   ev("single char wildcard on info", "info:sams?m", ["wildcard-single"]),
   ev("regex on info tokens", "info:/decoy_[a-z]+_.*/", ["regex"]),
   ev("regex with upper case on a text field is lower-cased", "info:/Ransom.*/", ["regex"], { expect: "hits" }),
+  // A pattern beside a selective term: tested on that term's rows (PostgreSQL: no dictionary pass).
+  ev("info word AND an infix wildcard", "info:samsam AND info:*ranso*", ["field-term", "wildcard-leading", "and"], { expect: "hits" }),
+  ev("info word AND NOT a regex on its tokens", "info:samsam AND NOT info:/ransom.*/", ["field-term", "regex", "and", "not"]),
   ev("regex class in upper case on a text field", "info:/[A-Z]+ware/", ["regex"], { expect: "hits" }),
   ev("regex upper-case escape on a text field becomes lower case", "info:/\\W+/", ["regex"]),
   ev("regex keeps case on a keyword sub-field", "info.keyword:/Cerber.*/", ["regex", "keyword"], { expect: "hits" }),
@@ -304,6 +307,20 @@ export const ATTRIBUTE_CASES: ConformanceCase[] = [
   at("filename|sha256 value", "value:a5ff5f.exe|a5ff5f861bbb1ac7c6fd44f303f735fac01273ce2ae43a8acb683076192fcfcc", ["hash-value"]),
   at("filename part of composite", "value:IEChecker.exe", ["hash-value", "field-term"]),
   at("composite keyword prefix", "value.keyword:IEChecker.exe|*", ["hash-value", "keyword", "wildcard-trailing"]),
+  // MISP's value1 (rest-shim/misp/rest-search-query.ts halfMatch): an OR of conjunctions sharing one
+  // selective term, a case-free regex and the `*|*` type wildcard beside it; and patterns beside a
+  // selective term (PostgreSQL tests them on that term's rows, without the term dictionary).
+  at(
+    "value1 shape: OR of conjunctions with a shared term and a case-free regex",
+    r`(type.keyword:*\|* AND value:iechecker.exe AND value.keyword:/[iI][eE][cC][hH][eE][cC][kK][eE][rR]\.[eE][xX][eE]\|.*/) OR (NOT type.keyword:*\|* AND value:iechecker.exe)`,
+    ["regex", "wildcard-leading", "keyword", "or", "and", "not", "parens", "escaped", "hash-value"],
+    { expect: "hits", access: true },
+  ),
+  at("value2 shape: a case-free regex that no composite of the term matches", r`(type.keyword:*\|* AND value:iechecker.exe AND value.keyword:/.*\|[zZ][zZ]/) OR (NOT type.keyword:*\|* AND value:iechecker.exe AND value.keyword:/[zZ][zZ]/)`, ["regex", "wildcard-leading", "or", "and", "not", "parens", "escaped"], { expect: "none" }),
+  at("term AND a case-free keyword regex on its rows", r`value:iechecker.exe AND value.keyword:/[iI][eE][cC][hH][eE][cC][kK][eE][rR]\.[eE][xX][eE]\|[0-9a-f]{32}/`, ["regex", "keyword", "and", "escaped", "hash-value"], { expect: "hits" }),
+  at("term AND a text regex on its tokens", "value:iechecker.exe AND value:/[0-9a-f]{64}/", ["regex", "and", "hash-value"], { expect: "hits" }),
+  at("term AND (prefix OR regex)", r`value:iechecker.exe AND (type.keyword:filename\|md* OR value.keyword:/[iI][eE][cC][hH][eE][cC][kK][eE][rR]\.[eE][xX][eE]\|[0-9a-f]{64}/)`, ["regex", "keyword", "wildcard-trailing", "or", "and", "parens", "escaped"], { expect: "hits", order: true }),
+  at("term AND NOT a suffix wildcard", "value:iechecker.exe AND NOT type.keyword:*sha256", ["wildcard-leading", "keyword", "and", "not"], { expect: "hits" }),
   at("md5-shaped tokens", "value:/[0-9a-f]{32}/", ["regex", "hash-value"]),
   at("sha256-shaped keyword", "value.keyword:/[0-9a-f]{64}/", ["regex", "hash-value", "keyword"]),
   at("short labels under .top", r`value.keyword:/[a-z0-9]{3,12}\.top/`, ["regex", "keyword", "escaped"]),

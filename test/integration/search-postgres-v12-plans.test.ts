@@ -14,12 +14,13 @@ import { parseLucene } from "../../src/search/lucene/parse.ts";
 import { withFuzzyExpanded } from "../../src/search/postgres/fuzzy.ts";
 import { PostgresSearchIndex } from "../../src/search/postgres/index.ts";
 import { candidateSources } from "../../src/search/postgres/postings-plan.ts";
-import { jsonbDriver, searchStatements } from "../../src/search/postgres/statements.ts";
+import { jsonbDriver, ROW_PATTERNS, searchStatements } from "../../src/search/postgres/statements.ts";
 import { SearchQueryError, type IndexName, type SearchAccess, type SearchRequest } from "../../src/search/search-index.ts";
 import { createTestDatabase } from "../support/databases.ts";
 import { buildSearchDocuments } from "../support/search-fixtures.ts";
 import { CASES } from "./search-conformance.queries.ts";
 
+const r = String.raw;
 const ADMIN: SearchAccess = { admin: true, orgId: null };
 const ORG1: SearchAccess = { admin: false, orgId: 1 };
 
@@ -119,7 +120,7 @@ describe("the JSONB path's driver", () => {
     const fewest = counts.indexOf(Math.min(...counts));
     const driver = await jsonbDriver(pool, req, Date.now());
     // A driver of few postings reads its documents without looking the other sources up.
-    expect(driver).toEqual({ keys: sources[fewest]!.keys, probes: [] });
+    expect(driver).toEqual({ keys: sources[fewest]!.keys, probes: [], postings: counts[fewest] });
     const st = searchStatements(req, Date.now(), driver);
     const plan = (await pool.query<{ "QUERY PLAN": string }>(`EXPLAIN ${st.collect.text}`, st.collect.values)).rows.map((r) => r["QUERY PLAN"]).join("\n");
     expect(plan).toContain("search_documents_doc_idx");
@@ -146,11 +147,31 @@ describe("the JSONB path's driver", () => {
         [0, 1],
         [1, 0],
       ] as const) {
-        const st = searchStatements(req, Date.now(), { keys: sources[drive]!.keys, probes: [sources[probe]!.keys] });
+        const st = searchStatements(req, Date.now(), { keys: sources[drive]!.keys, probes: [sources[probe]!.keys], postings: 10_001 });
         expect(st.collect.text).toContain("SELECT true FROM search_postings q");
         expect((await pool.query(st.collect.text, st.collect.values)).rows[0], `${q} driven by ${drive}`).toEqual(want);
       }
     }
+  });
+
+  it("of few postings has the patterns tested on its rows, without the term dictionary: the same answers", async () => {
+    const value1 = r`(type.keyword:*\|* AND value:iechecker.exe AND value.keyword:/[iI][eE][cC][hH][eE][cC][kK][eE][rR]\.[eE][xX][eE]\|.*/) OR (NOT type.keyword:*\|* AND value:iechecker.exe)`;
+    for (const q of [value1, r`value:iechecker.exe AND NOT value.keyword:*\|7a200c*`, "value:iechecker.exe AND value:/[0-9a-f]{64}/"]) {
+      const req = request("svc-attributes", q);
+      const driver = await jsonbDriver(pool, req, Date.now());
+      expect(driver?.postings, q).toBeLessThanOrEqual(ROW_PATTERNS);
+      const st = searchStatements(req, Date.now(), driver);
+      expect(st.collect.text, q).not.toContain("search_terms");
+      // Without a driver the patterns' candidates come from the dictionary.
+      expect(searchStatements(req, Date.now()).collect.text, q).toContain("search_terms");
+      const got = await driven(req);
+      expect(got, q).toEqual(await undriven(req));
+      expect("total" in got && got.total, q).toBeGreaterThan(0);
+    }
+    // A driver of more postings keeps the dictionary's candidates (they may spare most of its rows).
+    const broad = request("svc-attributes", "type:md5 AND value.keyword:/[0-9a-f]{32}/");
+    const st = searchStatements(broad, Date.now(), { keys: candidateSources(broad.index, broad.defaultFields, Date.now(), broad.query)[0]!.keys, probes: [], postings: ROW_PATTERNS + 1 });
+    expect(st.collect.text).toContain("search_terms");
   });
 
   it("is none when no source is known (a pattern, a range, a negation alone)", async () => {

@@ -34,11 +34,20 @@ const DRIVER_POSTINGS = 10_000;
 const DRIVER_SHARE = 8;
 /** Sources looked up per driving posting at most (each one index descent). */
 const MAX_PROBES = 3;
+/**
+ * A driver of at most this many postings has the query's wildcards and regexes tested on its rows
+ * only (`SqlCompiler.patternsOnRow`): a few microseconds a row, where a pattern's dictionary
+ * candidates cost the dictionary whatever the driver (a case-free regex reads every term of its
+ * length). With more, the candidates may spare reading most of the driver's rows.
+ */
+export const ROW_PATTERNS = 500;
 
 /** The JSONB path's candidates: documents with a posting of `keys` and of one key of each `probes`. */
 export interface JsonbDriver {
   keys: string[];
   probes: string[][];
+  /** The postings of `keys`, counted unfiltered up to the driver's cap (an upper bound of its documents). */
+  postings: number;
 }
 
 /**
@@ -77,14 +86,14 @@ export async function jsonbDriver(
   const fewest = n.indexOf(Math.min(...n));
   if (n[fewest]! >= Number(rows[0]!.cap)) return null;
   // A few thousand documents are read and tested about as fast as their postings are looked up.
-  if (n[fewest]! <= DRIVER_POSTINGS) return { keys: sources[fewest]!.keys, probes: [] };
+  if (n[fewest]! <= DRIVER_POSTINGS) return { keys: sources[fewest]!.keys, probes: [], postings: n[fewest]! };
   const probes = sources
     .map((s, i) => ({ keys: s.keys, n: n[i]! }))
     .filter((_, i) => i !== fewest)
     .sort((x, y) => x.n - y.n)
     .slice(0, MAX_PROBES)
     .map((s) => s.keys);
-  return { keys: sources[fewest]!.keys, probes };
+  return { keys: sources[fewest]!.keys, probes, postings: n[fewest]! };
 }
 
 /**
@@ -101,9 +110,11 @@ function driverCondition(c: SqlCompiler, driver: JsonbDriver): string {
  * The condition of a request over `search_documents d`: index, query, access and filters (its
  * values pushed to `c.params`). A query a field type cannot take is a `SearchQueryError` "invalid".
  * The query's conditions on fields with postings are tested on the row (`./compile.ts`); `driver`
- * (`jsonbDriver`: postings every match has) selects the rows to test.
+ * (`jsonbDriver`: postings every match has) selects the rows to test; a driver of few postings has
+ * the patterns tested on its rows only.
  */
 export function whereOf(c: SqlCompiler, req: Pick<SearchRequest, "index" | "query" | "access" | "filters">, driver: JsonbDriver | null = null): string {
+  c.patternsOnRow = driver !== null && driver.probes.length === 0 && driver.postings <= ROW_PATTERNS;
   try {
     const conds = [`d.index_name = ${c.p(req.index)}`, `(${c.compileQuery(req.query)})`];
     if (driver !== null) conds.push(driverCondition(c, driver));
