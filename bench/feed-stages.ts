@@ -13,6 +13,8 @@
  *   npx tsx bench/feed-stages.ts --feed 4x5000 --backend postgres --stages parse,store,correlate
  *   options: --runs N (fresh database each, default 1), --stages (default parse,store,correlate,index),
  *            --profile STAGE FILE (a CPU profile of this process during store, correlate or index),
+ *            --statements (the index stage's statements: count and wall time per kind, from send to
+ *              answer, and the WAL it wrote: where the PostgreSQL backend's bulkIndex spends its time),
  *            --keep (keep the database, for EXPLAIN: its URL is printed),
  *            --copies N (the feed N times under new uuids: every value of a later copy is shared),
  *            --networks N (then an event of N /16 networks, correlated as its own stage: CIDR containment)
@@ -103,6 +105,43 @@ async function profiled<T>(stage: string, fn: () => Promise<T>): Promise<T> {
   }
 }
 
+/** The kind of a statement: its first words, with the table it writes or reads for the search writers'. */
+function statementKind(text: string): string {
+  const t = text.replace(/\s+/g, " ").trim();
+  const table = /\b(search_\w+)/.exec(t)?.[1];
+  const verb = /^(\w+)/.exec(t)?.[1]?.toUpperCase() ?? "?";
+  if (/FOR UPDATE OF t/.test(t)) return "SELECT search_terms (locked states)";
+  if (/pg_advisory_xact_lock/.test(t)) return "lock";
+  return table ? `${verb} ${table}` : t.slice(0, 50);
+}
+
+/**
+ * Every statement of the pg clients during `fn`, timed from send to answer (--statements). Sent one
+ * after another in a writer's transaction, so the times add up to its SQL time.
+ */
+async function timedStatements<T>(fn: () => Promise<T>): Promise<[T, Record<string, { n: number; s: number }> | null]> {
+  if (!process.argv.includes("--statements")) return [await fn(), null];
+  const times: Record<string, { n: number; s: number }> = {};
+  const proto = pg.Client.prototype as unknown as { query: (...args: unknown[]) => unknown };
+  const query = proto.query;
+  proto.query = function (this: unknown, ...args: unknown[]) {
+    const result = query.apply(this, args);
+    if (!(result instanceof Promise)) return result;
+    const kind = statementKind(typeof args[0] === "string" ? args[0] : ((args[0] as { text?: string }).text ?? ""));
+    const t0 = performance.now();
+    return result.finally(() => {
+      const e = (times[kind] ??= { n: 0, s: 0 });
+      e.n++;
+      e.s += (performance.now() - t0) / 1000;
+    });
+  };
+  try {
+    return [await fn(), times];
+  } finally {
+    proto.query = query;
+  }
+}
+
 async function ranges(pool: pg.Pool, task: string, after: number): Promise<[number, number][]> {
   const { rows } = await pool.query<{ id: string; first: number; last: number }>(
     `SELECT j.id::text, (j.payload->>'first_id')::int AS first, (j.payload->>'last_id')::int AS last
@@ -168,12 +207,24 @@ async function run(opts: { events: number; perEvent: number; copies: number; net
       out.correlate_networks = { ...(await stop()), networks: opts.networks, pairs_created: created };
     }
     if (opts.stages.includes("index")) {
+      const lsn = async () => (await admin.query<{ l: string }>("SELECT pg_current_wal_lsn()::text AS l")).rows[0].l;
+      const walBefore = await lsn();
       stop = await meter(admin, db.name, osUrl);
       let indexed = 0;
-      await profiled("index", async () => {
-        for (const [first, last] of await ranges(pool, "index_changes", 0)) indexed += (await indexChangeRange(pool, search, first, last)).indexed;
-      });
+      const [, statements] = await timedStatements(() =>
+        profiled("index", async () => {
+          for (const [first, last] of await ranges(pool, "index_changes", 0)) indexed += (await indexChangeRange(pool, search, first, last)).indexed;
+        }),
+      );
       out.index = { ...(await stop()), documents: indexed };
+      if (statements) {
+        // The server's WAL (other databases' writers add to it: read it on a quiet server only).
+        const wal = Number((await admin.query<{ d: string }>("SELECT pg_wal_lsn_diff($1, $2)::bigint AS d", [await lsn(), walBefore])).rows[0].d);
+        out.index_statements = {
+          wal_server_kb_per_document: round(wal / 1024 / indexed, 1),
+          ...Object.fromEntries(Object.entries(statements).sort(([, a], [, b]) => b.s - a.s).map(([k, v]) => [k, { n: v.n, s: round(v.s, 2) }])),
+        };
+      }
     }
   } finally {
     if (opts.backend === "opensearch") for (const p of [`/${prefix}*`, `/_index_template/${prefix}*`]) await fetch(new URL(p, opts.opensearch!), { method: "DELETE" }).catch(() => undefined);
