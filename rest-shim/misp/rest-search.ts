@@ -81,8 +81,9 @@ async function stix(services: Services, p: Principal, controller: Controller, hi
 async function eventsOfSet(services: Services, p: Principal, run: SearchRun, f: RestSearchFilters): Promise<ReadEvents | null> {
   const set = run.eventSet;
   if (!set || orderOf(f.order, "events").field !== null || (f.limit && (f.page ?? 1) !== 1) || set.length > (f.limit || MAX_REST_SEARCH_RESULTS.events)) return null;
-  const sign = run.sortOrder === "asc" ? 1 : -1;
-  const live = <E extends EventHead>(views: E[]) => views.filter((e) => !e.deleted).sort((a, b) => (a.timestamp !== b.timestamp ? sign * (a.timestamp - b.timestamp) : a.uuid < b.uuid ? -1 : a.uuid > b.uuid ? 1 : 0));
+  // Oldest first is newest first reversed, ties included (the search backends' order).
+  const sign = run.sortOrder === "asc" ? -1 : 1;
+  const live = <E extends EventHead>(views: E[]) => views.filter((e) => !e.deleted).sort((a, b) => sign * (b.timestamp - a.timestamp || (a.uuid < b.uuid ? -1 : a.uuid > b.uuid ? 1 : 0)));
   if (f.metadata) return { views: live(await services.events.getMany(p, set, { badges: false })), exported: null };
   const { views, exported } = await services.events.readMispMany(p, set, { ids: true });
   return { views: live(views), exported };

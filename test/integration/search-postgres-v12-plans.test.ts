@@ -94,6 +94,26 @@ afterAll(async () => {
   await db?.drop();
 });
 
+describe("the page's walk of the ts index", () => {
+  it("reads it forwards newest first and backwards oldest first, with no sort of the matches", async () => {
+    // Sorting is only forbidden, not impossible: a page whose order no index gives still plans a Sort.
+    for (const order of ["desc", "asc"] as const) {
+      const page = searchStatements(request("svc-attributes", "type:domain", { size: 10, sort: { field: "@timestamp", order } }), Date.now()).page(true);
+      const client = await pool.connect();
+      try {
+        await client.query("BEGIN");
+        await client.query("SET LOCAL enable_sort = off");
+        const plan = (await client.query<{ "QUERY PLAN": string }>(`EXPLAIN ${page.text}`, page.values)).rows.map((r) => r["QUERY PLAN"]).join("\n");
+        expect(plan, order).toContain(order === "asc" ? "Index Scan Backward using search_documents_ts_idx" : "Index Scan using search_documents_ts_idx");
+        expect(plan, order).not.toMatch(/Sort/);
+      } finally {
+        await client.query("ROLLBACK");
+        client.release();
+      }
+    }
+  });
+});
+
 describe("the JSONB path's driver", () => {
   it("takes candidates from exact posting keys only: key ranges and patterns are the rows' own tests", () => {
     const keys = (q: string) => candidateSources("svc-attributes", [], Date.now(), parseLucene(q)).map((s) => ({ keys: s.keys.length, ranges: s.ranges.length }));

@@ -224,8 +224,9 @@ describe("PostgresSearchIndex: analyst queries (exact hit sets)", () => {
 });
 
 describe("PostgresSearchIndex: access, filters, paging, sort, totals", () => {
-  const sorted = (docs: Doc[], order: "asc" | "desc") =>
-    [...docs].sort((a, b) => (order === "desc" ? tsMs(b.source) - tsMs(a.source) : tsMs(a.source) - tsMs(b.source)) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  // Oldest first is newest first reversed: ties in descending id order (as the ts index read backwards).
+  const newestFirst = (docs: Doc[]) => [...docs].sort((a, b) => tsMs(b.source) - tsMs(a.source) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  const sorted = (docs: Doc[], order: "asc" | "desc") => (order === "desc" ? newestFirst(docs) : newestFirst(docs).reverse());
 
   it("non-administrators see distribution 1-3 or their organisation's events, and inside them attributes and objects of 1-3 or 5", async () => {
     const sharedItem = (level: unknown) => level === null || level === undefined || [1, 2, 3, 5].includes(level as number);

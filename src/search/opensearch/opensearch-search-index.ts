@@ -8,7 +8,8 @@
  *   OpenSearch applies its own per-field-type semantics to exactly what `parseLucene` accepted.
  *   An empty / match-all query is sent as `match_all` (an empty query_string matches nothing).
  * - Access and request filters are a bool `filter` next to the query (no effect on scores).
- * - Sort: `@timestamp` (missing last) then `_id`, or `_score` then `_id`: stable paging.
+ * - Sort: `@timestamp` newest first (missing last) then `_id`, oldest first its exact reverse
+ *   (missing first, `_id` descending), or `_score` then `_id`: stable paging.
  * - Scans (every match, Explore export): a point in time walked with `search_after` (`./scan.ts`).
  * - Histograms: a `date_histogram` on `@timestamp` (fixed or calendar interval, UTC) with min/max.
  * - Timeouts: the search `timeout` + `cancel_after_time_interval` + a client request timeout; a
@@ -201,7 +202,10 @@ export class OpenSearchSearchIndex implements SearchIndex {
     const name = this.indexName(req.index);
     const sort: AnyQuery[] =
       req.sort.field === "@timestamp"
-        ? [{ "@timestamp": { order: req.sort.order, missing: "_last", unmapped_type: "date" } }, { _id: { order: "asc" } }]
+        ? req.sort.order === "asc"
+          ? // The exact reverse of newest first, as the PostgreSQL backend reads its ts index backwards.
+            [{ "@timestamp": { order: "asc", missing: "_first", unmapped_type: "date" } }, { _id: { order: "desc" } }]
+          : [{ "@timestamp": { order: "desc", missing: "_last", unmapped_type: "date" } }, { _id: { order: "asc" } }]
         : [{ _score: { order: req.sort.order } }, { _id: { order: "asc" } }];
     const timeout = `${Math.max(1, Math.floor(req.timeoutMs))}ms`;
     let res;

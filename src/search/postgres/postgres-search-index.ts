@@ -11,8 +11,8 @@
  *   Lucene AST into a parameterised condition (no user text in the SQL, ever); access and request
  *   filters are ANDed to it (`./statements.ts`). Every query is compiled by the JSONB compiler
  *   first, which decides its errors (400s) for both paths.
- * - Sort: `@timestamp` (missing last) then id in code point order, as the OpenSearch backend
- *   (`_id` asc); `_score`: scoring is NOT implemented: every hit scores 1, so `_score` sorting is
+ * - Sort: `@timestamp` newest first (missing last) then id in code point order, as the OpenSearch
+ *   backend (`_id` asc); oldest first its exact reverse (the ts index read backwards); `_score`: scoring is NOT implemented: every hit scores 1, so `_score` sorting is
  *   id order (the conformance check compares hit sets for `_score` sorts). With an `@timestamp`
  *   sort hits carry `score: null`, as OpenSearch does.
  * - `total`: counted in one snapshot with the page, exactly up to `trackTotalHits` (default

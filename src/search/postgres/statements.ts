@@ -139,8 +139,11 @@ export function searchStatements(req: SearchRequest, now: number, driver: JsonbD
     const own = new SqlCompiler(req.index, req.defaultFields, now);
     return { c: own, where: whereOf(own, req) };
   })();
-  const direction = req.sort.order === "asc" ? "ASC" : "DESC";
-  const order = (ts: string, id: string) => (req.sort.field === "@timestamp" ? `${ts} ${direction} NULLS LAST, ${id} COLLATE "C" ASC` : `${id} COLLATE "C" ASC`);
+  // Oldest first is newest first reversed (documents without a time first, ties in descending id
+  // order), as on OpenSearch: the ts index read backwards gives it, and a page walks it and stops
+  // after its rows instead of sorting every match (1-2 s for 10,000+ matches at 1,000,000).
+  const order = (ts: string, id: string) =>
+    req.sort.field !== "@timestamp" ? `${id} COLLATE "C" ASC` : req.sort.order === "asc" ? `${ts} ASC NULLS FIRST, ${id} COLLATE "C" DESC` : `${ts} DESC NULLS LAST, ${id} COLLATE "C" ASC`;
   const bound = req.trackTotalHits === true ? null : (req.trackTotalHits ?? DEFAULT_TRACK_TOTAL_HITS);
   // One more than the count needs (exact totals count the rest with `count`).
   const collectLimit = (bound ?? DEFAULT_TRACK_TOTAL_HITS) + 1;
