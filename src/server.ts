@@ -67,7 +67,8 @@ export function buildServer(runtime: Runtime, log: Logger): HttpServer {
   });
 
   app.addContentTypeParser("application/x-www-form-urlencoded", { parseAs: "string" }, (_req, body, done) => {
-    const form: Record<string, string | string[]> = {};
+    // No prototype: a field named `__proto__` or `constructor` is a field like any other.
+    const form: Record<string, string | string[]> = Object.create(null);
     for (const [k, v] of new URLSearchParams(body as string)) {
       const prev = form[k];
       // A repeated field becomes a list, which no form schema accepts: ambiguity is a 422.
