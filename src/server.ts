@@ -4,7 +4,7 @@ import type { Socket } from "node:net";
 import multipart from "@fastify/multipart";
 import { MAX_UPLOAD_BYTES } from "./modules/feeds/index.ts";
 import Fastify, { LogController, type ConnectionError, type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyReply } from "fastify";
-import { AppError, errors, fromDataException } from "./platform/errors.ts";
+import { AppError, errors, fromDatabaseRefusal } from "./platform/errors.ts";
 import type { Logger } from "./platform/logger.ts";
 import type { Runtime } from "./runtime.ts";
 import { createGraphQLServer, type ServerContext } from "./graphql/yoga.ts";
@@ -104,8 +104,8 @@ export function buildServer(runtime: Runtime, log: Logger): HttpServer {
   });
 
   app.setErrorHandler((err: FastifyError | AppError, request, reply) => {
-    const refused = fromDataException(err);
-    if (refused) request.log.warn({ err }, "the database refused a value of the request: a schema misses a bound");
+    const refused = fromDatabaseRefusal(err);
+    if (refused) request.log.warn({ err }, "the database refused the request: validation or locking misses a case");
     const appError = refused ?? toAppError(err);
     if (appError.status >= 500) request.log.error({ err }, "request failed");
     reply.status(appError.status).headers(appError.headers).send(appError.toBody());

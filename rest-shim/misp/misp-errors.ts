@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { AppError, fromDataException, snakeCase, type ValidationIssue } from "../../src/platform/errors.ts";
+import { AppError, fromDatabaseRefusal, snakeCase, type ValidationIssue } from "../../src/platform/errors.ts";
 import { named } from "../contract.ts";
 
 /**
@@ -82,7 +82,7 @@ export interface MispMessages {
 /** Any error of a MISP route as MISP would answer it; never our `{detail, code}` shape. */
 export function toMispError(err: unknown, messages: MispMessages): MispError {
   if (err instanceof MispError) return err;
-  const appError = err instanceof AppError ? err : fromDataException(err);
+  const appError = err instanceof AppError ? err : fromDatabaseRefusal(err);
   if (!appError) {
     const status = (err as { statusCode?: number }).statusCode;
     if (status === 413) return mispException(413, "Request body is too large");

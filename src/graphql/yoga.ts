@@ -1,7 +1,7 @@
 import type { IncomingMessage } from "node:http";
 import { GraphQLError, Kind, type GraphQLSchema } from "graphql";
 import { createYoga, type YogaServerInstance } from "graphql-yoga";
-import { AppError, InputError, fromDataException } from "../platform/errors.ts";
+import { AppError, InputError, fromDatabaseRefusal } from "../platform/errors.ts";
 import type { Principal, RequestOrigin } from "../auth/principal.ts";
 import type { Runtime } from "../runtime.ts";
 import type { GraphQLContext } from "./builder.ts";
@@ -43,8 +43,8 @@ export function createGraphQLServer(runtime: Runtime): YogaServerInstance<Server
     maskedErrors: {
       maskError(error, message) {
         const thrown = error instanceof GraphQLError ? error.originalError : error;
-        const refused = fromDataException(thrown);
-        if (refused && runtime.isReady) runtime.ctx.log.warn({ err: thrown }, "the database refused a value of the request: a schema misses a bound");
+        const refused = fromDatabaseRefusal(thrown);
+        if (refused && runtime.isReady) runtime.ctx.log.warn({ err: thrown }, "the database refused the request: validation or locking misses a case");
         const located = refused ?? thrown;
         // A service names its own fields; over GraphQL they are the operation's arguments.
         const original = located instanceof InputError ? located.located((field) => argumentPath(schema, error, field)) : located;

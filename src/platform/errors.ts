@@ -160,13 +160,16 @@ const DATA_EXCEPTIONS: Record<string, string> = {
 };
 
 /**
- * The net under validation: a value the database refuses as data (a number past its column's
- * range, a character it cannot store, a date out of range) came with the request, so it answers
- * 400, never 500. Validation should refuse such a value first, naming its place; the caller logs
- * the error, since reaching this means a schema missed a bound.
+ * The net under validation and locking: a value the database refuses as data (a number past its
+ * column's range, a character it cannot store, a date out of range) came with the request, so it
+ * answers 400; a row a unique index refuses (a uuid or name another request wrote meanwhile)
+ * conflicts, 409. Never 500. Validation and the writers' locks should see to both first, naming the
+ * place; the caller logs the error, since reaching this means they missed a case.
  */
-export function fromDataException(err: unknown): AppError | null {
-  const detail = DATA_EXCEPTIONS[sqlState(err) ?? ""];
+export function fromDatabaseRefusal(err: unknown): AppError | null {
+  const state = sqlState(err);
+  if (state === "23505" || state === "P2002") return errors.conflict("A record with one of these unique values exists already");
+  const detail = DATA_EXCEPTIONS[state ?? ""];
   return detail ? errors.badRequest(detail) : null;
 }
 

@@ -27,7 +27,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { routeTable } from "../../rest-shim/index.ts";
 import { buildOpenApi } from "../../rest-shim/openapi.ts";
 import { VERSION } from "../../src/server.ts";
-import { ERROR_CODES, fromDataException } from "../../src/platform/errors.ts";
+import { ERROR_CODES, fromDatabaseRefusal } from "../../src/platform/errors.ts";
 import { startTestApp, type TestApp } from "../support/app.ts";
 import { createOrganisation, createRole, createUser, loginAdmin, type TestUser } from "../support/fixtures.ts";
 
@@ -709,12 +709,40 @@ describe("the net under validation: a value the database refuses as data is a 40
   ])("%s", async (_label, run) => {
     const err: unknown = await Promise.resolve(run()).then(() => null, (e: unknown) => e);
     expect(err).not.toBeNull();
-    expect(fromDataException(err)?.toBody()).toEqual({ detail: expect.any(String), code: "bad_request" });
+    expect(fromDatabaseRefusal(err)?.toBody()).toEqual({ detail: expect.any(String), code: "bad_request" });
+  });
+
+  it.each([
+    ["pg: a unique index", () => sql("INSERT INTO organisations (uuid, name, local) SELECT gen_random_uuid(), name, true FROM organisations LIMIT 1")],
+    ["Prisma: a unique index", async () => {
+      const { name } = (await app.booted.ctx.db.prisma.organisation.findFirstOrThrow());
+      return app.booted.ctx.db.prisma.organisation.create({ data: { name, uuid: crypto.randomUUID() } });
+    }],
+  ])("a row a unique index refuses (%s) is a 409: another request wrote it meanwhile", async (_label, run) => {
+    const err: unknown = await Promise.resolve(run()).then(() => null, (e: unknown) => e);
+    expect(err).not.toBeNull();
+    expect(fromDatabaseRefusal(err)?.toBody()).toEqual({ detail: expect.any(String), code: "conflict" });
+  });
+
+  it("through a route: an event insert refused by a unique index answers 409, not 500", async () => {
+    // A trigger stands in for the race no lock foresaw: the insert fails as a duplicate would.
+    const info = `refused ${crypto.randomUUID()}`;
+    await sql(`CREATE FUNCTION refuse_event_insert() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN
+                 IF NEW.info = '${info}' THEN RAISE unique_violation USING MESSAGE = 'duplicate key value'; END IF; RETURN NEW; END $$`);
+    await sql("CREATE TRIGGER refuse_event_insert BEFORE INSERT ON events FOR EACH ROW EXECUTE FUNCTION refuse_event_insert()");
+    try {
+      const res = await app.http.post("/events/", { token: admin.token, json: { info, distribution: 0 } });
+      expect(res.status, res.text).toBe(409);
+      expect(res.body.code).toBe("conflict");
+    } finally {
+      await sql("DROP TRIGGER refuse_event_insert ON events");
+      await sql("DROP FUNCTION refuse_event_insert()");
+    }
   });
 
   it("other database errors stay what they are", async () => {
     const err: unknown = await sql("SELECT * FROM no_such_table").then(() => null, (e: unknown) => e);
-    expect(fromDataException(err)).toBeNull();
+    expect(fromDatabaseRefusal(err)).toBeNull();
   });
 });
 
