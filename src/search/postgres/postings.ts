@@ -194,8 +194,10 @@ function capTerm(term: string): string {
 
 const LONG_OFFSET = 1n << 63n;
 
-/** A long (or epoch ms) as a term whose code point order is numeric order. */
-export function longTerm(n: bigint): string {
+/** A long (or epoch ms; an integer number within the long range) as a term whose code point order is numeric order. */
+export function longTerm(n: bigint | number): string {
+  // A non-negative integer number below 2^63 prints its digits (no exponent): no BigInt to make.
+  if (typeof n === "number") return n >= 0 ? `p${String(n).padStart(19, "0")}` : longTerm(BigInt(String(n)));
   return n < 0n ? `n${(n + LONG_OFFSET).toString().padStart(19, "0")}` : `p${n.toString().padStart(19, "0")}`;
 }
 
@@ -286,9 +288,7 @@ function termOf(type: FieldType, v: unknown): string | null {
     case "long":
     case "date":
       // The decimal text JSONB keeps (what the JSONB path compares), within the long range.
-      if (typeof v !== "number" || !Number.isInteger(v) || Math.abs(v) >= 2 ** 63) return null;
-      // A non-negative integer below 2^63 prints its digits (no exponent): longTerm's text without a BigInt.
-      return v >= 0 ? `p${String(v).padStart(19, "0")}` : longTerm(BigInt(String(v)));
+      return typeof v === "number" && Number.isInteger(v) && Math.abs(v) < 2 ** 63 ? longTerm(v) : null;
     case "boolean":
       return typeof v === "boolean" ? String(v) : null;
     case "ip":
