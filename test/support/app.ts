@@ -54,7 +54,12 @@ export async function startTestApp(label: string, env: Record<string, string> = 
   // Silent runs (CI) still keep the last error lines, which the HTTP client prints with an answer 500:
   // a 500 seen only as `internal_error` cannot be diagnosed after the run.
   const errorLines: string[] = [];
-  const keepErrors: DestinationStream = { write: (line: string) => void errorLines.splice(0, Math.max(0, errorLines.push(line) - 20)) };
+  const keepErrors: DestinationStream = {
+    write: (line: string) => {
+      errorLines.push(line);
+      if (errorLines.length > 20) errorLines.shift();
+    },
+  };
   const log = options.logDestination
     ? createLogger(config.LOG_LEVEL, options.logDestination)
     : config.LOG_LEVEL === "silent"
