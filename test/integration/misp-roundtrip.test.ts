@@ -438,6 +438,37 @@ describe("imports at once", () => {
     }
   });
 
+  it("of events by one new creator organisation both succeed, the organisation stored once", async () => {
+    // The second writer checked only the name's index before inserting, then met the first's
+    // uncommitted row in the uuid's index and failed (409) instead of waiting for it. A slow index
+    // between the two (the name's rebuilt after it) holds the first writer between them.
+    const run = crypto.randomUUID().slice(0, 8);
+    const orgc = { uuid: crypto.randomUUID(), name: `Shared creator ${run}` };
+    await sql(`CREATE FUNCTION slow_org_key(text) RETURNS text IMMUTABLE LANGUAGE plpgsql AS $$ BEGIN PERFORM pg_sleep(0.3); RETURN $1; END $$`);
+    await sql(`CREATE INDEX slow_org_key ON organisations (slow_org_key(name)) WHERE name = 'Shared creator ${run}'`);
+    await sql("DROP INDEX organisations_name_key");
+    await sql('CREATE UNIQUE INDEX organisations_name_key ON organisations ("name")');
+    try {
+      const docs = [0, 1].map((k) => ({
+        Event: {
+          uuid: crypto.randomUUID(),
+          info: `One new creator ${k}`,
+          Orgc: orgc,
+          Attribute: [{ uuid: crypto.randomUUID(), type: "domain", category: "Network activity", value: `creator${k}-${run}.example` }],
+        },
+      }));
+      const answers = await Promise.all(docs.map((d) => importEvent(d)));
+      expect(answers.map((r) => `${r.status} ${r.status === 201 ? "" : r.text.slice(0, 200)}`)).toEqual(["201 ", "201 "]);
+      const stored = await sql("SELECT count(*)::int AS n FROM organisations WHERE uuid = $1", [orgc.uuid]);
+      expect(stored.rows[0].n).toBe(1);
+      const creators = await sql("SELECT DISTINCT o.uuid::text FROM events e JOIN organisations o ON o.id = e.orgc_id WHERE e.uuid = ANY($1::uuid[])", [docs.map((d) => d.Event.uuid)]);
+      expect(creators.rows).toEqual([{ uuid: orgc.uuid }]);
+    } finally {
+      await sql("DROP INDEX slow_org_key");
+      await sql("DROP FUNCTION slow_org_key(text)");
+    }
+  });
+
   it("of events naming each other's new organisations (creator, sighting) both succeed: the deadlock's victim is written again", async () => {
     // A creates X (its creator) then needs Y (a sighting's); B creates Y then needs X. No single
     // order can hold across the parts of a document, so the victim's transaction is run again.

@@ -355,6 +355,33 @@ describe("MISP JSON with sharing groups", () => {
     expect((await app.http.get(`/events/${synced}`, { token: users.cUser.token })).status).toBe(404);
   });
 
+  it("two syncing imports of one unknown group at once both succeed, the group created once", async () => {
+    // The second writer checked only the uuid's index before inserting, then met the first's
+    // uncommitted row in the name's index and failed (409) instead of waiting. A slow index between
+    // the two (the uuid's rebuilt after it) holds the first writer between them.
+    const orgB = (await app.http.get(`/organisations/${orgs.b}`, { token: admin.token })).body;
+    const group = { uuid: crypto.randomUUID(), name: unique("raced group"), releasability: "both", Organisation: { uuid: orgB.uuid, name: orgB.name }, SharingGroupOrg: [] };
+    const sql = (text: string) => app.booted.ctx.db.pool.query(text);
+    await sql("CREATE FUNCTION slow_group_key(text) RETURNS text IMMUTABLE LANGUAGE plpgsql AS $$ BEGIN PERFORM pg_sleep(0.3); RETURN $1; END $$");
+    await sql(`CREATE INDEX slow_group_key ON sharing_groups (slow_group_key(name)) WHERE name = '${group.name}'`);
+    await sql("DROP INDEX sharing_groups_uuid_key");
+    await sql('CREATE UNIQUE INDEX sharing_groups_uuid_key ON sharing_groups ("uuid")');
+    try {
+      const events = [crypto.randomUUID(), crypto.randomUUID()];
+      const answers = await Promise.all(
+        events.map((uuid) => app.http.post("/events/import", { token: admin.token, json: { Event: { uuid, info: unique("raced"), distribution: "4", SharingGroup: group } } })),
+      );
+      expect(answers.map((r) => `${r.status} ${r.status === 201 ? "" : r.text.slice(0, 200)}`)).toEqual(["201 ", "201 "]);
+      const stored = await app.booted.ctx.db.pool.query("SELECT id FROM sharing_groups WHERE uuid = $1", [group.uuid]);
+      expect(stored.rows).toHaveLength(1);
+      const placed = await app.booted.ctx.db.pool.query("SELECT DISTINCT sharing_group_id FROM events WHERE uuid = ANY($1::uuid[])", [events]);
+      expect(placed.rows).toEqual([{ sharing_group_id: stored.rows[0].id }]);
+    } finally {
+      await sql("DROP INDEX slow_group_key");
+      await sql("DROP FUNCTION slow_group_key(text)");
+    }
+  });
+
   it("sync updates a known group from a newer copy as MISP's captureSG: a sync user (a group that came by sync) or an administrator; never a normal user, an older copy or a local group for sync", async () => {
     const syncScopes = ["events:read", "events:create", "events:sync", "sharing_groups:read"];
     const orgS = await createOrganisation(app, admin, unique("sync org"));

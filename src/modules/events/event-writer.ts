@@ -148,12 +148,15 @@ export async function resolveOrganisation(client: pg.PoolClient, uuid: string | 
   }
   const byName = await client.query<{ id: number }>("SELECT id FROM organisations WHERE name = $1", [name]);
   if (byName.rows[0]) return byName.rows[0].id;
+  // Every unique index arbitrates: with the name's alone, a writer creating the same organisation at
+  // the same moment failed on the uuid's index (answered 409) instead of waiting for the other.
   const created = await client.query<{ id: number }>(
-    `INSERT INTO organisations (uuid, name, local, created_by) VALUES ($1, $2, false, $3)
-     ON CONFLICT (name) DO UPDATE SET name = EXCLUDED.name RETURNING id`,
+    "INSERT INTO organisations (uuid, name, local, created_by) VALUES ($1, $2, false, $3) ON CONFLICT DO NOTHING RETURNING id",
     [uuid ?? crypto.randomUUID(), name, actor.userId],
   );
-  return created.rows[0].id;
+  if (created.rows[0]) return created.rows[0].id;
+  const stored = await client.query<{ id: number }>("SELECT id FROM organisations WHERE uuid = $1 OR name = $2 ORDER BY uuid = $1 DESC LIMIT 1", [uuid, name]);
+  return stored.rows[0].id;
 }
 
 function eventColumns(d: EventDraft) {

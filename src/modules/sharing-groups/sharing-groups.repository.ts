@@ -70,15 +70,21 @@ export class SharingGroupsRepository {
   /** MISP's captureSGNew: the group as the copy gives it (null when another import created it meanwhile). */
   async insertFromCopy(d: SharingGroupDraft, ownerId: number): Promise<{ id: number; name: string } | null> {
     // Names are unique here; a different group of the same name elsewhere keeps its name with the uuid beside it.
-    const { rows } = await this.sql.query<{ id: number; name: string }>(
-      `INSERT INTO sharing_groups (uuid, name, releasability, description, org_id, local, roaming, created_at, updated_at)
-       VALUES ($1::uuid, CASE WHEN EXISTS (SELECT 1 FROM sharing_groups WHERE name = $2::text) THEN $2::text || ' (' || $1::text || ')' ELSE $2::text END, $3, $4, $5, false, $6,
-               COALESCE($7, now()), COALESCE($8, now()))
-       ON CONFLICT (uuid) DO NOTHING RETURNING id, name`,
-      // MISP's captureSGNew keeps the copy's created and modified: the next copy is newer only if changed since.
-      [d.uuid, d.name, d.releasability ?? "", d.description ?? "", ownerId, d.roaming ?? false, d.created, d.modified],
-    );
-    return rows[0] ?? null;
+    // Both unique indexes arbitrate: with the uuid's alone, a concurrent import of the same group failed on
+    // the name's index instead of waiting for it. When the name was taken meanwhile by another group, a
+    // second try sees that name and takes the suffixed one.
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const { rows } = await this.sql.query<{ id: number; name: string }>(
+        `INSERT INTO sharing_groups (uuid, name, releasability, description, org_id, local, roaming, created_at, updated_at)
+         VALUES ($1::uuid, CASE WHEN EXISTS (SELECT 1 FROM sharing_groups WHERE name = $2::text) THEN $2::text || ' (' || $1::text || ')' ELSE $2::text END, $3, $4, $5, false, $6,
+                 COALESCE($7, now()), COALESCE($8, now()))
+         ON CONFLICT DO NOTHING RETURNING id, name`,
+        // MISP's captureSGNew keeps the copy's created and modified: the next copy is newer only if changed since.
+        [d.uuid, d.name, d.releasability ?? "", d.description ?? "", ownerId, d.roaming ?? false, d.created, d.modified],
+      );
+      if (rows[0] || (await this.idOf(d.uuid)) !== null) return rows[0] ?? null;
+    }
+    return null;
   }
 
   async idOf(uuid: string): Promise<number | null> {
