@@ -230,7 +230,7 @@ export const mispEventRoutes = [
       misp: { notFound: "Invalid event" },
       handler: async ({ principal, query, body, services }) => {
         const { filter, page } = await mispIndexFilter(services, principal, { ...query, ...(body && typeof body === "object" && !Array.isArray(body) ? body : {}) });
-        const list = await services.events.list(principal, filter, page);
+        const list = await services.events.list(principal, filter, page, { attributeCount: "all" });
         return list.items.map(mispEventIndexItem);
       },
     }),

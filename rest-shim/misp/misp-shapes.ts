@@ -109,7 +109,11 @@ export function mispAttribute(a: AttributeView) {
   };
 }
 
-/** An event's metadata as MISP's index lists it. */
+/**
+ * An event's metadata as MISP's index lists it. Its attribute_count is MISP's events.attribute_count:
+ * every live attribute, those inside objects too (read with `attributeCount: "all"`), of those the
+ * caller may see.
+ */
 export function mispEventIndexItem(e: EventView) {
   return {
     id: id(e.id),

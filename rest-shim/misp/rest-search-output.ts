@@ -37,7 +37,7 @@ export async function loadAttributes(services: Services, p: Principal, hits: Sea
   const uuids = views.map((a) => a.uuid);
   // One set-based read each, side by side.
   const [eventViews, correlations, sightings] = await Promise.all([
-    needEvent ? services.events.getMany(p, [...new Set(views.map((a) => a.eventUuid))]) : null,
+    needEvent ? services.events.getMany(p, [...new Set(views.map((a) => a.eventUuid))], { attributeCount: "all" }) : null,
     f.includeCorrelations ? services.correlations.ofAttributes(p, uuids) : null,
     withSightings ? services.sightings.ofAttributes(p, uuids, 100) : null,
   ]);
@@ -92,7 +92,7 @@ export async function loadEvents(services: Services, p: Principal, uuids: string
   const wanted = (a: unknown) => keep(Boolean((a as Json).deleted)) && !warned.has(String((a as Json).uuid)) && !(blocked.length && isBlocked(a as Json));
   if (f.metadata) {
     // The event's own fields: what MISP's metadata answer holds, without reading what the event holds.
-    return (read && !read.exported ? read.views : await services.events.getMany(p, uuids, { badges: false })).map((e) => {
+    return (read && !read.exported ? read.views : await services.events.getMany(p, uuids, { badges: false, attributeCount: "all" })).map((e) => {
       const { EventTag: _t, ...fields } = mispEventIndexItem(e);
       return { Event: { ...fields, Tag: e.tags.map(mispTagOfView) } };
     });

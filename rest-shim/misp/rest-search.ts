@@ -84,7 +84,7 @@ async function eventsOfSet(services: Services, p: Principal, run: SearchRun, f: 
   // Oldest first is newest first reversed, ties included (the search backends' order).
   const sign = run.sortOrder === "asc" ? -1 : 1;
   const live = <E extends EventHead>(views: E[]) => views.filter((e) => !e.deleted).sort((a, b) => sign * (b.timestamp - a.timestamp || (a.uuid < b.uuid ? -1 : a.uuid > b.uuid ? 1 : 0)));
-  if (f.metadata) return { views: live(await services.events.getMany(p, set, { badges: false })), exported: null };
+  if (f.metadata) return { views: live(await services.events.getMany(p, set, { badges: false, attributeCount: "all" })), exported: null };
   const { views, exported } = await services.events.readMispMany(p, set, { ids: true });
   return { views: live(views), exported };
 }

@@ -127,6 +127,54 @@ describe("authentication and authorization", () => {
     expect(stored.rows).toEqual([{ info: "their private event", published: false }]);
   });
 
+  /**
+   * MISP's events.attribute_count counts every live attribute of the event, those inside objects
+   * too (MispAttribute keeps it on save and delete; proposals are not attributes). Ours counts them
+   * under the one distribution rule: an attribute of an object needs both to pass, and what another
+   * organisation cannot read is not counted for it (a count is information too).
+   */
+  it("events/index and events/view count attributes in objects too, live ones the caller may read", async () => {
+    const attr = (value: string, distribution: number, extra: Record<string, unknown> = {}) => ({ type: "domain", value: `${value}.count.example.org`, distribution: String(distribution), ...extra });
+    const object = (name: string, distribution: number, attributes: unknown[], extra: Record<string, unknown> = {}) => ({
+      name: "domain-ip", "meta-category": "network", distribution: String(distribution), ...extra,
+      Attribute: attributes.map((a) => ({ ...(a as object), object_relation: "domain" })),
+    });
+    const info = `attribute counts ${Math.random()}`;
+    const made = await misp("POST", "events/add", {
+      key,
+      json: {
+        Event: {
+          info, distribution: "1",
+          Attribute: [attr("s1", 5), attr("s2", 5), attr("s-hidden", 0), attr("s-deleted", 5, { deleted: true })],
+          Object: [
+            object("shared", 5, [attr("o1", 5), attr("o2", 5), attr("o-hidden", 0), attr("o-deleted", 5, { deleted: true })]),
+            object("hidden", 0, [attr("h1", 5)]),
+            // A deleted object's attributes are gone with it, even one whose own flag says live.
+            object("deleted", 5, [attr("d1", 5)], { deleted: true }),
+          ],
+        },
+      },
+    });
+    expect(made.status, made.text).toBe(200);
+    const adminKey = await apiKey(admin, ["*"]);
+    // The index's and the full event's (events/view, whose answer holds the deleted ones too).
+    const counts = async (k: string) => {
+      const index = await misp("POST", "events/index", { key: k, json: { eventinfo: info } });
+      expect(index.status, index.text).toBe(200);
+      const view = await misp("GET", `events/view/${made.body.Event.uuid}`, { key: k });
+      expect(view.status, view.text).toBe(200);
+      return [...index.body.map((e: { attribute_count: string }) => e.attribute_count), view.body.Event.attribute_count];
+    };
+    // Owners and administrators: 3 standalone, 3 in the shared object, 1 in the hidden one.
+    expect(await counts(key)).toEqual(["7", "7"]);
+    expect(await counts(adminKey)).toEqual(["7", "7"]);
+    // Another organisation: 2 standalone and 2 in the shared object.
+    expect(await counts(otherKey)).toEqual(["4", "4"]);
+    // The native API's attribute_count stays the standalone attributes' (the peer's).
+    const native = await app.http.get(`/events/${made.body.Event.uuid}`, { authorization: key });
+    expect(native.body.attribute_count).toBe(3);
+  });
+
   it("refuses a read-only key's writes with MISP's message, before reading the input", async () => {
     const event = await misp("POST", "events/add", { key, json: { Event: { info: "for the read-only key" } } });
     const id = event.body.Event.id;

@@ -368,6 +368,15 @@ describe.each(SEARCH_BACKENDS)("MISP restSearch through PyMISP on $name", ({ env
     };
     const visible = evs("alpha", "beta", "gamma", "odd", "theirsPublic");
     expect(await index({ eventinfo: run })).toEqual(visible);
+    // MISP's attribute_count, wherever an answer shows the event's metadata: its live attributes,
+    // those inside objects too (beta: one standalone, one in its object; gamma: one of two deleted).
+    const counts = (events: { uuid: string; attribute_count: string }[]) => Object.fromEntries(events.map((e) => [e.uuid, e.attribute_count]));
+    const expected = { [ev.beta!.uuid]: "2", [ev.gamma!.uuid]: "1" };
+    expect(counts((await misp("POST", "events/index", key, { eventinfo: `rs beta ${run}|rs gamma ${run}` })).body)).toEqual(expected);
+    const metadata = await misp("POST", "events/restSearch", key, { eventid: [ev.beta!.id, ev.gamma!.id], metadata: 1 });
+    expect(counts(metadata.body.response.map((e: { Event: { uuid: string; attribute_count: string } }) => e.Event))).toEqual(expected);
+    const context = await misp("POST", "attributes/restSearch", key, { value: `beta-${run}.example`, includeContext: 1 });
+    expect(counts(context.body.response.Attribute.map((a: { Event: { uuid: string; attribute_count: string } }) => a.Event))).toEqual({ [ev.beta!.uuid]: "2" });
     expect(await index({ eventinfo: `rs alpha ${run}|rs beta ${run}` })).toEqual(evs("alpha", "beta"));
     expect(await index({ eventinfo: `RS ALPHA ${run.toUpperCase()}` })).toEqual(evs("alpha"));
     expect(await index({ eventinfo: `${run}|!alpha|!BETA` })).toEqual(evs("gamma", "odd", "theirsPublic"));

@@ -9,7 +9,7 @@ import { EVENT_RESTORED, EVENT_SOFT_DELETED, recordChanges, type Change } from "
 import { canReadEvent, canWriteEvent, readableEventWhere, readableEventsSql } from "../../auth/distribution.ts";
 import type { Prisma } from "../../platform/db/index.ts";
 import type { EventDraft } from "./event-draft.ts";
-import { eventUuidById, listEvents, loadEvent, loadEventHeadsByUuid, loadEventsByUuid, type EventHead, type EventView } from "./event-reader.ts";
+import { eventUuidById, listEvents, loadEvent, loadEventHeadsByUuid, loadEventsByUuid, type AttributeCount, type EventHead, type EventView } from "./event-reader.ts";
 import { ensureTags, writeEventDraft, type WriteResult } from "./event-writer.ts";
 import { exportMispEvents, type MispExportOptions } from "./misp-export.ts";
 import { parseMispEvent, type ParseOptions } from "./misp-parse.ts";
@@ -93,7 +93,8 @@ export class EventsService {
     private readonly sharingGroups: SharingGroupsService,
   ) {}
 
-  async list(p: Principal | null, filter: EventFilter, req: PageRequest): Promise<Page<EventView>> {
+  /** `attributeCount: "all"`: the attributes inside objects are counted too (MISP's attribute_count). */
+  async list(p: Principal | null, filter: EventFilter, req: PageRequest, opts: { attributeCount?: AttributeCount } = {}): Promise<Page<EventView>> {
     authorize(p, "events:read");
     const params: unknown[] = [];
     const where = [readableEventsSql(p, "e", params)];
@@ -169,7 +170,7 @@ export class EventsService {
       params.push(filter.extendsUuid);
       where.push(`e.extends_uuid = $${params.length}::uuid`);
     }
-    const { items, total } = await listEvents(this.ctx.db.pool, where.join(" AND "), params, req.size, offsetOf(req), p);
+    const { items, total } = await listEvents(this.ctx.db.pool, where.join(" AND "), params, req.size, offsetOf(req), p, opts.attributeCount);
     return pageOf(await this.retention.withBadges(items), total, req);
   }
 
@@ -213,11 +214,12 @@ export class EventsService {
 
   /**
    * The events of these uuids the caller may read, in the order asked (a page's reads in one statement); the others are left out.
-   * `badges: false`: without the retention badges (a settings read after the events'), for answers that do not show them (MISP's).
+   * `badges: false`: without the retention badges (a settings read after the events'), for answers that do not show them (MISP's);
+   * `attributeCount` as `list` takes it.
    */
-  async getMany(p: Principal | null, uuids: readonly string[], opts: { badges?: boolean } = {}): Promise<EventView[]> {
+  async getMany(p: Principal | null, uuids: readonly string[], opts: { badges?: boolean; attributeCount?: AttributeCount } = {}): Promise<EventView[]> {
     authorize(p, "events:read");
-    const byUuid = new Map((await loadEventsByUuid(this.ctx.db.pool, uuids, p)).filter((e) => canReadEvent(p, e)).map((e) => [e.uuid, e]));
+    const byUuid = new Map((await loadEventsByUuid(this.ctx.db.pool, uuids, p, opts.attributeCount)).filter((e) => canReadEvent(p, e)).map((e) => [e.uuid, e]));
     const views = uuids.map((u) => byUuid.get(u)).filter((e): e is EventView => e !== undefined);
     return opts.badges === false ? views : this.retention.withBadges(views);
   }

@@ -166,6 +166,7 @@ export async function exportMispEvents(sql: Sql, events: readonly EventHead[], r
   const refsByObject = groupBy(references.rows, (r) => r.object_id);
   const attributesByEvent = groupBy(attributes.rows, (a) => a.event_id);
   const objectsByEvent = groupBy(objects.rows, (o) => o.event_id);
+  const deletedObjects = new Set(objects.rows.filter((o) => o.deleted).map((o) => o.id));
 
   const tagOf = (t: { id: number; name: string; colour: string; exportable: boolean; local: boolean }) => ({ ...idOf("id", t.id), name: t.name, colour: t.colour, exportable: t.exportable, local: t.local });
   /** Built by assignment, not spreads: a page of events holds thousands of attributes. */
@@ -240,7 +241,8 @@ export async function exportMispEvents(sql: Sql, events: readonly EventHead[], r
         protected: e.protected,
         disable_correlation: e.disableCorrelation,
         extends_uuid: e.extendsUuid ?? "",
-        attribute_count: String(rows.length),
+        // MISP's events.attribute_count: the live attributes, not the deleted ones an answer may show.
+        attribute_count: String(rows.filter((a) => !a.deleted && (a.object_id === null || !deletedObjects.has(a.object_id))).length),
         Org: { ...idOf("id", e.org.id), uuid: e.org.uuid, name: e.org.name },
         Orgc: { ...idOf("id", e.orgc.id), uuid: e.orgc.uuid, name: e.orgc.name },
         Tag: e.tags.map(tagOf),

@@ -55,8 +55,21 @@ async function indexFilters({ actor, w }: CaseContext): Promise<Record<string, u
   }
 }
 
+/**
+ * A's shared event as B's callers find it in the index: MISP's attribute_count counts the attributes
+ * inside objects too, but only what B may read (the shared attribute and the one in the shared
+ * object, not the organisation-only attributes nor the one in the organisation-only object).
+ */
+function sharedEventCount(body: unknown, w: CrossOrgWorld, listed: boolean): string | null {
+  const shared = (body as { uuid: string; attribute_count: string }[]).find((e) => e.uuid === w.a.sharedEvent.uuid);
+  if (!shared) return listed ? "A's shared event is not listed" : null;
+  return shared.attribute_count === "2" ? null : `A's shared event counts ${shared.attribute_count} attributes, B may read 2`;
+}
+
 /** B's user's answer with A's private tag: B's event, as with a tag that does not exist. */
 async function bIndexCheck(body: unknown, { actor, w }: CaseContext): Promise<string | null> {
+  const counted = sharedEventCount(body, w, false);
+  if (counted) return counted;
   if (actor !== "bUser") return null;
   const uuids = (events: unknown) => JSON.stringify((events as { uuid: string }[]).map((e) => e.uuid).sort());
   const absent = await w.call("bUser", "POST", "/misp/events/index", { limit: 1000, ...bUserIndex(w, `no-such-tag-${w.tag}`) });
@@ -88,7 +101,10 @@ export const mispRest: RestCase[] = [
   })),
   { route: "POST /misp/events/publish/{event_id}", request: async (ctx) => ({ path: `/misp/events/publish/${await privateEvent(ctx)}` }), b: "hidden", validator: { status: 200 } },
   { route: "POST /misp/events/unpublish/{event_id}", request: async (ctx) => ({ path: `/misp/events/unpublish/${await privateEvent(ctx)}` }), b: "hidden", validator: { status: 200 } },
-  { route: "GET /misp/events/index", request: () => ({ path: "/misp/events/index/limit:1000" }), b: "filtered", validator: { status: 200 }, validatorFinds: (w) => [w.a.privateEvent.uuid] },
+  {
+    route: "GET /misp/events/index", request: () => ({ path: "/misp/events/index/limit:1000" }), b: "filtered", validator: { status: 200 }, validatorFinds: (w) => [w.a.privateEvent.uuid],
+    bCheck: (body, { w }) => sharedEventCount(body, w, true),
+  },
   {
     route: "POST /misp/events/index",
     request: async (ctx) => ({ path: "/misp/events/index", json: { limit: 1000, ...(await indexFilters(ctx)) } }),
