@@ -12,7 +12,7 @@
  *    later, in the middle of the measurements) and a wait for OpenSearch's merges to finish.
  * 2. Queries: the 20 Explore queries of `QUERIES` (6 of them also as a non-administrator of
  *    organisation 1), each as Explore's first page (src/modules/search/search.service.ts): size 10,
- *    sorted by `@timestamp` desc (the `oldestFirst` rows asc: the PostgreSQL backend's JSONB path),
+ *    sorted by `@timestamp` desc (the `oldestFirst` rows asc),
  *    filter `deleted: false`, the total counted up to 10,000 as Explore's (no `trackTotalHits`). One warm-up per backend,
  *    then `--runs` (default 20) runs interleaved (pg, os, pg, os...).
  *    Latency = wall time of `search()` in this process (client, network and server). Reported:
@@ -61,7 +61,7 @@ interface BenchQuery {
   q: string;
   /** Also run as a non-administrator of organisation 1. */
   nonAdmin?: boolean;
-  /** `@timestamp` ascending: the PostgreSQL backend's JSONB path answers (the postings plan newest first only). */
+  /** `@timestamp` ascending (oldest first: newest first reversed, on both paths of the PostgreSQL backend). */
   oldestFirst?: boolean;
 }
 
@@ -97,6 +97,13 @@ export const QUERIES: BenchQuery[] = [
   { label: "oldest first: broad term", index: A, q: "type:domain", oldestFirst: true },
   { label: "oldest first: _exists_ object_uuid", index: A, q: "_exists_:object_uuid", oldestFirst: true },
   { label: "oldest first: NOT _exists_ object_uuid AND type:md5", index: A, q: "NOT _exists_:object_uuid AND type:md5", oldestFirst: true },
+  { label: "oldest first: landing page (match all)", index: A, q: "", oldestFirst: true },
+  { label: "oldest first: value term (domain)", index: A, q: "value:gugehotel.cn", oldestFirst: true },
+  { label: "oldest first: wildcard suffix (TLD)", index: A, q: "value:*.top", oldestFirst: true },
+  { label: "oldest first: wildcard prefix", index: A, q: "value:ukraine*", oldestFirst: true },
+  { label: "oldest first: timestamp range (long)", index: A, q: "timestamp:[1700000000 TO *]", oldestFirst: true },
+  { label: "rare term + case-free regex", index: A, q: r`value:gugehotel.cn AND value.keyword:/[a-z0-9]+\.[gG][uU][gG][eE][hH][oO][tT][eE][lL]\.[cC][nN]/` },
+  { label: "rare term + infix wildcard", index: A, q: "value:gugehotel.cn AND value.keyword:*hotel*" },
 ];
 
 const ADMIN: SearchAccess = { admin: true, orgId: null };

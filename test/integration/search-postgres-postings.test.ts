@@ -164,7 +164,31 @@ describe("postings and JSONB path agree", () => {
     expect(compared).toBeGreaterThanOrEqual(requests / 2);
   }, 600_000);
 
-  it("bounded totals and pages that start and end inside a run of equal timestamps", async () => {
+  it("oldest first is newest first reversed: every planned conformance query, whole hit lists, as the JSONB path answers", async () => {
+    const failures: string[] = [];
+    let compared = 0;
+    let reversed = 0;
+    for (const c of CASES) {
+      for (const access of [ACCESSES[0]!, ACCESSES[1]!]) {
+        const desc = request(c.index, c.q, access, { filters: { ...c.filters, deleted: false } });
+        const asc: SearchRequest = { ...desc, sort: { field: "@timestamp", order: "asc" } };
+        if (!hasFuzzy(asc.query) && unplanned(asc)) continue;
+        compared++;
+        const [got, want, newest] = [await outcome(postings, asc), await outcome(jsonb, asc), await outcome(postings, desc)];
+        if (JSON.stringify(got) !== JSON.stringify(want)) failures.push(`as the JSONB path: ${c.index} ${c.q} ${JSON.stringify(access)}`);
+        // Whole lists only (a page of 10,000 of more matches is not the reverse of the other end's).
+        if ("ids" in newest && newest.total <= desc.size) {
+          reversed++;
+          if (JSON.stringify(got) !== JSON.stringify({ ...newest, ids: [...newest.ids].reverse() })) failures.push(`reversed: ${c.index} ${c.q} ${JSON.stringify(access)}`);
+        }
+      }
+    }
+    expect(failures).toEqual([]);
+    expect(compared).toBeGreaterThanOrEqual(CASES.length);
+    expect(reversed).toBeGreaterThanOrEqual(compared / 2);
+  }, 600_000);
+
+  it("bounded totals and pages that start and end inside a run of equal timestamps, both orders", async () => {
     const queries = ["", "type:domain", "type:md5 OR type:sha1", "category:\"Network activity\"", "value:ukraine*", "timestamp:[1500000000 TO *]", "_exists_:expanded.ip", "-type:domain"];
     for (const q of queries) {
       for (const [from, size, bound] of [
@@ -177,8 +201,10 @@ describe("postings and JSONB path agree", () => {
         [4_990, 20, 10_000],
       ] as const) {
         for (const access of [ACCESSES[0]!, ACCESSES[1]!]) {
-          const req = request("svc-attributes", q, access, { from, size, trackTotalHits: bound, filters: { deleted: false } });
-          expect(await outcome(postings, req), `${q} ${from}/${size}/${bound}`).toEqual(await outcome(jsonb, req));
+          for (const order of ["desc", "asc"] as const) {
+            const req = request("svc-attributes", q, access, { from, size, trackTotalHits: bound, filters: { deleted: false }, sort: { field: "@timestamp", order } });
+            expect(await outcome(postings, req), `${q} ${order} ${from}/${size}/${bound}`).toEqual(await outcome(jsonb, req));
+          }
         }
       }
     }
@@ -507,6 +533,37 @@ describe("postings writers", () => {
     expect(await checkDictionary(pool)).toMatchObject({ missing: [], wrong: [] });
   });
 
+  it("oldest first: documents without @timestamp first, ties by descending id, pages as the JSONB path's and newest first reversed", async () => {
+    const noTs = ["nots-b", "nots-a", "nots-Z"].map((id) => doc(id, "ascorder", id, { "@timestamp": null, comment: `ascword ${id}` }));
+    const tied = ["asc-b", "asc-a", "asc-Z", "asc-é"].map((id) => doc(id, "ascorder", id, { "@timestamp": "2030-01-01T00:00:00Z", comment: `ascword ${id}` }));
+    const spread = Array.from({ length: 40 }, (_, i) => doc(`asc-${i}`, "ascorder", `v${i}`, { "@timestamp": new Date(Date.UTC(2029, 0, 1 + (i % 10))).toISOString(), comment: `ascword ascw${i}` }));
+    const docs = [...noTs, ...tied, ...spread];
+    await postings.bulkIndex("svc-attributes", docs);
+    const { rows } = await pool.query<{ n: string }>("SELECT count(*) AS n FROM search_documents WHERE id LIKE 'nots-%' AND ts IS NULL");
+    expect(rows[0]!.n).toBe("3");
+    const byId = (xs: string[]) => [...xs].sort((a, b) => Buffer.compare(Buffer.from(b), Buffer.from(a)));
+    for (const q of ["type:ascorder", "type:ascorder AND comment:ascword", "comment:ascw*", "comment:*scw*", "type:ascorder OR type:nosuchtype", "type:ascorder AND NOT comment:ascw3"]) {
+      const asc = (extra: Partial<SearchRequest> = {}) => request("svc-attributes", q, ACCESSES[0]!, { sort: { field: "@timestamp", order: "asc" }, ...extra });
+      const whole = (await outcome(postings, asc())) as { ids: string[] };
+      expect(whole, q).toEqual(await outcome(jsonb, asc()));
+      const newest = (await outcome(postings, request("svc-attributes", q, ACCESSES[0]!))) as { ids: string[] };
+      expect(whole.ids, q).toEqual([...newest.ids].reverse());
+      if (q.startsWith("type:ascorder") && !q.includes("NOT")) expect(whole.ids.slice(0, 3), q).toEqual(byId(noTs.map((d) => d.id)));
+      for (const [from, size, bound] of [
+        [0, 2, 10_000],
+        [2, 3, 10_000],
+        [1, 5, 4],
+        [5, 4, 10],
+        [30, 20, 30],
+      ] as const) {
+        const req = asc({ from, size, trackTotalHits: bound });
+        expect(await outcome(postings, req), `${q} ${from}/${size}/${bound}`).toEqual(await outcome(jsonb, req));
+      }
+    }
+    await postings.deleteByIds("svc-attributes", docs.map((d) => d.id));
+    expect(await postingsOutOfStep(pool)).toBe(0);
+  });
+
   it("ties on @timestamp are broken by id in code point order; long and hostile values are stored and found", async () => {
     const ids = ["tie-b", "tie-a", "tie-Z", "tie-é", "tie-\u{1F600}", "tie-\uFFFD", "tie-a0", "tie-"];
     const long = `${"ukraine".repeat(200)}-long`;
@@ -523,7 +580,10 @@ describe("postings writers", () => {
       expect(await outcome(postings, req)).toEqual(await outcome(jsonb, req));
     }
     const all = await outcome(postings, request("svc-attributes", "type:tie", ACCESSES[0]!));
-    expect((all as { ids: string[] }).ids).toEqual([...ids, "long-1"].sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b))));
+    const byId = [...ids, "long-1"].sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
+    expect((all as { ids: string[] }).ids).toEqual(byId);
+    // Oldest first: descending id order.
+    expect(await outcome(postings, request("svc-attributes", "type:tie", ACCESSES[0]!, { sort: { field: "@timestamp", order: "asc" } }))).toMatchObject({ ids: [...byId].reverse() });
     // value.keyword holds the long value's capped prefix only: patterns that may reach past it take the JSONB path.
     for (const q of [`value.keyword:${"ukraine".repeat(30)}*`, "value:ukraineukraine*", `value.keyword:"${long}"`, "value.keyword:*-long", "value.keyword:/(ukraine)+-long/", "value.keyword:*ukraine?long"]) {
       const req = request("svc-attributes", q, ACCESSES[0]!);

@@ -13,7 +13,8 @@ import { INDEX_FIELDS } from "../../src/search/fields.ts";
 import { parseLucene } from "../../src/search/lucene/parse.ts";
 import { withFuzzyExpanded } from "../../src/search/postgres/fuzzy.ts";
 import { PostgresSearchIndex } from "../../src/search/postgres/index.ts";
-import { candidateSources } from "../../src/search/postgres/postings-plan.ts";
+import { candidateSources, planPostings } from "../../src/search/postgres/postings-plan.ts";
+import { searchByPostings } from "../../src/search/postgres/postings-search.ts";
 import { jsonbDriver, ROW_PATTERNS, searchStatements } from "../../src/search/postgres/statements.ts";
 import { SearchQueryError, type IndexName, type SearchAccess, type SearchRequest } from "../../src/search/search-index.ts";
 import { createTestDatabase } from "../support/databases.ts";
@@ -46,9 +47,11 @@ function request(index: IndexName, q: string, extra: Partial<SearchRequest> = {}
 type Outcome = { error: string } | { total: number; relation: string; ids: string[] };
 
 /** The backend's answer (with its driver). */
-async function driven(req: SearchRequest): Promise<Outcome> {
+const driven = (req: SearchRequest) => outcome(jsonb, req);
+
+async function outcome(backend: PostgresSearchIndex, req: SearchRequest): Promise<Outcome> {
   try {
-    const res = await jsonb.search(req);
+    const res = await backend.search(req);
     return { total: res.total, relation: res.totalRelation, ids: res.hits.map((h) => h.id) };
   } catch (err) {
     if (err instanceof SearchQueryError) return { error: err.kind };
@@ -109,6 +112,57 @@ describe("the page's walk of the ts index", () => {
       } finally {
         await client.query("ROLLBACK");
         client.release();
+      }
+    }
+  });
+});
+
+/** A plan's nodes, depth first (EXPLAIN (FORMAT JSON)). */
+type PlanNode = { "Node Type": string; "Index Name"?: string; "Scan Direction"?: string; "Subplan Name"?: string; "Parent Relationship"?: string; Plans?: PlanNode[] };
+const nodesOf = (n: PlanNode): PlanNode[] => [n, ...(n.Plans ?? []).flatMap(nodesOf)];
+/** The same without subplans (a probe's lookup per row is one). */
+const streamOf = (n: PlanNode): PlanNode[] => [n, ...(n.Plans ?? []).filter((c) => c["Parent Relationship"] !== "SubPlan").flatMap(streamOf)];
+
+describe("the postings' ordered read", () => {
+  it("walks the postings index forwards newest first and backwards oldest first, with no sort of the matches, as the JSONB path answers", async () => {
+    const postings = new PostgresSearchIndex(pool);
+    for (const q of ["type:md5", "type:md5 OR type:sha1", "type:ip-dst AND category:network"]) {
+      for (const order of ["desc", "asc"] as const) {
+        const req = request("svc-attributes", q, { size: 10, trackTotalHits: 100, sort: { field: "@timestamp", order } });
+        const client = await pool.connect();
+        const statements: { text: string; values: unknown[] }[] = [];
+        try {
+          await client.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
+          // The statements the executor sends, recorded (its ordered read is a WITH m ... statement).
+          const recorder = new Proxy(client, {
+            get: (target, prop) =>
+              prop === "query"
+                ? (text: string, values: unknown[]) => {
+                    statements.push({ text, values });
+                    return target.query(text, values);
+                  }
+                : Reflect.get(target, prop),
+          });
+          const answer = await searchByPostings(recorder, req, planPostings(req, Date.now())!, 100);
+          expect(answer && "ids" in answer && answer.ids?.length, `${q} ${order}`).toBe(10);
+          const read = statements.find((s) => s.text.startsWith("WITH m AS MATERIALIZED"));
+          expect(read, `${q} ${order}`).toBeDefined();
+          await client.query("SET LOCAL enable_sort = off");
+          const plan = (await client.query<{ "QUERY PLAN": [{ Plan: PlanNode }] }>(`EXPLAIN (FORMAT JSON) ${read!.text}`, read!.values)).rows[0]!["QUERY PLAN"][0].Plan;
+          const cte = nodesOf(plan).find((n) => n["Subplan Name"] === "CTE m")!;
+          const scans = streamOf(cte).filter((n) => n["Index Name"] === "search_postings_key_idx");
+          expect(scans.length, `${q} ${order}`).toBeGreaterThan(0);
+          for (const scan of scans) {
+            expect(scan["Node Type"], `${q} ${order}`).toBe("Index Only Scan");
+            expect(scan["Scan Direction"], `${q} ${order}`).toBe(order === "asc" ? "Backward" : "Forward");
+          }
+          // Sorting is only forbidden, not impossible: an order the index does not give still plans a Sort.
+          expect(nodesOf(cte).map((n) => n["Node Type"]), `${q} ${order}`).not.toContain("Sort");
+        } finally {
+          await client.query("ROLLBACK");
+          client.release();
+        }
+        expect(await outcome(postings, req), `${q} ${order}`).toEqual(await driven(req));
       }
     }
   });

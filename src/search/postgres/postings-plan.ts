@@ -14,7 +14,7 @@
  * - bools: AND / NOT of those, OR of term leaves (one source with their keys and ranges).
  * Not planned (JSONB path): keyword/text/boolean ranges, ip_range fields,
  * terms over MAX_TERM, phrases of three or more tokens, sloppy phrases, OR of conjunctions, negated ranges, filters
- * other than `deleted`, sorts other than `@timestamp` descending.
+ * other than `deleted`, sorts other than `@timestamp` (newest or oldest first).
  */
 import type { LuceneNode, PhraseNode, RangeNode, RegexNode, TermNode } from "../lucene/ast.ts";
 import type { FieldType } from "../fields.ts";
@@ -105,7 +105,8 @@ const LONG_MAX = 2n ** 63n - 1n;
 const NONE: Expr = { k: "none" };
 
 export function planPostings(req: SearchRequest, now: number): PostingPlan | null {
-  if (req.sort.field !== "@timestamp" || req.sort.order !== "desc") return null;
+  // Newest first, or oldest first: its exact reverse, the postings index read backwards.
+  if (req.sort.field !== "@timestamp") return null;
   let liveOnly = false;
   for (const [field, value] of Object.entries(req.filters ?? {})) {
     if (field !== "deleted" || (value !== false && value !== "false")) return null;

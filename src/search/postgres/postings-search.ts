@@ -1,7 +1,10 @@
 /**
  * Runs a postings plan (`./postings-plan.ts`) inside the search's transaction: the matching
  * documents' (ts, doc), newest first, from index-only scans of `search_postings`; the count (exact up
- * to the bound) and the page's ids.
+ * to the bound) and the page's ids. Oldest first is the exact reverse (`Direction`): the same reads
+ * with the index walked backwards (ts ascending, doc descending: documents without `@timestamp`,
+ * whose postings hold `-infinity`, first), thresholds on the other side, ties by descending id.
+ * Below, "newest" is the page's first end in either order.
  *
  * - One positive source is the driver; other positive sources and the negative ones are probes
  *   (a lookup of their keys with the driver row's ts and doc: one index descent per key), `@timestamp`
@@ -68,11 +71,56 @@ interface Row {
   doc: string;
 }
 
+const directionOf = (req: SearchRequest) => new Direction(req.sort.order === "asc");
+
 class Params {
   readonly values: unknown[] = [];
   p(value: unknown, cast = ""): string {
     this.values.push(value);
     return `$${this.values.length}${cast}`;
+  }
+}
+
+/**
+ * The page's order of posting rows: newest first (the postings index's order) or oldest first, its
+ * exact reverse (the index read backwards; `SearchRequest` sort `@timestamp` asc).
+ */
+class Direction {
+  constructor(readonly asc: boolean) {}
+
+  /** ORDER BY of (ts, doc) rows `alias`, as the index gives them. */
+  rows(alias: string): string {
+    return this.asc ? `${alias}.ts ASC, ${alias}.doc DESC` : `${alias}.ts DESC, ${alias}.doc`;
+  }
+
+  /** ORDER BY of rows `alias` by ts alone. */
+  ts(alias: string): string {
+    return `${alias}.ts ${this.asc ? "ASC" : "DESC"}`;
+  }
+
+  /** `alias`'s ts no further from the page's start than `threshold` (SQL). */
+  notPast(alias: string, threshold: string): string {
+    return `${alias}.ts ${this.asc ? "<=" : ">="} ${threshold}`;
+  }
+
+  /** `alias`'s ts strictly before `threshold` (SQL) in the page's order. */
+  before(alias: string, threshold: string): string {
+    return `${alias}.ts ${this.asc ? "<" : ">"} ${threshold}`;
+  }
+
+  /** The threshold that every ts is within (`notPast`). */
+  get end(): string {
+    return this.asc ? "'infinity'" : "'-infinity'";
+  }
+
+  /** The ts furthest into the page's order among rows `alias` (an aggregate). */
+  last(alias: string): string {
+    return `${this.asc ? "max" : "min"}(${alias}.ts)`;
+  }
+
+  /** Compares epochs in the page's order. */
+  epochs(a: number, b: number): number {
+    return a === b ? 0 : (this.asc ? a > b : b > a) ? 1 : -1;
   }
 }
 
@@ -124,7 +172,7 @@ export async function searchByPostings(client: pg.PoolClient, req: SearchRequest
 }
 
 const idsOf = async (client: pg.PoolClient, req: SearchRequest, rows: Row[]) =>
-  req.from + req.size === 0 || rows.length === 0 ? [] : await pageIds(client, rows, req.from, req.size);
+  req.from + req.size === 0 || rows.length === 0 ? [] : await pageIds(client, rows, req);
 
 /** `readFirst`: more than `bound` documents match, and the walk finds the page soon. */
 const MANY = Symbol("many");
@@ -151,12 +199,13 @@ async function readFirst(client: pg.PoolClient, query: StreamSql, k: number, bou
   const limit = params.p(first);
   // The documents newer than the k-th newest of these postings (at most WALK_DOCUMENTS): the
   // newest-first walk reads no more before it has the page.
+  const dir = query.dir;
   const text = `WITH b AS MATERIALIZED (SELECT * FROM (${query.unorderedPostings(params, true)}) u LIMIT ${limit}),
       r AS (SELECT count(*) AS raw, ${query.distinct ? "count(DISTINCT b.doc)" : "count(*)"} AS n FROM b),
-      s AS (SELECT b.ts FROM b ORDER BY b.ts DESC OFFSET ${params.p(Math.max(k - 1, 0))} LIMIT 1)
+      s AS (SELECT b.ts FROM b ORDER BY ${dir.ts("b")} OFFSET ${params.p(Math.max(k - 1, 0))} LIMIT 1)
     SELECT r.raw, r.n, t.ts::text AS ts, extract(epoch FROM t.ts)::float8 AS epoch, t.doc,
-      (SELECT count(*) FROM (SELECT 1 FROM search_postings a, s WHERE a.key = ${params.p(allKey(query.req.index))} AND a.ts > s.ts LIMIT ${params.p(WALK_DOCUMENTS)}) w) AS newer
-    FROM r LEFT JOIN LATERAL (SELECT b.ts, b.doc FROM b WHERE r.raw < ${limit} ORDER BY b.ts DESC, b.doc LIMIT ${params.p(kept)}) t ON TRUE`;
+      (SELECT count(*) FROM (SELECT 1 FROM search_postings a, s WHERE a.key = ${params.p(allKey(query.req.index))} AND ${dir.before("a", "s.ts")} LIMIT ${params.p(WALK_DOCUMENTS)}) w) AS newer
+    FROM r LEFT JOIN LATERAL (SELECT b.ts, b.doc FROM b WHERE r.raw < ${limit} ORDER BY ${dir.rows("b")} LIMIT ${params.p(kept)}) t ON TRUE`;
   const res = await client.query<Row & { raw: string; n: string; newer: string }>(text, params.values);
   const { raw, n, newer } = res.rows[0]!;
   if (Number(n) > bound) return k === 0 || Number(newer) < WALK_DOCUMENTS ? MANY : undefined;
@@ -170,6 +219,7 @@ async function readFirst(client: pg.PoolClient, query: StreamSql, k: number, bou
 class StreamSql {
   private driver: PostingSource = { keys: [], ranges: [] };
   private probes: PostingSource[] = [];
+  readonly dir: Direction;
 
   constructor(
     readonly req: SearchRequest,
@@ -178,7 +228,9 @@ class StreamSql {
     private readonly audiences: number[] | null,
     private readonly conj: PostingConjunction,
     private readonly negatives: PostingSource[],
-  ) {}
+  ) {
+    this.dir = directionOf(req);
+  }
 
   drive(driver: PostingSource, sources: PostingSource[]): void {
     this.driver = driver;
@@ -274,7 +326,7 @@ class StreamSql {
     const branches: string[] = [];
     let outer: string[] = [];
     if (ordered) {
-      const tail = options.limit === undefined ? ")" : ` ORDER BY p.ts DESC, p.doc LIMIT ${params.p(options.limit)})`;
+      const tail = options.limit === undefined ? ")" : ` ORDER BY ${this.dir.rows("p")} LIMIT ${params.p(options.limit)})`;
       for (const key of this.driver.keys) branches.push(`${scan(`p.key = ${params.p(key)}`, [...this.conditions(params, "p"), ...extra("p")])}${tail}`);
     } else {
       branches.push(this.unorderedPostings(params));
@@ -286,10 +338,11 @@ class StreamSql {
   /**
    * The driver's filtered postings in index order: one branch for its keys, one per range, one for
    * the postings a pattern's terms inline in the dictionary (their keys are then not read); `minTs`: SQL of
-   * the oldest timestamp wanted.
+   * the furthest timestamp wanted from the page's start (`notPast`). `firstKeys`: a range's keys from
+   * the end whose documents come first in the page's order (`readFirst`).
    */
-  unorderedPostings(params: Params, highestFirst = false, minTs?: string): string {
-    const scan = (cond: string) => this.postingsWhere(params, cond, minTs, highestFirst);
+  unorderedPostings(params: Params, firstKeys = false, minTs?: string): string {
+    const scan = (cond: string) => this.postingsWhere(params, cond, minTs, firstKeys);
     const out: string[] = [];
     const keys = this.driver.read?.keys ?? this.driver.keys;
     if (keys.length) out.push(scan(`p.key = ANY(${keyList(params, keys)})`));
@@ -297,7 +350,7 @@ class StreamSql {
     if (this.driver.read?.inlined) {
       for (const pattern of this.driver.read.patterns) {
         const terms = patternTermsSql((v) => params.p(v), pattern);
-        out.push(`(SELECT i.ts, i.doc FROM (${terms}) i WHERE ${["i.pulse = 1", ...noOlder("i", minTs), ...this.filter(params, "i")].join(" AND ")})`);
+        out.push(`(SELECT i.ts, i.doc FROM (${terms}) i WHERE ${["i.pulse = 1", ...this.notPast("i", minTs), ...this.filter(params, "i")].join(" AND ")})`);
       }
     }
     for (const r of this.driver.ranges) out.push(scan(keyRange(params, r)));
@@ -306,15 +359,18 @@ class StreamSql {
     return out.join(" UNION ALL ");
   }
 
-  /** The (ts, doc) of the filtered postings that meet `cond` (SQL on `p`), at least `minTs` (SQL) when given. */
-  postingsWhere(params: Params, cond: string, minTs?: string, highestFirst = false): string {
-    const conds = [cond, ...noOlder("p", minTs), ...this.filter(params, "p")];
-    return `(SELECT p.ts, p.doc FROM search_postings p WHERE ${conds.join(" AND ")}${highestFirst ? " ORDER BY p.key DESC" : ""})`;
+  /** The (ts, doc) of the filtered postings that meet `cond` (SQL on `p`), not past `minTs` (SQL) when given. */
+  postingsWhere(params: Params, cond: string, minTs?: string, firstKeys = false): string {
+    const conds = [cond, ...this.notPast("p", minTs), ...this.filter(params, "p")];
+    // Numeric keys: the highest are often the newest documents', the lowest the oldest (`readFirst`).
+    return `(SELECT p.ts, p.doc FROM search_postings p WHERE ${conds.join(" AND ")}${firstKeys ? ` ORDER BY p.key${this.dir.asc ? "" : " DESC"}` : ""})`;
+  }
+
+  /** The condition that `alias`'s posting is not past `minTs` (SQL) in the page's order, when given. */
+  notPast(alias: string, minTs?: string): string[] {
+    return minTs === undefined ? [] : [this.dir.notPast(alias, minTs)];
   }
 }
-
-/** The condition that `alias`'s posting is no older than `minTs` (SQL), when given. */
-const noOlder = (alias: string, minTs?: string): string[] => (minTs === undefined ? [] : [`${alias}.ts >= ${minTs}`]);
 
 /**
  * A list of keys for `= ANY(...)`. A long one (a pattern's terms) is hidden from the planner in a
@@ -334,11 +390,12 @@ const SELECT_ROW = "SELECT s.ts::text AS ts, extract(epoch FROM s.ts)::float8 AS
 async function readOrdered(client: pg.PoolClient, query: StreamSql, k: number, bound: number | null): Promise<{ matches: number; rows: Row[] }> {
   const cap = bound === null ? k : Math.max(bound + 1, k);
   const params = new Params();
-  const text = `WITH m AS MATERIALIZED (SELECT s.ts, s.doc ${query.from(params, true, { limit: cap })} ORDER BY s.ts DESC, s.doc LIMIT ${params.p(cap)}),
-      b AS (SELECT m.ts FROM m ORDER BY m.ts DESC LIMIT 1 OFFSET ${params.p(Math.max(k - 1, 0))})
-    SELECT n.n, n.last_ts, c.ts, c.epoch, c.doc FROM (SELECT count(*) AS n, min(m.ts)::text AS last_ts FROM m) n
+  const dir = query.dir;
+  const text = `WITH m AS MATERIALIZED (SELECT s.ts, s.doc ${query.from(params, true, { limit: cap })} ORDER BY ${dir.rows("s")} LIMIT ${params.p(cap)}),
+      b AS (SELECT m.ts FROM m ORDER BY ${dir.ts("m")} LIMIT 1 OFFSET ${params.p(Math.max(k - 1, 0))})
+    SELECT n.n, n.last_ts, c.ts, c.epoch, c.doc FROM (SELECT count(*) AS n, ${dir.last("m")}::text AS last_ts FROM m) n
     LEFT JOIN LATERAL (SELECT m.ts::text AS ts, extract(epoch FROM m.ts)::float8 AS epoch, m.doc FROM m
-      WHERE ${params.p(k)} > 0 AND m.ts >= COALESCE((SELECT b.ts FROM b), '-infinity')) c ON TRUE`;
+      WHERE ${params.p(k)} > 0 AND ${dir.notPast("m", `COALESCE((SELECT b.ts FROM b), ${dir.end})`)}) c ON TRUE`;
   const res = await client.query<Row & { n: string; last_ts: string | null }>(text, params.values);
   const rows: Row[] = res.rows.filter((r) => r.doc !== null);
   const read = Number(res.rows[0]!.n);
@@ -348,7 +405,7 @@ async function readOrdered(client: pg.PoolClient, query: StreamSql, k: number, b
     matches = Number((await client.query<{ n: string }>(`SELECT count(*) AS n FROM (SELECT 1 ${query.from(countParams, true)}) g`, countParams.values)).rows[0]!.n);
   }
   // The boundary timestamp may continue past what was read: read all of its documents.
-  rows.sort((a, b) => (a.epoch !== b.epoch ? (b.epoch > a.epoch ? 1 : -1) : 0));
+  rows.sort((a, b) => dir.epochs(a.epoch, b.epoch));
   const boundary = rows[k - 1]?.ts;
   if (k > 0 && read === cap && res.rows[0]!.last_ts === boundary) {
     const more = new Params();
@@ -372,7 +429,7 @@ async function readOrdered(client: pg.PoolClient, query: StreamSql, k: number, b
 async function readUnordered(client: pg.PoolClient, query: StreamSql, k: number, bound: number | null): Promise<{ matches: number; rows: Row[] } | null | typeof JSONB_PATH> {
   if (bound !== null && !query.conditional && (await rangePostingsEstimate(client, query.driverRanges)) <= HUGE) {
     const params = new Params();
-    const { read: streamed } = await countAndNewest(client, params, (minTs) => query.unorderedPostings(params, false, minTs), k, bound);
+    const { read: streamed } = await countAndNewest(client, params, query.dir, (minTs) => query.unorderedPostings(params, false, minTs), k, bound);
     if (streamed !== undefined && streamed !== MANY_NEWER) {
       const page = pageCandidates(streamed.rows, k, keptFor(k));
       if (page !== null) return { matches: streamed.matches, rows: await withBoundaryRun(client, query, page) };
@@ -392,7 +449,7 @@ async function readUnordered(client: pg.PoolClient, query: StreamSql, k: number,
     const repeats = !conds.length && query.distinct;
     const limit = conds.length || repeats ? params.p(bound + 1) : "";
     const matches = conds.length
-      ? `, s AS MATERIALIZED (SELECT o.ts, o.doc FROM (SELECT ${unique}b.ts, b.doc FROM b ORDER BY b.ts DESC, b.doc OFFSET 0) o
+      ? `, s AS MATERIALIZED (SELECT o.ts, o.doc FROM (SELECT ${unique}b.ts, b.doc FROM b ORDER BY ${query.dir.rows("b")} OFFSET 0) o
            WHERE ${conds.join(" AND ")} LIMIT ${limit})`
       : "";
     const s = conds.length ? "s" : "b";
@@ -401,7 +458,7 @@ async function readUnordered(client: pg.PoolClient, query: StreamSql, k: number,
         r AS (SELECT count(*) AS raw FROM b)${matches}${repeats ? `, d AS (SELECT count(DISTINCT f.doc) AS n FROM (SELECT b.doc FROM b LIMIT ${limit}) f)` : ""}
       SELECT r.raw, ${count} AS n,
         t.ts::text AS ts, extract(epoch FROM t.ts)::float8 AS epoch, t.doc
-      FROM r${repeats ? " CROSS JOIN d" : ""} LEFT JOIN LATERAL (SELECT s.ts, s.doc FROM ${s} s WHERE r.raw <= ${huge} ORDER BY s.ts DESC, s.doc LIMIT ${params.p(kept)}) t ON TRUE`;
+      FROM r${repeats ? " CROSS JOIN d" : ""} LEFT JOIN LATERAL (SELECT s.ts, s.doc FROM ${s} s WHERE r.raw <= ${huge} ORDER BY ${query.dir.rows("s")} LIMIT ${params.p(kept)}) t ON TRUE`;
     const res = await client.query<Row & { raw: string; n: string }>(text, params.values);
     const n = Number(res.rows[0]!.n);
     if (Number(res.rows[0]!.raw) <= HUGE) {
@@ -420,7 +477,7 @@ async function readUnordered(client: pg.PoolClient, query: StreamSql, k: number,
   }
   // Text and epoch only for the rows kept, not for every match.
   const text = `SELECT t.ts::text AS ts, extract(epoch FROM t.ts)::float8 AS epoch, t.doc, t.n FROM (
-      SELECT s.ts, s.doc, count(*) OVER () AS n ${query.from(params, false)} ORDER BY s.ts DESC FETCH FIRST ${params.p(k)} ROWS WITH TIES) t`;
+      SELECT s.ts, s.doc, count(*) OVER () AS n ${query.from(params, false)} ORDER BY ${query.dir.ts("s")} FETCH FIRST ${params.p(k)} ROWS WITH TIES) t`;
   const res = await client.query<Row & { n: string }>(text, params.values);
   return { matches: Number(res.rows[0]?.n ?? 0), rows: res.rows };
 }
@@ -461,6 +518,7 @@ const MANY_NEWER = Symbol("many newer");
 async function countAndNewest<T extends object = object>(
   client: pg.PoolClient,
   params: Params,
+  dir: Direction,
   union: (minTs?: string) => string,
   k: number,
   bound: number,
@@ -470,11 +528,11 @@ async function countAndNewest<T extends object = object>(
   const cap = params.p(options.cap ?? NEWEST_CAP);
   const text = `WITH ${options.ctes ? `${options.ctes}, ` : ""}s AS MATERIALIZED (SELECT u.ts, u.doc FROM (${union()}) u LIMIT ${params.p(bound + 1)}),
       c AS (SELECT count(*) AS raw, count(DISTINCT s.doc) AS n FROM s),
-      th AS MATERIALIZED (SELECT COALESCE((SELECT s.ts FROM s ORDER BY s.ts DESC OFFSET ${params.p(Math.max(kept - 1, 0))} LIMIT 1), '-infinity') AS ts)
+      th AS MATERIALIZED (SELECT COALESCE((SELECT s.ts FROM s ORDER BY ${dir.ts("s")} OFFSET ${params.p(Math.max(kept - 1, 0))} LIMIT 1), ${dir.end}) AS ts)
     SELECT c.raw, c.n, t.past, t.ts::text AS ts, extract(epoch FROM t.ts)::float8 AS epoch, t.doc${options.extra ? `, ${options.extra}` : ""}
     FROM c LEFT JOIN LATERAL (SELECT w.ts, w.doc, w.i > ${cap} AS past
       FROM (SELECT u.ts, u.doc, row_number() OVER () AS i FROM (${union("(SELECT th.ts FROM th)")}) u LIMIT ${cap} + 1) w
-      WHERE ${params.p(kept)} > 0 ORDER BY w.i > ${cap} DESC, w.ts DESC, w.doc LIMIT ${params.p(kept + 1)}) t ON TRUE`;
+      WHERE ${params.p(kept)} > 0 ORDER BY w.i > ${cap} DESC, ${dir.rows("w")} LIMIT ${params.p(kept + 1)}) t ON TRUE`;
   const res = await client.query<Row & { raw: string; n: string; past: boolean | null }>(text, params.values);
   const first = res.rows[0]!;
   const extra = first as unknown as T;
@@ -541,7 +599,7 @@ async function readLonePattern(client: pg.PoolClient, query: StreamSql, source: 
   const sql = new LonePatternSql(query, source, guarded);
   const kept = keptFor(k);
   const sample = new Params();
-  const first = await countAndNewest<Verdicts>(client, sample, (minTs) => sql.stream(sample, minTs), k, bound, {
+  const first = await countAndNewest<Verdicts>(client, sample, query.dir, (minTs) => sql.stream(sample, minTs), k, bound, {
     ctes: `m AS MATERIALIZED (${sql.terms(sample)})`,
     extra: sql.verdicts(sample),
     cap: HUGE,
@@ -552,7 +610,7 @@ async function readLonePattern(client: pg.PoolClient, query: StreamSql, source: 
   if (first.read === MANY_NEWER) return { matches: bound + 1, ids: null };
   const page = pageCandidates(first.read.rows, k, kept);
   if (page === null || page.boundary !== null) return undefined;
-  return { matches: first.read.matches, ids: k === 0 || page.rows.length === 0 ? [] : await pageIds(client, page.rows, query.req.from, query.req.size) };
+  return { matches: first.read.matches, ids: k === 0 || page.rows.length === 0 ? [] : await pageIds(client, page.rows, query.req) };
 }
 
 /** What the dictionary says of a lone pattern: its terms counted, and whether any may be capped. */
@@ -594,7 +652,7 @@ class LonePatternSql {
   stream(params: Params, minTs?: string): string {
     const scan = (cond: string) => this.query.postingsWhere(params, cond, minTs);
     const branches = [
-      `(SELECT m.ts, m.doc FROM m WHERE ${["m.doc IS NOT NULL", ...noOlder("m", minTs)].join(" AND ")})`,
+      `(SELECT m.ts, m.doc FROM m WHERE ${["m.doc IS NOT NULL", ...this.query.notPast("m", minTs)].join(" AND ")})`,
       scan("p.key = ANY(ARRAY(SELECT m.key FROM m WHERE m.key IS NOT NULL))"),
     ];
     if (this.source.keys.length) branches.push(scan(`p.key = ANY(${keyList(params, this.source.keys)})`));
@@ -712,11 +770,12 @@ class PostingCounts {
   }
 }
 
-/** Newest first, ties by id in code point order (UTF-8 byte order, as `COLLATE "C"`). */
-async function pageIds(client: pg.PoolClient, rows: Row[], from: number, size: number): Promise<string[]> {
+/** Newest first, ties by id in code point order (UTF-8 byte order, as `COLLATE "C"`); oldest first its reverse. */
+async function pageIds(client: pg.PoolClient, rows: Row[], req: SearchRequest): Promise<string[]> {
   const byDoc = new Map(rows.map((r) => [r.doc, r]));
   const { rows: named } = await client.query<{ doc: string; id: string }>("SELECT doc, id FROM search_documents WHERE doc = ANY($1::bigint[])", [[...byDoc.keys()]]);
   const hits = named.map((n) => ({ id: n.id, epoch: byDoc.get(n.doc)!.epoch, bytes: Buffer.from(n.id) }));
-  hits.sort((a, b) => (a.epoch !== b.epoch ? (b.epoch > a.epoch ? 1 : -1) : Buffer.compare(a.bytes, b.bytes)));
-  return hits.slice(from, from + size).map((h) => h.id);
+  const dir = directionOf(req);
+  hits.sort((a, b) => dir.epochs(a.epoch, b.epoch) || (dir.asc ? Buffer.compare(b.bytes, a.bytes) : Buffer.compare(a.bytes, b.bytes)));
+  return hits.slice(req.from, req.from + req.size).map((h) => h.id);
 }
