@@ -7,7 +7,8 @@
  *   together (`./writes.ts`).
  * - Queries: two paths with the same answers (test/integration/search-postgres-postings.test.ts).
  *   The postings answer what `./postings-plan.ts` can plan (most Explore queries) with index-only
- *   scans (`./postings-search.ts`); the rest takes the JSONB path: `./compile.ts` turns the parsed
+ *   scans (`./postings-search.ts`), newest or oldest first; the rest (and patterns beside a rare
+ *   term, tested on its documents) takes the JSONB path: `./compile.ts` turns the parsed
  *   Lucene AST into a parameterised condition (no user text in the SQL, ever); access and request
  *   filters are ANDed to it (`./statements.ts`). Every query is compiled by the JSONB compiler
  *   first, which decides its errors (400s) for both paths.
@@ -192,13 +193,14 @@ export class PostgresSearchIndex implements SearchIndex {
       let ids: string[];
       let pageNeeded: boolean;
       let fallback: PostingsAnswer["fallback"];
-      if (answer !== null) {
+      if (answer !== null && !("driver" in answer)) {
         matches = answer.matches;
         ids = answer.ids ?? [];
         pageNeeded = answer.ids === null && req.size > 0;
         fallback = answer.fallback;
       } else {
-        const driver = await jsonbDriver(client, req, now);
+        // A rare term beside patterns (`RowTested`) drives: the patterns are tested on its rows.
+        const driver = answer?.driver ?? (await jsonbDriver(client, req, now));
         if (driver !== null) st = searchStatements(req, now, driver);
         const collected = await client.query<{ n: string; ids: string[] }>(st.collect.text, st.collect.values);
         matches = Number(collected.rows[0]?.n ?? 0);
