@@ -33,6 +33,7 @@ interface Match {
 const NON_CORRELATING = rules.nonCorrelatingTypes;
 const PRIMARY_ONLY = rules.primaryOnlyTypes;
 const CIDR_TYPES = Object.keys(rules.cidrTypes);
+/** The address or network of an address-typed attribute: attributes_address_spgist_idx's expression, to the letter. */
 const ADDRESS_OF = (alias: string) => `wb_try_inet(CASE WHEN ${alias}.type = 'domain|ip' THEN ${alias}.value2 ELSE ${alias}.value1 END)`;
 
 /**
@@ -192,7 +193,26 @@ async function valuePairs(sql: Sql, values: string[], settings: CorrelationSetti
   return matches;
 }
 
-/** Hosts inside networks, both ways: a host of the batch in a stored network, a network of the batch around stored hosts. */
+/** A constant list of types as SQL literals (the index predicate must be implied by the query's text, not a parameter's value). */
+const typeList = (types: string[]) => types.map((t) => `'${t.replaceAll("'", "''")}'`).join(", ");
+/**
+ * The address types, as the predicate of attributes_address_spgist_idx lists them. Both lookups
+ * name exactly this list: a narrower one is not implied by the predicate alone, and the planner
+ * then ANDs the index with attributes_type_idx, reading every address's entry of it per lookup.
+ */
+const ADDRESS_TYPES = typeList(CIDR_TYPES);
+/** The types whose stored networks do not correlate: their address is value2 (a domain|ip holds a host). */
+const HOST_ONLY = CIDR_TYPES.filter((t) => rules.cidrTypes[t as keyof typeof rules.cidrTypes] !== "value1");
+const NOT_HOST_ONLY = (alias: string) => (HOST_ONLY.length ? `${alias}.type NOT IN (${typeList(HOST_ONLY)})` : "TRUE");
+
+/**
+ * Hosts inside networks, both ways: a host of the batch in a stored network, a network of the batch
+ * around stored hosts. Each host and each network is looked up on its own through
+ * attributes_address_spgist_idx (`>>`: the networks around a host, `<<`: the addresses inside a
+ * network), whatever the statistics say (LATERAL ... OFFSET 0): reading every stored address for a
+ * batch of networks made a blocklist over a large instance quadratic. The cast is the index's
+ * expression, so it runs once per row the index finds, not once per stored row.
+ */
 async function cidrMatches(sql: Sql, ids: number[], settings: CorrelationSettings): Promise<Match[]> {
   if (ids.length === 0 || !settings.matchTypes.includes("cidr")) return [];
   const { rows } = await sql.query<{ source_id: number; target_id: number; source_event_id: number; target_event_id: number; value: string }>(
@@ -203,22 +223,23 @@ async function cidrMatches(sql: Sql, ids: number[], settings: CorrelationSetting
      hosts AS (SELECT * FROM src WHERE addr IS NOT NULL AND masklen(addr) = CASE family(addr) WHEN 4 THEN 32 ELSE 128 END
                  AND NOT ${EXCLUDED("host(addr)")}),
      nets AS (SELECT * FROM src WHERE addr IS NOT NULL AND masklen(addr) < CASE family(addr) WHEN 4 THEN 32 ELSE 128 END
-                 AND NOT ${EXCLUDED("text(addr)")}),
-     stored_nets AS MATERIALIZED (
-       SELECT b.id, b.event_id, ${ADDRESS_OF("b")} AS addr
-         FROM attributes b JOIN events be ON be.id = b.event_id
-        WHERE b.type IN ('ip-src', 'ip-dst', 'ip-src|port', 'ip-dst|port') AND strpos(b.value1, '/') > 0
-          AND EXISTS (SELECT 1 FROM hosts) AND ${ELIGIBLE("b", "be")}),
-     stored_hosts AS MATERIALIZED (
-       SELECT b.id, b.event_id, ${ADDRESS_OF("b")} AS addr
-         FROM attributes b JOIN events be ON be.id = b.event_id
-        WHERE b.type = ANY($3::text[]) AND EXISTS (SELECT 1 FROM nets) AND ${ELIGIBLE("b", "be")})
+                 AND NOT ${EXCLUDED("text(addr)")})
      SELECT h.id AS source_id, n.id AS target_id, h.event_id AS source_event_id, n.event_id AS target_event_id, text(n.addr) AS value
-       FROM hosts h JOIN stored_nets n ON n.addr IS NOT NULL AND h.addr << n.addr AND n.event_id <> h.event_id
+       FROM hosts h CROSS JOIN LATERAL (
+         SELECT b.id, b.event_id, ${ADDRESS_OF("b")} AS addr
+           FROM attributes b JOIN events be ON be.id = b.event_id
+          WHERE b.type IN (${ADDRESS_TYPES}) AND ${ADDRESS_OF("b")} >> h.addr AND ${NOT_HOST_ONLY("b")} AND strpos(b.value1, '/') > 0
+            AND b.event_id <> h.event_id AND ${ELIGIBLE("b", "be")}
+         OFFSET 0) n
      UNION ALL
      SELECT n.id, h.id, n.event_id, h.event_id, text(n.addr)
-       FROM nets n JOIN stored_hosts h ON h.addr IS NOT NULL AND masklen(h.addr) = CASE family(h.addr) WHEN 4 THEN 32 ELSE 128 END
-        AND h.addr << n.addr AND h.event_id <> n.event_id`,
+       FROM nets n CROSS JOIN LATERAL (
+         SELECT b.id, b.event_id
+           FROM attributes b JOIN events be ON be.id = b.event_id
+          WHERE b.type IN (${ADDRESS_TYPES}) AND ${ADDRESS_OF("b")} << n.addr
+            AND masklen(${ADDRESS_OF("b")}) = CASE family(n.addr) WHEN 4 THEN 32 ELSE 128 END
+            AND b.event_id <> n.event_id AND ${ELIGIBLE("b", "be")}
+         OFFSET 0) h`,
     [ids, NON_CORRELATING, CIDR_TYPES],
   );
   // A network around more events than the cap is as over-correlating as a shared value.
