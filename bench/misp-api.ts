@@ -6,6 +6,7 @@
  *   npx tsx bench/misp-api.ts --attributes 100000 --backend postgres
  *   OPENSEARCH_URL=http://127.0.0.1:9200 npx tsx bench/misp-api.ts --backend opensearch   # 1,000,000 attributes
  *   npx tsx bench/misp-api.ts --attributes 100000 --runs 10 --add-runs 3 --concurrency 4
+ *   npx tsx bench/misp-api.ts --attributes 100000 --backend postgres --objects 40 --only events/index --add-runs 0
  *
  * Setup: the service in this process (startTestApp, ROLE=all so the worker indexes), a database
  * cloned from the test template, on OpenSearch a unique index prefix (deleted at the end with the
@@ -36,6 +37,13 @@
  * events/restSearch is measured twice: full events (PyMISP's default: every attribute of the 50
  * events loaded from PostgreSQL) and `metadata: 1` (the event rows only, as the native hits).
  *
+ * events/index: MISP's default page (1,000 events) and a page of 50, through the route, and the
+ * events' read behind it (EventsService.list) with each event's attribute_count as MISP counts it
+ * (the attributes in objects too) and as the native lists do (standalone ones, the index's count
+ * before), interleaved, for the importing organisation and another one. `--objects N` puts the last N
+ * of each event's 100 attributes in objects of two (0: none, the restSearch rows' data set);
+ * `--only TEXT` runs the rows whose name holds TEXT.
+ *
  * events/add: `--add-runs` times (median), PyMISP (python3, PYTHONPATH=../shared/clients) builds a
  * MISPEvent of 10,000 attributes and calls add_event; timed in Python around add_event only (its
  * serialisation, the HTTP request, the service's write). Prints one JSON document on stdout,
@@ -46,7 +54,8 @@ import os from "node:os";
 import { parseArgs } from "node:util";
 import setupTemplate from "../test/support/global-setup.ts";
 import { startTestApp } from "../test/support/app.ts";
-import { createUser, loginAdmin } from "../test/support/fixtures.ts";
+import { mispIndexFilter } from "../rest-shim/misp/event-index-filter.ts";
+import { createOrganisation, createUser, loginAdmin, type TestUser } from "../test/support/fixtures.ts";
 import { runPythonJson } from "../test/support/pymisp.ts";
 import { settled } from "../test/support/settled.ts";
 import { median, round } from "./lib.ts";
@@ -58,6 +67,8 @@ const { values: args } = parseArgs({
     "add-runs": { type: "string", default: "3" },
     concurrency: { type: "string", default: "4" },
     backend: { type: "string", default: "opensearch" },
+    objects: { type: "string", default: "0" },
+    only: { type: "string", default: "" },
   },
 });
 const PER_EVENT = 100;
@@ -66,6 +77,9 @@ const RUNS = Number(args.runs);
 const ADD_RUNS = Number(args["add-runs"]);
 const CONCURRENCY = Number(args.concurrency);
 const LIMIT = 50;
+const IN_OBJECTS = Number(args.objects);
+if (!(IN_OBJECTS >= 0 && IN_OBJECTS <= PER_EVENT && IN_OBJECTS % 2 === 0)) throw new Error(`--objects: an even number of attributes, 0-${PER_EVENT}`);
+const wanted = (name: string) => name.includes(args.only!);
 const ADD_ATTRIBUTES = 10_000;
 if (args.backend !== "postgres" && args.backend !== "opensearch") throw new Error("--backend postgres|opensearch");
 const p95 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil(xs.length * 0.95) - 1)]!;
@@ -98,12 +112,17 @@ function benchEvent(i: number) {
     // One comment per event (the comment filter's needles: `note 0` .. `note 39`).
     return { uuid: crypto.randomUUID(), type, value, to_ids: kind !== 5, timestamp: String(t), ...(j === 1 ? { comment: `note ${i % 40}` } : {}) };
   });
+  const inObjects = attributes.splice(PER_EVENT - IN_OBJECTS);
+  const objects = Array.from({ length: inObjects.length / 2 }, (_, k) => ({
+    uuid: crypto.randomUUID(), name: "bench-pair", "meta-category": "network", distribution: "5", timestamp: String(t),
+    Attribute: inObjects.slice(2 * k, 2 * k + 2).map((a) => ({ ...a, object_relation: a.type })),
+  }));
   return {
     Event: {
       uuid: crypto.randomUUID(), info: `bench event ${i}`, date: isoDate(t), timestamp: String(t), distribution: "1",
       published: true, publish_timestamp: String(published),
       Tag: [{ name: i % 2 ? "tlp:green" : "tlp:amber" }, { name: `bench:campaign-${i % 20}` }, { name: `misp-galaxy:threat-actor="Actor ${i % 50}"` }],
-      Attribute: attributes,
+      Attribute: attributes, Object: objects,
     },
   };
 }
@@ -129,6 +148,49 @@ print(json.dumps({"seconds": elapsed, "attributes": len(answer["Event"].get("Att
 
 const pymispAdd = (url: string, key: string, tag: string) =>
   runPythonJson<{ seconds: number; attributes: number }>(["-c", PYMISP_ADD], { stdin: JSON.stringify({ url, key, attributes: ADD_ATTRIBUTES, tag }) });
+
+/**
+ * events/index: the route (MISP's default page and one of 50) and, in process, the events' read
+ * behind it with MISP's count and the native one, interleaved, for the owner and another organisation.
+ */
+async function eventIndex(owner: TestUser, admin: TestUser, key: string) {
+  const other = await createUser(app, admin, ["events:read"], await createOrganisation(app, admin));
+  const principal = async (u: TestUser) => (await app.booted.services.authenticator.authenticate([`Bearer ${u.token}`], { ip: null, userAgent: null }))!;
+  const readers = { owner: await principal(owner), "other organisation": await principal(other) };
+  const out: Record<string, unknown>[] = [];
+  for (const size of [1000, LIMIT]) {
+    const times: number[] = [];
+    for (let r = 0; r < RUNS + 1; r++) {
+      const t = performance.now();
+      const res = await app.http.request("POST", "/misp/events/index", { authorization: key, json: { limit: size } });
+      if (res.status !== 200 || res.body.length !== Math.min(size, EVENTS)) throw new Error(`events/index: ${res.status} ${res.text.slice(0, 300)}`);
+      if (r > 0) times.push(performance.now() - t);
+    }
+    out.push({ row: `events/index route, limit ${size}`, ms: { median: round(median(times), 1), p95: round(p95(times), 1) } });
+    log(JSON.stringify(out.at(-1)));
+    for (const [who, p] of Object.entries(readers)) {
+      const { filter, page } = await mispIndexFilter(app.booted.services, p, { limit: size });
+      const read = { all: [] as number[], standalone: [] as number[] };
+      const sums = { all: 0, standalone: 0 };
+      for (let r = 0; r < RUNS + 1; r++) {
+        for (const count of r % 2 ? (["all", "standalone"] as const) : (["standalone", "all"] as const)) {
+          const t = performance.now();
+          const list = await app.booted.services.events.list(p, filter, page, { attributeCount: count });
+          if (r > 0) read[count].push(performance.now() - t);
+          sums[count] = list.items.reduce((n, e) => n + e.attributeCount, 0);
+        }
+      }
+      out.push({
+        row: `events' read, limit ${size}, ${who}`, attributes_counted: sums,
+        with_objects_ms: { median: round(median(read.all), 1), p95: round(p95(read.all), 1) },
+        standalone_ms: { median: round(median(read.standalone), 1), p95: round(p95(read.standalone), 1) },
+        ratio_of_medians: round(median(read.all) / median(read.standalone), 2),
+      });
+      log(JSON.stringify(out.at(-1)));
+    }
+  }
+  return out;
+}
 
 await setupTemplate();
 const env: Record<string, string> = { ROLE: "all", LOG_LEVEL: "warn" };
@@ -214,7 +276,7 @@ try {
     { name: "searchall substring, events/restSearch (metadata)", rest: async () => eventUuids(await misp("events/restSearch", { searchall: `%${domain.slice(1, 9)}%`, limit: LIMIT, metadata: 1 })), native: () => nativeEventsOf("attributes", `value.keyword:*${domain.slice(1, 9)}*`) },
   ];
   const results = [];
-  for (const pair of pairs) {
+  for (const pair of pairs.filter((p) => wanted(p.name))) {
     const [a, b] = [await pair.rest(), await pair.native()];
     const same = (xs: string[]) => JSON.stringify([...new Set(xs)].sort());
     if (a.length === 0 || same(a) !== same(b)) throw new Error(`${pair.name}: restSearch found ${a.length}, native ${b.length}, or they differ`);
@@ -235,6 +297,8 @@ try {
     log(`${pair.name}: ${JSON.stringify(results.at(-1))}`);
   }
 
+  const index = wanted("events/index") ? await eventIndex(user, admin, key) : null;
+
   const adds = [];
   for (let r = 0; r < ADD_RUNS; r++) {
     const add = await pymispAdd(`${app.url}/misp/`, key, `r${r}`);
@@ -246,7 +310,7 @@ try {
   console.log(JSON.stringify({
     backend: args.backend, events: EVENTS, attributes: EVENTS * PER_EVENT, runs: RUNS, page_size: LIMIT,
     import_s: round(imported / 1000, 1), indexed_s: round(indexed / 1000, 1),
-    rest_search: results,
+    rest_search: results, events_index: index,
     // --add-runs 0: no events/add figures, not the median of none.
     events_add: adds.length ? { attributes: ADD_ATTRIBUTES, runs_s: adds.map((s) => round(s, 2)), median_s: round(median(adds), 2) } : null,
     load_average: { start: loadAtStart, end: load() }, node: process.version, date: new Date().toISOString(),
