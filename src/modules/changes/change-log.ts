@@ -67,6 +67,19 @@ function rangeEnds(n: number): number[] {
 }
 
 /**
+ * Enqueues the consumers of records a caller wrote itself in its transaction (their ids, ascending),
+ * ranged as `recordChanges` ranges its own: the correlator makes a batch's records in the statement
+ * that stores its pairs.
+ */
+export async function enqueueChangeRanges(sql: JobExecutor, ids: number[]): Promise<void> {
+  let start = 0;
+  for (const end of rangeEnds(ids.length)) {
+    await enqueueChangeConsumers(sql, ids[start], ids[end - 1]);
+    start = end;
+  }
+}
+
+/**
  * Appends change records inside the caller's transaction and enqueues each range's consumer jobs in
  * the same transaction: the records and their follow-up jobs exist exactly when the change commits.
  */

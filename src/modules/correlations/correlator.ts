@@ -1,6 +1,6 @@
 import type pg from "pg";
 import type { Change } from "../changes/index.ts";
-import { isEventTrashChange, recordChanges } from "../changes/index.ts";
+import { enqueueChangeRanges, isEventTrashChange } from "../changes/index.ts";
 import { withTransaction, type Sql } from "../../platform/db/transaction.ts";
 import { RUNTIME_DEFAULTS } from "../settings/index.ts";
 import { isCompositeType, splitComposite } from "../attributes/index.ts";
@@ -8,7 +8,8 @@ import {
   attributeUuidsById,
   correlateBatch,
   correlationSettings,
-  pairDetails,
+  CORRELATION_CREATED,
+  CORRELATION_DELETED,
   type BatchOutcome,
   type CorrelationSettings,
   type PairRow,
@@ -22,8 +23,7 @@ export const CORRELATION_BATCH = 1000;
  * records, not five (each of which the indexer, the notifier and the correlator then read as a job).
  */
 const RANGE_BATCH = 5000;
-export const CORRELATION_CREATED = "attribute.correlation.created";
-export const CORRELATION_DELETED = "attribute.correlation.deleted";
+export { CORRELATION_CREATED, CORRELATION_DELETED };
 /** Change records of pairs: the correlation job skips them, the indexer writes their documents. */
 export const isCorrelationChange = (kind: string) => kind === CORRELATION_CREATED || kind === CORRELATION_DELETED;
 
@@ -60,36 +60,10 @@ export async function correlateInTransaction(
     // Short statements whose estimates are inflated by popular values: JIT only costs here.
     await client.query("SET LOCAL jit = off");
     const outcome = await correlateBatch(client, ids, settings, goneValues);
-    await recordChanges(client, null, await changesFor(client, outcome));
+    await enqueueChangeRanges(client, outcome.changeIds);
     await alsoInTransaction?.(client, outcome);
     return outcome;
   });
-}
-
-async function changesFor(sql: Sql, outcome: BatchOutcome): Promise<Change[]> {
-  const changes: Change[] = [];
-  for (const d of await pairDetails(sql, outcome.created.map((p) => p.id))) {
-    changes.push({
-      kind: CORRELATION_CREATED,
-      entityType: "attribute",
-      entityUuid: d.source_attribute_uuid,
-      eventUuid: d.source_event_uuid,
-      // Spec 6.3's correlation payload, plus what identifies the pair.
-      payload: {
-        correlation_id: d.id,
-        match_type: d.match_type,
-        value: d.value,
-        source_attribute_uuid: d.source_attribute_uuid,
-        source_event_uuid: d.source_event_uuid,
-        target_event_uuid: d.target_event_uuid,
-        target_attribute_uuid: d.target_attribute_uuid,
-        target_attribute_type: d.target_attribute_type,
-        target_attribute_value: d.target_attribute_value,
-      },
-    });
-  }
-  changes.push(...(await removalChanges(sql, outcome.removed)));
-  return changes;
 }
 
 /** One `attribute.correlation.deleted` per removed pair (the indexer deletes both of its documents by id). */
