@@ -214,6 +214,14 @@ const uuidIn = (field: string, uuids: Iterable<string>): Node => {
   return list.length ? any(list.map((u) => term(field, u))) : term(field, NIL_UUID);
 };
 
+/**
+ * A match, or a document of one of these events: the match alone when no event was found, since
+ * the PostgreSQL backend answers `tag OR uuid:<nil>` from every candidate document's JSON instead
+ * of from the tag's postings (a page of 50 events with a tag and a date range: 26.8 ms instead of
+ * 8.9 + 2.9 at 100,000 attributes).
+ */
+const orOfEvents = (match: Node[], field: string, uuids: Set<string>): Node => any(uuids.size ? [...match, uuidIn(field, uuids)] : match);
+
 const bool = (v: boolean) => (v ? "true" : "false");
 const tooMany = (what: string) => mispException(400, `${what} matches too many events (${MAX_EVENT_SET} for all such filters of a request): narrow it (tags, dates, eventid) or search the other controller`);
 
@@ -451,12 +459,12 @@ export async function eventsQuery(services: Services, p: Principal, f: RestSearc
   if (set) must.push(uuidIn("uuid", set));
   if (tagList) {
     // An event's tag, or one of its attributes'; NOT: the event's own (MISP's Event scope of set_filter_tags).
-    const tagged = async (t: string) => any([tagMatch(tags, t), uuidIn("uuid", await eventSet(services, p, budget, attributeRun(tagMatch(tags, t)), `The tag ${t}`))]);
+    const tagged = async (t: string) => orOfEvents([tagMatch(tags, t)], "uuid", await eventSet(services, p, budget, attributeRun(tagMatch(tags, t)), `The tag ${t}`));
     must.push(await asyncList(tagList, tagged, (t) => tagMatch(tags, t)));
   }
   if (wildcard) {
     const inAttributes = await eventSet(services, p, budget, attributeRun(any([valueMatch(wildcard.lower, stale), caseFree("comment.keyword", wildcard.parts), likeNode(TAG_FIELD, wildcard.parts)])), "searchall");
-    must.push(any([likeNode("info.keyword", wildcard.parts), likeNode(TAG_FIELD, wildcard.parts), uuidIn("uuid", inAttributes)]));
+    must.push(orOfEvents([likeNode("info.keyword", wildcard.parts), likeNode(TAG_FIELD, wildcard.parts)], "uuid", inAttributes));
   }
   return {
     target: "events", query: all(must), includeDeleted: false, excludeWarninglisted: false, sortOrder: orderOf(f.order, "events").sortOrder,
@@ -481,13 +489,13 @@ export async function attributesQuery(services: Services, p: Principal, f: RestS
   if (hasEventLevel(f)) must.push(uuidIn("event_uuid", await eventSet(services, p, budget, eventRun(all(eventLevel(f, tags))), "The event filter")));
   if (tagList) {
     // Its own tag, or its event's; NOT: neither (MISP's Attribute, then Event, scope of set_filter_tags).
-    const tagged = async (t: string) => any([tagMatch(tags, t), uuidIn("event_uuid", await eventSet(services, p, budget, eventRun(tagMatch(tags, t)), `The tag ${t}`))]);
+    const tagged = async (t: string) => orOfEvents([tagMatch(tags, t)], "event_uuid", await eventSet(services, p, budget, eventRun(tagMatch(tags, t)), `The tag ${t}`));
     must.push(await asyncList(tagList, tagged));
   }
   const wildcard = wildcardOf(f);
   if (wildcard) {
     const inEvents = await eventSet(services, p, budget, eventRun(any([likeNode("info.keyword", wildcard.parts), likeNode(TAG_FIELD, wildcard.parts)])), "searchall");
-    must.push(any([valueMatch(wildcard.lower, stale), caseFree("comment.keyword", wildcard.parts), likeNode(TAG_FIELD, wildcard.parts), uuidIn("event_uuid", inEvents)]));
+    must.push(orOfEvents([valueMatch(wildcard.lower, stale), caseFree("comment.keyword", wildcard.parts), likeNode(TAG_FIELD, wildcard.parts)], "event_uuid", inEvents));
   }
   return { target: "attributes", query: all(must), includeDeleted: f.deleted === "deleted" || f.deleted === "both", excludeWarninglisted: f.enforceWarninglist === true, sortOrder: orderOf(f.order, "attributes").sortOrder };
 }
