@@ -9,14 +9,19 @@
  *    /28s with a /24 in ten, IPv6 /120s in ten; the other half outside it), correlated by
  *    `correlateChangeRange`: each network finds the stored addresses inside it;
  * 3. hosts: one event of `--hosts K` addresses (default 5,000; half inside the networks), correlated
- *    the same way: each address finds the stored networks around it.
+ *    the same way: each address finds the stored networks around it;
+ * 4. wide (`--wide W`, default 0): one event of W /16 networks over the stored range (10.0.0.0/16,
+ *    10.1.0.0/16, ...: about 21,800 stored addresses each), around more events than the cap: they pair
+ *    with nothing, and what they cost is reading their addresses. With `--spread` the k-th stored
+ *    address is in event k mod E (E events of 1,000) instead of event k / 1,000, so that any thousand
+ *    addresses of a range span many events (the networks of stage 2 are then over the cap too).
  *
  * Every uuid is derived from the seed, so two trees (before and after a change) store the same rows
  * and `pairs_digest` (a hash of every stored pair: both uuids, match type, value) says whether
  * they found the same pairs.
  *
  *   npx tsx bench/cidr-correlate.ts --addresses 100000 --networks 5000 --hosts 5000 --runs 1
- *   options: --keep (keep the database, for EXPLAIN: its URL is printed)
+ *   options: --keep (keep the database, for EXPLAIN: its URL is printed), --wide W, --spread
  *
  * Prints one JSON line per run on stdout.
  */
@@ -69,7 +74,7 @@ function network(i: number, addresses: number): string {
   return i % 10 === 0 ? `${v4(k & ~255)}/24` : `${v4(k & ~15)}/28`;
 }
 
-async function run(opts: { addresses: number; networks: number; hosts: number }) {
+async function run(opts: { addresses: number; networks: number; hosts: number; wide: number; spread: boolean }) {
   const db = await createTestDatabase("bench_cidr");
   const pool = new pg.Pool({ connectionString: db.url, max: 4, idleTimeoutMillis: 0 });
   const out: Record<string, unknown> = { ...opts, load: os.loadavg().map((l) => round(l, 1)) };
@@ -88,9 +93,10 @@ async function run(opts: { addresses: number; networks: number; hosts: number })
     };
 
     let t = performance.now();
-    for (let e = 0; e * PER_EVENT < opts.addresses; e++) {
-      const n = Math.min(PER_EVENT, opts.addresses - e * PER_EVENT);
-      await store(`base ${e}`, Array.from({ length: n }, (_, i) => addressAttribute("base", e * PER_EVENT + i, storedAddress(e * PER_EVENT + i))));
+    const events = Math.ceil(opts.addresses / PER_EVENT);
+    for (let e = 0; e < events; e++) {
+      const ks = Array.from({ length: PER_EVENT }, (_, i) => (opts.spread ? i * events + e : e * PER_EVENT + i)).filter((k) => k < opts.addresses);
+      await store(`base ${e}`, ks.map((k) => addressAttribute("base", k, storedAddress(k))));
     }
     out.store_base_s = round((performance.now() - t) / 1000, 2);
 
@@ -111,6 +117,12 @@ async function run(opts: { addresses: number; networks: number; hosts: number })
     await store("hosts", Array.from({ length: opts.hosts }, (_, i) => addressAttribute("host", i, host(i))));
     out.correlate_hosts = await correlateSince(since);
 
+    if (opts.wide > 0) {
+      since = await lastChange();
+      await store("wide", Array.from({ length: opts.wide }, (_, i) => ({ uuid: uuidOf(`wide-${i}`), type: "ip-dst", category: "Network activity", value: `10.${i}.0.0/16`, to_ids: true })));
+      out.correlate_wide = await correlateSince(since);
+    }
+
     const pairs = await pool.query<{ n: string; digest: string }>(
       `SELECT count(*) AS n, md5(string_agg(k, ',' ORDER BY k)) AS digest FROM (
          SELECT least(s.uuid::text, t.uuid::text) || '|' || greatest(s.uuid::text, t.uuid::text) || '|' || c.match_type || '|' || c.value AS k
@@ -128,7 +140,7 @@ async function run(opts: { addresses: number; networks: number; hosts: number })
 }
 
 async function main() {
-  const opts = { addresses: Number(option("--addresses", "100000")), networks: Number(option("--networks", "5000")), hosts: Number(option("--hosts", "5000")) };
+  const opts = { addresses: Number(option("--addresses", "100000")), networks: Number(option("--networks", "5000")), hosts: Number(option("--hosts", "5000")), wide: Number(option("--wide", "0")), spread: process.argv.includes("--spread") };
   await setupTemplate();
   for (let i = 0; i < Number(option("--runs", "1")); i++) process.stdout.write(`${JSON.stringify(await run(opts))}\n`);
 }

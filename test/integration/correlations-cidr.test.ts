@@ -185,3 +185,65 @@ describe("the CIDR statement's plan", () => {
     }
   }, 60_000);
 });
+
+describe("a network around more events than the cap", () => {
+  it("stops reading its addresses once they span the cap's events; one below the cap with more addresses is read whole", async () => {
+    const CAP = 20;
+    const client = await app.booted.ctx.db.pool.connect();
+    try {
+      await client.query("BEGIN");
+      const org = (await client.query("SELECT id FROM organisations LIMIT 1")).rows[0].id;
+      const newEvent = async (info: string) =>
+        Number((await client.query("INSERT INTO events (uuid, info, date, timestamp, org_id, orgc_id) VALUES ($1, $2, now(), 0, $3, $3) RETURNING id", [crypto.randomUUID(), info, org])).rows[0].id);
+      const storeAddresses = (events: number[], prefix: string, n: number) =>
+        client.query(
+          `INSERT INTO attributes (uuid, event_id, type, category, value, value1, timestamp)
+           SELECT gen_random_uuid(), ($1::int[])[1 + g % cardinality($1::int[])], 'ip-dst', 'Network activity', v, v, 0
+             FROM generate_series(0, $3::int - 1) g CROSS JOIN LATERAL (SELECT $2 || (g >> 8) || '.' || (g & 255) AS v) x`,
+          [events, prefix, n],
+        );
+      // 2,500 addresses in 10.200.0.0/16 spread over 25 events, and 1,800 in 10.201.0.0/16 over 3.
+      const many = await Promise.all(Array.from({ length: 25 }, (_, i) => newEvent(`many ${i}`)));
+      await storeAddresses(many, "10.200.", 2500);
+      const few = await Promise.all(Array.from({ length: 3 }, (_, i) => newEvent(`few ${i}`)));
+      await storeAddresses(few, "10.201.", 1800);
+      const batchEvent = await newEvent("networks");
+      const network = async (value: string) =>
+        Number((await client.query("INSERT INTO attributes (uuid, event_id, type, category, value, value1, timestamp) VALUES (gen_random_uuid(), $1, 'ip-dst', 'Network activity', $2, $2, 0) RETURNING id", [batchEvent, value])).rows[0].id);
+      const over = await network("10.200.0.0/16");
+      const under = await network("10.201.0.0/16");
+
+      const correlate = async (id: number) => {
+        const sent: { text: string; values: unknown[] }[] = [];
+        const spy = {
+          query: (text: string, values: unknown[]) => {
+            sent.push({ text, values });
+            return client.query(text, values);
+          },
+        } as unknown as Sql;
+        await client.query("SAVEPOINT batch");
+        const outcome = await correlateBatch(spy, [id], { maxEventsPerValue: CAP, matchTypes: ["cidr"] });
+        await client.query("ROLLBACK TO SAVEPOINT batch");
+        return { created: outcome.created.length, lookups: sent.filter((s) => s.text.includes(" << ")) };
+      };
+
+      // Over the cap: no pairs, and the lookup read about a thousand of the 2,500 addresses.
+      const o = await correlate(over);
+      expect(o.created).toBe(0);
+      expect(o.lookups).toHaveLength(1);
+      const { rows } = await client.query(`EXPLAIN (ANALYZE, FORMAT JSON) ${o.lookups[0].text}`, o.lookups[0].values);
+      const nodes = nodesOf(rows[0]["QUERY PLAN"][0].Plan);
+      const plan = nodes.map((n) => `${n["Node Type"]} ${n["Relation Name"] ?? ""} ${n["Index Name"] ?? ""} rows=${n["Actual Rows"]} loops=${n["Actual Loops"]}`).join("\n");
+      const found = nodes.filter((n) => n["Index Name"] === "attributes_address_spgist_idx").reduce((sum, n) => sum + Number(n["Actual Rows"]) * Number(n["Actual Loops"]), 0);
+      expect(found, plan).toBeLessThanOrEqual(1001);
+
+      // Below the cap with more addresses than a first read takes: every pair, read again whole.
+      const u = await correlate(under);
+      expect(u.created).toBe(1800);
+      expect(u.lookups).toHaveLength(2);
+    } finally {
+      await client.query("ROLLBACK");
+      client.release();
+    }
+  }, 60_000);
+});

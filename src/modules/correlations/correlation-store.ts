@@ -205,17 +205,30 @@ const ADDRESS_TYPES = typeList(CIDR_TYPES);
 const HOST_ONLY = CIDR_TYPES.filter((t) => rules.cidrTypes[t as keyof typeof rules.cidrTypes] !== "value1");
 const NOT_HOST_ONLY = (alias: string) => (HOST_ONLY.length ? `${alias}.type NOT IN (${typeList(HOST_ONLY)})` : "TRUE");
 
+/** A network around more stored addresses than this is read this far first: enough of them over cap events settles it. */
+const NETWORK_PROBE = 1000;
+
+interface CidrRow {
+  source_id: number;
+  target_id: number;
+  source_event_id: number;
+  target_event_id: number;
+  value: string;
+  /** The row is a network of the batch around a stored address (the network is the source). */
+  around: boolean;
+}
+
 /**
  * Hosts inside networks, both ways: a host of the batch in a stored network, a network of the batch
  * around stored hosts. Each host and each network is looked up on its own through
  * attributes_address_spgist_idx (`>>`: the networks around a host, `<<`: the addresses inside a
  * network), whatever the statistics say (LATERAL ... OFFSET 0): reading every stored address for a
  * batch of networks made a blocklist over a large instance quadratic. The cast is the index's
- * expression, so it runs once per row the index finds, not once per stored row.
+ * expression, so it runs once per row the index finds, not once per stored row. A network's
+ * addresses are read up to `limit` rows (null: all).
  */
-async function cidrMatches(sql: Sql, ids: number[], settings: CorrelationSettings): Promise<Match[]> {
-  if (ids.length === 0 || !settings.matchTypes.includes("cidr")) return [];
-  const { rows } = await sql.query<{ source_id: number; target_id: number; source_event_id: number; target_event_id: number; value: string }>(
+async function cidrRows(sql: Sql, ids: number[], limit: number | null): Promise<CidrRow[]> {
+  const { rows } = await sql.query<CidrRow>(
     `WITH src AS (
        SELECT a.id, a.event_id, ${ADDRESS_OF("a")} AS addr
          FROM unnest($1::bigint[]) AS i(id) CROSS JOIN LATERAL ${BY_ID("i.id")} a JOIN events e ON e.id = a.event_id
@@ -224,7 +237,7 @@ async function cidrMatches(sql: Sql, ids: number[], settings: CorrelationSetting
                  AND NOT ${EXCLUDED("host(addr)")}),
      nets AS (SELECT * FROM src WHERE addr IS NOT NULL AND masklen(addr) < CASE family(addr) WHEN 4 THEN 32 ELSE 128 END
                  AND NOT ${EXCLUDED("text(addr)")})
-     SELECT h.id AS source_id, n.id AS target_id, h.event_id AS source_event_id, n.event_id AS target_event_id, text(n.addr) AS value
+     SELECT h.id AS source_id, n.id AS target_id, h.event_id AS source_event_id, n.event_id AS target_event_id, text(n.addr) AS value, false AS around
        FROM hosts h CROSS JOIN LATERAL (
          SELECT b.id, b.event_id, ${ADDRESS_OF("b")} AS addr
            FROM attributes b JOIN events be ON be.id = b.event_id
@@ -232,17 +245,41 @@ async function cidrMatches(sql: Sql, ids: number[], settings: CorrelationSetting
             AND b.event_id <> h.event_id AND ${ELIGIBLE("b", "be")}
          OFFSET 0) n
      UNION ALL
-     SELECT n.id, h.id, n.event_id, h.event_id, text(n.addr)
+     SELECT n.id, h.id, n.event_id, h.event_id, text(n.addr), true
        FROM nets n CROSS JOIN LATERAL (
          SELECT b.id, b.event_id
            FROM attributes b JOIN events be ON be.id = b.event_id
           WHERE b.type IN (${ADDRESS_TYPES}) AND ${ADDRESS_OF("b")} << n.addr
             AND masklen(${ADDRESS_OF("b")}) = CASE family(n.addr) WHEN 4 THEN 32 ELSE 128 END
             AND b.event_id <> n.event_id AND ${ELIGIBLE("b", "be")}
-         OFFSET 0) h`,
-    [ids, NON_CORRELATING, CIDR_TYPES],
+         OFFSET 0 LIMIT $4) h`,
+    [ids, NON_CORRELATING, CIDR_TYPES, limit],
   );
-  // A network around more events than the cap is as over-correlating as a shared value.
+  return rows;
+}
+
+/**
+ * The CIDR pairs of the batch. A network around more events than the cap is as over-correlating as
+ * a shared value: none of the pairs made through its text hold. Each network's addresses are read
+ * `probe` + 1 rows at most first: when those already span cap other events the network is over the
+ * cap whatever the rest holds (a /8 over a large instance stops there), and only a network cut short
+ * below the cap is read again whole.
+ */
+async function cidrMatches(sql: Sql, ids: number[], settings: CorrelationSettings): Promise<Match[]> {
+  if (ids.length === 0 || !settings.matchTypes.includes("cidr")) return [];
+  const cap = settings.maxEventsPerValue;
+  const probe = Math.max(NETWORK_PROBE, cap * 10);
+  let rows = await cidrRows(sql, ids, probe + 1);
+  const found = new Map<number, { rows: number; events: Set<number> }>();
+  for (const r of rows.filter((x) => x.around)) {
+    const n = found.get(r.source_id) ?? { rows: 0, events: new Set<number>() };
+    n.rows++;
+    n.events.add(r.target_event_id);
+    found.set(r.source_id, n);
+  }
+  const cut = new Set([...found].filter(([, n]) => n.rows > probe && n.events.size < cap).map(([id]) => id));
+  // Read again, `cut` (networks of the batch) yields only their own rows: a network is never a host.
+  if (cut.size) rows = [...rows.filter((r) => !(r.around && cut.has(r.source_id))), ...(await cidrRows(sql, [...cut], null))];
   const eventsPerNetwork = new Map<string, Set<number>>();
   for (const r of rows) {
     const events = eventsPerNetwork.get(r.value) ?? new Set<number>();
@@ -250,7 +287,7 @@ async function cidrMatches(sql: Sql, ids: number[], settings: CorrelationSetting
     eventsPerNetwork.set(r.value, events);
   }
   return rows
-    .filter((r) => eventsPerNetwork.get(r.value)!.size <= settings.maxEventsPerValue)
+    .filter((r) => eventsPerNetwork.get(r.value)!.size <= cap)
     .map((r) => ({ sourceId: r.source_id, targetId: r.target_id, sourceEventId: r.source_event_id, targetEventId: r.target_event_id, value: r.value, matchType: "cidr" as const }));
 }
 
