@@ -1,5 +1,4 @@
 import crypto from "node:crypto";
-import { afterAll } from "vitest";
 
 /** The first node of OPENSEARCH_URL, when tests may use OpenSearch. */
 export const OPENSEARCH = (process.env.OPENSEARCH_URL ?? "").split(",")[0]?.trim() || undefined;
@@ -17,8 +16,12 @@ export function opensearchPrefix(): string {
   return prefix;
 }
 
-// Registered at the file's top level: runs after every describe block's own afterAll (the apps closed).
-afterAll(async () => {
+/**
+ * Deletes the indices and templates of the prefixes handed out so far. test/support/per-file.ts runs
+ * it after each test file: this module is evaluated once per worker (files share modules), so a hook
+ * registered here would only follow the first file.
+ */
+export async function deleteOpensearchPrefixes(): Promise<void> {
   if (!OPENSEARCH) return;
   for (const prefix of prefixes) {
     // Wildcard deletes are allowed by default (action.destructive_requires_name is false).
@@ -28,7 +31,7 @@ afterAll(async () => {
     }
   }
   prefixes.clear();
-});
+}
 
 /**
  * The search backends a test runs against: PostgreSQL always, OpenSearch when OPENSEARCH_URL is
