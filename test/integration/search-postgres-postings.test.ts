@@ -35,6 +35,7 @@ let postings: PostgresSearchIndex;
 let jsonb: PostgresSearchIndex;
 
 type Outcome = { error: string } | { total: number; relation: string; ids: string[] };
+type PlanNode = { Alias?: string; "Actual Loops"?: number; Plans?: PlanNode[] };
 
 async function outcome(backend: PostgresSearchIndex, req: SearchRequest): Promise<Outcome> {
   try {
@@ -530,6 +531,57 @@ describe("postings writers", () => {
       // `timestamp:[1700000000 TO *]` has more postings, and its walk passes 44,806 older documents.
       expect(statements.filter((t) => t.startsWith("EXPLAIN")), `${from}/${size}/${bound}`).toEqual([]);
       expect(await outcome(postings, req)).toEqual(expected);
+    }
+    await postings.deleteByIds("svc-attributes", docs.map((d) => d.id));
+  });
+
+  it("probes beside a driver of several keys test each document once, after the keys' postings are merged", async () => {
+    // `type:prbone-prbtwo` is the OR of its two tokens, both on each of its 40 documents (80 postings):
+    // it drives, and the phrase (more than SMALL_PROBE = 5,000 postings) is looked up per row.
+    const docs = [
+      ...Array.from({ length: 40 }, (_, i) =>
+        doc(`prb-${i}`, "prbone-prbtwo", `v${i}`, { category: i % 4 === 0 ? "Prb other" : "Prb activity", "@timestamp": new Date(Date.UTC(2033, 0, 1 + (i % 13))).toISOString() }),
+      ),
+      ...Array.from({ length: 5_010 }, (_, i) => doc(`prbc-${i}`, "prbthree", `c${i}`, { category: "Prb activity" })),
+    ];
+    await postings.bulkIndex("svc-attributes", docs);
+    await pool.query("VACUUM (ANALYZE) search_postings");
+    const q = 'category:"prb activity" AND type:prbone-prbtwo';
+    for (const order of ["desc", "asc"] as const) {
+      for (const [from, size, bound] of [
+        [0, 10, 10_000],
+        [25, 10, 10_000],
+        [0, 5, 20],
+      ] as const) {
+        const req = request("svc-attributes", q, ACCESSES[0]!, { from, size, trackTotalHits: bound, sort: { field: "@timestamp", order } });
+        const expected = await outcome(jsonb, req);
+        expect(expected, `${order} ${from}/${size}/${bound}`).toMatchObject({ total: Math.min(30, bound) });
+        expect(await outcome(postings, req), `${order} ${from}/${size}/${bound}`).toEqual(expected);
+      }
+      const req = request("svc-attributes", q, ACCESSES[0]!, { size: 10, trackTotalHits: 10_000, sort: { field: "@timestamp", order } });
+      const statements: { text: string; values: unknown[] }[] = [];
+      const client = await pool.connect();
+      try {
+        await client.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
+        const recorder = new Proxy(client, {
+          get: (target, prop) =>
+            prop === "query"
+              ? (text: string, values: unknown[]) => {
+                  statements.push({ text, values });
+                  return target.query(text, values);
+                }
+              : Reflect.get(target, prop),
+        });
+        await searchByPostings(recorder, req, planPostings(req, Date.now())!, 10_000);
+        const read = statements.find((s) => s.text.startsWith("WITH m AS MATERIALIZED"));
+        const plan = (await client.query<{ "QUERY PLAN": [{ Plan: PlanNode }] }>(`EXPLAIN (ANALYZE, FORMAT JSON) ${read!.text}`, read!.values)).rows[0]!["QUERY PLAN"][0].Plan;
+        // The probe's index scans (alias q, q_1, ...): one per document of the driver, not one per posting (80).
+        const probes = (n: PlanNode): number => (/^q(_\d+)?$/.test(n.Alias ?? "") ? (n["Actual Loops"] ?? 0) : 0) + (n.Plans ?? []).reduce((sum, c) => sum + probes(c), 0);
+        expect(probes(plan), order).toBe(40);
+      } finally {
+        await client.query("COMMIT");
+        client.release();
+      }
     }
     await postings.deleteByIds("svc-attributes", docs.map((d) => d.id));
   });
