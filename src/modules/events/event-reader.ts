@@ -1,7 +1,6 @@
 import type pg from "pg";
 import { readableSql } from "../../auth/distribution.ts";
 import type { Principal } from "../../auth/principal.ts";
-import { withTransaction } from "../../platform/db/transaction.ts";
 import type { RetentionBadge } from "../retention/index.ts";
 
 type Sql = Pick<pg.Pool, "query">;
@@ -188,21 +187,6 @@ export async function loadEventsByUuid(sql: Sql, uuids: readonly string[], reade
   const params: unknown[] = [uuids];
   const { rows } = await sql.query<EventRow>(`${eventSelect(reader, params, counts)} WHERE e.uuid = ANY($1::uuid[])`, params);
   return rows.map(toEventView);
-}
-
-/**
- * `loadEventsByUuid` without JIT compilation. The counts' subqueries are estimated per event from
- * attributes.event_id's statistics, which on a large table put hundreds of attributes in each event
- * (747 for 100 at 300,000 attributes): a page of 50 then costs over jit_above_cost, and compiling
- * its expressions took 23-26 ms of a 31 ms statement whose reads take 4 ms. A page is a few index
- * reads per event, never worth compiling.
- */
-export function loadEventsPage(pool: pg.Pool, uuids: readonly string[], reader?: Principal, counts: AttributeCount = "standalone"): Promise<EventView[]> {
-  if (uuids.length === 0) return Promise.resolve([]);
-  return withTransaction(pool, async (client) => {
-    await client.query("SET LOCAL jit = off");
-    return loadEventsByUuid(client, uuids, reader, counts);
-  });
 }
 
 /** An event without its attribute and object counts: what a MISP export needs of it (it counts what it exports). */

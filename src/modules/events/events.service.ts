@@ -9,7 +9,7 @@ import { EVENT_RESTORED, EVENT_SOFT_DELETED, recordChanges, type Change } from "
 import { canReadEvent, canWriteEvent, readableEventWhere, readableEventsSql } from "../../auth/distribution.ts";
 import type { Prisma } from "../../platform/db/index.ts";
 import type { EventDraft } from "./event-draft.ts";
-import { eventUuidById, listEvents, loadEvent, loadEventHeadsByUuid, loadEventsPage, type AttributeCount, type EventHead, type EventView } from "./event-reader.ts";
+import { eventUuidById, listEvents, loadEvent, loadEventHeadsByUuid, loadEventsByUuid, type AttributeCount, type EventHead, type EventView } from "./event-reader.ts";
 import { ensureTags, writeEventDraft, type WriteResult } from "./event-writer.ts";
 import { exportMispEvents, type MispExportOptions } from "./misp-export.ts";
 import { parseMispEvent, type ParseOptions } from "./misp-parse.ts";
@@ -219,7 +219,7 @@ export class EventsService {
    */
   async getMany(p: Principal | null, uuids: readonly string[], opts: { badges?: boolean; attributeCount?: AttributeCount } = {}): Promise<EventView[]> {
     authorize(p, "events:read");
-    const byUuid = new Map((await loadEventsPage(this.ctx.db.pool, uuids, p, opts.attributeCount)).filter((e) => canReadEvent(p, e)).map((e) => [e.uuid, e]));
+    const byUuid = new Map((await loadEventsByUuid(this.ctx.db.pool, uuids, p, opts.attributeCount)).filter((e) => canReadEvent(p, e)).map((e) => [e.uuid, e]));
     const views = uuids.map((u) => byUuid.get(u)).filter((e): e is EventView => e !== undefined);
     return opts.badges === false ? views : this.retention.withBadges(views);
   }

@@ -35,7 +35,11 @@ export interface DatabaseOptions {
 pg.types.setTypeParser(20, (v) => Number.parseInt(v, 10));
 
 export function connectDatabase(url: string, log: Logger, opts: DatabaseOptions = {}): Database {
-  const pool = watched(new pg.Pool({ connectionString: url, max: opts.poolSize ?? 10, application_name: "workbench" }), log);
+  // Without JIT, as the search, statistics and correlation statements already set per transaction: the
+  // planner's estimates on large tables put a page's reads over jit_above_cost, and compiling them
+  // cost more than running them (a page of 50 events with their counts: 23-26 ms of a 31 ms
+  // statement at 300,000 attributes, bench/README.md "MISP API: full pages of metadata").
+  const pool = watched(new pg.Pool({ connectionString: url, max: opts.poolSize ?? 10, application_name: "workbench", options: "-c jit=off" }), log);
   const searchPool = watched(
     new pg.Pool({
       connectionString: url,
