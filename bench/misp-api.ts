@@ -7,6 +7,8 @@
  *   OPENSEARCH_URL=http://127.0.0.1:9200 npx tsx bench/misp-api.ts --backend opensearch   # 1,000,000 attributes
  *   npx tsx bench/misp-api.ts --attributes 100000 --runs 10 --add-runs 3 --concurrency 4
  *   npx tsx bench/misp-api.ts --attributes 100000 --backend postgres --objects 40 --only events/index --add-runs 0
+ *   npx tsx bench/misp-api.ts --attributes 300000 --backend postgres --add-runs 0 --keep                # keeps its database
+ *   npx tsx bench/misp-api.ts --attributes 300000 --backend postgres --add-runs 0 --database wb_test_...  # measures it again
  *
  * Setup: the service in this process (startTestApp, ROLE=all so the worker indexes), a database
  * cloned from the test template, on OpenSearch a unique index prefix (deleted at the end with the
@@ -42,7 +44,10 @@
  * (the attributes in objects too) and as the native lists do (standalone ones, the index's count
  * before), interleaved, for the importing organisation and another one. `--objects N` puts the last N
  * of each event's 100 attributes in objects of two (0: none, the restSearch rows' data set);
- * `--only TEXT` runs the rows whose name holds TEXT.
+ * `--only TEXT` runs the rows whose name holds TEXT. `--keep` leaves the database in place (its name is
+ * logged at the end); `--database NAME` runs on such a database without importing (PostgreSQL backend:
+ * the search tables are in it; same `--attributes`), so that two copies of the code can be measured
+ * in turn on one data set. Dates are relative to the run's start: a kept set is good for a day.
  *
  * events/add: `--add-runs` times (median), PyMISP (python3, PYTHONPATH=../shared/clients) builds a
  * MISPEvent of 10,000 attributes and calls add_event; timed in Python around add_event only (its
@@ -53,7 +58,8 @@ import crypto from "node:crypto";
 import os from "node:os";
 import { parseArgs } from "node:util";
 import setupTemplate from "../test/support/global-setup.ts";
-import { startTestApp } from "../test/support/app.ts";
+import { startTestApp, type TestApp } from "../test/support/app.ts";
+import { createTestDatabase, databaseUrl } from "../test/support/databases.ts";
 import { mispIndexFilter } from "../rest-shim/misp/event-index-filter.ts";
 import { createOrganisation, createUser, loginAdmin, type TestUser } from "../test/support/fixtures.ts";
 import { runPythonJson } from "../test/support/pymisp.ts";
@@ -69,6 +75,8 @@ const { values: args } = parseArgs({
     backend: { type: "string", default: "opensearch" },
     objects: { type: "string", default: "0" },
     only: { type: "string", default: "" },
+    keep: { type: "boolean", default: false },
+    database: { type: "string" },
   },
 });
 const PER_EVENT = 100;
@@ -198,7 +206,11 @@ const OPENSEARCH = process.env.OPENSEARCH_URL ?? "http://127.0.0.1:9200";
 const prefix = `bench-misp-api-${crypto.randomBytes(4).toString("hex")}-`;
 if (args.backend === "opensearch") Object.assign(env, { OPENSEARCH_URL: OPENSEARCH, OPENSEARCH_INDEX_PREFIX: prefix });
 const loadAtStart = load();
-const app = await startTestApp("bench-misp-api", env);
+// A kept data set (--keep, then --database NAME) is measured again without its import: A/B runs of two copies of the code.
+if ((args.keep || args.database !== undefined) && args.backend !== "postgres") throw new Error("--keep and --database: postgres backend only (OpenSearch's indices are deleted at the end)");
+if (args.database !== undefined && !/^wb_test_\w+$/.test(args.database)) throw new Error("--database: a database a --keep run kept (wb_test_...)");
+const db = args.database === undefined ? await createTestDatabase("bench-misp-api") : { name: args.database, url: databaseUrl(args.database), drop: async () => undefined };
+const app = await startTestApp("bench-misp-api", env, { databaseUrl: db.url } as TestApp);
 try {
   const admin = await loginAdmin(app);
   // What PyMISP's constructor and add_event need, as test/integration/misp-api-pymisp.test.ts gives it.
@@ -206,9 +218,9 @@ try {
   const user = await createUser(app, admin, [...scopes, "api_keys:create"]);
   const key = (await app.http.post("/api-keys/", { token: user.token, json: { name: "bench", scopes } })).body.token as string;
 
-  log(`importing ${EVENTS} events x ${PER_EVENT} attributes (${args.backend}), load ${load().join(" ")}`);
+  log(`${args.database === undefined ? "importing" : "kept"} ${EVENTS} events x ${PER_EVENT} attributes (${args.backend}), load ${load().join(" ")}`);
   const started = performance.now();
-  let next = 0;
+  let next = args.database === undefined ? 0 : EVENTS;
   await Promise.all(
     Array.from({ length: CONCURRENCY }, async () => {
       for (let i = next++; i < EVENTS; i = next++) {
@@ -317,6 +329,8 @@ try {
   }, null, 2));
 } finally {
   await app.close();
+  if (args.keep || args.database !== undefined) log(`database kept: --database ${db.name}`);
+  else await db.drop();
   // Only this run's indices and templates.
   if (args.backend === "opensearch") for (const p of [`/${prefix}*`, `/_index_template/${prefix}*`]) await fetch(new URL(p, OPENSEARCH), { method: "DELETE" });
 }
