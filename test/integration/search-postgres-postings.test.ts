@@ -383,8 +383,8 @@ describe("postings writers", () => {
     await postings.bulkIndex("svc-attributes", [...gone, ...many, ...rare]);
     await postings.deleteByIds("svc-attributes", gone.map((d) => d.id));
     expect(await checkDictionary(pool)).toMatchObject({ missing: [], wrong: [] });
-    const states = await pool.query<{ pulse: number | null; n: string }>("SELECT pulse, count(*) AS n FROM search_terms WHERE field = 'acomment' AND term LIKE '%lostterm' GROUP BY pulse");
-    expect(states.rows).toEqual([{ pulse: 0, n: "20" }]);
+    const states = await pool.query<{ pulse: number | null; n: number }>("SELECT pulse, count(*) AS n FROM search_terms WHERE field = 'acomment' AND term LIKE '%lostterm' GROUP BY pulse");
+    expect(states.rows).toEqual([{ pulse: 0, n: 20 }]);
     for (const q of ["comment:*lostterm", "comment:*lostterm OR type:raretype", "type:raretype AND comment:*manyterm", "type:raretype AND NOT comment:*manyterm", "comment:*manyterm"]) {
       for (const trackTotalHits of [true, 10_000] as const) {
         const req = request("svc-attributes", q, ACCESSES[0]!, { trackTotalHits });
@@ -652,8 +652,8 @@ describe("postings writers", () => {
     const spread = Array.from({ length: 40 }, (_, i) => doc(`asc-${i}`, "ascorder", `v${i}`, { "@timestamp": new Date(Date.UTC(2029, 0, 1 + (i % 10))).toISOString(), comment: `ascword ascw${i}` }));
     const docs = [...noTs, ...tied, ...spread];
     await postings.bulkIndex("svc-attributes", docs);
-    const { rows } = await pool.query<{ n: string }>("SELECT count(*) AS n FROM search_documents WHERE id LIKE 'nots-%' AND ts IS NULL");
-    expect(rows[0]!.n).toBe("3");
+    const { rows } = await pool.query<{ n: number }>("SELECT count(*) AS n FROM search_documents WHERE id LIKE 'nots-%' AND ts IS NULL");
+    expect(rows[0]!.n).toBe(3);
     const byId = (xs: string[]) => [...xs].sort((a, b) => Buffer.compare(Buffer.from(b), Buffer.from(a)));
     for (const q of ["type:ascorder", "type:ascorder AND comment:ascword", "comment:ascw*", "comment:*scw*", "type:ascorder OR type:nosuchtype", "type:ascorder AND NOT comment:ascw3"]) {
       const asc = (extra: Partial<SearchRequest> = {}) => request("svc-attributes", q, ACCESSES[0]!, { sort: { field: "@timestamp", order: "asc" }, ...extra });

@@ -2,6 +2,7 @@ import pg from "pg";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaClient } from "../../generated/prisma/client.ts";
 import type { Logger } from "../logger.ts";
+import "./int8.ts";
 
 export { PrismaClient };
 export type { Prisma } from "../../generated/prisma/client.ts";
@@ -31,8 +32,6 @@ export interface DatabaseOptions {
   searchWaitMs?: number;
 }
 
-// int8 (bigint ids, counts) as JS numbers: our counts and ids stay far below 2^53.
-pg.types.setTypeParser(20, (v) => Number.parseInt(v, 10));
 
 export function connectDatabase(url: string, log: Logger, opts: DatabaseOptions = {}): Database {
   // Without JIT, as the search, statistics and correlation statements already set per transaction: the

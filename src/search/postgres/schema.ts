@@ -102,13 +102,14 @@ import { pack } from "./packing.ts";
 import { backfillPostings, backfillPresence, backfillTerms } from "./writes.ts";
 import { presenceIndexesSql, UNPOSTED, unpostedFunctionSql } from "./unposted.ts";
 
-const VERSION = "search_documents v13";
+const VERSION = "search_documents v14";
 /** The versions upgraded in committed steps (`upgradeInSteps`: bookkeeping, `recode`, `packInSteps`). */
 const STEPPED_FROM = "search_documents v8";
 const RECODED_FROM = "search_documents v9";
 const PACKED_FROM = "search_documents v10";
 const UNPOSTED_FROM = "search_documents v11";
 const PRESENCE_FROM = "search_documents v12";
+const REPAIRED_FROM = "search_documents v13";
 const POSTINGS_VERSION = "search_documents v3";
 /** Versions whose postings lack the presence keys (version 7). */
 const WITHOUT_PRESENCE = ["search_documents v3", "search_documents v4", "search_documents v5", "search_documents v6"];
@@ -422,6 +423,23 @@ async function indexPresence(client: pg.PoolClient, progress: (message: string) 
 }
 
 /**
+ * The service's writers up to version 13 missed that a document they replaced or deleted held a
+ * term's one inlined posting (`./terms.ts` compared the document as the process's int8 parser read
+ * it, a number, with the text of the state it read): the term kept pulse 1 and the removed posting.
+ * Those entries become "not counted" (pulse NULL), which readers take from the postings; the others
+ * are left as they are. Idempotent.
+ */
+async function clearRemovedInlinedPostings(client: pg.PoolClient, progress: (message: string) => void): Promise<void> {
+  const { rowCount } = await client.query(
+    `UPDATE search_terms t SET pulse = NULL, ts = NULL, doc = NULL, live = NULL, aud = NULL, fct = NULL
+      WHERE t.pulse = 1 AND NOT EXISTS (
+        SELECT 1 FROM search_postings p WHERE p.key = t.field || chr(1) || t.term AND p.ts IS NOT DISTINCT FROM t.ts AND p.doc = t.doc
+           AND p.live IS NOT DISTINCT FROM t.live AND p.aud IS NOT DISTINCT FROM t.aud AND p.fct IS NOT DISTINCT FROM t.fct)`,
+  );
+  progress(`search schema: ${rowCount ?? 0} dictionary entries of removed postings cleared`);
+}
+
+/**
  * From STEPPED_FROM: each step is committed on its own and is idempotent, so that a restart after a
  * kill resumes; a session lock keeps other starting processes waiting until the version is set.
  */
@@ -454,8 +472,13 @@ async function upgradeInSteps(pool: pg.Pool, opts: SchemaOptions): Promise<void>
         await client.query(`COMMENT ON TABLE "search_documents" IS '${PRESENCE_FROM}'`);
         progress(`search schema: ${PRESENCE_FROM}`);
       }
-      if ((await version(client)) !== PRESENCE_FROM) return;
-      await indexPresence(client, progress);
+      if ((await version(client)) === PRESENCE_FROM) {
+        await indexPresence(client, progress);
+        await client.query(`COMMENT ON TABLE "search_documents" IS '${REPAIRED_FROM}'`);
+        progress(`search schema: ${REPAIRED_FROM}`);
+      }
+      if ((await version(client)) !== REPAIRED_FROM) return;
+      await clearRemovedInlinedPostings(client, progress);
       await client.query(`COMMENT ON TABLE "search_documents" IS '${VERSION}'`);
       progress(`search schema: ${VERSION}`);
     } finally {
@@ -476,7 +499,7 @@ export async function ensureSearchSchema(pool: pg.Pool, opts: SchemaOptions = {}
 }
 
 /** The versions `upgradeInSteps` takes to the current one. */
-const STEPPED = [STEPPED_FROM, RECODED_FROM, PACKED_FROM, UNPOSTED_FROM, PRESENCE_FROM, VERSION];
+const STEPPED = [STEPPED_FROM, RECODED_FROM, PACKED_FROM, UNPOSTED_FROM, PRESENCE_FROM, REPAIRED_FROM, VERSION];
 
 /** A new table, or one of a version before STEPPED_FROM, brought to version 10 in one transaction. */
 async function upgradeToVersion10(pool: pg.Pool, opts: SchemaOptions): Promise<void> {

@@ -65,7 +65,9 @@ export async function applyTermChanges(client: pg.PoolClient, gone: TermPostings
     }
     return change;
   };
-  for (const { keys, posting } of gone) for (const key of keys) changeOf(key)?.removed.add(posting.doc);
+  // Documents as text on both sides: pg answers int8 as the process's parser says (numbers in the
+  // service, src/platform/db), and a number never equals its text in a Set.
+  for (const { keys, posting } of gone) for (const key of keys) changeOf(key)?.removed.add(String(posting.doc));
   for (const { keys, posting } of added) for (const key of keys) changeOf(key)?.added.push(posting);
   const keys = [...changes.keys()].sort(byKey);
   if (keys.length === 0) return;
@@ -82,7 +84,7 @@ export async function applyTermChanges(client: pg.PoolClient, gone: TermPostings
   const updates: { change: Change; pulse: number | null; posting: TermPosting | null }[] = [];
   for (const state of locked) {
     const change = changes.get(state.key)!;
-    const kept = state.pulse === 1 && !change.removed.has(state.doc!) ? 1 : 0;
+    const kept = state.pulse === 1 && !change.removed.has(String(state.doc)) ? 1 : 0;
     // A removal from a term without postings: the state was wrong, stop trusting it.
     const contradicted = state.pulse === 0 && change.removed.size > 0;
     const remaining = kept + change.added.length;
