@@ -23,9 +23,13 @@ import { registerWebApp } from "./web-app-host.ts";
 export const VERSION = "0.1.0";
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
+/** How long a closing server lets the answers in flight finish before it cuts their connections. */
+const CLOSE_GRACE_MS = 10_000;
+
 export interface HttpServer {
   app: FastifyInstance;
-  close(): Promise<void>;
+  /** Stops accepting; answers in flight get `graceMs` (default 10 s) to finish, then their connections are cut. */
+  close(graceMs?: number): Promise<void>;
   webSocketClients(): number;
 }
 
@@ -157,10 +161,17 @@ export function buildServer(runtime: Runtime, log: Logger): HttpServer {
   return {
     app,
     webSocketClients: ws.clientCount,
-    async close() {
+    async close(graceMs = CLOSE_GRACE_MS) {
       closing = true;
       await ws.close();
-      await app.close();
+      // A client that stopped reading a download keeps its connection busy, and the close waited for
+      // it (72 s in the tests, or until the client went away): a stop must not hang on a client.
+      const cut = setTimeout(() => app.server.closeAllConnections(), graceMs);
+      try {
+        await app.close();
+      } finally {
+        clearTimeout(cut);
+      }
     },
   };
 }
