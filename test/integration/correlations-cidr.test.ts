@@ -9,9 +9,9 @@ import crypto from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { correlateChangeRange } from "../../src/modules/correlations/index.ts";
 import { correlateBatch } from "../../src/modules/correlations/correlation-store.ts";
-import type { Sql } from "../../src/platform/db/transaction.ts";
 import { startTestApp, type TestApp } from "../support/app.ts";
 import { loginAdmin, type TestUser } from "../support/fixtures.ts";
+import { recordStatements } from "../support/statement-counter.ts";
 
 let app: TestApp;
 let admin: TestUser;
@@ -151,13 +151,7 @@ describe("the CIDR statement's plan", () => {
       for (const statistics of [false, true]) {
         if (statistics) await client.query("ANALYZE attributes");
         // The statement as the correlator sends it, read on its way to the database.
-        const sent: { text: string; values: unknown[] }[] = [];
-        const spy = {
-          query: (text: string, values: unknown[]) => {
-            sent.push({ text, values });
-            return client.query(text, values);
-          },
-        } as unknown as Sql;
+        const { client: spy, sent } = recordStatements(client);
         await client.query("SAVEPOINT batch");
         const outcome = await correlateBatch(spy, ids, { maxEventsPerValue: 20, matchTypes: ["cidr"] });
         expect(outcome.created, `statistics: ${statistics}`).toHaveLength(16 + 1);
@@ -214,13 +208,7 @@ describe("a network around more events than the cap", () => {
       const under = await network("10.201.0.0/16");
 
       const correlate = async (id: number) => {
-        const sent: { text: string; values: unknown[] }[] = [];
-        const spy = {
-          query: (text: string, values: unknown[]) => {
-            sent.push({ text, values });
-            return client.query(text, values);
-          },
-        } as unknown as Sql;
+        const { client: spy, sent } = recordStatements(client);
         await client.query("SAVEPOINT batch");
         const outcome = await correlateBatch(spy, [id], { maxEventsPerValue: CAP, matchTypes: ["cidr"] });
         await client.query("ROLLBACK TO SAVEPOINT batch");

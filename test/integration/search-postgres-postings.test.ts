@@ -20,6 +20,7 @@ import { SearchQueryError, type IndexName, type SearchAccess, type SearchRequest
 import { createTestDatabase } from "../support/databases.ts";
 import { buildSearchDocuments } from "../support/search-fixtures.ts";
 import { checkDictionary, postingsOutOfStep } from "../support/search-terms.ts";
+import { recordStatements } from "../support/statement-counter.ts";
 import { CASES } from "./search-conformance.queries.ts";
 
 const ACCESSES: SearchAccess[] = [
@@ -509,16 +510,9 @@ describe("postings writers", () => {
       let answer;
       try {
         await client.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
-        const recorder = new Proxy(client, {
-          get: (target, prop) =>
-            prop === "query"
-              ? (text: string, values: unknown[]) => {
-                  statements.push(text);
-                  return target.query(text, values);
-                }
-              : Reflect.get(target, prop),
-        });
-        answer = await searchByPostings(recorder, req, planPostings(req, Date.now())!, bound);
+        const recorded = recordStatements(client);
+        answer = await searchByPostings(recorded.client, req, planPostings(req, Date.now())!, bound);
+        statements.push(...recorded.sent.map((s) => s.text));
       } finally {
         await client.query("COMMIT");
         client.release();
@@ -563,16 +557,9 @@ describe("postings writers", () => {
       const client = await pool.connect();
       try {
         await client.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
-        const recorder = new Proxy(client, {
-          get: (target, prop) =>
-            prop === "query"
-              ? (text: string, values: unknown[]) => {
-                  statements.push({ text, values });
-                  return target.query(text, values);
-                }
-              : Reflect.get(target, prop),
-        });
-        await searchByPostings(recorder, req, planPostings(req, Date.now())!, 10_000);
+        const recorded = recordStatements(client);
+        await searchByPostings(recorded.client, req, planPostings(req, Date.now())!, 10_000);
+        statements.push(...recorded.sent);
         const read = statements.find((s) => s.text.startsWith("WITH m AS MATERIALIZED"));
         const plan = (await client.query<{ "QUERY PLAN": [{ Plan: PlanNode }] }>(`EXPLAIN (ANALYZE, FORMAT JSON) ${read!.text}`, read!.values)).rows[0]!["QUERY PLAN"][0].Plan;
         // The probe's index scans (alias q, q_1, ...): one per document of the driver, not one per posting (80).

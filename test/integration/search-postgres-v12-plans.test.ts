@@ -19,6 +19,7 @@ import { jsonbDriver, ROW_PATTERNS, searchStatements } from "../../src/search/po
 import { SearchQueryError, type IndexName, type SearchAccess, type SearchRequest } from "../../src/search/search-index.ts";
 import { createTestDatabase } from "../support/databases.ts";
 import { buildSearchDocuments } from "../support/search-fixtures.ts";
+import { recordStatements } from "../support/statement-counter.ts";
 import { CASES } from "./search-conformance.queries.ts";
 
 const r = String.raw;
@@ -134,16 +135,9 @@ describe("the postings' ordered read", () => {
         try {
           await client.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
           // The statements the executor sends, recorded (its ordered read is a WITH m ... statement).
-          const recorder = new Proxy(client, {
-            get: (target, prop) =>
-              prop === "query"
-                ? (text: string, values: unknown[]) => {
-                    statements.push({ text, values });
-                    return target.query(text, values);
-                  }
-                : Reflect.get(target, prop),
-          });
-          const answer = await searchByPostings(recorder, req, planPostings(req, Date.now())!, 100);
+          const recorded = recordStatements(client);
+          const answer = await searchByPostings(recorded.client, req, planPostings(req, Date.now())!, 100);
+          statements.push(...recorded.sent);
           expect(answer && "ids" in answer && answer.ids?.length, `${q} ${order}`).toBe(10);
           const read = statements.find((s) => s.text.startsWith("WITH m AS MATERIALIZED"));
           expect(read, `${q} ${order}`).toBeDefined();

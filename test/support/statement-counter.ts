@@ -22,3 +22,27 @@ export function countStatements(): { readonly count: number; stop(): void } {
     },
   };
 }
+
+export interface SentStatement {
+  text: string;
+  values: unknown[];
+}
+
+/**
+ * `client` with the statements the code under test sends through it recorded in `sent`, as written
+ * (to EXPLAIN them, or to count them); everything else is the client's own.
+ */
+export function recordStatements<T extends object>(client: T): { client: T; sent: SentStatement[] } {
+  const sent: SentStatement[] = [];
+  const recorder = new Proxy(client, {
+    get: (target, prop) => {
+      if (prop !== "query") return Reflect.get(target, prop);
+      const query = Reflect.get(target, prop) as (text: string, values: unknown[]) => unknown;
+      return (text: string, values: unknown[]) => {
+        sent.push({ text, values });
+        return query.call(target, text, values);
+      };
+    },
+  });
+  return { client: recorder, sent };
+}
