@@ -61,7 +61,7 @@ export const AttributeSchema = named(
     deleted: false,
     disable_correlation: false,
     warnings: [],
-    tags: [{ id: 40, name: "kill-chain:Delivery", colour: "#0088cc", exportable: true, hide_tag: false, is_galaxy: false, is_custom_galaxy: false, local_only: false, numerical_value: null, local: false }],
+    tags: [{ id: 40, name: "kill-chain:Delivery", colour: "#0088cc", exportable: true, hide_tag: false, is_galaxy: false, is_custom_galaxy: false, local_only: false, numerical_value: null, local: false, machine_tag: { namespace: "kill-chain", predicate: "Delivery", value: null } }],
     correlations: null,
     expanded: null,
   },

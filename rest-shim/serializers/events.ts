@@ -1,7 +1,9 @@
 import { z } from "zod";
 import type { EventView, TagView } from "../../src/modules/events/index.ts";
 import type { RelatedEvent } from "../../src/modules/correlations/index.ts";
+import { parseMachineTag } from "../../src/modules/tags/index.ts";
 import { named, pageSchema } from "../contract.ts";
+import { MachineTagSchema } from "./tags.ts";
 
 const uuid = z.uuid();
 const epochSeconds = z.number().describe("Unix time in seconds");
@@ -24,9 +26,13 @@ export const TagSchema = named(
     local_only: z.boolean(),
     numerical_value: z.number().nullable(),
     local: z.boolean().describe("Attached locally: not shared beyond this instance"),
+    machine_tag: MachineTagSchema,
   }),
   "A tag as attached to an event or attribute",
-  { id: 12, name: "tlp:amber", colour: "#ffc000", exportable: true, hide_tag: false, is_galaxy: false, is_custom_galaxy: false, local_only: false, numerical_value: null, local: false },
+  {
+    id: 12, name: "tlp:amber", colour: "#ffc000", exportable: true, hide_tag: false, is_galaxy: false, is_custom_galaxy: false, local_only: false, numerical_value: null,
+    local: false, machine_tag: { namespace: "tlp", predicate: "amber", value: null },
+  },
 );
 
 export const OrganisationRefSchema = named("OrganisationRef", z.object({ id: z.int(), uuid, name: z.string() }), "An organisation, as events name their owner and creator");
@@ -108,7 +114,7 @@ export const EventSchema = named(
     deleted: false,
     disable_correlation: false,
     extends_uuid: null,
-    tags: [{ id: 12, name: "tlp:amber", colour: "#ffc000", exportable: true, hide_tag: false, is_galaxy: false, is_custom_galaxy: false, local_only: false, numerical_value: null, local: false }],
+    tags: [{ id: 12, name: "tlp:amber", colour: "#ffc000", exportable: true, hide_tag: false, is_galaxy: false, is_custom_galaxy: false, local_only: false, numerical_value: null, local: false, machine_tag: { namespace: "tlp", predicate: "amber", value: null } }],
     retention: null,
     organisation: { id: 1, uuid: "5f6e7d8c-1b2a-4c3d-9e8f-0a1b2c3d4e5f", name: "CIRCL" },
     orgc: { id: 1, uuid: "5f6e7d8c-1b2a-4c3d-9e8f-0a1b2c3d4e5f", name: "CIRCL" },
@@ -138,6 +144,7 @@ export function tagOut(t: TagView): z.output<typeof TagSchema> {
     local_only: t.localOnly,
     numerical_value: t.numericalValue,
     local: t.local,
+    machine_tag: parseMachineTag(t.name),
   };
 }
 

@@ -2,6 +2,12 @@ import { z } from "zod";
 import { parseMachineTag, type TagRecord } from "../../src/modules/tags/index.ts";
 import { named, pageSchema } from "../contract.ts";
 
+/** Beside the peer's tag fields, wherever a tag is answered (its records, and as attached to events and attributes). */
+export const MachineTagSchema = z
+  .object({ namespace: z.string(), predicate: z.string(), value: z.string().nullable() })
+  .nullable()
+  .describe('The name\'s MISP machine-tag parts (namespace:predicate="value"); null for a plain tag. Beside the peer\'s fields');
+
 export const TagRecordSchema = named(
   "Tag",
   z.object({
@@ -16,10 +22,7 @@ export const TagRecordSchema = named(
     is_galaxy: z.boolean().describe("A galaxy cluster's tag (misp-galaxy:...)"),
     is_custom_galaxy: z.boolean(),
     local_only: z.boolean().describe("Never shared beyond this instance"),
-    machine_tag: z
-      .object({ namespace: z.string(), predicate: z.string(), value: z.string().nullable() })
-      .nullable()
-      .describe('The name\'s MISP machine-tag parts (namespace:predicate="value"); null for a plain tag. Beside the peer\'s fields'),
+    machine_tag: MachineTagSchema,
   }),
   "A tag (the peer's Tag fields)",
   {

@@ -2788,7 +2788,12 @@ export interface components {
          *           "is_custom_galaxy": false,
          *           "local_only": false,
          *           "numerical_value": null,
-         *           "local": false
+         *           "local": false,
+         *           "machine_tag": {
+         *             "namespace": "kill-chain",
+         *             "predicate": "Delivery",
+         *             "value": null
+         *           }
          *         }
          *       ],
          *       "correlations": null,
@@ -3204,7 +3209,12 @@ export interface components {
          *           "is_custom_galaxy": false,
          *           "local_only": false,
          *           "numerical_value": null,
-         *           "local": false
+         *           "local": false,
+         *           "machine_tag": {
+         *             "namespace": "tlp",
+         *             "predicate": "amber",
+         *             "value": null
+         *           }
          *         }
          *       ],
          *       "retention": null,
@@ -3512,7 +3522,12 @@ export interface components {
          *       "is_custom_galaxy": false,
          *       "local_only": false,
          *       "numerical_value": null,
-         *       "local": false
+         *       "local": false,
+         *       "machine_tag": {
+         *         "namespace": "tlp",
+         *         "predicate": "amber",
+         *         "value": null
+         *       }
          *     }
          */
         EventTag: {
@@ -3525,6 +3540,12 @@ export interface components {
             /** @description Attached locally: not shared beyond this instance */
             local: boolean;
             local_only: boolean;
+            /** @description The name's MISP machine-tag parts (namespace:predicate="value"); null for a plain tag. Beside the peer's fields */
+            machine_tag: {
+                namespace: string;
+                predicate: string;
+                value: string | null;
+            } | null;
             name: string;
             numerical_value: number | null;
         };

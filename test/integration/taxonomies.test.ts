@@ -307,6 +307,24 @@ describe("machine tags and tag suggestions", () => {
     expect(tlp.body.data.tags.items[0]).toEqual({ name: "tlp:green", machineTag: { namespace: "tlp", predicate: "green", value: null } });
   });
 
+  it("parses machine tags on the tags attached to events and attributes (REST), plain tags null", async () => {
+    const ev = await newEvent();
+    const attr = await newAttribute(ev);
+    const valued = 'admiralty-scale:source-reliability="b"';
+    for (const name of ["tlp:green", valued, "plain tag"]) {
+      expect((await app.http.post(`/events/${ev}/tag/${encodeURIComponent(name)}`, { token: user.token })).status).toBe(201);
+      expect((await app.http.post(`/attributes/${attr}/tag/${encodeURIComponent(name)}`, { token: user.token })).status).toBe(201);
+    }
+    const expected = {
+      "tlp:green": { namespace: "tlp", predicate: "green", value: null },
+      [valued]: { namespace: "admiralty-scale", predicate: "source-reliability", value: "b" },
+      "plain tag": null,
+    };
+    const machineTags = (tags: { name: string; machine_tag: unknown }[]) => Object.fromEntries(tags.map((t) => [t.name, t.machine_tag]));
+    expect(machineTags((await app.http.get(`/events/${ev}`, { token: user.token })).body.tags)).toEqual(expected);
+    expect(machineTags((await app.http.get(`/attributes/${attr}`, { token: user.token })).body.tags)).toEqual(expected);
+  });
+
   it("answers bad input with validation_error: empty, too long, NUL, limit out of range", async () => {
     for (const [text, limit] of [["", 20], ["x".repeat(256), 20], ["a\u0000b", 20], ["tlp", 0], ["tlp", 101]] as const) {
       const res = await suggest(user, text, limit);
