@@ -169,7 +169,7 @@ describe("Explore in the browser", () => {
       const url = new URL(page.url());
       expect(url.searchParams.get("type")).toBe("lucene");
       expect(url.searchParams.get("query")).toBe(query);
-      await expect(page.getByRole("textbox", { name: "Lucene query" }).inputValue()).resolves.toBe(query);
+      await expect(page.getByRole("combobox", { name: "Lucene query" }).inputValue()).resolves.toBe(query);
       expect(problems).toEqual([]);
     } finally {
       await context.close();

@@ -82,7 +82,7 @@ describe("hunts in the browser", () => {
     page.setDefaultTimeout(10_000);
     try {
       await signIn(page, app.url, `/hunts/new?type=lucene&query=${encodeURIComponent(QUERY)}`);
-      await expect(page.getByRole("textbox", { name: "Lucene query" }).inputValue()).resolves.toBe(QUERY);
+      await expect(page.getByRole("combobox", { name: "Lucene query" }).inputValue()).resolves.toBe(QUERY);
       await expect(page.getByRole("combobox", { name: "Hunt type" }).inputValue()).resolves.toBe("SEARCH");
       await expect(page.getByRole("combobox", { name: "Index searched" }).inputValue()).resolves.toBe("ATTRIBUTES");
       await page.getByRole("button", { name: "Query syntax help" }).click();
@@ -124,6 +124,45 @@ describe("hunts in the browser", () => {
       expect(await page.evaluate(() => (window as unknown as { marker?: number }).marker)).toBe(42);
       const notes = (await app.http.get("/notifications?type=hunt.result.changed", { token: admin.token })).body.items;
       expect(notes[0].payload).toMatchObject({ hunt_id: id, total: before + 5, previous_total: before, new_hit_count: 5 });
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it("completes field names in the Lucene box as Explore does, and marks where the API's parser refuses the query", async () => {
+    const { context, page, problems } = await openPage(browser);
+    page.setDefaultTimeout(10_000);
+    const box = page.getByRole("combobox", { name: "Lucene query" });
+    try {
+      await signIn(page, app.url, "/hunts/new?type=lucene");
+      await page.getByRole("textbox", { name: "Name" }).fill("Refused query");
+      await box.fill("typ");
+      await page.getByRole("listbox").getByRole("option", { name: /^type text \(attributes\)/ }).waitFor();
+      await box.press("ArrowDown");
+      await box.press("Enter");
+      await expect.poll(() => box.inputValue()).toBe("type:");
+      expect(page.url()).toMatch(/\/hunts\/new/);
+
+      const bad = "type:domain OR ) value:x";
+      const refused = await app.http.post("/hunts/", { token: admin.token, json: { name: "Refused query", query: bad } });
+      expect(refused.status).toBe(400);
+      expect(refused.body.position.offset).toBe(15);
+      await box.fill(bad);
+      await page.getByRole("button", { name: "Create hunt" }).click();
+      await page.getByText(refused.body.detail, { exact: true }).waitFor();
+      await expect(page.getByTestId("query-error-mark").innerText()).resolves.toBe(")");
+      await page.getByText("The query fails at character 16:").waitFor();
+      await expect(box.getAttribute("aria-invalid")).resolves.toBe("true");
+      await expect(box.evaluate((el: HTMLInputElement) => [el.selectionStart, el.selectionEnd])).resolves.toEqual([15, 16]);
+      expect(await page.getByRole("alert").filter({ hasText: "The hunt was not saved" }).count()).toBe(0);
+      expect(await accessibilityViolations(page)).toEqual([]);
+
+      // Edited, the mark goes; fixed, the hunt saves.
+      await box.fill("type:domain OR value:x");
+      expect(await page.getByTestId("query-error-mark").count()).toBe(0);
+      await page.getByRole("button", { name: "Create hunt" }).click();
+      await page.getByRole("heading", { name: "Refused query", level: 1 }).waitFor();
       expect(problems).toEqual([]);
     } finally {
       await context.close();
@@ -279,7 +318,7 @@ describe("hunts in the browser", () => {
         await page.getByText("No hunt has that in its name.").waitFor();
 
         await page.goto(`${app.url}/hunts/new?type=lucene&query=${encodeURIComponent(QUERY)}`);
-        await page.getByRole("textbox", { name: "Lucene query" }).waitFor();
+        await page.getByRole("combobox", { name: "Lucene query" }).waitFor();
         expect(await accessibilityViolations(page)).toEqual([]);
         await screenshot(page, "hunt-new", width);
 

@@ -7,7 +7,7 @@ import { grants, useIdentity } from "../../lib/identity.ts";
 import { BulkLookup } from "./BulkLookup.tsx";
 import { ExportUrlQuery, SearchFieldsQuery } from "./documents.ts";
 import { MatchHistogram } from "./MatchHistogram.tsx";
-import { QueryBox, type QueryError } from "./QueryBox.tsx";
+import { QueryBox, queryErrorOf } from "./QueryBox.tsx";
 import { ALL_TIME, effectiveQuery, loadRecent, rangeBounds, readTimeRange, saveRecent, withRecent, type SearchEntry, type TimeRange } from "./query.ts";
 import { RecentSearches } from "./RecentSearches.tsx";
 import { ResultSection } from "./ResultSection.tsx";
@@ -49,12 +49,7 @@ export default function ExplorePage() {
   // whatever time clause wraps it for the searches.
   const checkTarget = identity && !grants(identity.scopes, "events:read") ? "ATTRIBUTES" : "EVENTS";
   const [check] = useQuery({ query: ExportUrlQuery, variables: { target: checkTarget, query: run.query }, pause: !identity });
-  const queryError = useMemo((): QueryError | null => {
-    const e = check.error?.graphQLErrors.find((g) => g.extensions?.code === "invalid_query");
-    if (!e) return null;
-    const position = e.extensions?.position as { offset?: unknown } | undefined;
-    return { message: e.message, offset: typeof position?.offset === "number" ? position.offset : null };
-  }, [check.error]);
+  const queryError = useMemo(() => queryErrorOf(check.error), [check.error]);
 
   // A search is remembered once the API accepted its query.
   const accepted = check.data?.exploreExportUrl !== undefined && !check.fetching;

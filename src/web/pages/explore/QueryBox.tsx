@@ -1,11 +1,20 @@
 import { Box, Code, Combobox, Text, TextInput, useCombobox } from "@mantine/core";
 import { useEffect, useMemo, useRef, useState } from "react";
+import type { CombinedError } from "urql";
 import { applySuggestion, suggestFields, type SearchField } from "./query.ts";
 
 export interface QueryError {
   message: string;
   /** 0-based offset into the query where the parser stopped; null when it named none. */
   offset: number | null;
+}
+
+/** The API's refusal of a Lucene query (`invalid_query`, with the parser's position), if that is what the error is. */
+export function queryErrorOf(error: CombinedError | undefined): QueryError | null {
+  const e = error?.graphQLErrors.find((g) => g.extensions?.code === "invalid_query");
+  if (!e) return null;
+  const position = e.extensions?.position as { offset?: unknown } | undefined;
+  return { message: e.message, offset: typeof position?.offset === "number" ? position.offset : null };
 }
 
 interface QueryBoxProps {
@@ -15,6 +24,7 @@ interface QueryBoxProps {
   onSubmit(): void;
   fields: readonly SearchField[];
   error: QueryError | null;
+  label?: string;
 }
 
 /**
@@ -22,7 +32,7 @@ interface QueryBoxProps {
  * cursor; Arrow keys and Enter pick one), and marks where a rejected query fails: the text is
  * selected from that position, and repeated under the box with the position highlighted.
  */
-export function QueryBox({ value, onChange, onSubmit, fields, error }: QueryBoxProps) {
+export function QueryBox({ value, onChange, onSubmit, fields, error, label = "Query" }: QueryBoxProps) {
   const combobox = useCombobox({ onDropdownClose: () => combobox.resetSelectedOption() });
   const input = useRef<HTMLInputElement>(null);
   const [cursor, setCursor] = useState(value.length);
@@ -51,7 +61,7 @@ export function QueryBox({ value, onChange, onSubmit, fields, error }: QueryBoxP
         <Combobox.Target withExpandedAttribute>
           <TextInput
             ref={input}
-            label="Query"
+            label={label}
             placeholder="type:ip-dst AND tags.name:tlp*"
             value={value}
             spellCheck={false}

@@ -1,5 +1,5 @@
 import { Anchor, Button, Group, NativeSelect, Stack, Switch, TextInput, Textarea, Title } from "@mantine/core";
-import { useState, type FormEvent } from "react";
+import { useMemo, useRef, useState, type FormEvent } from "react";
 import { useMutation, useQuery } from "urql";
 import { Link, useLocation, useParams, useSearch } from "wouter";
 import { Busy } from "../../components/Busy.tsx";
@@ -7,6 +7,8 @@ import { ErrorAlert } from "../../components/ErrorAlert.tsx";
 import { LuceneSyntaxHelp } from "../../components/LuceneSyntaxHelp.tsx";
 import { graphql } from "../../gql/index.ts";
 import type { HuntFrequency, HuntIndexTarget, HuntStatus, HuntType } from "../../gql/graphql.ts";
+import { SearchFieldsQuery } from "../explore/documents.ts";
+import { QueryBox, queryErrorOf, type QueryError } from "../explore/QueryBox.tsx";
 import { AttackPatternPicker, techniquesOf } from "./AttackPatternPicker.tsx";
 import { CpeBuilder } from "./CpeBuilder.tsx";
 import { composeCpe, cpeProblem, EMPTY_CPE, parseCpe, type CpeFields } from "./cpe.ts";
@@ -132,11 +134,22 @@ function HuntForm({ initial, id }: { initial: FormState; id?: number }) {
   const nameProblem = form.name.trim() ? null : "Give the hunt a name.";
   const targets = INDEX_TARGETS[form.huntType];
   const error = created.error ?? updated.error;
+  const formRef = useRef<HTMLFormElement>(null);
+  // Explore's field list, for the Lucene box's completion.
+  const [{ data: fieldData }] = useQuery({ query: SearchFieldsQuery, requestPolicy: "cache-first", pause: form.huntType !== "SEARCH" });
+  const searchFields = fieldData?.searchFields ?? [];
+  // The API parses a search hunt's query on save and refuses it as Explore's check does (400
+  // `invalid_query` with the parser's position): shown at the box while the text is the one refused.
+  const [sentLucene, setSentLucene] = useState<string | null>(null);
+  const refused = useMemo(() => queryErrorOf(error), [error]);
+  const emptyQuery = useMemo((): QueryError | null => (tried && problem ? { message: problem, offset: null } : null), [tried, problem]);
+  const luceneError = refused && sentLucene === form.lucene ? refused : emptyQuery;
 
   async function submit(e: FormEvent) {
     e.preventDefault();
     setTried(true);
     if (problem || nameProblem) return;
+    setSentLucene(form.lucene);
     const fields = {
       name: form.name.trim(),
       description: form.description.trim() || null,
@@ -160,7 +173,7 @@ function HuntForm({ initial, id }: { initial: FormState; id?: number }) {
         {id === undefined ? "Back to hunts" : "Back to the hunt"}
       </Anchor>
       <Title order={1}>{id === undefined ? "New hunt" : "Edit hunt"}</Title>
-      <form onSubmit={(e) => void submit(e)} noValidate>
+      <form ref={formRef} onSubmit={(e) => void submit(e)} noValidate>
         <Stack gap="md">
           <TextInput label="Name" required value={form.name} onChange={(e) => set({ name: e.currentTarget.value })} error={tried ? nameProblem : undefined} maxLength={255} />
           <Textarea label="Description" autosize minRows={2} value={form.description} onChange={(e) => set({ description: e.currentTarget.value })} />
@@ -175,15 +188,13 @@ function HuntForm({ initial, id }: { initial: FormState; id?: number }) {
           />
           {form.huntType === "SEARCH" && (
             <Stack gap={4}>
-              <Textarea
+              <QueryBox
                 label={QUERY_LABELS.SEARCH}
-                autosize
-                minRows={3}
-                styles={{ input: { fontFamily: "var(--mantine-font-family-monospace)" } }}
                 value={form.lucene}
-                onChange={(e) => set({ lucene: e.currentTarget.value })}
-                error={tried ? problem : undefined}
-                placeholder='type:ip-dst AND @timestamp:[now-7d TO now]'
+                onChange={(lucene) => set({ lucene })}
+                onSubmit={() => formRef.current?.requestSubmit()}
+                fields={searchFields}
+                error={luceneError}
               />
               <LuceneSyntaxHelp />
             </Stack>
@@ -227,7 +238,7 @@ function HuntForm({ initial, id }: { initial: FormState; id?: number }) {
             checked={form.status === "ACTIVE"}
             onChange={(e) => set({ status: e.currentTarget.checked ? "ACTIVE" : "PAUSED" })}
           />
-          {error && <ErrorAlert error={error} title="The hunt was not saved" />}
+          {error && !refused && <ErrorAlert error={error} title="The hunt was not saved" />}
           <Group>
             <Button type="submit" loading={created.fetching || updated.fetching}>
               {id === undefined ? "Create hunt" : "Save hunt"}
