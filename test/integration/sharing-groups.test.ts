@@ -1,14 +1,17 @@
 /**
  * Sharing groups (MISP distribution 4) with three organisations: A owns a group B belongs to, C is
  * outside. The group's management (who sees it, who changes it, extend) and what its data is to
- * each organisation through the direct read paths (REST, GraphQL, the Prisma relations) and both
- * search backends.
+ * each organisation through the direct read paths (REST, GraphQL, the Prisma relations), both
+ * search backends, and on each backend hunts, exports and MCP.
  */
 import crypto from "node:crypto";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { nextAuthInvalidation, startTestApp, type TestApp } from "../support/app.ts";
 import { createOrganisation, createUser, loginAdmin, type TestUser } from "../support/fixtures.ts";
 import { SEARCH_BACKENDS } from "../support/search-backends.ts";
+import { connectMcp, toolOk } from "../support/mcp-client.ts";
+import { eventually } from "../support/process.ts";
 import { settled } from "../support/settled.ts";
 
 let app: TestApp;
@@ -295,6 +298,71 @@ describe.each(SEARCH_BACKENDS)("sharing-group data in search on $name", ({ env }
     const gqlCreated = await app.http.graphql(`mutation($n: String!) { createSharingGroup(input: { name: $n, roaming: true }) { roaming } }`, { n: unique("gql roamer") }, users.aAdmin.token);
     expect(gqlCreated.body.data?.createSharingGroup).toEqual({ roaming: true });
     expect((await app.http.get(`/sharing_groups/${id}`, { token: users.bUser.token })).body.roaming).toBe(false);
+  });
+
+  it("a hunt run, an export and an MCP search hold the group's attribute for a member, not for the outsider; leaving the group ends it", async () => {
+    const tag = crypto.randomBytes(5).toString("hex");
+    const value = `paths-${tag}.example`;
+    const group = await searchApp.http.post("/sharing_groups/", { token: who.a.token, json: { name: `paths ${tag}`, sharing_group_orgs: [{ org_id: who.b.orgId }] } });
+    expect(group.status).toBe(201);
+    const attributeIn = async (event: { distribution: number; sharing_group_id?: number }) => {
+      const created = await searchApp.http.post("/events/", { token: who.a.token, json: { info: `paths ${event.distribution} ${tag}`, ...event } });
+      expect(created.status, created.text).toBe(201);
+      const attribute = await searchApp.http.post("/attributes/", { token: who.a.token, json: { event_uuid: created.body.uuid, type: "domain", value } });
+      expect(attribute.status, attribute.text).toBe(201);
+      return attribute.body.uuid as string;
+    };
+    const grouped = await attributeIn({ distribution: 4, sharing_group_id: group.body.id });
+    // The same value for all: whoever searches the index finds this one, so an empty answer is never a delay.
+    const control = await attributeIn({ distribution: 3 });
+    await settled(searchApp);
+    const query = `value:"${value}"`;
+    const uuids = (items: { uuid: string }[]) => items.map((h) => h.uuid).sort();
+
+    const hunted = async (user: TestUser) => {
+      const hunt = await searchApp.http.post("/hunts/", { token: user.token, json: { name: `paths ${tag}`, query, index_target: "attributes" } });
+      expect(hunt.status, hunt.text).toBe(201);
+      const ran = await searchApp.http.post(`/hunts/${hunt.body.id}/run`, { token: user.token });
+      expect(ran.status, ran.text).toBe(200);
+      const cached = await searchApp.http.get(`/hunts/${hunt.body.id}/results`, { token: user.token });
+      expect(cached.body.hits).toEqual(ran.body.hits);
+      expect(ran.body.total).toBe(ran.body.hits.length);
+      return uuids(ran.body.hits);
+    };
+    const exported = async (user: TestUser) => {
+      const created = await searchApp.http.post("/exports/", { token: user.token, json: { name: `paths ${tag}`, query, index_target: "attributes", format: "json" } });
+      expect(created.status, created.text).toBe(201);
+      const done = await eventually(async () => {
+        const r = await searchApp.http.get(`/exports/${created.body.id}`, { token: user.token });
+        return ["completed", "failed"].includes(r.body.status) ? r.body : undefined;
+      }, `export ${created.body.id} finished`, 60_000, 100);
+      expect(done.status, done.error).toBe("completed");
+      const file = await searchApp.http.get(`/exports/${created.body.id}/download`, { token: user.token });
+      expect(file.status).toBe(200);
+      return uuids(JSON.parse(file.text));
+    };
+    const clients: Client[] = [];
+    const viaMcp = async (user: TestUser) => {
+      const minted = await searchApp.http.get("/mcp/config", { token: user.token });
+      expect(minted.status, minted.text).toBe(200);
+      const found = await toolOk(await connectMcp(searchApp.url, minted.body.token, clients), "search_attributes", { query, size: 10 });
+      expect(found.total).toBe(found.hits.length);
+      return uuids(found.hits);
+    };
+
+    try {
+      for (const read of [hunted, exported, viaMcp]) {
+        expect(await read(who.b), read.name).toEqual([grouped, control].sort());
+        expect(await read(who.c), read.name).toEqual([control]);
+      }
+      const invalidated = nextAuthInvalidation(searchApp);
+      expect((await searchApp.http.delete(`/sharing_groups/${group.body.id}/organisations/${who.b.orgId}`, { token: who.a.token })).status).toBe(204);
+      await invalidated;
+      for (const read of [hunted, exported, viaMcp]) expect(await read(who.b), read.name).toEqual([control]);
+      expect(await hunted(who.a)).toEqual([grouped, control].sort());
+    } finally {
+      await Promise.all(clients.map((c) => c.close().catch(() => undefined)));
+    }
   });
 });
 
