@@ -369,4 +369,34 @@ describe("the Events pages", { timeout: 90_000 }, () => {
       await context.close();
     }
   });
+
+  it("shows the 20 related events with most pairs and loads 20 more from the server on demand", async () => {
+    // A hub and 21 events each sharing one of its values (one value per pair: a value in more than
+    // 20 events never correlates by default): the hub has 21 related events.
+    const attribute = (n: number) => ({ uuid: crypto.randomUUID(), type: "ip-dst", category: "Network activity", value: `198.51.100.${n}`, to_ids: false });
+    const spokes = Array.from({ length: 21 }, (_, i) => i + 1);
+    const event = (info: string, numbers: number[]) => ({ Event: { uuid: crypto.randomUUID(), info, date: "2024-05-01", distribution: "0", Attribute: numbers.map(attribute) } });
+    const events = [event("Related hub", spokes), ...spokes.map((n) => event(`Related spoke ${n}`, [n]))];
+    for (const doc of events) await importDoc(doc);
+    await settled(app);
+    const hub = events[0].Event.uuid;
+    expect((await gql(`query($u: String!) { event(uuid: $u) { relatedEvents(limit: 100) { uuid } } }`, { u: hub })).event.relatedEvents).toHaveLength(21);
+
+    const { context, page, problems } = await openPage(browser);
+    page.setDefaultTimeout(10_000);
+    try {
+      await signIn(page, app.url, `/events/${hub}`);
+      const list = page.getByRole("list", { name: "Related events" });
+      await list.getByRole("link", { name: /^Related spoke/ }).first().waitFor();
+      expect(await list.getByRole("listitem").count()).toBe(20);
+      await page.getByText("The 20 with most pairs shown; more relate to this event.").waitFor();
+      await page.getByRole("button", { name: "Show 20 more" }).click();
+      await expect.poll(() => list.getByRole("listitem").count()).toBe(21);
+      expect(await page.getByRole("button", { name: "Show 20 more" }).count()).toBe(0);
+      expect(await accessibilityViolations(page)).toEqual([]);
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
 });

@@ -11,6 +11,7 @@ import { grants, useIdentity } from "../../lib/identity.ts";
 import { AttributesSection } from "./AttributesSection.tsx";
 import { ANALYSIS_LEVELS, ATTACK_GALAXY, DISTRIBUTIONS, THREAT_LEVELS, galaxyCluster } from "./event-labels.ts";
 import { ObjectsSection } from "./ObjectsSection.tsx";
+import { RelatedEvents } from "./RelatedEvents.tsx";
 import { RetentionBadge } from "./RetentionBadge.tsx";
 import { TagBadge } from "./TagBadge.tsx";
 
@@ -46,16 +47,6 @@ const EventQuery = graphql(`
       retention {
         status
         expiresInDays
-      }
-      relatedEvents(limit: 20) {
-        uuid
-        info
-        date
-        correlationCount
-        org {
-          id
-          name
-        }
       }
       reports {
         uuid
@@ -301,29 +292,7 @@ export default function EventPage() {
       <AttributesSection eventUuid={e.uuid} canWrite={grants(scopes, "attributes:create") && !e.deleted} canSight={grants(scopes, "sightings:create")} />
       <ObjectsSection eventUuid={e.uuid} />
 
-      <Stack gap="xs" component="section" aria-labelledby="event-related">
-        <Title order={2} size="h4" id="event-related">
-          Related events
-        </Title>
-        {e.relatedEvents.length ? (
-          <Stack gap={4} component="ul" style={{ listStyle: "none", padding: 0, margin: 0 }}>
-            {e.relatedEvents.map((r) => (
-              <li key={r.uuid}>
-                <Anchor component={Link} href={`/events/${r.uuid}`}>
-                  {r.info}
-                </Anchor>
-                <Text span size="sm" c="dimmed">
-                  {` · ${r.date} · ${r.org.name} · ${r.correlationCount} correlating ${r.correlationCount === 1 ? "pair" : "pairs"}`}
-                </Text>
-              </li>
-            ))}
-          </Stack>
-        ) : (
-          <Text c="dimmed" size="sm">
-            No related event.
-          </Text>
-        )}
-      </Stack>
+      <RelatedEvents eventUuid={e.uuid} />
 
       {e.reports.length > 0 && (
         <Stack gap="xs" component="section" aria-labelledby="event-reports">
