@@ -370,6 +370,41 @@ describe("the Events pages", { timeout: 90_000 }, () => {
     }
   });
 
+  it("tags an event from the suggestions as one types, and removes the tag", async () => {
+    const run = crypto.randomUUID().slice(0, 8);
+    const tagged = `suggest-${run}:alpha`;
+    const doc = (info: string, tags: string[]) => ({ Event: { uuid: crypto.randomUUID(), info, date: "2024-05-01", distribution: "0", Tag: tags.map((name) => ({ name })) } });
+    const source = doc(`Carries the tag ${run}`, [tagged]);
+    const target = doc(`Tagged in the browser ${run}`, []);
+    for (const d of [source, target]) await importDoc(d);
+    const tagsOf = async () => (await gql(`query($u: String!) { event(uuid: $u) { tags { name } } }`, { u: target.Event.uuid })).event.tags.map((t: { name: string }) => t.name);
+
+    const { context, page, problems } = await openPage(browser);
+    page.setDefaultTimeout(10_000);
+    try {
+      await signIn(page, app.url, `/events/${target.Event.uuid}`);
+      const tags = page.getByRole("region", { name: "Tags" });
+      await tags.getByText("No tags.").waitFor();
+      await tags.getByRole("combobox", { name: "Add a tag" }).fill(`suggest-${run}:al`);
+      await page.getByRole("option", { name: tagged }).click();
+      await tags.getByRole("button", { name: `Remove the tag ${tagged}` }).waitFor();
+      expect(await tagsOf()).toEqual([tagged]);
+      expect(await accessibilityViolations(page)).toEqual([]);
+      await screenshot(page, "event-tags", "desktop");
+      await tags.getByRole("button", { name: `Remove the tag ${tagged}` }).click();
+      await tags.getByText("No tags.").waitFor();
+      expect(await tagsOf()).toEqual([]);
+      // A name nobody uses yet is created with the tag.
+      await tags.getByRole("combobox", { name: "Add a tag" }).fill(`fresh-${run}`);
+      await tags.getByRole("button", { name: "Add" }).click();
+      await tags.getByRole("button", { name: `Remove the tag fresh-${run}` }).waitFor();
+      expect(await tagsOf()).toEqual([`fresh-${run}`]);
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
   it("shows the 20 related events with most pairs and loads 20 more from the server on demand", async () => {
     // A hub and 21 events each sharing one of its values (one value per pair: a value in more than
     // 20 events never correlates by default): the hub has 21 related events.

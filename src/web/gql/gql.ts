@@ -47,6 +47,9 @@ type Documents = {
     "\n  mutation PublishEvent($uuid: String!, $published: Boolean!) {\n    setEventPublished(uuid: $uuid, published: $published) {\n      uuid\n      published\n      publishTimestamp\n    }\n  }\n": typeof types.PublishEventDocument,
     "\n  mutation DeleteEvent($uuid: String!) {\n    deleteEvent(uuid: $uuid)\n  }\n": typeof types.DeleteEventDocument,
     "\n  mutation RestoreEvent($uuid: String!) {\n    restoreEvent(uuid: $uuid) {\n      uuid\n      deleted\n    }\n  }\n": typeof types.RestoreEventDocument,
+    "\n  query EventTagSuggestions($text: String!) {\n    tagSuggestions(text: $text, limit: 15) {\n      name\n    }\n  }\n": typeof types.EventTagSuggestionsDocument,
+    "\n  mutation TagEvent($uuid: String!, $tag: String!) {\n    tagEvent(uuid: $uuid, tag: $tag)\n  }\n": typeof types.TagEventDocument,
+    "\n  mutation UntagEvent($uuid: String!, $tag: String!) {\n    untagEvent(uuid: $uuid, tag: $tag)\n  }\n": typeof types.UntagEventDocument,
     "\n  query EventsList($page: Int, $size: Int, $info: String, $tags: [String!], $orgId: Int, $published: Boolean, $deleted: Boolean) {\n    events(page: $page, size: $size, info: $info, tags: $tags, orgId: $orgId, published: $published, deleted: $deleted) {\n      total\n      page\n      pages\n      items {\n        uuid\n        info\n        date\n        published\n        deleted\n        threatLevel\n        attributeCount\n        org {\n          id\n          name\n        }\n        tags {\n          id\n          name\n          colour\n        }\n        retention {\n          status\n          expiresInDays\n        }\n      }\n    }\n  }\n": typeof types.EventsListDocument,
     "\n  query EventOrganisations {\n    organisations(size: 100) {\n      items {\n        id\n        name\n      }\n    }\n  }\n": typeof types.EventOrganisationsDocument,
     "\n  query EventObjects($eventUuid: String!, $page: Int) {\n    objects(eventUuid: $eventUuid, page: $page, size: 5, deleted: false) {\n      total\n      page\n      pages\n      items {\n        uuid\n        name\n        metaCategory\n        comment\n        attributes {\n          uuid\n          objectRelation\n          type\n          category\n          value\n          toIds\n        }\n      }\n    }\n  }\n": typeof types.EventObjectsDocument,
@@ -139,6 +142,9 @@ const documents: Documents = {
     "\n  mutation PublishEvent($uuid: String!, $published: Boolean!) {\n    setEventPublished(uuid: $uuid, published: $published) {\n      uuid\n      published\n      publishTimestamp\n    }\n  }\n": types.PublishEventDocument,
     "\n  mutation DeleteEvent($uuid: String!) {\n    deleteEvent(uuid: $uuid)\n  }\n": types.DeleteEventDocument,
     "\n  mutation RestoreEvent($uuid: String!) {\n    restoreEvent(uuid: $uuid) {\n      uuid\n      deleted\n    }\n  }\n": types.RestoreEventDocument,
+    "\n  query EventTagSuggestions($text: String!) {\n    tagSuggestions(text: $text, limit: 15) {\n      name\n    }\n  }\n": types.EventTagSuggestionsDocument,
+    "\n  mutation TagEvent($uuid: String!, $tag: String!) {\n    tagEvent(uuid: $uuid, tag: $tag)\n  }\n": types.TagEventDocument,
+    "\n  mutation UntagEvent($uuid: String!, $tag: String!) {\n    untagEvent(uuid: $uuid, tag: $tag)\n  }\n": types.UntagEventDocument,
     "\n  query EventsList($page: Int, $size: Int, $info: String, $tags: [String!], $orgId: Int, $published: Boolean, $deleted: Boolean) {\n    events(page: $page, size: $size, info: $info, tags: $tags, orgId: $orgId, published: $published, deleted: $deleted) {\n      total\n      page\n      pages\n      items {\n        uuid\n        info\n        date\n        published\n        deleted\n        threatLevel\n        attributeCount\n        org {\n          id\n          name\n        }\n        tags {\n          id\n          name\n          colour\n        }\n        retention {\n          status\n          expiresInDays\n        }\n      }\n    }\n  }\n": types.EventsListDocument,
     "\n  query EventOrganisations {\n    organisations(size: 100) {\n      items {\n        id\n        name\n      }\n    }\n  }\n": types.EventOrganisationsDocument,
     "\n  query EventObjects($eventUuid: String!, $page: Int) {\n    objects(eventUuid: $eventUuid, page: $page, size: 5, deleted: false) {\n      total\n      page\n      pages\n      items {\n        uuid\n        name\n        metaCategory\n        comment\n        attributes {\n          uuid\n          objectRelation\n          type\n          category\n          value\n          toIds\n        }\n      }\n    }\n  }\n": types.EventObjectsDocument,
@@ -344,6 +350,18 @@ export function graphql(source: "\n  mutation DeleteEvent($uuid: String!) {\n   
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  mutation RestoreEvent($uuid: String!) {\n    restoreEvent(uuid: $uuid) {\n      uuid\n      deleted\n    }\n  }\n"): (typeof documents)["\n  mutation RestoreEvent($uuid: String!) {\n    restoreEvent(uuid: $uuid) {\n      uuid\n      deleted\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query EventTagSuggestions($text: String!) {\n    tagSuggestions(text: $text, limit: 15) {\n      name\n    }\n  }\n"): (typeof documents)["\n  query EventTagSuggestions($text: String!) {\n    tagSuggestions(text: $text, limit: 15) {\n      name\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation TagEvent($uuid: String!, $tag: String!) {\n    tagEvent(uuid: $uuid, tag: $tag)\n  }\n"): (typeof documents)["\n  mutation TagEvent($uuid: String!, $tag: String!) {\n    tagEvent(uuid: $uuid, tag: $tag)\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation UntagEvent($uuid: String!, $tag: String!) {\n    untagEvent(uuid: $uuid, tag: $tag)\n  }\n"): (typeof documents)["\n  mutation UntagEvent($uuid: String!, $tag: String!) {\n    untagEvent(uuid: $uuid, tag: $tag)\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

@@ -11,9 +11,9 @@ import { grants, useIdentity } from "../../lib/identity.ts";
 import { AttributesSection } from "./AttributesSection.tsx";
 import { ANALYSIS_LEVELS, ATTACK_GALAXY, DISTRIBUTIONS, THREAT_LEVELS, galaxyCluster } from "./event-labels.ts";
 import { ObjectsSection } from "./ObjectsSection.tsx";
+import { EventTags } from "./EventTags.tsx";
 import { RelatedEvents } from "./RelatedEvents.tsx";
 import { RetentionBadge } from "./RetentionBadge.tsx";
-import { TagBadge } from "./TagBadge.tsx";
 
 const EventQuery = graphql(`
   query EventDetail($uuid: String!) {
@@ -239,17 +239,7 @@ export default function EventPage() {
         <Title order={2} size="h4" id="event-tags">
           Tags
         </Title>
-        {plainTags.length ? (
-          <Group gap={6}>
-            {plainTags.map((t) => (
-              <TagBadge key={t.id} name={t.name} colour={t.colour} />
-            ))}
-          </Group>
-        ) : (
-          <Text c="dimmed" size="sm">
-            No tags.
-          </Text>
-        )}
+        <EventTags uuid={e.uuid} tags={plainTags} canTag={grants(scopes, "events:tag") && !e.deleted} onChanged={reload} />
       </Stack>
 
       <Stack gap="xs" component="section" aria-labelledby="event-techniques">
