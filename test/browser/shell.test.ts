@@ -155,6 +155,59 @@ describe("the web UI's shell: serving, sign-in, session", () => {
     }
   });
 
+  it("refreshes the access token before it expires, so an idle page keeps working past the token's lifetime", async () => {
+    // 40 s: the page's timer refreshes at its floor of 5 s (a minute before expiry), while the
+    // request-side refresh (under 30 s left) stays out of the first 10 s, the page's own requests after
+    // sign-in. Without the timer no refresh comes before the token expires: nothing asks for one.
+    const ttl = 40;
+    const short = await startTestApp("web-shell-ttl", { ACCESS_TOKEN_TTL_SECONDS: String(ttl) });
+    const { context, page, problems } = await openPage(browser);
+    try {
+      const admin = await loginAdmin(short);
+      const info = `Token refresh check ${Date.now()}`;
+      expect((await short.http.post("/events/", { token: admin.token, json: { info, distribution: 0 } })).status).toBe(201);
+
+      const refused: string[] = [];
+      const graphqlTokens: { at: number; authorization: string | undefined }[] = [];
+      page.on("request", (r) => {
+        if (new URL(r.url()).pathname === "/graphql") graphqlTokens.push({ at: Date.now(), authorization: r.headers().authorization });
+      });
+      page.on("response", (r) => {
+        if (r.status() === 401) refused.push(`${r.request().method()} ${r.url()}`);
+      });
+      const issued = page.waitForResponse((r) => new URL(r.url()).pathname === "/auth/token" && r.ok());
+      await signIn(page, short.url, "/hunts");
+      const answer = (await (await issued).json()) as { access_token: string; expires_in: number };
+      expect(answer.expires_in).toBe(ttl);
+      // Measured after the answer arrived: the token's real expiry is no later than this.
+      const expiresAt = Date.now() + ttl * 1000;
+
+      // The page idles: its timer alone refreshes, and before the first token expires (the refresh at
+      // page load, before sign-in, is not counted: this waits from here on).
+      await page.waitForRequest((r) => new URL(r.url()).pathname === "/auth/refresh" && r.method() === "POST", { timeout: ttl * 1000 });
+      expect(Date.now()).toBeLessThan(expiresAt);
+
+      await page.waitForTimeout(expiresAt - Date.now() + 2_000);
+      // The first token is really dead now; the page works on with a refreshed one.
+      expect((await short.http.get("/events/", { token: answer.access_token })).status).toBe(401);
+      const clicked = Date.now();
+      await page.getByRole("link", { name: "Events" }).first().click();
+      await page.getByRole("table", { name: "Events" }).getByText(info).waitFor();
+      const after = graphqlTokens.filter((r) => r.at >= clicked);
+      expect(after.length).toBeGreaterThan(0);
+      for (const r of after) expect(r.authorization).toMatch(/^Bearer /);
+      expect(after.map((r) => r.authorization)).not.toContain(`Bearer ${answer.access_token}`);
+      expect(new URL(page.url()).pathname).toBe("/events");
+      expect(await page.getByRole("button", { name: "Sign out" }).isVisible()).toBe(true);
+      expect(await page.getByText("Your session has ended. Sign in again to continue.").count()).toBe(0);
+      expect(refused).toEqual([]);
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+      await short.close();
+    }
+  }, 120_000);
+
   for (const width of Object.keys(WIDTHS) as Width[]) {
     it(`has no serious accessibility violation on sign-in and the shell at ${WIDTHS[width].width} px`, async () => {
       const { context, page, problems } = await openPage(browser, width);
