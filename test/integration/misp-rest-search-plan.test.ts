@@ -88,13 +88,14 @@ describe("restSearch's searches and reads on the PostgreSQL backend", () => {
   it("reads a page of events with their counts without JIT", async () => {
     // The session's jit setting as the events' page statement runs: asked on its connection right
     // after it, before anything else the service sends there (a connection runs its queries in order).
-    const settings: string[] = [];
+    const settings: Promise<string>[] = [];
     const query = pg.Client.prototype.query;
     const observed = function (this: pg.Client, ...args: unknown[]) {
       const result = (query as (...a: unknown[]) => unknown).apply(this, args);
       const text = typeof args[0] === "string" ? args[0] : "";
       if (text.includes("e.uuid = ANY($1::uuid[])") && text.includes("AS attribute_count")) {
-        void (query as (text: string) => Promise<pg.QueryResult<{ jit: string }>>).call(this, "SELECT current_setting('jit') AS jit").then((r) => settings.push(r.rows[0]!.jit));
+        // Awaited below: the answer can be sent before this ask returns.
+        settings.push((query as (text: string) => Promise<pg.QueryResult<{ jit: string }>>).call(this, "SELECT current_setting('jit') AS jit").then((r) => r.rows[0]!.jit));
       }
       return result;
     };
@@ -104,6 +105,6 @@ describe("restSearch's searches and reads on the PostgreSQL backend", () => {
     } finally {
       pg.Client.prototype.query = query;
     }
-    expect(settings).toEqual(["off"]);
+    expect(await Promise.all(settings)).toEqual(["off"]);
   });
 });

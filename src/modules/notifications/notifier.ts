@@ -49,10 +49,12 @@ export async function notifyChangeRange(pool: pg.Pool, pubsub: PgPubSub, firstId
   return withTransaction(pool, async (client) => {
     // The key ledger outlives the rows (a user may delete a notification before a job is retried).
     const inserted = await client.query<NewNotification>(
-      `WITH n AS (SELECT * FROM unnest($1::int[], $2::text[], $3::text[], $4::uuid[], $5::jsonb[], $6::text[]) AS n(user_id, type, entity_type, entity_uuid, payload, dedupe_key)),
+      // In the changes' order (ORDER BY n.ord): one job's notifications share created_at, so their ids
+      // order them newest first, and a hash join's order had put a batch's last change before others.
+      `WITH n AS (SELECT * FROM unnest($1::int[], $2::text[], $3::text[], $4::uuid[], $5::jsonb[], $6::text[]) WITH ORDINALITY AS n(user_id, type, entity_type, entity_uuid, payload, dedupe_key, ord)),
             fresh AS (INSERT INTO notification_keys (key) SELECT dedupe_key FROM n ON CONFLICT (key) DO NOTHING RETURNING key)
        INSERT INTO notifications (user_id, type, entity_type, entity_uuid, payload, dedupe_key)
-       SELECT n.user_id, n.type, n.entity_type, n.entity_uuid, n.payload, n.dedupe_key FROM n JOIN fresh ON fresh.key = n.dedupe_key
+       SELECT n.user_id, n.type, n.entity_type, n.entity_uuid, n.payload, n.dedupe_key FROM n JOIN fresh ON fresh.key = n.dedupe_key ORDER BY n.ord
        ON CONFLICT (dedupe_key) DO NOTHING RETURNING id, user_id, type, payload`,
       [
         out.map((o) => o.userId),
