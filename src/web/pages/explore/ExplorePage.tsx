@@ -1,4 +1,4 @@
-import { Button, Code, Grid, Group, Stack, Tabs, Text, Title } from "@mantine/core";
+import { Box, Button, Code, Grid, Group, Stack, Tabs, Text, Title } from "@mantine/core";
 import { useEffect, useMemo, useState } from "react";
 import { useQuery } from "urql";
 import { useLocation, useSearch } from "wouter";
@@ -101,7 +101,9 @@ export default function ExplorePage() {
                   }}
                 >
                   <Group align="flex-start" gap="sm" wrap="wrap">
-                    <QueryBox value={draft} onChange={setDraft} onSubmit={() => start({ query: draft, time_range: range })} fields={fields} error={queryError} />
+                    <Box style={{ flex: "1 1 18rem", minWidth: 0 }}>
+                      <QueryBox value={draft} onChange={setDraft} onSubmit={() => start({ query: draft, time_range: range })} fields={fields} error={queryError} />
+                    </Box>
                     <TimeRangeControl value={range} onChange={setRange} />
                     <Button type="submit" mt={{ base: 0, sm: 25 }}>
                       Search

@@ -56,7 +56,7 @@ export function QueryBox({ value, onChange, onSubmit, fields, error, label = "Qu
   };
 
   return (
-    <Box style={{ flex: "1 1 18rem", minWidth: 0 }}>
+    <Box>
       <Combobox store={combobox} onOptionSubmit={pick} withinPortal>
         <Combobox.Target withExpandedAttribute>
           <TextInput
