@@ -85,6 +85,23 @@ afterEach((ctx) => {
 
 // Takes the full bounded wait for the database (30 s): started before all tests, checked in the
 // last "external database" test, so the wait overlaps the other tests.
+/**
+ * A port nothing listens on for the whole wait: below the ephemeral range that `freePort` (bind to
+ * port 0) and the embedded PostgreSQL draw from, so no other test takes it meanwhile (one free port
+ * was handed out again to an embedded PostgreSQL during the wait, which then refused the password).
+ */
+async function refusedPort(): Promise<number> {
+  for (let port = 23_000 + Math.floor(Math.random() * 5_000); ; port++) {
+    const refused = await new Promise<boolean>((resolve) => {
+      const socket = net.connect({ host: "127.0.0.1", port }, () => {
+        socket.destroy();
+        resolve(false);
+      });
+      socket.on("error", () => resolve(true));
+    });
+    if (refused) return port;
+  }
+}
 let never: ServiceProcess;
 let neverStarted = 0;
 let neverHealth: Promise<{ status: number; body: unknown }>;
@@ -96,7 +113,7 @@ beforeAll(async () => {
       LOG_LEVEL: "info",
       PORT: String(await freePort()),
       DATA_DIR: tempDataDir(),
-      DATABASE_URL: `postgresql://postgres:s3cret-pw@127.0.0.1:${await freePort()}/nothing`,
+      DATABASE_URL: `postgresql://postgres:s3cret-pw@127.0.0.1:${await refusedPort()}/nothing`,
     },
     { name: "unreachable" },
   );
